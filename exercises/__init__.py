@@ -1,0 +1,1 @@
+"""Your answers. Each file is one exercise of the course; `make grade` grades this folder."""

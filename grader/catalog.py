@@ -1,0 +1,291 @@
+"""The exercise catalog: the single source of truth for ids, sets, course parts and key points.
+
+Every exercise of ``shared/CATALOG.md`` is registered here, built or not. An exercise is
+*available* when its three files exist, all named by its module name::
+
+    exercises/<module>.py              the stub the learner fills in
+    solutions/<module>.py              the reference answer
+    grader/checks/test_<module>.py     the hidden checks, one test function per key point
+
+A key point's id is the name of its test function without ``test_``. Mutants of the solution
+live in ``solutions/mutants/<module>/<name>.py`` (see ``tests/test_check_validity.py``).
+
+Course parts: 1 Python, 2 NumPy/Pandas/Matplotlib, 3 training loop, 4 memory, 5 Hugging Face,
+6 GPU & experiment management, 7 the review with the self-test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECKS_DIR = Path(__file__).resolve().parent / "checks"
+
+SETS = ("R", "A", "B", "C", "P", "X")
+SET_TITLES = {
+    "R": "Recall (read level)",
+    "A": "Judgement and calculation",
+    "B": "Cross-part synthesis",
+    "C": "Interview questions",
+    "P": "Five things to do",
+    "X": "Counter-intuitive conclusions",
+}
+PART_TITLES = {
+    1: "Python",
+    2: "NumPy / Pandas / Matplotlib",
+    3: "PyTorch training loop",
+    4: "Memory arithmetic",
+    5: "Hugging Face",
+    6: "GPU & experiment management",
+    7: "Review & self-test",
+}
+
+
+@dataclass(frozen=True)
+class KeyPoint:
+    """One sub-check. ``reread`` names the part of the course and its must-remember line."""
+
+    id: str
+    claim: str
+    reread: str
+    followup: bool = False  # a C "follow-up direction": counts for can-teach only
+    needs_gpu: bool = False  # reported "not verifiable here" on a machine without CUDA
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str  # "A3"
+    module: str  # "a3_broadcast": the file name in exercises/, solutions/, grader/checks/
+    set: str  # one of SETS
+    part: int  # the course part it mainly draws on
+    title: str
+    key_points: tuple[KeyPoint, ...]
+    timeout_s: float = 120.0  # wall clock for the whole exercise (checks + learner code)
+    call_timeout_s: float = 20.0  # one call into the learner's code
+    memory_gib: float = 4.0  # address-space cap of the learner's process
+    needs_gpu: bool = False
+    uses_cuda: bool = field(default=False, repr=False)
+
+    @property
+    def check_file(self) -> Path:
+        return CHECKS_DIR / f"test_{self.module}.py"
+
+    @property
+    def available(self) -> bool:
+        return (
+            self.check_file.exists()
+            and (ROOT / "exercises" / f"{self.module}.py").exists()
+            and (ROOT / "solutions" / f"{self.module}.py").exists()
+        )
+
+    def key_point(self, kp_id: str) -> KeyPoint:
+        for kp in self.key_points:
+            if kp.id == kp_id:
+                return kp
+        raise KeyError(f"{self.id} has no key point {kp_id!r}")
+
+
+def kp(id: str, claim: str, reread: str, **kw) -> KeyPoint:
+    return KeyPoint(id, claim, reread, **kw)
+
+
+def _ex(id, module, set_, part, title, *kps, **kw) -> Exercise:
+    return Exercise(id, module, set_, part, title, tuple(kps), **kw)
+
+
+# Must-remember lines of the course, quoted by the feedback (part 7, section 二).
+P1_GIL = "part 1, must-remember: CPU-bound work: serial / 8 threads / 8 processes = 0.46 / 0.46 / 0.15 s (GIL)"
+P1_STREAM = "part 1, must-remember: 19.4 MB JSONL -> list peaks at 102.9 MB (5.3x); a generator at 11.5 MB, independent of file size"
+P2_BROADCAST = "part 2, must-remember: broadcasting aligns shapes from the right; each dim equal or one of them 1; the 1 is stretched"
+P2_INDEX = "part 2, §ndarray: nbytes = elements x bytes per element; an integer index drops a dim, a slice keeps it"
+P2_EINSUM = "part 2, must-remember: QK^T is 'btd,bsd->bts', PV is 'bts,bsd->btd'"
+P2_TOL = "part 2, must-remember: match a reference to float precision: float32 ~1e-6, float64 ~1e-12"
+P2_CI = "part 2, must-remember: ci95 = 1.96*sqrt(p(1-p)/n)"
+P3_LNV = "part 3, must-remember: the first-step loss should be ln V (5.07 ~ ln 128 = 4.85)"
+P3_LOOP = "part 3, must-remember: autocast, .float() + ignore_index=-100, clip_grad_norm_(1.0), warmup + cosine"
+P3_ACCUM = "part 3, §Autograd: backward() accumulates into .grad, so zero_grad each step; accumulation needs no extra code"
+P4_16 = "part 4, must-remember: 16 bytes per trainable parameter = 2 + 2 + 4 + 4 + 4"
+P4_ACT = "part 4, must-remember: activations scale with B x T x layers x d, not with parameters; checkpointing keeps layer inputs only"
+P4_OOM = "part 4, must-remember: attribute an OOM by when it happens (load: weights; first backward: grads+state; longer seq: activations)"
+P5_LORA = "part 5, must-remember: LoRA adds (alpha/r) BAx; all-linear hooks 7 linears; Qwen2.5-0.5B r=16 -> 8.80M trainable"
+P5_EOS = "part 5, must-remember: 85% of tokens are -100; the EOS token must be in the loss, and often enough"
+P6_RIDGE = "part 6, must-remember: ridge = 989e12 / 3.35e12 ~ 295 FLOP/byte; decode intensity ~ batch size"
+P6_DECODE = "part 6, must-remember: decode floor = bytes of weights / bandwidth: 16.06 GB / 3.35 TB/s ~ 4.8 ms"
+P6_KV = "part 6, must-remember: KV cache per token = 2 x n_kv_heads x d_head x layers x bytes: Llama-3-8B 131,072 B"
+P6_PROF = "part 6, must-remember: GEMM + attention should dominate; backward ~ 2x forward; GPU time << wall time means idle"
+P6_RECORD = "part 6, must-remember: a run record has seven items: run id, commit, config, data version, seed, environment, metrics"
+
+CATALOG: tuple[Exercise, ...] = (
+    # ---------------------------------------------------------------- R
+    _ex("R", "r_recall", "R", 7, "Must-remember facts of the six parts",
+        kp("bytes_per_param", "16 bytes per trainable parameter under bf16 mixed precision + AdamW, and its five parts", P4_16),
+        kp("ridge_point", "ridge point = peak FLOP/s / bandwidth (H100: ~295 FLOP/byte)", P6_RIDGE),
+        kp("decode_floor", "decode floor = weight bytes / bandwidth (8.03B bf16 at 3.35 TB/s: ~4.8 ms/token)", P6_DECODE),
+        kp("kv_cache_per_token", "KV-cache bytes per token (Llama-3-8B: 131,072)", P6_KV),
+        kp("first_step_loss", "expected first-step loss for vocabulary V is ln V", P3_LNV),
+        kp("ignore_index", "the label ignore index is -100", P3_LOOP),
+        kp("einsum_qk", "einsum for QK^T", P2_EINSUM),
+        kp("einsum_pv", "einsum for PV", P2_EINSUM),
+        kp("ci95", "ci95 half-width of an accuracy", P2_CI),
+        kp("thread_speedup", "thread speed-up of CPU-bound Python is ~1x", P1_GIL),
+        kp("part_topics", "which part covers which topic", "part 7, §一: the table of the six parts"),
+        kp("run_record_items", "the seven items of a run record", P6_RECORD),
+    ),
+    # ---------------------------------------------------------------- A
+    _ex("A1", "a1_streaming", "A", 1, "Streaming JSONL: generator pipeline and fits_in_memory",
+        kp("pipeline_counts", "read -> filter -> exact dedupe -> count gives the right counts on generated files", P1_STREAM),
+        kp("peak_independent_of_size", "tracemalloc peak of the pipeline does not grow with file size", P1_STREAM),
+        kp("streams_under_rlimit", "the pipeline runs under an address-space limit smaller than a list of the file", P1_STREAM),
+        kp("fits_in_memory", "fits_in_memory uses the measured list peak factor (~5x)", P1_STREAM),
+        timeout_s=240),
+    _ex("A2", "a2_nbytes_index", "A", 2, "nbytes of a tensor and the shape after indexing",
+        kp("nbytes_matches_meta_tensor", "nbytes(shape, dtype) equals a meta-device tensor's nbytes", P2_INDEX),
+        kp("bf16_is_two_bytes", "bfloat16 / float16 take 2 bytes per element", P2_INDEX),
+        kp("integer_index_drops_dim", "an integer index removes that dimension", P2_INDEX),
+        kp("slice_keeps_dim", "a slice keeps the dimension, even when it selects one element", P2_INDEX),
+        kp("full_index_expressions", "shapes after mixed index expressions (ellipsis, None, negative) match torch", P2_INDEX)),
+    _ex("A3", "a3_broadcast", "A", 2, "Broadcast two shapes",
+        kp("matches_numpy", "broadcast_shape equals np.broadcast_shapes on broadcastable shapes", P2_BROADCAST),
+        kp("aligns_from_the_right", "shapes align from the right; a missing leading dim acts as 1 ((8,1,64)+(16,64) -> (8,16,64))", P2_BROADCAST),
+        kp("raises_on_incompatible", "incompatible shapes raise ValueError, as numpy does", P2_BROADCAST)),
+    _ex("A4", "a4_grad_accum", "A", 3, "Gradient accumulation",
+        kp("backward_accumulates", "k backward calls without zero_grad give k times the single gradient", P3_ACCUM),
+        kp("matches_full_batch", "accumulating k micro-batches equals the full-batch gradient within 1e-6", P3_ACCUM)),
+    _ex("A5", "a5_first_loss", "A", 3, "First-step loss",
+        kp("expected_first_loss", "the expected first loss is ln V", P3_LNV),
+        kp("flags_suspicious_loss", "a first loss far above ln V is flagged", P3_LNV),
+        kp("init_gives_ln_v", "the learner's output-layer init makes a real tiny model's first loss ~ ln V", P3_LNV)),
+    _ex("A6", "a6_training_state", "A", 4, "Full vs LoRA training-state memory",
+        kp("full_finetune_bytes", "full fine-tuning state = 16 bytes x parameters (3B -> 48 GB)", P4_16),
+        kp("lora_bytes", "LoRA = frozen bf16 base + 16 bytes x trainable", P4_16),
+        kp("matches_real_tensors", "matches the bytes of real params/grads/optimizer state after one AdamW step", P4_16)),
+    _ex("A7", "a7_activations", "A", 4, "Activation memory vs B, T and checkpointing",
+        kp("scales_with_batch_and_seq", "activations are proportional to B x T", P4_ACT),
+        kp("checkpointing_keeps_inputs", "checkpointing keeps per-layer inputs only", P4_ACT),
+        kp("tracks_measurement", "tracks saved-for-backward bytes measured with saved_tensors_hooks", P4_ACT)),
+    _ex("A8", "a8_lora_params", "A", 5, "LoRA trainable parameters from a config",
+        kp("matches_peft", "equals peft on a meta-device model for drawn configs (GQA, tied embeddings)", P5_LORA),
+        kp("qwen_0_5b", "Qwen2.5-0.5B r=16 all-linear = 8,798,208", P5_LORA),
+        kp("linear_in_r", "the count is linear in r", P5_LORA)),
+    _ex("A9", "a9_kv_cache", "A", 6, "KV-cache bytes",
+        kp("matches_dynamic_cache", "equals a real DynamicCache after a forward of a tiny GQA model", P6_KV),
+        kp("llama3_8b_per_token", "Llama-3-8B: 131,072 bytes per token", P6_KV),
+        kp("fits_decision", "128 requests x 4K context plus weights do not fit 80 GB", P6_KV)),
+    _ex("A10", "a10_profile_idle", "A", 6, "Where did the step's time go",
+        kp("idle_fraction", "idle fraction = 1 - device time / wall time", P6_PROF),
+        kp("classifies_real_profiles", "classifies real torch.profiler runs (with and without a data-loading stall)", P6_PROF),
+        timeout_s=240),
+    # ---------------------------------------------------------------- B
+    _ex("B1", "b1_lora_oom", "B", 4, "LoRA OOM at max_length 8192 x batch 4",
+        kp("names_activation_block", "the activation block overflows, not parameters", P4_ACT),
+        kp("fixes_with_numbers", "checkpointing / smaller batch + accumulation / shorter sequences, with their numbers", P4_ACT)),
+    _ex("B2", "b2_is_it_real", "B", 6, "Is a 0.5-point difference real",
+        kp("multi_seed_stats", "multi-seed mean, std and ci95", P2_CI),
+        kp("record_diff", "diffs the seven-item records first", P6_RECORD)),
+    _ex("B3", "b3_never_stops", "B", 5, "The model answers but never stops",
+        kp("eos_kept_in_labels", "a collator masks prompt and padding but keeps EOS", P5_EOS),
+        kp("finds_masked_eos", "finds the line that masks EOS", P5_EOS)),
+    _ex("B4", "b4_merged_decode", "B", 6, "Decode floor after merge_and_unload",
+        kp("decode_floor", "decode floor of the merged model", P6_DECODE),
+        kp("merged_equals_unmerged", "merged and unmerged models give the same logits", P5_LORA)),
+    _ex("B5", "b5_ddp", "B", 4, "DDP on 8 GPUs",
+        kp("per_gpu_memory", "per-GPU memory under DDP", P4_16),
+        kp("effective_batch", "effective batch = per-GPU batch x GPUs x accumulation", P4_16),
+        kp("processes_not_threads", "one process per GPU because of the GIL", P1_GIL)),
+    # ---------------------------------------------------------------- C
+    _ex("C1", "c1_70b_plan", "C", 4, "70B fine-tuning plan",
+        kp("sixteen_byte_breakdown", "16 bytes = 2+2+4+4+4", P4_16),
+        kp("full_1120_gb", "full fine-tuning 70B = 1120 GB", P4_16),
+        kp("lora_155_gb", "LoRA ~ 155 GB", P4_16),
+        kp("activations_outside", "activations are outside the account", P4_ACT),
+        kp("ddp_vs_fsdp", "DDP only if a replica fits one GPU, else FSDP", P4_16),
+        kp("qlora_half_byte", "QLoRA at ~0.5 bytes/param", P4_16, followup=True)),
+    _ex("C2", "c2_loss_triage", "C", 3, "Loss not decreasing: triage order",
+        kp("ln_v_first", "check the first loss against ln V first", P3_LNV),
+        kp("shapes_second", "then shapes", P2_BROADCAST),
+        kp("missing_addition", "then which of the twenty lines is missing", P3_LOOP),
+        kp("grad_norm_shape", "what a healthy grad-norm curve looks like", P3_LOOP, followup=True)),
+    _ex("C3", "c3_decode_roofline", "C", 6, "Decode roofline",
+        kp("intensity_equals_batch", "decode arithmetic intensity ~ batch", P6_RIDGE),
+        kp("ridge", "ridge point from peak compute and bandwidth", P6_RIDGE),
+        kp("quantization_helps_decode", "quantization helps decode, not training", P6_DECODE),
+        kp("moe_decode_hard", "why MoE decode is hard", P6_DECODE, followup=True)),
+    _ex("C4", "c4_oom_attribution", "C", 4, "OOM attribution",
+        kp("four_blocks", "the four memory blocks", P4_OOM),
+        kp("by_when", "attributes an OOM by when it happens", P4_OOM),
+        kp("remedy_per_block", "a remedy per block", P4_OOM),
+        kp("kv_formula_gqa", "the KV-cache formula with GQA", P6_KV, followup=True)),
+    _ex("C5", "c5_four_additions", "C", 3, "The four additions of the training loop",
+        kp("autocast", "autocast is detected", P3_LOOP),
+        kp("float_ignore_index", ".float() + ignore_index=-100 is detected", P3_LOOP),
+        kp("clip_grad_norm", "clip_grad_norm_ is detected", P3_LOOP),
+        kp("warmup_cosine", "warmup + cosine is detected", P3_LOOP),
+        kp("grad_accumulation", "gradient accumulation is written right", P3_ACCUM, followup=True)),
+    _ex("C6", "c6_trustworthy", "C", 6, "Trustworthy conclusions",
+        kp("seeds", "several seeds, mean and std", P2_CI),
+        kp("ci95", "ci95 on the eval table", P2_CI),
+        kp("seven_items", "the seven-item record", P6_RECORD),
+        kp("data_version", "data version as a hash", P6_RECORD, followup=True)),
+    _ex("C7", "c7_jsonl_plan", "C", 1, "10 GB JSONL clean/dedupe/tokenize",
+        kp("streaming", "a generator pipeline, not a list", P1_STREAM),
+        kp("process_pool", "a process pool with chunksize, not threads", P1_GIL),
+        kp("exact_dedupe", "exact dedupe by content hash", P1_STREAM),
+        kp("why_not_8x", "why processes do not reach 8x", P1_GIL, followup=True)),
+    # ---------------------------------------------------------------- P
+    _ex("P1", "p1_causal_attention", "P", 2, "Causal attention in einsum",
+        kp("float32_matches_sdpa", "float32 output within 1e-6 of F.scaled_dot_product_attention(is_causal=True)", P2_TOL),
+        kp("float64_matches_sdpa", "float64 output within 1e-12 of SDPA", P2_TOL),
+        kp("no_future_leak", "changing later queries/keys/values never changes an earlier output (causal mask)", P2_EINSUM),
+        kp("scaled_softmax_over_keys", "attention weights are softmax over keys of QK^T / sqrt(d)", P2_EINSUM),
+        kp("numerically_stable", "large logits give no NaN/inf and still match SDPA", P2_TOL)),
+    _ex("P2", "p2_training_loop", "P", 3, "The twenty-line training loop",
+        kp("first_loss_ln_v", "first loss ~ ln 128", P3_LNV),
+        kp("ppl_falls", "validation PPL falls from ~128 below the threshold", P3_LOOP),
+        kp("four_additions", "each of the four additions is needed", P3_LOOP),
+        timeout_s=300),
+    _ex("P3", "p3_memory_estimate", "P", 4, "A memory estimate within 30%",
+        kp("blocks_within_30pct", "every block within 30% of the measurement", P4_16),
+        kp("peak_within_30pct", "peak within 30%", P4_ACT),
+        kp("cuda_max_allocated", "within 30% of torch.cuda.max_memory_allocated()", P4_ACT, needs_gpu=True),
+        timeout_s=300),
+    _ex("P4", "p4_lora_sft", "P", 5, "A LoRA SFT that learns to stop",
+        kp("labels_keep_eos", "labels mask prompt and padding, keep EOS", P5_EOS),
+        kp("answers_and_stops", "held-out prompts answered correctly and stopped", P5_EOS),
+        timeout_s=600, memory_gib=8),
+    _ex("P5", "p5_profile_record", "P", 6, "Profile and record",
+        kp("reads_profiler_table", "top ops and backward ~ 2x forward from a real profiler table", P6_PROF),
+        kp("seven_item_record", "a run record with the seven items, real values", P6_RECORD),
+        kp("seed_reproducible", "same seed -> identical metric, other seed -> different", P6_RECORD),
+        timeout_s=300),
+    # ---------------------------------------------------------------- X
+    _ex("X1", "x1_gil", "X", 1, "Threads do not speed up CPU-bound Python",
+        kp("threads_no_speedup", "threads ~1x on CPU-bound work", P1_GIL),
+        kp("processes_speed_up", "processes speed up", P1_GIL)),
+    _ex("X2", "x2_silent_broadcast", "X", 2, "A wrong shape broadcasts silently",
+        kp("silent_broadcast", "(3,) + (3,1) runs and gives (3,3)", P2_BROADCAST),
+        kp("shape_safe_loss", "a shape-safe loss refuses it", P2_BROADCAST)),
+    _ex("X3", "x3_autocast_dtypes", "X", 4, "autocast leaves parameters in fp32",
+        kp("params_stay_fp32", "parameters stay fp32 under autocast", P4_16),
+        kp("matmul_outputs_bf16", "matmul outputs are bf16", P4_16)),
+    _ex("X4", "x4_decode_bytes", "X", 6, "Decode time is bytes / bandwidth",
+        kp("bytes_over_bandwidth", "decode time = bytes / bandwidth, not FLOPs / compute", P6_DECODE)),
+    _ex("X5", "x5_loss_falls_never_stops", "X", 5, "Loss falls while the model never stops",
+        kp("loss_falls", "loss falls with EOS masked", P5_EOS),
+        kp("never_stops", "the model answers but never stops", P5_EOS)),
+)
+
+BY_ID: dict[str, Exercise] = {ex.id: ex for ex in CATALOG}
+BY_MODULE: dict[str, Exercise] = {ex.module: ex for ex in CATALOG}
+
+
+def get(exercise_id: str) -> Exercise:
+    """The exercise with this id (case-insensitive); KeyError with the known ids otherwise."""
+    key = exercise_id.strip().upper()
+    if key not in BY_ID:
+        raise KeyError(f"unknown exercise {exercise_id!r}; known: {', '.join(BY_ID)}")
+    return BY_ID[key]
+
+
+def available() -> list[Exercise]:
+    return [ex for ex in CATALOG if ex.available]

@@ -1,0 +1,122 @@
+"""Small helpers every hidden check uses: validate what came back, say expected vs got.
+
+A failed key point raises :class:`KeyPointFailure` (an AssertionError) that carries
+``expected`` and ``got`` separately, so the terminal report can show both and the classroom
+feedback can leave the expected value out.
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from grader.learner import LearnerRaised
+
+
+class KeyPointFailure(AssertionError):
+    def __init__(self, what: str, expected: Any = None, got: Any = None, hint: str = ""):
+        self.what, self.expected, self.got, self.hint = what, expected, got, hint
+        lines = [what]
+        if expected is not None:
+            lines.append(f"expected: {_short(expected)}")
+        if got is not None:
+            lines.append(f"got:      {_short(got)}")
+        if hint:
+            lines.append(f"hint:     {hint}")
+        super().__init__("\n".join(lines))
+
+
+def _short(value: Any, limit: int = 300) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
+def fail(what: str, expected: Any = None, got: Any = None, hint: str = "") -> None:
+    raise KeyPointFailure(what, expected, got, hint)
+
+
+def expect_equal(got: Any, expected: Any, what: str, hint: str = "") -> None:
+    if got != expected or type(got) is not type(expected) and not _both_numbers(got, expected):
+        fail(what, expected, got, hint)
+
+
+def _both_numbers(a: Any, b: Any) -> bool:
+    return all(type(x) in (int, float) for x in (a, b))
+
+
+def as_shape(value: Any, what: str) -> tuple[int, ...]:
+    """Validate a shape: a tuple (or list) of non-negative plain ints; returns a tuple."""
+    if type(value) not in (tuple, list) or not all(type(d) is int and d >= 0 for d in value):
+        fail(f"{what} must be a tuple of non-negative ints", "tuple[int, ...]", value)
+    return tuple(value)
+
+
+def as_number(value: Any, what: str) -> float:
+    """Validate a finite real number (int, float or a NumPy scalar that came back)."""
+    if isinstance(value, np.generic) and np.issubdtype(value.dtype, np.number):
+        value = value.item()
+    if type(value) not in (int, float) or isinstance(value, bool):
+        fail(f"{what} must be a number", "int or float", f"{type(value).__name__}: {_short(value)}")
+    if not math.isfinite(value):
+        fail(f"{what} must be finite", "a finite number", value)
+    return float(value)
+
+
+def as_int(value: Any, what: str) -> int:
+    if isinstance(value, np.integer):
+        value = int(value)
+    if type(value) is not int:
+        fail(f"{what} must be an int", "int", f"{type(value).__name__}: {_short(value)}")
+    return value
+
+
+def as_str(value: Any, what: str) -> str:
+    if type(value) is not str:
+        fail(f"{what} must be a string", "str", f"{type(value).__name__}: {_short(value)}")
+    return value
+
+
+def as_tensor(value: Any, what: str, shape: tuple[int, ...] | None = None, dtype=None):
+    """Validate a returned array/tensor: type, shape, dtype, finiteness; returns a torch tensor."""
+    import torch
+
+    if isinstance(value, np.ndarray):
+        value = torch.from_numpy(value)
+    if not isinstance(value, torch.Tensor):
+        fail(f"{what} must be a tensor", "torch.Tensor", type(value).__name__)
+    if shape is not None and tuple(value.shape) != tuple(shape):
+        fail(f"{what} has the wrong shape", tuple(shape), tuple(value.shape))
+    if dtype is not None and value.dtype != dtype:
+        fail(f"{what} has the wrong dtype", dtype, value.dtype)
+    if value.is_floating_point() and not torch.isfinite(value).all():
+        bad = int((~torch.isfinite(value)).sum())
+        fail(f"{what} contains {bad} NaN/inf values", "finite values", f"{bad} non-finite of {value.numel()}")
+    return value
+
+
+def expect_close(got, expected, what: str, *, atol: float, rtol: float = 0.0, hint: str = "") -> None:
+    """Element-wise |got - expected| <= atol + rtol*|expected| for tensors of equal shape."""
+    import torch
+
+    got = as_tensor(got, what, shape=tuple(expected.shape), dtype=expected.dtype)
+    err = (got - expected).abs()
+    bound = atol + rtol * expected.abs()
+    if not bool((err <= bound).all()):
+        worst = float((err - bound).max() + bound.flatten()[torch.argmax((err - bound).flatten())])
+        fail(f"{what} differs from the reference", f"max abs error <= {atol:g}" + (f" + {rtol:g}*|ref|" if rtol else ""),
+             f"max abs error {worst:.3g}", hint)
+
+
+@contextmanager
+def expect_raises(type_name: str, what: str):
+    """The learner's call inside must raise ``type_name`` (by name: exceptions cross as data)."""
+    try:
+        yield
+    except LearnerRaised as exc:
+        if exc.type_name != type_name:
+            fail(what, f"{type_name} raised", f"{exc.type_name}: {exc.raw_message}")
+        return
+    fail(what, f"{type_name} raised", "returned normally")

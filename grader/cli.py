@@ -1,0 +1,80 @@
+"""Command line: ``grader grade`` and ``grader list``.
+
+Exit status of ``grade``: 0 whenever grading ran, whatever the score; 2 when the grader
+itself could not run (bad target, unknown id), with a message saying why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from grader import catalog, levels, report, runner
+
+
+def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
+    try:
+        folder = runner.resolve_target(args.target)
+        only = [catalog.get(i).id for i in args.only.split(",")] if args.only else None
+        overrides = dict(o.split("=", 1) for o in args.override)
+        for ex_id in overrides:
+            catalog.get(ex_id)
+    except (FileNotFoundError, KeyError, ValueError) as exc:
+        console.print(f"[red]grader: cannot grade: {exc}[/]")
+        return 2
+    start = time.monotonic()
+    todo = [ex for ex in catalog.CATALOG if only is None or ex.id in only]
+    with Progress(TextColumn("[bold]grading[/] {task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=True) as progress:
+        task = progress.add_task(str(folder), total=len(todo))
+
+        def advance(res):
+            progress.advance(task)
+            if res.status != "not_available":
+                progress.console.print(f"  {res.exercise:<4} {report._exercise_line(res)[1]:<22} "
+                                       f"{res.duration_s:5.1f}s", highlight=False)
+
+        results = runner.grade(folder, only=only, overrides=overrides, jobs=args.jobs, on_result=advance)
+    summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
+    report.print_report(results, summary, console, target=str(args.target))
+    if args.json:
+        report.write_json(Path(args.json), report.gradescope_json(results, summary, time.monotonic() - start))
+        console.print(f"[dim]wrote {args.json}[/]")
+    return 0
+
+
+def _cmd_list(args: argparse.Namespace, console: Console) -> int:
+    for ex in catalog.CATALOG:
+        state = "available" if ex.available else "not available yet"
+        console.print(f"[bold]{ex.id:<4}[/] {ex.module:<28} part {ex.part}  {state:<18} {ex.title}", highlight=False)
+        if args.verbose:
+            for kp in ex.key_points:
+                tag = " (follow-up)" if kp.followup else " (GPU)" if kp.needs_gpu else ""
+                console.print(f"       {kp.id}{tag}: {kp.claim}", highlight=False)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="grader", description="Grade The Algorithm Engineer's Toolbox exercises.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("grade", help="grade a folder of exercise modules")
+    g.add_argument("--target", default="exercises", help="folder to grade: exercises (default), solutions or a path")
+    g.add_argument("--only", help="comma-separated exercise ids, e.g. A3,P1")
+    g.add_argument("--jobs", type=int, default=None, help="exercises graded at once (default: CPU count)")
+    g.add_argument("--json", default="grade-report.json", help="Gradescope results.json path ('' to skip)")
+    g.add_argument("--override", action="append", default=[], metavar="ID=FILE",
+                   help="grade one exercise from another file (e.g. a mutant)")
+    lst = sub.add_parser("list", help="list the catalog")
+    lst.add_argument("-v", "--verbose", action="store_true", help="show key points")
+    args = parser.parse_args(argv)
+    console = Console()
+    return {"grade": _cmd_grade, "list": _cmd_list}[args.command](args, console)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

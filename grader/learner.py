@@ -1,0 +1,255 @@
+"""The check's handle on the learner's code, which runs in another process.
+
+A check never imports the learner's module. It calls ``learner.broadcast_shape((8, 1), (3,))``
+and gets back plain data decoded by :mod:`grader.codec`; expected values are computed in the
+check's own process, which the learner's code never touched. Every way the learner's code can
+go wrong becomes one exception type, so the report can say exactly what happened:
+
+==================  ===========================================================
+LearnerImportError  the module does not import (syntax error: file and line)
+NotImplementedYet   the stub still raises NotImplementedError
+LearnerRaised       the function raised (``.type_name``, ``.message``)
+LearnerTimeout      one call ran past its time limit ("timed out after 20 s")
+LearnerOutOfMemory  the process hit its memory cap ("exceeded 4 GiB")
+LearnerCrashed      the process died (os._exit, a signal, a segfault)
+LearnerBadOutput    the result is not plain data or is too large
+==================  ===========================================================
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from grader import codec
+from grader.catalog import ROOT
+
+
+class LearnerError(Exception):
+    """Base class: something about the learner's code, not about the check, went wrong."""
+
+    status = "error"
+
+    def __init__(self, message: str, traceback: str = ""):
+        super().__init__(message)
+        self.traceback = traceback
+
+
+class LearnerImportError(LearnerError):
+    status = "import_error"
+
+
+class NotImplementedYet(LearnerError):
+    status = "not_implemented"
+
+
+class LearnerRaised(LearnerError):
+    status = "error"
+
+    def __init__(self, type_name: str, message: str, traceback: str = ""):
+        super().__init__(f"your code raised {type_name}: {message}", traceback)
+        self.type_name = type_name
+        self.raw_message = message
+
+
+class LearnerTimeout(LearnerError):
+    status = "timeout"
+
+
+class LearnerOutOfMemory(LearnerError):
+    status = "oom"
+
+
+class LearnerCrashed(LearnerError):
+    status = "crashed"
+
+
+class LearnerBadOutput(LearnerError):
+    status = "bad_output"
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _child_setup(memory_bytes: int) -> None:
+    """Runs in the learner's process before exec: caps and a tie to its parent."""
+    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    try:  # die with the check process, whatever kills it
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+class Learner:
+    """A lazily started learner process for one exercise module.
+
+    ``learner.name(*args)`` calls the function ``name`` of the learner's module;
+    :meth:`drive` runs a trusted driver of ``grader.drivers`` inside that process, for checks
+    that need live objects (a model, a DataLoader). After a timeout or crash the process is
+    gone; further calls in the same key point fail at once with the same error (so a
+    property-based search does not wait out the limit again), and :meth:`reset` before the
+    next key point starts a fresh process.
+    """
+
+    def __init__(self, module_name: str, module_file: str | Path, *, call_timeout_s: float = 20.0,
+                 memory_gib: float = 4.0, max_result_bytes: int = codec.MAX_FRAME_BYTES):
+        self.module_name = module_name
+        self.module_file = Path(module_file).resolve()
+        self.call_timeout_s = call_timeout_s
+        self.memory_gib = memory_gib
+        self.max_result_bytes = max_result_bytes
+        self._proc: subprocess.Popen | None = None
+        self._dead: LearnerError | None = None
+        self._workdir = tempfile.TemporaryDirectory(prefix="learner-")
+        self._log_path = Path(self._workdir.name) / "output.log"
+
+    # ------------------------------------------------------------------ lifecycle
+    def _start(self) -> None:
+        req_r, req_w = os.pipe()
+        ans_r, ans_w = os.pipe()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        log = open(self._log_path, "ab")
+        memory_bytes = int(self.memory_gib * 2**30)
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "grader.worker", str(req_r), str(ans_w),
+                 self.module_name, str(self.module_file)],
+                pass_fds=(req_r, ans_w), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                cwd=self._workdir.name, env=env, start_new_session=True,
+                preexec_fn=lambda: _child_setup(memory_bytes),
+            )
+        finally:
+            os.close(req_r)
+            os.close(ans_w)
+            log.close()
+        self._requests = os.fdopen(req_w, "wb")
+        self._answers = os.fdopen(ans_r, "rb")
+        # Importing torch takes a while; the import gets its own, longer budget.
+        hello = self._receive(max(self.call_timeout_s, 60.0), "importing your module")
+        if not hello["ok"]:
+            raise self._error(hello["error"])
+
+    def reset(self) -> None:
+        """Forget a previous timeout/crash; the next call starts a fresh process if needed."""
+        self._dead = None
+
+    def close(self) -> None:
+        if self._proc is not None:
+            self._kill()
+        self._workdir.cleanup()
+
+    def _kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+        for f in (self._requests, self._answers):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    # ------------------------------------------------------------------ calls
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: self.call(name, *args, **kwargs)
+
+    def call(self, name: str, *args: Any, timeout_s: float | None = None, **kwargs: Any) -> Any:
+        """Call ``name(*args, **kwargs)`` in the learner's module and return its result."""
+        return self._request({"op": "call", "name": name, "args": list(args), "kwargs": kwargs},
+                             timeout_s, f"{name}()")
+
+    def drive(self, driver: str, *args: Any, timeout_s: float | None = None, **kwargs: Any) -> Any:
+        """Run ``grader.drivers.<module>:<function>(learner_module, *args, **kwargs)`` there."""
+        return self._request({"op": "drive", "driver": driver, "args": list(args), "kwargs": kwargs},
+                             timeout_s, driver.rpartition(":")[2] + "()")
+
+    def _request(self, request: dict, timeout_s: float | None, what: str) -> Any:
+        if self._dead is not None:
+            raise self._dead
+        try:
+            if self._proc is None:
+                self._start()
+            self._requests.write(codec.dumps(request))
+            self._requests.flush()
+            answer = self._receive(timeout_s or self.call_timeout_s, what)
+        except LearnerError as exc:
+            if isinstance(exc, (LearnerTimeout, LearnerCrashed, LearnerImportError, LearnerBadOutput)):
+                self._kill()
+                self._dead = exc
+            raise
+        except BrokenPipeError:
+            exc = self._died(what)
+            self._kill()
+            self._dead = exc
+            raise exc from None
+        if not answer["ok"]:
+            raise self._error(answer["error"])
+        return answer["value"]
+
+    def _receive(self, timeout_s: float, what: str) -> dict:
+        ready, _, _ = select.select([self._answers], [], [], timeout_s)
+        if not ready:
+            raise LearnerTimeout(f"{what} timed out after {timeout_s:g} s")
+        try:
+            answer = codec.read(self._answers, self.max_result_bytes)
+        except EOFError:
+            raise self._died(what) from None
+        except codec.FrameTooLarge as exc:
+            raise LearnerBadOutput(f"{what} returned output too large: {exc}") from None
+        except codec.CodecError as exc:
+            raise LearnerBadOutput(f"{what} returned something that is not plain data: {exc}") from None
+        if not isinstance(answer, dict) or "ok" not in answer:
+            raise LearnerBadOutput(f"{what}: malformed answer from the learner process")
+        return answer
+
+    def _died(self, what: str) -> LearnerError:
+        proc = self._proc
+        code = proc.wait(timeout=5) if proc is not None else None
+        tail = self.output_tail()
+        if code is not None and code < 0:
+            sig = signal.Signals(-code).name
+            if sig == "SIGKILL":
+                return LearnerOutOfMemory(
+                    f"{what}: your process was killed (SIGKILL), most likely for exceeding the "
+                    f"{self.memory_gib:g} GiB memory cap", tail)
+            return LearnerCrashed(f"{what}: your process died from {sig}", tail)
+        return LearnerCrashed(f"{what}: your process exited (code {code}) instead of returning", tail)
+
+    def _error(self, err: dict) -> LearnerError:
+        kind, tb = err["kind"], err.get("traceback", "")
+        if kind == "import":
+            return LearnerImportError(
+                f"{self.module_file.name} does not import: {err['type']}: {err['message']}", tb)
+        if kind == "not_implemented":
+            return NotImplementedYet(f"not implemented yet ({err['message'] or 'NotImplementedError'})", tb)
+        if kind == "oom":
+            return LearnerOutOfMemory(f"exceeded the {self.memory_gib:g} GiB memory cap ({err['type']})", tb)
+        if kind == "exit":
+            return LearnerCrashed(f"your code {err['message']} instead of returning", tb)
+        if kind == "bad_output":
+            return LearnerBadOutput(f"your function returned something that is not plain data: {err['message']}", tb)
+        return LearnerRaised(err["type"], err["message"], tb)
+
+    def output_tail(self, n: int = 1500) -> str:
+        """The last ``n`` characters the learner's code printed."""
+        try:
+            return self._log_path.read_bytes()[-n:].decode(errors="replace")
+        except OSError:
+            return ""

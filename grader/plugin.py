@@ -1,0 +1,122 @@
+"""The pytest plugin that turns a check file into key-point results.
+
+The runner starts one pytest process per exercise::
+
+    python -m pytest grader/checks/test_a3_broadcast.py -p grader.plugin \
+        --exercise A3 --learner-file exercises/a3_broadcast.py --results out.jsonl
+
+Each test function is one key point (its name without ``test_``). The ``learner`` fixture is a
+:class:`grader.learner.Learner` for the learner's file; every finished key point is appended
+to the results file at once, so a crash later loses nothing already graded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+
+from grader import catalog
+from grader.checking import KeyPointFailure
+from grader.learner import Learner, LearnerError
+
+# Derandomized: the same code gets the same verdict on every run and every machine.
+settings.register_profile(
+    "grading", derandomize=True, database=None, deadline=None, max_examples=40,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    print_blob=False, report_multiple_bugs=False,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
+)
+settings.load_profile(os.environ.get("GRADER_HYPOTHESIS_PROFILE", "grading"))
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("grader")
+    group.addoption("--exercise", help="catalog id of the exercise being graded, e.g. A3")
+    group.addoption("--learner-file", help="the learner's module file for this exercise")
+    group.addoption("--results", help="JSON-lines file to append key-point results to")
+
+
+@pytest.fixture(scope="session")
+def exercise(request) -> catalog.Exercise:
+    return catalog.get(request.config.getoption("--exercise"))
+
+
+@pytest.fixture(scope="session")
+def learner(request, exercise):
+    handle = Learner(exercise.module, request.config.getoption("--learner-file"),
+                     call_timeout_s=exercise.call_timeout_s, memory_gib=exercise.memory_gib)
+    request.config._grader_learner = handle
+    yield handle
+    handle.close()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_key_point(request):
+    """A timeout or crash in one key point does not count against the next one."""
+    handle = getattr(request.config, "_grader_learner", None)
+    if handle is not None:
+        handle.reset()
+    yield
+
+
+def _key_point_id(item) -> str:
+    return item.originalname.removeprefix("test_") if hasattr(item, "originalname") else item.name
+
+
+def _classify(excinfo) -> dict:
+    exc = excinfo.value
+    # Hypothesis notes the failing input; the learner fixture's repr is noise there.
+    notes = "\n".join(line for note in getattr(exc, "__notes__", []) or [] for line in note.splitlines()
+                      if "learner=" not in line and "exercise=" not in line)
+    if isinstance(exc, LearnerError):
+        out = {"status": exc.status, "message": str(exc)}
+        if exc.traceback:
+            out["traceback"] = exc.traceback
+    elif isinstance(exc, KeyPointFailure):
+        out = {"status": "failed", "message": exc.what, "expected": _text(exc.expected),
+               "got": _text(exc.got), "hint": exc.hint}
+    elif isinstance(exc, AssertionError):
+        out = {"status": "failed", "message": str(exc)}
+    else:  # a bug in the check itself: never blame the learner silently
+        out = {"status": "check_error", "message": f"{type(exc).__name__}: {exc}"}
+    if notes:
+        out["example"] = notes[-1500:]
+    return out
+
+
+def _text(value) -> str | None:
+    return None if value is None else (value if isinstance(value, str) else repr(value))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    path = item.config.getoption("--results")
+    if not path or not (report.when == "call" or report.failed or report.skipped):
+        return
+    if report.when == "teardown" and not report.failed:
+        return
+    if report.passed:
+        record = {"status": "passed"}
+    elif report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        record = {"status": "not_verifiable", "message": reason.removeprefix("Skipped: ")}
+    else:
+        record = _classify(call.excinfo) if call.excinfo else {"status": "check_error",
+                                                                "message": str(report.longrepr)[-1500:]}
+    record.update(key_point=_key_point_id(item), duration_s=round(report.duration, 3), at=time.time())
+    with Path(path).open("a") as f:
+        f.write(json.dumps(record) + "\n")
+
+
+def needs_cuda(reason: str = "needs a CUDA GPU: not verifiable on this machine"):
+    """Mark a key point that only a GPU can verify; reported as not verifiable elsewhere."""
+    import torch
+
+    return pytest.mark.skipif(not torch.cuda.is_available(), reason=reason)

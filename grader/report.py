@@ -1,0 +1,152 @@
+"""Reports: the terminal report and ``grade-report.json`` in Gradescope's results.json schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+
+from grader import catalog
+from grader.levels import Summary
+from grader.results import STATUS_TEXT, ExerciseResult, KeyPointResult
+
+_STYLE = {"passed": "green", "not_verifiable": "yellow", "not_available": "dim"}
+# Statuses that say the same thing about every key point of an exercise: one line is enough.
+_WHOLE_EXERCISE = {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom"}
+
+
+def feedback(ex: catalog.Exercise, kp: KeyPointResult, *, reveal_expected: bool = True) -> str:
+    """What failed, expected vs got, and what to re-read."""
+    lines = [f"{STATUS_TEXT.get(kp.status, kp.status)}: {kp.message}".rstrip(": ")]
+    if reveal_expected and kp.expected is not None:
+        lines.append(f"expected: {kp.expected}")
+    if kp.got is not None:
+        lines.append(f"got:      {kp.got}")
+    if kp.hint:
+        lines.append(f"hint:     {kp.hint}")
+    if kp.example:
+        lines.append(kp.example.strip())
+    if kp.traceback:
+        lines.append(kp.traceback.rstrip())
+    try:
+        point = ex.key_point(kp.key_point)
+        lines.append(f"checks:   {point.claim}")
+        lines.append(f"re-read:  {point.reread}")
+    except KeyError:
+        pass
+    return "\n".join(lines)
+
+
+def _exercise_line(res: ExerciseResult) -> tuple[str, str]:
+    if res.status == "not_available":
+        return "-", "not available yet"
+    kps = [k for k in res.key_points if k.status != "not_verifiable"]
+    passed = sum(k.passed for k in kps)
+    statuses = {k.status for k in res.key_points if not k.passed}
+    if not statuses:
+        text = "passed"
+    elif len(statuses) == 1 and statuses <= _WHOLE_EXERCISE:
+        text = STATUS_TEXT[statuses.pop()]
+    else:
+        text = ", ".join(sorted(STATUS_TEXT.get(s, s) for s in statuses))
+    return f"{passed}/{len(kps)}", text
+
+
+def print_report(results: dict[str, ExerciseResult], summary: Summary, console: Console | None = None,
+                 target: str = "") -> None:
+    console = console or Console()
+    for set_id in catalog.SETS:
+        exs = [ex for ex in catalog.CATALOG if ex.set == set_id and ex.id in results]
+        if not exs:
+            continue
+        passed, total = summary.sets[set_id]
+        unit = "items" if set_id == "R" else "questions"
+        table = Table(title=f"{set_id} — {catalog.SET_TITLES[set_id]}: {passed}/{total} {unit}",
+                      title_justify="left", expand=False)
+        for col in ("id", "exercise", "part", "key points", "status", "time"):
+            table.add_column(col, no_wrap=col != "exercise", min_width=24 if col == "exercise" else None)
+        for ex in exs:
+            res = results[ex.id]
+            score, text = _exercise_line(res)
+            style = "green" if text == "passed" else _STYLE.get(res.status, "red")
+            table.add_row(ex.id, ex.title, str(ex.part), score, f"[{style}]{text}[/]",
+                          f"{res.duration_s:.1f}s" if res.duration_s else "")
+        console.print(table)
+
+    failures = []
+    for ex in catalog.CATALOG:
+        res = results.get(ex.id)
+        if res is None or res.status == "not_available":
+            continue
+        bad = [k for k in res.key_points if not k.passed and k.status != "not_verifiable"]
+        if not bad:
+            continue
+        if len({k.status for k in bad}) == 1 and bad[0].status in _WHOLE_EXERCISE and len(bad) == len(res.key_points):
+            failures.append(f"[bold]{ex.id}[/] {STATUS_TEXT[bad[0].status]}: {bad[0].message}\n"
+                            f"  re-read: {ex.key_points[0].reread}")
+            continue
+        for k in bad:
+            body = feedback(ex, k).replace("\n", "\n  ")
+            failures.append(f"[bold]{ex.id} · {k.key_point}[/] {body}")
+    if failures:
+        console.print(Panel("\n\n".join(failures), title="What to fix and re-read", title_align="left"))
+    unverifiable = [f"{ex_id} · {k.key_point}" for ex_id, r in results.items() for k in r.key_points
+                    if k.status == "not_verifiable"]
+    if unverifiable:
+        console.print(f"[yellow]Not verifiable on this machine (not counted):[/] {', '.join(unverifiable)}")
+    missing = [ex_id for ex_id, r in results.items() if r.status == "not_available"]
+    if missing:
+        console.print(f"[dim]Not available yet ({len(missing)}): {', '.join(missing)}[/]")
+    line = "[green]met[/]" if summary.pass_line else "[red]not met[/]"
+    c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in summary.c_points.items())
+    body = (f"Level: [bold]{summary.level}[/]    pass line (A ≥ 8, B ≥ 4, each C ≥ half): {line}\n"
+            f"R {summary.r_passed}/{summary.r_total} items · A {summary.a_passed}/10 · "
+            f"B {summary.b_passed}/5 · C key points: {c_text}")
+    if summary.next_level_needs:
+        body += "\nFor the next level: " + "; ".join(summary.next_level_needs)
+    console.print(Panel(body, title=f"Mastery{' — ' + target if target else ''}", title_align="left"))
+
+
+def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execution_time: float) -> dict:
+    """Gradescope's results.json: one test per key point; level and pass line in extra_data."""
+    tests = []
+    for ex in catalog.CATALOG:
+        res = results.get(ex.id)
+        if res is None:
+            continue
+        tags = [ex.set, f"part {ex.part}", ex.id]
+        if res.status == "not_available":
+            tests.append({"name": f"{ex.id} {ex.title}", "score": 0, "max_score": 0, "status": "failed",
+                          "output": "not available yet", "tags": tags, "visibility": "visible"})
+            continue
+        for k in res.key_points:
+            counted = k.status != "not_verifiable"
+            tests.append({
+                "name": f"{ex.id} · {k.key_point}", "number": ex.id,
+                "score": 1 if k.passed else 0, "max_score": 1 if counted else 0,
+                "status": "passed" if k.passed else "failed",
+                "output": feedback(ex, k) if not k.passed else ex.key_point(k.key_point).claim
+                if k.key_point in {p.id for p in ex.key_points} else "",
+                "tags": tags, "visibility": "visible",
+            })
+    return {
+        "score": sum(t["score"] for t in tests),
+        "max_score": sum(t["max_score"] for t in tests),
+        "execution_time": round(execution_time, 2),
+        "output": f"Level: {summary.level}; pass line {'met' if summary.pass_line else 'not met'}",
+        "tests": tests,
+        "extra_data": {
+            **summary.to_dict(),
+            "exercises": {ex_id: {"status": r.status, "duration_s": r.duration_s, "note": r.note}
+                          for ex_id, r in results.items()},
+        },
+    }
+
+
+def write_json(path: Path, data: dict) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False))
+    tmp.replace(path)

@@ -1,0 +1,66 @@
+"""What grading produces: one result per key point, grouped per exercise."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+# Key-point statuses. Only "passed" scores; "not_verifiable" (a GPU-only check on a CPU
+# machine) is left out of every count instead of being passed silently.
+PASSED = "passed"
+NOT_VERIFIABLE = "not_verifiable"
+STATUS_TEXT = {
+    "passed": "passed",
+    "failed": "wrong answer",
+    "error": "your code raised",
+    "not_implemented": "not implemented yet",
+    "import_error": "does not import",
+    "timeout": "timed out",
+    "oom": "out of memory",
+    "crashed": "process died",
+    "bad_output": "bad output",
+    "check_error": "grader bug",
+    "not_verifiable": "not verifiable here",
+    "not_available": "not available yet",
+    "missing": "file missing",
+}
+
+
+@dataclass
+class KeyPointResult:
+    key_point: str
+    status: str
+    message: str = ""
+    expected: str | None = None
+    got: str | None = None
+    hint: str = ""
+    example: str = ""
+    traceback: str = ""
+    duration_s: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.status == PASSED
+
+
+@dataclass
+class ExerciseResult:
+    exercise: str
+    status: str  # "graded", "not_available", "missing", "timeout", "crashed"
+    key_points: list[KeyPointResult] = field(default_factory=list)
+    duration_s: float = 0.0
+    note: str = ""
+
+    @property
+    def available(self) -> bool:
+        return self.status != "not_available"
+
+    def outcome(self) -> dict[str, bool | None]:
+        """key point -> passed (None: not verifiable here), for :mod:`grader.levels`."""
+        return {kp.key_point: (None if kp.status == NOT_VERIFIABLE else kp.passed) for kp in self.key_points}
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ExerciseResult":
+        return cls(**{**d, "key_points": [KeyPointResult(**kp) for kp in d["key_points"]]})

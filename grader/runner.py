@@ -1,0 +1,134 @@
+"""Grade a target: every available exercise's checks in a process of its own.
+
+``grade("exercises")`` grades the learner's folder, ``grade("solutions")`` the reference
+answers; ``overrides={"A3": path}`` grades one exercise from another file (a mutant). One
+exercise that does not import, raises, hangs or eats memory costs that exercise only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Callable, Iterable
+
+from grader import catalog
+from grader.catalog import ROOT, Exercise
+from grader.results import ExerciseResult, KeyPointResult
+
+
+def resolve_target(target: str | Path) -> Path:
+    """A target is a folder of exercise modules: 'exercises', 'solutions' or any path."""
+    path = Path(target)
+    if not path.is_absolute() and not path.exists() and (ROOT / path).exists():
+        path = ROOT / path
+    if not path.is_dir():
+        raise FileNotFoundError(f"target folder {target!s} not found")
+    return path.resolve()
+
+
+def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None,
+          overrides: dict[str, str | Path] | None = None, jobs: int | None = None,
+          on_result: Callable[[ExerciseResult], None] | None = None) -> dict[str, ExerciseResult]:
+    """Grade every catalog exercise (or those in ``only``); returns results keyed by id, in catalog order."""
+    folder = resolve_target(target)
+    overrides = {catalog.get(k).id: Path(v) for k, v in (overrides or {}).items()}
+    wanted = {catalog.get(i).id for i in only} if only else None
+    selected = [ex for ex in catalog.CATALOG if wanted is None or ex.id in wanted]
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    results: dict[str, ExerciseResult] = {}
+
+    def done(res: ExerciseResult) -> None:
+        results[res.exercise] = res
+        if on_result:
+            on_result(res)
+
+    runnable = []
+    for ex in selected:
+        if not ex.available:
+            done(ExerciseResult(ex.id, "not_available", note="not available yet"))
+            continue
+        module_file = overrides.get(ex.id, folder / f"{ex.module}.py")
+        if not module_file.exists():
+            done(_all(ex, "missing", f"{module_file} not found", status="missing"))
+            continue
+        runnable.append((ex, module_file))
+    # Longest first, so the wall time stays close to the longest exercise.
+    runnable.sort(key=lambda item: -item[0].timeout_s)
+    threads = max(1, (os.cpu_count() or 1) // jobs)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for res in pool.map(lambda item: grade_exercise(*item, threads=threads), runnable):
+            done(res)
+    return {ex.id: results[ex.id] for ex in selected}
+
+
+def _all(ex: Exercise, status: str, message: str, **kw) -> ExerciseResult:
+    return ExerciseResult(ex.id, kw.pop("status", "graded"),
+                          [KeyPointResult(kp.id, status, message) for kp in ex.key_points], **kw)
+
+
+def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1) -> ExerciseResult:
+    """Run one exercise's checks in a fresh pytest process with a wall-clock limit."""
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix=f"grade-{ex.id}-") as tmp:
+        results_file = Path(tmp) / "results.jsonl"
+        cmd = [sys.executable, "-m", "pytest", str(ex.check_file), "-p", "grader.plugin",
+               "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(ex.check_file.parent),
+               "-c", os.devnull, "--exercise", ex.id, "--learner-file", str(module_file.resolve()),
+               "--results", str(results_file)]
+        env = {**os.environ, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads),
+               "PYTHONDONTWRITEBYTECODE": "1"}
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        status, note = "graded", ""
+        try:
+            output, _ = proc.communicate(timeout=ex.timeout_s)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            output, _ = proc.communicate()
+            status, note = "timeout", f"grading {ex.id} timed out after {ex.timeout_s:g} s"
+        records = _read_records(results_file)
+    graded = {r["key_point"]: r for r in records}
+    kps = []
+    for kp in ex.key_points:
+        r = graded.pop(kp.id, None)
+        if r is None:
+            why = note or _no_result_reason(proc.returncode, output)
+            kps.append(KeyPointResult(kp.id, "timeout" if status == "timeout" else "check_error", why))
+            continue
+        r.pop("at", None)
+        kps.append(KeyPointResult(**r))
+    for extra in graded:  # a test without a catalog key point is a maintainer's mistake
+        kps.append(KeyPointResult(extra, "check_error", f"test_{extra} is not a key point of {ex.id} in the catalog"))
+    return ExerciseResult(ex.id, status, kps, round(time.monotonic() - start, 2), note)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _read_records(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    records = []
+    for line in path.read_text().splitlines():
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            continue  # a line cut short by a kill
+    return records
+
+
+def _no_result_reason(returncode: int | None, output: bytes | None) -> str:
+    tail = (output or b"").decode(errors="replace").strip().splitlines()[-8:]
+    return f"the check did not run (exit code {returncode}): " + " | ".join(tail)

@@ -1,0 +1,38 @@
+"""Hypothesis strategies shared by every check: shapes, dtypes, attention inputs.
+
+Draws are derandomized by the grading profile (grader/plugin.py), so a verdict is the same on
+every run; what the learner cannot do is tune an answer to the course's single example.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+# Broadcastable pairs of shapes, sides 0..6 (0 included: size-0 dims broadcast too).
+broadcastable_pairs = hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=5,
+                                                         min_side=0, max_side=6).map(lambda s: s.input_shapes)
+
+
+@st.composite
+def rank_mismatched_pairs(draw, max_dims: int = 5):
+    """(a, b) where b is a's trailing dims with some replaced by 1, and a has more dims."""
+    a = draw(hnp.array_shapes(min_dims=2, max_dims=max_dims, min_side=2, max_side=9))
+    drop = draw(st.integers(1, len(a) - 1))
+    b = tuple(1 if draw(st.booleans()) else d for d in a[drop:])
+    return (a, b) if draw(st.booleans()) else (b, a)
+
+
+@st.composite
+def incompatible_pairs(draw):
+    """Two shapes numpy refuses to broadcast: one aligned dim differs and neither side is 1."""
+    a, b = draw(broadcastable_pairs.filter(lambda p: len(p[0]) > 0 and len(p[1]) > 0))
+    i = draw(st.integers(1, min(len(a), len(b))))  # counted from the right
+    x = draw(st.integers(2, 9))
+    y = draw(st.integers(2, 9).filter(lambda v: v != x))
+    a = a[:-i] + (x,) + a[len(a) - i + 1:]
+    b = b[:-i] + (y,) + b[len(b) - i + 1:]
+    return a, b
+
+
+small_shapes = hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=9)

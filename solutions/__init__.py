@@ -1,0 +1,1 @@
+"""Reference answers, graded by `make grade TARGET=solutions`; mutants/ holds wrong variants."""

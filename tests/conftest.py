@@ -1,0 +1,73 @@
+"""Shared fixtures of the project's own tests: graded results, computed once per session.
+
+Grading runs in subprocesses; the runs the selected tests need are done together, in
+parallel, the first time one of them is asked for.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from grader import catalog, runner
+from grader.catalog import ROOT
+
+MUTANTS_DIR = ROOT / "solutions" / "mutants"
+
+
+def mutants_of(ex: catalog.Exercise) -> list[Path]:
+    return sorted(p for p in (MUTANTS_DIR / ex.module).glob("*.py") if not p.name.startswith("_"))
+
+
+def all_mutants() -> list[tuple[catalog.Exercise, Path]]:
+    return [(ex, m) for ex in catalog.available() for m in mutants_of(ex)]
+
+
+class Graded:
+    """Lazily graded (exercise, file) pairs; a batch of them runs in parallel."""
+
+    def __init__(self, wanted: list[tuple[catalog.Exercise, Path]]):
+        self._wanted = wanted
+        self._results: dict[tuple[str, Path], object] = {}
+
+    def get(self, ex: catalog.Exercise, path: Path):
+        key = (ex.id, path)
+        if key not in self._results:
+            todo = [(e, p) for e, p in self._wanted if (e.id, p) not in self._results]
+            if (ex, path) not in todo:
+                todo.append((ex, path))
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                for (e, p), res in zip(todo, pool.map(lambda t: runner.grade_exercise(*t), todo)):
+                    self._results[(e.id, p)] = res
+        return self._results[key]
+
+
+@pytest.fixture(scope="session")
+def graded(request) -> Graded:
+    wanted = []
+    for item in request.session.items:
+        for name in ("solution_of", "stub_of", "mutant"):
+            spec = getattr(item, "callspec", None)
+            if spec and name in spec.params:
+                value = spec.params[name]
+                ex, path = value if name == "mutant" else (value, None)
+                if path is None:
+                    folder = "solutions" if name == "solution_of" else "exercises"
+                    path = ROOT / folder / f"{ex.module}.py"
+                wanted.append((ex, path))
+    return Graded(wanted)
+
+
+def pytest_configure(config):
+    config._mutation_tally = {"killed": 0, "total": 0, "survivors": []}
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    tally = config._mutation_tally
+    if tally["total"]:
+        score = tally["killed"] / tally["total"]
+        terminalreporter.write_sep("=", f"mutation score: {tally['killed']}/{tally['total']} killed ({score:.0%})")
+        for s in tally["survivors"]:
+            terminalreporter.write_line(f"  survived: {s}")
