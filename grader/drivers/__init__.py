@@ -1,0 +1,8 @@
+"""Drivers: trusted grader code that runs *inside* the learner's process.
+
+Some checks need live objects (a model, an optimizer, a DataLoader) around the learner's
+function. A driver builds them there, calls the learner's module, and returns plain data:
+``learner.drive("grader.drivers.a4_grad_accum:run", seed=3)`` calls
+``run(learner_module, seed=3)``. Its result is validated by the check like any other answer;
+the expected values are still computed in the check's own process.
+"""

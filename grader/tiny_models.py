@@ -1,0 +1,68 @@
+"""Small Llama-style models built from a config, for checks that need a real model.
+
+Random init, no download: transformers' own ``LlamaForCausalLM`` from a ``LlamaConfig``.
+``llama_configs()`` draws configs (GQA and tied embeddings included); configs cross to the
+learner's process as plain dicts (``config.to_dict()`` subsets, see ``plain_config``).
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+PLAIN_KEYS = ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers",
+              "num_attention_heads", "num_key_value_heads", "head_dim", "tie_word_embeddings",
+              "max_position_embeddings")
+
+
+@st.composite
+def llama_configs(draw, max_layers: int = 3, max_kv_heads: int = 4):
+    """Plain-dict Llama configs: head_dim 4..16, GQA groups 1..4, tied or untied embeddings."""
+    n_kv = draw(st.integers(1, max_kv_heads))
+    group = draw(st.integers(1, 4))
+    head_dim = draw(st.sampled_from([4, 8, 16]))
+    n_heads = n_kv * group
+    return {
+        "vocab_size": draw(st.integers(16, 300)),
+        "hidden_size": n_heads * head_dim,
+        "intermediate_size": draw(st.integers(8, 96)),
+        "num_hidden_layers": draw(st.integers(1, max_layers)),
+        "num_attention_heads": n_heads,
+        "num_key_value_heads": n_kv,
+        "head_dim": head_dim,
+        "tie_word_embeddings": draw(st.booleans()),
+        "max_position_embeddings": 256,
+    }
+
+
+def plain_config(config) -> dict:
+    """The plain-dict subset of a transformers config that crosses to the learner."""
+    d = config.to_dict() if hasattr(config, "to_dict") else dict(config)
+    return {k: d[k] for k in PLAIN_KEYS if k in d}
+
+
+def llama_config(plain: dict):
+    from transformers import LlamaConfig
+
+    return LlamaConfig(**plain, attn_implementation="eager")
+
+
+def build_llama(plain: dict, *, seed: int = 0, device: str = "cpu", dtype=None):
+    """A randomly initialised ``LlamaForCausalLM`` (``device='meta'`` allocates nothing)."""
+    import torch
+    from transformers import LlamaForCausalLM
+
+    torch.manual_seed(seed)
+    with torch.device(device):
+        model = LlamaForCausalLM(llama_config(plain))
+    if dtype is not None:
+        model = model.to(dtype)
+    return model
+
+
+# The real configs the course uses (from their config.json); used as fixed second checks.
+QWEN2_5_0_5B = {"vocab_size": 151936, "hidden_size": 896, "intermediate_size": 4864,
+                "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,
+                "head_dim": 64, "tie_word_embeddings": True, "max_position_embeddings": 32768}
+LLAMA3_8B = {"vocab_size": 128256, "hidden_size": 4096, "intermediate_size": 14336,
+             "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+             "head_dim": 128, "tie_word_embeddings": False, "max_position_embeddings": 8192}
