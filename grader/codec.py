@@ -74,7 +74,7 @@ def _encode(obj: Any, bufs: list[bytes], depth: int = 0) -> Any:
         return _encode_array(np.asarray(obj), bufs, scalar=True)
     if type(obj) is np.ndarray:
         return _encode_array(obj, bufs)
-    if type(obj) is np.dtype or (isinstance(obj, type) and issubclass(obj, np.generic)):
+    if isinstance(obj, np.dtype) or (isinstance(obj, type) and issubclass(obj, np.generic)):
         return {"$nd": np.dtype(obj).name}
     torch = _torch()
     if torch is not None:
@@ -89,6 +89,8 @@ def _encode(obj: Any, bufs: list[bytes], depth: int = 0) -> Any:
 def _encode_array(a: np.ndarray, bufs: list[bytes], scalar: bool = False) -> dict:
     if a.dtype.name not in _NP_DTYPES:
         raise CodecError(f"arrays of dtype {a.dtype} cannot be sent")
+    if not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="))
     bufs.append(np.ascontiguousarray(a).tobytes())
     return {"$a": [a.dtype.name, list(a.shape), len(bufs) - 1, scalar]}
 

@@ -101,14 +101,17 @@ class Learner:
     """
 
     def __init__(self, module_name: str, module_file: str | Path, *, call_timeout_s: float = 20.0,
-                 memory_gib: float = 4.0, max_result_bytes: int = codec.MAX_FRAME_BYTES):
+                 import_timeout_s: float = 60.0, memory_gib: float = 4.0,
+                 max_result_bytes: int = codec.MAX_FRAME_BYTES):
         self.module_name = module_name
         self.module_file = Path(module_file).resolve()
         self.call_timeout_s = call_timeout_s
+        self.import_timeout_s = import_timeout_s
         self.memory_gib = memory_gib
         self.max_result_bytes = max_result_bytes
         self._proc: subprocess.Popen | None = None
         self._dead: LearnerError | None = None
+        self._start_failed: LearnerError | None = None  # import problems don't change between key points
         self._workdir = tempfile.TemporaryDirectory(prefix="learner-")
         self._log_path = Path(self._workdir.name) / "output.log"
 
@@ -136,7 +139,7 @@ class Learner:
         self._requests = os.fdopen(req_w, "wb")
         self._answers = os.fdopen(ans_r, "rb")
         # Importing torch takes a while; the import gets its own, longer budget.
-        hello = self._receive(max(self.call_timeout_s, 60.0), "importing your module")
+        hello = self._receive(self.import_timeout_s, "importing your module")
         if not hello["ok"]:
             raise self._error(hello["error"])
 
@@ -181,11 +184,15 @@ class Learner:
                              timeout_s, driver.rpartition(":")[2] + "()")
 
     def _request(self, request: dict, timeout_s: float | None, what: str) -> Any:
-        if self._dead is not None:
-            raise self._dead
+        if self._dead is not None or self._start_failed is not None:
+            raise self._start_failed or self._dead
         try:
             if self._proc is None:
-                self._start()
+                try:
+                    self._start()
+                except LearnerError as exc:
+                    self._start_failed = exc
+                    raise
             self._requests.write(codec.dumps(request))
             self._requests.flush()
             answer = self._receive(timeout_s or self.call_timeout_s, what)

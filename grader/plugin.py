@@ -39,6 +39,9 @@ def pytest_addoption(parser):
     group.addoption("--exercise", help="catalog id of the exercise being graded, e.g. A3")
     group.addoption("--learner-file", help="the learner's module file for this exercise")
     group.addoption("--results", help="JSON-lines file to append key-point results to")
+    group.addoption("--call-timeout", type=float, help="seconds per call into the learner's code")
+    group.addoption("--import-timeout", type=float, help="seconds to start the learner's process")
+    group.addoption("--memory-gib", type=float, help="address-space cap of the learner's process")
 
 
 @pytest.fixture(scope="session")
@@ -48,8 +51,11 @@ def exercise(request) -> catalog.Exercise:
 
 @pytest.fixture(scope="session")
 def learner(request, exercise):
-    handle = Learner(exercise.module, request.config.getoption("--learner-file"),
-                     call_timeout_s=exercise.call_timeout_s, memory_gib=exercise.memory_gib)
+    opt = request.config.getoption
+    handle = Learner(exercise.module, opt("--learner-file"),
+                     call_timeout_s=opt("--call-timeout") or exercise.call_timeout_s,
+                     import_timeout_s=opt("--import-timeout") or exercise.import_timeout_s,
+                     memory_gib=opt("--memory-gib") or exercise.memory_gib)
     request.config._grader_learner = handle
     yield handle
     handle.close()

@@ -81,7 +81,8 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1) -> Exer
         cmd = [sys.executable, "-m", "pytest", str(ex.check_file), "-p", "grader.plugin",
                "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(ex.check_file.parent),
                "-c", os.devnull, "--exercise", ex.id, "--learner-file", str(module_file.resolve()),
-               "--results", str(results_file)]
+               "--results", str(results_file), "--call-timeout", str(ex.call_timeout_s),
+               "--import-timeout", str(ex.import_timeout_s), "--memory-gib", str(ex.memory_gib)]
         env = {**os.environ, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads),
                "PYTHONDONTWRITEBYTECODE": "1"}
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
