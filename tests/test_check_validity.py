@@ -16,18 +16,10 @@ import pytest
 
 from grader import catalog
 from grader.catalog import ROOT
-from tests.conftest import all_mutants, mutants_of
+from tests.conftest import all_mutants, killed_by as _killed_by, mutants_of
 
 AVAILABLE = catalog.available()
 ids = [ex.id for ex in AVAILABLE]
-
-
-def _killed_by(path) -> tuple[str, ...]:
-    tree = ast.parse(path.read_text())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "KILLED_BY" for t in node.targets):
-            return tuple(ast.literal_eval(node.value))
-    return ()
 
 
 def _explain(res) -> str:
@@ -56,6 +48,7 @@ def test_mutant_is_killed(graded, mutant, request):
     assert expected, f"{path} must name the key points that kill it in KILLED_BY"
     assert set(expected) <= {kp.id for kp in ex.key_points}, f"{path}: unknown key point in {expected}"
     res = graded.get(ex, path)
+    # Only the KILLED_BY key points were run (see conftest._grade).
     failed = {k.key_point for k in res.key_points if not k.passed and k.status != "not_verifiable"}
     tally = request.config._mutation_tally
     tally["total"] += 1
