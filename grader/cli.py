@@ -37,9 +37,11 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
             progress.advance(task)
             if res.status != "not_available":
                 progress.console.print(f"  {res.exercise:<4} {report._exercise_line(res)[1]:<22} "
-                                       f"{res.duration_s:5.1f}s", highlight=False)
+                                       f"{res.duration_s:5.1f}s{' (unchanged)' if res.cached else ''}",
+                                       highlight=False)
 
-        results = runner.grade(folder, only=only, overrides=overrides, jobs=args.jobs, on_result=advance)
+        results = runner.grade(folder, only=only, overrides=overrides, jobs=args.jobs, on_result=advance,
+                               incremental=not args.fresh)
     summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
     report.print_report(results, summary, console, target=str(args.target))
     if args.json:
@@ -67,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--only", help="comma-separated exercise ids, e.g. A3,P1")
     g.add_argument("--jobs", type=int, default=None, help="exercises graded at once (default: CPU count)")
     g.add_argument("--json", default="grade-report.json", help="Gradescope results.json path ('' to skip)")
+    g.add_argument("--fresh", action="store_true", help="re-grade everything, ignoring earlier results")
     g.add_argument("--override", action="append", default=[], metavar="ID=FILE",
                    help="grade one exercise from another file (e.g. a mutant)")
     lst = sub.add_parser("list", help="list the catalog")

@@ -49,6 +49,7 @@ class ExerciseResult:
     key_points: list[KeyPointResult] = field(default_factory=list)
     duration_s: float = 0.0
     note: str = ""
+    cached: bool = False  # reused from an earlier run: nothing it depends on changed
 
     @property
     def available(self) -> bool:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from grader import catalog
+from grader.cache import ResultCache
 from grader.catalog import ROOT, Exercise
 from grader.results import ExerciseResult, KeyPointResult
 
@@ -35,8 +36,14 @@ def resolve_target(target: str | Path) -> Path:
 
 def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None,
           overrides: dict[str, str | Path] | None = None, jobs: int | None = None,
-          on_result: Callable[[ExerciseResult], None] | None = None) -> dict[str, ExerciseResult]:
-    """Grade every catalog exercise (or those in ``only``); returns results keyed by id, in catalog order."""
+          on_result: Callable[[ExerciseResult], None] | None = None,
+          incremental: bool = False) -> dict[str, ExerciseResult]:
+    """Grade every catalog exercise (or those in ``only``); returns results keyed by id, in catalog order.
+
+    ``incremental=True`` reuses the results of exercises whose fingerprint (learner code, the
+    modules it imports, check, solution, grader, library versions) has not changed, and saves
+    each new result as soon as it is known (see :mod:`grader.cache`).
+    """
     folder = resolve_target(target)
     overrides = {catalog.get(k).id: Path(v) for k, v in (overrides or {}).items()}
     wanted = {catalog.get(i).id for i in only} if only else None
@@ -59,12 +66,30 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
             done(_all(ex, "missing", f"{module_file} not found", status="missing"))
             continue
         runnable.append((ex, module_file))
+    cache = ResultCache(folder) if incremental else None
+    if cache is not None:
+        fingerprints = {ex.id: cache.fingerprint(ex, f) for ex, f in runnable}
+        still = []
+        for ex, f in runnable:
+            hit = cache.get(ex, fingerprints[ex.id])
+            if hit is not None:
+                hit.cached = True
+                done(hit)
+            else:
+                still.append((ex, f))
+        runnable = still
     # Longest first, so the wall time stays close to the longest exercise.
     runnable.sort(key=lambda item: -item[0].timeout_s)
     threads = max(1, (os.cpu_count() or 1) // jobs)
+
+    def run(item):
+        res = grade_exercise(*item, threads=threads)
+        if cache is not None:
+            cache.put(item[0], fingerprints[item[0].id], res)
+        done(res)
+
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for res in pool.map(lambda item: grade_exercise(*item, threads=threads), runnable):
-            done(res)
+        list(pool.map(run, runnable))
     return {ex.id: results[ex.id] for ex in selected}
 
 

@@ -1,0 +1,112 @@
+"""Incremental grading: reuse an exercise's result while nothing it depends on has changed.
+
+An exercise's fingerprint hashes everything that can change its verdict:
+
+* the learner's module and the sibling modules of the target folder it imports (transitively);
+* its check file, its solution, the grader package's own source and data, its catalog entry;
+* the versions of the libraries that compute ground truth, and the Python version.
+
+The cache is one JSON file per target folder under ``.grader-cache/``, rewritten after every
+exercise, so an interrupted run keeps what finished and the next run continues from there.
+Results that may depend on the machine's load (timeouts, out-of-memory, grader bugs) are
+never reused.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import sys
+import threading
+from importlib import metadata
+from pathlib import Path
+
+from grader.catalog import ROOT, Exercise
+from grader.results import ExerciseResult
+
+CACHE_DIR = ROOT / ".grader-cache"
+LIBRARIES = ("torch", "numpy", "transformers", "peft", "trl", "hypothesis", "pytest", "safetensors")
+_UNSTABLE = {"timeout", "oom", "check_error", "crashed"}
+
+
+def _environment() -> str:
+    versions = []
+    for name in LIBRARIES:
+        try:
+            versions.append(f"{name}=={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{name} missing")
+    return f"python {sys.version_info[:3]} " + " ".join(versions)
+
+
+def _grader_source() -> bytes:
+    h = hashlib.sha256()
+    for path in sorted((ROOT / "grader").rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".json", ".txt", ".jsonl") and "checks" not in path.parts:
+            h.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
+    return h.digest()
+
+
+def local_imports(module_file: Path) -> list[Path]:
+    """Modules of ``module_file``'s folder that it imports, transitively (itself first)."""
+    folder, seen, todo = module_file.parent, [], [module_file]
+    while todo:
+        path = todo.pop()
+        if path in seen or not path.exists():
+            continue
+        seen.append(path)
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (SyntaxError, ValueError):
+            continue  # a syntax error is graded, not cached around
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            for name in names:
+                for part in (name.split(".")[-1], name.split(".")[0]):
+                    candidate = folder / f"{part}.py"
+                    if candidate.exists():
+                        todo.append(candidate)
+    return seen
+
+
+class ResultCache:
+    def __init__(self, target: Path):
+        key = hashlib.sha256(str(target.resolve()).encode()).hexdigest()[:16]
+        self.path = CACHE_DIR / f"{key}.json"
+        self._lock = threading.Lock()
+        self._base = hashlib.sha256(_environment().encode() + _grader_source()).digest()
+        try:
+            self._entries = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            self._entries = {}
+
+    def fingerprint(self, ex: Exercise, module_file: Path) -> str:
+        h = hashlib.sha256(self._base + repr(ex).encode())
+        for path in [*local_imports(module_file), ex.check_file, ROOT / "solutions" / f"{ex.module}.py"]:
+            h.update(str(path.name).encode())
+            h.update(path.read_bytes() if path.exists() else b"<missing>")
+        return h.hexdigest()
+
+    def get(self, ex: Exercise, fingerprint: str) -> ExerciseResult | None:
+        entry = self._entries.get(ex.id)
+        if not entry or entry.get("fingerprint") != fingerprint:
+            return None
+        try:
+            return ExerciseResult.from_dict(entry["result"])
+        except (KeyError, TypeError):
+            return None
+
+    def put(self, ex: Exercise, fingerprint: str, result: ExerciseResult) -> None:
+        if result.status != "graded" or any(k.status in _UNSTABLE for k in result.key_points):
+            return
+        with self._lock:
+            self._entries[ex.id] = {"fingerprint": fingerprint, "result": result.to_dict()}
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self._entries))
+            tmp.replace(self.path)
