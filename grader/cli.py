@@ -44,9 +44,17 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
                                incremental=not args.fresh)
     summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
     report.print_report(results, summary, console, target=str(args.target))
+    written = []
     if args.json:
         report.write_json(Path(args.json), report.gradescope_json(results, summary, time.monotonic() - start))
-        console.print(f"[dim]wrote {args.json}[/]")
+        written.append(args.json)
+    if args.html:
+        from grader import html_report
+
+        Path(args.html).write_text(html_report.render(results, summary, str(args.target)))
+        written.append(args.html)
+    if written:
+        console.print(f"[dim]wrote {', '.join(written)}[/]")
     return 0
 
 
@@ -69,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--only", help="comma-separated exercise ids, e.g. A3,P1")
     g.add_argument("--jobs", type=int, default=None, help="exercises graded at once (default: CPU count)")
     g.add_argument("--json", default="grade-report.json", help="Gradescope results.json path ('' to skip)")
+    g.add_argument("--html", default="grade-report.html", help="HTML report path ('' to skip)")
     g.add_argument("--fresh", action="store_true", help="re-grade everything, ignoring earlier results")
     g.add_argument("--override", action="append", default=[], metavar="ID=FILE",
                    help="grade one exercise from another file (e.g. a mutant)")

@@ -61,6 +61,24 @@ def learner(request, exercise):
     handle.close()
 
 
+@pytest.fixture
+def figure(request):
+    """Attach a chart to this key point's result, shown in grade-report.html.
+
+    ``figure(kind="line", title="training loss", x_label="step", y_label="loss",
+    series={"yours": [[0, 4.9], [10, 3.1]]})`` or ``figure(kind="bars", title=...,
+    labels=["parameters", "gradients"], series={"estimate": [..], "measured": [..]})``.
+    """
+    figures: list = []
+    request.node._grader_figures = figures
+
+    def add(**spec):
+        json.dumps(spec)  # plain data only
+        figures.append(spec)
+
+    return add
+
+
 @pytest.fixture(autouse=True)
 def _fresh_key_point(request):
     """A timeout or crash in one key point does not count against the next one."""
@@ -117,6 +135,8 @@ def pytest_runtest_makereport(item, call):
         record = _classify(call.excinfo) if call.excinfo else {"status": "check_error",
                                                                 "message": str(report.longrepr)[-1500:]}
     record.update(key_point=_key_point_id(item), duration_s=round(report.duration, 3), at=time.time())
+    if getattr(item, "_grader_figures", None):
+        record["figures"] = item._grader_figures
     with Path(path).open("a") as f:
         f.write(json.dumps(record) + "\n")
 

@@ -36,6 +36,7 @@ class KeyPointResult:
     example: str = ""
     traceback: str = ""
     duration_s: float = 0.0
+    figures: list = field(default_factory=list)  # charts a check attached (plugin.figure)
 
     @property
     def passed(self) -> bool:

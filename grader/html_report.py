@@ -1,0 +1,136 @@
+"""``grade-report.html``: one self-contained page (charts embedded as PNG, no scripts).
+
+matplotlib draws the charts: it is already a course tool (part 2), renders headless with the
+Agg backend, and a PNG inside the page needs no JavaScript or network to display.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from html import escape
+
+from grader import catalog
+from grader.levels import Summary
+from grader.report import _exercise_line, feedback
+from grader.results import STATUS_TEXT, ExerciseResult
+
+CSS = """
+body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
+h1{margin-bottom:.2em} .level{font-size:1.6em;padding:.4em .8em;border-radius:8px;display:inline-block}
+.none{background:#eee}.read{background:#dbeafe}.mastered{background:#dcfce7}.can-teach{background:#fde68a}
+table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ddd;padding:4px 8px;text-align:left}
+.ok{color:#15803d}.bad{color:#b91c1c}.na{color:#888}
+pre{background:#f6f6f6;padding:.6em;white-space:pre-wrap;border-radius:4px}
+.kp{border-left:4px solid #b91c1c;padding-left:.8em;margin:1em 0}
+"""
+
+
+def _png(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return f'<img alt="chart" src="data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}">'
+
+
+def _parts_chart(results: dict[str, ExerciseResult]) -> str:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    parts = sorted(catalog.PART_TITLES)
+    passed = {p: 0 for p in parts}
+    failed = {p: 0 for p in parts}
+    missing = {p: 0 for p in parts}
+    for ex in catalog.CATALOG:
+        res = results.get(ex.id)
+        if res is None or res.status == "not_available":
+            missing[ex.part] += len(ex.key_points)
+            continue
+        for k in res.key_points:
+            if k.status != "not_verifiable":
+                (passed if k.passed else failed)[ex.part] += 1
+    fig, ax = plt.subplots(figsize=(8, 3.2))
+    labels = [f"{p}. {catalog.PART_TITLES[p]}" for p in parts]
+    bottom = [0] * len(parts)
+    for data, color, name in ((passed, "#16a34a", "passed"), (failed, "#dc2626", "failed"),
+                              (missing, "#d4d4d4", "not available yet")):
+        values = [data[p] for p in parts]
+        ax.barh(labels, values, left=bottom, color=color, label=name)
+        bottom = [b + v for b, v in zip(bottom, values)]
+    ax.invert_yaxis()
+    ax.set_xlabel("key points")
+    ax.set_title("Key points per course part")
+    ax.legend(loc="lower right", fontsize=8)
+    return _png(fig)
+
+
+def _figure(spec: dict) -> str:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 3))
+    if spec.get("kind") == "bars":
+        labels = spec.get("labels", [])
+        series = spec.get("series", {})
+        width = 0.8 / max(1, len(series))
+        for i, (name, values) in enumerate(series.items()):
+            ax.bar([j + i * width for j in range(len(values))], values, width, label=name)
+        ax.set_xticks([j + width * (len(series) - 1) / 2 for j in range(len(labels))], labels, rotation=15)
+    else:
+        for name, points in spec.get("series", {}).items():
+            xs, ys = zip(*points) if points else ((), ())
+            ax.plot(xs, ys, label=name)
+        if spec.get("log_x"):
+            ax.set_xscale("log")
+    ax.set_title(spec.get("title", ""))
+    ax.set_xlabel(spec.get("x_label", ""))
+    ax.set_ylabel(spec.get("y_label", ""))
+    ax.legend(fontsize=8)
+    return _png(fig)
+
+
+def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "") -> str:
+    out = [f"<!doctype html><html><head><meta charset='utf-8'><title>Grade report</title><style>{CSS}</style>"
+           "</head><body>", f"<h1>Grade report</h1><p>{escape(target)}</p>",
+           f"<div class='level {escape(summary.level)}'>Level: <b>{escape(summary.level)}</b></div>",
+           f"<p>Pass line (A ≥ 8, B ≥ 4, each C ≥ half its key points): "
+           f"<b class='{'ok' if summary.pass_line else 'bad'}'>{'met' if summary.pass_line else 'not met'}</b> · "
+           f"R {summary.r_passed}/{summary.r_total} · A {summary.a_passed}/10 · B {summary.b_passed}/5 · C "
+           + " ".join(f"{k} {p}/{t}" for k, (p, t) in summary.c_points.items()) + "</p>"]
+    if summary.next_level_needs:
+        out.append("<p>For the next level: " + escape("; ".join(summary.next_level_needs)) + "</p>")
+    out.append(_parts_chart(results))
+    for set_id in catalog.SETS:
+        exs = [ex for ex in catalog.CATALOG if ex.set == set_id and ex.id in results]
+        if not exs:
+            continue
+        out.append(f"<h2>{set_id} — {escape(catalog.SET_TITLES[set_id])}</h2><table>"
+                   "<tr><th>id</th><th>exercise</th><th>part</th><th>key points</th><th>status</th><th>time</th></tr>")
+        for ex in exs:
+            res = results[ex.id]
+            score, text = _exercise_line(res)
+            cls = "ok" if text == "passed" else "na" if res.status == "not_available" else "bad"
+            out.append(f"<tr><td>{ex.id}</td><td>{escape(ex.title)}</td><td>{ex.part}</td><td>{score}</td>"
+                       f"<td class='{cls}'>{escape(text)}</td><td>{f'{res.duration_s:.1f}s' if res.duration_s else ''}</td></tr>")
+        out.append("</table>")
+    failed = [(ex, k) for ex in catalog.CATALOG for k in (results[ex.id].key_points if ex.id in results else [])
+              if not k.passed and k.status != "not_verifiable"]
+    if failed:
+        out.append("<h2>What to fix and re-read</h2>")
+        for ex, k in failed:
+            out.append(f"<div class='kp'><b>{ex.id} · {escape(k.key_point)}</b> "
+                       f"({escape(STATUS_TEXT.get(k.status, k.status))})<pre>{escape(feedback(ex, k))}</pre></div>")
+    charts = [(ex, k, f) for ex in catalog.CATALOG for k in (results[ex.id].key_points if ex.id in results else [])
+              for f in k.figures]
+    if charts:
+        out.append("<h2>Measurements</h2>")
+        for ex, k, spec in charts:
+            out.append(f"<h3>{ex.id} · {escape(k.key_point)}</h3>{_figure(spec)}")
+    out.append("</body></html>")
+    return "\n".join(out)
