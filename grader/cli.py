@@ -69,6 +69,26 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
+    from grader import classroom
+
+    if args.action == "build":
+        only = args.only.split(",") if args.only else None
+        names = classroom.build_course(args.course_dir, only=only)
+        console.print(f"built {args.course_dir}: source notebooks for {', '.join(names)}")
+        console.print("next: cd into it, then `nbgrader generate_assignment <name>` for each (see README, Classroom)")
+        return 0
+    course = Path(args.course_dir)
+    if not (course / "gradebook.db").exists():
+        console.print(f"[red]grader: no gradebook.db in {course}: run nbgrader autograde first[/]")
+        return 2
+    rows = classroom.write_mastery(course, course / "mastery.csv", course / "mastery.json")
+    for row in rows:
+        console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met'}")
+    console.print(f"[dim]wrote {course / 'mastery.csv'} and {course / 'mastery.json'}[/]")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="grader", description="Grade The Algorithm Engineer's Toolbox exercises.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -83,9 +103,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="grade one exercise from another file (e.g. a mutant)")
     lst = sub.add_parser("list", help="list the catalog")
     lst.add_argument("-v", "--verbose", action="store_true", help="show key points")
+    cls = sub.add_parser("classroom", help="nbgrader course: build it, or read per-student mastery from it")
+    cls.add_argument("action", choices=["build", "mastery"])
+    cls.add_argument("course_dir", help="the nbgrader course directory")
+    cls.add_argument("--only", help="comma-separated exercise ids to include (build)")
     args = parser.parse_args(argv)
     console = Console()
-    return {"grade": _cmd_grade, "list": _cmd_list}[args.command](args, console)
+    return {"grade": _cmd_grade, "list": _cmd_list, "classroom": _cmd_classroom}[args.command](args, console)
 
 
 if __name__ == "__main__":
