@@ -63,7 +63,7 @@ class Exercise:
     key_points: tuple[KeyPoint, ...]
     timeout_s: float = 120.0  # wall clock for the whole exercise (checks + learner code)
     call_timeout_s: float = 20.0  # one call into the learner's code
-    import_timeout_s: float = 60.0  # starting the learner's process and importing the module
+    import_timeout_s: float = 30.0  # starting the learner's process and importing the module
     memory_gib: float = 4.0  # address-space cap of the learner's process
     needs_gpu: bool = False
     uses_cuda: bool = field(default=False, repr=False)

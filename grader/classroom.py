@@ -161,8 +161,13 @@ c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPr
 '''
 
 
-def build_course(course_dir: str | Path, only: list[str] | None = None) -> list[str]:
-    """Write nbgrader_config.py and source/set_*/set_*.ipynb; returns the assignment names."""
+def build_course(course_dir: str | Path, only: list[str] | None = None,
+                 cell_timeout_s: int | None = None) -> list[str]:
+    """Write nbgrader_config.py and source/set_*/set_*.ipynb; returns the assignment names.
+
+    ``cell_timeout_s`` defaults to the longest exercise's limit plus a margin, since the first
+    test cell of an exercise grades all of it.
+    """
     course = Path(course_dir).resolve()
     wanted = {catalog.get(i).id for i in only} if only else None
     names = []
@@ -176,7 +181,7 @@ def build_course(course_dir: str | Path, only: list[str] | None = None) -> list[
         folder.mkdir(parents=True, exist_ok=True)
         nbformat.write(notebook(set_id, exs), folder / f"{name}.ipynb")
         names.append(name)
-    timeout = int(max(ex.timeout_s for ex in catalog.CATALOG if ex.available) + 30)
+    timeout = cell_timeout_s or int(max(ex.timeout_s for ex in catalog.CATALOG if ex.available) + 30)
     (course / "nbgrader_config.py").write_text(NBGRADER_CONFIG.format(
         root=str(course), assignments=[{"name": n} for n in names], timeout=timeout))
     return names
@@ -227,7 +232,11 @@ def _verdict(ex_id: str, kp_id: str, history: list[str]) -> str | None:
         with tempfile.TemporaryDirectory(prefix="nb-answer-") as tmp:
             path = Path(tmp) / f"{ex.module}.py"
             path.write_text(source)
-            _graded[key] = runner.grade_exercise(ex, path)
+            try:
+                _graded[key] = runner.grade_exercise(ex, path)
+            except KeyboardInterrupt:  # the cell timed out: the other key points fail at once
+                _graded[key] = runner._all(ex, "timeout", "grading was interrupted by the notebook's cell timeout")
+                raise
     result = _graded[key]
     kp = next((k for k in result.key_points if k.key_point == kp_id), None)
     if kp is None or not (kp.passed or kp.status == "not_verifiable"):

@@ -128,6 +128,9 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
             _kill_group(proc)
             output, _ = proc.communicate()
             status, note = "timeout", f"grading {ex.id} timed out after {ex.timeout_s:g} s"
+        except BaseException:  # interrupted (Ctrl-C, a notebook cell timeout): leave nothing running
+            _kill_group(proc)
+            raise
         records = _read_records(results_file)
     graded = {r["key_point"]: r for r in records}
     kps = []
