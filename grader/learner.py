@@ -18,10 +18,9 @@ LearnerBadOutput    the result is not plain data or is too large
 
 from __future__ import annotations
 
-import ctypes
 import os
-import resource
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -31,6 +30,7 @@ from typing import Any
 
 from grader import codec
 from grader.catalog import ROOT
+from grader.sandbox import Sandbox
 
 
 class LearnerError(Exception):
@@ -76,19 +76,6 @@ class LearnerBadOutput(LearnerError):
     status = "bad_output"
 
 
-_PR_SET_PDEATHSIG = 1
-
-
-def _child_setup(memory_bytes: int) -> None:
-    """Runs in the learner's process before exec: caps and a tie to its parent."""
-    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    try:  # die with the check process, whatever kills it
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except OSError:
-        pass
-
-
 class Learner:
     """A lazily started learner process for one exercise module.
 
@@ -112,8 +99,26 @@ class Learner:
         self._proc: subprocess.Popen | None = None
         self._dead: LearnerError | None = None
         self._start_failed: LearnerError | None = None  # import problems don't change between key points
+        self._sandbox = Sandbox(int(memory_gib * 2**30),
+                                hide_solutions=(ROOT / "solutions") not in self.module_file.parents)
         self._workdir = tempfile.TemporaryDirectory(prefix="learner-")
         self._log_path = Path(self._workdir.name) / "output.log"
+        self._src = self._copy_sources()
+
+    def _copy_sources(self) -> Path:
+        """The learner's folder (its .py files) copied where the sandboxed user can read it."""
+        src = Path(self._workdir.name) / "src"
+        src.mkdir()
+        stage = Path(self._workdir.name) / ".stage"
+        stage.mkdir()
+        self._sandbox.set_stage(stage)
+        for path in self.module_file.parent.glob("*.py"):
+            if path.is_file() and path.stat().st_size < 4 << 20:
+                shutil.copy(path, src / path.name)
+        shutil.copy(self.module_file, src / self.module_file.name)
+        for path in (Path(self._workdir.name), src, *src.iterdir()):
+            self._sandbox.prepare_workdir(path)
+        return src / self.module_file.name
 
     # ------------------------------------------------------------------ lifecycle
     def _start(self) -> None:
@@ -121,16 +126,17 @@ class Learner:
         ans_r, ans_w = os.pipe()
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.update(PYTHONDONTWRITEBYTECODE="1", HOME=self._workdir.name, TMPDIR=self._workdir.name,
+                   MPLCONFIGDIR=self._workdir.name)
         log = open(self._log_path, "ab")
-        memory_bytes = int(self.memory_gib * 2**30)
+        self._sandbox.prepare_workdir(self._log_path)
         try:
             self._proc = subprocess.Popen(
                 [sys.executable, "-m", "grader.worker", str(req_r), str(ans_w),
-                 self.module_name, str(self.module_file)],
+                 self.module_name, str(self._src), str(self.module_file)],
                 pass_fds=(req_r, ans_w), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                 cwd=self._workdir.name, env=env, start_new_session=True,
-                preexec_fn=lambda: _child_setup(memory_bytes),
+                preexec_fn=self._sandbox.preexec,
             )
         finally:
             os.close(req_r)
@@ -148,8 +154,7 @@ class Learner:
         self._dead = None
 
     def close(self) -> None:
-        if self._proc is not None:
-            self._kill()
+        self._kill()
         self._workdir.cleanup()
 
     def _kill(self) -> None:
@@ -161,6 +166,7 @@ class Learner:
         except ProcessLookupError:
             pass
         proc.wait()
+        self._sandbox.sweep()  # whatever it started, in any session
         for f in (self._requests, self._answers):
             try:
                 f.close()

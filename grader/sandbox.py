@@ -1,0 +1,115 @@
+"""The limits a learner's process runs under, set between fork and exec.
+
+Always: an address-space cap (RLIMIT_AS), a file-size cap, no core dumps, and death with the
+check process (PR_SET_PDEATHSIG). Where the grader runs as root (the course machine, CI) also:
+
+* its own network namespace with no interfaces up: no network use;
+* its own mount namespace: the project read-only, the hidden checks (``grader/checks``) and,
+  unless a solution or mutant is being graded, ``solutions/`` replaced by empty folders;
+* an unprivileged user id of its own, with a process-count cap (RLIMIT_NPROC): it cannot touch
+  the grader's files or processes, and :meth:`Sandbox.sweep` kills everything it left behind
+  (a fork bomb included) by signalling every process of that user id.
+
+Without root only the first group applies; :func:`isolation_level` says which one is in force.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import signal
+import sys
+from pathlib import Path
+
+from grader.catalog import ROOT
+
+_CLONE_NEWNS, _CLONE_NEWNET = 0x00020000, 0x40000000
+_MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_MOVE, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 8192, 16384, 1 << 18
+_PR_SET_PDEATHSIG = 1
+_UID_BASE = 50000  # learner uids: 50000-59999, one per check process
+
+FILE_SIZE_CAP = 2 << 30  # bytes one file may grow to
+NPROC_CAP = 256  # processes and threads of one learner uid
+
+
+def _libc():
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc.mount.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_ulong, ctypes.c_char_p]
+    return libc
+
+
+def isolation_level() -> str:
+    return "user+namespaces" if os.geteuid() == 0 else "rlimits"
+
+
+class Sandbox:
+    """Limits for one learner process tree; ``preexec`` runs in the child before exec."""
+
+    def __init__(self, memory_bytes: int, *, hide_solutions: bool = True):
+        self.memory_bytes = memory_bytes
+        self.privileged = os.geteuid() == 0
+        self.uid = _UID_BASE + os.getpid() % 10000 if self.privileged else os.geteuid()
+        self.hidden = [ROOT / "grader" / "checks", ROOT / ".grader-cache"]
+        if hide_solutions:
+            self.hidden.append(ROOT / "solutions")
+
+    def prepare_workdir(self, path: Path) -> None:
+        if self.privileged:
+            os.chown(path, self.uid, self.uid)
+
+    def set_stage(self, path: Path) -> None:
+        """An empty folder the child may use as a temporary mount point."""
+        self._stage = path
+
+    def preexec(self) -> None:  # runs in the forked child: no locks, no threads
+        if self.privileged:
+            self._namespaces()
+            resource.setrlimit(resource.RLIMIT_NPROC, (NPROC_CAP, NPROC_CAP))
+            os.setgroups([])
+            os.setgid(self.uid)
+            os.setuid(self.uid)
+        resource.setrlimit(resource.RLIMIT_AS, (self.memory_bytes, self.memory_bytes))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_CAP, FILE_SIZE_CAP))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # after setuid, which clears it
+
+    def _namespaces(self) -> None:
+        libc = _libc()
+        if libc.unshare(_CLONE_NEWNS | _CLONE_NEWNET) != 0:
+            return  # no namespaces here (a container without the capability): user id only
+        libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None)
+        root = str(ROOT).encode()
+        if libc.mount(root, root, None, _MS_BIND | _MS_REC, None) == 0:
+            libc.mount(None, root, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY, None)
+        for path in self.hidden:
+            if path.is_dir():
+                libc.mount(b"tmpfs", str(path).encode(), b"tmpfs", _MS_RDONLY, b"size=4k,mode=0555")
+        self._reach_interpreter(libc)
+
+    def _reach_interpreter(self, libc) -> None:
+        """Python may live under a folder other users cannot enter (e.g. /root/.pyenv): cover
+        that folder with an empty one that leads to the interpreter's prefix only."""
+        prefix = Path(sys.base_prefix).resolve()
+        blocked = next((p for p in reversed(prefix.parents) if not os.stat(p).st_mode & 0o001), None)
+        stage = getattr(self, "_stage", None)
+        if blocked is None or stage is None:
+            return
+        if libc.mount(str(prefix).encode(), str(stage).encode(), None, _MS_BIND | _MS_REC, None) != 0:
+            return
+        libc.mount(b"tmpfs", str(blocked).encode(), b"tmpfs", 0, b"size=64k,mode=0755")
+        os.makedirs(prefix, mode=0o755, exist_ok=True)
+        libc.mount(str(stage).encode(), str(prefix).encode(), None, _MS_MOVE, None)
+
+    def sweep(self) -> None:
+        """Kill every process of this sandbox's user id (what a fork bomb leaves behind)."""
+        if not self.privileged:
+            return
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child only signals and exits
+            try:
+                os.setuid(self.uid)
+                os.kill(-1, signal.SIGKILL)  # as that uid: only its own processes
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
