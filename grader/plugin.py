@@ -62,6 +62,21 @@ def learner(request, exercise):
 
 
 @pytest.fixture
+def shared_tmp_path():
+    """A temporary folder the learner's process can read (pytest's tmp_path is private to root).
+
+    Put generated inputs here (e.g. JSONL files) and pass their paths to the learner.
+    """
+    import shutil
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="grader-shared-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
 def figure(request):
     """Attach a chart to this key point's result, shown in grade-report.html.
 
