@@ -1,0 +1,160 @@
+"""Attempts to pass without being right: each ends in a fail or error verdict for that exercise.
+
+The learner's code runs in its own process, as its own user id, with the project read-only,
+the hidden checks and solutions out of sight and no network (grader/sandbox.py); the check
+computes its expected values in a process the learner's code never touched.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import subprocess
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from grader import catalog, runner, sandbox
+from grader.catalog import ROOT
+
+A3 = dataclasses.replace(catalog.get("A3"), call_timeout_s=5, import_timeout_s=20, timeout_s=60, memory_gib=2)
+WRONG = "return (1,)"  # every attempt answers wrong, then tries to make the check pass anyway
+
+ATTEMPTS = {
+    "monkeypatch_numpy": f"""
+        import numpy as np, numpy.testing
+        np.broadcast_shapes = lambda *a: (1,)
+        numpy.testing.assert_equal = lambda *a, **k: None
+        def broadcast_shape(a, b):
+            {WRONG}
+        """,
+    "monkeypatch_torch_and_pytest": f"""
+        import torch, pytest
+        torch.allclose = lambda *a, **k: True
+        torch.equal = lambda *a, **k: True
+        pytest.fail = lambda *a, **k: None
+        def broadcast_shape(a, b):
+            {WRONG}
+        """,
+    "always_equal_int": """
+        class Int(int):
+            def __eq__(self, other):
+                return True
+            __hash__ = int.__hash__
+        def broadcast_shape(a, b):
+            return tuple(Int(1) for _ in range(max(len(a), len(b))))
+        """,
+    "odd_float_subclass": """
+        class F(float):
+            def __ne__(self, other):
+                return False
+        def broadcast_shape(a, b):
+            return (F(1.0),)
+        """,
+    "forged_report": f"""
+        import glob, json
+        def broadcast_shape(a, b):
+            for path in glob.glob("/tmp/**/results.jsonl", recursive=True):
+                with open(path, "a") as f:
+                    for kp in ("matches_numpy", "aligns_from_the_right", "raises_on_incompatible"):
+                        f.write(json.dumps({{"key_point": kp, "status": "passed"}}) + "\\n")
+            {WRONG}
+        """,
+    "read_and_print_hidden_checks": f"""
+        import glob
+        def broadcast_shape(a, b):
+            for path in glob.glob("{ROOT}/grader/checks/*.py") + glob.glob("{ROOT}/solutions/*.py"):
+                print(open(path).read())
+            {WRONG}
+        """,
+    "edit_grader_files": f"""
+        import os
+        for path in ["{ROOT}/grader/checks/test_a3_broadcast.py", "{ROOT}/grader/plugin.py",
+                     "{ROOT}/grader/levels.py"]:
+            try:
+                open(path, "w").write("")
+            except OSError:
+                pass
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+        def broadcast_shape(a, b):
+            {WRONG}
+        """,
+    "kill_the_check": f"""
+        import os, signal
+        def broadcast_shape(a, b):
+            for sig in (signal.SIGSTOP, signal.SIGKILL):
+                try:
+                    os.kill(os.getppid(), sig)
+                except OSError:
+                    pass
+            {WRONG}
+        """,
+    "fork_bomb": """
+        import os
+        def broadcast_shape(a, b):
+            while True:
+                try:
+                    os.fork()
+                except OSError:
+                    pass
+        """,
+    "allocate_30_gb": """
+        import numpy as np
+        def broadcast_shape(a, b):
+            x = np.ones(30 * 2**30 // 8)
+            return (1,)
+        """,
+    "exit_zero_at_import": "import sys\nsys.exit(0)\n",
+    "os_exit_zero_at_import": "import os\nos._exit(0)\n",
+}
+
+
+TARGETED = [ROOT / "grader/checks/test_a3_broadcast.py", ROOT / "grader/plugin.py", ROOT / "grader/levels.py"]
+
+
+def _fingerprint() -> str:
+    return hashlib.sha256(b"".join(p.read_bytes() for p in TARGETED)).hexdigest()
+
+
+@pytest.mark.parametrize("attempt", sorted(ATTEMPTS))
+def test_attempt_does_not_pass(tmp_path, attempt):
+    before = _fingerprint()
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(ATTEMPTS[attempt]))
+    res = runner.grade_exercise(A3, path)
+    assert not any(k.passed for k in res.key_points), [(k.key_point, k.status, k.message) for k in res.key_points]
+    assert _fingerprint() == before, "the grader's files changed"
+    assert res.duration_s < A3.timeout_s
+
+
+@pytest.mark.skipif(sandbox.isolation_level() != "user+namespaces", reason="needs root for user ids")
+def test_nothing_of_the_learner_survives(tmp_path):
+    """After a fork bomb, no process of the learner's user id is left."""
+    uid_file = Path(tempfile.mkdtemp(prefix="uid-"))
+    uid_file.chmod(0o777)
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(f"""
+        import os
+        open("{uid_file}/uid", "w").write(str(os.getuid()))
+        """) + textwrap.dedent(ATTEMPTS["fork_bomb"]))
+    runner.grade_exercise(A3, path)
+    uid = (uid_file / "uid").read_text()
+    assert int(uid) != 0
+    for _ in range(50):  # killed processes may take a moment to be reaped
+        rows = subprocess.run(["ps", "-eo", "uid=,stat="], capture_output=True, text=True).stdout.splitlines()
+        alive = [r for r in rows if r.split()[0] == uid and not r.split()[1].startswith("Z")]
+        if not alive:
+            break
+        time.sleep(0.1)
+    assert not alive, f"{len(alive)} processes of uid {uid} left"
+
+
+def test_the_right_answer_still_passes_after_the_attempts():
+    res = runner.grade_exercise(A3, ROOT / "solutions" / "a3_broadcast.py")
+    assert all(k.passed for k in res.key_points)
