@@ -36,3 +36,17 @@ def incompatible_pairs(draw):
 
 
 small_shapes = hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=9)
+
+
+# ---------------------------------------------------------------- P1 causal attention
+@st.composite
+def attention_shapes(draw, min_T: int = 1, max_T: int = 64, max_d: int = 64, d_at_least_T: bool = False):
+    """(batch, heads, T, d) for q, k, v; with ``d_at_least_T`` an identity V (T x d) fits."""
+    b, h = draw(st.integers(1, 3)), draw(st.integers(1, 4))
+    T = draw(st.integers(min_T, max_T))
+    lo = T if d_at_least_T else 1
+    d = draw(st.integers(lo, max(max_d, lo)))
+    return b, h, T, d
+
+
+seeds = st.integers(0, 2**31 - 1)  # for a torch.Generator: the data is drawn in the check

@@ -1,0 +1,131 @@
+"""P1 — causal attention in einsum. Ground truth: F.scaled_dot_product_attention(is_causal=True),
+run here, in the check's process, on the same inputs sent to the learner.
+
+Inputs are drawn uniformly from [-1, 1] with T, d <= 64. At that scale a correct float32 einsum
+differs from SDPA by about 2e-7 (measured max 2.4e-7 over T, d up to 128 for four correct
+variants), so atol 1e-6 leaves a 4x margin; standard-normal inputs at T = d = 128 reach 1.7e-6
+from float32 rounding alone, which is why the inputs are bounded. float64 agrees to ~5e-16.
+"""
+
+import math
+
+import torch
+import torch.nn.functional as F
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import strategies
+from grader.checking import as_tensor, expect_close, fail
+
+
+def _uniform(shape, dtype, seed, n=3):
+    g = torch.Generator().manual_seed(seed)
+    return [torch.rand(shape, generator=g, dtype=dtype) * 2 - 1 for _ in range(n)]
+
+
+def _sdpa(q, k, v, **kw):
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True, **kw)
+
+
+def _call(learner, q, k, v, what):
+    return as_tensor(learner.causal_attention(q, k, v), what, shape=tuple(q.shape), dtype=q.dtype)
+
+
+def _expect_matches(learner, q, k, v, what, atol, hint_if_close="",
+                    hint_if_far="out = softmax over keys of (QK^T / sqrt(d)) with future keys at -inf, times V"):
+    """The learner's output vs SDPA on the same inputs; the hint depends on how far off it is."""
+    got = learner.causal_attention(q, k, v)
+    if isinstance(got, torch.Tensor) and got.is_floating_point() and not bool(torch.isfinite(got).all()):
+        fail(f"{what} contains NaN/inf", "finite values", f"{int((~torch.isfinite(got)).sum())} non-finite of {got.numel()}",
+             hint="exp overflows on large logits: subtract each row's maximum before exp (or use torch.softmax)")
+    want = _sdpa(q, k, v)
+    got = as_tensor(got, what, shape=tuple(want.shape), dtype=want.dtype)
+    close = bool(((got - want).abs() <= 1e-4).all())
+    expect_close(got, want, what, atol=atol, hint=hint_if_close if close else hint_if_far)
+
+
+@settings(max_examples=25)
+@given(strategies.attention_shapes(), strategies.seeds)
+def test_float32_matches_sdpa(learner, shape, seed):
+    q, k, v = _uniform(shape, torch.float32, seed)
+    _expect_matches(learner, q, k, v, f"float32 causal_attention on shape {shape}", atol=1e-6,
+                    hint_if_close="close, but not to float32 precision: keep every step in the input dtype, "
+                                  "subtract the row max before exp, normalize by the row sum")
+
+
+@settings(max_examples=25)
+@given(strategies.attention_shapes(), strategies.seeds)
+def test_float64_matches_sdpa(learner, shape, seed):
+    q, k, v = _uniform(shape, torch.float64, seed)
+    _expect_matches(learner, q, k, v, f"float64 causal_attention on shape {shape}", atol=1e-12,
+                    hint_if_close="close, but not to float64 precision: compute float64 inputs in float64 "
+                                  "all the way (no float32 masks, constants or intermediates)")
+
+
+@settings(max_examples=20)
+@given(strategies.attention_shapes(min_T=2, max_T=32), strategies.seeds, st.data())
+def test_no_future_leak(learner, shape, seed, data):
+    T = shape[2]
+    s = data.draw(st.integers(0, T - 2), label="last unchanged position s")
+    q, k, v = _uniform(shape, torch.float64, seed)
+    q2, k2, v2 = (x.clone() for x in (q, k, v))
+    for x, new in zip((q2, k2, v2), _uniform(shape, torch.float64, seed + 1)):
+        x[..., s + 1:, :] = new[..., s + 1:, :]  # the future: positions > s
+    before = _call(learner, q, k, v, "causal_attention")[..., : s + 1, :]
+    after = _call(learner, q2, k2, v2, "causal_attention")[..., : s + 1, :]
+    diff = (before - after).abs().amax(dim=(0, 1, 3))  # per position t <= s
+    if bool((diff > 1e-12).any()):
+        t = int(torch.nonzero(diff > 1e-12)[0])
+        fail(f"changing q/k/v only at positions > {s} (shape {shape}) changed the output at position {t}",
+             "outputs at positions <= s unchanged", f"changed by up to {float(diff.max()):.3g}",
+             hint="mask keys s > t (the upper triangle, triu(1)) with -inf before a softmax over the key axis")
+
+
+@settings(max_examples=20)
+@given(strategies.attention_shapes(max_T=16, max_d=24, d_at_least_T=True), strategies.seeds)
+def test_scaled_softmax_over_keys(learner, shape, seed):
+    b, h, T, d = shape
+    q, k = _uniform(shape, torch.float64, seed, n=2)
+    v = torch.eye(T, d, dtype=torch.float64).expand(b, h, T, d).contiguous()  # out[..., :T] = weights
+    got = _call(learner, q, k, v, f"causal_attention with v = identity, shape {shape}")
+    want = _sdpa(q, k, v)
+    if bool(((got - want).abs() <= 1e-6).all()):  # semantics here; precision is float64_matches_sdpa's job
+        return
+    weights = got[..., :T]
+    logits = torch.einsum("bhtd,bhsd->bhts", q, k).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), -math.inf)
+    suspects = [
+        (_sdpa(q, k, v, scale=1.0)[..., :T], "these are softmax(QK^T) without the 1/sqrt(d) scale"),
+        (torch.softmax(logits / math.sqrt(d), dim=-2), "these weights are normalized over the query axis "
+                                                       "(columns sum to 1); softmax over keys, dim=-1"),
+        (torch.softmax(logits, dim=-2), "normalized over the query axis and missing 1/sqrt(d)"),
+    ]
+    hint = next((msg for w, msg in suspects if bool(((weights - w).abs() <= 1e-6).all())), "")
+    if not hint and not bool(((weights.sum(-1) - 1).abs() <= 1e-6).all()):
+        hint = "each query's weights over the keys must sum to 1 (softmax over the key axis)"
+    err = (got - want).abs().amax(dim=-1)  # worst query row
+    bi, hi, t = (int(i) for i in torch.nonzero(err == err.max())[0])
+    fail(f"attention weights (the output for v = identity, shape {shape}) differ from SDPA's; "
+         f"weights of query t={t} (batch {bi}, head {hi}) over keys 0..{T - 1}",
+         [round(x, 4) for x in want[bi, hi, t, :T].tolist()], [round(x, 4) for x in weights[bi, hi, t].tolist()],
+         hint or "weights = softmax over keys of (QK^T / sqrt(d)) with future keys masked")
+
+
+@settings(max_examples=20)
+@given(strategies.attention_shapes(max_T=32), strategies.seeds, st.sampled_from([torch.float32, torch.float64]))
+def test_numerically_stable(learner, shape, seed, dtype):
+    # Scale q and k so the largest unmasked logit is far past exp's overflow (float32 ~88,
+    # float64 ~709): the course's "x30" made certain for every drawn shape.
+    T, d = shape[2], shape[3]
+    target, atol = (300.0, 1e-3) if dtype == torch.float32 else (3000.0, 1e-6)  # stability, not precision
+    q, k, v = _uniform(shape, torch.float64, seed)
+    allowed = ~torch.ones(T, T, dtype=torch.bool).triu(1)
+    top = (torch.einsum("bhtd,bhsd->bhts", q, k) / math.sqrt(d))[..., allowed].max()
+    if top < 0:
+        k, top = -k, (torch.einsum("bhtd,bhsd->bhts", q, -k) / math.sqrt(d))[..., allowed].max()
+    c = math.sqrt(target / max(float(top), 1e-6))
+    q, k, v = (q * c).to(dtype), (k * c).to(dtype), v.to(dtype)
+    _expect_matches(learner, q, k, v,
+                    f"{str(dtype).removeprefix('torch.')} causal_attention with logits up to {target:g} (shape {shape})",
+                    atol=atol, hint_if_close="large logits amplify rounding: subtract the row max, don't clamp",
+                    hint_if_far="large logits: subtract each row's max before exp; clamping the logits changes "
+                                "the softmax (if ordinary inputs fail too, fix those first)")
