@@ -50,3 +50,32 @@ def attention_shapes(draw, min_T: int = 1, max_T: int = 64, max_d: int = 64, d_a
 
 
 seeds = st.integers(0, 2**31 - 1)  # for a torch.Generator: the data is drawn in the check
+
+
+# ---------------------------------------------------------------- A8 / A9: model configs
+# Plain-dict Llama configs (grader/tiny_models.py) in the three shapes real config.json files
+# take: head_dim given and equal to hidden/heads (Llama-3), head_dim absent (older Llama: then
+# head_dim = hidden/heads), head_dim given and different from hidden/heads (Qwen3, Gemma).
+LINEAR_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+
+@st.composite
+def llama_config_variants(draw, max_layers: int = 3, max_kv_heads: int = 4):
+    """One drawn config in all three shapes: (head_dim given, head_dim absent, head_dim differs)."""
+    from grader.tiny_models import llama_configs
+
+    cfg = dict(draw(llama_configs(max_layers=max_layers, max_kv_heads=max_kv_heads)))
+    absent = {k: v for k, v in cfg.items() if k != "head_dim"}
+    per_head = draw(st.sampled_from([2, 4, 8, 16, 32]).filter(lambda m: m != cfg["head_dim"]))
+    differs = dict(cfg, hidden_size=cfg["num_attention_heads"] * per_head)
+    return cfg, absent, differs
+
+
+varied_llama_configs = llama_config_variants().flatmap(st.sampled_from)
+
+
+# target_modules for LoRA: "all-linear" or a non-empty list of the seven linear layers' names.
+lora_targets = st.one_of(
+    st.just("all-linear"),
+    st.lists(st.sampled_from(LINEAR_MODULES), min_size=1, max_size=7, unique=True),
+)
