@@ -235,7 +235,7 @@ def _verdict(ex_id: str, kp_id: str, history: list[str]) -> str | None:
             try:
                 _graded[key] = runner.grade_exercise(ex, path)
             except KeyboardInterrupt:  # the cell timed out: the other key points fail at once
-                _graded[key] = runner._all(ex, "timeout", "grading was interrupted by the notebook's cell timeout")
+                _graded[key] = runner.uniform_result(ex, "timeout", "grading was interrupted by the notebook's cell timeout")
                 raise
     result = _graded[key]
     kp = next((k for k in result.key_points if k.key_point == kp_id), None)

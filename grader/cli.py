@@ -89,6 +89,36 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
+    from grader import batch
+
+    if args.collect:
+        rows = batch.collect(Path(args.collect))
+    else:
+        folder = Path(args.submissions or "")
+        if not folder.is_dir():
+            console.print(f"[red]grader: no submissions folder {folder}[/]")
+            return 2
+        only = args.only.split(",") if args.only else None
+        rows = batch.grade_class(folder, jobs=args.jobs, only=only,
+                                 on_job=lambda r: console.print(f"  {r['student']:<16} {r['exercise']}", highlight=False))
+    batch.write_csv(rows, Path(args.out))
+    for row in rows:
+        console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met'}")
+    console.print(f"[dim]wrote {args.out}[/]")
+    return 0
+
+
+def _cmd_job(args: argparse.Namespace, console: Console) -> int:
+    import json
+
+    from grader import batch
+
+    job = json.loads(Path(args.job_file).read_text())
+    print(json.dumps(batch.run_job(job)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="grader", description="Grade The Algorithm Engineer's Toolbox exercises.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -107,9 +137,19 @@ def main(argv: list[str] | None = None) -> int:
     cls.add_argument("action", choices=["build", "mastery"])
     cls.add_argument("course_dir", help="the nbgrader course directory")
     cls.add_argument("--only", help="comma-separated exercise ids to include (build)")
+    bat = sub.add_parser("batch", help="grade a class: every subfolder of SUBMISSIONS is one student")
+    bat.add_argument("submissions", nargs="?", help="folder of submission folders")
+    bat.add_argument("--jobs", type=int, default=2, help="exercises graded at once across the class")
+    bat.add_argument("--only", help="comma-separated exercise ids")
+    bat.add_argument("--out", default="levels.csv", help="CSV of levels per student")
+    bat.add_argument("--collect", metavar="DIR", help="summarise job results written by `grader job` instead")
+    job = sub.add_parser("job", help="run one grading job (JSON) and print its result (JSON): for a batch queue")
+    job.add_argument("job_file")
     args = parser.parse_args(argv)
     console = Console()
-    return {"grade": _cmd_grade, "list": _cmd_list, "classroom": _cmd_classroom}[args.command](args, console)
+    commands = {"grade": _cmd_grade, "list": _cmd_list, "classroom": _cmd_classroom, "batch": _cmd_batch,
+                "job": _cmd_job}
+    return commands[args.command](args, console)
 
 
 if __name__ == "__main__":

@@ -266,3 +266,43 @@ class Learner:
             return self._log_path.read_bytes()[-n:].decode(errors="replace")
         except OSError:
             return ""
+
+
+class InProcessLearner:
+    """The same interface, calling the module directly in the check's process.
+
+    For the benchmark only (``grader bench`` measures the checks' and solutions' own compute
+    with it, so that the isolation overhead is a ratio); never used to grade anyone.
+    """
+
+    def __init__(self, module_name: str, module_file: str | Path, **_):
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location(module_name, module_file)
+        self._module = importlib.util.module_from_spec(spec)
+        sys.path.insert(0, str(Path(module_file).parent))
+        spec.loader.exec_module(self._module)
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: self.call(name, *args, **kwargs)
+
+    def call(self, name: str, *args: Any, timeout_s: float | None = None, **kwargs: Any) -> Any:
+        try:
+            fn = getattr(self._module, name)
+            return fn(*args, **kwargs) if callable(fn) else fn
+        except Exception as exc:  # noqa: BLE001 - same verdicts as the isolated path
+            raise LearnerRaised(type(exc).__name__, str(exc)) from None
+
+    def drive(self, driver: str, *args: Any, timeout_s: float | None = None, **kwargs: Any) -> Any:
+        import importlib
+
+        mod_name, _, fn_name = driver.partition(":")
+        return getattr(importlib.import_module(mod_name), fn_name)(self._module, *args, **kwargs)
+
+    def reset(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 from grader import catalog
 from grader.checking import KeyPointFailure
-from grader.learner import Learner, LearnerError
+from grader.learner import InProcessLearner, Learner, LearnerError
 
 # Derandomized: the same code gets the same verdict on every run and every machine.
 settings.register_profile(
@@ -42,6 +42,8 @@ def pytest_addoption(parser):
     group.addoption("--call-timeout", type=float, help="seconds per call into the learner's code")
     group.addoption("--import-timeout", type=float, help="seconds to start the learner's process")
     group.addoption("--memory-gib", type=float, help="address-space cap of the learner's process")
+    group.addoption("--in-process", action="store_true",
+                    help="benchmark only: call the module in this process, without isolation")
 
 
 @pytest.fixture(scope="session")
@@ -52,7 +54,8 @@ def exercise(request) -> catalog.Exercise:
 @pytest.fixture(scope="session")
 def learner(request, exercise):
     opt = request.config.getoption
-    handle = Learner(exercise.module, opt("--learner-file"),
+    cls = InProcessLearner if opt("--in-process") else Learner
+    handle = cls(exercise.module, opt("--learner-file"),
                      call_timeout_s=opt("--call-timeout") or exercise.call_timeout_s,
                      import_timeout_s=opt("--import-timeout") or exercise.import_timeout_s,
                      memory_gib=opt("--memory-gib") or exercise.memory_gib)

@@ -63,7 +63,7 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
             continue
         module_file = overrides.get(ex.id, folder / f"{ex.module}.py")
         if not module_file.exists():
-            done(_all(ex, "missing", f"{module_file} not found", status="missing"))
+            done(uniform_result(ex, "missing", f"{module_file} not found", status="missing"))
             continue
         runnable.append((ex, module_file))
     cache = ResultCache(folder) if incremental else None
@@ -93,13 +93,13 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
     return {ex.id: results[ex.id] for ex in selected}
 
 
-def _all(ex: Exercise, status: str, message: str, **kw) -> ExerciseResult:
-    return ExerciseResult(ex.id, kw.pop("status", "graded"),
-                          [KeyPointResult(kp.id, status, message) for kp in ex.key_points], **kw)
+def uniform_result(ex: Exercise, kp_status: str, message: str, status: str = "graded") -> ExerciseResult:
+    """Every key point of ``ex`` with the same status (a missing file, an interrupted run)."""
+    return ExerciseResult(ex.id, status, [KeyPointResult(kp.id, kp_status, message) for kp in ex.key_points])
 
 
 def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
-                   key_points: Iterable[str] | None = None) -> ExerciseResult:
+                   key_points: Iterable[str] | None = None, in_process: bool = False) -> ExerciseResult:
     """Run one exercise's checks in a fresh pytest process with a wall-clock limit.
 
     ``key_points`` restricts the run to those key points (the mutant harness uses it so a
@@ -114,6 +114,8 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
                "-c", os.devnull, "--exercise", ex.id, "--learner-file", str(module_file.resolve()),
                "--results", str(results_file), "--call-timeout", str(ex.call_timeout_s),
                "--import-timeout", str(ex.import_timeout_s), "--memory-gib", str(ex.memory_gib)]
+        if in_process:  # benchmark baseline only
+            cmd.append("--in-process")
         if key_points is not None:
             cmd += ["-k", " or ".join(f"test_{kp.id}" for kp in selected) or "nothing"]
         env = {**os.environ, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads),
