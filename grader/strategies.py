@@ -79,3 +79,31 @@ lora_targets = st.one_of(
     st.just("all-linear"),
     st.lists(st.sampled_from(LINEAR_MODULES), min_size=1, max_size=7, unique=True),
 )
+
+
+# ---------------------------------------------------------------- A4 gradient accumulation
+@st.composite
+def accumulation_cases(draw):
+    """A tiny LM config (V 16..64, n_embd 4..16), a model seed, micro-batch sizes, T, mask rates.
+
+    ``mask_rates[i]`` is the fraction of labels set to -100 in micro-batch i; drawn per
+    micro-batch so that micro-batches hold different numbers of valid tokens.
+    """
+    cfg = {"vocab_size": draw(st.integers(16, 64)), "n_embd": draw(st.integers(4, 16))}
+    k = draw(st.integers(1, 4))
+    return {
+        "config": cfg,
+        "seed": draw(st.integers(0, 2**31 - 1)),
+        "sizes": draw(st.lists(st.integers(1, 3), min_size=k, max_size=k)),
+        "T": draw(st.integers(2, 6)),
+        "mask_rates": draw(st.lists(st.sampled_from([0.0, 0.3, 0.6, 1.0]), min_size=k, max_size=k)),
+        "data_seed": draw(st.integers(0, 2**31 - 1)),
+    }
+
+
+# w, x for L = (w*x - 1)^2, and the number of backward calls k
+scalar_grad_cases = st.tuples(
+    st.floats(-4, 4, allow_nan=False).map(lambda v: round(v, 3)),
+    st.floats(-4, 4, allow_nan=False).map(lambda v: round(v, 3)),
+    st.integers(1, 6),
+)
