@@ -8,13 +8,16 @@ TARGET ?= exercises
 ONLY   ?=
 ONLY_ARG := $(if $(ONLY),--only $(ONLY),)
 
-.PHONY: grade test list venv clean
+.PHONY: grade test bench list venv clean
 
 grade: $(STAMP)
 	@$(BIN)/grader grade --target $(TARGET) $(ONLY_ARG)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests -q
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py
 
 list: $(STAMP)
 	@$(BIN)/grader list -v

@@ -1,0 +1,119 @@
+"""``make bench``: the grader's speed, measured in one run on this machine.
+
+Prints, for the reference solutions:
+  * full grade, cold (first run) and warm (again, nothing reused);
+  * the solutions' and checks' own compute (every check run in-process, without isolation),
+    so that the grading overhead is a ratio within the same run;
+  * a re-grade after editing one light exercise (incremental);
+  * a class of 4 submissions with 1 and with 2 workers;
+  * nbgrader autograde of the same 4 submissions (classroom mode), for comparison.
+
+Timings on a noisy machine move; compare ratios within one run, and rerun to see the spread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from grader import batch, cache, catalog, classroom, runner
+from grader.catalog import ROOT
+
+
+def timed(fn):
+    start = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - start, out
+
+
+def copy_solutions(dest: Path, exs) -> Path:
+    dest.mkdir(parents=True)
+    for ex in exs:
+        shutil.copy(ROOT / "solutions" / f"{ex.module}.py", dest)
+    return dest
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--class-only", default="", help="exercise ids for the class/nbgrader part "
+                        "(default: the available exercises with a limit of at most 120 s)")
+    args = parser.parse_args()
+    exs = catalog.available()
+    light = [ex for ex in exs if ex.timeout_s <= 120]
+    class_exs = [catalog.get(i) for i in args.class_only.split(",")] if args.class_only else light
+    ids = [ex.id for ex in exs]
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        tmp = Path(tmp)
+        cache.CACHE_DIR = tmp / "cache"
+        sols = copy_solutions(tmp / "solutions", exs)
+
+        cold, results = timed(lambda: runner.grade(sols, only=ids))
+        warm, _ = timed(lambda: runner.grade(sols, only=ids))
+        rows.append(("full grade of the solutions, cold", cold, f"{len(exs)} exercises"))
+        rows.append(("full grade of the solutions, warm", warm, ""))
+        isolated = sum(r.duration_s for r in results.values())
+
+        compute = 0.0
+        startup = 0.0
+        for ex in exs:
+            t, res = timed(lambda: runner.grade_exercise(ex, sols / f"{ex.module}.py", in_process=True))
+            own = sum(k.duration_s for k in res.key_points)
+            compute += own
+            startup += t - own
+        rows.append(("checks + solutions' own compute (in-process, summed)", compute, "no isolation"))
+        overhead = isolated - compute
+        rows.append(("grading overhead (isolated minus own compute, summed)", overhead,
+                     f"{overhead / compute:.0%} of own compute" if compute else ""))
+
+        runner.grade(sols, only=ids, incremental=True)  # fill the cache
+        light_ex = min(light, key=lambda ex: ex.timeout_s) if light else exs[0]
+        f = sols / f"{light_ex.module}.py"
+        f.write_text(f.read_text() + "\n# edited\n")
+        regrade, _ = timed(lambda: runner.grade(sols, only=ids, incremental=True))
+        rows.append((f"re-grade after editing {light_ex.id} (incremental)", regrade, "everything else unchanged"))
+
+        klass = tmp / "class"
+        for student in ("s1", "s2", "s3", "s4"):
+            copy_solutions(klass / student, class_exs)
+        only = [ex.id for ex in class_exs]
+        one, _ = timed(lambda: batch.grade_class(klass, jobs=1, only=only))
+        two, _ = timed(lambda: batch.grade_class(klass, jobs=2, only=only))
+        rows.append((f"class of 4 submissions ({', '.join(only)}), 1 worker", one, ""))
+        rows.append(("class of 4 submissions, 2 workers", two, f"speed-up {one / two:.2f}x"))
+
+        course = tmp / "course"
+        names = classroom.build_course(course, only=only)
+        env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+        nbgrader = str(Path(sys.executable).parent / "nbgrader")
+        for name in names:
+            subprocess.run([nbgrader, "generate_assignment", name], cwd=course, env=env, check=True,
+                           capture_output=True)
+            for student in ("s1", "s2", "s3", "s4"):
+                dest = course / "submitted" / student / name
+                dest.mkdir(parents=True)
+                shutil.copy(course / "source" / name / f"{name}.ipynb", dest)
+
+        def autograde():
+            for name in names:
+                subprocess.run([nbgrader, "autograde", name], cwd=course, env=env, check=True, capture_output=True)
+
+        nb, _ = timed(autograde)
+        rows.append(("nbgrader autograde, same 4 submissions", nb, f"ours with 2 workers: {two / nb:.2f}x its time"))
+
+    width = max(len(r[0]) for r in rows)
+    print(f"\n{'what':<{width}}  {'seconds':>8}  note")
+    for what, seconds, note in rows:
+        print(f"{what:<{width}}  {seconds:8.1f}  {note}")
+    print(f"\nmachine: {os.cpu_count()} cores; exercises available: {', '.join(ids)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
