@@ -107,3 +107,21 @@ scalar_grad_cases = st.tuples(
     st.floats(-4, 4, allow_nan=False).map(lambda v: round(v, 3)),
     st.integers(1, 6),
 )
+
+
+# ---------------------------------------------------------------- A5 first-step loss
+vocab_sizes = st.one_of(st.integers(2, 1000), st.integers(1000, 300_000))
+
+# (V, offset above ln V in nats): offsets within +-0.5 are fine, 1.5 and more are suspicious
+fine_first_losses = st.tuples(vocab_sizes, st.floats(-0.5, 0.5, allow_nan=False))
+high_first_losses = st.tuples(vocab_sizes, st.floats(1.5, 20.0, allow_nan=False))
+
+
+@st.composite
+def tiny_gpt_shapes(draw):
+    """vocab_size, n_embd (= n_head x head size), n_head, batch, seq_len and a seed for a tiny GPT."""
+    n_head = draw(st.integers(1, 4))
+    return {"vocab_size": draw(st.integers(16, 4096)),
+            "n_embd": n_head * draw(st.sampled_from([8, 16])),
+            "n_head": n_head, "batch": 8, "seq_len": draw(st.integers(24, 40)),
+            "seed": draw(st.integers(0, 2**31 - 1))}
