@@ -125,3 +125,17 @@ def tiny_gpt_shapes(draw):
             "n_embd": n_head * draw(st.sampled_from([8, 16])),
             "n_head": n_head, "batch": 8, "seq_len": draw(st.integers(24, 40)),
             "seed": draw(st.integers(0, 2**31 - 1))}
+
+
+# ---------------------------------------------------------------- A1 streaming JSONL
+@st.composite
+def small_corpora(draw):
+    """A small JSONL corpus to generate: lines, distinct texts, blank-line rate, min_chars, seed."""
+    return {"n_lines": draw(st.integers(0, 400)), "unique": draw(st.integers(1, 60)),
+            "blank_rate": draw(st.sampled_from([0.0, 0.0, 0.1])), "min_chars": draw(st.integers(0, 60)),
+            "seed": draw(st.integers(0, 2**31 - 1))}
+
+
+# fits_in_memory: a file size in GB and a draw in [0, 1) placed inside the clear bands
+file_sizes_gb = st.floats(0.01, 2000, allow_nan=False)
+unit_draws = st.floats(0, 1, exclude_max=True, allow_nan=False)
