@@ -139,3 +139,23 @@ def small_corpora(draw):
 # fits_in_memory: a file size in GB and a draw in [0, 1) placed inside the clear bands
 file_sizes_gb = st.floats(0.01, 2000, allow_nan=False)
 unit_draws = st.floats(0, 1, exclude_max=True, allow_nan=False)
+
+
+# ---------------------------------------------------------------- A7 activation memory
+@st.composite
+def llama_like_configs(draw, max_layers: int = 3):
+    """Plain Llama configs shaped like real ones: GQA, d_ff 2..4 x d (the MLP is the larger part)."""
+    n_kv = draw(st.integers(1, 2))
+    n_heads = n_kv * draw(st.integers(1, 4))
+    head_dim = draw(st.sampled_from([4, 8, 16]))
+    d = n_heads * head_dim
+    return {"vocab_size": draw(st.integers(16, 128)), "hidden_size": d,
+            "intermediate_size": int(d * draw(st.sampled_from([2, 2.5, 3, 3.5, 4]))),
+            "num_hidden_layers": draw(st.integers(1, max_layers)), "num_attention_heads": n_heads,
+            "num_key_value_heads": n_kv, "head_dim": head_dim,
+            "tie_word_embeddings": draw(st.booleans()), "max_position_embeddings": 256}
+
+
+activation_dtypes = st.sampled_from(["float32", "bfloat16"])
+activation_batches = st.integers(1, 3)
+activation_seq_lens = st.integers(2, 32)

@@ -1,0 +1,127 @@
+"""A7 — activation memory. Ground truth: the bytes autograd saves for backward inside the decoder
+layers of real ``LlamaForCausalLM`` models (SDPA attention, training mode), measured with
+``torch.autograd.graph.saved_tensors_hooks`` (parameters excluded, each storage counted once),
+with and without transformers' own gradient checkpointing (part 4, activations)."""
+
+import warnings
+
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import strategies
+from grader.checking import as_int, expect_equal, fail
+from grader.tiny_models import LLAMA3_8B
+
+BYTES = {"float32": (torch.float32, 4), "bfloat16": (torch.bfloat16, 2)}
+GIB = 2**30
+LOW, HIGH = 0.5, 1.25  # the estimate may leave things out (the course's rule does), not invent them
+
+
+def measured_bytes(plain: dict, batch: int, seq_len: int, dtype: str, checkpointing: bool = False) -> int:
+    """Saved-for-backward bytes inside the decoder layers during one training forward.
+
+    Parameters and the rotary cos/sin tables (shared by all layers and sequences) are not counted."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(0)
+    model = LlamaForCausalLM(LlamaConfig(**plain, attn_implementation="sdpa", use_cache=False))
+    model = model.to(BYTES[dtype][0]).train()
+    if checkpointing:
+        with warnings.catch_warnings():  # transformers 5 renames it activation_checkpointing_enable
+            warnings.simplefilter("ignore", FutureWarning)
+            model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    skip = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    inside, seen, alive = [False], {}, []
+    # the rotary cos/sin tables: computed once per forward, shared by every layer and sequence
+    model.model.rotary_emb.register_forward_hook(
+        lambda m, a, out: skip.update(t.untyped_storage().data_ptr() for t in out))
+
+    def pack(t):
+        if inside[0]:
+            storage = t.untyped_storage()
+            alive.append(storage)  # no address is reused while we count
+            if storage.data_ptr() not in skip:
+                seen.setdefault(storage.data_ptr(), storage.nbytes())
+        return t
+
+    for layer in model.model.layers:
+        layer.register_forward_pre_hook(lambda *_: inside.__setitem__(0, True))
+        layer.register_forward_hook(lambda *_: inside.__setitem__(0, False))
+    ids = torch.randint(0, plain["vocab_size"], (batch, seq_len))
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        model(input_ids=ids, labels=ids)
+    return sum(seen.values())
+
+
+def estimate(learner, plain, batch, seq_len, checkpointing, nbytes) -> int:
+    what = f"activation_bytes(config, batch={batch}, seq_len={seq_len}, checkpointing={checkpointing}, bytes_per_elem={nbytes})"
+    got = as_int(learner.activation_bytes(plain, batch, seq_len, checkpointing, nbytes), what)
+    if got <= 0:
+        fail(f"{what} must be a positive number of bytes", "> 0", got)
+    return got
+
+
+def _layers(plain):
+    return (f"d={plain['hidden_size']}, d_ff={plain['intermediate_size']}, "
+            f"layers={plain['num_hidden_layers']}, vocab={plain['vocab_size']}")
+
+
+@settings(max_examples=4)
+@given(strategies.llama_like_configs(max_layers=2), strategies.activation_batches,
+       strategies.activation_seq_lens, st.integers(2, 3), strategies.activation_dtypes)
+def test_scales_with_batch_and_seq(learner, plain, batch, seq_len, k, dtype):
+    nbytes = BYTES[dtype][1]
+    base = measured_bytes(plain, batch, seq_len, dtype)
+    est = estimate(learner, plain, batch, seq_len, False, nbytes)
+    for b, t, axis in [(k * batch, seq_len, f"batch x{k}"), (batch, k * seq_len, f"seq_len x{k}")]:
+        want = measured_bytes(plain, b, t, dtype) / base
+        got = estimate(learner, plain, b, t, False, nbytes) / est
+        if abs(got / want - 1) > 0.01:
+            fail(f"{axis} ({_layers(plain)}): the estimate must grow as the measured activations do",
+                 f"x{want:.3f} (measured)", f"x{got:.3f}",
+                 "activations are proportional to B x T; they are not a per-parameter cost")
+    # more parameters in the embedding and head, same blocks: the measured activations do not move
+    bigger = dict(plain, vocab_size=plain["vocab_size"] * 50)
+    assert measured_bytes(bigger, batch, seq_len, dtype) == base  # the ground truth's own premise
+    expect_equal(estimate(learner, bigger, batch, seq_len, False, nbytes), est,
+                 f"activation_bytes with vocab_size {plain['vocab_size']} -> {bigger['vocab_size']}",
+                 hint="activations do not scale with the parameter count (the embedding/head grew, the blocks did not)")
+    # elements x bytes per element: the same activations in fp32 take twice the bf16 bytes
+    expect_equal(estimate(learner, plain, batch, seq_len, False, 4), 2 * estimate(learner, plain, batch, seq_len, False, 2),
+                 "activation_bytes with bytes_per_elem=4 vs 2x bytes_per_elem=2",
+                 hint="part 2: nbytes = elements x bytes per element")
+    # the course's question 7: Llama-3-8B, B=2, T=8192 is 4x B=1, T=4096
+    one = estimate(learner, LLAMA3_8B, 1, 4096, False, 2)
+    expect_equal(estimate(learner, LLAMA3_8B, 2, 8192, False, 2), 4 * one,
+                 "Llama-3-8B activations at B=2, T=8192 vs 4x those at B=1, T=4096",
+                 hint="part 7, self-test 7: proportional to B x T, so x4 (~66 GiB)")
+
+
+@settings(max_examples=5)
+@given(strategies.llama_like_configs(), strategies.activation_batches, strategies.activation_seq_lens,
+       strategies.activation_dtypes)
+def test_checkpointing_keeps_inputs(learner, plain, batch, seq_len, dtype):
+    nbytes = BYTES[dtype][1]
+    want = measured_bytes(plain, batch, seq_len, dtype, checkpointing=True)
+    got = estimate(learner, plain, batch, seq_len, True, nbytes)
+    expect_equal(got, want, f"activation_bytes(..., checkpointing=True) for B={batch}, T={seq_len}, {dtype}, "
+                 f"{_layers(plain)} vs the bytes measured under gradient checkpointing",
+                 hint="checkpointing keeps each layer's input only: B x T x d x layers x bytes")
+    course = estimate(learner, LLAMA3_8B, 1, 4096, True, 2)
+    expect_equal(course, 1 * 4096 * 4096 * 32 * 2, "Llama-3-8B, B=1, T=4096, bf16, with checkpointing (bytes)",
+                 hint="part 4: 32 MiB of layer input per layer x 32 layers = 1.0 GiB")
+
+
+@settings(max_examples=6)
+@given(strategies.llama_like_configs(), strategies.activation_batches, strategies.activation_seq_lens,
+       strategies.activation_dtypes)
+def test_tracks_measurement(learner, plain, batch, seq_len, dtype):
+    nbytes = BYTES[dtype][1]
+    want = measured_bytes(plain, batch, seq_len, dtype)
+    got = estimate(learner, plain, batch, seq_len, False, nbytes)
+    if not LOW <= got / want <= HIGH:
+        fail(f"activation_bytes(...) for B={batch}, T={seq_len}, {dtype}, {_layers(plain)} vs the measured "
+             f"saved-for-backward bytes ({want:,} B)", f"{LOW * want:,.0f} .. {HIGH * want:,.0f} B",
+             f"{got:,} B ({got / want:.2f}x)",
+             "per token and layer: ~6 d-sized + 3 d_ff-sized tensors (attention, MLP, norms)")
