@@ -23,7 +23,7 @@ spec.loader.exec_module(mod)
 vm = next(int(l.split()[1]) * 1024 for l in open("/proc/self/status") if l.startswith("VmSize:"))
 hard = resource.getrlimit(resource.RLIMIT_AS)[1]
 limit = vm + budget if hard == resource.RLIM_INFINITY else min(vm + budget, hard)
-resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))  # hard too: the learner's code cannot raise it
 try:
     out = {"result": mod.pipeline(path, min_chars), "vm_bytes": vm, "limit_bytes": limit}
 except MemoryError:
