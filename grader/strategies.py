@@ -159,3 +159,47 @@ def llama_like_configs(draw, max_layers: int = 3):
 activation_dtypes = st.sampled_from(["float32", "bfloat16"])
 activation_batches = st.integers(1, 3)
 activation_seq_lens = st.integers(2, 32)
+
+
+# ---------------------------------------------------------------- A2 nbytes and index shapes
+DTYPE_NAMES = ("float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8",
+               "bool", "complex64", "complex128")
+
+# Shapes for byte counts: scalars, size-0 dims, and sizes of real activations (up to 4096 per dim).
+nbytes_shapes = hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=4096)
+
+
+def _bound(n: int):
+    return st.none() | st.integers(-n - 3, n + 3)  # past either end too: slices clamp
+
+
+def slices(n: int):
+    """A slice for a dim of length n, as torch accepts it: step None or positive, bounds anywhere."""
+    return st.builds(slice, _bound(n), _bound(n), st.none() | st.integers(1, 4))
+
+
+@st.composite
+def single_element_slices(draw, n: int):
+    """A slice that keeps exactly one element of a dim of length n >= 1 (x[:, -1:] and friends)."""
+    j = draw(st.integers(0, n - 1))
+    return draw(st.sampled_from([slice(j, j + 1), slice(j - n, j - n + 1 if j < n - 1 else None),
+                                 slice(-1, None), slice(j, None, n), slice(None, 1, draw(st.integers(1, 4)))]))
+
+
+@st.composite
+def index_expressions(draw, shape: tuple[int, ...]):
+    """A basic index for ``x[...]``: ints in range, slices, None, at most one Ellipsis, as a tuple."""
+    n = len(shape)
+    k = draw(st.integers(0, n))  # dims addressed explicitly
+    ellipsis_at = draw(st.none() | st.integers(0, k))
+    dims = list(range(k)) if ellipsis_at is None else list(range(ellipsis_at)) + list(range(n - (k - ellipsis_at), n))
+    items = []
+    for d in dims:
+        size = shape[d]
+        use_int = size > 0 and draw(st.booleans())
+        items.append(draw(st.integers(-size, size - 1)) if use_int else draw(slices(size)))
+    if ellipsis_at is not None:
+        items.insert(ellipsis_at, Ellipsis)
+    for _ in range(draw(st.integers(0, 2))):
+        items.insert(draw(st.integers(0, len(items))), None)
+    return tuple(items)

@@ -1,0 +1,103 @@
+"""A2 — nbytes and the shape after indexing. Ground truth: a real tensor on the meta device
+(shape and dtype, no memory) built here: ``torch.empty(shape, dtype=..., device="meta")``, its
+``.nbytes`` and ``[index].shape``. The course's (16, 512, 1024) bf16 example is a second check.
+"""
+
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from grader import strategies
+from grader.checking import as_int, as_shape, expect_equal, fail
+
+COURSE_SHAPE = (16, 512, 1024)  # x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)
+ALL = slice(None)
+
+
+def _meta_nbytes(shape, dtype_name):
+    return torch.empty(shape, dtype=getattr(torch, dtype_name), device="meta").nbytes
+
+
+def _meta_shape(shape, index):
+    return tuple(torch.empty(shape, device="meta")[index].shape)
+
+
+def _show(index) -> str:
+    """x[...] as Python source: (slice(None), -1) -> 'x[:, -1]'."""
+    def one(item):
+        if item is Ellipsis:
+            return "..."
+        if isinstance(item, slice):
+            text = ":".join("" if v is None else str(v) for v in (item.start, item.stop))
+            return text + (f":{item.step}" if item.step is not None else "")
+        return str(item)
+    return f"x[{', '.join(one(i) for i in index)}]" if index else "x[()]"
+
+
+def _check_nbytes(learner, shape, dtype, hint=""):
+    want = _meta_nbytes(shape, dtype)
+    got = as_int(learner.nbytes(shape, dtype), f"nbytes({shape}, {dtype!r})")
+    if got != want:
+        numel = want // torch.empty((), dtype=getattr(torch, dtype)).element_size()
+        per = f"; that is {got / numel:g} bytes per element" if numel else ""
+        fail(f"nbytes({shape}, {dtype!r})", want, f"{got}{per}",
+             hint or f"bytes = number of elements x bytes per element ({dtype}: "
+                     f"{torch.empty((), dtype=getattr(torch, dtype)).element_size()})")
+
+
+def _check_index(learner, shape, index, hint=""):
+    want = _meta_shape(shape, index)
+    what = f"index_shape({shape}, {index!r}), i.e. {_show(index)}"
+    got = as_shape(learner.index_shape(shape, index), what)
+    expect_equal(got, want, f"shape of {_show(index)} for x of shape {shape}", hint=hint)
+
+
+@settings(max_examples=15)
+@given(strategies.nbytes_shapes)
+def test_nbytes_matches_meta_tensor(learner, shape):
+    for dtype in strategies.DTYPE_NAMES:  # every dtype on every drawn shape
+        _check_nbytes(learner, shape, dtype)
+
+
+@given(strategies.nbytes_shapes, st.sampled_from(["bfloat16", "float16"]))
+def test_bf16_is_two_bytes(learner, shape, dtype):
+    hint = "bfloat16 and float16 are 2 bytes per element: (16, 512, 1024) bf16 is 16 MiB"
+    _check_nbytes(learner, COURSE_SHAPE, "bfloat16", hint)  # the course's example: 16 MiB
+    _check_nbytes(learner, shape, dtype, hint)
+
+
+@given(hnp.array_shapes(min_dims=1, max_dims=5, min_side=1, max_side=9), st.data())
+def test_integer_index_drops_dim(learner, shape, data):
+    hint = ("an integer index removes its dimension, and only that one (':' keeps its dimension): "
+            "x[:, -1] of (16, 512, 1024) is (16, 1024)")
+    _check_index(learner, COURSE_SHAPE, (ALL, -1), hint)  # the course's example
+    i = data.draw(st.integers(0, len(shape) - 1), label="dimension")
+    j = data.draw(st.integers(-shape[i], shape[i] - 1), label="integer index")
+    _check_index(learner, shape, (ALL,) * i + (j,), hint)
+
+
+@given(hnp.array_shapes(min_dims=1, max_dims=5, min_side=1, max_side=9), st.data())
+def test_slice_keeps_dim(learner, shape, data):
+    _check_index(learner, COURSE_SHAPE, (ALL, slice(-1, None)),
+                 "a slice keeps its dimension, even of length 1: x[:, -1:] of (16, 512, 1024) is (16, 1, 1024)")
+    i = data.draw(st.integers(0, len(shape) - 1), label="dimension")
+    s = data.draw(strategies.single_element_slices(shape[i]) | strategies.slices(shape[i]), label="slice")
+    index = (ALL,) * i + (s,)
+    want = _meta_shape(shape, index)
+    got = as_shape(learner.index_shape(shape, index), f"index_shape({shape}, {index!r})")
+    if got != want:
+        if len(got) == len(want) - 1:
+            hint = "a slice never removes its dimension, even when it selects one element or none"
+        else:
+            hint = f"a slice's length is len(range(*s.indices(n))): mind the step and clamping; here {want[i]}"
+        fail(f"shape of {_show(index)} for x of shape {shape}", want, got, hint)
+
+
+@given(hnp.array_shapes(min_dims=0, max_dims=5, min_side=0, max_side=8).flatmap(
+    lambda shape: st.tuples(st.just(shape), strategies.index_expressions(shape))))
+def test_full_index_expressions(learner, case):
+    shape, index = case
+    _check_index(learner, shape, index,
+                 "ints drop a dim, slices keep it (length len(range(*s.indices(n)))), None inserts a 1, "
+                 "... stands for the dims the other items don't address")
