@@ -8,11 +8,12 @@ exercise that does not import, raises, hangs or eats memory costs that exercise 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
-import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -80,6 +81,7 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
         runnable = still
     # Longest first, so the wall time stays close to the longest exercise.
     runnable.sort(key=lambda item: -item[0].timeout_s)
+    warm_up(heavy=len(runnable) > 2)
     threads = max(1, (os.cpu_count() or 1) // jobs)
 
     def run(item):
@@ -109,37 +111,36 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=f"grade-{ex.id}-") as tmp:
         results_file = Path(tmp) / "results.jsonl"
-        cmd = [sys.executable, "-m", "pytest", str(ex.check_file), "-p", "grader.plugin",
+        args = [str(ex.check_file), "-p", "grader.plugin",
                "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(ex.check_file.parent),
                "-c", os.devnull, "--exercise", ex.id, "--learner-file", str(module_file.resolve()),
                "--results", str(results_file), "--call-timeout", str(ex.call_timeout_s),
                "--import-timeout", str(ex.import_timeout_s), "--memory-gib", str(ex.memory_gib)]
         if in_process:  # benchmark baseline only
-            cmd.append("--in-process")
+            args.append("--in-process")
         if key_points is not None:
-            cmd += ["-k", " or ".join(f"test_{kp.id}" for kp in selected) or "nothing"]
-        env = {**os.environ, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads),
-               "PYTHONDONTWRITEBYTECODE": "1"}
-        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-        proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+            args += ["-k", " or ".join(f"test_{kp.id}" for kp in selected) or "nothing"]
+        log = Path(tmp) / "pytest.log"
+        proc = _fork_server().Process(target=_check_process, args=(args, tmp, threads, str(log)), daemon=False)
+        proc.start()
         status, note = "graded", ""
         try:
-            output, _ = proc.communicate(timeout=ex.timeout_s)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
-            output, _ = proc.communicate()
-            status, note = "timeout", f"grading {ex.id} timed out after {ex.timeout_s:g} s"
+            proc.join(ex.timeout_s)
+            if proc.is_alive():
+                _kill_group(proc)
+                status, note = "timeout", f"grading {ex.id} timed out after {ex.timeout_s:g} s"
         except BaseException:  # interrupted (Ctrl-C, a notebook cell timeout): leave nothing running
             _kill_group(proc)
             raise
+        returncode = proc.exitcode
+        output = log.read_bytes() if log.exists() else b""
         records = _read_records(results_file)
     graded = {r["key_point"]: r for r in records}
     kps = []
     for kp in selected:
         r = graded.pop(kp.id, None)
         if r is None:
-            why = note or _no_result_reason(proc.returncode, output)
+            why = note or _no_result_reason(returncode, output)
             kps.append(KeyPointResult(kp.id, "timeout" if status == "timeout" else "check_error", why))
             continue
         r.pop("at", None)
@@ -149,11 +150,51 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
     return ExerciseResult(ex.id, status, kps, round(time.monotonic() - start, 2), note)
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+_SERVER_LOCK = threading.Lock()
+_PRELOAD = ["grader.preload_light"]
+
+
+def warm_up(heavy: bool) -> None:
+    """Choose what the fork server preloads; only effective before the first check process."""
+    _PRELOAD[:] = ["grader.preload_heavy" if heavy else "grader.preload_light"]
+
+
+def _fork_server():
+    """Check processes fork from a server that has already imported pytest (and torch, ...)."""
+    with _SERVER_LOCK:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(list(_PRELOAD))
+        return ctx
+
+
+def _check_process(pytest_args: list[str], cwd: str, threads: int, log_path: str) -> None:
+    """Body of a check process: its own session (so a kill takes its learner too), pytest."""
+    os.setsid()
+    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.chdir(cwd)
+    os.environ.update(PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS=str(threads))
+    try:
+        import torch
+
+        torch.set_num_threads(threads)
+    except ImportError:
+        pass
+    import pytest
+
+    code = pytest.main(pytest_args)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(int(code))
+
+
+def _kill_group(proc) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+    proc.join()
 
 
 def _read_records(path: Path) -> list[dict]:

@@ -77,6 +77,7 @@ def graded(request) -> Graded:
 
 
 def pytest_configure(config):
+    runner.warm_up(heavy=True)  # hundreds of check processes: preload torch & co. once
     config._mutation_tally = {"killed": 0, "total": 0, "survivors": []}
 
 
