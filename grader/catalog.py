@@ -175,8 +175,9 @@ CATALOG: tuple[Exercise, ...] = (
         kp("llama3_8b_per_token", "Llama-3-8B: 131,072 bytes per token; real configs match a meta-device DynamicCache for drawn B x T", P6_KV),
         kp("fits_decision", "fits iff weights + KV cache <= GPU bytes: 128 requests x 4K context plus 16 GB weights do not fit 80 GB", P6_KV)),
     _ex("A10", "a10_profile_idle", "A", 6, "Where did the step's time go",
-        kp("idle_fraction", "idle fraction = 1 - device time / wall time", P6_PROF),
-        kp("classifies_real_profiles", "classifies real torch.profiler runs (with and without a data-loading stall)", P6_PROF),
+        kp("idle_fraction", "idle fraction = 1 - device time / wall time (300 ms wall, 90 ms device -> 0.7)", P6_PROF),
+        kp("device_time_from_ops", "device time = sum of the ops' self times (not inclusive totals) of a real profile", P6_PROF),
+        kp("classifies_real_profiles", "classifies real torch.profiler runs: data-loading stall, GEMM/attention step, copy-heavy step", P6_PROF),
         timeout_s=240),
     # ---------------------------------------------------------------- B
     _ex("B1", "b1_lora_oom", "B", 4, "LoRA OOM at max_length 8192 x batch 4",
