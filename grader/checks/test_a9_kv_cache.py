@@ -50,7 +50,11 @@ def meta_cache_bytes(config: dict, batch: int, seq: int, dtype) -> int:
 @lru_cache(maxsize=None)
 def _meta_model(config_items):
     from transformers import LlamaForCausalLM
-    from transformers.initialization import no_init_weights
+
+    try:  # transformers 5
+        from transformers.initialization import no_init_weights
+    except ImportError:  # transformers 4
+        from transformers.modeling_utils import no_init_weights
 
     with no_init_weights(), torch.device("meta"):
         return LlamaForCausalLM(llama_config(dict(config_items))).eval()
