@@ -203,3 +203,16 @@ def index_expressions(draw, shape: tuple[int, ...]):
     for _ in range(draw(st.integers(0, 2))):
         items.insert(draw(st.integers(0, len(items))), None)
     return tuple(items)
+
+
+# ---------------------------------------------------------------- B / C / X memory plans (C1, C4, B1, B5)
+GPU_SIZES = (16 * 10**9, 24 * 10**9, 40 * 10**9, 80 * 10**9, 141 * 10**9)
+gpu_bytes = st.sampled_from(GPU_SIZES) | st.integers(10**9, 200 * 10**9)
+model_params = st.integers(1, 10**12)  # up to a trillion parameters: ints, not floats
+state_sizes = st.integers(0, 2 * 10**13)
+activation_sizes = st.integers(0, 10**12)
+gpu_counts = st.integers(1, 1024)
+
+oom_events = st.fixed_dictionaries({
+    "when": st.sampled_from(["load", "first_backward", "longer_sequence", "generation"]),
+    "training": st.booleans(), "lora": st.booleans(), "no_grad": st.booleans()})

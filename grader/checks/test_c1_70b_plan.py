@@ -1,0 +1,137 @@
+"""C1 — a 70B fine-tuning plan. Ground truth: the bytes of real tensors of a small Llama-style model
+set up in the bf16 mixed-precision convention with AdamW after one step, fully trainable and with
+peft LoRA adapters (A6's ``real_state``), and the check's own arithmetic for drawn model sizes,
+GPU sizes and counts (part 4, 16 bytes = 2 + 2 + 4 + 4 + 4; part 7 §五.C question 1)."""
+
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import strategies
+from grader.checking import as_int, as_str, expect_equal, fail
+from grader.checks.test_a6_training_state import real_state
+from grader.tiny_models import build_llama, llama_configs
+
+PARTS = ("weights", "grads", "master", "adam_m", "adam_v")
+GB = 10**9
+B70, B8, GPU80 = 70 * GB, 8_030_000_000, 80 * GB
+COURSE_LORA_70B = 155 * GB  # 140 GB frozen bf16 + 16 x 1.3% of 70B (14.6 GB)
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _state(learner, n_base, n_adapter, method) -> int:
+    return as_int(learner.state_bytes(n_base, n_adapter, method), f"state_bytes({n_base}, {n_adapter}, {method!r})")
+
+
+def _real(config, r=None, targets=None, seed=0) -> dict:
+    return real_state(tuple(sorted(config.items())), r, targets, seed)
+
+
+@settings(max_examples=3)
+@given(llama_configs(max_layers=2), st.integers(0, 3))
+def test_sixteen_byte_breakdown(learner, config, seed):
+    got = learner.bytes_per_trainable_param()
+    if type(got) is not dict or set(got) != set(PARTS):
+        fail(f"bytes_per_trainable_param() must be a dict with exactly the keys {PARTS}", "dict with those keys",
+             sorted(got) if type(got) is dict else type(got).__name__)
+    got = {k: as_int(got[k], f"bytes_per_trainable_param()[{k!r}]") for k in PARTS}
+    real = _real(config, seed=seed)
+    n = real["n_trainable"]
+    for k in PARTS:
+        if got[k] * n != real["parts"][k]:
+            fail(f"{k}: the real tensors of a {n}-parameter model after one AdamW step hold "
+                 f"{real['parts'][k]} bytes, i.e. {real['parts'][k] / n:g} per parameter",
+                 {p: real["parts"][p] // n for p in PARTS}, got,
+                 hint="bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16")
+
+
+@settings(max_examples=3)
+@given(st.lists(st.tuples(strategies.model_params, strategies.gpu_bytes), min_size=8, max_size=8),
+       llama_configs(max_layers=2))
+def test_full_1120_gb(learner, sizes, config):
+    real = _real(config)
+    total = sum(real["parts"].values())
+    expect_equal(_state(learner, real["n_trainable"], 0, "full"), total,
+                 f"state_bytes({real['n_trainable']}, 0, 'full'): bytes of the real training state",
+                 hint="16 bytes per parameter, every parameter trains")
+    for nb in [B70] + [n for n, _ in sizes]:  # the course's question first
+        expect_equal(_state(learner, nb, 0, "full"), 16 * nb, f"state_bytes({nb}, 0, 'full')",
+                     hint="70B x 16 = 1120 GB")
+    course = [(16 * B70, GPU80), (16 * B8, GPU80)]  # 70B: 14 GPUs; Llama-3-8B's 128.5 GB: 2 GPUs
+    for total_b, g in course + [(16 * n, gpu) for n, gpu in sizes]:
+        want = _ceil_div(total_b, g)
+        expect_equal(as_int(learner.gpus_needed(total_b, g), f"gpus_needed({total_b}, {g})"), want,
+                     f"gpus_needed({total_b}, {g}): the fewest GPUs whose memory holds the state",
+                     hint="round up: 1120 GB / 80 GB -> 14 GPUs, so one 8-GPU node (640 GB) is not enough")
+
+
+@settings(max_examples=3)
+@given(llama_configs(max_layers=2), st.integers(1, 16), strategies.lora_targets, st.integers(0, 3))
+def test_lora_155_gb(learner, config, r, targets, seed):
+    targets = targets if isinstance(targets, str) else tuple(targets)
+    real = _real(config, r, targets, seed)
+    total = sum(real["parts"].values())
+    expect_equal(_state(learner, real["n_frozen"], real["n_trainable"], "lora"), total,
+                 f"state_bytes({real['n_frozen']}, {real['n_trainable']}, 'lora') for peft LoRA r={r} on {targets!r}: "
+                 "bytes of the real frozen bf16 base + adapters' weights, grads, masters and AdamW state",
+                 hint="frozen base: 2 bytes/param (no grad, no optimizer state); adapters: 16 bytes/param")
+    n_adapter = B70 * 13 // 1000  # 1.3% of 70B
+    got = _state(learner, B70, n_adapter, "lora")
+    if abs(got - (2 * B70 + 16 * n_adapter)) > 0 or abs(got - COURSE_LORA_70B) > GB:
+        fail("70B LoRA with 1.3% adapters: 140 GB frozen bf16 + 14.6 GB of adapter state ~ 155 GB",
+             2 * B70 + 16 * n_adapter, got)
+    expect_equal(as_int(learner.gpus_needed(got, GPU80), "gpus_needed(70B LoRA, 80 GB)"), 2,
+                 "70B LoRA (~155 GB) needs two 80 GB GPUs")
+
+
+@given(strategies.state_sizes, st.integers(1, 10**12), st.sampled_from(["DDP", "FSDP"]), strategies.gpu_counts)
+def test_activations_outside(learner, state, act, strategy, n_gpus):
+    share = state if strategy == "DDP" else _ceil_div(state, n_gpus)
+    what = f"per_gpu_bytes({state}, activation_bytes={act}, {strategy!r}, {n_gpus})"
+    expect_equal(as_int(learner.per_gpu_bytes(state, act, strategy, n_gpus), what), share + act, what,
+                 hint="activations are outside the 16-byte account: add each GPU's own activations on top "
+                      "of its share of the state; FSDP does not shard them")
+
+
+@given(strategies.state_sizes, strategies.gpu_bytes, strategies.gpu_counts)
+def test_ddp_vs_fsdp(learner, replica, gpu, n_gpus):
+    course = [(16 * B70, GPU80, "FSDP"), (int(16.7 * GB) + 20 * GB, GPU80, "DDP"), (replica, gpu, None)]
+    for rep, g, want in course:
+        want = want or ("DDP" if rep <= g else "FSDP")
+        got = as_str(learner.choose_strategy(rep, g), f"choose_strategy({rep}, {g})")
+        expect_equal(got, want, f"choose_strategy({rep}, {g})",
+                     hint="DDP only if a full replica fits one GPU; otherwise FSDP shards it")
+    for strategy, want in (("DDP", replica), ("FSDP", _ceil_div(replica, n_gpus))):
+        what = f"per_gpu_bytes({replica}, 0, {strategy!r}, {n_gpus})"
+        expect_equal(as_int(learner.per_gpu_bytes(replica, 0, strategy, n_gpus), what), want, what,
+                     hint="DDP: every GPU holds the whole state; FSDP: state / GPUs, rounded up")
+
+
+@given(strategies.model_params, st.integers(0, 10**10))
+def test_qlora_half_byte(learner, n, n_adapter):
+    for nb, na in ((B70, B70 * 13 // 1000), (n, n_adapter)):
+        expect_equal(_state(learner, nb, na, "qlora"), _ceil_div(nb, 2) + 16 * na,
+                     f"state_bytes({nb}, {na}, 'qlora')",
+                     hint="4 bits = half a byte per frozen base parameter (rounded up); adapters 16 bytes each")
+    got = _state(learner, B70, B70 * 13 // 1000, "qlora")
+    if got > GPU80:
+        fail("70B QLoRA (35 GB base + 14.6 GB adapters) fits one 80 GB GPU", f"<= {GPU80}", got)
+
+
+@settings(max_examples=3)
+@given(st.lists(strategies.model_params, min_size=8, max_size=8), llama_configs(max_layers=2))
+def test_inference_one_eighth(learner, sizes, config):
+    model = build_llama(config, dtype=torch.bfloat16)
+    real = sum(p.numel() * p.element_size() for p in model.parameters())
+    n_real = sum(p.numel() for p in model.parameters())
+    expect_equal(as_int(learner.inference_bytes(n_real), f"inference_bytes({n_real})"), real,
+                 f"inference_bytes({n_real}): the real bf16 model's parameter bytes")
+    for n in sizes:
+        got = as_int(learner.inference_bytes(n), f"inference_bytes({n})")
+        full = _state(learner, n, 0, "full")
+        if got * 8 != full:
+            fail(f"inference needs 1/8 of full fine-tuning's state for {n} parameters (2 of 16 bytes)",
+                 full // 8, got)
