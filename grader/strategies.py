@@ -216,3 +216,8 @@ gpu_counts = st.integers(1, 1024)
 oom_events = st.fixed_dictionaries({
     "when": st.sampled_from(["load", "first_backward", "longer_sequence", "generation"]),
     "training": st.booleans(), "lora": st.booleans(), "no_grad": st.booleans()})
+
+# roofline inputs (C3, X4): peak FLOP/s 1e12..2e15, bandwidth 1e11..1e13 B/s, weight bytes per parameter
+peak_flops = st.floats(1e12, 2e15)
+bandwidths = st.floats(1e11, 1e13)
+weight_bytes_per_param = st.sampled_from([0.5, 1, 2, 4])

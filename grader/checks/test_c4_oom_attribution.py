@@ -1,0 +1,120 @@
+"""C4 — OOM attribution. Ground truth: the bytes of real tensors (A6's ``real_state``: a small model
+with peft LoRA adapters in the bf16 + AdamW convention after one step), real transformers
+DynamicCaches (A9's ``real_cache_bytes``), and the course's table of when each block overflows,
+applied to drawn events (part 4, OOM attribution; part 6, the fourth block; part 7 §五.C q4)."""
+
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import strategies
+from grader.checking import as_int, as_str, expect_equal, fail
+from grader.checks.test_a6_training_state import real_state
+from grader.checks.test_a9_kv_cache import real_cache_bytes
+from grader.tiny_models import LLAMA3_8B, llama_configs
+
+BLOCKS = ("weights", "grads_and_state", "activations", "kv_cache")
+GIB, GB = 2**30, 10**9
+
+# Which block each remedy shrinks (part 7 §五.C q4, key point 4; A9: quantize the KV cache).
+SHRINKS = {
+    "bf16": {"weights"}, "quantize": {"weights", "kv_cache"}, "more_gpus": {"weights", "grads_and_state"},
+    "lora": {"grads_and_state"}, "fsdp": {"weights", "grads_and_state"}, "8bit_optimizer": {"grads_and_state"},
+    "gradient_checkpointing": {"activations"}, "smaller_batch_with_accumulation": {"activations"},
+    "shorter_sequences": {"activations", "kv_cache"}, "fewer_concurrent_requests": {"kv_cache"},
+    "no_grad": {"activations"},
+}
+
+
+def expected_block(event: dict) -> str:
+    """The course's table: load -> weights; first backward -> state (LoRA: activations); longer
+    sequences -> activations (training) / KV cache (inference); generation -> activations without
+    no_grad, else KV cache."""
+    when = event["when"]
+    if when == "load":
+        return "weights"
+    if when == "first_backward":
+        return "activations" if event["lora"] else "grads_and_state"
+    if when == "longer_sequence":
+        return "activations" if event["training"] else "kv_cache"
+    return "kv_cache" if event["no_grad"] else "activations"
+
+
+@settings(max_examples=3)
+@given(llama_configs(max_layers=2), st.integers(1, 16), strategies.lora_targets,
+       strategies.activation_sizes, strategies.activation_sizes)
+def test_four_blocks(learner, config, r, targets, act, kv):
+    targets = targets if isinstance(targets, str) else tuple(targets)
+    real = real_state(tuple(sorted(config.items())), r, targets, 0)
+    parts = real["parts"]
+    want = {"weights": parts["frozen_weights"] + parts["weights"],
+            "grads_and_state": parts["grads"] + parts["master"] + parts["adam_m"] + parts["adam_v"],
+            "activations": act, "kv_cache": kv}
+    what = f"memory_blocks({real['n_frozen']}, {real['n_trainable']}, {act}, {kv})"
+    got = learner.memory_blocks(real["n_frozen"], real["n_trainable"], act, kv)
+    if type(got) is not dict or set(got) != set(BLOCKS):
+        fail(f"{what} must be a dict with exactly the keys {BLOCKS}", "dict with those keys",
+             sorted(got) if type(got) is dict else type(got).__name__)
+    got = {k: as_int(got[k], f"{what}[{k!r}]") for k in BLOCKS}
+    expect_equal(got, want, f"{what} for peft LoRA r={r} on {targets!r}: bytes of the real tensors",
+                 hint="weights: bf16 copy of every parameter (2 bytes); grads and state: 14 bytes per trainable "
+                      "parameter (bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4)")
+
+
+COURSE_EVENTS = [{"when": "first_backward", "training": True, "lora": True, "no_grad": False},  # B1: LoRA, still OOM
+                 {"when": "load", "training": False, "lora": False, "no_grad": True}]
+
+
+@settings(max_examples=10)
+@given(st.lists(strategies.oom_events, min_size=8, max_size=16))
+def test_by_when(learner, events):
+    for event in COURSE_EVENTS + events:
+        got = as_str(learner.attribute_oom(dict(event)), f"attribute_oom({event})")
+        expect_equal(got, expected_block(event), f"attribute_oom({event})",
+                     hint="load: weights; first backward: grads + state (with LoRA they are tiny: activations); "
+                          "longer sequences: activations (training) or KV cache (inference); generation: "
+                          "activations without no_grad, else KV cache")
+
+
+@given(st.integers(0, 200 * GB), st.integers(1, 50 * GB), strategies.gpu_bytes)
+def test_remedy_per_block(learner, fixed, per_sample, gpu):
+    for block in BLOCKS:
+        got = learner.remedies(block)
+        if type(got) is not list or not got or not all(type(x) is str for x in got):
+            fail(f"remedies({block!r}) must be a non-empty list of remedy names", "list[str]", got)
+        wrong = [x for x in got if block not in SHRINKS.get(x, ())]
+        if wrong:
+            fail(f"remedies({block!r}): {wrong} do not shrink the {block} block",
+                 [x for x in SHRINKS if block in SHRINKS[x]], got,
+                 hint="first find the block, then use that block's remedies (part 7 §五.C q4)")
+    # B1's numbers: 16.7 GB of LoRA state, ~33 GiB of activations per 8192-token sample, one 80 GB GPU
+    course = (int(16.7 * GB), 33 * GIB, 80 * GB)
+    for f, a, g in (course, (fixed, per_sample, gpu)):
+        what = f"max_batch_that_fits({f}, {a}, {g})"
+        expect_equal(as_int(learner.max_batch_that_fits(f, a, g), what), max(0, (g - f) // a), what,
+                     hint="the fixed part stays; only the activations shrink with the batch")
+
+
+@settings(max_examples=4)
+@given(llama_configs(max_layers=2), st.integers(1, 3), st.integers(1, 16),
+       st.sampled_from([torch.bfloat16, torch.float32]))
+def test_kv_formula_gqa(learner, config, batch, seq, dtype):
+    nbytes = torch.empty((), dtype=dtype).element_size()
+    for cfg, b, t, want in ((LLAMA3_8B, 1, 1, 131_072),
+                            (config, batch, seq, real_cache_bytes(config, batch, seq, dtype))):
+        what = f"kv_cache_bytes({cfg}, {b}, {t}, {nbytes if cfg is config else 2})"
+        got = as_int(learner.kv_cache_bytes(cfg, b, t, nbytes if cfg is config else 2), what)
+        expect_equal(got, want, what + ": a real DynamicCache after a forward (GQA: n_kv_heads < n_heads)"
+                     if cfg is config else what + ": Llama-3-8B per token",
+                     hint="2 (K and V) x layers x n_kv_heads x head_dim x B x T x bytes")
+
+
+@given(llama_configs(max_layers=4), st.integers(1, 64), st.integers(1, 8192), st.sampled_from([2, 4]))
+def test_activation_estimate(learner, config, batch, seq, nbytes):
+    got = as_int(learner.activation_bytes_estimate(LLAMA3_8B, 1, 4096, 2), "activation_bytes_estimate(Llama-3-8B, 1, 4096, 2)")
+    if abs(got / GIB - 16.5) > 0.1:
+        fail("Llama-3-8B, B=1, T=4096, bf16: about 16.5 GiB of activations", "16.5 GiB", f"{got / GIB:.2f} GiB")
+    want = batch * seq * config["num_hidden_layers"] * (6 * config["hidden_size"] + 3 * config["intermediate_size"]) * nbytes
+    what = f"activation_bytes_estimate({config}, {batch}, {seq}, {nbytes})"
+    expect_equal(as_int(learner.activation_bytes_estimate(config, batch, seq, nbytes), what), want, what,
+                 hint="per layer and token ~6 vectors of width d and 3 of width d_ff; B x T x layers of them")
