@@ -1,0 +1,119 @@
+"""C3 — decode roofline. Ground truth: the matmul FLOPs torch's FlopCounterMode counts in a real
+one-token decode step of a tiny bf16 Llama and the bytes of its real weights; the roofline
+(time = max(FLOPs / peak, bytes / bandwidth)) computed by the check for drawn hardware and sizes
+(part 6, roofline and decode floor; part 7 §五.C question 3)."""
+
+import math
+
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch.utils.flop_counter import FlopCounterMode
+
+from grader import strategies
+from grader.checking import as_number, as_str, fail
+from grader.tiny_models import build_llama, llama_configs
+
+H100_PEAK, H100_BW = 989e12, 3.35e12
+LLAMA3_8B_PARAMS = 8.03e9
+
+
+def _close(got: float, want: float, what: str, hint: str = "", rel: float = 1e-6) -> None:
+    if not math.isclose(got, want, rel_tol=rel, abs_tol=1e-30):
+        fail(what, want, got, hint)
+
+
+def real_decode_step(config: dict, batch: int) -> tuple[int, int, int]:
+    """(weight parameters of the linear layers, their bf16 bytes, matmul FLOPs of one decode step)."""
+    model = build_llama(config, dtype=torch.bfloat16).eval()
+    linears = [m.weight for m in model.modules() if isinstance(m, torch.nn.Linear)]
+    ids = torch.randint(0, config["vocab_size"], (batch, 1))
+    with torch.no_grad(), FlopCounterMode(display=False) as counter:
+        model(input_ids=ids, use_cache=False)
+    mm = counter.get_flop_counts()["Global"][torch.ops.aten.mm]
+    return sum(w.numel() for w in linears), sum(w.nbytes for w in linears), mm
+
+
+def _pair(value, what):
+    if type(value) not in (tuple, list) or len(value) != 2:
+        fail(f"{what} must be a (flops, bytes) pair", "tuple of two numbers", value)
+    return as_number(value[0], f"{what}[0] (FLOPs)"), as_number(value[1], f"{what}[1] (bytes)")
+
+
+def _roofline(learner, flops, nbytes, peak, bw):
+    what = f"roofline({flops:g}, {nbytes:g}, {peak:g}, {bw:g})"
+    got = learner.roofline(flops, nbytes, peak, bw)
+    if type(got) is not dict or set(got) != {"intensity", "time_s", "bound"}:
+        fail(f"{what} must be a dict with keys intensity, time_s, bound", "that dict", got)
+    return {"intensity": as_number(got["intensity"], what + "['intensity']"),
+            "time_s": as_number(got["time_s"], what + "['time_s']"), "bound": as_str(got["bound"], what + "['bound']")}, what
+
+
+@settings(max_examples=4)
+@given(llama_configs(max_layers=2), st.integers(1, 8))
+def test_intensity_equals_batch(learner, config, batch):
+    n, nbytes, flops = real_decode_step(config, batch)
+    what = f"decode_cost({n}, batch={batch}, bytes_per_param=2)"
+    got_f, got_b = _pair(learner.decode_cost(n, batch, 2), what)
+    _close(got_f, flops, f"{what}: FLOPs torch's FlopCounterMode counts in the matmuls of a real decode step",
+           hint="every weight: one multiply-add (2 FLOPs) per token, batch tokens per step")
+    _close(got_b, nbytes, f"{what}: bytes of the real bf16 weights, read once per step",
+           hint="the weights are read once and shared by the whole batch")
+    res, what = _roofline(learner, got_f, got_b, H100_PEAK, H100_BW)
+    _close(res["intensity"], batch, f"{what}: bf16 decode intensity = batch size",
+           hint="2 FLOPs x batch per weight / 2 bytes per weight")
+
+
+@given(strategies.peak_flops, strategies.bandwidths, st.floats(1e6, 1e15), st.floats(1e6, 1e12))
+def test_ridge(learner, peak, bw, flops, nbytes):
+    _close(as_number(learner.ridge_point(H100_PEAK, H100_BW), "ridge_point(H100)"), H100_PEAK / H100_BW,
+           "ridge_point(989e12, 3.35e12): ~295 FLOP/byte")
+    _close(as_number(learner.ridge_point(peak, bw), f"ridge_point({peak:g}, {bw:g})"), peak / bw,
+           f"ridge_point({peak:g}, {bw:g})", hint="peak FLOP/s / bandwidth bytes/s")
+    # the course's decode floor (batch 1) and batch 128 on an H100, then drawn steps
+    cases = [(2 * LLAMA3_8B_PARAMS, 2 * LLAMA3_8B_PARAMS, H100_PEAK, H100_BW),
+             (2 * LLAMA3_8B_PARAMS * 128, 2 * LLAMA3_8B_PARAMS, H100_PEAK, H100_BW), (flops, nbytes, peak, bw)]
+    for f, m, p, b in cases:
+        res, what = _roofline(learner, f, m, p, b)
+        want_t = max(f / p, m / b)
+        _close(res["time_s"], want_t, f"{what}['time_s']",
+               hint="the step waits for the slower ceiling: max(FLOPs / peak, bytes / bandwidth)")
+        bound = "memory" if f / m < p / b else "compute"
+        if res["bound"] != bound:
+            fail(f"{what}['bound']: intensity {f / m:g} vs ridge {p / b:g}", bound, res["bound"])
+    res, _ = _roofline(learner, *cases[0])
+    if abs(res["time_s"] * 1e3 - 4.8) > 0.05:
+        fail("Llama-3-8B bf16 decode at batch 1 on an H100: 16.06 GB / 3.35 TB/s ~ 4.8 ms", "4.8 ms",
+             f"{res['time_s'] * 1e3:.3g} ms")
+
+
+@st.composite
+def _quant_cases(draw):
+    n = draw(st.integers(10**6, 10**11))
+    before = draw(st.sampled_from([2, 4]))
+    after = draw(st.sampled_from([0.5, 1]))
+    tokens = draw(st.one_of(st.integers(1, 32), st.integers(2048, 65536)))  # decode or prefill/training
+    return n, tokens, before, after, draw(strategies.peak_flops), draw(strategies.bandwidths)
+
+
+@given(_quant_cases())
+def test_quantization_helps_decode(learner, case):
+    def truth(n, t, b0, b1, p, bw):
+        return max(2 * n * t / p, n * b0 / bw) / max(2 * n * t / p, n * b1 / bw)
+
+    course = [(int(LLAMA3_8B_PARAMS), 1, 2, 0.5, H100_PEAK, H100_BW, 4.0),  # decode: 4x
+              (int(LLAMA3_8B_PARAMS), 4096, 2, 0.5, H100_PEAK, H100_BW, 1.0)]  # prefill / training: 1x
+    for *args, want in course + [(*case, truth(*case))]:
+        what = "quantization_speedup({}, tokens={}, {} -> {} bytes/param, peak={:g}, bw={:g})".format(*args)
+        _close(as_number(learner.quantization_speedup(*args), what), want, what,
+               hint="memory-bound decode gets faster by the bytes ratio; compute-bound steps not at all")
+
+
+@given(st.integers(10**8, 10**12), st.floats(0.01, 0.5), st.integers(1, 256), strategies.weight_bytes_per_param)
+def test_moe_decode_hard(learner, total, frac, batch, bpp):
+    active = max(1, int(total * frac))
+    what = f"moe_decode_cost(total={total}, active={active}, batch={batch}, bytes_per_param={bpp})"
+    got_f, got_b = _pair(learner.moe_decode_cost(total, active, batch, bpp), what)
+    _close(got_f, 2 * active * batch, f"{what}: FLOPs", hint="only the active experts compute")
+    _close(got_b, total * bpp, f"{what}: bytes",
+           hint="FLOPs fall, but the batch's tokens route to every expert: all weights are read")

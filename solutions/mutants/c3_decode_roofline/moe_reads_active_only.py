@@ -1,0 +1,9 @@
+"""Thinks MoE decode reads only the active experts, so it looks as cheap as a small dense model."""
+
+from solutions.c3_decode_roofline import *  # noqa: F403
+
+KILLED_BY = ("moe_decode_hard",)
+
+
+def moe_decode_cost(total_params, active_params, batch, bytes_per_param):
+    return 2.0 * active_params * batch, float(active_params * bytes_per_param)
