@@ -221,3 +221,11 @@ oom_events = st.fixed_dictionaries({
 peak_flops = st.floats(1e12, 2e15)
 bandwidths = st.floats(1e11, 1e13)
 weight_bytes_per_param = st.sampled_from([0.5, 1, 2, 4])
+
+# X2: a pair of shapes that broadcast to something else than either: (N,) vs (N, 1) and friends
+@st.composite
+def silently_broadcasting_pairs(draw):
+    n = draw(st.integers(2, 12))
+    lead = tuple(draw(st.lists(st.integers(1, 4), max_size=2)))
+    pairs = [((n,), (n, 1)), ((n, 1), (n,)), (lead + (n, 1), (n,)), ((1, n), (n, 1))]
+    return draw(st.sampled_from(pairs))
