@@ -204,6 +204,28 @@ def index_expressions(draw, shape: tuple[int, ...]):
         items.insert(draw(st.integers(0, len(items))), None)
     return tuple(items)
 
+# ---------------------------------------------------------------- P2 training loop
+@st.composite
+def lr_schedules(draw):
+    """Keyword arguments of a warmup + cosine schedule: max_lr, min_lr, warmup_steps, total_steps."""
+    max_lr = draw(st.sampled_from([1e-4, 3e-4, 1e-3, 3e-3, 6e-4]))
+    warmup = draw(st.integers(0, 60))
+    return {"max_lr": max_lr, "min_lr": max_lr * draw(st.sampled_from([0.0, 0.1, 0.05])),
+            "warmup_steps": warmup, "total_steps": warmup + draw(st.integers(1, 500))}
+
+
+# (model seed, data seed) for the character Transformer's short runs
+p2_runs = st.tuples(st.integers(0, 2**31 - 1), st.integers(0, 2**31 - 1))
+
+
+# ---------------------------------------------------------------- P3 memory estimate
+@st.composite
+def memory_cases(draw):
+    """(plain Llama config, batch size, sequence length) for one fp32 AdamW training step."""
+    from grader.tiny_models import llama_configs
+
+    return draw(llama_configs(max_layers=3)), draw(st.integers(1, 4)), draw(st.integers(2, 64))
+
 
 # ---------------------------------------------------------------- B / C / X memory plans (C1, C4, B1, B5)
 GPU_SIZES = (16 * 10**9, 24 * 10**9, 40 * 10**9, 80 * 10**9, 141 * 10**9)
@@ -229,26 +251,3 @@ def silently_broadcasting_pairs(draw):
     lead = tuple(draw(st.lists(st.integers(1, 4), max_size=2)))
     pairs = [((n,), (n, 1)), ((n, 1), (n,)), (lead + (n, 1), (n,)), ((1, n), (n, 1))]
     return draw(st.sampled_from(pairs))
-
-
-# ---------------------------------------------------------------- P2 training loop
-@st.composite
-def lr_schedules(draw):
-    """Keyword arguments of a warmup + cosine schedule: max_lr, min_lr, warmup_steps, total_steps."""
-    max_lr = draw(st.sampled_from([1e-4, 3e-4, 1e-3, 3e-3, 6e-4]))
-    warmup = draw(st.integers(0, 60))
-    return {"max_lr": max_lr, "min_lr": max_lr * draw(st.sampled_from([0.0, 0.1, 0.05])),
-            "warmup_steps": warmup, "total_steps": warmup + draw(st.integers(1, 500))}
-
-
-# (model seed, data seed) for the character Transformer's short runs
-p2_runs = st.tuples(st.integers(0, 2**31 - 1), st.integers(0, 2**31 - 1))
-
-
-# ---------------------------------------------------------------- P3 memory estimate
-@st.composite
-def memory_cases(draw):
-    """(plain Llama config, batch size, sequence length) for one fp32 AdamW training step."""
-    from grader.tiny_models import llama_configs
-
-    return draw(llama_configs(max_layers=3)), draw(st.integers(1, 4)), draw(st.integers(2, 64))

@@ -1,0 +1,51 @@
+"""X2 — silent broadcasting. Ground truth: torch itself: the check computes ``pred - target``
+and the mean of its square for drawn (N,) vs (N, 1)-style pairs, and ``F.mse_loss`` for equal
+shapes (part 2, broadcasting; part 7 §四 "shape errors often raise nothing")."""
+
+import math
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import strategies
+from grader.checking import as_number, as_shape, expect_close, expect_equal, expect_raises, fail
+
+
+def _tensors(shapes, seed):
+    g = torch.Generator().manual_seed(seed)
+    return [torch.randn(s, generator=g, dtype=torch.float64) for s in shapes]
+
+
+@settings(max_examples=20)
+@given(strategies.silently_broadcasting_pairs(), st.integers(0, 2**31 - 1))
+def test_silent_broadcast(learner, shapes, seed):
+    pred, target = _tensors(shapes, seed)
+    for p, t in [_tensors([(3,), (3, 1)], seed), (pred, target)]:  # the course's (3,) + (3, 1) first
+        what = f"naive_mse(pred {tuple(p.shape)}, target {tuple(t.shape)})"
+        got = learner.naive_mse(p, t)
+        if type(got) not in (tuple, list) or len(got) != 2:
+            fail(f"{what} must return (loss, shape)", "(float, tuple)", got)
+        expect_equal(as_shape(got[1], what + " shape"), np.broadcast_shapes(p.shape, t.shape), what + ": shape of pred - target",
+                     hint="it runs without an error: (N,) - (N, 1) broadcasts to (N, N)")
+        want = float(((p - t) ** 2).mean())
+        loss = as_number(got[0], what + " loss")
+        if not math.isclose(loss, want, rel_tol=1e-9, abs_tol=1e-12):
+            fail(what + ": the mean over the broadcast (N, N) matrix (a number, just the wrong one)", want, loss)
+
+
+@settings(max_examples=20)
+@given(strategies.silently_broadcasting_pairs(), st.integers(0, 2**31 - 1))
+def test_shape_safe_loss(learner, shapes, seed):
+    pred, target = _tensors(shapes, seed)
+    with expect_raises("ValueError", f"safe_mse(pred {tuple(pred.shape)}, target {tuple(target.shape)}) must raise ValueError"):
+        learner.safe_mse(pred, target)
+    other = pred.reshape(1, -1) if pred.dim() == 1 else pred.reshape(-1)  # same elements, other shape
+    with expect_raises("ValueError", f"safe_mse(pred {tuple(pred.shape)}, target {tuple(other.shape)}) must raise "
+                                     "ValueError (same number of elements, different shape)"):
+        learner.safe_mse(pred, other)
+    same = _tensors([pred.shape, pred.shape], seed + 1)
+    expect_close(learner.safe_mse(*same), F.mse_loss(*same), f"safe_mse on equal shapes {tuple(pred.shape)}",
+                 atol=1e-12, rtol=1e-12, hint="equal shapes: the ordinary mean squared error")
