@@ -181,8 +181,10 @@ CATALOG: tuple[Exercise, ...] = (
         timeout_s=240),
     # ---------------------------------------------------------------- B
     _ex("B1", "b1_lora_oom", "B", 4, "LoRA OOM at max_length 8192 x batch 4",
-        kp("names_activation_block", "the activation block overflows, not parameters", P4_ACT),
-        kp("fixes_with_numbers", "checkpointing / smaller batch + accumulation / shorter sequences, with their numbers", P4_ACT)),
+        kp("names_activation_block", "the activation block overflows, not the parameters and state (16.7 GB fits 80 GB)", P4_ACT),
+        kp("activations_scale_with_bt", "activations scale with B x T as measured in real models (16.5 GiB -> ~132 GiB at B=4, T=8192)", P4_ACT),
+        kp("checkpointing_fix", "checkpointing keeps layer inputs only, as measured (8 GiB at B=4, T=8192: fits)", P4_ACT),
+        kp("accumulation_or_shorter", "smaller micro-batch + accumulation keeps the effective batch; the longest sequence that fits", P3_ACCUM)),
     _ex("B2", "b2_is_it_real", "B", 6, "Is a 0.5-point difference real",
         kp("multi_seed_stats", "multi-seed mean, std and ci95", P2_CI),
         kp("record_diff", "diffs the seven-item records first", P6_RECORD)),

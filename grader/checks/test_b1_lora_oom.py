@@ -1,0 +1,80 @@
+"""B1 — LoRA OOM at max_length 8192 x batch 4. Ground truth: saved-for-backward bytes measured in
+real Llama models with and without transformers' gradient checkpointing (A7's ``measured_bytes``),
+and the check's own arithmetic for drawn budgets (part 4, activations; part 3, accumulation;
+part 7 §五.B question 1)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import strategies
+from grader.checking import as_int, as_str, expect_equal, fail
+from grader.checks.test_a7_activations import measured_bytes
+from grader.tiny_models import LLAMA3_8B
+
+GB, GIB = 10**9, 2**30
+STATE_8B_LORA, GPU80 = int(16.7 * GB), 80 * GB
+ACT_8B_1x4096 = int(16.5 * GIB)  # part 4's Llama-3-8B estimate at B=1, T=4096
+DTYPE_BYTES = {"bfloat16": 2, "float32": 4}
+
+
+def _expected_diagnosis(state, act, gpu):
+    return "parameters_and_state" if state > gpu else "activations" if state + act > gpu else "fits"
+
+
+@given(strategies.state_sizes, strategies.activation_sizes, strategies.gpu_bytes)
+def test_names_activation_block(learner, state, act, gpu):
+    act_b4_t8192 = ACT_8B_1x4096 * 8
+    for s, a, g in ((STATE_8B_LORA, act_b4_t8192, GPU80), (STATE_8B_LORA, 0, GPU80), (state, act, gpu)):
+        got = as_str(learner.diagnose(s, a, g), f"diagnose({s}, {a}, {g})")
+        expect_equal(got, _expected_diagnosis(s, a, g), f"diagnose(state={s}, activations={a}, gpu={g})",
+                     hint="16.7 GB of LoRA state fits 80 GB; the activations at B=4, T=8192 (~132 GiB) do not")
+
+
+@settings(max_examples=2)
+@given(strategies.llama_like_configs(max_layers=2), strategies.activation_batches, strategies.activation_seq_lens,
+       st.integers(2, 4), strategies.activation_dtypes)
+def test_activations_scale_with_bt(learner, config, batch, seq, k, dtype):
+    base = measured_bytes(config, batch, seq, dtype)
+    for b, t in ((k * batch, seq), (batch, k * seq)):
+        want = measured_bytes(config, b, t, dtype)
+        what = f"scale_activations({base}, {batch}, {seq}, {b}, {t})"
+        got = as_int(learner.scale_activations(base, batch, seq, b, t), what)
+        if abs(got - want) > max(2, want // 1000):
+            fail(what + ": the bytes measured at the new B, T in a real model", want, got,
+                 hint="activations are proportional to B x T")
+    got = as_int(learner.scale_activations(ACT_8B_1x4096, 1, 4096, 4, 8192), "scale_activations(16.5 GiB, 1, 4096, 4, 8192)")
+    if abs(got / GIB - 132) > 0.5:
+        fail("Llama-3-8B: 16.5 GiB at B=1, T=4096 -> 8x at B=4, T=8192", "~132 GiB", f"{got / GIB:.1f} GiB")
+
+
+@settings(max_examples=2)
+@given(strategies.llama_like_configs(max_layers=2), strategies.activation_batches, strategies.activation_seq_lens,
+       strategies.activation_dtypes)
+def test_checkpointing_fix(learner, config, batch, seq, dtype):
+    want = measured_bytes(config, batch, seq, dtype, checkpointing=True)
+    what = f"checkpointed_activation_bytes(config, {batch}, {seq}, {DTYPE_BYTES[dtype]})"
+    expect_equal(as_int(learner.checkpointed_activation_bytes(config, batch, seq, DTYPE_BYTES[dtype]), what), want,
+                 what + f" (d={config['hidden_size']}, layers={config['num_hidden_layers']}): the bytes measured "
+                 "under gradient checkpointing", hint="only each layer's input is kept: B x T x d x layers x bytes")
+    got = as_int(learner.checkpointed_activation_bytes(LLAMA3_8B, 4, 8192, 2), "checkpointed_activation_bytes(Llama-3-8B, 4, 8192, 2)")
+    expect_equal(got, 4 * 8192 * 4096 * 32 * 2, "Llama-3-8B with checkpointing at B=4, T=8192: 8 GiB",
+                 hint="1.0 GiB at B=1, T=4096, times 8")
+    expect_equal(learner.diagnose(STATE_8B_LORA, got, GPU80), "fits",
+                 "with checkpointing, 16.7 GB + 8 GiB fits the 80 GB GPU")
+
+
+@given(st.integers(1, 512), st.integers(1, 512), strategies.state_sizes, st.integers(1, 10**7), st.integers(1, 64),
+       strategies.gpu_bytes)
+def test_accumulation_or_shorter(learner, batch, max_micro, state, per_token, b, gpu):
+    for bt, mm in ((4, 1), (batch, max_micro)):
+        what = f"accumulation_plan({bt}, {mm})"
+        got = learner.accumulation_plan(bt, mm)
+        if type(got) not in (tuple, list) or len(got) != 2:
+            fail(f"{what} must return (micro_batch, steps)", "(int, int)", got)
+        micro, steps = as_int(got[0], what + "[0]"), as_int(got[1], what + "[1]")
+        want = max(d for d in range(1, min(bt, mm) + 1) if bt % d == 0)
+        expect_equal((micro, steps), (want, bt // want), what,
+                     hint="micro-batch x accumulation steps must equal the original batch (the effective batch)")
+    what = f"max_seq_len({state}, {per_token}, {b}, {gpu})"
+    expect_equal(as_int(learner.max_seq_len(state, per_token, b, gpu), what), max(0, (gpu - state) // (per_token * b)), what,
+                 hint="the state stays; the activations shrink with T: (gpu - state) // (bytes per token x batch)")
