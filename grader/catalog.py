@@ -195,9 +195,9 @@ CATALOG: tuple[Exercise, ...] = (
         kp("decode_floor", "decode floor of the merged model", P6_DECODE),
         kp("merged_equals_unmerged", "merged and unmerged models give the same logits", P5_LORA)),
     _ex("B5", "b5_ddp", "B", 4, "DDP on 8 GPUs",
-        kp("per_gpu_memory", "per-GPU memory under DDP", P4_16),
-        kp("effective_batch", "effective batch = per-GPU batch x GPUs x accumulation", P4_16),
-        kp("processes_not_threads", "one process per GPU because of the GIL", P1_GIL)),
+        kp("per_gpu_memory", "per-GPU memory under DDP = a full replica's state (real LoRA tensors) + its own activations", P4_16),
+        kp("effective_batch", "effective batch = per-GPU batch x GPUs x accumulation; all-reduce mean = the full-batch gradient", P4_16),
+        kp("processes_not_threads", "one process per GPU (GIL): torchrun --nproc_per_node=N, as torch's parser reads it", P1_GIL)),
     # ---------------------------------------------------------------- C
     _ex("C1", "c1_70b_plan", "C", 4, "70B fine-tuning plan",
         kp("sixteen_byte_breakdown", "16 bytes per trainable parameter = 2 + 2 + 4 + 4 + 4, as the real tensors of a small model after one AdamW step hold", P4_16),

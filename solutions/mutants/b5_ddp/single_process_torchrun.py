@@ -1,0 +1,9 @@
+"""Starts torchrun with one process per node and leaves the GPUs to threads inside it."""
+
+from solutions.b5_ddp import *  # noqa: F403
+
+KILLED_BY = ("processes_not_threads",)
+
+
+def launch_command(n_gpus, script):
+    return f"torchrun --nproc_per_node=1 {script}"
