@@ -1,0 +1,57 @@
+"""X4 — decode time is bytes / bandwidth. Ground truth: the bytes of real models' bf16 weights
+(tiny Llamas, and the real Qwen2.5-0.5B / Llama-3-8B configs built on the meta device) divided by
+drawn bandwidths, and the roofline computed by the check for drawn sizes (part 6; part 7 §四)."""
+
+import math
+from functools import lru_cache
+
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import strategies
+from grader.checking import as_number, fail
+from grader.tiny_models import LLAMA3_8B, QWEN2_5_0_5B, build_llama, llama_configs
+
+H100_PEAK, H100_BW = 989e12, 3.35e12
+
+
+@lru_cache(maxsize=8)
+def weight_bytes(config_items: tuple) -> int:
+    model = build_llama(dict(config_items), device="meta", dtype=torch.bfloat16)
+    return sum(p.nbytes for p in model.parameters())
+
+
+def _ms(learner, fn, *args) -> float:
+    return as_number(getattr(learner, fn)(*args), f"{fn}{args}")
+
+
+@settings(max_examples=6)
+@given(st.one_of(st.sampled_from([QWEN2_5_0_5B, LLAMA3_8B]), llama_configs()), strategies.bandwidths)
+def test_bytes_over_bandwidth(learner, config, bw):
+    nbytes = weight_bytes(tuple(sorted(config.items())))
+    for b, band, course in ((16.06e9, H100_BW, 4.8), (nbytes, bw, None)):
+        got = _ms(learner, "decode_floor_ms", b, band)
+        if not math.isclose(got, b / band * 1e3, rel_tol=1e-9):
+            fail(f"decode_floor_ms({b:g} bytes of bf16 weights, {band:g} B/s)", b / band * 1e3, got,
+                 hint="every weight byte is read once per step: bytes / bandwidth, in milliseconds")
+        if course and abs(got - course) > 0.05:
+            fail("Llama-3-8B bf16 at 3.35 TB/s: ~4.8 ms per token", course, got)
+
+
+@given(st.integers(10**6, 10**12), strategies.weight_bytes_per_param, strategies.peak_flops, strategies.bandwidths,
+       st.integers(1, 4096))
+def test_not_flops_over_compute(learner, n, bpp, peak, bw, batch):
+    def truth(b):
+        return max(2 * n * b / peak, n * bpp / bw) * 1e3
+
+    for b in (1, batch):
+        got = _ms(learner, "decode_step_ms", n, bpp, b, peak, bw)
+        if not math.isclose(got, truth(b), rel_tol=1e-9):
+            fail(f"decode_step_ms({n}, {bpp}, batch={b}, peak={peak:g}, bw={bw:g})", truth(b), got,
+                 hint="the step waits for the slower of compute and memory; at small batch that is memory")
+    b1 = _ms(learner, "decode_step_ms", int(8.03e9), 2, 1, H100_PEAK, H100_BW)
+    b64 = _ms(learner, "decode_step_ms", int(8.03e9), 2, 64, H100_PEAK, H100_BW)
+    if not math.isclose(b1, b64, rel_tol=1e-9):
+        fail("Llama-3-8B on an H100: batch 64 is still below the ridge (~295), so it takes as long as batch 1",
+             b1, b64)

@@ -1,0 +1,9 @@
+"""Returns seconds where milliseconds are asked for."""
+
+from solutions.x4_decode_bytes import *  # noqa: F403
+
+KILLED_BY = ("bytes_over_bandwidth",)
+
+
+def decode_floor_ms(weight_bytes, bandwidth):
+    return weight_bytes / bandwidth
