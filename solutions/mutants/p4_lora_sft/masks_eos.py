@@ -1,0 +1,13 @@
+"""Masks the EOS label to -100 (the course's bug, part 5): only the answer tokens are in the loss.
+The loss falls and the model learns the capitals, but it never learns to stop."""
+
+from solutions.p4_lora_sft import *  # noqa: F401,F403
+from solutions.p4_lora_sft import encode_example as _encode
+
+KILLED_BY = ("eos_label_kept", "eos_kept_when_pad_is_eos", "answers_and_stops")
+
+
+def encode_example(tokenizer, question, answer, eos_id):
+    e = _encode(tokenizer, question, answer, eos_id)
+    e["labels"][-1] = -100
+    return e
