@@ -271,9 +271,9 @@ CATALOG: tuple[Exercise, ...] = (
         kp("answers_and_stops", "after 12 LoRA steps on a real model, held-out prompts are answered correctly and end with EOS", P5_EOS),
         timeout_s=600, call_timeout_s=60, memory_gib=8),
     _ex("P5", "p5_profile_record", "P", 6, "Profile and record",
-        kp("reads_profiler_table", "top ops and backward ~ 2x forward from a real profiler table", P6_PROF),
-        kp("seven_item_record", "a run record with the seven items, real values", P6_RECORD),
-        kp("seed_reproducible", "same seed -> identical metric, other seed -> different", P6_RECORD),
+        kp("reads_profiler_table", "top aten ops by self time and the backward/forward ratio of a real profiler table", P6_PROF),
+        kp("seven_item_record", "a saved run record with the seven items: real commit, data sha256, environment", P6_RECORD),
+        kp("seed_reproducible", "2-worker DataLoader: same seed -> identical metric, other seed -> different, workers not duplicated", P6_RECORD),
         timeout_s=300),
     # ---------------------------------------------------------------- X
     _ex("X1", "x1_gil", "X", 1, "Threads do not speed up CPU-bound Python",

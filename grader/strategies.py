@@ -273,3 +273,8 @@ def tiny_llama_configs():
     from grader.tiny_models import llama_configs
 
     return llama_configs(max_layers=2)
+
+
+# ---------------------------------------------------------------- P5 profile and record
+# (n_layers, width, batch) of the MLP whose training step the check profiles
+profile_cases = st.tuples(st.integers(1, 3), st.sampled_from([32, 64, 128]), st.integers(4, 32))

@@ -1,0 +1,145 @@
+"""P5 — profile and record. Ground truth: a real torch.profiler run, git and hashlib here.
+
+reads_profiler_table: this process profiles a real training step of a drawn MLP with
+``torch.profiler.profile`` (``record_function("forward")`` / ``("backward")`` around the two
+phases), turns ``key_averages()`` into plain rows and gives them to the learner; top ops and the
+backward/forward ratio are recomputed here from the same rows.
+seven_item_record: this process makes a git repository with a commit and a random data file;
+the learner's record must hold that commit (``git rev-parse HEAD`` here), the file's sha256
+(hashlib here), the config, seed and metrics given, a pip-freeze-like environment with the real
+torch version, and the JSON it saved must equal it.
+seed_reproducible: the driver (grader/drivers/p5_profile_record.py) trains a tiny model from the
+learner's 2-worker DataLoader whose dataset draws noise from NumPy, ``random`` and torch; same
+seed twice -> identical metric, another seed -> different, no two samples with the same noise.
+"""
+
+import hashlib
+import math
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import strategies
+from grader.checking import as_number, fail
+
+torch.set_num_threads(1)
+P6_PROF = "part 6, must-remember: GEMM + attention should dominate; backward ~ 2x forward"
+P6_RECORD = "part 6, must-remember: seven items: run id, commit, config, data version, seed, environment, metrics"
+ITEMS = ("run_id", "commit", "config", "data_version", "seed", "environment", "metrics")
+
+
+def profile_rows(n_layers: int, width: int, batch: int) -> list[dict]:
+    torch.manual_seed(0)
+    layers = []
+    for _ in range(n_layers):
+        layers += [torch.nn.Linear(width, width), torch.nn.GELU()]
+    model = torch.nn.Sequential(*layers, torch.nn.Linear(width, 10))
+    x, y = torch.randn(batch, width), torch.randint(0, 10, (batch,))
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        for _ in range(3):
+            with torch.profiler.record_function("forward"):
+                loss = torch.nn.functional.cross_entropy(model(x), y)
+            with torch.profiler.record_function("backward"):
+                loss.backward()
+            model.zero_grad(set_to_none=True)
+    return [{"name": e.key, "self_cpu_time_us": float(e.self_cpu_time_total), "cpu_time_total_us": float(e.cpu_time_total),
+             "count": int(e.count)} for e in prof.key_averages()]
+
+
+@settings(max_examples=5)
+@given(strategies.profile_cases, st.integers(3, 6))
+def test_reads_profiler_table(learner, case, k):
+    rows = profile_rows(*case)
+    ops = sorted((r for r in rows if r["name"].startswith("aten::")), key=lambda r: (-r["self_cpu_time_us"], r["name"]))
+    by_name = {r["name"]: r for r in rows}
+    ratio = by_name["backward"]["cpu_time_total_us"] / by_name["forward"]["cpu_time_total_us"]
+    got = learner.summarize_profile(rows, k)
+    what = f"summarize_profile(<{len(rows)} rows of a real profile>, k={k})"
+    if not isinstance(got, dict) or set(got) != {"top_ops", "backward_forward_ratio"}:
+        fail(f"{what} keys", ["backward_forward_ratio", "top_ops"], got)
+    expected_top = [r["name"] for r in ops[:k]]
+    if list(got["top_ops"]) != expected_top:
+        fail(f"{what}['top_ops']", expected_top, got["top_ops"],
+             "the aten:: rows with the largest SELF cpu time (time inside the op itself, not its children), "
+             "largest first (" + P6_PROF + ")")
+    r = as_number(got["backward_forward_ratio"], f"{what}['backward_forward_ratio']")
+    if not math.isclose(r, ratio, rel_tol=1e-6):
+        fail(f"{what}['backward_forward_ratio']", ratio, r,
+             "cpu_time_total of the 'backward' row divided by that of the 'forward' row (" + P6_PROF + ")")
+
+
+def _git(repo, *args) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout.strip()
+
+
+@settings(max_examples=2)
+@given(st.integers(0, 2**31 - 1), st.binary(min_size=1, max_size=4096),
+       st.dictionaries(st.sampled_from(["lr", "batch_size", "steps", "warmup"]), st.integers(1, 1000), min_size=1))
+def test_seven_item_record(learner, shared_tmp_path, seed, data, config):
+    repo = Path(tempfile.mkdtemp(prefix="repo-", dir=shared_tmp_path))
+    _git(repo, "init", "-q")
+    (repo / "train.py").write_text(f"# run {seed}\n")
+    _git(repo, "add", "train.py")
+    _git(repo, "-c", "user.name=grader", "-c", "user.email=g@x", "commit", "-q", "-m", "run")
+    for root, dirs, files in os.walk(repo):
+        for p in [root, *(os.path.join(root, f) for f in files)]:
+            os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
+    data_path = repo.with_name(repo.name + "-data.bin")
+    data_path.write_bytes(data)
+    data_path.chmod(0o644)
+    metrics = {"val_loss": round(1 + seed % 997 / 1000, 6)}
+    run_id = f"run-{seed}"
+    out = learner.drive("grader.drivers.p5_profile_record:run_record", run_id=run_id, repo_dir=str(repo),
+                        config=config, data_path=str(data_path), seed=seed, metrics=metrics)
+    rec = out["record"]
+    if not isinstance(rec, dict) or set(rec) != set(ITEMS):
+        fail("make_run_record(...) keys", sorted(ITEMS), sorted(rec) if isinstance(rec, dict) else rec, P6_RECORD)
+    expected = {"run_id": run_id, "commit": _git(repo, "rev-parse", "HEAD"), "config": config,
+                "data_version": hashlib.sha256(data).hexdigest(), "seed": seed, "metrics": metrics}
+    hints = {"commit": "the full sha of HEAD of the repository (git -c safe.directory='*' -C repo rev-parse HEAD)",
+             "data_version": "sha256 hex digest of the data file's bytes", "config": "the config as given",
+             "seed": "the seed as given", "metrics": "the metrics as given", "run_id": "the run id as given"}
+    for key, value in expected.items():
+        if rec[key] != value:
+            fail(f"run record item {key!r}", value, rec[key], hints[key] + " (" + P6_RECORD + ")")
+    env = rec["environment"]
+    if not isinstance(env, dict) or len(env) < 5 or not all(isinstance(v, str) for v in env.values()):
+        fail("run record item 'environment'", "a pip-freeze-like dict {package: version} of the installed packages",
+             env if not isinstance(env, dict) else f"{len(env)} entries", P6_RECORD)
+    if env.get("torch") != torch.__version__:
+        fail("environment['torch']", torch.__version__, env.get("torch"), "the version of the torch that runs")
+    if out["saved"] != rec:
+        fail(f"the JSON saved at {out['path']}", "the same seven items as the returned record", out["saved"],
+             "json.dump the record beside the run")
+
+
+@settings(max_examples=1)
+@given(st.lists(st.integers(0, 2**31 - 1), min_size=2, max_size=2, unique=True))
+def test_seed_reproducible(learner, seeds):
+    a, b = seeds
+    runs = [learner.drive("grader.drivers.p5_profile_record:seeded_metric", seed=s, timeout_s=60) for s in (a, a, b)]
+    for r in runs:
+        if "error" in r:
+            fail("make_loader(...)", "a torch DataLoader", r["error"])
+    if runs[0]["num_workers"] != 2:
+        fail("make_loader(...).num_workers", 2, runs[0]["num_workers"], "load with two worker processes")
+    noises = runs[0]["noises"]
+    for part, source in enumerate(("np.random", "random", "torch")):
+        values = [n[part] for n in noises]
+        dup = len(values) - len(set(values))
+        if dup:
+            fail(f"{source} noise of the {len(values)} samples of one epoch", "all different",
+                 f"{dup} repeated values: the two workers draw the same {source} stream",
+                 "seed numpy and random in each worker from torch.initial_seed() (worker_init_fn) (" + P6_RECORD + ")")
+    if runs[0]["metric"] != runs[1]["metric"]:
+        fail(f"metric of two runs with seed {a}", "identical", f"{runs[0]['metric']!r} vs {runs[1]['metric']!r}",
+             "a torch.Generator seeded with the seed for the DataLoader, and worker_init_fn seeding numpy and "
+             "random (part 6: same seed twice gives 3.237898 both times)")
+    if runs[2]["metric"] == runs[0]["metric"]:
+        fail(f"metric with seed {b} vs seed {a}", "different", runs[2]["metric"],
+             "the seed must drive the shuffling and every worker's RNGs (part 6: seed 1 differs by 0.14)")

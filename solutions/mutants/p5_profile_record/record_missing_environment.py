@@ -1,0 +1,13 @@
+"""A run record with six items: the environment (pip freeze) is missing, so three months later
+nobody knows which torch produced the number (part 6: seven items, or "it seemed so then")."""
+
+from solutions.p5_profile_record import *  # noqa: F401,F403
+from solutions.p5_profile_record import make_run_record as _reference
+
+KILLED_BY = ("seven_item_record",)
+
+
+def make_run_record(run_id, repo_dir, config, data_path, seed, metrics):
+    record = _reference(run_id, repo_dir, config, data_path, seed, metrics)
+    del record["environment"]
+    return record
