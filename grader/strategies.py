@@ -226,6 +226,32 @@ def memory_cases(draw):
 
     return draw(llama_configs(max_layers=3)), draw(st.integers(1, 4)), draw(st.integers(2, 64))
 
+# ---------------------------------------------------------------- P4 / B3 / X5 SFT data path
+_qa_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ éü中?-'", min_size=1, max_size=16)
+
+
+@st.composite
+def qa_batches(draw, min_size: int = 1, max_size: int = 5):
+    """Lists of (question, answer) pairs: capital-city pairs and made-up text (lengths differ,
+    so the collator must pad)."""
+    from grader.sft import HELD_OUT_PAIRS, TRAIN_PAIRS
+
+    real = st.sampled_from(TRAIN_PAIRS + HELD_OUT_PAIRS)
+    made_up = st.tuples(_qa_words.map(lambda w: f"What is {w.strip() or 'x'}?"), _qa_words.map(lambda w: w.strip() or "y"))
+    return draw(st.lists(st.one_of(real, made_up), min_size=min_size, max_size=max_size))
+
+
+def tiny_llama_configs():
+    """Tiny random Llama configs (grader.tiny_models) for LoRA set-ups."""
+    from grader.tiny_models import llama_configs
+
+    return llama_configs(max_layers=2)
+
+
+# ---------------------------------------------------------------- P5 profile and record
+# (n_layers, width, batch) of the MLP whose training step the check profiles
+profile_cases = st.tuples(st.integers(1, 3), st.sampled_from([32, 64, 128]), st.integers(4, 32))
+
 
 # ---------------------------------------------------------------- B / C / X memory plans (C1, C4, B1, B5)
 GPU_SIZES = (16 * 10**9, 24 * 10**9, 40 * 10**9, 80 * 10**9, 141 * 10**9)
@@ -253,28 +279,25 @@ def silently_broadcasting_pairs(draw):
     return draw(st.sampled_from(pairs))
 
 
-# ---------------------------------------------------------------- P4 / B3 / X5 SFT data path
-_qa_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ éü中?-'", min_size=1, max_size=16)
+# B2 / C6: accuracies of several seeds, and seven-item run records that differ in drawn items
+seed_scores = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=2, max_size=8)
 
 
 @st.composite
-def qa_batches(draw, min_size: int = 1, max_size: int = 5):
-    """Lists of (question, answer) pairs: capital-city pairs and made-up text (lengths differ,
-    so the collator must pad)."""
-    from grader.sft import HELD_OUT_PAIRS, TRAIN_PAIRS
-
-    real = st.sampled_from(TRAIN_PAIRS + HELD_OUT_PAIRS)
-    made_up = st.tuples(_qa_words.map(lambda w: f"What is {w.strip() or 'x'}?"), _qa_words.map(lambda w: w.strip() or "y"))
-    return draw(st.lists(st.one_of(real, made_up), min_size=min_size, max_size=max_size))
-
-
-def tiny_llama_configs():
-    """Tiny random Llama configs (grader.tiny_models) for LoRA set-ups."""
-    from grader.tiny_models import llama_configs
-
-    return llama_configs(max_layers=2)
-
-
-# ---------------------------------------------------------------- P5 profile and record
-# (n_layers, width, batch) of the MLP whose training step the check profiles
-profile_cases = st.tuples(st.integers(1, 3), st.sampled_from([32, 64, 128]), st.integers(4, 32))
+def record_pairs(draw):
+    base = {"run_id": "a", "commit": draw(st.text("0123456789abcdef", min_size=7, max_size=7)),
+            "config": {"lr": draw(st.sampled_from([1e-4, 3e-4, 1e-3])), "batch_size": draw(st.integers(1, 64))},
+            "data_version": draw(st.text("0123456789abcdef", min_size=8, max_size=8)), "seed": draw(st.integers(0, 99)),
+            "environment": {"torch": draw(st.sampled_from(["2.3.0", "2.4.1", "2.13.0"])), "python": "3.12"},
+            "metrics": {"accuracy": draw(st.floats(0, 1))}}
+    other = {**base, "run_id": "b", "metrics": {"accuracy": draw(st.floats(0, 1))}}
+    for key in draw(st.sets(st.sampled_from(["commit", "config", "data_version", "seed", "environment"]))):
+        if key == "config":
+            other["config"] = {**base["config"], "lr": base["config"]["lr"] * 2}
+        elif key == "environment":
+            other["environment"] = {**base["environment"], "torch": base["environment"]["torch"] + ".post1"}
+        elif key == "seed":
+            other["seed"] = base["seed"] + 1
+        else:
+            other[key] = base[key][::-1] + "x"
+    return base, other
