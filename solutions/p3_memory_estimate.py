@@ -37,8 +37,12 @@ def estimate_training_memory(config, batch_size, seq_len):
     # backward nearly every activation is still alive, plus temporaries: the logits' gradient
     # (2 x B*T*V) or, in the last layer's attention backward, two B*heads*T*T score gradients.
     # Later the gradients fill in while activations are freed (set_to_none=True freed them).
-    temporaries = s * max(2 * B * T * V, 2 * B * h * T * T)
-    peak = parameters + optimizer_state + max(activations + temporaries, gradients + activations // 2)
+    start_of_backward = activations + 2 * s * B * T * V
+    # by the last layer's attention backward the logits' and that layer's MLP tensors are freed
+    in_attention_backward = activations - s * B * T * (V + 4 * ff + 6 * d) + 2 * s * B * h * T * T
+    # late in backward / in the step: every gradient plus temporaries of about half their size
+    end_of_backward = gradients + parameters // 2
+    peak = parameters + optimizer_state + max(start_of_backward, in_attention_backward, end_of_backward)
     return {"parameters": parameters, "gradients": gradients, "optimizer_state": optimizer_state,
             "activations": activations, "peak": peak}
 
