@@ -1,0 +1,119 @@
+"""C6 — trustworthy conclusions. Ground truth: numpy's mean / sample std of drawn seed values, the
+ci95 half-width with the exact normal quantile (grader.experiment_stats), a pandas inner merge of
+drawn eval tables, hashlib's SHA-256 of a data file the check writes, this interpreter's
+versions, and repeated calls of the learner's seeded experiment (part 2, statistics; part 6,
+experiment management; part 7 §五.C question 6)."""
+
+import hashlib
+import json
+import platform
+
+import pandas as pd
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import strategies
+from grader.checking import as_number, expect_equal, fail
+from grader.experiment_stats import SEVEN_ITEMS, bands_overlap, ci95_half_width, close, mean_std
+
+
+@given(strategies.seed_scores, strategies.seed_scores, st.floats(0, 0.5))
+def test_seeds(learner, a, b, shift):
+    b = [x + shift for x in b]
+    for values in (a, b):
+        got = learner.seed_summary(values)
+        if type(got) not in (tuple, list) or len(got) != 2:
+            fail(f"seed_summary({values}) must return (mean, std)", "(float, float)", got)
+        want = mean_std(values)
+        for g, w, name in zip(got, want, ("mean", "std (ddof=1)")):
+            if abs(as_number(g, f"seed_summary {name}") - w) > 1e-9:
+                fail(f"seed_summary({values}) {name}", w, g, hint="the sample std divides by n - 1")
+    ma, sa = mean_std(a)
+    mb, sb = mean_std(b)
+    if min(abs((ma - sa) - (mb + sb)), abs((mb - sb) - (ma + sa))) > 1e-9:  # not on the edge
+        expect_equal(learner.bands_overlap(a, b), bands_overlap(a, b), f"bands_overlap({a}, {b})",
+                     hint="mean +- std intervals; overlapping bands show no difference")
+
+
+@given(st.floats(0.0, 1.0), st.integers(1, 1_000_000))
+def test_ci95(learner, p, n):
+    for pp, nn in ((0.55, 80), (p, n)):
+        got = as_number(learner.ci95_half_width(pp, nn), f"ci95_half_width({pp}, {nn})")
+        if not close(got, ci95_half_width(pp, nn)):
+            fail(f"ci95_half_width({pp}, {nn})", ci95_half_width(pp, nn), got, hint="1.96 sqrt(p(1-p)/n)")
+    if abs(learner.ci95_half_width(0.55, 80) - 0.109) > 0.001:
+        fail("80 questions: +-10.9 points cannot tell 5 points apart", 0.109, learner.ci95_half_width(0.55, 80))
+
+
+@st.composite
+def _tables(draw):
+    ids = draw(st.lists(st.text("abcdefgh0123", min_size=1, max_size=4), min_size=1, max_size=30, unique=True))
+    a = [(q, draw(st.booleans())) for q in ids if draw(st.booleans()) or q == ids[0]]
+    b = [(q, draw(st.booleans())) for q in ids if draw(st.booleans()) or q == ids[0]]
+    return a, b
+
+
+@given(_tables())
+def test_per_question_diff(learner, tables):
+    a, b = tables
+    m = pd.DataFrame(a, columns=["q", "a"]).merge(pd.DataFrame(b, columns=["q", "b"]), on="q")
+    want = {"improved": sorted(m.query("~a and b")["q"]), "degraded": sorted(m.query("a and ~b")["q"])}
+    got = learner.changed_questions(a, b)
+    expect_equal(got, want, f"changed_questions({a}, {b})",
+                 hint="inner-merge on the question id, then list wrong->right and right->wrong")
+
+
+def _record(learner, shared_tmp_path, content: str, seed: int):
+    path = shared_tmp_path / f"data-{abs(hash(content)) % 10**8}.jsonl"
+    path.write_text(content)
+    config, metrics = {"lr": 3e-4, "batch_size": 8, "seed": seed}, {"accuracy": 0.61, "loss": 1.7}
+    rec = learner.run_record(config, str(path), seed, metrics)
+    if type(rec) is not dict or set(rec) != set(SEVEN_ITEMS):
+        fail("run_record must return a dict with exactly the seven items", sorted(SEVEN_ITEMS),
+             sorted(rec) if type(rec) is dict else type(rec).__name__)
+    return rec, config, metrics, path
+
+
+@given(st.integers(0, 10**6), st.text(min_size=1, max_size=200))
+@settings(max_examples=10)
+def test_seven_items(learner, shared_tmp_path, seed, text):
+    content = json.dumps({"text": text}) + "\n"
+    rec, config, metrics, _ = _record(learner, shared_tmp_path, content, seed)
+    rec2, *_ = _record(learner, shared_tmp_path, content, seed)
+    expect_equal((rec["config"], rec["seed"], rec["metrics"]), (config, seed, metrics), "config, seed and metrics as given")
+    for key in ("run_id", "commit", "data_version"):
+        if type(rec[key]) is not str or not rec[key]:
+            fail(f"run_record()[{key!r}] must be a non-empty str", "str", rec[key])
+    if rec["run_id"] == rec2["run_id"]:
+        fail("two runs must get two run ids", "different run_id", rec["run_id"])
+    env = rec["environment"]
+    want_env = {"python": platform.python_version(), "torch": torch.__version__}
+    if type(env) is not dict or any(env.get(k) != v for k, v in want_env.items()):
+        fail("run_record()['environment'] must name this interpreter's versions", want_env, env)
+
+
+@settings(max_examples=10)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 1000))
+def test_same_seed_identical(learner, seed, delta):
+    first = as_number(learner.seeded_experiment(seed), f"seeded_experiment({seed})")
+    other = as_number(learner.seeded_experiment(seed + delta), f"seeded_experiment({seed + delta})")
+    again = as_number(learner.seeded_experiment(seed), f"seeded_experiment({seed}) again")
+    if first != again:
+        fail(f"seeded_experiment({seed}) twice (with another seed's run in between)", first, again,
+             hint="draw every random number from a generator seeded with `seed`, not from the global state")
+    if first == other:
+        fail(f"seeds {seed} and {seed + delta} must give different results", f"!= {first}", other)
+
+
+@settings(max_examples=10)
+@given(st.text(min_size=1, max_size=200), st.text(min_size=1, max_size=5))
+def test_data_version(learner, shared_tmp_path, text, extra):
+    content = json.dumps({"text": text}) + "\n"
+    rec, _, _, path = _record(learner, shared_tmp_path, content, 0)
+    expect_equal(rec["data_version"], hashlib.sha256(path.read_bytes()).hexdigest(),
+                 "data_version: the SHA-256 of the data file's bytes", hint="hashlib.sha256(open(path, 'rb').read())")
+    changed, *_ = _record(learner, shared_tmp_path, content + json.dumps({"text": extra}) + "\n", 0)
+    if changed["data_version"] == rec["data_version"]:
+        fail("changed data must get another data version: it is another experiment", "a different hash",
+             changed["data_version"])

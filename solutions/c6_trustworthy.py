@@ -1,0 +1,59 @@
+"""C6 — trustworthy conclusions (part 7 §五.C q6; parts 2 and 6)."""
+
+import hashlib
+import math
+import platform
+import statistics
+import subprocess
+import uuid
+
+import torch
+
+SEVEN_ITEMS = ("run_id", "commit", "config", "data_version", "seed", "environment", "metrics")
+
+
+def seed_summary(values):
+    return statistics.mean(values), statistics.stdev(values)
+
+
+def bands_overlap(a, b):
+    (ma, sa), (mb, sb) = seed_summary(a), seed_summary(b)
+    return ma - sa <= mb + sb and mb - sb <= ma + sa
+
+
+def ci95_half_width(p, n):
+    return 1.96 * math.sqrt(p * (1 - p) / n)
+
+
+def changed_questions(results_a, results_b):
+    a, b = dict(results_a), dict(results_b)
+    both = a.keys() & b.keys()
+    return {"improved": sorted(q for q in both if not a[q] and b[q]),
+            "degraded": sorted(q for q in both if a[q] and not b[q])}
+
+
+def _commit():
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def run_record(config, data_path, seed, metrics):
+    with open(data_path, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    return {"run_id": uuid.uuid4().hex, "commit": _commit(), "config": dict(config), "data_version": digest,
+            "seed": seed, "environment": {"python": platform.python_version(), "torch": torch.__version__},
+            "metrics": dict(metrics)}
+
+
+def seeded_experiment(seed):
+    g = torch.Generator().manual_seed(seed)
+    x, y = torch.randn(32, 4, generator=g), torch.randn(32, 1, generator=g)
+    w = torch.randn(4, 1, generator=g, requires_grad=True)
+    for _ in range(10):
+        loss = ((x @ w - y) ** 2).mean()
+        (grad,) = torch.autograd.grad(loss, w)
+        w = (w - 0.1 * grad).detach().requires_grad_(True)
+    return float(((x @ w - y) ** 2).mean())
