@@ -1,0 +1,133 @@
+"""C7 — the 10 GB JSONL plan, run on generated files. Ground truth: the check's own serial
+clean -> filter -> exact dedupe -> UTF-8 tokenize over the JSONL it writes (in the
+``shared_tmp_path`` fixture); tracemalloc peaks of the learner's pipeline on a file and on the
+same documents repeated 8x; the multiprocessing pools and chunksizes the code really used
+(recorded by grader/drivers/c7_jsonl_plan.py) (part 1, generators and the GIL; part 7 §五.C q7)."""
+
+import hashlib
+import json
+import math
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.checking import as_number, expect_equal, fail
+
+DRIVER = "grader.drivers.c7_jsonl_plan:"
+WORDS = ["the", "GIL", "数据", "token", "café", "Pool", "generator", "x", "héllo", "batch", "loss", "ok"]
+
+
+def make_docs(seed: int, n: int) -> list[str]:
+    """Raw texts with exact repeats, whitespace-only variants, case variants and short ones."""
+    rng = random.Random(seed)
+    docs = []
+    for _ in range(n):
+        r = rng.random()
+        if docs and r < 0.2:
+            docs.append(rng.choice(docs))  # exact repeat
+        elif docs and r < 0.35:
+            words = rng.choice(docs).split()
+            docs.append(rng.choice(["  ", "\t", " \n "]).join(words) + rng.choice(["", " ", "\n"]))  # same once cleaned
+        elif docs and r < 0.45:
+            docs.append(rng.choice(docs).upper())  # a different text: exact dedupe keeps it
+        else:
+            docs.append(" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12))))
+    return docs
+
+
+def write_jsonl(path, docs) -> str:
+    with open(path, "w", encoding="utf-8") as f:
+        for d in docs:
+            f.write(json.dumps({"text": d, "id": hashlib.md5(d.encode()).hexdigest()}, ensure_ascii=False) + "\n")
+    path.chmod(0o644)
+    return str(path)
+
+
+def serial(docs, min_chars) -> list[str]:
+    seen, out = set(), []
+    for d in docs:
+        t = " ".join(d.split())
+        if len(t) >= min_chars and t not in seen:
+            seen.add(t)
+            out.append(t)
+    return out
+
+
+def _digest(texts) -> str:
+    h = hashlib.sha256()
+    for t in texts:
+        h.update(t.encode("utf-8") + b"\n")
+    return h.hexdigest()
+
+
+def _unique(learner, path, min_chars) -> dict:
+    got = learner.drive(DRIVER + "run_unique", path=path, min_chars=min_chars)
+    if type(got) is not dict or "n" not in got:
+        fail("the pipeline's run did not report", "a result", got)
+    return got
+
+
+@settings(max_examples=2)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 6))
+def test_streaming(learner, shared_tmp_path, seed, min_chars):
+    docs = make_docs(seed, 3000)
+    small = write_jsonl(shared_tmp_path / "small.jsonl", docs)
+    big_docs = docs * 8
+    random.Random(seed).shuffle(big_docs)
+    big = write_jsonl(shared_tmp_path / "big.jsonl", big_docs)
+    a, b = _unique(learner, small, min_chars), _unique(learner, big, min_chars)
+    if not a["lazy"]:
+        fail("unique_texts(path, min_chars) must return a generator (a lazy iterator), not a list", "a generator",
+             "a list or another non-lazy value", hint="write it with `yield`; one record in memory at a time")
+    size_small = (shared_tmp_path / "small.jsonl").stat().st_size
+    size_big = (shared_tmp_path / "big.jsonl").stat().st_size
+    if b["peak_bytes"] > 2 * a["peak_bytes"] + 256 * 1024:
+        fail(f"tracemalloc peak of unique_texts on the same documents repeated 8x ({size_big:,} B vs {size_small:,} B): "
+             "it must not grow with the file", f"about {a['peak_bytes']:,} B", f"{b['peak_bytes']:,} B",
+             hint="read line by line; keep only the set of hashes of the texts seen")
+    want = serial(big_docs, min_chars)
+    expect_equal((b["n"], b["digest"]), (len(want), _digest(want)), "unique_texts on the 8x file: the unique texts in order")
+
+
+@settings(max_examples=15)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 300), st.integers(0, 10))
+def test_exact_dedupe(learner, shared_tmp_path, seed, n, min_chars):
+    docs = make_docs(seed, n)
+    path = write_jsonl(shared_tmp_path / f"d{seed}.jsonl", docs)
+    got = _unique(learner, path, min_chars)
+    want = serial(docs, min_chars)
+    if (got["n"], got["digest"]) != (len(want), _digest(want)):
+        fail(f"unique_texts on {n} generated records (min_chars={min_chars}): exact dedupe of the cleaned texts, "
+             "first occurrences in order", f"{len(want)} texts", f"{got['n']} texts (or other texts / order)",
+             hint="clean first (whitespace runs -> one space), then drop exact repeats; a case change is another text")
+
+
+@settings(max_examples=3)
+@given(st.integers(0, 2**31 - 1), st.integers(2, 64), st.integers(0, 4))
+def test_process_pool(learner, shared_tmp_path, seed, chunksize, min_chars):
+    docs = make_docs(seed, 400)
+    path = write_jsonl(shared_tmp_path / f"p{seed}.jsonl", docs)
+    out = learner.drive(DRIVER + "run_pool", path=path, min_chars=min_chars, n_workers=2, chunksize=chunksize)
+    want = serial(docs, min_chars)
+    expect_equal(out["result"], {"documents": len(want), "tokens": sum(len(t.encode("utf-8")) for t in want)},
+                 f"process_file(path, {min_chars}, n_workers=2, chunksize={chunksize}) vs the serial result")
+    pools = [p for p in out["pools"] if p["kind"] == "Pool"]
+    if not pools or pools[0]["processes"] != 2:
+        fail("process_file must create a multiprocessing.Pool of n_workers processes", "Pool(2)",
+             out["pools"] or "no multiprocessing pool", hint="threads do not help CPU-bound Python (the GIL)")
+    used = [c for c in out["calls"] if c["kind"] == "Pool"]
+    if not used or any(c["chunksize"] != chunksize for c in used):
+        fail("the pool's map / imap must get the chunksize passed in", f"chunksize={chunksize}", used or "no map call",
+             hint="chunksize sends a batch of texts per pickle round-trip")
+
+
+@given(st.floats(0, 1), st.integers(1, 64), st.integers(1, 64))
+def test_why_not_8x(learner, s, workers, cores):
+    for args in ((0.23, 8, 8), (s, workers, cores)):
+        want = 1 / (args[0] + (1 - args[0]) / min(args[1], args[2]))
+        got = as_number(learner.amdahl_speedup(*args), f"amdahl_speedup{args}")
+        if not math.isclose(got, want, rel_tol=1e-9):
+            fail(f"amdahl_speedup{args}", want, got, hint="the serial part and the real core count cap the speed-up")
+    if not 2.9 <= learner.amdahl_speedup(0.23, 8, 8) <= 3.3:
+        fail("23% serial work caps 8 processes near the course's 3.1x", "~3.1", learner.amdahl_speedup(0.23, 8, 8))

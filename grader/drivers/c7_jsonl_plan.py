@@ -1,0 +1,54 @@
+"""C7 drivers: run the learner's pipeline where it lives and report what it did.
+
+``run_unique`` consumes ``unique_texts`` under tracemalloc and says whether it was a lazy
+iterator. ``run_pool`` runs ``process_file`` while recording every ``multiprocessing`` pool the
+code creates (class, process count) and the chunksize of each map call.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import tracemalloc
+from multiprocessing import pool as mp_pool
+
+
+def run_unique(learner_module, *, path: str, min_chars: int) -> dict:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        it = learner_module.unique_texts(path, min_chars)
+        lazy = iter(it) is it and not isinstance(it, (list, tuple))
+        digest, n = hashlib.sha256(), 0
+        for text in it:
+            digest.update(text.encode("utf-8") + b"\n")
+            n += 1
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return {"lazy": lazy, "n": n, "digest": digest.hexdigest(), "peak_bytes": peak}
+
+
+def run_pool(learner_module, *, path: str, min_chars: int, n_workers: int, chunksize: int) -> dict:
+    pools, calls = [], []
+    originals = {name: getattr(mp_pool.Pool, name) for name in ("__init__", "map", "imap", "imap_unordered")}
+
+    def init(self, processes=None, *args, **kwargs):
+        pools.append({"kind": type(self).__name__, "processes": processes})
+        return originals["__init__"](self, processes, *args, **kwargs)
+
+    def recorder(name):
+        def call(self, func, iterable, chunksize=1, *args, **kwargs):
+            calls.append({"method": name, "chunksize": chunksize, "kind": type(self).__name__})
+            return originals[name](self, func, iterable, chunksize, *args, **kwargs)
+        return call
+
+    mp_pool.Pool.__init__ = init
+    for name in ("map", "imap", "imap_unordered"):
+        setattr(mp_pool.Pool, name, recorder(name))
+    try:
+        result = learner_module.process_file(path, min_chars, n_workers, chunksize)
+    finally:
+        for name, fn in originals.items():
+            setattr(mp_pool.Pool, name, fn)
+    return {"result": result, "pools": pools, "calls": calls}

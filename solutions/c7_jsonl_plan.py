@@ -1,0 +1,40 @@
+"""C7 — 10 GB JSONL clean / dedupe / tokenize (part 7 §五.C q7; parts 1 and 5)."""
+
+import hashlib
+import json
+import multiprocessing
+
+
+def clean(text):
+    return " ".join(text.split())
+
+
+def unique_texts(path, min_chars):
+    seen = set()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            text = clean(json.loads(line)["text"])
+            if len(text) < min_chars:
+                continue
+            digest = hashlib.sha256(text.encode("utf-8")).digest()
+            if digest in seen:
+                continue
+            seen.add(digest)
+            yield text
+
+
+def tokenize(text):
+    return list(text.encode("utf-8"))
+
+
+def process_file(path, min_chars, n_workers, chunksize):
+    documents = tokens = 0
+    with multiprocessing.Pool(n_workers) as pool:
+        for ids in pool.imap(tokenize, unique_texts(path, min_chars), chunksize=chunksize):
+            documents += 1
+            tokens += len(ids)
+    return {"documents": documents, "tokens": tokens}
+
+
+def amdahl_speedup(serial_fraction, n_workers, n_cores):
+    return 1 / (serial_fraction + (1 - serial_fraction) / min(n_workers, n_cores))

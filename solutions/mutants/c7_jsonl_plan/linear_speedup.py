@@ -1,0 +1,9 @@
+"""'8 processes, 8x': ignores the serial part of the work."""
+
+from solutions.c7_jsonl_plan import *  # noqa: F403
+
+KILLED_BY = ("why_not_8x",)
+
+
+def amdahl_speedup(serial_fraction, n_workers, n_cores):
+    return float(min(n_workers, n_cores))
