@@ -292,8 +292,9 @@ CATALOG: tuple[Exercise, ...] = (
         kp("bytes_over_bandwidth", "decode floor = real bf16 weight bytes / bandwidth (Llama-3-8B: 4.8 ms)", P6_DECODE),
         kp("not_flops_over_compute", "a decode step takes max(FLOPs / peak, bytes / bandwidth): below the ridge a larger batch costs no time", P6_RIDGE)),
     _ex("X5", "x5_loss_falls_never_stops", "X", 5, "Loss falls while the model never stops",
-        kp("loss_falls", "loss falls with EOS masked", P5_EOS),
-        kp("never_stops", "the model answers but never stops", P5_EOS)),
+        kp("loss_falls", "with EOS masked to -100 the SFT loss still falls (mean of the last 3 < half the first), re-measured on SmolLM2", P5_EOS),
+        kp("never_stops", "with EOS masked the model answers held-out capitals but does not emit EOS after them", P5_EOS),
+        timeout_s=600, call_timeout_s=60, memory_gib=8),
 )
 
 BY_ID: dict[str, Exercise] = {ex.id: ex for ex in CATALOG}

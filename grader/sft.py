@@ -73,6 +73,14 @@ def reference_batch(examples: list[dict], pad: int) -> dict:
     return {"input_ids": input_ids, "attention_mask": mask, "labels": labels}
 
 
+def reference_lora(model):
+    """peft LoRA as the course sets it up: r=16, alpha=32, all-linear, no dropout."""
+    from peft import LoraConfig, get_peft_model
+
+    return get_peft_model(model, LoraConfig(r=LORA_R, lora_alpha=LORA_ALPHA, lora_dropout=0.0,
+                                            target_modules="all-linear", task_type="CAUSAL_LM"))
+
+
 def train(model, batches, *, steps: int = TRAIN_STEPS, lr: float = LR) -> list[float]:
     """The twenty-line loop: AdamW on the trainable parameters, one batch per step; the loss is
     the model's own (labels shifted inside, -100 ignored). Returns the loss of every step."""

@@ -6,7 +6,7 @@ tokenisation. ``lora_params``: a tiny random Llama from a plain config through t
 ``add_lora``; returns what peft's counters and modules say. ``train_and_answer``: SmolLM2-135M
 from the model cache, the learner's LoRA and batches, the shared twenty-line loop of
 ``grader.sft.train``, then greedy answers to the held-out prompts (token ids; the check judges).
-Shared by B3 and X5 (``grader.drivers.b3_never_stops`` / ``x5_...`` call these functions).
+X5's driver reuses :func:`experiment` with the reference data path.
 """
 
 from __future__ import annotations
@@ -79,24 +79,37 @@ def train_and_answer(learner_module, *, cache: str, steps: int, seed: int, max_n
                      threads: int = 0) -> dict:
     """Train the learner's LoRA on ``sft.TRAIN_PAIRS`` with the learner's batches, answer the
     held-out prompts greedily. Returns losses and new token ids (or an error)."""
-    if threads:
+    return experiment(learner_module.encode_example, learner_module.collate, learner_module.add_lora,
+                      cache=cache, steps=steps, seed=seed, max_new_tokens=max_new_tokens, threads=threads)
+
+
+def experiment(encode_example, collate, add_lora, *, cache: str, steps: int, seed: int,
+               max_new_tokens: int, threads: int = 0) -> dict:
+    """SmolLM2 from the cache; ``encode_example`` / ``collate`` / ``add_lora`` (the learner's or
+    the reference's) build the batches and adapters; ``sft.train``; greedy held-out answers."""
+    if threads:  # one thread: reproducible sums, and no OpenMP stalls on a shared machine
         torch.set_num_threads(threads)
     torch.manual_seed(seed)
     tokenizer = smollm.load_tokenizer(cache)
     eos = sft.eos_id(tokenizer)
     model = smollm.load_model(cache)
-    examples = encode_all(learner_module, tokenizer, sft.TRAIN_PAIRS, eos)
+    examples = []
+    for q, a in sft.TRAIN_PAIRS:
+        e = encode_example(tokenizer, q, a, eos)
+        examples.append({"input_ids": [int(t) for t in e["input_ids"]], "labels": [int(t) for t in e["labels"]]})
     pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos)
     batches = []
     for idx in sft.batch_order(len(examples), steps, sft.BATCH_SIZE, seed):
-        batch = learner_module.collate([dict(examples[i]) for i in idx], pad)
+        batch = collate([dict(examples[i]) for i in idx], pad)
         problem = _batch_problem(batch)
         if problem:
             return {"error": problem}
         batches.append(batch)
-    peft_model = learner_module.add_lora(model)
+    peft_model = add_lora(model)
     trainable, total = trainable_count(peft_model)
     losses = sft.train(peft_model, batches, steps=steps)
     questions = [q for q, _ in sft.HELD_OUT_PAIRS]
     generated = sft.greedy_new_tokens(peft_model, tokenizer, questions, max_new_tokens, eos)
-    return {"losses": losses, "generated": generated, "trainable": trainable, "total": total}
+    eos_labels = sum(int(t == eos) for e in examples for t in e["labels"])
+    return {"losses": losses, "generated": generated, "trainable": trainable, "total": total,
+            "eos_labels": eos_labels}

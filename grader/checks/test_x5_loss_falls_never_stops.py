@@ -1,0 +1,95 @@
+"""X5 — loss falls while the model never stops. Ground truth re-measured here: SmolLM2-135M-
+Instruct (grader.smollm) trained in the learner's process with the reference data path and
+LoRA (grader.sft), every example passed through the learner's ``mask_eos``; the losses and the
+greedy held-out generations come back and are judged in this process (grader.sft.judge). The
+reference run (12 steps, EOS masked): loss 4.9 -> 0.0, 5/6 answered, 0/6 stopped; with EOS kept
+(P4's reference) 6/6 stop. The learner's two judging functions are compared with this check's
+rules on the real run and on drawn cases.
+"""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import sft, smollm
+from grader.checking import as_number, expect_equal, fail
+
+MIN_ANSWERED, MAX_STOPPED = 4, 1  # reference 5/6 answered, 0/6 stopped, with margin
+MAX_NEW_TOKENS = 8
+CALL_TIMEOUT_S = 400
+
+
+@pytest.fixture(scope="module")
+def cache():
+    return smollm.ensure_cache()
+
+
+@pytest.fixture(scope="module")
+def tokenizer(cache):
+    return smollm.load_tokenizer(cache)
+
+
+@pytest.fixture(scope="module")
+def run(learner, cache):
+    """One training run shared by both key points (a failure here fails both)."""
+    out = learner.drive("grader.drivers.x5_loss_falls_never_stops:run", cache=str(cache), steps=sft.TRAIN_STEPS,
+                        seed=0, max_new_tokens=MAX_NEW_TOKENS, threads=1, timeout_s=CALL_TIMEOUT_S)
+    return out
+
+
+def _masked(run):
+    if "error" in run:
+        fail("training batches built from mask_eos's examples", "{'input_ids': [...], 'labels': [...]}", run["error"])
+    if run["eos_labels"]:
+        fail("EOS labels left in the training data after mask_eos", 0, run["eos_labels"],
+             "set the label of every EOS position to -100: that is the experiment")
+
+
+def _loss_rule(losses):
+    last = losses[-3:]
+    return sum(last) / len(last) < 0.5 * losses[0]
+
+
+loss_curves = st.lists(st.floats(0.0, 12.0, allow_nan=False), min_size=4, max_size=30).filter(
+    lambda c: abs(sum(c[-3:]) / 3 - 0.5 * c[0]) > 1e-6)
+
+
+@settings(max_examples=30)
+@given(loss_curves)
+def test_loss_falls(learner, run, figure, curve):
+    _masked(run)
+    losses = [as_number(x, "a training loss") for x in run["losses"]]
+    if not _loss_rule(losses):
+        fail(f"the loss with EOS masked ({len(losses)} steps)", "mean of the last 3 < half the first",
+             [round(x, 3) for x in losses])
+    expect_equal(learner.loss_fell(losses), True, f"loss_fell on the real run {[round(x, 3) for x in losses]}")
+    figure(kind="line", title="SFT loss with EOS masked", x_label="step", y_label="loss",
+           series={"EOS masked": [[i, x] for i, x in enumerate(losses)]})
+    expect_equal(learner.loss_fell(curve), _loss_rule(curve), f"loss_fell({[round(x, 3) for x in curve]})",
+                 hint="compare the mean of the last 3 losses with half the FIRST loss")
+
+
+@st.composite
+def generations(draw):
+    eos = draw(st.integers(0, 3))
+    return draw(st.lists(st.integers(0, 12), max_size=10)), eos, draw(st.integers(1, 4))
+
+
+@settings(max_examples=30)
+@given(generations())
+def test_never_stops(learner, run, tokenizer, gen):
+    _masked(run)
+    eos = sft.eos_id(tokenizer)
+    rows = sft.judge(tokenizer, sft.HELD_OUT_PAIRS, run["generated"], eos)
+    answered, stopped = sum(r["answered"] for r in rows), sum(r["stopped"] for r in rows)
+    shown = "; ".join(f"{r['expected']}: {r['text']!r}" for r in rows)
+    if answered < MIN_ANSWERED or stopped > MAX_STOPPED:
+        fail("held-out answers with EOS masked: answered / stopped", f">= {MIN_ANSWERED} / <= {MAX_STOPPED} of 6",
+             f"{answered} / {stopped}: {shown}")
+    for (q, a), new, r in zip(sft.HELD_OUT_PAIRS, run["generated"], rows):
+        n = len(tokenizer(f" {a}", add_special_tokens=False)["input_ids"])
+        expect_equal(learner.stops(new, eos, n), r["stopped"], f"stops() on the generation {r['text']!r} for {a}")
+    tokens, e, n = gen
+    expect_equal(learner.stops(tokens, e, n), e in tokens[: n + sft.STOP_WITHIN + 1],
+                 f"stops({tokens}, eos_id={e}, answer_len={n})",
+                 hint="EOS must come within the first answer_len + 3 new tokens")
