@@ -1,0 +1,82 @@
+"""B3 — the model answers but never stops: where to look. Ground truth computed here with
+SmolLM2's real tokenizer (grader.smollm) and P4's reference data path (grader.sft):
+
+* eos_kept_in_labels: the learner's ``build_labels`` on real right-padded batches (pad id = EOS
+  or not) against ``sft.reference_batch`` labels (prompt and padding -100, answer and EOS kept);
+* finds_masked_eos: real batches whose labels were produced by the reference or by one of two
+  real buggy collators (mask by pad id with pad = EOS; EOS label dropped); the positions of the
+  masked EOS tokens are known here by construction and compared with the learner's list.
+"""
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import sft, smollm, strategies
+from grader.checking import expect_equal, fail
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    return smollm.load_tokenizer(smollm.ensure_cache())
+
+
+def _batch(tokenizer, pairs, pad_is_eos):
+    eos = sft.eos_id(tokenizer)
+    pad = eos if pad_is_eos else tokenizer.pad_token_id
+    examples = [sft.reference_example(tokenizer, q, a, eos) for q, a in pairs]
+    batch = sft.reference_batch(examples, pad)
+    prompt_lens = [e["labels"].count(sft.IGNORE_INDEX) for e in examples]
+    lengths = [len(e["input_ids"]) for e in examples]
+    return batch, prompt_lens, lengths, eos, pad
+
+
+@settings(max_examples=20)
+@given(strategies.qa_batches(), st.booleans())
+def test_eos_kept_in_labels(learner, tokenizer, pairs, pad_is_eos):
+    batch, prompt_lens, lengths, eos, pad = _batch(tokenizer, pairs, pad_is_eos)
+    got = learner.build_labels(batch["input_ids"], prompt_lens, lengths)
+    if not isinstance(got, torch.Tensor) or tuple(got.shape) != tuple(batch["labels"].shape):
+        fail("build_labels(...)", f"a torch.long tensor of shape {tuple(batch['labels'].shape)}",
+             f"{type(got).__name__} {tuple(getattr(got, 'shape', ()))}")
+    rows = torch.arange(len(pairs))
+    at_eos = got[rows, torch.tensor(lengths) - 1]
+    if not torch.all(at_eos == eos):
+        i = int((at_eos != eos).nonzero()[0])
+        fail(f"the label at the EOS position of row {i} (pad id {pad}, EOS id {eos})", eos, int(at_eos[i]),
+             "decide by position (lengths), never by token id: with pad = EOS, masking 'input_ids == pad' "
+             "masks every real EOS and the model never learns to stop")
+    if not torch.equal(got.long(), batch["labels"]):
+        i = int((got != batch["labels"]).any(1).nonzero()[0])
+        fail(f"labels of row {i} (prompt {prompt_lens[i]} tokens, length {lengths[i]}, pad id {pad})",
+             batch["labels"][i].tolist(), got[i].tolist(), "-100 on the prompt and the padding, ids elsewhere")
+
+
+def _buggy(batch, lengths, eos, pad, bug, rows_hit):
+    """Labels as a buggy collator makes them, and the real EOS positions it masked."""
+    labels = batch["labels"].clone()
+    if bug == "pad_by_id":
+        labels[batch["input_ids"] == pad] = sft.IGNORE_INDEX
+    elif bug == "drop_eos":
+        for i in rows_hit:
+            labels[i, lengths[i] - 1] = sft.IGNORE_INDEX
+    masked = sorted((i, lengths[i] - 1) for i in range(len(lengths))
+                    if labels[i, lengths[i] - 1] == sft.IGNORE_INDEX)
+    return labels, masked
+
+
+@settings(max_examples=20)
+@given(strategies.qa_batches(min_size=2), st.booleans(), st.sampled_from(["none", "pad_by_id", "drop_eos"]),
+       st.sets(st.integers(0, 4)))
+def test_finds_masked_eos(learner, tokenizer, pairs, pad_is_eos, bug, rows_hit):
+    batch, _, lengths, eos, pad = _batch(tokenizer, pairs, pad_is_eos)
+    labels, expected = _buggy(batch, lengths, eos, pad, bug, {i for i in rows_hit if i < len(pairs)})
+    got = learner.find_masked_eos(batch["input_ids"], batch["attention_mask"], labels, eos)
+    try:
+        got = sorted((int(i), int(j)) for i, j in got)
+    except (TypeError, ValueError):
+        fail("find_masked_eos(...)", "a list of (row, position) pairs", got)
+    expect_equal(got, expected, f"masked EOS positions (collator bug {bug!r}, pad id {pad}, EOS id {eos}, "
+                 f"row lengths {lengths})",
+                 hint="real tokens only (attention mask 1) whose id is EOS and whose label is -100")
