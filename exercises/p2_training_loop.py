@@ -16,7 +16,7 @@ The model and the text are given (``grader/char_model.py``, importable from your
 
 The grader runs short loops on crafted batches and measures what each line changes (the dtype
 of matmul outputs, the gradient norm and learning rate when ``optimizer.step()`` runs, the
-``.grad`` fields afterwards), then one 60-step training run whose weights it evaluates on text
+``.grad`` fields afterwards), then one 80-step training run whose weights it evaluates on text
 you never saw. Everything runs on CPU; bf16 autocast there is ~30x slower (part 3), so the
 graded bf16 runs are tiny and the long run is fp32 (``amp_dtype=None``).
 """
@@ -98,8 +98,8 @@ def train(config: dict):
     ``torch.bfloat16``, passed to ``train_step``).
 
     Each step: ``get_batch(data, batch_size, seq_len, generator)`` then ``train_step``.
-    The grader runs 60 steps of batch 8 x 64 at max_lr 3e-3 (fp32, ~10 s) and checks that the
-    perplexity ``exp(loss)`` on freshly generated text falls from ~128 to below 12.
+    The grader runs 80 steps of batch 8 x 64 at max_lr 3e-3 with 10 warmup steps (fp32, ~10 s)
+    and checks that the perplexity ``exp(loss)`` on freshly generated text falls from ~128 to below 12.
 
     Source: part 3, must-remember "840,448 parameters; first loss 5.07 ~ ln 128; one CPU
     minute: PPL 128 -> 9.6".

@@ -250,7 +250,7 @@ CATALOG: tuple[Exercise, ...] = (
         kp("numerically_stable", "large logits (up to 300 in float32, 3000 in float64) give no NaN/inf and still match SDPA", P2_TOL)),
     _ex("P2", "p2_training_loop", "P", 3, "The twenty-line training loop",
         kp("first_loss_ln_v", "train_step returns this step's mean loss; the 840,448-parameter model starts at ~ln 128", P3_LNV),
-        kp("ppl_falls", "train(config): validation PPL on unseen text falls from ~128 below 12 in 60 steps (batch 8 x 64)", P3_LOOP),
+        kp("ppl_falls", "train(config): validation PPL on unseen text falls from ~128 below 12 in 80 steps (batch 8 x 64)", P3_LOOP),
         kp("schedule_values", "lr_at is linear warmup + cosine; the lr at each optimizer.step() follows it", P3_LOOP),
         kp("uses_autocast", "under amp_dtype=bf16 every Linear output is bf16 and parameters stay fp32", P3_LOOP),
         kp("float_logits_ignore_index", "the loss is F.cross_entropy(logits.float(), ignore_index=-100) of the model's bf16 logits", P3_LOOP),
