@@ -38,7 +38,7 @@ def run_job(job: dict) -> dict:
     ex = catalog.get(job["exercise"])
     module_file = folder / f"{ex.module}.py"
     if module_file.exists():
-        res = runner.grade_exercise(ex, module_file)
+        res = runner.grade_exercise(ex, module_file, hidden=[folder.parent])  # classmates' folders
     else:
         res = runner.uniform_result(ex, "missing", f"{module_file.name} not found", status="missing")
     return {"submission": str(folder), "student": folder.name, "exercise": ex.id, "result": res.to_dict()}

@@ -22,7 +22,7 @@ import threading
 from importlib import metadata
 from pathlib import Path
 
-from grader.catalog import ROOT, Exercise
+from grader.catalog import BY_MODULE, ROOT, Exercise
 from grader.results import ExerciseResult
 
 CACHE_DIR = ROOT / ".grader-cache"
@@ -86,8 +86,14 @@ class ResultCache:
             self._entries = {}
 
     def fingerprint(self, ex: Exercise, module_file: Path) -> str:
+        # Every non-exercise module of the folder counts (it could be imported by a computed
+        # name), and the exercise modules the file imports; other exercises' edits do not.
+        exercise_files = {f"{e.module}.py" for e in BY_MODULE.values()}
+        helpers = sorted(p for p in module_file.parent.glob("*.py") if p.name not in exercise_files)
+        paths = dict.fromkeys([*local_imports(module_file), *helpers, ex.check_file,
+                               ROOT / "solutions" / f"{ex.module}.py"])
         h = hashlib.sha256(self._base + repr(ex).encode())
-        for path in [*local_imports(module_file), ex.check_file, ROOT / "solutions" / f"{ex.module}.py"]:
+        for path in paths:
             h.update(str(path.name).encode())
             h.update(path.read_bytes() if path.exists() else b"<missing>")
         return h.hexdigest()

@@ -235,6 +235,8 @@ def read(stream: BinaryIO, max_bytes: int = MAX_FRAME_BYTES) -> Any:
     bufs = [sized() for _ in range(nbufs)]
     try:
         tree = json.loads(header)
-    except ValueError as e:
-        raise CodecError(f"malformed frame: {e}") from None
-    return _decode(tree, bufs)
+        return _decode(tree, bufs)
+    except (ValueError, RecursionError, TypeError, KeyError, IndexError) as e:
+        if isinstance(e, CodecError):
+            raise
+        raise CodecError(f"malformed frame: {type(e).__name__}") from None

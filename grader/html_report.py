@@ -115,7 +115,7 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
         for ex in exs:
             res = results[ex.id]
             score, text = _exercise_line(res)
-            cls = "ok" if text == "passed" else "na" if res.status == "not_available" else "bad"
+            cls = "ok" if text.startswith("passed") else "na" if res.status == "not_available" else "bad"
             out.append(f"<tr><td>{ex.id}</td><td>{escape(ex.title)}</td><td>{ex.part}</td><td>{score}</td>"
                        f"<td class='{cls}'>{escape(text)}</td><td>{f'{res.duration_s:.1f}s' if res.duration_s else ''}</td></tr>")
         out.append("</table>")

@@ -25,6 +25,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,22 @@ class LearnerBadOutput(LearnerError):
     status = "bad_output"
 
 
+class _DeadlineReader:
+    """``read(n)`` on a pipe that gives up at a deadline, also in the middle of a frame."""
+
+    def __init__(self, stream, deadline: float, timeout_error):
+        self._fd = stream.fileno()
+        self._deadline = deadline
+        self._timeout_error = timeout_error
+
+    def read(self, n: int) -> bytes:
+        left = self._deadline - time.monotonic()
+        ready, _, _ = select.select([self._fd], [], [], max(0.0, left))
+        if not ready:
+            raise self._timeout_error()
+        return os.read(self._fd, min(n, 1 << 20))
+
+
 class Learner:
     """A lazily started learner process for one exercise module.
 
@@ -89,7 +106,7 @@ class Learner:
 
     def __init__(self, module_name: str, module_file: str | Path, *, call_timeout_s: float = 20.0,
                  import_timeout_s: float = 60.0, memory_gib: float = 4.0,
-                 max_result_bytes: int = codec.MAX_FRAME_BYTES):
+                 max_result_bytes: int = codec.MAX_FRAME_BYTES, hidden: list[Path] = ()):
         self.module_name = module_name
         self.module_file = Path(module_file).resolve()
         self.call_timeout_s = call_timeout_s
@@ -99,7 +116,7 @@ class Learner:
         self._proc: subprocess.Popen | None = None
         self._dead: LearnerError | None = None
         self._start_failed: LearnerError | None = None  # import problems don't change between key points
-        self._sandbox = Sandbox(int(memory_gib * 2**30),
+        self._sandbox = Sandbox(int(memory_gib * 2**30), hidden=hidden,
                                 hide_solutions=(ROOT / "solutions") not in self.module_file.parents)
         self._workdir = tempfile.TemporaryDirectory(prefix="learner-")
         self._log_path = Path(self._workdir.name) / "output.log"
@@ -112,10 +129,11 @@ class Learner:
         stage = Path(self._workdir.name) / ".stage"
         stage.mkdir()
         self._sandbox.set_stage(stage)
-        for path in self.module_file.parent.glob("*.py"):
-            if path.is_file() and path.stat().st_size < 4 << 20:
-                shutil.copy(path, src / path.name)
-        shutil.copy(self.module_file, src / self.module_file.name)
+        for path in [*self.module_file.parent.glob("*.py"), self.module_file]:
+            # Copied as root: never follow a link (it could point at /etc/shadow or the checks).
+            if path.is_symlink() or not path.is_file() or path.stat().st_size > 4 << 20:
+                continue
+            shutil.copy(path, src / path.name, follow_symlinks=False)
         for path in (Path(self._workdir.name), src, *src.iterdir()):
             self._sandbox.prepare_workdir(path)
         return src / self.module_file.name
@@ -133,7 +151,7 @@ class Learner:
         try:
             self._proc = subprocess.Popen(
                 [sys.executable, "-m", "grader.worker", str(req_r), str(ans_w),
-                 self.module_name, str(self._src), str(self.module_file)],
+                 self.module_name, str(self._src)],
                 pass_fds=(req_r, ans_w), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                 cwd=self._workdir.name, env=env, start_new_session=True,
                 preexec_fn=self._sandbox.preexec,
@@ -152,6 +170,19 @@ class Learner:
     def reset(self) -> None:
         """Forget a previous timeout/crash; the next call starts a fresh process if needed."""
         self._dead = None
+
+    def restart(self) -> None:
+        """End the process now; the next call starts a fresh one (e.g. to measure a peak anew)."""
+        self._kill()
+
+    def peak_rss_bytes(self) -> int:
+        """The learner process's peak resident memory (VmHWM), read from outside it."""
+        if self._proc is None:
+            raise RuntimeError("the learner's process is not running")
+        for line in Path(f"/proc/{self._proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+        raise RuntimeError("no VmHWM in /proc status")
 
     def close(self) -> None:
         self._kill()
@@ -217,11 +248,10 @@ class Learner:
         return answer["value"]
 
     def _receive(self, timeout_s: float, what: str) -> dict:
-        ready, _, _ = select.select([self._answers], [], [], timeout_s)
-        if not ready:
-            raise LearnerTimeout(f"{what} timed out after {timeout_s:g} s")
+        stream = _DeadlineReader(self._answers, time.monotonic() + timeout_s,
+                                 lambda: LearnerTimeout(f"{what} timed out after {timeout_s:g} s"))
         try:
-            answer = codec.read(self._answers, self.max_result_bytes)
+            answer = codec.read(stream, self.max_result_bytes)
         except EOFError:
             raise self._died(what) from None
         except codec.FrameTooLarge as exc:
@@ -246,6 +276,9 @@ class Learner:
         return LearnerCrashed(f"{what}: your process exited (code {code}) instead of returning", tail)
 
     def _error(self, err: dict) -> LearnerError:
+        # The learner's process loads a copy; messages name the learner's own file.
+        err = {k: v.replace(str(self._src), str(self.module_file)) if isinstance(v, str) else v
+               for k, v in err.items()}
         kind, tb = err["kind"], err.get("traceback", "")
         if kind == "import":
             return LearnerImportError(

@@ -24,7 +24,8 @@ from grader import catalog
 from grader.checking import KeyPointFailure
 from grader.learner import InProcessLearner, Learner, LearnerError
 
-# Derandomized: the same code gets the same verdict on every run and every machine.
+# Deterministic: inputs are drawn from a seed tied to the learner's code (see
+# pytest_collection_modifyitems), so the same code gets the same verdict on every run.
 settings.register_profile(
     "grading", derandomize=True, database=None, deadline=None, max_examples=40,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
@@ -42,6 +43,8 @@ def pytest_addoption(parser):
     group.addoption("--call-timeout", type=float, help="seconds per call into the learner's code")
     group.addoption("--import-timeout", type=float, help="seconds to start the learner's process")
     group.addoption("--memory-gib", type=float, help="address-space cap of the learner's process")
+    group.addoption("--hide", action="append", default=[],
+                    help="a folder the learner's process must not see (e.g. other submissions)")
     group.addoption("--in-process", action="store_true",
                     help="benchmark only: call the module in this process, without isolation")
 
@@ -51,17 +54,37 @@ def exercise(request) -> catalog.Exercise:
     return catalog.get(request.config.getoption("--exercise"))
 
 
+def _new_learner(config, exercise, **limits):
+    opt = config.getoption
+    if opt("--in-process"):
+        return InProcessLearner(exercise.module, opt("--learner-file"))
+    kwargs = dict(call_timeout_s=opt("--call-timeout") or exercise.call_timeout_s,
+                  import_timeout_s=opt("--import-timeout") or exercise.import_timeout_s,
+                  memory_gib=opt("--memory-gib") or exercise.memory_gib, hidden=opt("--hide"))
+    return Learner(exercise.module, opt("--learner-file"), **{**kwargs, **limits})
+
+
 @pytest.fixture(scope="session")
 def learner(request, exercise):
-    opt = request.config.getoption
-    cls = InProcessLearner if opt("--in-process") else Learner
-    handle = cls(exercise.module, opt("--learner-file"),
-                     call_timeout_s=opt("--call-timeout") or exercise.call_timeout_s,
-                     import_timeout_s=opt("--import-timeout") or exercise.import_timeout_s,
-                     memory_gib=opt("--memory-gib") or exercise.memory_gib)
+    handle = _new_learner(request.config, exercise)
     request.config._grader_learner = handle
     yield handle
     handle.close()
+
+
+@pytest.fixture
+def learner_factory(request, exercise):
+    """More learner processes with other limits, e.g. ``learner_factory(memory_gib=0.5)`` to show
+    that the learner's code streams: the cap is set from outside, before its code runs."""
+    made = []
+
+    def make(**limits):
+        made.append(_new_learner(request.config, exercise, **limits))
+        return made[-1]
+
+    yield make
+    for handle in made:
+        handle.close()
 
 
 @pytest.fixture
@@ -115,6 +138,9 @@ def _classify(excinfo) -> dict:
     # Hypothesis notes the failing input; the learner fixture's repr is noise there.
     notes = "\n".join(line for note in getattr(exc, "__notes__", []) or [] for line in note.splitlines()
                       if "learner=" not in line and "exercise=" not in line)
+    if _is_flaky(exc):
+        return {"status": "failed", "message": "your code gave different results for the same input "
+                "(it must be deterministic: seed any randomness)"}
     if isinstance(exc, LearnerError):
         out = {"status": exc.status, "message": str(exc)}
         if exc.traceback:
@@ -129,6 +155,28 @@ def _classify(excinfo) -> dict:
     if notes:
         out["example"] = notes[-1500:]
     return out
+
+
+def _is_flaky(exc) -> bool:
+    from hypothesis.errors import Flaky
+
+    return isinstance(exc, Flaky)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Draw inputs from a seed tied to the learner's code and the key point: the same code gets
+    the same verdict on every run, and a table of the inputs seen once is useless next time."""
+    import hashlib
+
+    from hypothesis import seed
+
+    path = config.getoption("--learner-file")
+    code = Path(path).read_bytes() if path and Path(path).is_file() else b""
+    for item in items:
+        fn = getattr(item, "obj", None)
+        if getattr(fn, "is_hypothesis_test", False):
+            digest = hashlib.sha256(code + item.nodeid.encode()).digest()
+            seed(int.from_bytes(digest[:8], "big"))(fn)
 
 
 def _text(value) -> str | None:

@@ -45,9 +45,10 @@ def _exercise_line(res: ExerciseResult) -> tuple[str, str]:
         return "-", "not available yet"
     kps = [k for k in res.key_points if k.status != "not_verifiable"]
     passed = sum(k.passed for k in kps)
-    statuses = {k.status for k in res.key_points if not k.passed}
+    statuses = {k.status for k in res.key_points if not k.passed and k.status != "not_verifiable"}
+    unverified = sum(k.status == "not_verifiable" for k in res.key_points)
     if not statuses:
-        text = "passed"
+        text = "passed" + (f" ({unverified} not verifiable here)" if unverified else "")
     elif len(statuses) == 1 and statuses <= _WHOLE_EXERCISE:
         text = STATUS_TEXT[statuses.pop()]
     else:
@@ -71,7 +72,7 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
         for ex in exs:
             res = results[ex.id]
             score, text = _exercise_line(res)
-            style = "green" if text == "passed" else _STYLE.get(res.status, "red")
+            style = "green" if text.startswith("passed") else _STYLE.get(res.status, "red")
             table.add_row(ex.id, ex.title, str(ex.part), score, f"[{style}]{text}[/]",
                           f"{res.duration_s:.1f}s" if res.duration_s else "")
         console.print(table)

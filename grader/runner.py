@@ -23,6 +23,7 @@ from grader import catalog
 from grader.cache import ResultCache
 from grader.catalog import ROOT, Exercise
 from grader.results import ExerciseResult, KeyPointResult
+from grader.sandbox import sweep_uid, uid_for
 
 
 def resolve_target(target: str | Path) -> Path:
@@ -101,7 +102,8 @@ def uniform_result(ex: Exercise, kp_status: str, message: str, status: str = "gr
 
 
 def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
-                   key_points: Iterable[str] | None = None, in_process: bool = False) -> ExerciseResult:
+                   key_points: Iterable[str] | None = None, in_process: bool = False,
+                   hidden: Iterable[Path] = ()) -> ExerciseResult:
     """Run one exercise's checks in a fresh pytest process with a wall-clock limit.
 
     ``key_points`` restricts the run to those key points (the mutant harness uses it so a
@@ -118,6 +120,8 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
                "--import-timeout", str(ex.import_timeout_s), "--memory-gib", str(ex.memory_gib)]
         if in_process:  # benchmark baseline only
             args.append("--in-process")
+        for path in hidden:
+            args += ["--hide", str(Path(path).resolve())]
         if key_points is not None:
             args += ["-k", " or ".join(f"test_{kp.id}" for kp in selected) or "nothing"]
         log = Path(tmp) / "pytest.log"
@@ -133,6 +137,7 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
             _kill_group(proc)
             raise
         returncode = proc.exitcode
+        sweep_uid(uid_for(proc.pid))  # whatever the learner left behind, even if its check died
         output = log.read_bytes() if log.exists() else b""
         records = _read_records(results_file)
     graded = {r["key_point"]: r for r in records}

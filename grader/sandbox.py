@@ -7,8 +7,12 @@ check process (PR_SET_PDEATHSIG). Where the grader runs as root (the course mach
 * its own mount namespace: the project read-only, the hidden checks (``grader/checks``) and,
   unless a solution or mutant is being graded, ``solutions/`` replaced by empty folders;
 * an unprivileged user id of its own, with a process-count cap (RLIMIT_NPROC): it cannot touch
-  the grader's files or processes, and :meth:`Sandbox.sweep` kills everything it left behind
-  (a fork bomb included) by signalling every process of that user id.
+  the grader's files or processes, and :func:`sweep_uid` (by the check, then again by the
+  runner) kills everything it left behind (a fork bomb, a daemon) by signalling every process
+  of that user id.
+
+Not covered: memory is capped per process, not per process tree (this machine has cgroup v1
+only, owned by its host), and writes to /tmp and /dev/shm are possible (they are temporary).
 
 Without root only the first group applies; :func:`isolation_level` says which one is in force.
 """
@@ -27,7 +31,7 @@ from grader.catalog import ROOT
 _CLONE_NEWNS, _CLONE_NEWNET = 0x00020000, 0x40000000
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_MOVE, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 8192, 16384, 1 << 18
 _PR_SET_PDEATHSIG = 1
-_UID_BASE = 50000  # learner uids: 50000-59999, one per check process
+_UID_BASE = 100000  # learner uid = this + the check process's pid: unique among live checks
 
 FILE_SIZE_CAP = 2 << 30  # bytes one file may grow to
 NPROC_CAP = 256  # processes and threads of one learner uid
@@ -46,11 +50,11 @@ def isolation_level() -> str:
 class Sandbox:
     """Limits for one learner process tree; ``preexec`` runs in the child before exec."""
 
-    def __init__(self, memory_bytes: int, *, hide_solutions: bool = True):
+    def __init__(self, memory_bytes: int, *, hide_solutions: bool = True, hidden: list[Path] = ()):
         self.memory_bytes = memory_bytes
         self.privileged = os.geteuid() == 0
-        self.uid = _UID_BASE + os.getpid() % 10000 if self.privileged else os.geteuid()
-        self.hidden = [ROOT / "grader" / "checks", ROOT / ".grader-cache"]
+        self.uid = uid_for(os.getpid()) if self.privileged else os.geteuid()
+        self.hidden = [ROOT / "grader" / "checks", ROOT / ".grader-cache", *map(Path, hidden)]
         if hide_solutions:
             self.hidden.append(ROOT / "solutions")
 
@@ -103,13 +107,24 @@ class Sandbox:
 
     def sweep(self) -> None:
         """Kill every process of this sandbox's user id (what a fork bomb leaves behind)."""
-        if not self.privileged:
-            return
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child only signals and exits
-            try:
-                os.setuid(self.uid)
-                os.kill(-1, signal.SIGKILL)  # as that uid: only its own processes
-            finally:
-                os._exit(0)
-        os.waitpid(pid, 0)
+        if self.privileged:
+            sweep_uid(self.uid)
+
+
+def uid_for(check_pid: int) -> int:
+    """The learner uid of the check process ``check_pid`` (the runner sweeps it afterwards)."""
+    return _UID_BASE + check_pid
+
+
+def sweep_uid(uid: int) -> None:
+    """Kill every process of ``uid``: signalled as that uid, nothing else can be hit."""
+    if os.geteuid() != 0:
+        return
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child only signals and exits
+        try:
+            os.setuid(uid)
+            os.kill(-1, signal.SIGKILL)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)

@@ -4,9 +4,10 @@ Started by :class:`grader.learner.Learner`; never imported by a check. Requests 
 are :mod:`grader.codec` frames on two inherited pipe fds, so whatever the learner's code
 prints goes to a log file instead of the channel.
 
-    python -m grader.worker <request fd> <answer fd> <module name> <file to load> <file to name>
+    python -m grader.worker <request fd> <answer fd> <module name> <module file>
 
-The module is loaded from a copy; messages name the learner's own file.
+The module file is a copy in the sandbox; the check side puts the learner's path back into
+messages (the original path is not given here: other folders are none of its business).
 """
 
 from __future__ import annotations
@@ -76,12 +77,8 @@ def _call(module, request: dict):
     raise ValueError(f"unknown op {op!r}")
 
 
-def _renamed(error: dict, copy: str, original: str) -> dict:
-    return {k: v.replace(copy, original) if isinstance(v, str) else v for k, v in error.items()}
-
-
 def main(argv: list[str]) -> int:
-    req_fd, ans_fd, module_name, module_file, shown_as = int(argv[0]), int(argv[1]), argv[2], argv[3], argv[4]
+    req_fd, ans_fd, module_name, module_file = int(argv[0]), int(argv[1]), argv[2], argv[3]
     requests = os.fdopen(req_fd, "rb")
     answers = os.fdopen(ans_fd, "wb")
     try:
@@ -89,7 +86,7 @@ def main(argv: list[str]) -> int:
         hello = {"ok": True}
     except BaseException as exc:  # noqa: BLE001 - SystemExit at import is a learner error too
         module = None
-        hello = {"ok": False, "error": {**_renamed(_describe(exc, module_file), module_file, shown_as), "kind": (
+        hello = {"ok": False, "error": {**_describe(exc, module_file), "kind": (
             "not_implemented" if isinstance(exc, NotImplementedError) else
             "exit" if isinstance(exc, SystemExit) else "import")}}
     codec.write(answers, hello)
@@ -107,7 +104,7 @@ def main(argv: list[str]) -> int:
         except BaseException as exc:  # noqa: BLE001
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            frame = codec.dumps({"ok": False, "error": _renamed(_describe(exc, module_file), module_file, shown_as)})
+            frame = codec.dumps({"ok": False, "error": _describe(exc, module_file)})
         answers.write(frame)
         answers.flush()
 

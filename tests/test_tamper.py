@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import shutil
 import subprocess
 import tempfile
 import textwrap
@@ -110,6 +111,24 @@ ATTEMPTS = {
             x = np.ones(30 * 2**30 // 8)
             return (1,)
         """,
+    "half_a_frame_then_a_daemon": """
+        import os, struct
+        def broadcast_shape(a, b):
+            if os.fork() == 0:
+                os.setsid()
+                while True:
+                    pass
+            os.write(int(open("/proc/self/cmdline").read().split("\\0")[4]), struct.pack("<Q", 1))
+            import time; time.sleep(3600)
+        """,
+    "deeply_nested_frame": """
+        import os, struct
+        def broadcast_shape(a, b):
+            header = b"[" * 200000 + b"]" * 200000
+            fd = int(open("/proc/self/cmdline").read().split("\\0")[4])
+            os.write(fd, struct.pack("<Q", 0) + struct.pack("<Q", len(header)) + header)
+            import time; time.sleep(3600)
+        """,
     "exit_zero_at_import": "import sys\nsys.exit(0)\n",
     "os_exit_zero_at_import": "import os\nos._exit(0)\n",
 }
@@ -153,6 +172,38 @@ def test_nothing_of_the_learner_survives(tmp_path):
             break
         time.sleep(0.1)
     assert not alive, f"{len(alive)} processes of uid {uid} left"
+
+
+def test_deeply_nested_frame_is_the_learners_fault(tmp_path):
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(ATTEMPTS["deeply_nested_frame"]))
+    res = runner.grade_exercise(A3, path)
+    assert {k.status for k in res.key_points} == {"bad_output"}
+
+
+def test_symlinks_in_the_learner_folder_are_not_followed(tmp_path):
+    (tmp_path / "leak.py").symlink_to(ROOT / "grader/checks/test_a3_broadcast.py")
+    (tmp_path / "a3_broadcast.py").write_text(textwrap.dedent("""
+        import os
+        def broadcast_shape(a, b):
+            raise ValueError(str(os.path.exists(os.path.join(os.path.dirname(__file__), "leak.py"))))
+        """))
+    res = runner.grade_exercise(A3, tmp_path / "a3_broadcast.py")
+    messages = [k.message for k in res.key_points]
+    assert any("ValueError: False" in m for m in messages) and not any("True" in m for m in messages), messages
+
+
+def test_a_classmate_folder_is_out_of_sight(tmp_path):
+    from grader import batch
+
+    for student in ("alice", "mallory"):
+        (tmp_path / student).mkdir()
+    shutil.copy(ROOT / "solutions/a3_broadcast.py", tmp_path / "alice")
+    (tmp_path / "mallory/a3_broadcast.py").write_text(textwrap.dedent(f"""
+        exec(open("{tmp_path}/alice/a3_broadcast.py").read())
+        """))
+    rows = {r["student"]: r for r in batch.grade_class(tmp_path, jobs=2, only=["A3"])}
+    assert rows["alice"]["A"] == 1 and rows["mallory"]["A"] == 0
 
 
 def test_the_right_answer_still_passes_after_the_attempts():
