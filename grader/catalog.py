@@ -280,8 +280,9 @@ CATALOG: tuple[Exercise, ...] = (
         timeout_s=300),
     # ---------------------------------------------------------------- X
     _ex("X1", "x1_gil", "X", 1, "Threads do not speed up CPU-bound Python",
-        kp("threads_no_speedup", "threads ~1x on CPU-bound work", P1_GIL),
-        kp("processes_speed_up", "processes speed up", P1_GIL)),
+        kp("threads_no_speedup", "threads run the work in this process but use ~1 core at once (CPU / wall <= 1.3): the GIL", P1_GIL),
+        kp("processes_speed_up", "worker processes run the work and use >= 1.3x the cores the threads used, in the same run", P1_GIL),
+        timeout_s=180),
     _ex("X2", "x2_silent_broadcast", "X", 2, "A wrong shape broadcasts silently",
         kp("silent_broadcast", "(3,) - (3, 1) runs and gives (3, 3): the naive loss returns torch's broadcast shape and wrong number", P2_BROADCAST),
         kp("shape_safe_loss", "a shape-safe loss raises on any shape mismatch (also equal element counts) and equals F.mse_loss otherwise", P2_BROADCAST)),

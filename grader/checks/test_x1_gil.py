@@ -1,0 +1,108 @@
+"""X1 — threads do not speed up CPU-bound Python, processes do. Ground truth: measurements of the
+learner's own runs (grader/drivers/x1_gil.py): CPU time says where the work ran (this process or
+child processes), CPU time / wall time says how many cores it used at once — robust on a noisy,
+shared 2-core box, because the threads and processes runs are compared within one run,
+interleaved. A speed-up that does not show is measured again once; if the check's own reference
+experiment (its own busy loop, threads vs processes, in this process) shows none either, the box
+is saturated and the key point is reported not verifiable rather than failed (part 1, the GIL)."""
+
+import multiprocessing
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.checking import fail
+
+N_WORKERS = 2
+GIL_MAX_CORES = 1.3  # threads under the GIL: CPU / wall stays near 1 (or below, on a loaded box)
+PROCESS_GAIN = 1.3  # processes must use >= 1.3x the cores the threads used
+WHERE = 0.6  # at least 60% of the serial CPU time must be spent where the work is supposed to run
+PERIOD = [i * i % 7 for i in range(7)]
+
+
+def busy_value(n: int) -> int:
+    """sum(i * i % 7 for i in range(n)) in closed form (i * i % 7 has period 7)."""
+    return n // 7 * sum(PERIOD) + sum(PERIOD[: n % 7])
+
+
+def _busy(n):
+    s = 0
+    for i in range(n):
+        s += i * i % 7
+    return s
+
+
+def reference_gain(tasks) -> float:
+    """The check's own experiment: process parallelism / thread parallelism on this box now."""
+    def par(fn):
+        t0 = time.perf_counter()
+        fn()
+        return time.perf_counter() - t0
+
+    serial = par(lambda: [_busy(n) for n in tasks])
+    with ThreadPoolExecutor(N_WORKERS) as pool:
+        threads = par(lambda: list(pool.map(_busy, tasks)))
+    with multiprocessing.get_context("fork").Pool(N_WORKERS) as pool:
+        procs = par(lambda: pool.map(_busy, tasks, chunksize=1))
+    return (serial / procs) / (serial / threads)
+
+
+def experiment(learner, tasks) -> dict:
+    runs = learner.drive("grader.drivers.x1_gil:run", tasks=tasks, n_workers=N_WORKERS, repeats=1, timeout_s=90)
+    want = [busy_value(n) for n in tasks]
+    for kind in ("serial", "threads", "processes"):
+        for r in runs[kind]:
+            if r["result"] != want:
+                what = {"serial": "busy(n) for each task", "threads": "run_threads", "processes": "run_processes"}[kind]
+                fail(f"{what}: results in task order", want, r["result"])
+    return {k: min(v, key=lambda r: r["wall_s"]) for k, v in runs.items()}
+
+
+def _tasks(n):
+    return [n] * 4
+
+
+@settings(max_examples=1)
+@given(st.integers(1_500_000, 2_500_000))
+def test_threads_no_speedup(learner, n):
+    for attempt in range(2):
+        run = experiment(learner, _tasks(n))
+        serial, threads = run["serial"], run["threads"]
+        if threads["cpu_self_s"] < WHERE * serial["cpu_self_s"]:
+            fail("run_threads must do the work in threads of this process (its CPU time is spent here)",
+                 f">= {WHERE * serial['cpu_self_s']:.2f} s of this process's CPU time",
+                 f"{threads['cpu_self_s']:.2f} s (children: {threads['cpu_children_s']:.2f} s)",
+                 hint="concurrent.futures.ThreadPoolExecutor")
+        cores = threads["cpu_self_s"] / threads["wall_s"]
+        if cores <= GIL_MAX_CORES:
+            return
+    fail(f"{N_WORKERS} threads of CPU-bound Python used {cores:.2f} cores at once (CPU time / wall time)",
+         f"<= {GIL_MAX_CORES}: the GIL lets one thread run bytecode at a time", round(cores, 2),
+         hint="busy() must be pure Python; NumPy or C code can release the GIL")
+
+
+@settings(max_examples=1)
+@given(st.integers(1_500_000, 2_500_000))
+def test_processes_speed_up(learner, n):
+    tasks = _tasks(n)
+    for attempt in range(2):
+        run = experiment(learner, tasks)
+        serial, threads, procs = run["serial"], run["threads"], run["processes"]
+        if procs["cpu_children_s"] < WHERE * serial["cpu_self_s"]:
+            fail("run_processes must do the work in worker processes (their CPU time, once joined)",
+                 f">= {WHERE * serial['cpu_self_s']:.2f} s of child-process CPU time",
+                 f"{procs['cpu_children_s']:.2f} s (this process: {procs['cpu_self_s']:.2f} s)",
+                 hint="multiprocessing.Pool(n_workers).map(busy, tasks); close and join the pool before returning")
+        p_cores = procs["cpu_children_s"] / procs["wall_s"]
+        t_cores = threads["cpu_self_s"] / threads["wall_s"]
+        if p_cores >= PROCESS_GAIN * t_cores:
+            return
+    if reference_gain(tasks) < PROCESS_GAIN:
+        pytest.skip(f"this machine is saturated: even the grader's own processes used no more cores than threads "
+                    f"(yours: processes {p_cores:.2f} vs threads {t_cores:.2f} cores); not verifiable here")
+    fail(f"{N_WORKERS} worker processes used {p_cores:.2f} cores at once vs {t_cores:.2f} for {N_WORKERS} threads",
+         f">= {PROCESS_GAIN}x the threads' cores (each process has its own GIL)", f"{p_cores / t_cores:.2f}x",
+         hint="one task per worker at a time (chunksize=1 for a few large tasks); no lock around busy()")

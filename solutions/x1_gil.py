@@ -1,0 +1,21 @@
+"""X1 — the GIL: threads ~1x, processes speed up (part 7 §五.D; part 1)."""
+
+import multiprocessing
+from concurrent.futures import ThreadPoolExecutor
+
+
+def busy(n):
+    s = 0
+    for i in range(n):
+        s += i * i % 7
+    return s
+
+
+def run_threads(n_workers, tasks):
+    with ThreadPoolExecutor(n_workers) as pool:
+        return list(pool.map(busy, tasks))
+
+
+def run_processes(n_workers, tasks):
+    with multiprocessing.Pool(n_workers) as pool:
+        return pool.map(busy, tasks, chunksize=1)
