@@ -46,19 +46,20 @@ def is_suspicious(first_loss: float, vocab_size: int) -> bool:
 def init_output_layer(vocab_size: int, n_embd: int):
     """A freshly initialised output-layer (lm_head) weight for a tiny GPT.
 
-    A driver builds a real tiny GPT in your process (token + position embeddings, one
-    transformer block, final LayerNorm, then ``logits = h @ weight.T`` with no bias), puts your
-    weight into its output layer and runs one forward of random tokens with random targets.
-    After the final LayerNorm each hidden vector has about unit variance per dimension.
+    Return only the weight. The grader builds a real tiny GPT in its own process (token +
+    position embeddings, one transformer block, final LayerNorm, then ``logits = h @ weight.T``
+    with no bias), puts your weight into its output layer and runs one forward of random tokens
+    with random targets. After the final LayerNorm each hidden vector has about unit variance
+    per dimension.
 
     Args:
         vocab_size: V, an int. n_embd: d, the hidden size, an int.
 
     Returns:
         A float32 ``torch.Tensor`` of shape ``(V, d)`` (rows are vocabulary entries, as in
-        ``nn.Linear(d, V).weight``). Any random init you like, as long as the model's
-        first loss (about 256 tokens) is ln V within 0.4 nats (the course's 5.07 vs
-        ln 128 = 4.85 is within).
+        ``nn.Linear(d, V).weight``), all values finite (shape, dtype and finiteness are
+        checked). Any random init you like, as long as the model's first loss (about 256
+        tokens) is ln V within 0.4 nats (the course's 5.07 vs ln 128 = 4.85 is within).
 
     Source: part 3, must-remember "first-step loss ~ ln V; far above means the output layer's
     initial logits are too large"; part 7, §五.A question 5.
