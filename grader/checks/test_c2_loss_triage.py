@@ -1,0 +1,130 @@
+"""C2 — loss triage. Ground truth: real first losses of a small char GPT (grader/char_model.py),
+with its normal init and with its output layer scaled up; torch's own cross_entropy running
+silently on transposed labels; and traces (lr, gradient norm before clipping and at
+optimizer.step()) recorded by the check from real short runs of the twenty-line loop with one line
+removed, the removed line being the expected answer (part 3; part 2; part 7 §五.C question 2)."""
+
+import math
+import statistics
+
+import torch
+import torch.nn.functional as F
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.char_model import GPTConfig, build_model, encode, get_batch, make_corpus
+from grader.checking import as_str, expect_equal, expect_raises, fail
+
+SMALL = GPTConfig(n_layer=1, n_head=2, n_embd=32, block_size=16)
+LINES = ("none", "scheduler_step", "clip_grad_norm", "zero_grad")
+
+
+def _batch(seed: int, B: int = 4):
+    data = encode(make_corpus(4_000, seed=seed % 1000))
+    return get_batch(data, B, SMALL.block_size, torch.Generator().manual_seed(seed))
+
+
+def real_first_loss(seed: int, head_scale: float) -> float:
+    model = build_model(seed % 10_000, SMALL)
+    with torch.no_grad():
+        model.lm_head.weight.mul_(head_scale)
+        x, y = _batch(seed)
+        return float(F.cross_entropy(model(x).view(-1, SMALL.vocab_size), y.view(-1)))
+
+
+@settings(max_examples=4)
+@given(st.integers(0, 2**31 - 1), st.floats(30, 200), st.floats(0.0, 20.0), st.integers(2, 200_000))
+def test_ln_v_first(learner, seed, scale, loss, vocab):
+    ln_v = math.log(SMALL.vocab_size)
+    for head, label in ((1.0, "the shipped N(0, 0.02) init"), (scale, f"the output layer scaled x{scale:.0f}")):
+        real = real_first_loss(seed, head)
+        want = "too_high" if real - ln_v > 1 else "too_low" if real - ln_v < -1 else "ok"
+        got = as_str(learner.first_loss_verdict(real, SMALL.vocab_size), f"first_loss_verdict({real:.3f}, 128)")
+        expect_equal(got, want, f"first_loss_verdict for the real first loss {real:.3f} of a char GPT with {label} "
+                     f"(ln 128 = {ln_v:.2f})", hint="compare with ln V: more than 1 nat above means the logits start too large")
+    if abs(abs(loss - math.log(vocab)) - 1) > 1e-6:
+        gap = loss - math.log(vocab)
+        want = "too_high" if gap > 1 else "too_low" if gap < -1 else "ok"
+        expect_equal(learner.first_loss_verdict(loss, vocab), want, f"first_loss_verdict({loss}, {vocab})")
+
+
+@st.composite
+def _shape_cases(draw):
+    B, V = draw(st.integers(2, 6)), draw(st.integers(2, 50))
+    T = B + draw(st.integers(1, 4))  # T != B: transposed labels really are wrong
+    good = ((B, T, V), (B, T))
+    bad = draw(st.sampled_from([((B, T, V), (T, B)), ((B, T, V), (B * T,)), ((B, T, V), (B, T, 1)),
+                                ((B * T, V), (B, T)), ((B, T, V), (B, T + 1))]))
+    return good, bad
+
+
+@settings(max_examples=20)
+@given(_shape_cases())
+def test_shapes_second(learner, cases):
+    good, (lg, lb) = cases
+    expect_equal(learner.check_loss_shapes(good[0], good[1]), None, f"check_loss_shapes{good} (matching shapes)")
+    logits, labels = torch.zeros(lg), torch.zeros(lb, dtype=torch.long)
+    if lg[:-1] != lb and logits.numel() // lg[-1] == labels.numel():
+        F.cross_entropy(logits.view(-1, lg[-1]), labels.view(-1))  # the premise: torch runs it silently
+    with expect_raises("ValueError", f"check_loss_shapes({lg}, {lb}) must raise ValueError"):
+        learner.check_loss_shapes(lg, lb)
+
+
+def real_trace(seed: int, missing: str, steps: int = 6) -> dict:
+    """A real short run of the loop on one repeated batch with ``missing`` removed."""
+    model = build_model(seed % 10_000, SMALL)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: (s + 1) / 20)  # warmup: the lr changes every step
+    x, y = _batch(seed)
+
+    def grad_norm():
+        return torch.linalg.vector_norm(torch.stack([p.grad.norm() for p in model.parameters()]))
+
+    F.cross_entropy(model(x).view(-1, SMALL.vocab_size), y.view(-1)).backward()
+    scale = 2.0 / float(grad_norm())  # the loss is scaled so the first gradient norm is 2: clipping matters
+    model.zero_grad(set_to_none=True)
+    trace = {"lr": [], "grad_norm": [], "grad_norm_at_step": []}
+    for _ in range(steps):
+        logits = model(x)
+        loss = scale * F.cross_entropy(logits.float().view(-1, SMALL.vocab_size), y.view(-1), ignore_index=-100)
+        loss.backward()
+        norm = grad_norm()
+        if missing != "clip_grad_norm":
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        at = grad_norm()
+        trace["lr"].append(opt.param_groups[0]["lr"])
+        trace["grad_norm"].append(float(norm))
+        trace["grad_norm_at_step"].append(float(at))
+        opt.step()
+        if missing != "scheduler_step":
+            sched.step()
+        if missing != "zero_grad":
+            opt.zero_grad(set_to_none=True)
+    return trace
+
+
+@settings(max_examples=6)
+@given(st.integers(0, 2**31 - 1), st.permutations(LINES))
+def test_missing_addition(learner, seed, order):
+    for missing in order[:2]:
+        trace = real_trace(seed, missing)
+        got = as_str(learner.missing_line(trace), "missing_line(trace)")
+        expect_equal(got, missing, f"missing_line on a real run with {missing!r} removed: {trace}",
+                     hint="lr constant: no scheduler.step(); a norm above 1 at step: no clipping; norms growing "
+                          "step after step on the same batch: no zero_grad")
+
+
+@given(st.lists(st.floats(0.05, 1.0), min_size=6, max_size=40), st.floats(2.0, 3.0), st.floats(6, 50),
+       st.integers(5, 39), st.booleans())
+def test_grad_norm_shape(learner, late, first, spike, at, nan):
+    healthy = [first] + late
+    cases = [healthy]
+    bad = list(healthy)
+    i = min(at, len(bad) - 1)
+    bad[i] = float("nan") if nan else spike * statistics.median(healthy) * 2
+    cases.append(bad)
+    for norms in cases:
+        finite = all(math.isfinite(v) for v in norms)
+        want = finite and not any(v > 5 * statistics.median(norms) for v in norms[5:])
+        expect_equal(learner.grad_norm_healthy(norms), want, f"grad_norm_healthy({[round(v, 3) for v in norms]})",
+                     hint="a large first step (~2.0) then ~0.3 is healthy; a later spike above 5x the median or a NaN is not")
