@@ -2,7 +2,8 @@
 export, and per-student mastery that agrees with ``make grade`` on the same code.
 
 The class: one student submits the solutions, one the stubs, one a partial answer (a mutant),
-one an answer cell that hangs, one a notebook whose test cell was deleted.
+one an answer cell that hangs, one a notebook whose test cell was deleted, and one who replaces
+the grader's check() inside the notebook's kernel.
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ def course(tmp_path_factory):
         "partial": with_answer(release, mark + PARTIAL.read_text()),
         "hangs": with_answer(release, mark + "while True:\n    pass\n"),
         "deleted": deleted,
+        # replaces the grader's check() inside the shared kernel: must not help
+        "forger": with_answer(release, mark + "import grader.classroom\n"
+                              "grader.classroom.check = lambda *a: print('passed')\n"
+                              "def broadcast_shape(a, b):\n    return (1,)\n"),
     }
     for student, nb in class_.items():
         folder = course / "submitted" / student / "set_A"
@@ -87,7 +92,7 @@ def test_exported_grades(course, tmp_path):
         scores = {row["student_id"]: float(row["raw_score"]) for row in csv.DictReader(f)}
     partial = partial_score_by_make_grade(tmp_path)
     assert 0 < partial < 3
-    assert scores == {"sol": 3.0, "stub": 0.0, "partial": partial, "hangs": 0.0, "deleted": 3.0}
+    assert scores == {"sol": 3.0, "stub": 0.0, "partial": partial, "hangs": 0.0, "deleted": 3.0, "forger": 0.0}
 
 
 def test_feedback_hides_test_code(course):
@@ -99,6 +104,7 @@ def test_feedback_hides_test_code(course):
 
 def test_mastery_from_the_gradebook(course):
     rows = {r["student"]: r for r in csv.DictReader((course / "mastery.csv").open())}
-    assert set(rows) == {"sol", "stub", "partial", "hangs", "deleted"}
+    assert set(rows) == {"sol", "stub", "partial", "hangs", "deleted", "forger"}
     assert all(r["level"] == "none" for r in rows.values())  # A3 alone is no level
-    assert {s: int(r["A"]) for s, r in rows.items()} == {"sol": 1, "stub": 0, "partial": 0, "hangs": 0, "deleted": 1}
+    assert {s: int(r["A"]) for s, r in rows.items()} == {"sol": 1, "stub": 0, "partial": 0, "hangs": 0, "deleted": 1,
+                                                         "forger": 0}
