@@ -272,7 +272,7 @@ CATALOG: tuple[Exercise, ...] = (
         kp("eos_kept_when_pad_is_eos", "the EOS label is kept even when the pad token is the EOS token", P5_EOS),
         kp("trainable_params_match_peft", "LoRA r=16, alpha=32, all-linear: trainable parameters and scaling match peft's", P5_LORA),
         kp("answers_and_stops", "after 12 LoRA steps on a real model, held-out prompts are answered correctly and end with EOS", P5_EOS),
-        timeout_s=600, call_timeout_s=60, memory_gib=8),
+        timeout_s=600, call_timeout_s=60),
     _ex("P5", "p5_profile_record", "P", 6, "Profile and record",
         kp("reads_profiler_table", "top aten ops by self time and the backward/forward ratio of a real profiler table", P6_PROF),
         kp("seven_item_record", "a saved run record with the seven items: real commit, data sha256, environment", P6_RECORD),
@@ -296,7 +296,7 @@ CATALOG: tuple[Exercise, ...] = (
     _ex("X5", "x5_loss_falls_never_stops", "X", 5, "Loss falls while the model never stops",
         kp("loss_falls", "with EOS masked to -100 the SFT loss still falls (mean of the last 3 < half the first), re-measured on SmolLM2", P5_EOS),
         kp("never_stops", "with EOS masked the model answers held-out capitals but does not emit EOS after them", P5_EOS),
-        timeout_s=600, call_timeout_s=60, memory_gib=8),
+        timeout_s=600, call_timeout_s=60),
 )
 
 BY_ID: dict[str, Exercise] = {ex.id: ex for ex in CATALOG}

@@ -99,6 +99,8 @@ def _build(target: Path) -> None:
         (tmp / MANIFEST).write_text(json.dumps({"source": src.name, "files": files}, indent=1))
         for p in [tmp, *tmp.iterdir()]:  # learners run as other users: world-readable
             p.chmod(0o755 if p.is_dir() else 0o644)
+        if is_valid(target):  # another process finished first while this one was building
+            return
         if target.exists():  # corrupt: move it aside first (rename is atomic, rmtree is not)
             stale = Path(tempfile.mkdtemp(prefix=f".{target.name}.stale.", dir=target.parent))
             try:
