@@ -144,8 +144,9 @@ class Learner:
         ans_r, ans_w = os.pipe()
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        # One thread: small models gain nothing from more, and verdicts stay reproducible.
         env.update(PYTHONDONTWRITEBYTECODE="1", HOME=self._workdir.name, TMPDIR=self._workdir.name,
-                   MPLCONFIGDIR=self._workdir.name)
+                   MPLCONFIGDIR=self._workdir.name, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
         log = open(self._log_path, "ab")
         self._sandbox.prepare_workdir(self._log_path)
         try:
