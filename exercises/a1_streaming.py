@@ -63,9 +63,13 @@ def pipeline(path: str, min_chars: int) -> dict:
         Count "read" and "kept" while streaming (e.g. a small counting generator between
         stages); do not read the file twice.
 
-    The check runs it on generated files of 1 MB and 8 MB (with the same distinct texts) under
-    ``tracemalloc``: the peak may not grow with the file. It also runs it in a child process
-    whose address-space limit (RLIMIT_AS) leaves less room than half the file's size.
+    The check measures memory from outside your process: it runs ``pipeline`` in a fresh
+    process on generated files of 1 MB and 16 MB (with the same distinct texts) and reads that
+    process's peak resident memory and peak address space from /proc: they may not grow with
+    the file (a few MB above an idle process at most). It also runs it in a process whose
+    address-space limit (RLIMIT_AS, set before your module is imported) is an idle process's
+    size plus about 1/8 of what the list approach needs (less than the file itself): holding
+    the lines or records in a list ends in MemoryError there. Import only the standard library.
 
     Source: part 1, must-remember "generators: peak 11.5 MB whatever the file size"; part 7,
     §五.A question 1.

@@ -136,8 +136,10 @@ CATALOG: tuple[Exercise, ...] = (
     # ---------------------------------------------------------------- A
     _ex("A1", "a1_streaming", "A", 1, "Streaming JSONL: generator pipeline and fits_in_memory",
         kp("pipeline_counts", "read -> filter -> exact dedupe -> count gives the right counts on generated files", P1_STREAM),
-        kp("peak_independent_of_size", "tracemalloc peak of the pipeline does not grow with file size", P1_STREAM),
-        kp("streams_under_rlimit", "the pipeline runs under an address-space limit of half the file's size", P1_STREAM),
+        kp("peak_independent_of_size", "the pipeline's peak memory, read from outside its process (VmHWM, VmPeak), "
+           "does not grow with file size", P1_STREAM),
+        kp("streams_under_rlimit", "the pipeline finishes under an address-space limit (set before the learner's "
+           "code runs) of an idle process + 1/8 of the list approach's need", P1_STREAM),
         kp("fits_in_memory", "fits_in_memory uses the measured list peak factor (~5x)", P1_STREAM),
         timeout_s=240),
     _ex("A2", "a2_nbytes_index", "A", 2, "nbytes of a tensor and the shape after indexing",
