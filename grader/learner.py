@@ -235,7 +235,8 @@ class Learner:
             self._requests.flush()
             answer = self._receive(timeout_s or self.call_timeout_s, what)
         except LearnerError as exc:
-            if isinstance(exc, (LearnerTimeout, LearnerCrashed, LearnerImportError, LearnerBadOutput)):
+            if isinstance(exc, (LearnerTimeout, LearnerCrashed, LearnerImportError, LearnerBadOutput,
+                                LearnerOutOfMemory)):
                 self._kill()
                 self._dead = exc
             raise

@@ -23,7 +23,7 @@ from grader import catalog
 from grader.cache import ResultCache
 from grader.catalog import ROOT, Exercise
 from grader.results import ExerciseResult, KeyPointResult
-from grader.sandbox import sweep_uid, uid_for
+from grader.sandbox import sweep_check
 
 
 def resolve_target(target: str | Path) -> Path:
@@ -137,7 +137,7 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
             _kill_group(proc)
             raise
         returncode = proc.exitcode
-        sweep_uid(uid_for(proc.pid))  # whatever the learner left behind, even if its check died
+        sweep_check(proc.pid)  # whatever the learners left behind, even if their check died
         output = log.read_bytes() if log.exists() else b""
         records = _read_records(results_file)
     graded = {r["key_point"]: r for r in records}

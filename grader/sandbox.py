@@ -31,7 +31,8 @@ from grader.catalog import ROOT
 _CLONE_NEWNS, _CLONE_NEWNET = 0x00020000, 0x40000000
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_MOVE, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 8192, 16384, 1 << 18
 _PR_SET_PDEATHSIG = 1
-_UID_BASE = 100000  # learner uid = this + the check process's pid: unique among live checks
+_UID_BASE = 100000  # learner uids: this + check pid * SLOTS + slot, unique among live checks
+SLOTS = 16  # learner processes one check process may have at once
 
 FILE_SIZE_CAP = 2 << 30  # bytes one file may grow to
 NPROC_CAP = 256  # processes and threads of one learner uid
@@ -50,10 +51,14 @@ def isolation_level() -> str:
 class Sandbox:
     """Limits for one learner process tree; ``preexec`` runs in the child before exec."""
 
+    _next_slot = 0
+
     def __init__(self, memory_bytes: int, *, hide_solutions: bool = True, hidden: list[Path] = ()):
         self.memory_bytes = memory_bytes
         self.privileged = os.geteuid() == 0
-        self.uid = uid_for(os.getpid()) if self.privileged else os.geteuid()
+        # Each learner process of a check gets its own uid, so sweeping one spares the others.
+        slot, Sandbox._next_slot = Sandbox._next_slot % SLOTS, Sandbox._next_slot + 1
+        self.uid = uid_for(os.getpid(), slot) if self.privileged else os.geteuid()
         self.hidden = [ROOT / "grader" / "checks", ROOT / ".grader-cache", *map(Path, hidden)]
         if hide_solutions:
             self.hidden.append(ROOT / "solutions")
@@ -111,9 +116,15 @@ class Sandbox:
             sweep_uid(self.uid)
 
 
-def uid_for(check_pid: int) -> int:
-    """The learner uid of the check process ``check_pid`` (the runner sweeps it afterwards)."""
-    return _UID_BASE + check_pid
+def uid_for(check_pid: int, slot: int = 0) -> int:
+    """A learner uid of the check process ``check_pid``."""
+    return _UID_BASE + check_pid * SLOTS + slot
+
+
+def sweep_check(check_pid: int) -> None:
+    """After a check process ends: kill whatever any of its learners left behind."""
+    for slot in range(SLOTS):
+        sweep_uid(uid_for(check_pid, slot))
 
 
 def sweep_uid(uid: int) -> None:
