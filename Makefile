@@ -6,12 +6,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TARGET ?= exercises
 ONLY   ?=
-ONLY_ARG := $(if $(ONLY),--only $(ONLY),)
+ONLY_ARG := $(if $(ONLY),--only "$(ONLY)",)
 
 .PHONY: grade test bench list venv clean
 
 grade: $(STAMP)
-	@$(BIN)/grader grade --target $(TARGET) $(ONLY_ARG)
+	@$(BIN)/grader grade --target "$(TARGET)" $(ONLY_ARG)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests -q
@@ -33,4 +33,4 @@ $(STAMP): pyproject.toml Makefile
 	@touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) grade-report.json grade-report.html
+	rm -rf $(VENV) grade-report.json grade-report.html .grader-cache .model-cache

@@ -149,7 +149,6 @@ from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPrep
 
 c = get_config()  # noqa: F821
 c.CourseDirectory.root = {root!r}
-c.CourseDirectory.db_assignments = {assignments!r}
 c.Execute.timeout = {timeout}          # seconds per cell; a hung cell is an error, never a pass
 c.Execute.interrupt_on_timeout = True
 c.OverwriteCells.add_missing_cells = True   # a deleted test cell comes back and is graded
@@ -187,7 +186,7 @@ def build_course(course_dir: str | Path, only: list[str] | None = None,
         names.append(name)
     timeout = cell_timeout_s or int(max(ex.timeout_s for ex in catalog.CATALOG if ex.available) + 30)
     (course / "nbgrader_config.py").write_text(NBGRADER_CONFIG.format(
-        root=str(course), assignments=[{"name": n} for n in names], timeout=timeout))
+        root=str(course), timeout=timeout))
     return names
 
 

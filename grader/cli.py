@@ -20,12 +20,12 @@ from grader import catalog, levels, report, runner
 def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
     try:
         folder = runner.resolve_target(args.target)
-        only = [catalog.get(i).id for i in args.only.split(",")] if args.only else None
+        only = [catalog.get(i).id for i in args.only.replace(" ", ",").split(",") if i] if args.only else None
         overrides = dict(o.split("=", 1) for o in args.override)
         for ex_id in overrides:
             catalog.get(ex_id)
     except (FileNotFoundError, KeyError, ValueError) as exc:
-        console.print(f"[red]grader: cannot grade: {exc}[/]")
+        console.print(f"[red]grader: cannot grade: {exc.args[0] if exc.args else exc}[/]", highlight=False)
         return 2
     start = time.monotonic()
     todo = [ex for ex in catalog.CATALOG if only is None or ex.id in only]
@@ -84,7 +84,8 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
         return 2
     rows = classroom.write_mastery(course, course / "mastery.csv", course / "mastery.json")
     for row in rows:
-        console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met'}")
+        console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met':<8}"
+                      f" R {row['R']}  A {row['A']}/10  B {row['B']}/5", highlight=False)
     console.print(f"[dim]wrote {course / 'mastery.csv'} and {course / 'mastery.json'}[/]")
     return 0
 
@@ -104,7 +105,8 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
                                  on_job=lambda r: console.print(f"  {r['student']:<16} {r['exercise']}", highlight=False))
     batch.write_csv(rows, Path(args.out))
     for row in rows:
-        console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met'}")
+        console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met':<8}"
+                      f" R {row['R']}  A {row['A']}/10  B {row['B']}/5", highlight=False)
     console.print(f"[dim]wrote {args.out}[/]")
     return 0
 

@@ -286,7 +286,7 @@ class Learner:
             return LearnerImportError(
                 f"{self.module_file.name} does not import: {err['type']}: {err['message']}", tb)
         if kind == "not_implemented":
-            return NotImplementedYet(f"not implemented yet ({err['message'] or 'NotImplementedError'})", tb)
+            return NotImplementedYet(err["message"] or "NotImplementedError", tb)
         if kind == "oom":
             return LearnerOutOfMemory(f"exceeded the {self.memory_gib:g} GiB memory cap ({err['type']})", tb)
         if kind == "exit":

@@ -48,7 +48,7 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
     """
     folder = resolve_target(target)
     overrides = {catalog.get(k).id: Path(v) for k, v in (overrides or {}).items()}
-    wanted = {catalog.get(i).id for i in only} if only else None
+    wanted = {catalog.get(i).id for i in only} if only is not None else None
     selected = [ex for ex in catalog.CATALOG if wanted is None or ex.id in wanted]
     jobs = max(1, jobs or os.cpu_count() or 1)
     results: dict[str, ExerciseResult] = {}
