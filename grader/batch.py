@@ -52,9 +52,7 @@ def summarize_class(job_results: list[dict]) -> list[dict]:
     rows = []
     for student in sorted(by_student):
         s = levels.summarize({k: v.outcome() for k, v in by_student[student].items()})
-        rows.append({"student": student, "level": s.level, "pass_line": s.pass_line,
-                     "R": f"{s.r_passed}/{s.r_total}", "A": s.a_passed, "B": s.b_passed,
-                     **{cid: f"{p}/{t}" for cid, (p, t) in s.c_points.items()}})
+        rows.append({"student": student, **s.row()})
     return rows
 
 

@@ -23,7 +23,6 @@ Instructor flow (README, "Classroom")::
 from __future__ import annotations
 
 import ast
-import csv
 import hashlib
 import json
 import tempfile
@@ -340,19 +339,14 @@ def mastery(course_dir: str | Path) -> list[dict]:
                             score = grade.score or 0
                             outcomes.setdefault(ex_id, {})[kp_id] = score >= grade.max_score > 0
             s = levels.summarize(outcomes)
-            rows.append({"student": student.id, "level": s.level, "pass_line": s.pass_line,
-                         "R": f"{s.r_passed}/{s.r_total}", "A": s.a_passed, "B": s.b_passed,
-                         **{cid: f"{p}/{t}" for cid, (p, t) in s.c_points.items()},
-                         "written_C": json.dumps(written)})
+            rows.append({"student": student.id, **s.row(), "written_C": json.dumps(written)})
     return rows
 
 
 def write_mastery(course_dir: str | Path, csv_path: Path, json_path: Path) -> list[dict]:
+    from grader.batch import write_csv
+
     rows = mastery(course_dir)
     json_path.write_text(json.dumps(rows, indent=1))
-    with csv_path.open("w", newline="") as f:
-        if rows:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+    write_csv(rows, csv_path)
     return rows

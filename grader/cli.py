@@ -69,6 +69,12 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _print_levels(rows: list[dict], console: Console) -> None:
+    for row in rows:
+        console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met':<8}"
+                      f" R {row['R']}  A {row['A']}/10  B {row['B']}/5", highlight=False)
+
+
 def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
     from grader import classroom
 
@@ -83,9 +89,7 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]grader: no gradebook.db in {course}: run nbgrader autograde first[/]")
         return 2
     rows = classroom.write_mastery(course, course / "mastery.csv", course / "mastery.json")
-    for row in rows:
-        console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met':<8}"
-                      f" R {row['R']}  A {row['A']}/10  B {row['B']}/5", highlight=False)
+    _print_levels(rows, console)
     console.print(f"[dim]wrote {course / 'mastery.csv'} and {course / 'mastery.json'}[/]")
     return 0
 
@@ -104,9 +108,7 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
         rows = batch.grade_class(folder, jobs=args.jobs, only=only,
                                  on_job=lambda r: console.print(f"  {r['student']:<16} {r['exercise']}", highlight=False))
     batch.write_csv(rows, Path(args.out))
-    for row in rows:
-        console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met':<8}"
-                      f" R {row['R']}  A {row['A']}/10  B {row['B']}/5", highlight=False)
+    _print_levels(rows, console)
     console.print(f"[dim]wrote {args.out}[/]")
     return 0
 

@@ -64,6 +64,12 @@ class Summary:
     sets: dict[str, tuple[int, int]]  # set -> (questions passed, questions in the catalog)
     next_level_needs: list[str] = field(default_factory=list)
 
+    def row(self) -> dict:
+        """The columns of a class CSV (``grader batch``, ``grader classroom mastery``)."""
+        return {"level": self.level, "pass_line": self.pass_line, "R": f"{self.r_passed}/{self.r_total}",
+                "A": self.a_passed, "B": self.b_passed,
+                **{cid: f"{p}/{t}" for cid, (p, t) in self.c_points.items()}}
+
     def to_dict(self) -> dict:
         return {
             "level": self.level, "pass_line": self.pass_line,
