@@ -129,6 +129,7 @@ class Learner:
         stage = Path(self._workdir.name) / ".stage"
         stage.mkdir()
         self._sandbox.set_stage(stage)
+        self._sandbox.set_workdir(Path(self._workdir.name))
         for path in [*self.module_file.parent.glob("*.py"), self.module_file]:
             # Copied as root: never follow a link (it could point at /etc/shadow or the checks).
             if path.is_symlink() or not path.is_file() or path.stat().st_size > 4 << 20:

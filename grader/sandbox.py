@@ -5,14 +5,16 @@ check process (PR_SET_PDEATHSIG). Where the grader runs as root (the course mach
 
 * its own network namespace with no interfaces up: no network use;
 * its own mount namespace: the project read-only, the hidden checks (``grader/checks``) and,
-  unless a solution or mutant is being graded, ``solutions/`` replaced by empty folders;
+  unless a solution or mutant is being graded, ``solutions/`` replaced by empty folders; the
+  shared writable folders (/tmp, /var/tmp, /run/lock) read-only except the learner's own work
+  folder, and a private, size-capped /dev/shm (multiprocessing needs it);
 * an unprivileged user id of its own, with a process-count cap (RLIMIT_NPROC): it cannot touch
   the grader's files or processes, and :func:`sweep_uid` (by the check, then again by the
   runner) kills everything it left behind (a fork bomb, a daemon) by signalling every process
   of that user id.
 
 Not covered: memory is capped per process, not per process tree (this machine has cgroup v1
-only, owned by its host), and writes to /tmp and /dev/shm are possible (they are temporary).
+only, owned by its host).
 
 Without root only the first group applies; :func:`isolation_level` says which one is in force.
 """
@@ -35,6 +37,8 @@ _UID_BASE = 100000  # learner uids: this + check pid * SLOTS + slot, unique amon
 SLOTS = 16  # learner processes one check process may have at once
 
 FILE_SIZE_CAP = 2 << 30  # bytes one file may grow to
+SHM_SIZE = b"256m"  # the private /dev/shm (tmpfs: counts as memory, not as address space)
+SHARED_WRITABLE = ("/tmp", "/var/tmp", "/run/lock")  # world-writable folders, made read-only
 NPROC_CAP = 256  # processes and threads of one learner uid
 
 
@@ -71,6 +75,10 @@ class Sandbox:
         """An empty folder the child may use as a temporary mount point."""
         self._stage = path
 
+    def set_workdir(self, path: Path) -> None:
+        """The one folder the learner may write to (its cwd, HOME and TMPDIR)."""
+        self._workdir = path
+
     def preexec(self) -> None:  # runs in the forked child: no locks, no threads
         if self.privileged:
             self._namespaces()
@@ -94,7 +102,23 @@ class Sandbox:
         for path in self.hidden:
             if path.is_dir():
                 libc.mount(b"tmpfs", str(path).encode(), b"tmpfs", _MS_RDONLY, b"size=4k,mode=0555")
+        self._confine_writes(libc)
         self._reach_interpreter(libc)
+
+    def _confine_writes(self, libc) -> None:
+        """Writes go to the work folder only: bind it onto itself (a mount of its own stays
+        writable), then remount each shared writable folder read-only; /dev/shm is a fresh tmpfs
+        that vanishes with the namespace."""
+        shared = [d.encode() for d in SHARED_WRITABLE if os.path.isdir(d) and not os.path.islink(d)]
+        for d in shared:
+            libc.mount(d, d, None, _MS_BIND | _MS_REC, None)
+        workdir = getattr(self, "_workdir", None)
+        if workdir is not None:
+            libc.mount(str(workdir).encode(), str(workdir).encode(), None, _MS_BIND | _MS_REC, None)
+        for d in shared:
+            libc.mount(None, d, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY, None)
+        if os.path.isdir("/dev/shm"):
+            libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", 0, b"size=" + SHM_SIZE + b",mode=1777")
 
     def _reach_interpreter(self, libc) -> None:
         """Python may live under a folder other users cannot enter (e.g. /root/.pyenv): cover

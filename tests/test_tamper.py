@@ -174,6 +174,34 @@ def test_nothing_of_the_learner_survives(tmp_path):
     assert not alive, f"{len(alive)} processes of uid {uid} left"
 
 
+@pytest.mark.skipif(sandbox.isolation_level() != "user+namespaces", reason="needs root for namespaces")
+def test_writes_stay_in_the_work_folder(tmp_path):
+    """World-writable folders are read-only to the learner; its /dev/shm is private; its own
+    work folder (cwd, TMPDIR) is writable."""
+    marker = f"grader-tamper-{tmp_path.name}"
+    shared = ["/tmp", "/var/tmp", "/run/lock", "/dev/shm"]
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(f"""
+        import os, tempfile
+        wrote = []
+        for d in {shared!r}:
+            try:
+                open(os.path.join(d, "{marker}"), "w").write("x")
+                wrote.append(d)
+            except OSError:
+                pass
+        with tempfile.NamedTemporaryFile(dir=os.getcwd()) as f:  # its own folder works
+            f.write(b"ok")
+        def broadcast_shape(a, b):
+            raise ValueError("wrote to " + repr(wrote))
+        """))
+    res = runner.grade_exercise(A3, path)
+    messages = " ".join(k.message for k in res.key_points)
+    assert "wrote to ['/dev/shm']" in messages, messages  # only the private one
+    left = [d for d in shared if Path(d, marker).exists()]
+    assert not left, f"the learner left files in {left}"
+
+
 def test_deeply_nested_frame_is_the_learners_fault(tmp_path):
     path = tmp_path / "a3_broadcast.py"
     path.write_text(textwrap.dedent(ATTEMPTS["deeply_nested_frame"]))
