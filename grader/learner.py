@@ -78,19 +78,25 @@ class LearnerBadOutput(LearnerError):
 
 
 class _DeadlineReader:
-    """``read(n)`` on a pipe that gives up at a deadline, also in the middle of a frame."""
+    """``read(n)`` on a pipe that gives up at a deadline, also in the middle of a frame, and
+    calls ``watch()`` every ``tick_s`` while it waits (it may raise to give up early)."""
 
-    def __init__(self, stream, deadline: float, timeout_error):
+    def __init__(self, stream, deadline: float, timeout_error, watch=lambda: None, tick_s: float = 0.1):
         self._fd = stream.fileno()
         self._deadline = deadline
         self._timeout_error = timeout_error
+        self._watch = watch
+        self._tick_s = tick_s
 
     def read(self, n: int) -> bytes:
-        left = self._deadline - time.monotonic()
-        ready, _, _ = select.select([self._fd], [], [], max(0.0, left))
-        if not ready:
-            raise self._timeout_error()
-        return os.read(self._fd, min(n, 1 << 20))
+        while True:
+            left = self._deadline - time.monotonic()
+            if left <= 0:
+                raise self._timeout_error()
+            ready, _, _ = select.select([self._fd], [], [], min(left, self._tick_s))
+            if ready:
+                return os.read(self._fd, min(n, 1 << 20))
+            self._watch()
 
 
 class Learner:
@@ -252,7 +258,8 @@ class Learner:
 
     def _receive(self, timeout_s: float, what: str) -> dict:
         stream = _DeadlineReader(self._answers, time.monotonic() + timeout_s,
-                                 lambda: LearnerTimeout(f"{what} timed out after {timeout_s:g} s"))
+                                 lambda: LearnerTimeout(f"{what} timed out after {timeout_s:g} s"),
+                                 watch=lambda: self._check_memory(what))
         try:
             answer = codec.read(stream, self.max_result_bytes)
         except EOFError:
@@ -264,6 +271,15 @@ class Learner:
         if not isinstance(answer, dict) or "ok" not in answer:
             raise LearnerBadOutput(f"{what}: malformed answer from the learner process")
         return answer
+
+    def _check_memory(self, what: str) -> None:
+        """All the learner's processes together stay under the cap (RLIMIT_AS caps each one)."""
+        if self._proc is None:
+            return
+        used = self._sandbox.memory_in_use(self._proc.pid)
+        if used > self._sandbox.memory_bytes:
+            raise LearnerOutOfMemory(f"{what}: your processes together exceeded the {self.memory_gib:g} GiB "
+                                     f"memory cap ({used / 2**30:.1f} GiB)", self.output_tail())
 
     def _died(self, what: str) -> LearnerError:
         proc = self._proc

@@ -13,8 +13,10 @@ check process (PR_SET_PDEATHSIG). Where the grader runs as root (the course mach
   runner) kills everything it left behind (a fork bomb, a daemon) by signalling every process
   of that user id.
 
-Not covered: memory is capped per process, not per process tree (this machine has cgroup v1
-only, owned by its host).
+Memory: RLIMIT_AS caps each process; the learner's processes together (its user id's, or its
+session's without root) are held to the same cap by :meth:`Sandbox.memory_in_use`, which the
+check polls while it waits for an answer (no cgroup v2 here: the machine's cgroup v1 belongs to
+its host).
 
 Without root only the first group applies; :func:`isolation_level` says which one is in force.
 """
@@ -134,10 +136,55 @@ class Sandbox:
         os.makedirs(prefix, mode=0o755, exist_ok=True)
         libc.mount(str(stage).encode(), str(prefix).encode(), None, _MS_MOVE, None)
 
+    def memory_in_use(self, leader: int) -> int:
+        """Bytes resident in all the learner's processes when it has more than one (with one,
+        RLIMIT_AS caps it and this returns 0). Sums RSS, the cheap figure; only when that exceeds
+        the cap sums PSS, which counts pages shared after fork() once."""
+        pids = [pid for pid in _all_pids() if self._owns(pid, leader)]
+        if len(pids) < 2:
+            return 0
+        rss = sum(_read_int(f"/proc/{pid}/statm", 1) * _PAGE for pid in pids)
+        if rss <= self.memory_bytes:
+            return rss
+        return sum(_pss_bytes(pid) for pid in pids)
+
+    def _owns(self, pid: int, leader: int) -> bool:
+        try:
+            if self.privileged:
+                return os.stat(f"/proc/{pid}").st_uid == self.uid
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            return int(stat.rpartition(")")[2].split()[3]) == leader  # its session
+        except (OSError, ValueError, IndexError):
+            return False
+
     def sweep(self) -> None:
         """Kill every process of this sandbox's user id (what a fork bomb leaves behind)."""
         if self.privileged:
             sweep_uid(self.uid)
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def _all_pids() -> list[int]:
+    return [int(e.name) for e in os.scandir("/proc") if e.name.isdigit()]
+
+
+def _read_int(path: str, field: int) -> int:
+    try:
+        return int(Path(path).read_text().split()[field])
+    except (OSError, ValueError, IndexError):
+        return 0  # the process is gone
+
+
+def _pss_bytes(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 def uid_for(check_pid: int, slot: int = 0) -> int:

@@ -8,6 +8,9 @@ computes its expected values in a process the learner's code never touched.
 from __future__ import annotations
 
 import dataclasses
+import os
+import signal
+import sys
 import hashlib
 import shutil
 import subprocess
@@ -111,6 +114,18 @@ ATTEMPTS = {
             x = np.ones(30 * 2**30 // 8)
             return (1,)
         """,
+    "allocate_across_processes": """
+        import os, time
+        import numpy as np
+        def broadcast_shape(a, b):
+            for _ in range(5):  # 5 x 0.75 GiB: each under the per-process cap, together over it
+                if os.fork() == 0:
+                    x = np.ones(3 * 2**30 // 4 // 8)
+                    time.sleep(60)
+                    os._exit(0)
+            time.sleep(60)
+            return (1,)
+        """,
     "half_a_frame_then_a_daemon": """
         import os, struct
         def broadcast_shape(a, b):
@@ -135,6 +150,10 @@ ATTEMPTS = {
 
 
 TARGETED = [ROOT / "grader/checks/test_a3_broadcast.py", ROOT / "grader/plugin.py", ROOT / "grader/levels.py"]
+
+
+def _explain(res) -> list:
+    return [(k.key_point, k.status, k.message[:200]) for k in res.key_points]
 
 
 def _fingerprint() -> str:
@@ -202,6 +221,14 @@ def test_writes_stay_in_the_work_folder(tmp_path):
     assert not left, f"the learner left files in {left}"
 
 
+def test_memory_is_capped_for_all_the_learners_processes_together(tmp_path):
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(ATTEMPTS["allocate_across_processes"]))
+    res = runner.grade_exercise(A3, path)
+    assert {k.status for k in res.key_points} == {"oom"}, _explain(res)
+    assert all("together exceeded the 2 GiB" in k.message for k in res.key_points), _explain(res)
+
+
 def test_deeply_nested_frame_is_the_learners_fault(tmp_path):
     path = tmp_path / "a3_broadcast.py"
     path.write_text(textwrap.dedent(ATTEMPTS["deeply_nested_frame"]))
@@ -237,3 +264,28 @@ def test_a_classmate_folder_is_out_of_sight(tmp_path):
 def test_the_right_answer_still_passes_after_the_attempts():
     res = runner.grade_exercise(A3, ROOT / "solutions" / "a3_broadcast.py")
     assert all(k.passed for k in res.key_points)
+
+
+def test_memory_in_use_counts_the_session_without_root():
+    """Without root the learner's processes are those of its session; shared pages count once."""
+    box = sandbox.Sandbox(1 << 30)
+    box.privileged = False
+    code = textwrap.dedent("""
+        import os, sys, time
+        x = bytearray(300 << 20)  # 300 MiB, written: resident, shared with the children after fork
+        for _ in range(3):
+            if os.fork() == 0:
+                time.sleep(30)
+                os._exit(0)
+        print("ready", flush=True)
+        time.sleep(30)
+        """)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, start_new_session=True)
+    try:
+        assert proc.stdout.readline().strip() == b"ready"
+        time.sleep(0.5)
+        used = box.memory_in_use(proc.pid)  # 4 processes x ~300 MiB RSS > 1 GiB: PSS decides
+        assert 280 << 20 < used < 700 << 20, used / 2**20
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
