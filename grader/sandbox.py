@@ -5,7 +5,8 @@ check process (PR_SET_PDEATHSIG). Where the grader runs as root (the course mach
 
 * its own network namespace with no interfaces up: no network use;
 * its own mount namespace: the project read-only, the hidden checks (``grader/checks``) and,
-  unless a solution or mutant is being graded, ``solutions/`` replaced by empty folders; the
+  unless a solution or mutant is being graded, ``solutions/`` replaced by empty folders, and so
+  is the project's git folder (its objects hold every check and solution); the
   shared writable folders (/tmp, /var/tmp, /run/lock) read-only except the learner's own work
   folder, and a private, size-capped /dev/shm (multiprocessing needs it);
 * an unprivileged user id of its own, with a process-count cap (RLIMIT_NPROC): it cannot touch
@@ -65,7 +66,7 @@ class Sandbox:
         # Each learner process of a check gets its own uid, so sweeping one spares the others.
         slot, Sandbox._next_slot = Sandbox._next_slot % SLOTS, Sandbox._next_slot + 1
         self.uid = uid_for(os.getpid(), slot) if self.privileged else os.geteuid()
-        self.hidden = [ROOT / "grader" / "checks", ROOT / ".grader-cache", *map(Path, hidden)]
+        self.hidden = [ROOT / "grader" / "checks", ROOT / ".grader-cache", *_git_dirs(), *map(Path, hidden)]
         if hide_solutions:
             self.hidden.append(ROOT / "solutions")
 
@@ -161,6 +162,16 @@ class Sandbox:
         """Kill every process of this sandbox's user id (what a fork bomb leaves behind)."""
         if self.privileged:
             sweep_uid(self.uid)
+
+
+def _git_dirs() -> list[Path]:
+    """The project's git folder; in a worktree (``.git`` is a file) also the shared one."""
+    dot_git = ROOT / ".git"
+    if dot_git.is_file():
+        gitdir = Path(dot_git.read_text().partition("gitdir:")[2].strip())
+        common = gitdir.parent.parent if gitdir.parent.name == "worktrees" else gitdir
+        return [gitdir, common]
+    return [dot_git]
 
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")

@@ -74,6 +74,17 @@ ATTEMPTS = {
                 print(open(path).read())
             {WRONG}
         """,
+    "read_the_checks_from_git": f"""
+        import glob, zlib
+        found = []
+        for path in glob.glob("{sandbox._git_dirs()[-1]}/objects/*/*"):
+            try:
+                found.append(zlib.decompress(open(path, "rb").read())[:80])
+            except (OSError, zlib.error):
+                pass
+        def broadcast_shape(a, b):
+            raise RuntimeError(f"read {{len(found)}} git objects")
+        """,
     "edit_grader_files": f"""
         import os
         for path in ["{ROOT}/grader/checks/test_a3_broadcast.py", "{ROOT}/grader/plugin.py",
@@ -227,6 +238,17 @@ def test_memory_is_capped_for_all_the_learners_processes_together(tmp_path):
     res = runner.grade_exercise(A3, path)
     assert {k.status for k in res.key_points} == {"oom"}, _explain(res)
     assert all("together exceeded the 2 GiB" in k.message for k in res.key_points), _explain(res)
+
+
+@pytest.mark.skipif(sandbox.isolation_level() != "user+namespaces", reason="needs root for namespaces")
+def test_the_git_objects_are_out_of_sight(tmp_path):
+    """Every check and solution is in the project's git objects: the learner sees none."""
+    assert list(sandbox._git_dirs()[-1].glob("objects/*/*")), "no loose git objects to hide"
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(ATTEMPTS["read_the_checks_from_git"]))
+    res = runner.grade_exercise(A3, path)
+    said = {k.message.rpartition("RuntimeError: ")[2] for k in res.key_points if "RuntimeError" in k.message}
+    assert said == {"read 0 git objects"}, _explain(res)
 
 
 def test_deeply_nested_frame_is_the_learners_fault(tmp_path):
