@@ -5,7 +5,7 @@ Prints, for the reference solutions:
   * the solutions' and checks' own compute (every check run in-process, without isolation),
     so that the grading overhead is a ratio within the same run;
   * a re-grade after editing one light exercise (incremental);
-  * a class of 4 submissions with 1 and with 2 workers;
+  * a class of 4 submissions (set A unless --class-only says otherwise) with 1 and with 2 workers;
   * nbgrader autograde of the same 4 submissions (classroom mode), for comparison.
 
 Timings on a noisy machine move; compare ratios within one run, and rerun to see the spread.
@@ -26,6 +26,19 @@ from grader import batch, cache, catalog, classroom, runner
 from grader.catalog import ROOT
 
 
+class Table(list):
+    """Rows of (what, seconds, note), each printed as soon as it is measured."""
+
+    WIDTH = 56
+
+    def append(self, row) -> None:
+        super().append(row)
+        if len(self) == 1:
+            print(f"{'what':<{self.WIDTH}}  {'seconds':>8}  note", flush=True)
+        what, seconds, note = row
+        print(f"{what:<{self.WIDTH}}  {seconds:8.1f}  {note}", flush=True)
+
+
 def timed(fn):
     start = time.perf_counter()
     out = fn()
@@ -42,13 +55,14 @@ def copy_solutions(dest: Path, exs) -> Path:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--class-only", default="", help="exercise ids for the class/nbgrader part "
-                        "(default: the available exercises with a limit of at most 120 s)")
+                        "(default: set A, the classroom's first assignment)")
     args = parser.parse_args()
     exs = catalog.available()
     light = [ex for ex in exs if ex.timeout_s <= 120]
-    class_exs = [catalog.get(i) for i in args.class_only.split(",")] if args.class_only else light
+    class_exs = ([catalog.get(i) for i in args.class_only.split(",")] if args.class_only
+                 else [ex for ex in exs if ex.set == "A"])
     ids = [ex.id for ex in exs]
-    rows = []
+    rows = Table()
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         tmp = Path(tmp)
         cache.CACHE_DIR = tmp / "cache"
@@ -107,10 +121,6 @@ def main() -> int:
         nb, _ = timed(autograde)
         rows.append(("nbgrader autograde, same 4 submissions", nb, f"ours with 2 workers: {two / nb:.2f}x its time"))
 
-    width = max(len(r[0]) for r in rows)
-    print(f"\n{'what':<{width}}  {'seconds':>8}  note")
-    for what, seconds, note in rows:
-        print(f"{what:<{width}}  {seconds:8.1f}  {note}")
     print(f"\nmachine: {os.cpu_count()} cores; exercises available: {', '.join(ids)}")
     return 0
 
