@@ -7,7 +7,9 @@ same documents repeated 8x; the multiprocessing pools and chunksizes the code re
 import hashlib
 import json
 import math
+import pickle
 import random
+import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,10 +17,12 @@ from hypothesis import strategies as st
 from grader.checking import as_number, expect_equal, fail
 
 DRIVER = "grader.drivers.c7_jsonl_plan:"
+POOL_DOCS = 4000
+MIN_CHILD_CPU_S = 0.02  # two clock ticks: a pool that did nothing shows 0
 WORDS = ["the", "GIL", "数据", "token", "café", "Pool", "generator", "x", "héllo", "batch", "loss", "ok"]
 
 
-def make_docs(seed: int, n: int) -> list[str]:
+def make_docs(seed: int, n: int, max_words: int = 12) -> list[str]:
     """Raw texts with exact repeats, whitespace-only variants, case variants and short ones."""
     rng = random.Random(seed)
     docs = []
@@ -32,7 +36,7 @@ def make_docs(seed: int, n: int) -> list[str]:
         elif docs and r < 0.45:
             docs.append(rng.choice(docs).upper())  # a different text: exact dedupe keeps it
         else:
-            docs.append(" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12))))
+            docs.append(" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, max_words))))
     return docs
 
 
@@ -103,15 +107,33 @@ def test_exact_dedupe(learner, shared_tmp_path, seed, n, min_chars):
              hint="clean first (whitespace runs -> one space), then drop exact repeats; a case change is another text")
 
 
+def tokenize_cpu_s(texts) -> float:
+    """CPU seconds the check itself takes to tokenize the texts and pickle their ids (the least a
+    pool's workers spend on them), the least of 2 runs."""
+    def once():
+        t0 = time.process_time()
+        for t in texts:
+            pickle.dumps(list(t.encode("utf-8")))
+        return time.process_time() - t0
+    return min(once() for _ in range(2))
+
+
 @settings(max_examples=3)
 @given(st.integers(0, 2**31 - 1), st.integers(2, 64), st.integers(0, 4))
 def test_process_pool(learner, shared_tmp_path, seed, chunksize, min_chars):
-    docs = make_docs(seed, 400)
+    docs = make_docs(seed, POOL_DOCS, max_words=400)  # ~1 KB texts: the workers' share shows in CPU time
     path = write_jsonl(shared_tmp_path / f"p{seed}.jsonl", docs)
-    out = learner.drive(DRIVER + "run_pool", path=path, min_chars=min_chars, n_workers=2, chunksize=chunksize)
+    what = f"process_file(path, {min_chars}, n_workers=2, chunksize={chunksize})"
     want = serial(docs, min_chars)
+    learner.call("__name__")  # the learner's process is started (its module imported) before the first reading
+    before = learner.cpu_times()
+    out = learner.drive(DRIVER + "run_pool", path=path, min_chars=min_chars, n_workers=2, chunksize=chunksize)
+    children = learner.cpu_times()["children_s"] - before["children_s"]
+    if type(out) is not dict or not {"result", "pools", "calls"} <= out.keys():
+        fail(f"{what}: the run did not report", "a result", out)
     expect_equal(out["result"], {"documents": len(want), "tokens": sum(len(t.encode("utf-8")) for t in want)},
-                 f"process_file(path, {min_chars}, n_workers=2, chunksize={chunksize}) vs the serial result")
+                 f"{what} vs the serial result")
+    # Fail-only extras, observed inside the learner's process: what pool it made, the chunksize it passed.
     pools = [p for p in out["pools"] if p["kind"] == "Pool"]
     if not pools or pools[0]["processes"] != 2:
         fail("process_file must create a multiprocessing.Pool of n_workers processes", "Pool(2)",
@@ -120,6 +142,14 @@ def test_process_pool(learner, shared_tmp_path, seed, chunksize, min_chars):
     if not used or any(c["chunksize"] != chunksize for c in used):
         fail("the pool's map / imap must get the chunksize passed in", f"chunksize={chunksize}", used or "no map call",
              hint="chunksize sends a batch of texts per pickle round-trip")
+    # The pass: the workers' CPU time, from the kernel's accounting outside the learner's process.
+    need = max(MIN_CHILD_CPU_S, 0.5 * tokenize_cpu_s(want))
+    if children < need:
+        fail(f"{what}: the tokenizing must run in the pool's worker processes; CPU time of your process's "
+             "child processes (joined), read from /proc", f">= {need:.3f} s (half of what tokenizing and pickling "
+             f"the {len(want)} texts takes the grader)", f"{children:.3f} s",
+             hint="multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=chunksize) in a `with` block "
+                  "(threads do not help CPU-bound Python: the GIL)")
 
 
 @given(st.floats(0, 1), st.integers(1, 64), st.integers(1, 64))
