@@ -18,7 +18,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from grader.checking import fail
@@ -102,7 +102,7 @@ def _tasks(n):
     return [n] * 4
 
 
-@settings(max_examples=1)
+@settings(max_examples=1, phases=(Phase.explicit, Phase.generate))  # seconds per example: no shrinking
 @given(st.integers(1_500_000, 2_500_000))
 def test_threads_no_speedup(learner, n):
     for attempt in range(2):
@@ -125,7 +125,7 @@ def test_threads_no_speedup(learner, n):
          hint="busy() must be pure Python; NumPy or C code can release the GIL")
 
 
-@settings(max_examples=1)
+@settings(max_examples=1, phases=(Phase.explicit, Phase.generate))  # seconds per example: no shrinking
 @given(st.integers(1_500_000, 2_500_000))
 def test_processes_speed_up(learner, n):
     tasks = _tasks(n)
