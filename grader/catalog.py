@@ -240,8 +240,8 @@ CATALOG: tuple[Exercise, ...] = (
         kp("same_seed_identical", "the same seed gives the identical number, another seed another one", P6_RECORD),
         kp("data_version", "follow-up: the data version is the file's hash (SHA-256) and changes with the data", P6_RECORD, followup=True)),
     _ex("C7", "c7_jsonl_plan", "C", 1, "10 GB JSONL clean/dedupe/tokenize",
-        kp("streaming", "a generator pipeline: tracemalloc peak does not grow when the file is 8x larger", P1_STREAM),
-        kp("process_pool", "tokenizing in a multiprocessing.Pool of n_workers with the chunksize (not threads); same result as serial", P1_GIL),
+        kp("streaming", "a generator pipeline: peak resident memory (VmHWM, read from outside) does not grow when the file is 8x larger", P1_STREAM),
+        kp("process_pool", "tokenizing in a multiprocessing.Pool of n_workers with the chunksize (not threads): the workers' CPU time shows it; same result as serial", P1_GIL),
         kp("exact_dedupe", "exact dedupe of the cleaned texts by content hash, first occurrences in order", P1_STREAM),
         kp("why_not_8x", "follow-up: processes do not reach 8x: Amdahl's serial fraction and the real cores", P1_GIL, followup=True)),
     # ---------------------------------------------------------------- P

@@ -192,6 +192,14 @@ class Learner:
                 return int(line.split()[1]) * 1024
         raise RuntimeError("no VmHWM in /proc status")
 
+    def cpu_times(self) -> dict:
+        """CPU seconds of the learner process, read from ``/proc/<pid>/stat`` outside it:
+        ``self_s`` (utime + stime: all its threads) and ``children_s`` (cutime + cstime: its
+        child processes once waited for, e.g. a process pool's workers after join/terminate)."""
+        if self._proc is None:
+            raise RuntimeError("the learner's process is not running")
+        return proc_cpu_times(self._proc.pid)
+
     def close(self) -> None:
         self._kill()
         self._workdir.cleanup()
@@ -320,6 +328,15 @@ class Learner:
             return ""
 
 
+def proc_cpu_times(pid: int | str) -> dict:
+    """``{"self_s", "children_s"}`` CPU seconds of a process from the kernel's accounting."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    fields = text[text.rindex(")") + 2:].split()  # the name may hold spaces and ")"; field 3 on
+    tick = os.sysconf("SC_CLK_TCK")
+    utime, stime, cutime, cstime = (int(f) / tick for f in fields[11:15])  # fields 14-17
+    return {"self_s": utime + stime, "children_s": cutime + cstime}
+
+
 class InProcessLearner:
     """The same interface, calling the module directly in the check's process.
 
@@ -352,6 +369,10 @@ class InProcessLearner:
 
         mod_name, _, fn_name = driver.partition(":")
         return getattr(importlib.import_module(mod_name), fn_name)(self._module, *args, **kwargs)
+
+    def cpu_times(self) -> dict:
+        """This process's CPU times (the module runs here): same fields as :meth:`Learner.cpu_times`."""
+        return proc_cpu_times("self")
 
     def reset(self) -> None:
         pass

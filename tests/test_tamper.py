@@ -160,6 +160,61 @@ ATTEMPTS = {
 }
 
 
+# Forging what a check observes inside the learner's process: each does the task wrong and makes
+# the inside look right; the check measures from outside (/proc), so the key point still fails.
+FORGED_OBSERVATIONS = {
+    "x1_threads_in_processes_clocks_lie": ("X1", "threads_no_speedup", """
+        import multiprocessing, resource, time
+        _wall = time.perf_counter
+        time.process_time = lambda: _wall()  # "CPU time == wall time": one core busy, here
+        resource.getrusage = lambda who: resource.struct_rusage((0.0,) * 16)  # no child CPU
+        def busy(n):
+            s = 0
+            for i in range(n):
+                s += i * i % 7
+            return s
+        def run_threads(n_workers, tasks):  # wrong: processes
+            with multiprocessing.Pool(n_workers) as pool:
+                return pool.map(busy, tasks, chunksize=1)
+        run_processes = run_threads
+        """),
+    "c7_thread_pool_forged_driver": ("C7", "process_pool", """
+        import json
+        from multiprocessing.pool import ThreadPool
+        import grader.drivers.c7_jsonl_plan as driver
+        def unique_texts(path, min_chars):
+            seen = set()
+            for line in open(path, encoding="utf-8"):
+                text = " ".join(json.loads(line)["text"].split())
+                if len(text) >= min_chars and text not in seen:
+                    seen.add(text)
+                    yield text
+        def tokenize(text):
+            return list(text.encode("utf-8"))
+        def process_file(path, min_chars, n_workers, chunksize):  # wrong: threads
+            with ThreadPool(n_workers) as pool:
+                ids = list(pool.imap(tokenize, unique_texts(path, min_chars), chunksize=chunksize))
+            return {"documents": len(ids), "tokens": sum(map(len, ids))}
+        def forged_run_pool(module, *, path, min_chars, n_workers, chunksize):
+            return {"result": process_file(path, min_chars, n_workers, chunksize),
+                    "pools": [{"kind": "Pool", "processes": n_workers}],
+                    "calls": [{"method": "imap", "chunksize": chunksize, "kind": "Pool"}]}
+        driver.run_pool = forged_run_pool
+        """),
+}
+
+
+@pytest.mark.parametrize("attempt", sorted(FORGED_OBSERVATIONS))
+def test_forged_observation_does_not_pass(tmp_path, attempt):
+    exercise_id, key_point, source = FORGED_OBSERVATIONS[attempt]
+    ex = catalog.get(exercise_id)
+    path = tmp_path / f"{ex.module}.py"
+    path.write_text(textwrap.dedent(source))
+    res = runner.grade_exercise(ex, path, key_points=[key_point])
+    assert [(k.key_point, k.status) for k in res.key_points] == [(key_point, "failed")], \
+        [(k.key_point, k.status, k.message) for k in res.key_points]
+
+
 TARGETED = [ROOT / "grader/checks/test_a3_broadcast.py", ROOT / "grader/plugin.py", ROOT / "grader/levels.py"]
 
 

@@ -1,24 +1,40 @@
 """C7 — the 10 GB JSONL plan, run on generated files. Ground truth: the check's own serial
 clean -> filter -> exact dedupe -> UTF-8 tokenize over the JSONL it writes (in the
-``shared_tmp_path`` fixture); tracemalloc peaks of the learner's pipeline on a file and on the
-same documents repeated 8x; the multiprocessing pools and chunksizes the code really used
-(recorded by grader/drivers/c7_jsonl_plan.py) (part 1, generators and the GIL; part 7 §五.C q7)."""
+``shared_tmp_path`` fixture), and the kernel's accounting of the learner's process, read from
+/proc outside it (its code could fake anything observed inside: tracemalloc, a driver's report).
+
+streaming: a fresh process runs unique_texts on a file, then on the same documents repeated 8x;
+its peak resident memory (VmHWM, ``learner.peak_rss_bytes()``) may grow by at most the 8x file's
+extra bytes (a list of records needs ~8x the extra bytes), and both runs must give the check's unique
+texts in order. process_pool: process_file's result equals the serial one, and the CPU time of its
+joined child processes (cutime + cstime, ``learner.cpu_times()``) is at least half what tokenizing
+and pickling those texts takes the check (a thread pool's is 0). Fail-only extras, observed inside
+the learner's process by grader/drivers/c7_jsonl_plan.py: unique_texts must be lazy and its
+tracemalloc peak must not grow; the pool must be a multiprocessing.Pool(n_workers) whose map/imap
+gets the chunksize (part 1, generators and the GIL; part 7 §五.C q7)."""
 
 import hashlib
 import json
 import math
+import pickle
 import random
+import time
 
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from grader.checking import as_number, expect_equal, fail
+from grader.learner import Learner
 
 DRIVER = "grader.drivers.c7_jsonl_plan:"
+MB = 1 << 20
+NO_SHRINK = (Phase.explicit, Phase.generate)
+POOL_DOCS = 4000
+MIN_CHILD_CPU_S = 0.02  # two clock ticks: a pool that did nothing shows 0
 WORDS = ["the", "GIL", "数据", "token", "café", "Pool", "generator", "x", "héllo", "batch", "loss", "ok"]
 
 
-def make_docs(seed: int, n: int) -> list[str]:
+def make_docs(seed: int, n: int, max_words: int = 12) -> list[str]:
     """Raw texts with exact repeats, whitespace-only variants, case variants and short ones."""
     rng = random.Random(seed)
     docs = []
@@ -32,7 +48,7 @@ def make_docs(seed: int, n: int) -> list[str]:
         elif docs and r < 0.45:
             docs.append(rng.choice(docs).upper())  # a different text: exact dedupe keeps it
         else:
-            docs.append(" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12))))
+            docs.append(" ".join(rng.choices(WORDS, k=rng.randint(1, max_words))))
     return docs
 
 
@@ -63,12 +79,12 @@ def _digest(texts) -> str:
 
 def _unique(learner, path, min_chars) -> dict:
     got = learner.drive(DRIVER + "run_unique", path=path, min_chars=min_chars)
-    if type(got) is not dict or "n" not in got:
+    if type(got) is not dict or not {"n", "digest", "lazy", "peak_bytes"} <= got.keys():
         fail("the pipeline's run did not report", "a result", got)
     return got
 
 
-@settings(max_examples=2)
+@settings(max_examples=2, phases=NO_SHRINK)  # a second of work per example; a smaller one says no more
 @given(st.integers(0, 2**31 - 1), st.integers(1, 6))
 def test_streaming(learner, shared_tmp_path, seed, min_chars):
     docs = make_docs(seed, 3000)
@@ -76,18 +92,35 @@ def test_streaming(learner, shared_tmp_path, seed, min_chars):
     big_docs = docs * 8
     random.Random(seed).shuffle(big_docs)
     big = write_jsonl(shared_tmp_path / "big.jsonl", big_docs)
-    a, b = _unique(learner, small, min_chars), _unique(learner, big, min_chars)
+    outside = isinstance(learner, Learner)  # grader bench's in-process baseline: no process to read
+    if outside:
+        learner.restart()  # a fresh process: its peak resident memory (VmHWM) starts over
+    a = _unique(learner, small, min_chars)  # also imports everything and builds the set of seen hashes once
+    peak_small = learner.peak_rss_bytes() if outside else 0
+    b = _unique(learner, big, min_chars)
+    peak_big = learner.peak_rss_bytes() if outside else 0
+    for got, d, name in ((a, docs, "the file"), (b, big_docs, "the 8x file")):
+        want = serial(d, min_chars)
+        expect_equal((got["n"], got["digest"]), (len(want), _digest(want)),
+                     f"unique_texts on {name}: the unique texts in order")
+    size_small = (shared_tmp_path / "small.jsonl").stat().st_size
+    size_big = (shared_tmp_path / "big.jsonl").stat().st_size
+    # The pass: peak resident memory from the kernel's accounting, read outside the learner's process.
+    if outside and peak_big - peak_small > size_big - size_small:
+        fail(f"peak resident memory (VmHWM) of your process, read from /proc outside it: unique_texts on the "
+             f"same documents repeated 8x ({size_big:,} B vs {size_small:,} B) must not need memory that grows "
+             "with the file",
+             f"a peak at most {(size_big - size_small) / MB:.1f} MB (the 8x file's extra bytes) above the 1x run's "
+             f"{peak_small / MB:.1f} MB", f"{(peak_big - peak_small) / MB:.1f} MB above it",
+             hint="read line by line; keep only the set of hashes of the texts seen")
+    # Fail-only extras, observed inside the learner's process (by grader/drivers/c7_jsonl_plan.py).
     if not a["lazy"]:
         fail("unique_texts(path, min_chars) must return a generator (a lazy iterator), not a list", "a generator",
              "a list or another non-lazy value", hint="write it with `yield`; one record in memory at a time")
-    size_small = (shared_tmp_path / "small.jsonl").stat().st_size
-    size_big = (shared_tmp_path / "big.jsonl").stat().st_size
     if b["peak_bytes"] > 2 * a["peak_bytes"] + 256 * 1024:
-        fail(f"tracemalloc peak of unique_texts on the same documents repeated 8x ({size_big:,} B vs {size_small:,} B): "
-             "it must not grow with the file", f"about {a['peak_bytes']:,} B", f"{b['peak_bytes']:,} B",
+        fail(f"tracemalloc peak of unique_texts on the same documents repeated 8x ({size_big:,} B vs "
+             f"{size_small:,} B): it must not grow with the file", f"about {a['peak_bytes']:,} B", f"{b['peak_bytes']:,} B",
              hint="read line by line; keep only the set of hashes of the texts seen")
-    want = serial(big_docs, min_chars)
-    expect_equal((b["n"], b["digest"]), (len(want), _digest(want)), "unique_texts on the 8x file: the unique texts in order")
 
 
 @settings(max_examples=15)
@@ -103,15 +136,31 @@ def test_exact_dedupe(learner, shared_tmp_path, seed, n, min_chars):
              hint="clean first (whitespace runs -> one space), then drop exact repeats; a case change is another text")
 
 
-@settings(max_examples=3)
+def tokenize_cpu_s(texts) -> float:
+    """CPU seconds the check itself takes to tokenize the texts and pickle their ids (the least a
+    pool's workers spend on them)."""
+    t0 = time.process_time()
+    for t in texts:
+        pickle.dumps(list(t.encode("utf-8")))
+    return time.process_time() - t0
+
+
+@settings(max_examples=3, phases=NO_SHRINK)
 @given(st.integers(0, 2**31 - 1), st.integers(2, 64), st.integers(0, 4))
 def test_process_pool(learner, shared_tmp_path, seed, chunksize, min_chars):
-    docs = make_docs(seed, 400)
+    docs = make_docs(seed, POOL_DOCS, max_words=400)  # ~1 KB texts: the workers' share shows in CPU time
     path = write_jsonl(shared_tmp_path / f"p{seed}.jsonl", docs)
-    out = learner.drive(DRIVER + "run_pool", path=path, min_chars=min_chars, n_workers=2, chunksize=chunksize)
+    what = f"process_file(path, {min_chars}, n_workers=2, chunksize={chunksize})"
     want = serial(docs, min_chars)
+    learner.call("__name__")  # the learner's process is started (its module imported) before the first reading
+    before = learner.cpu_times()
+    out = learner.drive(DRIVER + "run_pool", path=path, min_chars=min_chars, n_workers=2, chunksize=chunksize)
+    children = learner.cpu_times()["children_s"] - before["children_s"]
+    if type(out) is not dict or not {"result", "pools", "calls"} <= out.keys():
+        fail(f"{what}: the run did not report", "a result", out)
     expect_equal(out["result"], {"documents": len(want), "tokens": sum(len(t.encode("utf-8")) for t in want)},
-                 f"process_file(path, {min_chars}, n_workers=2, chunksize={chunksize}) vs the serial result")
+                 f"{what} vs the serial result")
+    # Fail-only extras, observed inside the learner's process: what pool it made, the chunksize it passed.
     pools = [p for p in out["pools"] if p["kind"] == "Pool"]
     if not pools or pools[0]["processes"] != 2:
         fail("process_file must create a multiprocessing.Pool of n_workers processes", "Pool(2)",
@@ -120,6 +169,14 @@ def test_process_pool(learner, shared_tmp_path, seed, chunksize, min_chars):
     if not used or any(c["chunksize"] != chunksize for c in used):
         fail("the pool's map / imap must get the chunksize passed in", f"chunksize={chunksize}", used or "no map call",
              hint="chunksize sends a batch of texts per pickle round-trip")
+    # The pass: the workers' CPU time, from the kernel's accounting outside the learner's process.
+    need = max(MIN_CHILD_CPU_S, 0.5 * tokenize_cpu_s(want))
+    if children < need:
+        fail(f"{what}: the tokenizing must run in the pool's worker processes; CPU time of your process's "
+             "child processes (joined), read from /proc", f">= {need:.3f} s (half of what tokenizing and pickling "
+             f"the {len(want)} texts takes the grader)", f"{children:.3f} s",
+             hint="multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=chunksize) in a `with` block "
+                  "(threads do not help CPU-bound Python: the GIL)")
 
 
 @given(st.floats(0, 1), st.integers(1, 64), st.integers(1, 64))

@@ -1,17 +1,24 @@
-"""X1 — threads do not speed up CPU-bound Python, processes do. Ground truth: measurements of the
-learner's own runs (grader/drivers/x1_gil.py): CPU time says where the work ran (this process or
-child processes), CPU time / wall time says how many cores it used at once — robust on a noisy,
-shared 2-core box, because the threads and processes runs are compared within one run,
-interleaved. A speed-up that does not show is measured again once; if the check's own reference
-experiment (its own busy loop, threads vs processes, in this process) shows none either, the box
-is saturated and the key point is reported not verifiable rather than failed (part 1, the GIL)."""
+"""X1 — threads do not speed up CPU-bound Python, processes do. Ground truth: the check calls the
+learner's run_threads, run_processes and busy (the serial run) itself and measures each from
+OUTSIDE the learner's process (which could fake any timing taken inside it): wall time on the
+check's clock, CPU time from the kernel's accounting in /proc/<pid>/stat (``learner.cpu_times()``:
+utime + stime = all threads of that process, cutime + cstime = its child processes once joined).
+CPU time says where the work ran (that process or worker processes), CPU time / wall time says how
+many cores it used at once — robust on a noisy, shared 2-core box, because the threads and
+processes runs are compared within one experiment, interleaved. The results must equal busy(n)
+computed here in closed form, and the serial run must cost at least half the CPU time of the
+check's own busy loop (real CPU-bound work, not a shortcut). A speed-up that does not show is
+measured again once; if the check's own reference experiment (its own busy loop, threads vs
+processes, in this process) shows none either, the box is saturated and the key point is reported
+not verifiable rather than failed (part 1, the GIL)."""
 
+import functools
 import multiprocessing
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from grader.checking import fail
@@ -50,32 +57,66 @@ def reference_gain(tasks) -> float:
     return (serial / procs) / (serial / threads)
 
 
+def _measured(learner, call) -> dict:
+    """Wall time on this clock; CPU time of the learner's process and its joined children, from /proc."""
+    before = learner.cpu_times()
+    t0 = time.perf_counter()
+    result = call()
+    wall = time.perf_counter() - t0
+    after = learner.cpu_times()
+    return {"result": result, "wall_s": wall, "cpu_self_s": after["self_s"] - before["self_s"],
+            "cpu_children_s": after["children_s"] - before["children_s"]}
+
+
+@functools.cache
+def own_busy_cpu_s(n: int) -> float:
+    """CPU seconds of the check's own busy(n) loop in this process (the least of 3 runs)."""
+    def once():
+        t0 = time.process_time()
+        _busy(n)
+        return time.process_time() - t0
+    return min(once() for _ in range(3))
+
+
 def experiment(learner, tasks) -> dict:
-    runs = learner.drive("grader.drivers.x1_gil:run", tasks=tasks, n_workers=N_WORKERS, repeats=1, timeout_s=90)
+    learner.busy(0)  # the learner's process is started before the first reading
+    runs = {  # interleaved, so a burst of load hits all three alike
+        "threads": _measured(learner, lambda: learner.run_threads(N_WORKERS, list(tasks), timeout_s=60)),
+        "processes": _measured(learner, lambda: learner.run_processes(N_WORKERS, list(tasks), timeout_s=60)),
+        "serial": _measured(learner, lambda: [learner.busy(n, timeout_s=60) for n in tasks]),
+    }
     want = [busy_value(n) for n in tasks]
-    for kind in ("serial", "threads", "processes"):
-        for r in runs[kind]:
-            if r["result"] != want:
-                what = {"serial": "busy(n) for each task", "threads": "run_threads", "processes": "run_processes"}[kind]
-                fail(f"{what}: results in task order", want, r["result"])
-    return {k: min(v, key=lambda r: r["wall_s"]) for k, v in runs.items()}
+    for kind, what in (("serial", "busy(n) for each task"), ("threads", "run_threads"), ("processes", "run_processes")):
+        if runs[kind]["result"] != want:
+            fail(f"{what}: results in task order", want, runs[kind]["result"])
+    floor = 0.5 * sum(own_busy_cpu_s(n) for n in tasks)
+    if runs["serial"]["cpu_self_s"] < floor:
+        fail(f"busy(n) must be CPU-bound pure-Python work: {len(tasks)} calls busy({tasks[0]}), CPU time of your "
+             "process read from /proc", f">= {floor:.2f} s (half of the grader's own plain loop)",
+             f"{runs['serial']['cpu_self_s']:.2f} s",
+             hint="a plain `for i in range(n): s += i * i % 7` loop; no closed form, no NumPy")
+    return runs
 
 
 def _tasks(n):
     return [n] * 4
 
 
-@settings(max_examples=1)
+@settings(max_examples=1, phases=(Phase.explicit, Phase.generate))  # seconds per example: no shrinking
 @given(st.integers(1_500_000, 2_500_000))
 def test_threads_no_speedup(learner, n):
     for attempt in range(2):
         run = experiment(learner, _tasks(n))
         serial, threads = run["serial"], run["threads"]
         if threads["cpu_self_s"] < WHERE * serial["cpu_self_s"]:
-            fail("run_threads must do the work in threads of this process (its CPU time is spent here)",
-                 f">= {WHERE * serial['cpu_self_s']:.2f} s of this process's CPU time",
+            fail("run_threads must do the work in threads of your process (its CPU time, read from /proc)",
+                 f">= {WHERE * serial['cpu_self_s']:.2f} s of your process's CPU time",
                  f"{threads['cpu_self_s']:.2f} s (children: {threads['cpu_children_s']:.2f} s)",
                  hint="concurrent.futures.ThreadPoolExecutor")
+        if threads["cpu_children_s"] > (1 - WHERE) * serial["cpu_self_s"]:
+            fail("run_threads must not hand the work to child processes (their CPU time, read from /proc)",
+                 f"<= {(1 - WHERE) * serial['cpu_self_s']:.2f} s of child-process CPU time",
+                 f"{threads['cpu_children_s']:.2f} s", hint="concurrent.futures.ThreadPoolExecutor, not a process pool")
         cores = threads["cpu_self_s"] / threads["wall_s"]
         if cores <= GIL_MAX_CORES:
             return
@@ -84,7 +125,7 @@ def test_threads_no_speedup(learner, n):
          hint="busy() must be pure Python; NumPy or C code can release the GIL")
 
 
-@settings(max_examples=1)
+@settings(max_examples=1, phases=(Phase.explicit, Phase.generate))  # seconds per example: no shrinking
 @given(st.integers(1_500_000, 2_500_000))
 def test_processes_speed_up(learner, n):
     tasks = _tasks(n)
@@ -94,7 +135,7 @@ def test_processes_speed_up(learner, n):
         if procs["cpu_children_s"] < WHERE * serial["cpu_self_s"]:
             fail("run_processes must do the work in worker processes (their CPU time, once joined)",
                  f">= {WHERE * serial['cpu_self_s']:.2f} s of child-process CPU time",
-                 f"{procs['cpu_children_s']:.2f} s (this process: {procs['cpu_self_s']:.2f} s)",
+                 f"{procs['cpu_children_s']:.2f} s (your process: {procs['cpu_self_s']:.2f} s)",
                  hint="multiprocessing.Pool(n_workers).map(busy, tasks); close and join the pool before returning")
         p_cores = procs["cpu_children_s"] / procs["wall_s"]
         t_cores = threads["cpu_self_s"] / threads["wall_s"]

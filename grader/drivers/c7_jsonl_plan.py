@@ -1,4 +1,6 @@
-"""C7 drivers: run the learner's pipeline where it lives and report what it did.
+"""C7 drivers: run the learner's pipeline where it lives and report what it did. What they observe
+inside the learner's process only adds reasons to fail; a pass rests on the results and on /proc
+read from outside (grader/checks/test_c7_jsonl_plan.py).
 
 ``run_unique`` consumes ``unique_texts`` under tracemalloc and says whether it was a lazy
 iterator. ``run_pool`` runs ``process_file`` while recording every ``multiprocessing`` pool the
