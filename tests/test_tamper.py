@@ -209,3 +209,90 @@ def test_a_classmate_folder_is_out_of_sight(tmp_path):
 def test_the_right_answer_still_passes_after_the_attempts():
     res = runner.grade_exercise(A3, ROOT / "solutions" / "a3_broadcast.py")
     assert all(k.passed for k in res.key_points)
+
+
+# ---------------------------------------------------------------- forging a driver's observations
+# Each answer is wrong, and patches what the learner's process could show the check (a driver, a
+# forward hook, peft itself); it must fail on the ground truth the check computes in its own
+# process (the message names which one), not on the forgeable observation.
+FORGED_FAILS_ON = {
+    "peft_forward_patched_like_the_wrong_merge": "run in the check's own base model",
+    "driver_replaced": "run in the check's own base model",
+    "padded_concatenation_with_forged_hook": "grad differs from the reference",
+}
+FORGED = {
+    ("B4", "merged_equals_unmerged", "peft_forward_patched_like_the_wrong_merge"): """
+        import torch
+        import peft.tuners.lora.layer as L
+
+        def _forward(self, x, *args, **kwargs):  # LoRA without the alpha/r scaling, like the merge below
+            out = self.base_layer(x, *args, **kwargs)
+            if self.disable_adapters or self.merged:
+                return out
+            return out + sum(self.lora_B[n](self.lora_A[n](x)) for n in self.active_adapters if n in self.lora_A)
+
+        L.Linear.forward = _forward
+
+        def merge_lora(peft_model):
+            with torch.no_grad():
+                for m in peft_model.modules():
+                    if isinstance(m, L.Linear):
+                        m.base_layer.weight += m.lora_B["default"].weight @ m.lora_A["default"].weight
+            return peft_model.unload()
+        """,
+    ("B4", "merged_equals_unmerged", "driver_replaced"): """
+        import torch
+        import grader.drivers.b4_merged_decode as drv
+
+        def _run(learner_module, *, config, seed, batch, seq_len):  # unmerged logits sold as merged
+            from grader.tiny_models import state_digest
+            peft_model = drv.build_peft_model(config, seed)
+            digest = state_digest(peft_model)
+            with torch.no_grad():
+                logits = peft_model(input_ids=drv.input_ids(config, seed, batch, seq_len)).logits
+            served = peft_model.unload()
+            return {"digest_before": digest, "merged": logits, "state": dict(served.state_dict()),
+                    "n_params": sum(p.numel() for p in served.parameters()), "lora_names": []}
+
+        drv.run = _run
+
+        def merge_lora(peft_model):
+            return peft_model.unload()
+        """,
+    ("A4", "matches_full_batch", "padded_concatenation_with_forged_hook"): """
+        import torch
+        import torch.nn.functional as F
+        import grader.drivers.a4_grad_accum as drv
+
+        torch.nn.Module.register_forward_pre_hook = lambda self, *a, **k: None
+        _run = drv.run
+
+        def _forged(learner_module, *, micro_batches, **kw):  # reports one forward per micro-batch
+            out = _run(learner_module, micro_batches=micro_batches, **kw)
+            out["forward_shapes"] = [list(mb["input_ids"].shape) for mb in micro_batches]
+            return out
+
+        drv.run = _forged
+
+        def accumulate_grads(model, micro_batches):
+            model.zero_grad()
+            T = max(mb["input_ids"].shape[1] for mb in micro_batches)
+            ids = torch.cat([F.pad(mb["input_ids"], (0, T - mb["input_ids"].shape[1])) for mb in micro_batches])
+            labels = torch.cat([F.pad(mb["labels"], (0, T - mb["labels"].shape[1]), value=-100)
+                                for mb in micro_batches])
+            logits = model(ids)
+            F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), ignore_index=-100).backward()
+        """,
+}
+
+
+@pytest.mark.parametrize("forged", sorted(FORGED), ids=["-".join((ex, name)) for ex, _, name in sorted(FORGED)])
+def test_forged_observation_does_not_pass(tmp_path, forged):
+    ex_id, key_point, name = forged
+    ex = catalog.get(ex_id)
+    path = tmp_path / f"{ex.module}.py"
+    path.write_text(textwrap.dedent(FORGED[forged]))
+    res = runner.grade_exercise(ex, path, key_points=[key_point])
+    [kp] = res.key_points
+    assert kp.status == "failed", (kp.status, kp.message)
+    assert FORGED_FAILS_ON[name] in kp.message, kp.message
