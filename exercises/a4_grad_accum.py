@@ -33,21 +33,23 @@ def accumulate_grads(model, micro_batches) -> None:
             LongTensor ``(b, T)`` and returns logits, a float64 tensor ``(b, T, V)``.
             On entry its ``.grad`` fields still hold the previous step's gradients (as after
             ``optimizer.step()`` when nobody called ``zero_grad``): clear them first.
-        micro_batches: a list of k >= 1 dicts ``{"input_ids": LongTensor (b_i, T),
-            "labels": LongTensor (b_i, T)}``. The b_i may differ; T is the same for all.
+        micro_batches: a list of k >= 1 dicts ``{"input_ids": LongTensor (b_i, T_i),
+            "labels": LongTensor (b_i, T_i)}``. The b_i and the T_i may differ (each
+            micro-batch padded to its own longest example, as with dynamic padding).
             ``labels[i, t]`` is the target of position t (already shifted, do not shift
             again); -100 means "no loss here" (prompt or padding). A micro-batch may have no
             valid label at all; the full batch has at least one.
 
     The full-batch loss is the mean cross-entropy over ALL non-ignored tokens of the full
-    batch (the concatenation of the micro-batches), i.e. what
-    ``F.cross_entropy(logits.view(-1, V), labels.view(-1), ignore_index=-100)`` gives on the
-    concatenated batch. Each micro-batch's loss must therefore be scaled so that the k
+    batch (all the micro-batches together), i.e. what
+    ``F.cross_entropy(logits.view(-1, V), labels.view(-1), ignore_index=-100)`` would give on
+    all their tokens pooled. Each micro-batch's loss must therefore be scaled so that the k
     backward calls add up to exactly that (a plain 1/k is right only when every micro-batch
     has the same number of valid tokens).
 
     Call ``model`` once per micro-batch (never on the concatenated batch: accumulation exists
-    so that only one micro-batch's activations are alive at a time). Do not call
+    so that only one micro-batch's activations are alive at a time; the check's model also sees
+    whole rows, so padding micro-batches to one length changes its logits). Do not call
     ``optimizer.step()``; return nothing. Checked within 1e-6 of the full-batch gradient.
 
     Source: part 3, must-remember "backward() accumulates, so gradient accumulation needs no

@@ -37,7 +37,9 @@ def merge_lora(peft_model):
 
     Returns:
         The plain merged ``transformers`` model (no LoRA modules left, the base model's exact
-        parameter count), whose logits equal the unmerged model's (float32, atol 1e-5).
+        parameter count), whose logits equal the unmerged model's (float32, atol 1e-5). The
+        check loads its ``state_dict()`` into a plain base model of its own (same keys and
+        shapes required) and compares the logits there.
 
     Source: part 5, must-remember "LoRA adds (alpha/r) BAx"; part 7, §五.B question 4 ("merged,
     zero inference overhead").

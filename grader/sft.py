@@ -73,12 +73,17 @@ def reference_batch(examples: list[dict], pad: int) -> dict:
     return {"input_ids": input_ids, "attention_mask": mask, "labels": labels}
 
 
-def reference_lora(model):
-    """peft LoRA as the course sets it up: r=16, alpha=32, all-linear, no dropout."""
+def reference_lora(model, *, init_lora_weights: bool = True):
+    """peft LoRA as the course sets it up: r=16, alpha=32, all-linear, no dropout.
+
+    ``init_lora_weights=False`` draws A and B both non-zero (from torch's seeded generator), so
+    the adapters change the outputs from the start (B4: a merge that drops or mis-scales them shows).
+    """
     from peft import LoraConfig, get_peft_model
 
     return get_peft_model(model, LoraConfig(r=LORA_R, lora_alpha=LORA_ALPHA, lora_dropout=0.0,
-                                            target_modules="all-linear", task_type="CAUSAL_LM"))
+                                            target_modules="all-linear", task_type="CAUSAL_LM",
+                                            init_lora_weights=init_lora_weights))
 
 
 def train(model, batches, *, steps: int = TRAIN_STEPS, lr: float = LR) -> list[float]:

@@ -84,10 +84,12 @@ lora_targets = st.one_of(
 # ---------------------------------------------------------------- A4 gradient accumulation
 @st.composite
 def accumulation_cases(draw):
-    """A tiny LM config (V 16..64, n_embd 4..16), a model seed, micro-batch sizes, T, mask rates.
+    """A tiny LM config (V 16..64, n_embd 4..16), a model seed, micro-batch sizes, lengths, mask rates.
 
-    ``mask_rates[i]`` is the fraction of labels set to -100 in micro-batch i; drawn per
-    micro-batch so that micro-batches hold different numbers of valid tokens.
+    ``lengths[i]`` is micro-batch i's sequence length, all different (as with dynamic padding):
+    no single forward can hold rows of two micro-batches without padding, which the A4 model
+    notices. ``mask_rates[i]`` is the fraction of labels set to -100 in micro-batch i; drawn
+    per micro-batch so that micro-batches hold different numbers of valid tokens.
     """
     cfg = {"vocab_size": draw(st.integers(16, 64)), "n_embd": draw(st.integers(4, 16))}
     k = draw(st.integers(1, 4))
@@ -95,7 +97,7 @@ def accumulation_cases(draw):
         "config": cfg,
         "seed": draw(st.integers(0, 2**31 - 1)),
         "sizes": draw(st.lists(st.integers(1, 3), min_size=k, max_size=k)),
-        "T": draw(st.integers(2, 6)),
+        "lengths": draw(st.lists(st.integers(2, 8), min_size=k, max_size=k, unique=True)),
         "mask_rates": draw(st.lists(st.sampled_from([0.0, 0.3, 0.6, 1.0]), min_size=k, max_size=k)),
         "data_seed": draw(st.integers(0, 2**31 - 1)),
     }

@@ -66,3 +66,19 @@ QWEN2_5_0_5B = {"vocab_size": 151936, "hidden_size": 896, "intermediate_size": 4
 LLAMA3_8B = {"vocab_size": 128256, "hidden_size": 4096, "intermediate_size": 14336,
              "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
              "head_dim": 128, "tie_word_embeddings": False, "max_position_embeddings": 8192}
+
+
+
+def state_digest(model) -> str:
+    """SHA-256 of a model's state dict (names, dtypes, shapes, bytes): the same model built in
+    two processes has the same digest."""
+    import hashlib
+
+    import torch
+
+    h = hashlib.sha256()
+    for name, t in sorted(model.state_dict().items()):
+        t = t.detach().cpu().contiguous()
+        h.update(f"{name}|{t.dtype}|{tuple(t.shape)}|".encode())
+        h.update(t.reshape(-1).view(torch.uint8).numpy().tobytes())
+    return h.hexdigest()

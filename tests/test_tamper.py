@@ -160,8 +160,10 @@ ATTEMPTS = {
 }
 
 
-# Forging what a check observes inside the learner's process: each does the task wrong and makes
-# the inside look right; the check measures from outside (/proc), so the key point still fails.
+# Forging what a check observes inside the learner's process (a driver, a hook, the clocks, peft
+# itself): each answer is wrong and makes the inside look right. The key point still fails, on a
+# measurement from outside (/proc) or on ground truth computed in the check's process (the
+# message, where given, names which).
 FORGED_OBSERVATIONS = {
     "x1_threads_in_processes_clocks_lie": ("X1", "threads_no_speedup", """
         import multiprocessing, resource, time
@@ -177,7 +179,7 @@ FORGED_OBSERVATIONS = {
             with multiprocessing.Pool(n_workers) as pool:
                 return pool.map(busy, tasks, chunksize=1)
         run_processes = run_threads
-        """),
+        """, None),
     "c7_thread_pool_forged_driver": ("C7", "process_pool", """
         import json
         from multiprocessing.pool import ThreadPool
@@ -200,19 +202,81 @@ FORGED_OBSERVATIONS = {
                     "pools": [{"kind": "Pool", "processes": n_workers}],
                     "calls": [{"method": "imap", "chunksize": chunksize, "kind": "Pool"}]}
         driver.run_pool = forged_run_pool
-        """),
+        """, None),
+    "b4_peft_forward_patched_like_the_wrong_merge": ("B4", "merged_equals_unmerged", """
+        import torch
+        import peft.tuners.lora.layer as L
+
+        def _forward(self, x, *args, **kwargs):  # LoRA without the alpha/r scaling, like the merge below
+            out = self.base_layer(x, *args, **kwargs)
+            if self.disable_adapters or self.merged:
+                return out
+            return out + sum(self.lora_B[n](self.lora_A[n](x)) for n in self.active_adapters if n in self.lora_A)
+
+        L.Linear.forward = _forward
+
+        def merge_lora(peft_model):
+            with torch.no_grad():
+                for m in peft_model.modules():
+                    if isinstance(m, L.Linear):
+                        m.base_layer.weight += m.lora_B["default"].weight @ m.lora_A["default"].weight
+            return peft_model.unload()
+        """, "run in the check's own base model"),
+    "b4_driver_replaced": ("B4", "merged_equals_unmerged", """
+        import torch
+        import grader.drivers.b4_merged_decode as drv
+
+        def _run(learner_module, *, config, seed, batch, seq_len):  # unmerged logits sold as merged
+            from grader.tiny_models import state_digest
+            peft_model = drv.build_peft_model(config, seed)
+            digest = state_digest(peft_model)
+            with torch.no_grad():
+                logits = peft_model(input_ids=drv.input_ids(config, seed, batch, seq_len)).logits
+            served = peft_model.unload()
+            return {"digest_before": digest, "merged": logits, "state": dict(served.state_dict()),
+                    "n_params": sum(p.numel() for p in served.parameters()), "lora_names": []}
+
+        drv.run = _run
+
+        def merge_lora(peft_model):
+            return peft_model.unload()
+        """, "run in the check's own base model"),
+    "a4_padded_concatenation_with_forged_hook": ("A4", "matches_full_batch", """
+        import torch
+        import torch.nn.functional as F
+        import grader.drivers.a4_grad_accum as drv
+
+        torch.nn.Module.register_forward_pre_hook = lambda self, *a, **k: None
+        _run = drv.run
+
+        def _forged(learner_module, *, micro_batches, **kw):  # reports one forward per micro-batch
+            out = _run(learner_module, micro_batches=micro_batches, **kw)
+            out["forward_shapes"] = [list(mb["input_ids"].shape) for mb in micro_batches]
+            return out
+
+        drv.run = _forged
+
+        def accumulate_grads(model, micro_batches):
+            model.zero_grad()
+            T = max(mb["input_ids"].shape[1] for mb in micro_batches)
+            ids = torch.cat([F.pad(mb["input_ids"], (0, T - mb["input_ids"].shape[1])) for mb in micro_batches])
+            labels = torch.cat([F.pad(mb["labels"], (0, T - mb["labels"].shape[1]), value=-100)
+                                for mb in micro_batches])
+            logits = model(ids)
+            F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), ignore_index=-100).backward()
+        """, "grad differs from the reference"),
 }
 
 
 @pytest.mark.parametrize("attempt", sorted(FORGED_OBSERVATIONS))
 def test_forged_observation_does_not_pass(tmp_path, attempt):
-    exercise_id, key_point, source = FORGED_OBSERVATIONS[attempt]
+    exercise_id, key_point, source, fails_on = FORGED_OBSERVATIONS[attempt]
     ex = catalog.get(exercise_id)
     path = tmp_path / f"{ex.module}.py"
     path.write_text(textwrap.dedent(source))
     res = runner.grade_exercise(ex, path, key_points=[key_point])
-    assert [(k.key_point, k.status) for k in res.key_points] == [(key_point, "failed")], \
-        [(k.key_point, k.status, k.message) for k in res.key_points]
+    assert [(k.key_point, k.status) for k in res.key_points] == [(key_point, "failed")], _explain(res)
+    assert fails_on is None or fails_on in res.key_points[0].message, _explain(res)
 
 
 TARGETED = [ROOT / "grader/checks/test_a3_broadcast.py", ROOT / "grader/plugin.py", ROOT / "grader/levels.py"]

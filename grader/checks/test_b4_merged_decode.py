@@ -3,21 +3,31 @@
 * decode_floor: bytes / bandwidth from the drawn inputs, and for the merged model the parameter
   count of a meta-device copy of the same base model (merging adds no parameters), i.e. the
   same floor as the base; the course's Qwen2.5-0.5B (bf16, 3.35 TB/s, ~0.29 ms) as a second check;
-* merged_equals_unmerged: the unmerged peft model's logits (computed in the driver by peft, with
-  non-zero adapters, and different from the base model's) against the learner's merged model's,
-  plus the merged model's parameter count against the base model built here on the meta device.
+* merged_equals_unmerged: the same tiny Llama + LoRA (r=16, alpha=32, all-linear, non-zero A
+  and B) is built HERE from the drawn config and seed (``build_peft_model`` of the driver
+  module, imported in this process) and its unmerged and base logits are computed here, never
+  in the learner's process. The learner's merged model comes back as its state dict; a fresh
+  base ``LlamaForCausalLM`` built here must load it with ``strict=True`` (exactly the base
+  model's keys and shapes: no lora_A / lora_B, the base parameter count) and give, run here,
+  the unmerged logits within 1e-5. The digest of the peft model taken in the learner's process
+  before ``merge_lora``, the merged model's own logits, parameter count and LoRA parameter
+  names (observed by the driver, forgeable) can only add reasons to fail.
 """
 
 import math
 
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader import strategies
 from grader.checking import as_int, as_number, as_tensor, expect_equal, fail
-from grader.tiny_models import QWEN2_5_0_5B, build_llama
+from grader.tiny_models import QWEN2_5_0_5B, build_llama, state_digest
 
 QWEN_PARAMS = 494_032_768  # Qwen2.5-0.5B incl. q/k/v biases (its config.json + safetensors)
+MERGE_HINT = ("W' = W + (alpha/r) B A: use peft's merge_and_unload(), not unload() (drops the adapters) "
+              "and not W + B A (forgets the alpha/r scaling)")
+NO_LORA_HINT = "merge_and_unload() folds the adapters in and returns the base model"
 
 
 def base_params(config: dict) -> int:
@@ -39,24 +49,68 @@ def test_decode_floor(learner, n_params, bytes_per_param, bandwidth_tb_s):
         fail("Qwen2.5-0.5B merged, bf16, 3.35 TB/s (the course: 0.99 GB / 3.35 TB/s)", "~0.29 ms", course)
 
 
+def reference(config: dict, seed: int, batch: int, seq_len: int) -> dict:
+    """Built and run in this process: the peft model's digest, its unmerged and base logits."""
+    from grader.drivers.b4_merged_decode import build_peft_model, input_ids
+
+    peft_model = build_peft_model(config, seed)
+    ids = input_ids(config, seed, batch, seq_len)
+    digest = state_digest(peft_model)
+    with torch.no_grad():
+        unmerged = peft_model(input_ids=ids).logits
+        with peft_model.disable_adapter():
+            base = peft_model(input_ids=ids).logits
+    return {"ids": ids, "digest": digest, "unmerged": unmerged, "base": base}
+
+
+def served_logits(config: dict, state, ids, what: str):
+    """A fresh base model built here, loaded (strict) with the learner's merged state dict, run here."""
+    if type(state) is not dict or not all(type(k) is str for k in state):
+        fail(f"{what}: its state dict", "a dict of parameter name -> tensor", type(state).__name__)
+    lora = sorted(k for k in state if "lora_" in k)
+    if lora:
+        fail(f"{what}: parameters of the merged model", "no lora_A / lora_B left", lora[:5], NO_LORA_HINT)
+    model = build_llama(config).eval()
+    want = model.state_dict()
+    if set(state) != set(want):
+        fail(f"{what}: state dict of the merged model",
+             f"exactly the base LlamaForCausalLM's {len(want)} entries (its parameter count, nothing added)",
+             {"missing": sorted(set(want) - set(state))[:5], "unexpected": sorted(set(state) - set(want))[:5]},
+             NO_LORA_HINT)
+    for name, ref in want.items():
+        as_tensor(state[name], f"{what}: {name}", shape=tuple(ref.shape), dtype=ref.dtype)
+    model.load_state_dict(state, strict=True)
+    with torch.no_grad():
+        return model(input_ids=ids).logits
+
+
 @settings(max_examples=6)
 @given(strategies.tiny_llama_configs(), st.integers(0, 2**16), st.integers(1, 2), st.integers(1, 12))
 def test_merged_equals_unmerged(learner, config, seed, batch, seq_len):
-    out = learner.drive("grader.drivers.b4_merged_decode:run", config=config, seed=seed, batch=batch, seq_len=seq_len)
-    if "error" in out:
-        fail("merge_lora(peft_model)", "the merged transformers model", out["error"])
-    unmerged = as_tensor(out["unmerged"], "unmerged logits")
-    base = as_tensor(out["base"], "base logits")
-    if (unmerged - base).abs().max() < 1e-4:  # the adapters must matter, or this proves nothing
+    ref = reference(config, seed, batch, seq_len)
+    if (ref["unmerged"] - ref["base"]).abs().max() < 1e-4:  # the adapters must matter, or this proves nothing
         fail("check set-up: LoRA adapters change the logits", "a difference", "none (report this)")
-    if out["lora_names"]:
-        fail("parameters of the merged model", "no lora_A / lora_B left", out["lora_names"],
-             "merge_and_unload() folds the adapters in and returns the base model")
-    expect_equal(as_int(out["n_params"], "parameters of the merged model"), base_params(config),
-                 "parameters of the merged model (= the base model's: zero inference overhead)")
-    merged = as_tensor(out["merged"], "merged logits", shape=tuple(unmerged.shape))
-    diff = float((merged - unmerged).abs().max())
+    what = f"merge_lora(peft_model) on a tiny Llama ({config['num_hidden_layers']} layers, LoRA r=16 all-linear)"
+    out = learner.drive("grader.drivers.b4_merged_decode:run", config=config, seed=seed, batch=batch, seq_len=seq_len)
+    if type(out) is not dict:
+        fail(what, "the merged transformers model", type(out).__name__)
+    if "error" in out:
+        fail(what, "the merged transformers model", out["error"])
+    if out.get("digest_before") != ref["digest"]:  # the model handed to merge_lora is not the one built here
+        fail(f"{what}: the peft model given to merge_lora (SHA-256 of its state dict, in your process)",
+             ref["digest"], out.get("digest_before"),
+             "your module must not change torch, transformers, peft or the grader at import time")
+    if out.get("lora_names"):
+        fail(f"{what}: parameters of the merged model", "no lora_A / lora_B left", out["lora_names"], NO_LORA_HINT)
+    served = served_logits(config, out.get("state"), ref["ids"], what)
+    diff = float((served - ref["unmerged"]).abs().max())
     if diff > 1e-5:
-        fail(f"max |merged - unmerged| logits (tiny Llama, {config['num_hidden_layers']} layers)", "<= 1e-5", diff,
-             "W' = W + (alpha/r) B A: use peft's merge_and_unload(), not unload() (drops the adapters) "
-             "and not W + B A (forgets the alpha/r scaling)")
+        fail(f"{what}: max |merged - unmerged| logits (your merged weights, run in the check's own base model)",
+             "<= 1e-5", diff, MERGE_HINT)
+    expect_equal(as_int(out.get("n_params"), "parameters of the merged model"), base_params(config),
+                 "parameters of the merged model (= the base model's: zero inference overhead)")
+    merged = as_tensor(out.get("merged"), "merged logits", shape=tuple(ref["unmerged"].shape))
+    diff = float((merged - ref["unmerged"]).abs().max())
+    if diff > 1e-5:
+        fail(f"{what}: max |merged - unmerged| logits (your merged model's own forward)", "<= 1e-5", diff,
+             MERGE_HINT)
