@@ -61,6 +61,7 @@ def grade_class(submissions_dir: Path, *, jobs: int = 2, only: list[str] | None 
     """Grade every subfolder of ``submissions_dir``; returns the per-student rows."""
     subs = sorted(p for p in Path(submissions_dir).iterdir() if p.is_dir() and not p.name.startswith("."))
     todo = make_jobs(subs, only)
+    runner.warm_up(heavy=len(todo) > 2)
     results = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for r in pool.map(run_job, todo):

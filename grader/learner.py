@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from grader import codec
+from grader import codec, zygote
 from grader.catalog import ROOT
 from grader.sandbox import Sandbox
 
@@ -112,13 +112,15 @@ class Learner:
 
     def __init__(self, module_name: str, module_file: str | Path, *, call_timeout_s: float = 20.0,
                  import_timeout_s: float = 60.0, memory_gib: float = 4.0,
-                 max_result_bytes: int = codec.MAX_FRAME_BYTES, hidden: list[Path] = ()):
+                 max_result_bytes: int = codec.MAX_FRAME_BYTES, hidden: list[Path] = (),
+                 zygote: str | None = None):
         self.module_name = module_name
         self.module_file = Path(module_file).resolve()
         self.call_timeout_s = call_timeout_s
         self.import_timeout_s = import_timeout_s
         self.memory_gib = memory_gib
         self.max_result_bytes = max_result_bytes
+        self.zygote = zygote  # socket path of a grader.zygote to fork from, else python -m grader.worker
         self._proc: subprocess.Popen | None = None
         self._dead: LearnerError | None = None
         self._start_failed: LearnerError | None = None  # import problems don't change between key points
@@ -157,13 +159,18 @@ class Learner:
         log = open(self._log_path, "ab")
         self._sandbox.prepare_workdir(self._log_path)
         try:
-            self._proc = subprocess.Popen(
-                [sys.executable, "-m", "grader.worker", str(req_r), str(ans_w),
-                 self.module_name, str(self._src)],
-                pass_fds=(req_r, ans_w), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                cwd=self._workdir.name, env=env, start_new_session=True,
-                preexec_fn=self._sandbox.preexec,
-            )
+            if self.zygote is not None:  # forked from a process that has imported torch already
+                self._proc = zygote.spawn(self.zygote, module_name=self.module_name, module_file=str(self._src),
+                                          cwd=self._workdir.name, env=env, sandbox=self._sandbox.params(),
+                                          fds=(req_r, ans_w, log.fileno()))
+            else:
+                self._proc = subprocess.Popen(
+                    [sys.executable, "-m", "grader.worker", str(req_r), str(ans_w),
+                     self.module_name, str(self._src)],
+                    pass_fds=(req_r, ans_w), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                    cwd=self._workdir.name, env=env, start_new_session=True,
+                    preexec_fn=self._sandbox.preexec,
+                )
         finally:
             os.close(req_r)
             os.close(ans_w)

@@ -45,6 +45,7 @@ def pytest_addoption(parser):
     group.addoption("--memory-gib", type=float, help="address-space cap of the learner's process")
     group.addoption("--hide", action="append", default=[],
                     help="a folder the learner's process must not see (e.g. other submissions)")
+    group.addoption("--zygote", help="socket of a grader.zygote that forks the learner's processes")
     group.addoption("--in-process", action="store_true",
                     help="benchmark only: call the module in this process, without isolation")
 
@@ -60,7 +61,8 @@ def _new_learner(config, exercise, **limits):
         return InProcessLearner(exercise.module, opt("--learner-file"))
     kwargs = dict(call_timeout_s=opt("--call-timeout") or exercise.call_timeout_s,
                   import_timeout_s=opt("--import-timeout") or exercise.import_timeout_s,
-                  memory_gib=opt("--memory-gib") or exercise.memory_gib, hidden=opt("--hide"))
+                  memory_gib=opt("--memory-gib") or exercise.memory_gib, hidden=opt("--hide"),
+                  zygote=opt("--zygote"))
     return Learner(exercise.module, opt("--learner-file"), **{**kwargs, **limits})
 
 

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Iterable
 
-from grader import catalog
+from grader import catalog, zygote
 from grader.cache import ResultCache
 from grader.catalog import ROOT, Exercise
 from grader.results import ExerciseResult, KeyPointResult
@@ -82,7 +82,8 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
         runnable = still
     # Longest first, so the wall time stays close to the longest exercise.
     runnable.sort(key=lambda item: -item[0].timeout_s)
-    warm_up(heavy=len(runnable) > 2)
+    if runnable:
+        warm_up(heavy=len(runnable) > 2)
     threads = 1  # one torch thread per check process: the pool provides the parallelism
 
     def run(item):
@@ -120,6 +121,8 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
                "--import-timeout", str(ex.import_timeout_s), "--memory-gib", str(ex.memory_gib)]
         if in_process:  # benchmark baseline only
             args.append("--in-process")
+        elif zygote.running():
+            args += ["--zygote", zygote.running()]
         for path in hidden:
             args += ["--hide", str(Path(path).resolve())]
         if key_points is not None:
@@ -160,8 +163,11 @@ _PRELOAD = ["grader.preload_light"]
 
 
 def warm_up(heavy: bool) -> None:
-    """Choose what the fork server preloads; only effective before the first check process."""
+    """Choose what the check processes' fork server preloads (only effective before the first
+    check process) and start the zygote the learners' processes fork from (grader/zygote.py).
+    Call it from the main thread: the zygote lives as long as the thread that started it."""
     _PRELOAD[:] = ["grader.preload_heavy" if heavy else "grader.preload_light"]
+    zygote.start("heavy" if heavy else "light")
 
 
 def _fork_server():

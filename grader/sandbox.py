@@ -70,6 +70,23 @@ class Sandbox:
         if hide_solutions:
             self.hidden.append(ROOT / "solutions")
 
+    def params(self) -> dict:
+        """Plain data to rebuild this sandbox in another process (:mod:`grader.zygote`)."""
+        return {"memory_bytes": self.memory_bytes, "privileged": self.privileged, "uid": self.uid,
+                "hidden": [str(p) for p in self.hidden], "stage": str(getattr(self, "_stage", "") or ""),
+                "workdir": str(getattr(self, "_workdir", "") or "")}
+
+    @classmethod
+    def from_params(cls, params: dict) -> "Sandbox":
+        box = cls.__new__(cls)
+        box.memory_bytes, box.privileged, box.uid = params["memory_bytes"], params["privileged"], params["uid"]
+        box.hidden = [Path(p) for p in params["hidden"]]
+        if params["stage"]:
+            box._stage = Path(params["stage"])
+        if params["workdir"]:
+            box._workdir = Path(params["workdir"])
+        return box
+
     def prepare_workdir(self, path: Path) -> None:
         if self.privileged:
             os.chown(path, self.uid, self.uid)

@@ -1,0 +1,251 @@
+"""A clean process that imports the learners' libraries once and forks each learner's process.
+
+Starting a learner's process as ``python -m grader.worker`` costs an interpreter start and, for
+most exercises, an import of torch: seconds on a 2-core box, once per learner process, the
+largest part of the grading overhead. The zygote pays it once per grading run. It imports the
+libraries (never a check, a solution or anything a check computed) and, on request, forks a
+child that sets up the same sandbox (:class:`grader.sandbox.Sandbox`) and runs
+:func:`grader.worker.main` on the learner's module, as the exec'd path does.
+
+A check process asks over a unix socket in a folder only the grader's user can enter, passing
+the learner's pipe ends and log file as file descriptors. The connection lives as long as the
+learner's process: the zygote writes the child's wait status on it when the child ends, and
+kills the child when the check hangs up (a check that timed out and was killed). The zygote
+dies with the process that started it; its children die with it (PR_SET_PDEATHSIG).
+
+    python -m grader.zygote <socket path> light|heavy
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+_MAX_REQUEST = 1 << 20
+PRELOAD = {"light": ("numpy",),
+           "heavy": ("numpy", "torch", "torch.nn.functional", "transformers",
+                     "transformers.models.llama.modeling_llama", "peft")}
+# Set before torch loads: OpenMP reads its thread count once, when the library is loaded.
+THREAD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+# ---------------------------------------------------------------- the check's side
+class Spawned:
+    """A learner's process forked by the zygote, with the part of ``subprocess.Popen`` that
+    :class:`grader.learner.Learner` uses: ``pid`` and ``wait``."""
+
+    def __init__(self, conn: socket.socket, pid: int):
+        self._conn = conn
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            self._conn.settimeout(timeout)
+            try:
+                packet = self._conn.recv(4096)
+            except TimeoutError:
+                raise subprocess.TimeoutExpired(f"learner process {self.pid}", timeout) from None
+            self._conn.close()
+            status = json.loads(packet)["status"] if packet else 9  # the zygote is gone: as if killed
+            self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+
+def spawn(path: str, *, module_name: str, module_file: str, cwd: str, env: dict, sandbox: dict,
+          fds: tuple[int, int, int]) -> Spawned:
+    """Fork a learner's process from the zygote at ``path``; ``fds`` = (requests, answers, log)."""
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    conn.connect(path)
+    request = {"module_name": module_name, "module_file": module_file, "cwd": cwd, "env": env,
+               "sandbox": sandbox, "fds": list(fds)}
+    socket.send_fds(conn, [json.dumps(request).encode()], list(fds))
+    packet = conn.recv(4096)  # waits while the zygote is still importing
+    if not packet:
+        conn.close()
+        raise OSError("the zygote did not answer")
+    return Spawned(conn, json.loads(packet)["pid"])
+
+
+class Zygote:
+    """The zygote process of this grading run (started by :func:`start`)."""
+
+    def __init__(self, kind: str):
+        import tempfile
+
+        self._dir = tempfile.TemporaryDirectory(prefix="grader-zygote-")  # mode 0700: root only
+        self.path = str(Path(self._dir.name) / "socket")
+        env = {**os.environ, **THREAD_ENV}
+        env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[1]),
+                                             env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        self._proc = subprocess.Popen([sys.executable, "-m", "grader.zygote", self.path, kind],
+                                      stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+        while not os.path.exists(self.path):  # bound before it imports: clients queue meanwhile
+            if self._proc.poll() is not None:
+                raise OSError(f"the zygote exited with code {self._proc.returncode}")
+            select.select([], [], [], 0.01)
+
+    def alive(self) -> bool:
+        return self._proc.poll() is None
+
+    def close(self) -> None:
+        self._proc.kill()
+        self._proc.wait()
+        self._dir.cleanup()
+
+
+_LOCK = threading.Lock()
+_RUNNING: dict[int, Zygote] = {}  # by the pid that started it: a forked child has none
+
+
+def start(kind: str = "heavy") -> str:
+    """Start this process's zygote with ``kind`` preloads, if none runs; its socket path.
+
+    Call it from the main thread: the zygote dies with the thread that started it.
+    """
+    with _LOCK:
+        zygote = _RUNNING.get(os.getpid())
+        if zygote is not None and zygote.alive():
+            return zygote.path
+        zygote = _RUNNING[os.getpid()] = Zygote(kind)
+        import atexit
+
+        atexit.register(zygote.close)
+        return zygote.path
+
+
+def running() -> str | None:
+    """The socket path of this process's zygote, if one runs."""
+    zygote = _RUNNING.get(os.getpid())
+    return zygote.path if zygote is not None and zygote.alive() else None
+
+
+# ---------------------------------------------------------------- the zygote's side
+def _child(request: dict, fds: list[int]) -> None:
+    """In the forked child: become the learner's process; never returns."""
+    code = 70
+    try:
+        from grader import worker
+        from grader.sandbox import Sandbox
+
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        req_fd, ans_fd, log_fd = fds
+        os.dup2(log_fd, 1)
+        os.dup2(log_fd, 2)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        for fd in map(int, os.listdir("/proc/self/fd")):  # the zygote's sockets are none of its business
+            if fd > 2 and fd not in (req_fd, ans_fd):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        os.setsid()
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        sys.path[0] = request["cwd"]  # as ``python -m grader.worker`` would have it
+        sys.dont_write_bytecode = True
+        Sandbox.from_params(request["sandbox"]).preexec()
+        sys.argv = ["grader.worker"]
+        code = worker.main([str(req_fd), str(ans_fd), request["module_name"], request["module_file"]])
+    except BaseException:  # noqa: BLE001 - the learner's process must end here, whatever happened
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code if isinstance(code, int) else 70)
+
+
+def serve(path: str, kind: str) -> None:
+    import ctypes
+
+    ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the grader
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    listener.bind(path)
+    listener.listen(128)
+    import importlib
+
+    for name in PRELOAD[kind]:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - a missing optional library only costs speed
+            pass
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    waiting: dict[socket.socket, int | None] = {}  # connection -> the child's pid, once forked
+    children: dict[int, socket.socket] = {}
+
+    def reap() -> None:
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            conn = children.pop(pid, None)
+            if conn is not None:
+                try:
+                    conn.sendall(json.dumps({"status": status}).encode() + b"\n")
+                except OSError:
+                    pass
+                waiting.pop(conn, None)
+                conn.close()
+
+    while True:
+        ready, _, _ = select.select([listener, wake_r, *waiting], [], [])
+        if wake_r in ready:
+            os.read(wake_r, 4096)
+            reap()
+        if listener in ready:
+            conn, _ = listener.accept()
+            waiting[conn] = None
+        for conn in [c for c in ready if c in waiting]:
+            pid = waiting[conn]
+            if pid is not None:  # the check hung up (it was killed): end its learner's process
+                waiting.pop(conn)
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                continue
+            try:
+                msg, fds, _, _ = socket.recv_fds(conn, _MAX_REQUEST, 3)
+            except OSError:
+                msg, fds = b"", []
+            if not msg or len(fds) != 3:
+                for fd in fds:
+                    os.close(fd)
+                waiting.pop(conn)
+                conn.close()
+                continue
+            request = json.loads(msg)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            pid = os.fork()
+            if pid == 0:
+                _child(request, fds)
+            for fd in fds:
+                os.close(fd)
+            waiting[conn] = pid
+            children[pid] = conn
+            conn.sendall(json.dumps({"pid": pid}).encode() + b"\n")
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1], sys.argv[2])
