@@ -356,6 +356,7 @@ class InProcessLearner:
 
         spec = importlib.util.spec_from_file_location(module_name, module_file)
         self._module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = self._module  # as the worker does: pickling its functions needs it
         sys.path.insert(0, str(Path(module_file).parent))
         spec.loader.exec_module(self._module)
 

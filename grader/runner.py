@@ -39,12 +39,13 @@ def resolve_target(target: str | Path) -> Path:
 def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None,
           overrides: dict[str, str | Path] | None = None, jobs: int | None = None,
           on_result: Callable[[ExerciseResult], None] | None = None,
-          incremental: bool = False) -> dict[str, ExerciseResult]:
+          incremental: bool = False, in_process: bool = False) -> dict[str, ExerciseResult]:
     """Grade every catalog exercise (or those in ``only``); returns results keyed by id, in catalog order.
 
     ``incremental=True`` reuses the results of exercises whose fingerprint (learner code, the
     modules it imports, check, solution, grader, library versions) has not changed, and saves
-    each new result as soon as it is known (see :mod:`grader.cache`).
+    each new result as soon as it is known (see :mod:`grader.cache`). ``in_process=True`` is
+    the benchmark's baseline: no isolation, never used to grade anyone.
     """
     folder = resolve_target(target)
     overrides = {catalog.get(k).id: Path(v) for k, v in (overrides or {}).items()}
@@ -87,7 +88,7 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
     threads = 1  # one torch thread per check process: the pool provides the parallelism
 
     def run(item):
-        res = grade_exercise(*item, threads=threads)
+        res = grade_exercise(*item, threads=threads, in_process=in_process)
         if cache is not None:
             cache.put(item[0], fingerprints[item[0].id], res)
         done(res)

@@ -129,14 +129,15 @@ def vm_status(handle) -> dict:
     return {k: int(fields[k].split()[0]) * 1024 for k in ("VmPeak", "VmHWM")}
 
 
-def idle_worker_status(learner_cls, folder) -> dict:
+def idle_worker_status(folder, like) -> dict:
     """An honest baseline: a learner process on a module written here (imports json and hashlib,
-    does nothing), after one call. The learner's own code cannot inflate it."""
+    does nothing), after one call, started the way ``like``'s is (forked from the same zygote, if
+    any). The learner's own code cannot inflate it."""
     folder.mkdir(mode=0o755, exist_ok=True)
     folder.chmod(0o755)
     (folder / "a1_idle.py").write_text(IDLE_MODULE)
     (folder / "a1_idle.py").chmod(0o644)
-    idle = learner_cls("a1_idle", folder / "a1_idle.py", memory_gib=4.0)
+    idle = Learner("a1_idle", folder / "a1_idle.py", memory_gib=4.0, zygote=getattr(like, "zygote", None))
     try:
         idle.noop()
         return vm_status(idle)
@@ -159,9 +160,9 @@ def pipeline_peaks(handle, path, min_chars: int, what: str) -> dict:
 
 @settings(max_examples=1, deadline=None)
 @given(strategies.seeds, strategies.small_corpora())
-def test_peak_independent_of_size(outside_processes, shared_tmp_path, seed, corpus):
+def test_peak_independent_of_size(learner, outside_processes, shared_tmp_path, seed, corpus):
     min_chars = corpus["min_chars"]
-    idle = idle_worker_status(Learner, shared_tmp_path / "idle")
+    idle = idle_worker_status(shared_tmp_path / "idle", like=learner)
     handle = outside_processes()
     runs, sizes = {}, {}
     for size_mb in (1, BIG_MB):
@@ -187,14 +188,14 @@ def test_peak_independent_of_size(outside_processes, shared_tmp_path, seed, corp
 
 @settings(max_examples=1, deadline=None)
 @given(strategies.seeds)
-def test_streams_under_rlimit(outside_processes, shared_tmp_path, seed):
+def test_streams_under_rlimit(learner, outside_processes, shared_tmp_path, seed):
     path = shared_tmp_path / f"rlimit-{BIG_MB}mb.jsonl"
     generate_mb(path, BIG_MB, seed=seed)
     size = os.path.getsize(path)
     list_need = measured_factor() * size  # the list approach, measured in this process
     budget = int(list_need / 8)
     assert list_need > 4 * budget and budget < size, "the list approach must need far more than the limit allows"
-    idle = idle_worker_status(Learner, shared_tmp_path / "idle")
+    idle = idle_worker_status(shared_tmp_path / "idle", like=learner)
     cap = idle["VmPeak"] + budget
     small = outside_processes(memory_gib=cap / 2**30)
     if not isinstance(small, Learner):  # grader bench's in-process baseline: no limit to set
