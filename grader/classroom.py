@@ -240,6 +240,7 @@ def verdict_for_source(ex_id: str, kp_id: str, source: str) -> str | None:
     ex = catalog.get(ex_id)
     key = (ex_id, hashlib.sha256(source.encode()).hexdigest())
     if key not in _graded:
+        runner.warm_up(heavy=True)  # a notebook grades many answers: preload once, fork each
         with tempfile.TemporaryDirectory(prefix="nb-answer-") as tmp:
             path = Path(tmp) / f"{ex.module}.py"
             path.write_text(source)
