@@ -42,7 +42,7 @@ from hypothesis import strategies as st
 from grader import strategies
 from grader.char_model import build_model, encode, evaluate_loss, get_batch, make_corpus
 from grader.checking import as_number, as_tensor, fail
-from grader.drivers.p2_training_loop import SMALL, unit_sgd
+from grader.drivers.p2_training_loop import SMALL
 
 V = 128
 LN_V = math.log(V)
@@ -223,14 +223,12 @@ def test_schedule_values(learner, sched, data):
 
 
 def _adamw_unit_move(seed: int, batch) -> tuple[torch.Tensor, torch.Tensor]:
-    """(initial weights, u): AdamW's first step from the initial SMALL model on ``batch`` moves the
-    weights by exactly -lr * u (m_hat = g, v_hat = g^2 whatever the betas: u = g / (|g| + eps) +
-    weight_decay * w), so a step's move gives its learning rate."""
-    model = build_model(seed, SMALL)
-    step = reference_step(model, batch)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1.0, betas=(0.9, 0.95), weight_decay=SHORT["weight_decay"])
-    optimizer.step()
-    return step.before, step.before - _flat(model.parameters())
+    """(initial weights w, u): AdamW's first step from the initial SMALL model on ``batch`` moves the
+    weights by -lr * u, u = weight_decay * w + g / (|g| + eps) (m_hat = g and v_hat = g^2 whatever
+    the betas), g the clipped gradient: a step's move gives its learning rate. (The closed form
+    agrees with torch.optim.AdamW to rounding, and spares this process its ~1 s first step.)"""
+    step = reference_step(build_model(seed, SMALL), batch)
+    return step.before, SHORT["weight_decay"] * step.before + step.grad / (step.grad.abs() + 1e-8)
 
 
 def loop_lrs_follow_schedule(learner, seed=1):
