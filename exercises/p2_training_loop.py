@@ -14,10 +14,10 @@ The model and the text are given (``grader/char_model.py``, importable from your
     x, y = get_batch(data, batch_size, seq_len, generator) # (B, T) inputs, (B, T) next chars
     logits = model(x)                      # (B, T, 128); always model(x), never model.forward(x)
 
-The grader runs short loops on crafted batches and measures what each line changes (the dtype
-of matmul outputs, the gradient norm and learning rate when ``optimizer.step()`` runs, the
-``.grad`` fields afterwards), then one 80-step training run whose weights it evaluates on text
-you never saw. Everything runs on CPU; bf16 autocast there is ~30x slower (part 3), so the
+The grader runs short loops on crafted batches and measures what each line changes (the loss
+you return and the weights after a step, some steps with its own ``SGD(lr=1)`` optimizer so the
+weights move by exactly minus the gradient ``optimizer.step()`` saw; the ``.grad`` fields
+afterwards), then one 80-step training run whose weights it evaluates on text you never saw. Everything runs on CPU; bf16 autocast there is ~30x slower (part 3), so the
 graded bf16 runs are tiny and the long run is fp32 (``amp_dtype=None``).
 """
 
@@ -51,7 +51,7 @@ def configure_optimizer(model, config: dict):
       ``total_steps``, ``weight_decay``). ``torch.optim.lr_scheduler.LambdaLR`` with
       ``lambda k: lr_at(k, ...) / max_lr`` does exactly this (it sets lr_at(0) at once).
 
-    Checked: the learning rate in ``optimizer.param_groups`` at every ``optimizer.step()``.
+    Checked: the learning rate each ``optimizer.step()`` runs with (read from how far it moves the weights).
     Source: part 3, the five objects (Optimizer) and must-remember "warmup + cosine".
     """
     raise NotImplementedError("P2: configure_optimizer")

@@ -1,14 +1,19 @@
 """P2 driver: the course's character Transformer around the learner's loop functions.
 
 Runs in the learner's process, single-threaded (``torch.set_num_threads(1)``: on a shared 2-core
-box this is ~10x faster than oversubscribed threads). Two entry points:
+box this is ~10x faster than oversubscribed threads, and the check process computes its ground
+truth with the same kernels). It returns only what the learner's code produced: the values
+``train_step`` returned and the weights after each step. Nothing here is the basis of a pass:
+the check recomputes every expected value in its own process (the learner's code could replace
+these functions). Two entry points:
 
-- ``run_steps``: builds ``GPT`` from a seed, calls the learner's ``configure_optimizer`` and then
-  ``train_step`` once per given batch, and measures what each addition of the loop changes:
-  the dtype of every ``nn.Linear`` output (autocast), the logits the model returned (the check
-  recomputes the loss from them), and at the moment ``optimizer.step()`` runs: the learning rate,
-  the total gradient norm and how many parameters have no gradient; after each step whether
-  every ``.grad`` is None and the parameter dtypes.
+- ``run_steps``: builds ``GPT`` from a seed (``small``: the 1-layer ``SMALL`` config), takes the
+  learner's ``configure_optimizer`` or, with ``optimizer="unit_sgd"``, :func:`unit_sgd` (so a
+  step moves the weights by exactly minus the gradient ``train_step`` left in ``.grad``), and
+  calls ``train_step`` once per batch; ``reset`` puts the initial weights back, clears
+  ``.grad`` and the optimizer state before each call (every step then starts from the same
+  fresh model while the scheduler keeps counting). Counted along the way, only ever a reason to
+  fail: ``optimizer.step()`` calls per ``train_step`` and ``.grad`` fields left after it.
 - ``run_train``: calls the learner's ``train(config)`` and returns the losses and the trained
   weights (the check evaluates them on text the learner never saw).
 """
@@ -17,63 +22,70 @@ from __future__ import annotations
 
 import torch
 
-from grader.char_model import build_model
+from grader.char_model import GPTConfig, build_model
+
+SMALL = GPTConfig(n_layer=1, n_head=2, n_embd=32, block_size=16)  # 22k parameters: cheap loops
 
 
-def _grad_norm(params) -> float:
-    grads = [p.grad.detach().float().reshape(-1) for p in params if p.grad is not None]
-    return float(torch.linalg.vector_norm(torch.cat(grads))) if grads else 0.0
+def unit_sgd(model):
+    """SGD(lr=1, no momentum, no weight decay) with a constant schedule: one ``step()`` moves each
+    parameter by exactly minus its ``.grad`` (parameters without ``.grad`` do not move)."""
+    optimizer = torch.optim.SGD(model.parameters(), lr=1.0)
+    return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0)
 
 
-def run_steps(learner_module, *, seed: int, config: dict, batches: list, amp_dtype=None) -> dict:
+def count_steps(optimizer) -> list[int]:
+    """A one-element list that counts ``optimizer.step()`` calls."""
+    calls = [0]
+    optimizer.register_step_pre_hook(lambda *_: calls.__setitem__(0, calls[0] + 1))
+    return calls
+
+
+def named_params(model) -> dict:
+    return {name: p.detach().clone() for name, p in model.named_parameters()}
+
+
+def run_steps(learner_module, *, seed: int, config: dict, batches: list, amp_dtype=None,
+              optimizer: str = "learner", reset: bool = False, small: bool = False,
+              return_params: bool = False) -> dict:
     torch.set_num_threads(1)
-    model = build_model(seed)
+    model = build_model(seed, SMALL if small else None)
     params = list(model.parameters())
-    before = [p.detach().clone() for p in params]
-    out = learner_module.configure_optimizer(model, dict(config))
-    if not (isinstance(out, (tuple, list)) and len(out) == 2):
-        return {"error": f"configure_optimizer must return (optimizer, scheduler), got {type(out).__name__}"}
-    optimizer, scheduler = out
-    if not isinstance(optimizer, torch.optim.Optimizer):
-        return {"error": f"configure_optimizer returned {type(optimizer).__name__} as the optimizer"}
-
-    at_step: list[dict] = []
-    optimizer.register_step_pre_hook(lambda opt, args, kwargs: at_step.append({
-        "lr": float(opt.param_groups[0]["lr"]),
-        "grad_norm": _grad_norm(params),
-        "missing_grads": sum(p.grad is None for p in params),
-    }))
-    linear_dtypes: set[str] = set()
-    for module in model.modules():
-        if isinstance(module, torch.nn.Linear):
-            module.register_forward_hook(lambda m, a, o: linear_dtypes.add(str(o.dtype).removeprefix("torch.")))
-    logits_seen: list = []
-    model.register_forward_hook(lambda m, a, o: logits_seen.append(o.detach().clone()))
+    initial = named_params(model)
+    if optimizer == "unit_sgd":
+        opt, scheduler = unit_sgd(model)
+    else:
+        out = learner_module.configure_optimizer(model, dict(config))
+        if not (isinstance(out, (tuple, list)) and len(out) == 2):
+            return {"error": f"configure_optimizer must return (optimizer, scheduler), got {type(out).__name__}"}
+        opt, scheduler = out
+        if not isinstance(opt, torch.optim.Optimizer):
+            return {"error": f"configure_optimizer returned {type(opt).__name__} as the optimizer"}
+    calls = count_steps(opt)
 
     steps = []
     for x, y in batches:
-        n_opt, n_fwd = len(at_step), len(logits_seen)
-        result = learner_module.train_step(model, optimizer, scheduler, (x, y), amp_dtype)
+        if reset:
+            with torch.no_grad():
+                for name, p in model.named_parameters():
+                    p.copy_(initial[name])
+                    p.grad = None
+            opt.state.clear()
+        before = calls[0]
+        result = learner_module.train_step(model, opt, scheduler, (x, y), amp_dtype)
         if not isinstance(result, dict):
             return {"error": f"train_step must return a dict, got {type(result).__name__}"}
-        steps.append({
+        rec = {
             "loss": result.get("loss"),
             "grad_norm": result.get("grad_norm"),
-            "optimizer_steps": len(at_step) - n_opt,
-            "at_step": at_step[n_opt] if len(at_step) > n_opt else None,
-            "logits": logits_seen[n_fwd] if len(logits_seen) > n_fwd else None,
-            "grads_none_after": all(p.grad is None for p in params),
+            "optimizer_steps": calls[0] - before,
             "grads_held_after": sum(p.grad is not None for p in params),
             "grads_nonzero_after": sum(p.grad is not None and bool(p.grad.any()) for p in params),
-        })
-    return {
-        "optimizer": type(optimizer).__name__,
-        "steps": steps,
-        "linear_output_dtypes": sorted(linear_dtypes),
-        "param_dtypes": sorted({str(p.dtype).removeprefix("torch.") for p in model.parameters()}),
-        "params_changed": sum(not torch.equal(b.to(p.dtype), p.detach()) for b, p in zip(before, params)),
-        "n_params": len(params),
-    }
+        }
+        if return_params:
+            rec["params"] = named_params(model)
+        steps.append(rec)
+    return {"steps": steps, "n_params": len(params)}
 
 
 def run_train(learner_module, *, config: dict) -> dict:
