@@ -171,11 +171,11 @@ ATTEMPTS = {
 
 
 # Forging what a check observes inside the learner's process (a driver, a hook, the clocks, peft
-# itself): each answer is wrong and makes the inside look right. The key point still fails, on a
-# measurement from outside (/proc) or on ground truth computed in the check's process (the
-# message, where given, names which).
+# itself): each answer is wrong and makes the inside look right. The key points still fail, on a
+# measurement from outside (/proc) or on ground truth computed in the check's process.
+# name: (exercise, source, text every failure message holds or None, key points run)
 FORGED_OBSERVATIONS = {
-    "x1_threads_in_processes_clocks_lie": ("X1", "threads_no_speedup", """
+    "x1_threads_in_processes_clocks_lie": ("X1", """
         import multiprocessing, resource, time
         _wall = time.perf_counter
         time.process_time = lambda: _wall()  # "CPU time == wall time": one core busy, here
@@ -189,8 +189,8 @@ FORGED_OBSERVATIONS = {
             with multiprocessing.Pool(n_workers) as pool:
                 return pool.map(busy, tasks, chunksize=1)
         run_processes = run_threads
-        """, None),
-    "c7_thread_pool_forged_driver": ("C7", "process_pool", """
+        """, None, ("threads_no_speedup",)),
+    "c7_thread_pool_forged_driver": ("C7", """
         import json
         from multiprocessing.pool import ThreadPool
         import grader.drivers.c7_jsonl_plan as driver
@@ -212,8 +212,8 @@ FORGED_OBSERVATIONS = {
                     "pools": [{"kind": "Pool", "processes": n_workers}],
                     "calls": [{"method": "imap", "chunksize": chunksize, "kind": "Pool"}]}
         driver.run_pool = forged_run_pool
-        """, None),
-    "b4_peft_forward_patched_like_the_wrong_merge": ("B4", "merged_equals_unmerged", """
+        """, None, ("process_pool",)),
+    "b4_peft_forward_patched_like_the_wrong_merge": ("B4", """
         import torch
         import peft.tuners.lora.layer as L
 
@@ -231,8 +231,8 @@ FORGED_OBSERVATIONS = {
                     if isinstance(m, L.Linear):
                         m.base_layer.weight += m.lora_B["default"].weight @ m.lora_A["default"].weight
             return peft_model.unload()
-        """, "run in the check's own base model"),
-    "b4_driver_replaced": ("B4", "merged_equals_unmerged", """
+        """, "run in the check's own base model", ("merged_equals_unmerged",)),
+    "b4_driver_replaced": ("B4", """
         import torch
         import grader.drivers.b4_merged_decode as drv
 
@@ -250,8 +250,8 @@ FORGED_OBSERVATIONS = {
 
         def merge_lora(peft_model):
             return peft_model.unload()
-        """, "run in the check's own base model"),
-    "a4_padded_concatenation_with_forged_hook": ("A4", "matches_full_batch", """
+        """, "run in the check's own base model", ("merged_equals_unmerged",)),
+    "a4_padded_concatenation_with_forged_hook": ("A4", """
         import torch
         import torch.nn.functional as F
         import grader.drivers.a4_grad_accum as drv
@@ -274,19 +274,93 @@ FORGED_OBSERVATIONS = {
                                 for mb in micro_batches])
             logits = model(ids)
             F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), ignore_index=-100).backward()
-        """, "grad differs from the reference"),
+        """, "grad differs from the reference", ("matches_full_batch",)),
 }
+
+
+# P2/C5: each loop below is wrong and wraps the driver to report what a right loop would show; the
+# key points pass only on the loss and the weights after a step of the check's SGD(lr=1) or AdamW.
+_P2_WRONG_LOOP = """
+    import torch, torch.nn.functional as F
+    import grader.drivers.p2_training_loop as driver
+
+    def lr_at(step, *, max_lr, min_lr, warmup_steps, total_steps):  # right
+        import math
+        if step < warmup_steps:
+            return max_lr * (step + 1) / warmup_steps
+        if step >= total_steps:
+            return min_lr
+        return min_lr + 0.5 * (max_lr - min_lr) * (1 + math.cos(math.pi * (step - warmup_steps) / (total_steps - warmup_steps)))
+
+    class Constant:
+        def step(self):
+            pass
+
+    def configure_optimizer(model, config):  # no schedule
+        return torch.optim.AdamW(model.parameters(), lr=config["max_lr"], betas=(0.9, 0.95),
+                                 weight_decay=config["weight_decay"]), Constant()
+
+    def train_step(model, optimizer, scheduler, batch, amp_dtype=None):  # no autocast, no clipping, no zero_grad
+        x, y = batch
+        logits = model(x)
+        loss = F.cross_entropy(logits.float().view(-1, logits.shape[-1]), y.view(-1), ignore_index=-100)
+        loss.backward()
+        norm = torch.linalg.vector_norm(torch.cat([p.grad.reshape(-1) for p in model.parameters()]))
+        optimizer.step()
+        return {"loss": loss.item(), "grad_norm": float(norm)}
+    """
+FORGED_OBSERVATIONS.update({
+    "P2-rewrites_driver_counts": ("P2", _P2_WRONG_LOOP + """
+    real = driver.run_steps
+    def run_steps(module, **kw):
+        out = real(module, **kw)
+        for rec in out["steps"]:
+            rec.update(optimizer_steps=1, grads_held_after=0, grads_nonzero_after=0)
+        return out
+    driver.run_steps = run_steps
+    """, None, ("schedule_values", "uses_autocast", "float_logits_ignore_index", "clips_grad_norm",
+                "zero_grad_set_to_none")),
+    "P2-returns_the_initial_weights": ("P2", _P2_WRONG_LOOP + """
+    import math
+    def run_steps(module, *, seed, batches, small=False, **kw):
+        model = driver.build_model(seed, driver.SMALL if small else None)
+        rec = {"loss": math.log(128), "grad_norm": 1.0, "optimizer_steps": 1, "grads_held_after": 0,
+               "grads_nonzero_after": 0, "params": driver.named_params(model)}
+        return {"steps": [dict(rec) for _ in batches], "n_params": len(list(model.parameters()))}
+    driver.run_steps = run_steps
+    """, None, ("schedule_values", "uses_autocast", "float_logits_ignore_index", "clips_grad_norm",
+                "zero_grad_set_to_none")),
+    "C5-steps_per_micro_batch_and_rewrites_counts": ("C5", """
+    import torch, torch.nn.functional as F
+    import grader.drivers.c5_four_additions as driver
+
+    def train_step_accumulated(model, optimizer, scheduler, micro_batches, amp_dtype=None):
+        for x, y in micro_batches:  # one step per micro-batch
+            logits = model(x)
+            F.cross_entropy(logits.float().view(-1, logits.shape[-1]), y.view(-1)).backward()
+            norm = float(torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0))
+            optimizer.step()
+            optimizer.zero_grad(set_to_none=True)
+        return {"loss": 0.0, "grad_norm": norm}
+
+    real = driver.run_accumulated
+    def run_accumulated(module, *, micro_batches, **kw):
+        return dict(real(module, micro_batches=micro_batches, **kw), optimizer_steps=1, forwards=len(micro_batches))
+    driver.run_accumulated = run_accumulated
+    """, None, ("grad_accumulation",)),
+})
 
 
 @pytest.mark.parametrize("attempt", sorted(FORGED_OBSERVATIONS))
 def test_forged_observation_does_not_pass(tmp_path, attempt):
-    exercise_id, key_point, source, fails_on = FORGED_OBSERVATIONS[attempt]
+    exercise_id, source, fails_on, key_points = FORGED_OBSERVATIONS[attempt]
     ex = catalog.get(exercise_id)
     path = tmp_path / f"{ex.module}.py"
     path.write_text(textwrap.dedent(source))
-    res = runner.grade_exercise(ex, path, key_points=[key_point])
-    assert [(k.key_point, k.status) for k in res.key_points] == [(key_point, "failed")], _explain(res)
-    assert fails_on is None or fails_on in res.key_points[0].message, _explain(res)
+    res = runner.grade_exercise(ex, path, key_points=key_points)
+    assert sorted(k.key_point for k in res.key_points) == sorted(key_points), _explain(res)
+    assert all(k.status == "failed" for k in res.key_points), _explain(res)
+    assert fails_on is None or all(fails_on in k.message for k in res.key_points), _explain(res)
 
 
 TARGETED = [ROOT / "grader/checks/test_a3_broadcast.py", ROOT / "grader/plugin.py", ROOT / "grader/levels.py"]
@@ -439,89 +513,3 @@ def test_memory_in_use_counts_the_session_without_root():
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-
-
-# A driver runs in the learner's process, so the learner's code can rewrite what it reports.
-# P2/C5: each loop below is wrong and wraps the driver to report what a right loop would show;
-# the key points must still fail (they pass only on values checked against the check's own
-# ground truth: the loss, and the weights after a step of the check's SGD(lr=1) or of AdamW).
-_P2_WRONG_LOOP = """
-    import torch, torch.nn.functional as F
-    import grader.drivers.p2_training_loop as driver
-
-    def lr_at(step, *, max_lr, min_lr, warmup_steps, total_steps):  # right
-        import math
-        if step < warmup_steps:
-            return max_lr * (step + 1) / warmup_steps
-        if step >= total_steps:
-            return min_lr
-        return min_lr + 0.5 * (max_lr - min_lr) * (1 + math.cos(math.pi * (step - warmup_steps) / (total_steps - warmup_steps)))
-
-    class Constant:
-        def step(self):
-            pass
-
-    def configure_optimizer(model, config):  # no schedule
-        return torch.optim.AdamW(model.parameters(), lr=config["max_lr"], betas=(0.9, 0.95),
-                                 weight_decay=config["weight_decay"]), Constant()
-
-    def train_step(model, optimizer, scheduler, batch, amp_dtype=None):  # no autocast, no clipping, no zero_grad
-        x, y = batch
-        logits = model(x)
-        loss = F.cross_entropy(logits.float().view(-1, logits.shape[-1]), y.view(-1), ignore_index=-100)
-        loss.backward()
-        norm = torch.linalg.vector_norm(torch.cat([p.grad.reshape(-1) for p in model.parameters()]))
-        optimizer.step()
-        return {"loss": loss.item(), "grad_norm": float(norm)}
-    """
-P2_FORGERIES = {
-    "P2-rewrites_driver_counts": ("P2", "p2_training_loop.py", _P2_WRONG_LOOP + """
-    real = driver.run_steps
-    def run_steps(module, **kw):
-        out = real(module, **kw)
-        for rec in out["steps"]:
-            rec.update(optimizer_steps=1, grads_held_after=0, grads_nonzero_after=0)
-        return out
-    driver.run_steps = run_steps
-    """, ("schedule_values", "uses_autocast", "float_logits_ignore_index", "clips_grad_norm",
-          "zero_grad_set_to_none")),
-    "P2-returns_the_initial_weights": ("P2", "p2_training_loop.py", _P2_WRONG_LOOP + """
-    import math
-    def run_steps(module, *, seed, batches, small=False, **kw):
-        model = driver.build_model(seed, driver.SMALL if small else None)
-        rec = {"loss": math.log(128), "grad_norm": 1.0, "optimizer_steps": 1, "grads_held_after": 0,
-               "grads_nonzero_after": 0, "params": driver.named_params(model)}
-        return {"steps": [dict(rec) for _ in batches], "n_params": len(list(model.parameters()))}
-    driver.run_steps = run_steps
-    """, ("schedule_values", "uses_autocast", "float_logits_ignore_index", "clips_grad_norm",
-          "zero_grad_set_to_none")),
-    "C5-steps_per_micro_batch_and_rewrites_counts": ("C5", "c5_four_additions.py", """
-    import torch, torch.nn.functional as F
-    import grader.drivers.c5_four_additions as driver
-
-    def train_step_accumulated(model, optimizer, scheduler, micro_batches, amp_dtype=None):
-        for x, y in micro_batches:  # one step per micro-batch
-            logits = model(x)
-            F.cross_entropy(logits.float().view(-1, logits.shape[-1]), y.view(-1)).backward()
-            norm = float(torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0))
-            optimizer.step()
-            optimizer.zero_grad(set_to_none=True)
-        return {"loss": 0.0, "grad_norm": norm}
-
-    real = driver.run_accumulated
-    def run_accumulated(module, *, micro_batches, **kw):
-        return dict(real(module, micro_batches=micro_batches, **kw), optimizer_steps=1, forwards=len(micro_batches))
-    driver.run_accumulated = run_accumulated
-    """, ("grad_accumulation",)),
-}
-
-
-@pytest.mark.parametrize("attempt", sorted(P2_FORGERIES))
-def test_a_rewritten_driver_does_not_pass(tmp_path, attempt):
-    ex_id, filename, source, key_points = P2_FORGERIES[attempt]
-    path = tmp_path / filename
-    path.write_text(textwrap.dedent(source))
-    res = runner.grade_exercise(catalog.get(ex_id), path, key_points=key_points)
-    assert {k.key_point for k in res.key_points} == set(key_points)
-    passed = [k.key_point for k in res.key_points if k.passed]
-    assert not passed, [(k.key_point, k.status, k.message) for k in res.key_points]
