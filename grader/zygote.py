@@ -154,6 +154,9 @@ def _child(request: dict, fds: list[int]) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
+        import tempfile
+
+        tempfile.tempdir = None  # computed anew from TMPDIR (the zygote's imports cached /tmp)
         sys.path[0] = request["cwd"]  # as ``python -m grader.worker`` would have it
         sys.dont_write_bytecode = True
         Sandbox.from_params(request["sandbox"]).preexec()
