@@ -3,7 +3,10 @@
 import torch
 import torch.nn.functional as F
 
-from solutions.p2_training_loop import configure_optimizer, lr_at, train_step  # noqa: F401
+try:  # P2's loop, from the file next to this one, as the stub suggests (works copied to exercises/)
+    from p2_training_loop import configure_optimizer, lr_at, train_step  # noqa: F401
+except ImportError:  # a mutant of this file, graded from solutions/mutants/c5_four_additions/
+    from solutions.p2_training_loop import configure_optimizer, lr_at, train_step  # noqa: F401
 
 
 def train_step_accumulated(model, optimizer, scheduler, micro_batches, amp_dtype=None):

@@ -88,3 +88,18 @@ def test_stub_is_documented_and_names_its_id(ex):
         assert "part" in doc.lower(), f"{fn.name}'s docstring must cite the course part"
         src = ast.unparse(fn)
         assert "NotImplementedError" in src and ex.id in src, f"{fn.name} must raise NotImplementedError naming {ex.id}"
+
+
+@pytest.mark.parametrize("ex", AVAILABLE, ids=ids)
+def test_solution_works_from_any_folder(ex):
+    """A reference answer copied into exercises/ (or graded from a copy) must import the same way
+    a learner's file does: siblings by their own name, never through the hidden solutions/
+    package, except as the fallback its mutants need."""
+    tree = ast.parse((ROOT / "solutions" / f"{ex.module}.py").read_text())
+    fallbacks = {id(node) for t in ast.walk(tree) if isinstance(t, ast.Try)
+                 for h in t.handlers for node in ast.walk(h)}
+    bad = [node.lineno for node in ast.walk(tree)
+           if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in fallbacks
+           and any(name.startswith("solutions") for name in
+                   ([node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]))]
+    assert not bad, f"solutions/{ex.module}.py imports solutions.* at line(s) {bad}"
