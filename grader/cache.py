@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import sys
 import threading
 from importlib import metadata
@@ -25,7 +26,7 @@ from pathlib import Path
 from grader.catalog import BY_MODULE, ROOT, Exercise
 from grader.results import ExerciseResult
 
-CACHE_DIR = ROOT / ".grader-cache"
+CACHE_DIR = Path(os.environ.get("GRADER_CACHE_DIR") or ROOT / ".grader-cache")  # hidden from learners
 LIBRARIES = ("torch", "numpy", "transformers", "peft", "trl", "hypothesis", "pytest", "safetensors")
 _UNSTABLE = {"timeout", "oom", "check_error", "crashed"}
 

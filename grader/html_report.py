@@ -7,10 +7,12 @@ Agg backend, and a PNG inside the page needs no JavaScript or network to display
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
+import json
 from html import escape
 
-from grader import catalog
+from grader import cache, catalog
 from grader.levels import Summary
 from grader.report import _exercise_line, feedback
 from grader.results import STATUS_TEXT, ExerciseResult
@@ -72,6 +74,24 @@ def _parts_chart(results: dict[str, ExerciseResult]) -> str:
 
 
 def _figure(spec: dict) -> str:
+    """An attached chart as an <img>; the same spec (a re-grade reusing cached results) is drawn
+    once: drawing is most of the time of a one-exercise re-grade."""
+    key = hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:24]
+    path = cache.CACHE_DIR / "figures" / f"{key}.html"
+    try:
+        return path.read_text()
+    except OSError:
+        pass
+    html = _draw(spec)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(html)
+    except OSError:
+        pass  # a read-only project: draw again next time
+    return html
+
+
+def _draw(spec: dict) -> str:
     import matplotlib
 
     matplotlib.use("Agg")

@@ -31,6 +31,7 @@ import signal
 import sys
 from pathlib import Path
 
+from grader import cache
 from grader.catalog import ROOT
 
 _CLONE_NEWNS, _CLONE_NEWNET = 0x00020000, 0x40000000
@@ -66,7 +67,7 @@ class Sandbox:
         # Each learner process of a check gets its own uid, so sweeping one spares the others.
         slot, Sandbox._next_slot = Sandbox._next_slot % SLOTS, Sandbox._next_slot + 1
         self.uid = uid_for(os.getpid(), slot) if self.privileged else os.geteuid()
-        self.hidden = [ROOT / "grader" / "checks", ROOT / ".grader-cache", *_git_dirs(), *map(Path, hidden)]
+        self.hidden = [ROOT / "grader" / "checks", cache.CACHE_DIR, *_git_dirs(), *map(Path, hidden)]
         if hide_solutions:
             self.hidden.append(ROOT / "solutions")
 
