@@ -102,7 +102,12 @@ def main() -> int:
                      f"{passed(results)}; isolation costs {(isolated - harness) / harness:.0%}"))
         rows.append(("  its key points' own compute (checks + solutions)", compute,
                      f"everything else (processes, pytest, isolation): {(isolated - compute) / compute:.0%} of it"))
-        lightest = min(results.values(), key=lambda r: r.duration_s).exercise
+        # What grading costs beyond the checks' own work: each check process started and its
+        # checks collected, with no key point run (fixtures that compute ground truth run only
+        # for a key point, so they count as the checks' compute).
+        startup = sum(runner.grade_exercise(ex, sols / f"{ex.module}.py", key_points=[]).duration_s for ex in exs)
+        rows.append(("  check process + pytest start-up alone, summed", startup,
+                     f"{startup / (isolated - startup):.0%} of the rest (checks' + solutions' compute)"))
 
         # What a learner does after editing one exercise: `make grade` (a new process) again.
         # A3 is the course's NumPy-only exercise; the rest of the grade comes from the cache.
