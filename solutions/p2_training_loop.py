@@ -26,16 +26,45 @@ def configure_optimizer(model, config):
     return optimizer, scheduler
 
 
-def train_step(model, optimizer, scheduler, batch, amp_dtype=None):
-    x, y = batch
+def forward_logits(model, x, amp_dtype=None):
+    """The forward pass, under autocast when amp_dtype is given (part 3 addition 1): the matmuls
+    run in bf16 while the parameters stay fp32 master weights."""
     with torch.autocast(device_type=x.device.type, dtype=amp_dtype or torch.bfloat16, enabled=amp_dtype is not None):
-        logits = model(x)
-    loss = F.cross_entropy(logits.float().view(-1, logits.shape[-1]), y.view(-1), ignore_index=-100)
+        return model(x)
+
+
+def masked_cross_entropy(logits, y):
+    """Mean cross-entropy over the tokens, in fp32 (``.float()``, part 3 addition 2); targets of
+    -100 are not counted (ignore_index=-100 is the SFT loss mask, part 3)."""
+    return F.cross_entropy(logits.float().view(-1, logits.shape[-1]), y.view(-1), ignore_index=-100)
+
+
+def forward_loss(model, x, y, amp_dtype=None):
+    """The loss of one batch: autocast forward, then the fp32 masked loss outside autocast (part 3)."""
+    return masked_cross_entropy(forward_logits(model, x, amp_dtype), y)
+
+
+def clip_gradients(model):
+    """Scales the gradients down to a total norm of at most 1.0 and returns the norm before
+    clipping (part 3 addition 3: one bad batch cannot throw the weights away)."""
+    return torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+
+
+def clear_gradients(optimizer):
+    """backward() accumulates into .grad, so every step clears it; set_to_none=True drops the
+    tensors instead of writing zeros into them (part 3, must-remember)."""
+    optimizer.zero_grad(set_to_none=True)
+
+
+def train_step(model, optimizer, scheduler, batch, amp_dtype=None):
+    """One step of part 3's loop, in its order: loss, backward, clip, step, schedule, clear."""
+    x, y = batch
+    loss = forward_loss(model, x, y, amp_dtype)
     loss.backward()
-    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    grad_norm = clip_gradients(model)
     optimizer.step()
     scheduler.step()
-    optimizer.zero_grad(set_to_none=True)
+    clear_gradients(optimizer)
     return {"loss": loss.item(), "grad_norm": float(grad_norm)}
 
 

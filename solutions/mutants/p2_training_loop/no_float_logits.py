@@ -1,22 +1,16 @@
 """Drops .float(): cross-entropy on the bf16 logits, outside autocast, so the softmax and the
 loss are computed in bf16 (~3 significant digits) (part 3 addition 2)."""
 
-import torch
 import torch.nn.functional as F
 
+import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
 KILLED_BY = ("float_logits_ignore_index",)
 
 
-def train_step(model, optimizer, scheduler, batch, amp_dtype=None):
-    x, y = batch
-    with torch.autocast(device_type=x.device.type, dtype=amp_dtype or torch.bfloat16, enabled=amp_dtype is not None):
-        logits = model(x)
-    loss = F.cross_entropy(logits.view(-1, logits.shape[-1]), y.view(-1), ignore_index=-100)
-    loss.backward()
-    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-    optimizer.step()
-    scheduler.step()
-    optimizer.zero_grad(set_to_none=True)
-    return {"loss": loss.item(), "grad_norm": float(grad_norm)}
+def _cross_entropy_in_logits_dtype(logits, y):
+    return F.cross_entropy(logits.view(-1, logits.shape[-1]), y.view(-1), ignore_index=-100)
+
+
+reference.masked_cross_entropy = _cross_entropy_in_logits_dtype
