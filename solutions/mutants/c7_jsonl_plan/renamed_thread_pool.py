@@ -3,8 +3,8 @@ still serialises the tokenizing and no worker process does any of it."""
 
 from multiprocessing.pool import ThreadPool
 
-from solutions.c7_jsonl_plan import *  # noqa: F403
-from solutions.c7_jsonl_plan import tokenize, unique_texts
+import solutions.mutants.c7_jsonl_plan.thread_pool as thread_pool
+from solutions.mutants.c7_jsonl_plan.thread_pool import *  # noqa: F403
 
 KILLED_BY = ("process_pool",)
 
@@ -13,10 +13,4 @@ class Pool(ThreadPool):
     pass
 
 
-def process_file(path, min_chars, n_workers, chunksize):
-    documents = tokens = 0
-    with Pool(n_workers) as pool:
-        for ids in pool.imap(tokenize, unique_texts(path, min_chars), chunksize=chunksize):
-            documents += 1
-            tokens += len(ids)
-    return {"documents": documents, "tokens": tokens}
+thread_pool.ThreadPool = Pool  # thread_pool's process_file, with the renamed class
