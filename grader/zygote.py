@@ -181,13 +181,9 @@ def serve(path: str, kind: str) -> None:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     listener.bind(path)
     listener.listen(128)
-    import importlib
+    from grader.preload import load
 
-    for name in PRELOAD[kind]:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - a missing optional library only costs speed
-            pass
+    load(PRELOAD[kind])
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
