@@ -8,7 +8,7 @@ The five-line skeleton (forward, loss, backward, step, zero_grad) plus the four 
 the first steps). Each addition is detected separately by measuring your loop.
 
 ``lr_at``, ``configure_optimizer`` and ``train_step`` have exactly the contract of P2
-(exercises/p2_training_loop.py, on the same model ``grader.char_model``). If you solved P2, you
+(exercises/p2_training_loop.py, on the same model ``grader.given.char_model``). If you solved P2, you
 may reuse it: ``from p2_training_loop import lr_at, configure_optimizer, train_step``.
 """
 

@@ -5,9 +5,9 @@ once the four additions of part 3 are in: ``autocast``, ``.float()`` logits with
 ``ignore_index=-100``, ``clip_grad_norm_(1.0)``, and a warmup + cosine schedule; plus
 ``zero_grad(set_to_none=True)``.
 
-The model and the text are given (``grader/char_model.py``, importable from your code)::
+The model and the text are given (``grader/given/char_model.py``, importable from your code)::
 
-    from grader.char_model import build_model, make_corpus, encode, get_batch
+    from grader.given.char_model import build_model, make_corpus, encode, get_batch
     model = build_model(seed)              # GPT: vocab 128, 4 layers, n_embd 128, 4 heads,
                                            # block_size 128, 840,448 parameters, fp32
     data = encode(make_corpus(n_chars, seed=data_seed))   # LongTensor of ASCII codes

@@ -14,7 +14,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from grader import catalog, levels, report, runner
+from grader.course import catalog
+from grader.course import levels
+from grader.reports import terminal as report
+from grader.engine import runner
 
 
 def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
@@ -49,7 +52,7 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         report.write_json(Path(args.json), report.gradescope_json(results, summary, time.monotonic() - start))
         written.append(args.json)
     if args.html:
-        from grader import html_report
+        from grader.reports import html as html_report
 
         Path(args.html).write_text(html_report.render(results, summary, str(args.target)))
         written.append(args.html)
@@ -95,7 +98,7 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
 
 
 def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
-    from grader import batch
+    from grader.classroom import batch
 
     if args.collect:
         rows = batch.collect(Path(args.collect))
@@ -116,7 +119,7 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
 def _cmd_job(args: argparse.Namespace, console: Console) -> int:
     import json
 
-    from grader import batch
+    from grader.classroom import batch
 
     job = json.loads(Path(args.job_file).read_text())
     print(json.dumps(batch.run_job(job)))

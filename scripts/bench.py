@@ -25,8 +25,12 @@ from pathlib import Path
 
 import nbformat
 
-from grader import batch, cache, catalog, classroom, runner
-from grader.catalog import ROOT
+from grader.classroom import batch
+from grader.engine import cache
+from grader.course import catalog
+from grader import classroom
+from grader.engine import runner
+from grader.course.catalog import ROOT
 
 
 class Table(list):

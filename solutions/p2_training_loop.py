@@ -5,7 +5,7 @@ import math
 import torch
 import torch.nn.functional as F
 
-from grader.char_model import build_model, encode, get_batch, make_corpus
+from grader.given.char_model import build_model, encode, get_batch, make_corpus
 
 
 def lr_at(step, *, max_lr, min_lr, warmup_steps, total_steps):

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from grader import catalog, runner
-from grader.catalog import ROOT
+from grader.course import catalog
+from grader.engine import runner
+from grader.course.catalog import ROOT
 
 MUTANTS_DIR = ROOT / "solutions" / "mutants"
 

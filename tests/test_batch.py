@@ -7,8 +7,8 @@ import shutil
 import subprocess
 import sys
 
-from grader import batch
-from grader.catalog import ROOT
+from grader.classroom import batch
+from grader.course.catalog import ROOT
 
 
 def make_class(root):

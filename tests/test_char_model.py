@@ -1,10 +1,10 @@
-"""The character Transformer given to P2 (grader/char_model.py) is the course's model."""
+"""The character Transformer given to P2 (grader/given/char_model.py) is the course's model."""
 
 import math
 
 import torch
 
-from grader.char_model import N_PARAMS, GPT, GPTConfig, build_model, decode, encode, make_corpus
+from grader.given.char_model import N_PARAMS, GPT, GPTConfig, build_model, decode, encode, make_corpus
 
 
 def test_parameter_count_is_the_courses():

@@ -14,8 +14,8 @@ import re
 
 import pytest
 
-from grader import catalog
-from grader.catalog import ROOT
+from grader.course import catalog
+from grader.course.catalog import ROOT
 from tests.conftest import all_mutants, killed_by as _killed_by, mutants_of
 
 AVAILABLE = catalog.available()

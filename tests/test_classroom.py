@@ -17,8 +17,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader import classroom, runner
-from grader.catalog import ROOT
+from grader import classroom
+from grader.engine import runner
+from grader.course.catalog import ROOT
 
 BIN = Path(sys.executable).parent
 PARTIAL = ROOT / "solutions" / "mutants" / "a3_broadcast" / "max_of_dims.py"

@@ -11,7 +11,7 @@ import torch
 from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from grader import codec
+from grader.isolation import codec
 
 plain = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text() | st.binary(),

@@ -6,8 +6,9 @@ import shutil
 
 import pytest
 
-from grader import cache, runner
-from grader.catalog import ROOT
+from grader.engine import cache
+from grader.engine import runner
+from grader.course.catalog import ROOT
 
 
 @pytest.fixture

@@ -6,7 +6,8 @@ import math
 
 from hypothesis import given, strategies as st
 
-from grader import catalog, levels
+from grader.course import catalog
+from grader.course import levels
 
 BY_SET = {s: [ex for ex in catalog.CATALOG if ex.set == s] for s in catalog.SETS}
 ORDER = {name: i for i, name in enumerate(levels.LEVELS)}

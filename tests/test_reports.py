@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from grader import catalog, html_report, levels, report
-from grader.results import ExerciseResult, KeyPointResult
+from grader.course import catalog
+from grader.reports import html as html_report
+from grader.course import levels
+from grader.reports import terminal as report
+from grader.engine.results import ExerciseResult, KeyPointResult
 
 
 def sample_results() -> dict[str, ExerciseResult]:

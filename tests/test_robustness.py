@@ -12,8 +12,9 @@ import textwrap
 
 import pytest
 
-from grader import catalog, runner
-from grader.catalog import ROOT
+from grader.course import catalog
+from grader.engine import runner
+from grader.course.catalog import ROOT
 
 A3 = dataclasses.replace(catalog.get("A3"), call_timeout_s=3, import_timeout_s=10, timeout_s=60, memory_gib=2)
 

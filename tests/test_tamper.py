@@ -1,7 +1,7 @@
 """Attempts to pass without being right: each ends in a fail or error verdict for that exercise.
 
 The learner's code runs in its own process, as its own user id, with the project read-only,
-the hidden checks and solutions out of sight and no network (grader/sandbox.py); the check
+the hidden checks and solutions out of sight and no network (grader/isolation/sandbox.py); the check
 computes its expected values in a process the learner's code never touched.
 """
 
@@ -21,8 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from grader import catalog, runner, sandbox
-from grader.catalog import ROOT
+from grader.course import catalog
+from grader.engine import runner
+from grader.isolation import sandbox
+from grader.course.catalog import ROOT
 
 A3 = dataclasses.replace(catalog.get("A3"), call_timeout_s=5, import_timeout_s=20, timeout_s=60, memory_gib=2)
 WRONG = "return (1,)"  # every attempt answers wrong, then tries to make the check pass anyway
@@ -98,8 +100,8 @@ ATTEMPTS = {
         """,
     "edit_grader_files": f"""
         import os
-        for path in ["{ROOT}/grader/checks/test_a3_broadcast.py", "{ROOT}/grader/plugin.py",
-                     "{ROOT}/grader/levels.py"]:
+        for path in ["{ROOT}/grader/checks/test_a3_broadcast.py", "{ROOT}/grader/engine/plugin.py",
+                     "{ROOT}/grader/course/levels.py"]:
             try:
                 open(path, "w").write("")
             except OSError:
@@ -237,7 +239,7 @@ FORGED_OBSERVATIONS = {
         import grader.drivers.b4_merged_decode as drv
 
         def _run(learner_module, *, config, seed, batch, seq_len):  # unmerged logits sold as merged
-            from grader.tiny_models import state_digest
+            from grader.given.tiny_models import state_digest
             peft_model = drv.build_peft_model(config, seed)
             digest = state_digest(peft_model)
             with torch.no_grad():
@@ -363,7 +365,7 @@ def test_forged_observation_does_not_pass(tmp_path, attempt):
     assert fails_on is None or all(fails_on in k.message for k in res.key_points), _explain(res)
 
 
-TARGETED = [ROOT / "grader/checks/test_a3_broadcast.py", ROOT / "grader/plugin.py", ROOT / "grader/levels.py"]
+TARGETED = [ROOT / "grader/checks/test_a3_broadcast.py", ROOT / "grader/engine/plugin.py", ROOT / "grader/course/levels.py"]
 
 
 def _explain(res) -> list:
@@ -473,7 +475,7 @@ def test_symlinks_in_the_learner_folder_are_not_followed(tmp_path):
 
 
 def test_a_classmate_folder_is_out_of_sight(tmp_path):
-    from grader import batch
+    from grader.classroom import batch
 
     for student in ("alice", "mallory"):
         (tmp_path / student).mkdir()

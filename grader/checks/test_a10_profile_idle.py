@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.checking import as_number, as_str, expect_equal, expect_raises, fail
+from grader.checks.support.checking import as_number, as_str, expect_equal, expect_raises, fail
 
 LABELS = ("input-bound", "compute-bound", "overhead-bound")
 MARKERS = ("mm", "attention")  # GEMM and attention ops, as the stub defines them

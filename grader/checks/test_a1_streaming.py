@@ -27,9 +27,9 @@ import tracemalloc
 import pytest
 from hypothesis import given, settings
 
-from grader import strategies
-from grader.checking import expect_equal, fail
-from grader.learner import Learner, LearnerCrashed, LearnerImportError, LearnerOutOfMemory
+from grader.checks.support import strategies
+from grader.checks.support.checking import expect_equal, fail
+from grader.isolation.learner import Learner, LearnerCrashed, LearnerImportError, LearnerOutOfMemory
 
 WORDS = ["the", "model", "loss", "token", "批次", "梯度", "data", "train", "eval", "shape", "内存", "step"]
 MB = 1 << 20

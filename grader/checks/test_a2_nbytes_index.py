@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from grader import strategies
-from grader.checking import as_int, as_shape, expect_equal, fail
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, as_shape, expect_equal, fail
 
 COURSE_SHAPE = (16, 512, 1024)  # x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)
 ALL = slice(None)

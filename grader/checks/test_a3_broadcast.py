@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given
 
-from grader import strategies
-from grader.checking import as_shape, expect_equal, expect_raises
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_shape, expect_equal, expect_raises
 
 
 @given(strategies.broadcastable_pairs)

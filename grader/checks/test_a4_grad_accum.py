@@ -18,8 +18,8 @@ import torch
 import torch.nn.functional as F
 from hypothesis import example, given, settings
 
-from grader import strategies
-from grader.checking import as_number, expect_close, fail
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_number, expect_close, fail
 
 ATOL = 1e-6
 # Shown first: three micro-batches of different lengths and valid-token counts.

@@ -15,8 +15,8 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 
-from grader import strategies
-from grader.checking import as_number, as_tensor, expect_equal, fail
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_number, as_tensor, expect_equal, fail
 
 INIT_TOL_NATS = 0.4
 

@@ -12,9 +12,10 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_int, expect_equal, fail
-from grader.tiny_models import build_llama, llama_configs
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, expect_equal, fail
+from grader.given.tiny_models import build_llama
+from grader.checks.support.strategies import llama_configs
 
 BF16, FP32 = torch.bfloat16.itemsize, torch.float32.itemsize
 PER_TRAINABLE = BF16 + BF16 + FP32 + FP32 + FP32  # weight, grad, master, m, v: 16

@@ -9,9 +9,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_int, expect_equal, fail
-from grader.tiny_models import LLAMA3_8B
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, expect_equal, fail
+from grader.given.tiny_models import LLAMA3_8B
 
 BYTES = {"float32": (torch.float32, 4), "bfloat16": (torch.bfloat16, 2)}
 GIB = 2**30

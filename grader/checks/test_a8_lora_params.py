@@ -7,9 +7,9 @@ from functools import lru_cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_int, expect_equal, fail
-from grader.tiny_models import QWEN2_5_0_5B, build_llama
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, expect_equal, fail
+from grader.given.tiny_models import QWEN2_5_0_5B, build_llama
 
 COURSE_QWEN_R16 = 8_798_208  # part 5: Qwen2.5-0.5B, r = 16, all-linear -> 8.80M trainable
 

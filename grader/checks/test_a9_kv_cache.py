@@ -10,9 +10,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import expect_equal, fail
-from grader.tiny_models import LLAMA3_8B, QWEN2_5_0_5B, build_llama, llama_config
+from grader.checks.support import strategies
+from grader.checks.support.checking import expect_equal, fail
+from grader.given.tiny_models import LLAMA3_8B, QWEN2_5_0_5B, build_llama, llama_config
 
 COURSE_LLAMA3_PER_TOKEN = 131_072  # part 6: 2 x 8 x 128 x 32 x 2 bytes
 DTYPES = [torch.bfloat16, torch.float16, torch.float32, torch.float64]

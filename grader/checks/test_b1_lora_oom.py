@@ -6,10 +6,10 @@ part 7 §五.B question 1)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_int, as_str, expect_equal, fail
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, as_str, expect_equal, fail
 from grader.checks.test_a7_activations import measured_bytes
-from grader.tiny_models import LLAMA3_8B
+from grader.given.tiny_models import LLAMA3_8B
 
 GB, GIB = 10**9, 2**30
 STATE_8B_LORA, GPU80 = int(16.7 * GB), 80 * GB

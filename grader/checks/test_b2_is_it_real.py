@@ -1,14 +1,14 @@
 """B2 — is a 0.5-point difference real. Ground truth: numpy's mean and sample std of drawn seed
-scores, the ci95 half-width with the exact normal quantile (grader.experiment_stats), and the
+scores, the ci95 half-width with the exact normal quantile (grader.checks.truth.experiments), and the
 check's own diff of drawn seven-item records (part 2, statistics; part 6, run records;
 part 7 §五.B question 2)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_str, expect_equal, fail
-from grader.experiment_stats import SETTINGS_ITEMS, bands_overlap, ci95_half_width, mean_std
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_str, expect_equal, fail
+from grader.checks.truth.experiments import SETTINGS_ITEMS, bands_overlap, ci95_half_width, mean_std
 
 
 def expected_verdict(a, b, n) -> str | None:

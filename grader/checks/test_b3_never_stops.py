@@ -1,5 +1,5 @@
 """B3 — the model answers but never stops: where to look. Ground truth computed here with
-SmolLM2's real tokenizer (grader.smollm) and P4's reference data path (grader.sft):
+SmolLM2's real tokenizer (grader.given.smollm) and P4's reference data path (grader.given.sft):
 
 * eos_kept_in_labels: the learner's ``build_labels`` on real right-padded batches (pad id = EOS
   or not) against ``sft.reference_batch`` labels (prompt and padding -100, answer and EOS kept);
@@ -13,8 +13,10 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import sft, smollm, strategies
-from grader.checking import expect_equal, fail
+from grader.given import sft
+from grader.given import smollm
+from grader.checks.support import strategies
+from grader.checks.support.checking import expect_equal, fail
 
 
 @pytest.fixture(scope="module")

@@ -20,9 +20,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_int, as_number, as_tensor, expect_equal, fail
-from grader.tiny_models import QWEN2_5_0_5B, build_llama, state_digest
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, as_number, as_tensor, expect_equal, fail
+from grader.given.tiny_models import QWEN2_5_0_5B, build_llama, state_digest
 
 QWEN_PARAMS = 494_032_768  # Qwen2.5-0.5B incl. q/k/v biases (its config.json + safetensors)
 MERGE_HINT = ("W' = W + (alpha/r) B A: use peft's merge_and_unload(), not unload() (drops the adapters) "

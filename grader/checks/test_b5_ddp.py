@@ -9,10 +9,10 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_int, as_str, expect_close, expect_equal, fail
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, as_str, expect_close, expect_equal, fail
 from grader.checks.test_a6_training_state import real_state
-from grader.tiny_models import llama_configs
+from grader.checks.support.strategies import llama_configs
 
 GB = 10**9
 

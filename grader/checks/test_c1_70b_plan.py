@@ -7,10 +7,11 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_int, as_str, expect_equal, fail
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, as_str, expect_equal, fail
 from grader.checks.test_a6_training_state import real_state
-from grader.tiny_models import build_llama, llama_configs
+from grader.given.tiny_models import build_llama
+from grader.checks.support.strategies import llama_configs
 
 PARTS = ("weights", "grads", "master", "adam_m", "adam_v")
 GB = 10**9

@@ -1,4 +1,4 @@
-"""C2 — loss triage. Ground truth: real first losses of a small char GPT (grader/char_model.py),
+"""C2 — loss triage. Ground truth: real first losses of a small char GPT (grader/given/char_model.py),
 with its normal init and with its output layer scaled up; torch's own cross_entropy running
 silently on transposed labels; and traces (lr, gradient norm before clipping and at
 optimizer.step()) recorded by the check from real short runs of the twenty-line loop with one line
@@ -12,8 +12,8 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.char_model import GPTConfig, build_model, encode, get_batch, make_corpus
-from grader.checking import as_str, expect_equal, expect_raises, fail
+from grader.given.char_model import GPTConfig, build_model, encode, get_batch, make_corpus
+from grader.checks.support.checking import as_str, expect_equal, expect_raises, fail
 
 SMALL = GPTConfig(n_layer=1, n_head=2, n_embd=32, block_size=16)
 LINES = ("none", "scheduler_step", "clip_grad_norm", "zero_grad")

@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch.utils.flop_counter import FlopCounterMode
 
-from grader import strategies
-from grader.checking import as_number, as_str, fail
-from grader.tiny_models import build_llama, llama_configs
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_number, as_str, fail
+from grader.given.tiny_models import build_llama
+from grader.checks.support.strategies import llama_configs
 
 H100_PEAK, H100_BW = 989e12, 3.35e12
 LLAMA3_8B_PARAMS = 8.03e9

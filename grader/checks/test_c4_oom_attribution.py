@@ -7,11 +7,12 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_int, as_str, expect_equal, fail
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, as_str, expect_equal, fail
 from grader.checks.test_a6_training_state import real_state
 from grader.checks.test_a9_kv_cache import real_cache_bytes
-from grader.tiny_models import LLAMA3_8B, llama_configs
+from grader.given.tiny_models import LLAMA3_8B
+from grader.checks.support.strategies import llama_configs
 
 BLOCKS = ("weights", "grads_and_state", "activations", "kv_cache")
 GIB, GB = 2**30, 10**9

@@ -11,9 +11,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.char_model import build_model, encode, get_batch, make_corpus
-from grader.checking import expect_close, fail
+from grader.checks.support import strategies
+from grader.given.char_model import build_model, encode, get_batch, make_corpus
+from grader.checks.support.checking import expect_close, fail
 from grader.checks import test_p2_training_loop as p2
 from grader.drivers.p2_training_loop import SMALL
 

@@ -1,5 +1,5 @@
 """C6 — trustworthy conclusions. Ground truth: numpy's mean / sample std of drawn seed values, the
-ci95 half-width with the exact normal quantile (grader.experiment_stats), a pandas inner merge of
+ci95 half-width with the exact normal quantile (grader.checks.truth.experiments), a pandas inner merge of
 drawn eval tables, hashlib's SHA-256 of a data file the check writes, this interpreter's
 versions, and repeated calls of the learner's seeded experiment (part 2, statistics; part 6,
 experiment management; part 7 §五.C question 6)."""
@@ -13,9 +13,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_number, expect_equal, fail
-from grader.experiment_stats import SEVEN_ITEMS, bands_overlap, ci95_half_width, close, mean_std
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_number, expect_equal, fail
+from grader.checks.truth.experiments import SEVEN_ITEMS, bands_overlap, ci95_half_width, close, mean_std
 
 
 @given(strategies.seed_scores, strategies.seed_scores, st.floats(0, 0.5))

@@ -23,8 +23,8 @@ import time
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from grader.checking import as_number, expect_equal, fail
-from grader.learner import Learner
+from grader.checks.support.checking import as_number, expect_equal, fail
+from grader.isolation.learner import Learner
 
 DRIVER = "grader.drivers.c7_jsonl_plan:"
 MB = 1 << 20

@@ -14,8 +14,8 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_tensor, expect_close, fail
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_tensor, expect_close, fail
 
 
 def _uniform(shape, dtype, seed, n=3):

@@ -1,7 +1,7 @@
 """P2 — the twenty-line training loop on the course's character Transformer (840,448 parameters).
 
 Ground truth is computed in this process, which the learner's code never touched, from the same
-model (grader/char_model.py, same seed), the same batches and the same single-threaded kernels
+model (grader/given/char_model.py, same seed), the same batches and the same single-threaded kernels
 (so the learner's right answer matches to rounding): the loss of the initial model with
 F.cross_entropy(logits.float(), ignore_index=-100) under torch.autocast(bf16) or in fp32, the
 gradient before and after clipping, the schedule's closed form, and the validation perplexity of
@@ -39,9 +39,9 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.char_model import build_model, encode, evaluate_loss, get_batch, make_corpus
-from grader.checking import as_number, as_tensor, fail
+from grader.checks.support import strategies
+from grader.given.char_model import build_model, encode, evaluate_loss, get_batch, make_corpus
+from grader.checks.support.checking import as_number, as_tensor, fail
 from grader.drivers.p2_training_loop import SMALL
 
 V = 128
@@ -141,7 +141,7 @@ def returned_weights(model, rec: dict, what: str, dtype=torch.float32) -> torch.
     got = rec.get("params")
     names = [name for name, _ in model.named_parameters()]
     if not isinstance(got, dict) or list(got) != names:
-        fail(f"{what}: the model's parameters", f"{len(names)} named parameters of grader.char_model's GPT",
+        fail(f"{what}: the model's parameters", f"{len(names)} named parameters of grader.given.char_model's GPT",
              f"{type(got).__name__} {list(got)[:5] if isinstance(got, dict) else ''}")
     dtypes = sorted({str(getattr(v, "dtype", type(v).__name__)).removeprefix("torch.") for v in got.values()})
     if dtypes != [str(dtype).removeprefix("torch.")]:
@@ -193,7 +193,7 @@ def test_ppl_falls(learner, figure, run):
     try:
         model.load_state_dict(out["state_dict"])
     except (RuntimeError, KeyError) as exc:
-        fail("train(config): the returned model", "the GPT of grader.char_model", str(exc)[:200])
+        fail("train(config): the returned model", "the GPT of grader.given.char_model", str(exc)[:200])
     val = encode(make_corpus(16_384 + 1, seed=10_000 + config["data_seed"] + 1))  # text it never saw
     ppl = math.exp(evaluate_loss(model, val, block_size=128))
     if not ppl < PPL_THRESHOLD:

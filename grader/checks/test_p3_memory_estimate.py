@@ -1,7 +1,7 @@
 """P3 — a memory estimate within 30%. Ground truth: a real measurement in this process.
 
 For each drawn (config, B, T) a random-init ``LlamaForCausalLM`` (transformers, eager attention,
-fp32, grader/tiny_models.py) trains two steps on CPU with the loop the stub describes
+fp32, grader/given/tiny_models.py) trains two steps on CPU with the loop the stub describes
 (``model(input_ids=ids, labels=ids).loss``, ``backward()``, ``AdamW.step()``,
 ``zero_grad(set_to_none=True)``):
 
@@ -29,10 +29,11 @@ import torch
 from hypothesis import given, settings, example
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_number, fail
-from grader.plugin import needs_cuda
-from grader.tiny_models import LLAMA3_8B, build_llama, llama_configs
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_number, fail
+from grader.engine.plugin import needs_cuda
+from grader.given.tiny_models import LLAMA3_8B, build_llama
+from grader.checks.support.strategies import llama_configs
 
 torch.set_num_threads(1)  # this check process: oversubscribed threads are ~10x slower on a shared box
 

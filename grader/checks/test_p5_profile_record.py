@@ -24,8 +24,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_number, fail
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_number, fail
 
 torch.set_num_threads(1)
 P6_PROF = "part 6, must-remember: GEMM + attention should dominate; backward ~ 2x forward"

@@ -31,8 +31,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_int, as_number, as_str, fail
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, as_number, as_str, fail
 
 # ---------------------------------------------------------------- helpers
 
@@ -137,7 +137,7 @@ def _cache_bytes_per_token(n_layers, n_heads, n_kv_heads, head_dim, dtype, T=3) 
     """Bytes per token of the DynamicCache a real LlamaForCausalLM (meta device) fills."""
     import torch
 
-    from grader.tiny_models import build_llama
+    from grader.given.tiny_models import build_llama
 
     cfg = {"vocab_size": 16, "hidden_size": n_heads * head_dim, "intermediate_size": 16,
            "num_hidden_layers": n_layers, "num_attention_heads": n_heads,
@@ -167,7 +167,7 @@ def _kv_configs(draw):
 def test_kv_cache_per_token(learner, cfg):
     import torch
 
-    from grader.tiny_models import LLAMA3_8B
+    from grader.given.tiny_models import LLAMA3_8B
 
     llama = dict(n_layers=LLAMA3_8B["num_hidden_layers"], n_heads=LLAMA3_8B["num_attention_heads"],
                  n_kv_heads=LLAMA3_8B["num_key_value_heads"], head_dim=LLAMA3_8B["head_dim"],

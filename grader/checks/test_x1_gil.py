@@ -21,7 +21,7 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from grader.checking import fail
+from grader.checks.support.checking import fail
 
 N_WORKERS = 2
 GIL_MAX_CORES = 1.3  # threads under the GIL: CPU / wall stays near 1 (or below, on a loaded box)

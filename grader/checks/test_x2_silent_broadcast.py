@@ -10,8 +10,8 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_number, as_shape, expect_close, expect_equal, expect_raises, fail
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_number, as_shape, expect_close, expect_equal, expect_raises, fail
 
 
 def _tensors(shapes, seed):

@@ -7,7 +7,7 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.checking import as_tensor, expect_close, fail
+from grader.checks.support.checking import as_tensor, expect_close, fail
 
 
 @st.composite

@@ -9,9 +9,10 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import strategies
-from grader.checking import as_number, fail
-from grader.tiny_models import LLAMA3_8B, QWEN2_5_0_5B, build_llama, llama_configs
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_number, fail
+from grader.given.tiny_models import LLAMA3_8B, QWEN2_5_0_5B, build_llama
+from grader.checks.support.strategies import llama_configs
 
 H100_PEAK, H100_BW = 989e12, 3.35e12
 

@@ -1,7 +1,7 @@
 """X5 — loss falls while the model never stops. Ground truth re-measured here: SmolLM2-135M-
-Instruct (grader.smollm) trained in the learner's process with the reference data path and
-LoRA (grader.sft), every example passed through the learner's ``mask_eos``; the losses and the
-greedy held-out generations come back and are judged in this process (grader.sft.judge). The
+Instruct (grader.given.smollm) trained in the learner's process with the reference data path and
+LoRA (grader.given.sft), every example passed through the learner's ``mask_eos``; the losses and the
+greedy held-out generations come back and are judged in this process (grader.given.sft.judge). The
 reference run (12 steps, EOS masked): loss 4.9 -> 0.0, 5/6 answered, 0/6 stopped; with EOS kept
 (P4's reference) 6/6 stop. The learner's two judging functions are compared with this check's
 rules on the real run and on drawn cases.
@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import sft, smollm
-from grader.checking import as_number, expect_equal, fail
+from grader.given import sft
+from grader.given import smollm
+from grader.checks.support.checking import as_number, expect_equal, fail
 
 MIN_ANSWERED, MAX_STOPPED = 4, 1  # reference 5/6 answered, 0/6 stopped, with margin
 MAX_NEW_TOKENS = 8

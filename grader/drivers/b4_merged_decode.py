@@ -14,10 +14,10 @@ import torch
 
 
 def build_peft_model(config: dict, seed: int):
-    """The tiny Llama (``grader.tiny_models.build_llama``, seeded) wrapped in peft LoRA with
+    """The tiny Llama (``grader.given.tiny_models.build_llama``, seeded) wrapped in peft LoRA with
     non-zero adapters, in eval mode; deterministic from ``config`` and ``seed``."""
-    from grader import sft
-    from grader.tiny_models import build_llama
+    from grader.given import sft
+    from grader.given.tiny_models import build_llama
 
     return sft.reference_lora(build_llama(config, seed=seed), init_lora_weights=False).eval()
 
@@ -28,7 +28,7 @@ def input_ids(config: dict, seed: int, batch: int, seq_len: int) -> torch.Tensor
 
 
 def run(learner_module, *, config: dict, seed: int, batch: int, seq_len: int) -> dict:
-    from grader.tiny_models import state_digest
+    from grader.given.tiny_models import state_digest
 
     peft_model = build_peft_model(config, seed)
     ids = input_ids(config, seed, batch, seq_len)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import torch
 
-from grader.char_model import build_model
+from grader.given.char_model import build_model
 from grader.drivers.p2_training_loop import SMALL, count_steps, named_params, unit_sgd
 
 

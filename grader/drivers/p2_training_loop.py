@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import torch
 
-from grader.char_model import GPTConfig, build_model
+from grader.given.char_model import GPTConfig, build_model
 
 SMALL = GPTConfig(n_layer=1, n_head=2, n_embd=32, block_size=16)  # 22k parameters: cheap loops
 

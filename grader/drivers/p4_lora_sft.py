@@ -5,7 +5,7 @@
 tokenisation. ``lora_params``: a tiny random Llama from a plain config through the learner's
 ``add_lora``; returns what peft's counters and modules say. ``train_and_answer``: SmolLM2-135M
 from the model cache, the learner's LoRA and batches, the shared twenty-line loop of
-``grader.sft.train``, then greedy answers to the held-out prompts (token ids; the check judges).
+``grader.given.sft.train``, then greedy answers to the held-out prompts (token ids; the check judges).
 X5's driver reuses :func:`experiment` with the reference data path.
 """
 
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import torch
 
-from grader import sft, smollm
+from grader.given import sft
+from grader.given import smollm
 
 BATCH_KEYS = ("input_ids", "attention_mask", "labels")
 
@@ -59,7 +60,7 @@ def trainable_count(model) -> tuple[int, int]:
 
 
 def lora_params(learner_module, *, config: dict, seed: int) -> dict:
-    from grader.tiny_models import build_llama
+    from grader.given.tiny_models import build_llama
 
     model = build_llama(config, seed=seed)
     peft_model = learner_module.add_lora(model)

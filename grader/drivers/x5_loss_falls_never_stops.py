@@ -3,7 +3,7 @@ and LoRA, except that every training example goes through the learner's ``mask_e
 
 from __future__ import annotations
 
-from grader import sft
+from grader.given import sft
 from grader.drivers.p4_lora_sft import experiment
 
 

@@ -13,7 +13,7 @@ Part 3 trains this model with the twenty-line loop: vocabulary 128 (ASCII bytes)
 The corpus is generated, not downloaded: :func:`make_corpus` writes deterministic English-like
 ASCII text (same seed, same text on every machine). Use it like this::
 
-    from grader.char_model import GPT, GPTConfig, make_corpus, encode, get_batch
+    from grader.given.char_model import GPT, GPTConfig, make_corpus, encode, get_batch
     torch.manual_seed(0)
     model = GPT(GPTConfig())
     data = encode(make_corpus(200_000, seed=0))        # LongTensor of byte values < 128

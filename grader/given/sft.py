@@ -42,7 +42,7 @@ STOP_WITHIN = 2  # EOS must come at most this many tokens after the answer's own
 
 
 def eos_id(tokenizer) -> int:
-    from grader.smollm import EOS_TOKEN
+    from grader.given.smollm import EOS_TOKEN
 
     return int(tokenizer.convert_tokens_to_ids(EOS_TOKEN))
 

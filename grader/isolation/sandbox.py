@@ -31,8 +31,8 @@ import signal
 import sys
 from pathlib import Path
 
-from grader import cache
-from grader.catalog import ROOT
+from grader.engine import cache
+from grader.course.catalog import ROOT
 
 _CLONE_NEWNS, _CLONE_NEWNET = 0x00020000, 0x40000000
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_MOVE, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 8192, 16384, 1 << 18
@@ -72,7 +72,7 @@ class Sandbox:
             self.hidden.append(ROOT / "solutions")
 
     def params(self) -> dict:
-        """Plain data to rebuild this sandbox in another process (:mod:`grader.zygote`)."""
+        """Plain data to rebuild this sandbox in another process (:mod:`grader.isolation.zygote`)."""
         return {"memory_bytes": self.memory_bytes, "privileged": self.privileged, "uid": self.uid,
                 "hidden": [str(p) for p in self.hidden], "stage": str(getattr(self, "_stage", "") or ""),
                 "workdir": str(getattr(self, "_workdir", "") or "")}

@@ -23,8 +23,8 @@ import threading
 from importlib import metadata
 from pathlib import Path
 
-from grader.catalog import BY_MODULE, ROOT, Exercise
-from grader.results import ExerciseResult
+from grader.course.catalog import BY_MODULE, ROOT, Exercise
+from grader.engine.results import ExerciseResult
 
 CACHE_DIR = Path(os.environ.get("GRADER_CACHE_DIR") or ROOT / ".grader-cache")  # hidden from learners
 LIBRARIES = ("torch", "numpy", "transformers", "peft", "trl", "hypothesis", "pytest", "safetensors")

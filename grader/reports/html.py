@@ -12,10 +12,11 @@ import io
 import json
 from html import escape
 
-from grader import cache, catalog
-from grader.levels import Summary
-from grader.report import _exercise_line, feedback
-from grader.results import STATUS_TEXT, ExerciseResult
+from grader.engine import cache
+from grader.course import catalog
+from grader.course.levels import Summary
+from grader.reports.terminal import _exercise_line, feedback
+from grader.engine.results import STATUS_TEXT, ExerciseResult
 
 CSS = """
 body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}

@@ -19,11 +19,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Iterable
 
-from grader import catalog, zygote
-from grader.cache import ResultCache
-from grader.catalog import ROOT, Exercise
-from grader.results import ExerciseResult, KeyPointResult
-from grader.sandbox import sweep_check
+from grader.course import catalog
+from grader.isolation import zygote
+from grader.engine.cache import ResultCache
+from grader.course.catalog import ROOT, Exercise
+from grader.engine.results import ExerciseResult, KeyPointResult
+from grader.isolation.sandbox import sweep_check
 
 
 def resolve_target(target: str | Path) -> Path:
@@ -44,7 +45,7 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
 
     ``incremental=True`` reuses the results of exercises whose fingerprint (learner code, the
     modules it imports, check, solution, grader, library versions) has not changed, and saves
-    each new result as soon as it is known (see :mod:`grader.cache`). ``in_process=True`` is
+    each new result as soon as it is known (see :mod:`grader.engine.cache`). ``in_process=True`` is
     the benchmark's baseline: no isolation, never used to grade anyone.
     """
     folder = resolve_target(target)
@@ -117,7 +118,7 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
         results_file = Path(tmp) / "results.jsonl"
         # Plugins by name only: entry-point plugins (anyio, ...) and the unraisable-exception
         # plugin's closing gc.collect() cost ~0.7 s per exercise with torch loaded.
-        args = [str(ex.check_file), "-p", "grader.plugin", "-p", "_hypothesis_pytestplugin",
+        args = [str(ex.check_file), "-p", "grader.engine.plugin", "-p", "_hypothesis_pytestplugin",
                 "-p", "no:unraisableexception",
                "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(ex.check_file.parent),
                "-c", os.devnull, "--exercise", ex.id, "--learner-file", str(module_file.resolve()),
@@ -163,14 +164,14 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
 
 
 _SERVER_LOCK = threading.Lock()
-_PRELOAD = ["grader.preload_light"]
+_PRELOAD = ["grader.engine.preload_light"]
 
 
 def warm_up(heavy: bool) -> None:
     """Choose what the check processes' fork server preloads (only effective before the first
-    check process) and start the zygote the learners' processes fork from (grader/zygote.py).
+    check process) and start the zygote the learners' processes fork from (grader/isolation/zygote.py).
     Call it from the main thread: the zygote lives as long as the thread that started it."""
-    _PRELOAD[:] = ["grader.preload_heavy" if heavy else "grader.preload_light"]
+    _PRELOAD[:] = ["grader.engine.preload_heavy" if heavy else "grader.engine.preload_light"]
     zygote.start("heavy" if heavy else "light")
 
 

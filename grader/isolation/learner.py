@@ -1,7 +1,7 @@
 """The check's handle on the learner's code, which runs in another process.
 
 A check never imports the learner's module. It calls ``learner.broadcast_shape((8, 1), (3,))``
-and gets back plain data decoded by :mod:`grader.codec`; expected values are computed in the
+and gets back plain data decoded by :mod:`grader.isolation.codec`; expected values are computed in the
 check's own process, which the learner's code never touched. Every way the learner's code can
 go wrong becomes one exception type, so the report can say exactly what happened:
 
@@ -29,9 +29,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from grader import codec, zygote
-from grader.catalog import ROOT
-from grader.sandbox import Sandbox
+from grader.isolation import codec
+from grader.isolation import zygote
+from grader.course.catalog import ROOT
+from grader.isolation.sandbox import Sandbox
 
 
 class LearnerError(Exception):
@@ -120,7 +121,7 @@ class Learner:
         self.import_timeout_s = import_timeout_s
         self.memory_gib = memory_gib
         self.max_result_bytes = max_result_bytes
-        self.zygote = zygote  # socket path of a grader.zygote to fork from, else python -m grader.worker
+        self.zygote = zygote  # socket path of a grader.isolation.zygote to fork from, else python -m grader.isolation.worker
         self._proc: subprocess.Popen | None = None
         self._dead: LearnerError | None = None
         self._start_failed: LearnerError | None = None  # import problems don't change between key points
@@ -165,7 +166,7 @@ class Learner:
                                           fds=(req_r, ans_w, log.fileno()))
             else:
                 self._proc = subprocess.Popen(
-                    [sys.executable, "-m", "grader.worker", str(req_r), str(ans_w),
+                    [sys.executable, "-m", "grader.isolation.worker", str(req_r), str(ans_w),
                      self.module_name, str(self._src)],
                     pass_fds=(req_r, ans_w), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                     cwd=self._workdir.name, env=env, start_new_session=True,

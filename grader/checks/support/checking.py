@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from grader.learner import LearnerRaised
+from grader.isolation.learner import LearnerRaised
 
 
 class KeyPointFailure(AssertionError):

@@ -9,9 +9,9 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 
-from grader import catalog
-from grader.levels import Summary
-from grader.results import STATUS_TEXT, ExerciseResult, KeyPointResult
+from grader.course import catalog
+from grader.course.levels import Summary
+from grader.engine.results import STATUS_TEXT, ExerciseResult, KeyPointResult
 
 _STYLE = {"passed": "green", "not_verifiable": "yellow", "not_available": "dim"}
 # Statuses that say the same thing about every key point of an exercise: one line is enough.

@@ -2,11 +2,11 @@
 
 The runner starts one pytest process per exercise::
 
-    python -m pytest grader/checks/test_a3_broadcast.py -p grader.plugin \
+    python -m pytest grader/checks/test_a3_broadcast.py -p grader.engine.plugin \
         --exercise A3 --learner-file exercises/a3_broadcast.py --results out.jsonl
 
 Each test function is one key point (its name without ``test_``). The ``learner`` fixture is a
-:class:`grader.learner.Learner` for the learner's file; every finished key point is appended
+:class:`grader.isolation.learner.Learner` for the learner's file; every finished key point is appended
 to the results file at once, so a crash later loses nothing already graded.
 """
 
@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
-from grader import catalog
-from grader.checking import KeyPointFailure
-from grader.learner import InProcessLearner, Learner, LearnerError
+from grader.course import catalog
+from grader.checks.support.checking import KeyPointFailure
+from grader.isolation.learner import InProcessLearner, Learner, LearnerError
 
 # Deterministic: inputs are drawn from a seed tied to the learner's code (see
 # pytest_collection_modifyitems), so the same code gets the same verdict on every run.
@@ -45,7 +45,7 @@ def pytest_addoption(parser):
     group.addoption("--memory-gib", type=float, help="address-space cap of the learner's process")
     group.addoption("--hide", action="append", default=[],
                     help="a folder the learner's process must not see (e.g. other submissions)")
-    group.addoption("--zygote", help="socket of a grader.zygote that forks the learner's processes")
+    group.addoption("--zygote", help="socket of a grader.isolation.zygote that forks the learner's processes")
     group.addoption("--in-process", action="store_true",
                     help="benchmark only: call the module in this process, without isolation")
 

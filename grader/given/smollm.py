@@ -54,7 +54,7 @@ def cache_dir() -> Path:
     if os.environ.get("TOOLBOX_GRADER_MODEL_CACHE"):
         return Path(os.environ["TOOLBOX_GRADER_MODEL_CACHE"]) / CACHE_NAME
     if hasattr(os, "geteuid") and os.geteuid() == 0:
-        from grader.catalog import ROOT
+        from grader.course.catalog import ROOT
 
         return ROOT / ".model-cache" / CACHE_NAME
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")

@@ -1,6 +1,6 @@
 """Hypothesis strategies shared by every check: shapes, dtypes, attention inputs.
 
-Draws are derandomized by the grading profile (grader/plugin.py), so a verdict is the same on
+Draws are derandomized by the grading profile (grader/engine/plugin.py), so a verdict is the same on
 every run; what the learner cannot do is tune an answer to the course's single example.
 """
 
@@ -8,6 +8,27 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+
+
+@st.composite
+def llama_configs(draw, max_layers: int = 3, max_kv_heads: int = 4):
+    """Plain-dict Llama configs: head_dim 4..16, GQA groups 1..4, tied or untied embeddings."""
+    n_kv = draw(st.integers(1, max_kv_heads))
+    group = draw(st.integers(1, 4))
+    head_dim = draw(st.sampled_from([4, 8, 16]))
+    n_heads = n_kv * group
+    return {
+        "vocab_size": draw(st.integers(16, 300)),
+        "hidden_size": n_heads * head_dim,
+        "intermediate_size": draw(st.integers(8, 96)),
+        "num_hidden_layers": draw(st.integers(1, max_layers)),
+        "num_attention_heads": n_heads,
+        "num_key_value_heads": n_kv,
+        "head_dim": head_dim,
+        "tie_word_embeddings": draw(st.booleans()),
+        "max_position_embeddings": 256,
+    }
+
 
 # Broadcastable pairs of shapes, sides 0..6 (0 included: size-0 dims broadcast too).
 broadcastable_pairs = hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=5,
@@ -53,7 +74,7 @@ seeds = st.integers(0, 2**31 - 1)  # for a torch.Generator: the data is drawn in
 
 
 # ---------------------------------------------------------------- A8 / A9: model configs
-# Plain-dict Llama configs (grader/tiny_models.py) in the three shapes real config.json files
+# Plain-dict Llama configs (grader/given/tiny_models.py) in the three shapes real config.json files
 # take: head_dim given and equal to hidden/heads (Llama-3), head_dim absent (older Llama: then
 # head_dim = hidden/heads), head_dim given and different from hidden/heads (Qwen3, Gemma).
 LINEAR_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
@@ -62,7 +83,6 @@ LINEAR_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj"
 @st.composite
 def llama_config_variants(draw, max_layers: int = 3, max_kv_heads: int = 4):
     """One drawn config in all three shapes: (head_dim given, head_dim absent, head_dim differs)."""
-    from grader.tiny_models import llama_configs
 
     cfg = dict(draw(llama_configs(max_layers=max_layers, max_kv_heads=max_kv_heads)))
     absent = {k: v for k, v in cfg.items() if k != "head_dim"}
@@ -224,7 +244,6 @@ p2_runs = st.tuples(st.integers(0, 2**31 - 1), st.integers(0, 2**31 - 1))
 @st.composite
 def memory_cases(draw):
     """(plain Llama config, batch size, sequence length) for one fp32 AdamW training step."""
-    from grader.tiny_models import llama_configs
 
     return draw(llama_configs(max_layers=3)), draw(st.integers(1, 4)), draw(st.integers(2, 64))
 
@@ -236,7 +255,7 @@ _qa_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX
 def qa_batches(draw, min_size: int = 1, max_size: int = 5):
     """Lists of (question, answer) pairs: capital-city pairs and made-up text (lengths differ,
     so the collator must pad)."""
-    from grader.sft import HELD_OUT_PAIRS, TRAIN_PAIRS
+    from grader.given.sft import HELD_OUT_PAIRS, TRAIN_PAIRS
 
     real = st.sampled_from(TRAIN_PAIRS + HELD_OUT_PAIRS)
     made_up = st.tuples(_qa_words.map(lambda w: f"What is {w.strip() or 'x'}?"), _qa_words.map(lambda w: w.strip() or "y"))
@@ -244,8 +263,7 @@ def qa_batches(draw, min_size: int = 1, max_size: int = 5):
 
 
 def tiny_llama_configs():
-    """Tiny random Llama configs (grader.tiny_models) for LoRA set-ups."""
-    from grader.tiny_models import llama_configs
+    """Tiny random Llama configs (grader.given.tiny_models) for LoRA set-ups."""
 
     return llama_configs(max_layers=2)
 

@@ -32,8 +32,9 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from grader import catalog, levels
-from grader.catalog import ROOT
+from grader.course import catalog
+from grader.course import levels
+from grader.course.catalog import ROOT
 
 SETS = catalog.SETS
 ANSWER_MARK = "# {id} answer"
@@ -234,8 +235,8 @@ def _verdict(ex_id: str, kp_id: str, history: list[str]) -> str | None:
 
 def verdict_for_source(ex_id: str, kp_id: str, source: str) -> str | None:
     """None when the key point passes on this answer source, else the feedback to show."""
-    from grader import runner
-    from grader.report import feedback
+    from grader.engine import runner
+    from grader.reports.terminal import feedback
 
     ex = catalog.get(ex_id)
     key = (ex_id, hashlib.sha256(source.encode()).hexdigest())
@@ -345,7 +346,7 @@ def mastery(course_dir: str | Path) -> list[dict]:
 
 
 def write_mastery(course_dir: str | Path, csv_path: Path, json_path: Path) -> list[dict]:
-    from grader.batch import write_csv
+    from grader.classroom.batch import write_csv
 
     rows = mastery(course_dir)
     json_path.write_text(json.dumps(rows, indent=1))

@@ -1,11 +1,11 @@
 """A clean process that imports the learners' libraries once and forks each learner's process.
 
-Starting a learner's process as ``python -m grader.worker`` costs an interpreter start and, for
+Starting a learner's process as ``python -m grader.isolation.worker`` costs an interpreter start and, for
 most exercises, an import of torch: seconds on a 2-core box, once per learner process, the
 largest part of the grading overhead. The zygote pays it once per grading run. It imports the
 libraries (never a check, a solution or anything a check computed) and, on request, forks a
-child that sets up the same sandbox (:class:`grader.sandbox.Sandbox`) and runs
-:func:`grader.worker.main` on the learner's module, as the exec'd path does.
+child that sets up the same sandbox (:class:`grader.isolation.sandbox.Sandbox`) and runs
+:func:`grader.isolation.worker.main` on the learner's module, as the exec'd path does.
 
 A check process asks over a unix socket in a folder only the grader's user can enter, passing
 the learner's pipe ends and log file as file descriptors. The connection lives as long as the
@@ -13,7 +13,7 @@ learner's process: the zygote writes the child's wait status on it when the chil
 kills the child when the check hangs up (a check that timed out and was killed). The zygote
 dies with the process that started it; its children die with it (PR_SET_PDEATHSIG).
 
-    python -m grader.zygote <socket path> light|heavy
+    python -m grader.isolation.zygote <socket path> light|heavy
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ THREAD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 # ---------------------------------------------------------------- the check's side
 class Spawned:
     """A learner's process forked by the zygote, with the part of ``subprocess.Popen`` that
-    :class:`grader.learner.Learner` uses: ``pid`` and ``wait``."""
+    :class:`grader.isolation.learner.Learner` uses: ``pid`` and ``wait``."""
 
     def __init__(self, conn: socket.socket, pid: int):
         self._conn = conn
@@ -83,9 +83,9 @@ class Zygote:
         self._dir = tempfile.TemporaryDirectory(prefix="grader-zygote-")  # mode 0700: root only
         self.path = str(Path(self._dir.name) / "socket")
         env = {**os.environ, **THREAD_ENV}
-        env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[1]),
+        env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[2]),
                                              env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-        self._proc = subprocess.Popen([sys.executable, "-m", "grader.zygote", self.path, kind],
+        self._proc = subprocess.Popen([sys.executable, "-m", "grader.isolation.zygote", self.path, kind],
                                       stdin=subprocess.DEVNULL, env=env, start_new_session=True)
         while not os.path.exists(self.path):  # bound before it imports: clients queue meanwhile
             if self._proc.poll() is not None:
@@ -132,8 +132,8 @@ def _child(request: dict, fds: list[int]) -> None:
     """In the forked child: become the learner's process; never returns."""
     code = 70
     try:
-        from grader import worker
-        from grader.sandbox import Sandbox
+        from grader.isolation import worker
+        from grader.isolation.sandbox import Sandbox
 
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -157,10 +157,10 @@ def _child(request: dict, fds: list[int]) -> None:
         import tempfile
 
         tempfile.tempdir = None  # computed anew from TMPDIR (the zygote's imports cached /tmp)
-        sys.path[0] = request["cwd"]  # as ``python -m grader.worker`` would have it
+        sys.path[0] = request["cwd"]  # as ``python -m grader.isolation.worker`` would have it
         sys.dont_write_bytecode = True
         Sandbox.from_params(request["sandbox"]).preexec()
-        sys.argv = ["grader.worker"]
+        sys.argv = ["grader.isolation.worker"]
         code = worker.main([str(req_fd), str(ans_fd), request["module_name"], request["module_file"]])
     except BaseException:  # noqa: BLE001 - the learner's process must end here, whatever happened
         import traceback
@@ -181,7 +181,7 @@ def serve(path: str, kind: str) -> None:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     listener.bind(path)
     listener.listen(128)
-    from grader.preload import load
+    from grader.engine.preload import load
 
     load(PRELOAD[kind])
     wake_r, wake_w = os.pipe()

@@ -1,37 +1,14 @@
 """Small Llama-style models built from a config, for checks that need a real model.
 
 Random init, no download: transformers' own ``LlamaForCausalLM`` from a ``LlamaConfig``.
-``llama_configs()`` draws configs (GQA and tied embeddings included); configs cross to the
-learner's process as plain dicts (``config.to_dict()`` subsets, see ``plain_config``).
+Configs cross to the learner's process as plain dicts (``config.to_dict()`` subsets, see ``plain_config``).
 """
 
 from __future__ import annotations
 
-from hypothesis import strategies as st
-
 PLAIN_KEYS = ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers",
               "num_attention_heads", "num_key_value_heads", "head_dim", "tie_word_embeddings",
               "max_position_embeddings")
-
-
-@st.composite
-def llama_configs(draw, max_layers: int = 3, max_kv_heads: int = 4):
-    """Plain-dict Llama configs: head_dim 4..16, GQA groups 1..4, tied or untied embeddings."""
-    n_kv = draw(st.integers(1, max_kv_heads))
-    group = draw(st.integers(1, 4))
-    head_dim = draw(st.sampled_from([4, 8, 16]))
-    n_heads = n_kv * group
-    return {
-        "vocab_size": draw(st.integers(16, 300)),
-        "hidden_size": n_heads * head_dim,
-        "intermediate_size": draw(st.integers(8, 96)),
-        "num_hidden_layers": draw(st.integers(1, max_layers)),
-        "num_attention_heads": n_heads,
-        "num_key_value_heads": n_kv,
-        "head_dim": head_dim,
-        "tie_word_embeddings": draw(st.booleans()),
-        "max_position_embeddings": 256,
-    }
 
 
 def plain_config(config) -> dict:

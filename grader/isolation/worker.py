@@ -1,10 +1,10 @@
 """The learner's side: a process that imports the learner's module and answers calls.
 
-Started by :class:`grader.learner.Learner`; never imported by a check. Requests and answers
-are :mod:`grader.codec` frames on two inherited pipe fds, so whatever the learner's code
+Started by :class:`grader.isolation.learner.Learner`; never imported by a check. Requests and answers
+are :mod:`grader.isolation.codec` frames on two inherited pipe fds, so whatever the learner's code
 prints goes to a log file instead of the channel.
 
-    python -m grader.worker <request fd> <answer fd> <module name> <module file>
+    python -m grader.isolation.worker <request fd> <answer fd> <module name> <module file>
 
 The module file is a copy in the sandbox; the check side puts the learner's path back into
 messages (the original path is not given here: other folders are none of its business).
@@ -19,7 +19,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from grader import codec
+from grader.isolation import codec
 
 DRIVER_PREFIX = "grader.drivers."
 

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from grader import catalog
+from grader.course import catalog
 
 Outcomes = Mapping[str, Mapping[str, "bool | None"]]
 

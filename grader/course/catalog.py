@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-CHECKS_DIR = Path(__file__).resolve().parent / "checks"
+ROOT = Path(__file__).resolve().parents[2]
+CHECKS_DIR = ROOT / "grader" / "checks"
 
 SETS = ("R", "A", "B", "C", "P", "X")
 SET_TITLES = {

@@ -57,7 +57,7 @@ class ExerciseResult:
         return self.status != "not_available"
 
     def outcome(self) -> dict[str, bool | None]:
-        """key point -> passed (None: not verifiable here), for :mod:`grader.levels`."""
+        """key point -> passed (None: not verifiable here), for :mod:`grader.course.levels`."""
         return {kp.key_point: (None if kp.status == NOT_VERIFIABLE else kp.passed) for kp in self.key_points}
 
     def to_dict(self) -> dict:

@@ -22,8 +22,10 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from grader import catalog, levels, runner
-from grader.results import ExerciseResult
+from grader.course import catalog
+from grader.course import levels
+from grader.engine import runner
+from grader.engine.results import ExerciseResult
 
 
 def make_jobs(submissions: list[Path], only: list[str] | None = None) -> list[dict]:

@@ -1,0 +1,5 @@
+"""Fork-server preload for a quick re-grade: the light imports only (see grader.engine.preload)."""
+
+from grader.engine.preload import LIGHT, load
+
+load(LIGHT)
