@@ -238,9 +238,9 @@ FORGED_OBSERVATIONS = {
         import torch
         import grader.drivers.b4_merged_decode as drv
 
-        def _run(learner_module, *, config, seed, batch, seq_len):  # unmerged logits sold as merged
+        def _run(learner_module, *, config, seed, lora, batch, seq_len):  # unmerged logits sold as merged
             from grader.given.tiny_models import state_digest
-            peft_model = drv.build_peft_model(config, seed)
+            peft_model = drv.build_peft_model(config, seed, lora)
             digest = state_digest(peft_model)
             with torch.no_grad():
                 logits = peft_model(input_ids=drv.input_ids(config, seed, batch, seq_len)).logits
