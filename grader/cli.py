@@ -73,9 +73,10 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
 
 
 def _print_levels(rows: list[dict], console: Console) -> None:
+    size = {s: len(exs) for s, exs in levels.by_set().items()}
     for row in rows:
         console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met':<8}"
-                      f" R {row['R']}  A {row['A']}/10  B {row['B']}/5", highlight=False)
+                      f" R {row['R']}  A {row['A']}/{size['A']}  B {row['B']}/{size['B']}", highlight=False)
 
 
 def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
