@@ -81,7 +81,7 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
             if ex.id in wanted and (hit is None or fresh or not reusable(hit)):
                 runnable.append((ex, module_file))
             elif hit is None:
-                done(ExerciseResult(ex.id, "not_graded", note="not graded since it last changed"))
+                done(ExerciseResult(ex.id, "not_graded", note="no result recorded for its current code and checks"))
             else:
                 hit.cached = True
                 done(hit)
