@@ -1,5 +1,5 @@
 """B1 — LoRA OOM at max_length 8192 x batch 4. Ground truth: saved-for-backward bytes measured in
-real Llama models with and without transformers' gradient checkpointing (A7's ``measured_bytes``),
+real Llama models with and without transformers' gradient checkpointing (``grader/checks/truth/activations.py``, as A7),
 and the check's own arithmetic for drawn budgets (part 4, activations; part 3, accumulation;
 part 7 §五.B question 1)."""
 
@@ -8,13 +8,13 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
-from grader.checks.test_a7_activations import measured_bytes
+from grader.checks.truth.activations import DTYPES, measured_bytes
 from grader.given.tiny_models import LLAMA3_8B
 
 GB, GIB = 10**9, 2**30
 STATE_8B_LORA, GPU80 = int(16.7 * GB), 80 * GB
 ACT_8B_1x4096 = int(16.5 * GIB)  # part 4's Llama-3-8B estimate at B=1, T=4096
-DTYPE_BYTES = {"bfloat16": 2, "float32": 4}
+DTYPE_BYTES = {name: dtype.itemsize for name, dtype in DTYPES.items()}
 
 
 def _expected_diagnosis(state, act, gpu):

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
-from grader.checks.test_a6_training_state import real_state
-from grader.checks.test_a9_kv_cache import real_cache_bytes
+from grader.checks.truth.kv_cache import real_cache_bytes
+from grader.checks.truth.training_state import real_state
 from grader.given.tiny_models import LLAMA3_8B
 from grader.checks.support.strategies import llama_configs
 
