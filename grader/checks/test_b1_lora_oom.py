@@ -1,7 +1,8 @@
 """B1 — LoRA OOM at max_length 8192 x batch 4. Ground truth: saved-for-backward bytes measured in
-real Llama models with and without transformers' gradient checkpointing (``grader/checks/truth/activations.py``, as A7),
-and the check's own arithmetic for drawn budgets (part 4, activations; part 3, accumulation;
-part 7 §五.B question 1)."""
+real Llama models with and without transformers' gradient checkpointing
+(``grader/checks/truth/activations.py``, as A7), budgets drawn to overflow a known block, and the
+check's own arithmetic of the stated plans for drawn budgets (part 4, activations; part 3,
+accumulation; part 7 §五.B question 1)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
