@@ -90,10 +90,11 @@ def test_an_edit_regrades_exactly_the_exercises_that_depend_on_it(project, grade
         return set(graded.ids)
 
     runner.grade(ROOT / "solutions", incremental=True)
-    assert regraded_after_editing("checks/truth/experiments.py") == {"B2", "C6"}  # the checks importing it
-    (project / "checks/truth/quantiles.py").write_text("Z95 = 1.959964\n")
-    assert regraded_after_editing("checks/truth/experiments.py", "from .quantiles import Z95\n") == {"B2", "C6"}
-    assert regraded_after_editing("checks/truth/quantiles.py") == {"B2", "C6"}  # imported through experiments
+    # activations.py is imported by A7's and B1's check files only (by nothing they share with others)
+    assert regraded_after_editing("checks/truth/activations.py") == {"A7", "B1"}
+    (project / "checks/truth/saved_bytes.py").write_text("WORD = 8\n")
+    assert regraded_after_editing("checks/truth/activations.py", "from .saved_bytes import WORD\n") == {"A7", "B1"}
+    assert regraded_after_editing("checks/truth/saved_bytes.py") == {"A7", "B1"}  # imported through activations
     assert regraded_after_editing("reports/html.py") == set()  # decides no verdict
     assert regraded_after_editing("given/tiny_models.py") == {ex.id for ex in catalog.available()}  # learners may import it
 
