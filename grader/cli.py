@@ -82,20 +82,32 @@ def _print_levels(rows: list[dict], console: Console) -> None:
 
 def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
     from grader import classroom
+    from grader.classroom import manifest
 
     if args.action == "build":
         only = args.only.split(",") if args.only else None
         names = classroom.build_course(args.course_dir, only=only)
-        console.print(f"built {args.course_dir}: source notebooks for {', '.join(names)}")
+        console.print(f"built {args.course_dir}: source notebooks for {', '.join(names)}, nbgrader_config.py and "
+                      f"the manifest of the grader's files ({manifest.MANIFEST})", highlight=False)
         console.print("next: cd into it, then `nbgrader generate_assignment <name>` for each (see README, Classroom)")
         return 0
     course = Path(args.course_dir)
+    if args.action == "seal":
+        if not (course / "nbgrader_config.py").exists():
+            console.print(f"[red]grader: {course} is not a course built by `grader classroom build`[/]")
+            return 2
+        path = manifest.write(course)
+        console.print(f"sealed the grader's files as they are now: {path}", highlight=False)
+        return 0
     if not (course / "gradebook.db").exists():
         console.print(f"[red]grader: no gradebook.db in {course}: run nbgrader autograde first[/]")
         return 2
     rows = classroom.write_mastery(course, course / "mastery.csv", course / "mastery.json")
-    _print_levels(rows, console)
-    console.print(f"[dim]wrote {course / 'mastery.csv'} and {course / 'mastery.json'}[/]")
+    for row in rows:
+        sets = "  ".join(f"{s} {row[s] if '/' in row[s] else '-'}" for s in catalog.SETS)
+        console.print(f"{row['student']:<16} {row['level']:<10} pass line {row['pass_line']:<8} {sets}", highlight=False)
+    console.print(f"[dim]-: not submitted or not graded (mastery.csv says which); wrote {course / 'mastery.csv'} and "
+                  f"{course / 'mastery.json'}[/]")
     return 0
 
 
@@ -142,8 +154,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="grade one exercise from another file (e.g. a mutant)")
     lst = sub.add_parser("list", help="list the catalog")
     lst.add_argument("-v", "--verbose", action="store_true", help="show key points")
-    cls = sub.add_parser("classroom", help="nbgrader course: build it, or read per-student mastery from it")
-    cls.add_argument("action", choices=["build", "mastery"])
+    cls = sub.add_parser("classroom", help="nbgrader course: build it, read per-student mastery from it, or "
+                         "seal the grader's files again after a deliberate change")
+    cls.add_argument("action", choices=["build", "mastery", "seal"])
     cls.add_argument("course_dir", help="the nbgrader course directory")
     cls.add_argument("--only", help="comma-separated exercise ids to include (build)")
     bat = sub.add_parser("batch", help="grade a class: every subfolder of SUBMISSIONS is one student")

@@ -78,6 +78,6 @@ def test_matches_real_tensors(learner, config, r, targets, seed):
         parts, what = _breakdown(learner, real["n_frozen"], real["n_trainable"])
         for k in PARTS:
             if parts[k] != real["parts"][k]:
-                fail(f"{what}[{k!r}] for {label}: the real tensors hold {real['parts'][k]} bytes",
+                fail(f"{what}[{k!r}] for {label}: not the bytes the real tensors hold",
                      real["parts"], parts, hint="frozen: bf16 weight only; trainable: bf16 weight and grad, "
                                                 "fp32 master, fp32 m and v")

@@ -1,18 +1,24 @@
-"""Classroom mode: an nbgrader course built from the same catalog, stubs, solutions and checks.
+"""Classroom mode, building: an nbgrader course from the same catalog, stubs, solutions and checks.
 
 One assignment per question set (``set_R``, ``set_A``, ... ``set_X``): the course's self-test,
-its pass line and its mastery levels are all counted per set, and one notebook per set keeps
-each autograde short. Nothing is copied: a notebook's answer cell is generated from the stub
-(signatures, docstrings) with the solution's bodies inside nbgrader's ``### BEGIN SOLUTION``
-regions; each key point is one autograder test cell, worth one point, whose hidden region calls
-:func:`check`, which grades the student's answer cell with the same runner as ``make grade``
-(in its own processes, with the same limits).
+its pass line and its mastery levels are all counted per set. Nothing is copied: a notebook's
+answer cell is generated from the stub (signatures, docstrings) with the solution's bodies inside
+nbgrader's ``### BEGIN SOLUTION`` regions (the release version is the stub itself); each key point
+is one autograder test cell, worth one point, that calls :func:`check`.
+
+Who grades what:
+
+* in the student's kernel (Run All, Validate), :func:`check` grades the latest answer cell with
+  the same sandboxed runner as ``make grade`` and prints the key point's verdict;
+* during ``nbgrader autograde`` no kernel runs: :class:`grader.classroom.pipeline.GradeAnswerCells`
+  reads the answer cells from the notebook file and grades them with that runner, outside any
+  process of the student's.
 
 Instructor flow (README, "Classroom")::
 
-    grader classroom build course/          # nbgrader_config.py + source/set_*/set_*.ipynb
+    grader classroom build course/          # nbgrader_config.py, source/set_*/set_*.ipynb, .grader/manifest.json
     cd course
-    nbgrader generate_assignment set_A      # release/: no solutions, no hidden tests
+    nbgrader generate_assignment set_A      # release/: the stubs, no solutions
     # students' notebooks go to submitted/<student>/set_A/set_A.ipynb
     nbgrader autograde set_A
     nbgrader generate_feedback set_A
@@ -24,7 +30,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import json
+import re
 import tempfile
 import textwrap
 from pathlib import Path
@@ -33,7 +39,6 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from grader.course import catalog
-from grader.course import levels
 from grader.course.catalog import ROOT
 
 SETS = catalog.SETS
@@ -59,118 +64,321 @@ def _lines(src: str, start: int, end: int) -> list[str]:
     return src.splitlines()[start - 1:end]
 
 
-def answer_source(ex: catalog.Exercise) -> str:
-    """The stub with each function body replaced by the solution's, in solution regions.
+def _docstring_node(body: list) -> bool:
+    return bool(body) and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+        and isinstance(body[0].value.value, str)
 
-    Solution code the stub lacks (helpers, imports) goes in a region of its own whose release
-    version is harmless at module level.
+
+def _bound_names(node: ast.stmt) -> set[str]:
+    """The module-level names a statement defines."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    names = set()
+    for target in getattr(node, "targets", None) or [getattr(node, "target", None)]:
+        for sub in ast.walk(target) if target is not None else ():
+            if isinstance(sub, ast.Name):
+                names.add(sub.id)
+    return names
+
+
+def _used_names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _sibling_import(node: ast.stmt) -> tuple[str, dict[str, str]] | None:
+    """``(module, {local name: its name there})`` when ``node`` imports from another exercise's
+    module (``from p2_training_loop import lr_at``, with or without a ``solutions.`` fallback)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.ImportFrom) and sub.module and not sub.level:
+            module = sub.module.removeprefix("solutions.")
+            if module in catalog.BY_MODULE:
+                return module, {a.asname or a.name: a.name for a in sub.names}
+    return None
+
+
+def _module(module: str) -> tuple[str, ast.Module]:
+    src = (ROOT / "solutions" / f"{module}.py").read_text()
+    return src, ast.parse(src)
+
+
+def answer_source(ex: catalog.Exercise) -> str:
+    """The answer cell of the source notebook: the stub, each function body replaced by the
+    solution's inside a solution region.
+
+    Solution code the stub lacks (imports, helpers, constants) goes in one region of its own
+    before the first function; its release version is a comment. A solution that imports
+    another exercise's functions (C5 reuses P2's loop) gets them inlined, with the helpers and
+    imports they need, since an answer cell is graded on its own.
     """
     stub_src = (ROOT / "exercises" / f"{ex.module}.py").read_text()
-    sol_src = (ROOT / "solutions" / f"{ex.module}.py").read_text()
-    stub, sol = ast.parse(stub_src), ast.parse(sol_src)
-    sol_funcs = {n.name: n for n in sol.body if isinstance(n, ast.FunctionDef)}
-    stub_names = {n.name for n in stub.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
-    stub_imports = {ast.unparse(n) for n in stub.body if isinstance(n, (ast.Import, ast.ImportFrom))}
+    sol_src, sol = _module(ex.module)
+    stub = ast.parse(stub_src)
+    stub_funcs = [n for n in stub.body if isinstance(n, ast.FunctionDef)]
+    stub_texts = {ast.unparse(n) for n in stub.body if not isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    stub_names = set().union(*(_bound_names(n) for n in stub.body if not isinstance(n, ast.Expr)))
 
-    out = [ANSWER_MARK.format(id=ex.id) + " — the grader reads your code from this cell; keep this line."]
-    extras = []
+    bodies: dict[str, tuple[str, ast.FunctionDef]] = {
+        n.name: (sol_src, n) for n in sol.body if isinstance(n, ast.FunctionDef)}
+    sol_names = set().union(*(_bound_names(n) for n in sol.body if not isinstance(n, ast.Expr)))
+    extras: list[str] = []
+    seen = set(stub_texts)
+
+    def add(src: str, node: ast.stmt) -> None:
+        text = ast.unparse(node)
+        if text in seen:
+            return
+        seen.add(text)
+        start = min([d.lineno for d in getattr(node, "decorator_list", [])] + [node.lineno])
+        if extras and isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            extras.extend(["", ""])
+        extras.extend(_lines(src, start, node.end_lineno))
+
+    siblings = []
     for node in sol.body:
-        if isinstance(node, ast.Expr) and isinstance(getattr(node, "value", None), ast.Constant) and node is sol.body[0]:
-            continue  # module docstring
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and ast.unparse(node) in stub_imports:
+        if node is sol.body[0] and _docstring_node(sol.body):
+            continue  # the module docstring
+        found = _sibling_import(node)
+        if found:
+            siblings.append(found)
             continue
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in stub_names:
-            continue
-        start = min([d.lineno for d in getattr(node, "decorator_list", [])] + [node.lineno])
-        extras += _lines(sol_src, start, node.end_lineno)
+            continue  # goes in the stub's slot
+        add(sol_src, node)
+    for module, names in siblings:  # e.g. C5: P2's lr_at, configure_optimizer, train_step
+        sib_src, sib = _module(module)
+        defs = {}
+        for node in sib.body:
+            for name in _bound_names(node) if not isinstance(node, ast.Expr) else ():
+                defs.setdefault(name, node)
+        wanted, todo = [], []
+        for local, theirs in names.items():
+            node = defs.get(theirs)
+            if not isinstance(node, ast.FunctionDef) or local != theirs:
+                raise ValueError(f"solutions/{ex.module}.py imports {theirs} from {module}: "
+                                 "only functions, under their own name, can be inlined")
+            if local in stub_names:
+                bodies[local] = (sib_src, node)
+            else:
+                wanted.append(node)
+            todo.append(node)
+        needed: set[int] = {id(n) for n in wanted}
+        while todo:  # what the inlined functions use from their module, transitively
+            for name in _used_names(todo.pop()):
+                node = defs.get(name)
+                if node is not None and id(node) not in needed and name not in stub_names \
+                        and (name not in sol_names or isinstance(node, (ast.Import, ast.ImportFrom))):
+                    needed.add(id(node))
+                    todo.append(node)
+        for node in sib.body:  # in their module's order
+            if id(node) in needed:
+                add(sib_src, node)
+
+    out = [ANSWER_MARK.format(id=ex.id) + " — the grader reads your code from this cell; keep this line."]
     body_started = False
     for node in stub.body:
-        if node is stub.body[0] and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+        if node is stub.body[0] and _docstring_node(stub.body):
             continue  # the module docstring becomes the markdown cell
         if not isinstance(node, ast.FunctionDef):
             out += _lines(stub_src, node.lineno, node.end_lineno)
             continue
         if not body_started and extras:
-            out += ["", "try:  # your helper functions and imports, if any",
-                    "    ### BEGIN SOLUTION", *textwrap.indent("\n".join(extras), "    ").splitlines(),
-                    "    ### END SOLUTION", "except NotImplementedError:", "    pass"]
+            out += ["", "### BEGIN SOLUTION", *extras, "### END SOLUTION"]
         body_started = True
-        doc = node.body[0] if (isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)) else None
-        head_end = doc.end_lineno if doc else node.body[0].lineno - 1
-        out += [""] + _lines(stub_src, node.lineno, head_end)
-        fn = sol_funcs.get(node.name)
-        if fn is None:
-            raise ValueError(f"solutions/{ex.module}.py lacks {node.name}")
-        first = fn.body[1] if (len(fn.body) > 1 and isinstance(fn.body[0], ast.Expr)
-                               and isinstance(fn.body[0].value, ast.Constant)) else fn.body[0]
-        out += ["    ### BEGIN SOLUTION", *_lines(sol_src, first.lineno, fn.end_lineno), "    ### END SOLUTION"]
+        head_end = node.body[0].end_lineno if _docstring_node(node.body) else node.body[0].lineno - 1
+        out += ["", ""] + _lines(stub_src, node.lineno, head_end)
+        if node.name not in bodies:
+            raise ValueError(f"solutions/{ex.module}.py lacks {node.name}, and imports it from no other exercise")
+        src, fn = bodies[node.name]
+        first = fn.body[1] if len(fn.body) > 1 and _docstring_node(fn.body) else fn.body[0]
+        out += ["    ### BEGIN SOLUTION", *_lines(src, first.lineno, fn.end_lineno), "    ### END SOLUTION"]
     return "\n".join(out) + "\n"
 
 
-CHECK_CALL = """{comment}
-### BEGIN HIDDEN TESTS
+MODULE_REGION_STUB = "# Your own imports and helper functions, if you need any."
+
+
+def _stub_bodies(ex: catalog.Exercise) -> dict[str, list[str]]:
+    """Each stub function's statements after its docstring (``raise NotImplementedError("A3: ...")``)."""
+    src = (ROOT / "exercises" / f"{ex.module}.py").read_text()
+    out = {}
+    for node in ast.parse(src).body:
+        if isinstance(node, ast.FunctionDef):
+            rest = node.body[1:] if _docstring_node(node.body) else node.body
+            if rest:
+                out[node.name] = textwrap.dedent("\n".join(_lines(src, rest[0].lineno, rest[-1].end_lineno))).splitlines()
+    return out
+
+
+def release_source(source: str, ex: catalog.Exercise | None) -> str:
+    """An answer cell as students get it: each function's solution region becomes the stub's own
+    body (``# YOUR CODE HERE`` and its ``raise NotImplementedError("A3: ...")``), the module-level
+    region a comment. So the release answer cell is the stub file, and it imports cleanly."""
+    stubs = _stub_bodies(ex) if ex is not None else {}
+    out: list[str] = []
+    in_region = False
+    for line in source.split("\n"):
+        if "BEGIN SOLUTION" in line:
+            in_region = True
+            indent = line[:len(line) - len(line.lstrip())]
+            if not indent:
+                out.append(MODULE_REGION_STUB)
+                continue
+            func = next((m.group(2) for prev in reversed(out)
+                         if (m := re.match(r"(\s*)def (\w+)\(", prev)) and len(m.group(1)) < len(indent)), None)
+            body = stubs.get(func, ["raise NotImplementedError()"])
+            out += [indent + "# YOUR CODE HERE", *(indent + b for b in body)]
+        elif "END SOLUTION" in line:
+            in_region = False
+        elif not in_region:
+            out.append(line)
+    return "\n".join(out)
+
+
+def label(kp: catalog.KeyPoint) -> str:
+    """A key point as a test cell or a rubric names it."""
+    claim = kp.claim.removeprefix("follow-up: ")
+    return claim + (" (follow-up: counts for can-teach only)" if kp.followup else "")
+
+
+CHECK_CALL = """# {ex_id} · {kp_id}: {label}
 from grader.classroom import check
-check({ex_id!r}, {kp_id!r}, In)
-### END HIDDEN TESTS"""
+check({ex_id!r}, {kp_id!r}, In)"""
+
+INTRO = """# {title} (set {set_id})
+
+{listing}
+
+**How to answer.** Write each answer in its answer cell, in place of `raise NotImplementedError(...)`.
+Keep the cell's first line (`# A3 answer ...`): the grader finds your code by it. Each answer cell is
+graded **on its own**, as the module `exercises/<module>.py` would be: import what it needs inside it,
+not from another cell or another exercise.
+
+**How to check your work.** Each test cell under an answer grades that answer with the course's hidden
+checks, in a sandbox, on inputs drawn for your code, exactly as `make grade` does, and prints one key
+point's verdict: *passed*, or what was checked, what came back, on which input, and which part of the
+course to re-read (never the expected value). So:
+
+- run the notebook (*Kernel > Restart Kernel and Run All Cells*) and read each test cell's verdict; or
+- press **Validate** (or run `nbgrader validate {name}.ipynb`): it lists every key point that fails, and
+  says *Success* only when all of them pass; or
+- outside the notebook, copy an answer cell into `exercises/<module>.py` and run `make grade ONLY=<id>`.
+
+When you submit, every answer cell is graded again from the notebook file; what your notebook printed
+does not count, and editing a test cell changes nothing. Each key point is one point.{written}"""
+
+WRITTEN_NOTE = """ The **written answers**
+(the cells headed *in words*) are read and graded by hand; they do not count toward your level."""
+
+RUBRIC_MARK = "<!-- toolbox-grader rubric -->"
+
+
+def rubric(ex: catalog.Exercise) -> str:
+    """The course's key points of a C question, as the written answer's rubric (one point each)."""
+    items = "\n".join(f"{i}. {label(kp)}  \n   re-read: {kp.reread}" for i, kp in enumerate(ex.key_points, 1))
+    return f"{RUBRIC_MARK}\n**Rubric for {ex.id}'s written answer** (one point per key point of the course):\n\n{items}"
 
 
 def notebook(set_id: str, exercises: list[catalog.Exercise]) -> nbformat.NotebookNode:
     nb = new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.cells.append(_nbgrader(new_markdown_cell(
-        f"# {catalog.SET_TITLES[set_id]} (set {set_id})\n\nWrite each answer in its answer cell, then run the "
-        "whole notebook. Each key point is one point; the hidden checks draw their own inputs."),
-        locked=True, grade_id=f"{set_id}__intro"))
+    name = assignment_name(set_id)
+    listing = "\n".join(f"- **{ex.id}** {ex.title} (`exercises/{ex.module}.py`, {len(ex.key_points)} key points)"
+                         for ex in exercises)
+    nb.cells.append(_nbgrader(new_markdown_cell(INTRO.format(
+        title=catalog.SET_TITLES[set_id], set_id=set_id, name=name, listing=listing,
+        written=WRITTEN_NOTE if set_id == "C" else "")), locked=True, grade_id=f"{set_id}__intro"))
     for ex in exercises:
         doc = ast.get_docstring(ast.parse((ROOT / "exercises" / f"{ex.module}.py").read_text())) or ""
-        nb.cells.append(_nbgrader(new_markdown_cell(f"## {ex.id} — {ex.title}\n\n{doc}"),
+        note = ""
+        if any(_sibling_import(n) for n in _module(ex.module)[1].body):
+            note = ("\n\n*In this notebook the answer cell is graded on its own: write (or paste) the functions "
+                    "you would import from another exercise's module into this cell.*")
+        nb.cells.append(_nbgrader(new_markdown_cell(f"## {ex.id} — {ex.title}\n\n{doc}{note}"),
                                   locked=True, grade_id=f"{ex.id}__question"))
         nb.cells.append(_nbgrader(new_code_cell(answer_source(ex)), solution=True, grade_id=f"{ex.id}__answer"))
         for kp in ex.key_points:
-            comment = f"# {ex.id} · {kp.id}: {kp.claim}" + (" (follow-up)" if kp.followup else "")
-            nb.cells.append(_nbgrader(new_code_cell(CHECK_CALL.format(comment=comment, ex_id=ex.id, kp_id=kp.id)),
+            nb.cells.append(_nbgrader(new_code_cell(CHECK_CALL.format(ex_id=ex.id, kp_id=kp.id, label=label(kp))),
                                       grade=True, locked=True, points=1, grade_id=grade_id(ex.id, kp.id)))
         if ex.set == "C":
-            rubric = "\n".join(f"- {kp.claim}" + (" *(follow-up)*" if kp.followup else "") for kp in ex.key_points)
+            model = "\n".join(f"- {label(kp)}" for kp in ex.key_points)
             nb.cells.append(_nbgrader(new_markdown_cell(
-                f"**{ex.id}, in words.** Answer the interview question as you would aloud.\n\n"
-                f"### BEGIN SOLUTION\nRubric (one point each):\n{rubric}\n### END SOLUTION"),
+                f"**{ex.id}, in words.** Answer the interview question as you would aloud, in a few sentences "
+                f"with the numbers that matter. Graded by hand, one point per key point; not part of your level.\n\n"
+                f"### BEGIN SOLUTION\nA full answer covers:\n{model}\n### END SOLUTION"),
                 solution=True, grade=True, points=len(ex.key_points), grade_id=f"{ex.id}__written"))
     return nb
 
 
 NBGRADER_CONFIG = '''\
-# Generated by `grader classroom build`. nbgrader configuration for this course.
-import os
-from grader.classroom import GradeAnswerCells, RequireGradeOutputs
-from nbgrader.preprocessors import (Execute, IgnorePattern, LimitOutput, SaveAutoGrades,
-                                    AssignLatePenalties, CheckCellMetadata, GetGrades, ClearHiddenTests)
-from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
+# Generated by `grader classroom build` (README, "Classroom"). nbgrader configuration of this course.
+import sys
+import traceback
 
 c = get_config()  # noqa: F821
-c.CourseDirectory.root = {root!r}
-c.Execute.timeout = {timeout}          # seconds per cell; a hung cell is an error, never a pass
-c.Execute.interrupt_on_timeout = True
-c.OverwriteCells.add_missing_cells = True   # a deleted test cell comes back and is graded
-c.Autograde.create_student = True
-# Verdicts come from GradeAnswerCells (outside the student's kernel), which overwrites every test
-# cell's output; a test cell it does not know and that never ran gets an error, never free points.
-os.environ["GRADER_AUTOGRADE"] = "1"  # the kernel's check() calls then skip their own grading
-c.Autograde.autograde_preprocessors = [Execute, GradeAnswerCells, RequireGradeOutputs, IgnorePattern,
-                                       ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
-                                       AssignLatePenalties, CheckCellMetadata]
-# Feedback shows verdicts, not the hidden test code.
-c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPreprocessor]
+try:
+    from grader.classroom import pipeline
+    from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
+    from nbgrader.converters import Autograde, GenerateAssignment
+    from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions, GetGrades, SaveAutoGrades
+
+    c.CourseDirectory.root = {root!r}
+    # One notebook per set, named after it: a submission holding only "set_A (1).ipynb" is not
+    # submitted (nbgrader warns "No notebooks were matched"; grades.csv and mastery.csv say so).
+    c.CourseDirectory.notebook_id = "set_?"
+    if sys.argv[1:2] == ["autograde"]:  # before anything is graded: the grader's files are those sealed at build
+        pipeline.require_manifest(c.CourseDirectory.root)
+
+    # generate_assignment: a release answer cell is the stub (its own `raise NotImplementedError("A3: ...")`).
+    c.GenerateAssignment.preprocessors = pipeline.replace(GenerateAssignment, ClearSolutions, [pipeline.ReleaseStubs])
+
+    # autograde: no Execute. nbgrader's kernel would run the student's notebook as this user, outside
+    # the sandbox. GradeAnswerCells grades each answer cell from the notebook file with the sandboxed
+    # runner (only answers changed since the last autograde), and writes every test cell's verdict;
+    # RequireGradeOutputs turns a test cell it did not write into an error, never free points;
+    # AddRubrics puts each C written answer's rubric under it, for formgrader.
+    c.Autograde.autograde_preprocessors = pipeline.autograde_steps(Autograde, SaveAutoGrades)
+    c.OverwriteCells.add_missing_cells = True   # a deleted test cell comes back and is graded
+    c.Autograde.create_student = True
+    c.GradeAnswerCells.jobs = 0                 # exercises graded at once; 0: one per CPU
+
+    # generate_feedback: the verdicts, not the rubrics.
+    c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, pipeline.HideRubrics, CSSHTMLHeaderPreprocessor]
+
+    # export: grades.csv also lists who did not submit, and keeps written points apart from key points.
+    c.ExportApp.plugin_class = pipeline.ExportGrades
+
+    # validate (the students' Validate button) runs the notebook in a kernel; a cell waits as long as
+    # the catalog allows the exercises of its set, plus a margin:
+    c.Execute.timeout_func = pipeline.SetTimeouts({timeouts!r})
+    c.Execute.timeout = {longest}
+    c.Execute.interrupt_on_timeout = True
+except Exception:  # never fall back to nbgrader's defaults: their autograde runs student notebooks (Execute)
+    traceback.print_exc()
+    sys.exit("[grader] this course's nbgrader_config.py did not load (traceback above); stopping instead of "
+             "running nbgrader with its defaults. Is the project importable (its .venv, PYTHONPATH)?")
 '''
 
+TIMEOUT_MARGIN_S = 30  # a check process's start and its report, on top of the exercise's own limit
 
-def build_course(course_dir: str | Path, only: list[str] | None = None,
-                 cell_timeout_s: int | None = None) -> list[str]:
-    """Write nbgrader_config.py and source/set_*/set_*.ipynb; returns the assignment names.
 
-    ``cell_timeout_s`` defaults to the longest exercise's limit plus a margin, since the first
-    test cell of an exercise grades all of it.
-    """
+def set_timeouts() -> dict[str, int]:
+    """Per set: the longest wall-clock limit of its exercises in the catalog, plus a margin. The
+    first test cell of an exercise grades all of it, so a cell may take that long, never longer."""
+    out = {}
+    for set_id in SETS:
+        limits = [ex.timeout_s for ex in catalog.CATALOG if ex.set == set_id and ex.available]
+        if limits:
+            out[set_id] = int(max(limits) + TIMEOUT_MARGIN_S)
+    return out
+
+
+def build_course(course_dir: str | Path, only: list[str] | None = None) -> list[str]:
+    """Write nbgrader_config.py, source/set_*/set_*.ipynb and the manifest of the grader's files;
+    returns the assignment names. ``only`` restricts the notebooks to some exercises (tests)."""
+    from grader.classroom import manifest
+
     course = Path(course_dir).resolve()
     wanted = {catalog.get(i).id for i in only} if only else None
     names = []
@@ -184,13 +392,80 @@ def build_course(course_dir: str | Path, only: list[str] | None = None,
         folder.mkdir(parents=True, exist_ok=True)
         nbformat.write(notebook(set_id, exs), folder / f"{name}.ipynb")
         names.append(name)
-    timeout = cell_timeout_s or int(max(ex.timeout_s for ex in catalog.CATALOG if ex.available) + 30)
+    timeouts = set_timeouts()
     (course / "nbgrader_config.py").write_text(NBGRADER_CONFIG.format(
-        root=str(course), timeout=timeout))
+        root=str(course), timeouts=timeouts, longest=max(timeouts.values())))
+    manifest.write(course)
     return names
 
 
-# ---------------------------------------------------------------------------- autograding
+# ---------------------------------------------------------------------------- verdicts
+def is_release_stub(source: str, ex: catalog.Exercise) -> bool:
+    """The answer cell as released, untouched (trailing spaces aside): not implemented, no need to run it."""
+    def norm(text: str) -> list[str]:
+        return [line.rstrip() for line in text.strip().splitlines()]
+
+    return norm(source) == norm(release_source(answer_source(ex), ex))
+
+
+def untouched_result(ex: catalog.Exercise):
+    from grader.engine import runner
+
+    return runner.uniform_result(ex, "not_implemented", "the answer cell is the release stub, unchanged")
+
+
+WHOLE_EXERCISE = {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom", "refused", "identical"}
+
+
+def class_feedback(ex: catalog.Exercise, kp) -> str:
+    """A failed key point as a student sees it in the classroom: what was checked (the call and
+    its input), what came back, and where to re-read; never the hidden checks' expected value, nor
+    the hint (hints often state it). The rule of ``make grade``'s report without ``expected``."""
+    from grader.engine.results import STATUS_TEXT
+
+    lines = [f"{STATUS_TEXT.get(kp.status, kp.status)}: {kp.message}".rstrip(": ")]
+    if kp.got is not None:
+        lines.append(f"got:      {kp.got}")
+    if kp.example and kp.status not in WHOLE_EXERCISE:  # the drawn input; none for a module that did not load
+        lines.append(kp.example.strip())
+    if kp.traceback:
+        lines.append(kp.traceback.rstrip())
+    try:
+        point = ex.key_point(kp.key_point)
+        lines.append(f"checks:   {label(point)}")
+        lines.append(f"re-read:  {point.reread}")
+    except KeyError:
+        pass
+    return "\n".join(lines)
+
+
+def shown_as_cell(result, path: Path, ex: catalog.Exercise):
+    """The result with the answer's file named as the student knows it: the answer cell."""
+    import dataclasses
+
+    where = str(path)
+    name = f"{ex.id} answer cell"
+    kps = [dataclasses.replace(k, **{f: getattr(k, f).replace(where, name) for f in ("message", "traceback", "example")
+                                      if isinstance(getattr(k, f), str)}) for k in result.key_points]
+    return dataclasses.replace(result, key_points=kps, note=result.note.replace(where, name))
+
+
+def verdict(ex: catalog.Exercise, result, kp_id: str) -> tuple[str, str]:
+    """(``passed``, ``failed`` or ``not_verifiable``; the text a test cell shows) for one key point."""
+    kp = next((k for k in result.key_points if k.key_point == kp_id), None)
+    if kp is None:
+        return "failed", f"{ex.id} · {kp_id}: not graded ({result.note or result.status})"
+    if kp.passed:
+        return "passed", f"{ex.id} · {kp_id}: passed"
+    if kp.status == "not_verifiable":
+        return "not_verifiable", (f"{ex.id} · {kp_id}: not verifiable here ({kp.message}); no point for it "
+                                  "in the notebook, and left out of your level")
+    passed = sum(k.passed for k in result.key_points)
+    return "failed", (f"{ex.id} · {kp_id} failed ({passed} of {len(result.key_points)} key points of {ex.id} "
+                      f"pass)\n{class_feedback(ex, kp)}")
+
+
+# ---------------------------------------------------------------------------- the student's kernel
 _graded: dict[tuple[str, str], object] = {}
 
 
@@ -204,151 +479,56 @@ def answer_from_history(ex_id: str, history: list[str]) -> str | None:
 
 
 def check(ex_id: str, kp_id: str, history: list[str]) -> None:
-    """Autograder test cell: grade the answer cell once per exercise, then judge one key point.
+    """A test cell, run in the student's kernel (Run All, Validate): grade the exercise's latest
+    answer cell once with the sandboxed runner, then print this key point's verdict: a pass to
+    stdout, anything else to stderr, which nbgrader's Validate reports as a failure.
 
-    The verdict is printed, never raised: a pass goes to stdout (full points), a failure to
-    stderr, which nbgrader scores 0 without showing a traceback of this code. The feedback
-    leaves out the hidden checks' expected values.
+    Autograde never runs this: it grades the notebook file outside any kernel (pipeline.GradeAnswerCells).
     """
-    import os
     import sys
     import warnings
 
-    if os.environ.get("GRADER_AUTOGRADE"):  # nbgrader autograde: GradeAnswerCells decides, outside
-        print(f"{ex_id} · {kp_id}: graded outside the notebook")
-        return
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a stray warning on stderr would cost a passed point
-        verdict = _verdict(ex_id, kp_id, history)
-    if verdict is None:
-        print(f"{ex_id} · {kp_id}: passed")
-    else:
-        print(verdict, file=sys.stderr)
+        warnings.simplefilter("ignore")
+        state, text = kernel_verdict(ex_id, kp_id, history)
+    print(text, file=sys.stderr if state == "failed" else sys.stdout)  # not verifiable: nothing to fix
 
 
-def _verdict(ex_id: str, kp_id: str, history: list[str]) -> str | None:
-    source = answer_from_history(ex_id, history)
-    if source is None:
-        return f"no answer cell for {ex_id} was run (it must start with '{ANSWER_MARK.format(id=ex_id)}')"
-    return verdict_for_source(ex_id, kp_id, source)
-
-
-def verdict_for_source(ex_id: str, kp_id: str, source: str) -> str | None:
-    """None when the key point passes on this answer source, else the feedback to show."""
+def kernel_verdict(ex_id: str, kp_id: str, history: list[str]) -> tuple[str, str]:
     from grader.engine import runner
-    from grader.reports.terminal import feedback
 
     ex = catalog.get(ex_id)
+    source = answer_from_history(ex_id, history)
+    if source is None:
+        return "failed", f"{ex_id} · {kp_id}: no answer cell for {ex_id} was run (it must start with " \
+                      f"'{ANSWER_MARK.format(id=ex_id)}')"
     key = (ex_id, hashlib.sha256(source.encode()).hexdigest())
     if key not in _graded:
-        runner.warm_up(heavy=True)  # a notebook grades many answers: preload once, fork each
-        with tempfile.TemporaryDirectory(prefix="nb-answer-") as tmp:
-            path = Path(tmp) / f"{ex.module}.py"
-            path.write_text(source)
-            try:
-                _graded[key] = runner.grade_exercise(ex, path)
-            except KeyboardInterrupt:  # the cell timed out: the other key points fail at once
-                _graded[key] = runner.uniform_result(ex, "timeout", "grading was interrupted by the notebook's cell timeout")
-                raise
-    result = _graded[key]
-    kp = next((k for k in result.key_points if k.key_point == kp_id), None)
-    if kp is None or not (kp.passed or kp.status == "not_verifiable"):
-        text = feedback(ex, kp, reveal_expected=False) if kp else f"{kp_id} was not graded"
-        return f"{ex_id} · {kp_id} failed\n{text}"
-    return None
-
-
-def _nbgrader_preprocessor_base():
-    from nbgrader.preprocessors import NbGraderPreprocessor
-
-    return NbGraderPreprocessor
-
-
-class GradeAnswerCells(_nbgrader_preprocessor_base()):
-    """After Execute: grade each answer cell from the notebook file, outside the student's kernel.
-
-    The kernel ran the student's code next to the test cells, so anything it printed there could
-    be forged (e.g. by replacing ``check`` from the answer cell). This preprocessor runs in
-    nbgrader's own process: it reads each answer cell's source, grades it with the same runner
-    as ``make grade`` (sandboxed processes), and overwrites every test cell's output with the
-    verdict: stdout for a pass, stderr (no credit) for a failure.
-    """
-
-    def preprocess(self, nb, resources):
-        answers = {}
-        for cell in nb.cells:
-            gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
-            if gid.endswith("__answer"):
-                answers[gid.removesuffix("__answer")] = cell.source
-        for cell in nb.cells:
-            meta = cell.metadata.get("nbgrader", {})
-            if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
-                continue
-            ex_id, _, kp_id = meta.get("grade_id", "").partition("__")
-            if ex_id not in catalog.BY_ID:
-                continue
-            if ex_id in answers:
-                verdict = verdict_for_source(ex_id, kp_id, answers[ex_id])
-            else:
-                verdict = f"no answer cell for {ex_id} in the notebook"
-            out = nbformat.v4.new_output("stream", name="stdout" if verdict is None else "stderr",
-                                         text=f"{ex_id} · {kp_id}: passed\n" if verdict is None else verdict + "\n")
-            cell.outputs = [out]
-        return nb, resources
-
-
-class RequireGradeOutputs(_nbgrader_preprocessor_base()):
-    """After Execute: an autograder test cell with no output did not run; record that as an error.
-
-    nbgrader gives full points to a test cell whose outputs hold no error, which is also true of
-    a cell that never executed (jupyter/nbgrader#427). Our test cells always print a verdict.
-    """
-
-    def preprocess_cell(self, cell, resources, index):
-        meta = cell.metadata.get("nbgrader", {})
-        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
-            printed = any(o.get("output_type") in ("stream", "error") for o in cell.get("outputs", []))
-            if not printed:
-                cell.outputs.append(nbformat.v4.new_output(
-                    "error", ename="NotExecuted", evalue="this test cell did not run (kernel died or timed out)",
-                    traceback=["NotExecuted: this test cell did not run (kernel died or timed out)"]))
-        return cell, resources
-
-
-# ---------------------------------------------------------------------------- mastery
-def mastery(course_dir: str | Path) -> list[dict]:
-    """Each student's level and pass line from the gradebook, by the same rules as ``make grade``."""
-    from nbgrader.api import Gradebook, MissingEntry
-
-    course = Path(course_dir).resolve()
-    rows = []
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        assignments = [a.name for a in gb.assignments]
-        for student in gb.students:
-            outcomes: dict[str, dict[str, bool]] = {}
-            written = {}
-            for name in assignments:
+        if is_release_stub(source, ex):
+            _graded[key] = untouched_result(ex)
+        else:
+            runner.warm_up(heavy=ex.timeout_s > 120)
+            with tempfile.TemporaryDirectory(prefix="nb-answer-") as tmp:
+                path = Path(tmp) / f"{ex.module}.py"
+                path.write_text(source)
                 try:
-                    sub = gb.find_submission(name, student.id)
-                except MissingEntry:
-                    continue
-                for nb in sub.notebooks:
-                    for grade in nb.grades:
-                        ex_id, _, kp_id = grade.name.partition("__")
-                        if kp_id == "written":
-                            written[ex_id] = grade.score
-                        elif kp_id and ex_id in catalog.BY_ID:
-                            score = grade.score or 0
-                            outcomes.setdefault(ex_id, {})[kp_id] = score >= grade.max_score > 0
-            s = levels.summarize(outcomes)
-            rows.append({"student": student.id, **s.row(), "written_C": json.dumps(written)})
-    return rows
+                    _graded[key] = shown_as_cell(runner.grade_exercise(ex, path), path, ex)
+                except KeyboardInterrupt:  # the cell's timeout: the other key points fail at once
+                    _graded[key] = runner.uniform_result(ex, "timeout", "grading was interrupted by the "
+                                                         "notebook's cell timeout")
+                    raise
+    return verdict(ex, _graded[key], kp_id)
 
 
+# ---------------------------------------------------------------------------- results
 def write_mastery(course_dir: str | Path, csv_path: Path, json_path: Path) -> list[dict]:
-    from grader.classroom.batch import write_csv
+    """mastery.csv and mastery.json of a course (see :mod:`grader.classroom.roster`)."""
+    from grader.classroom import roster
 
-    rows = mastery(course_dir)
-    json_path.write_text(json.dumps(rows, indent=1))
-    write_csv(rows, csv_path)
-    return rows
+    return roster.write_mastery(course_dir, csv_path, json_path)
+
+
+def mastery(course_dir: str | Path) -> list[dict]:
+    from grader.classroom import roster
+
+    return roster.mastery(course_dir)

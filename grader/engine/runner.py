@@ -40,7 +40,8 @@ def resolve_target(target: str | Path) -> Path:
 def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None,
           overrides: dict[str, str | Path] | None = None, jobs: int | None = None,
           on_result: Callable[[ExerciseResult], None] | None = None,
-          incremental: bool = False, fresh: bool = False, in_process: bool = False) -> dict[str, ExerciseResult]:
+          incremental: bool = False, fresh: bool = False, in_process: bool = False,
+          hidden: Iterable[Path] = ()) -> dict[str, ExerciseResult]:
     """Grade every catalog exercise (or those in ``only``); returns results keyed by id, in catalog order.
 
     ``incremental=True`` keeps the learner's record (:mod:`grader.engine.cache`): each new result
@@ -50,9 +51,11 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
     exercise outside ``only`` showing its latest result for its current fingerprint, or
     "not_graded". Results not graded in this run have ``cached`` set. ``on_result`` hears of
     the exercises in ``only`` alone. ``in_process=True`` is the benchmark's baseline: no
-    isolation, never used to grade anyone.
+    isolation, never used to grade anyone. ``hidden``: folders the learners' processes must not
+    see beside the usual ones (the classroom hides the course folder: classmates' submissions).
     """
     folder = resolve_target(target)
+    hidden = list(hidden)
     overrides = {catalog.get(k).id: Path(v) for k, v in (overrides or {}).items()}
     wanted = {catalog.get(i).id for i in only} if only is not None else {ex.id for ex in catalog.CATALOG}
     jobs = max(1, jobs or os.cpu_count() or 1)
@@ -92,7 +95,7 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
     threads = 1  # one torch thread per check process: the pool provides the parallelism
 
     def run(item):
-        res = grade_exercise(*item, threads=threads, in_process=in_process)
+        res = grade_exercise(*item, threads=threads, in_process=in_process, hidden=hidden)
         if cache is not None:
             cache.put(item[0], fingerprints[item[0].id], res)
         done(res)

@@ -1,0 +1,336 @@
+"""What runs inside nbgrader's own commands: the preprocessors and the export plugin the course's
+``nbgrader_config.py`` (written by ``grader classroom build``) puts in nbgrader's pipelines.
+
+generate_assignment
+    :class:`ReleaseStubs` instead of ``ClearSolutions``: a release answer cell is the stub, with its
+    own ``raise NotImplementedError("A3: ...")`` and no wrapper.
+autograde (no ``Execute``: no kernel runs the student's notebook)
+    :class:`GradeAnswerCells` checks the grader's files against the course's manifest, reads each
+    answer cell from the notebook file and grades it with the sandboxed runner of ``make grade``,
+    re-grading only answers whose fingerprint changed since the last autograde, and writes each
+    test cell's verdict; :class:`RequireGradeOutputs` makes a test cell it did not write an error;
+    :class:`AddRubrics` shows each C written answer's rubric under it, for formgrader.
+generate_feedback
+    :class:`HideRubrics` takes the rubrics out again.
+export
+    :class:`ExportGrades`: nbgrader's columns for every student of the class (also those who
+    submitted nothing, or a misnamed notebook), with the submission's status and the key points
+    apart from the written points.
+validate (the students' Validate button, in their own kernel)
+    :class:`SetTimeouts`: each cell waits as long as the catalog allows its set's exercises.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+
+import nbformat
+from nbgrader.plugins import ExportPlugin
+from nbgrader.preprocessors import ClearSolutions, NbGraderPreprocessor
+from traitlets import Integer
+
+from grader.classroom import manifest, notebooks, roster
+from grader.course import catalog
+
+
+def replace(converter, old, new: list) -> list:
+    """``converter``'s default preprocessors with ``old`` replaced by ``new`` (kept in nbgrader's order)."""
+    out = []
+    for pp in converter.class_traits()["preprocessors"].default():
+        out += new if pp is old else [pp]
+    return out
+
+
+def autograde_steps(autograde, save_grades) -> list:
+    """nbgrader's autograde preprocessors without Execute: ours first, the rubrics before the grades are saved."""
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    steps = [pp for pp in autograde.class_traits()["autograde_preprocessors"].default()
+             if not (isinstance(pp, type) and issubclass(pp, ExecutePreprocessor))]
+    at = steps.index(save_grades)
+    return [GradeAnswerCells, RequireGradeOutputs, *steps[:at], AddRubrics, *steps[at:]]
+
+
+def require_manifest(course: str | Path) -> None:
+    """Stop this process with the manifest's error if the grader's files changed since the build."""
+    import sys
+
+    try:
+        manifest.verify(course)
+    except manifest.Mismatch as exc:
+        print(f"[grader] autograde stopped: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def course_root(configurable) -> Path:
+    root = configurable.config.get("CourseDirectory", {}).get("root")
+    return Path(root or os.getcwd()).resolve()
+
+
+def _meta(cell) -> dict:
+    return cell.metadata.get("nbgrader", {})
+
+
+def _is_test_cell(cell) -> bool:
+    meta = _meta(cell)
+    return cell.cell_type == "code" and bool(meta.get("grade")) and not meta.get("solution")
+
+
+# ---------------------------------------------------------------------------- generate_assignment
+class ReleaseStubs(ClearSolutions):
+    """ClearSolutions, except that an answer cell's solution regions become the stub's own code
+    (:func:`grader.classroom.notebooks.release_source`); any other cell is cleared as nbgrader does."""
+
+    def _replace_solution_region(self, cell, language: str) -> bool:
+        ex_id, _, kind = _meta(cell).get("grade_id", "").partition("__")
+        if cell.cell_type != "code" or kind != "answer" or ex_id not in catalog.BY_ID:
+            return super()._replace_solution_region(cell, language)
+        released = notebooks.release_source(cell.source, catalog.get(ex_id))
+        changed = released != cell.source
+        cell.source = released
+        return changed
+
+
+# ---------------------------------------------------------------------------- autograde
+class GradeAnswerCells(NbGraderPreprocessor):
+    """Grade each answer cell from the notebook file, outside any process of the student's.
+
+    Runs in nbgrader's own process, in place of Execute. Before grading it checks the grader's
+    files against the course's manifest (:mod:`grader.classroom.manifest`). Each answer goes to
+    ``.grader/answers/<assignment>/<student>/<module>.py`` in the course and is graded by
+    :func:`grader.engine.runner.grade` with ``incremental=True``: the same fingerprints as
+    ``make grade``, so a resubmission re-grades only the answers that changed. The learner's
+    processes run in the sandbox with the course folder (every classmate's submission, the
+    gradebook) hidden. An answer cell left as released is "not implemented" without being run.
+    Every test cell's output is then the verdict: stdout for a pass, stderr (no point) otherwise.
+    """
+
+    jobs = Integer(0, help="exercises graded at once (0: one per CPU)").tag(config=True)
+
+    def _refuse_execute(self) -> None:
+        from nbconvert.preprocessors import ExecutePreprocessor
+
+        for pp in getattr(self.parent, "_preprocessors", []):
+            if isinstance(pp, ExecutePreprocessor) and getattr(pp, "enabled", True):
+                raise RuntimeError("the autograde pipeline runs Execute: it would run each student's notebook "
+                                   "as this user, outside the sandbox; remove it from "
+                                   "c.Autograde.autograde_preprocessors (see `grader classroom build`)")
+
+    def preprocess(self, nb, resources):
+        self._refuse_execute()
+        course = course_root(self)
+        manifest.verify(course)  # raises manifest.Mismatch: this notebook is not graded
+        info = resources["nbgrader"]
+        student, assignment = info["student"], info["assignment"]
+        answers, ex_ids = {}, []
+        for cell in nb.cells:
+            ex_id, _, kind = _meta(cell).get("grade_id", "").partition("__")
+            if ex_id not in catalog.BY_ID:
+                continue
+            if kind == "answer" and cell.cell_type == "code":
+                answers[ex_id] = cell.source
+            if (kind == "answer" or _is_test_cell(cell)) and ex_id not in ex_ids:
+                ex_ids.append(ex_id)
+        results = grade_answers(course, assignment, student, answers, ex_ids, jobs=self.jobs, log=self.log)
+        for cell in nb.cells:
+            if not _is_test_cell(cell):
+                continue
+            ex_id, _, kp_id = _meta(cell).get("grade_id", "").partition("__")
+            if ex_id not in results:
+                continue  # not a key point of ours: RequireGradeOutputs makes it an error
+            state, text = notebooks.verdict(catalog.get(ex_id), results[ex_id], kp_id)
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout" if state == "passed" else "stderr",
+                                                   text=text + "\n")]
+            cell.execution_count = None
+        return nb, resources
+
+
+def grade_answers(course: Path, assignment: str, student: str, answers: dict[str, str], ex_ids: list[str], *,
+                  jobs: int = 0, log=None) -> dict:
+    """Grade one student's answers of one notebook; records them in ``.grader/results``."""
+    from grader.engine import runner
+
+    folder = roster.answers_folder(course, assignment, student)
+    folder.mkdir(parents=True, exist_ok=True)
+    results, todo = {}, []
+    for ex_id in ex_ids:
+        ex = catalog.get(ex_id)
+        path = folder / f"{ex.module}.py"
+        source = answers.get(ex_id)
+        if source is None:
+            path.unlink(missing_ok=True)
+            results[ex_id] = runner.uniform_result(ex, "missing", f"no answer cell for {ex_id} in the notebook")
+        elif notebooks.is_release_stub(source, ex):
+            path.unlink(missing_ok=True)
+            results[ex_id] = notebooks.untouched_result(ex)
+        else:
+            if not path.is_file() or path.read_text() != source:
+                path.write_text(source)
+            todo.append(ex_id)
+    if todo:
+        graded = runner.grade(folder, only=todo, incremental=True, jobs=jobs or None, hidden=[course])
+        for ex_id in todo:
+            ex = catalog.get(ex_id)
+            results[ex_id] = notebooks.shown_as_cell(graded[ex_id], folder / f"{ex.module}.py", ex)
+    if log is not None:
+        log.info("%s %s: %s", student, assignment, _summary(results, todo))
+    roster.save_results(course, assignment, student, results)
+    return results
+
+
+def _summary(results: dict, todo: list[str]) -> str:
+    """One line per notebook: what was graded now, what came from the last autograde, what was left as released."""
+    def score(ex_id):
+        res = results[ex_id]
+        return f"{ex_id} {sum(k.passed for k in res.key_points)}/{len(res.key_points)}"
+
+    now = [f"{score(i)} ({results[i].duration_s:.1f} s)" for i in todo if not results[i].cached]
+    same = [score(i) for i in todo if results[i].cached]
+    rest = [i for i in results if i not in todo]
+    parts = [f"graded now: {', '.join(now)}" if now else "nothing graded now",
+             f"unchanged since the last autograde: {', '.join(same)}" if same else "",
+             f"left as released (not run): {', '.join(rest)}" if rest else ""]
+    return "; ".join(p for p in parts if p)
+
+
+class RequireGradeOutputs(NbGraderPreprocessor):
+    """A test cell with no verdict was not graded; record that as an error, never as full points.
+
+    nbgrader gives full points to a test cell whose outputs hold no error, which is also true of
+    a cell nothing wrote (jupyter/nbgrader#427). GradeAnswerCells writes every test cell of ours.
+    """
+
+    def preprocess_cell(self, cell, resources, index):
+        if _is_test_cell(cell):
+            printed = any(o.get("output_type") in ("stream", "error") for o in cell.get("outputs", []))
+            if not printed:
+                cell.outputs.append(nbformat.v4.new_output(
+                    "error", ename="NotGraded", evalue="this test cell was not graded",
+                    traceback=["NotGraded: this test cell was not graded (not a key point of the course)"]))
+        return cell, resources
+
+
+def _is_rubric(cell) -> bool:
+    return cell.cell_type == "markdown" and cell.source.lstrip().startswith(notebooks.RUBRIC_MARK)
+
+
+class AddRubrics(NbGraderPreprocessor):
+    """Under each C written answer, the course's key points as its rubric: formgrader shows the
+    autograded notebook, so the grader reads the rubric beside the answer (feedback leaves it out)."""
+
+    def preprocess(self, nb, resources):
+        cells = []
+        for cell in nb.cells:
+            if _is_rubric(cell):
+                continue  # only ours
+            cells.append(cell)
+            ex_id, _, kind = _meta(cell).get("grade_id", "").partition("__")
+            if kind == "written" and ex_id in catalog.BY_ID:
+                cells.append(nbformat.v4.new_markdown_cell(notebooks.rubric(catalog.get(ex_id))))
+        nb.cells = cells
+        return nb, resources
+
+
+class HideRubrics(NbGraderPreprocessor):
+    """generate_feedback: the students' feedback has no rubric cells."""
+
+    def preprocess(self, nb, resources):
+        nb.cells = [c for c in nb.cells if not _is_rubric(c)]
+        return nb, resources
+
+
+# ---------------------------------------------------------------------------- export
+EXPORT_COLUMNS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
+                  "raw_score", "late_submission_penalty", "score", "max_score",
+                  "status", "key_points", "key_points_max", "written", "written_max", "written_to_grade"]
+
+
+class ExportGrades(ExportPlugin):
+    """grades.csv: nbgrader's columns, one row per student and assignment, for every student of
+    the class (the gradebook's and every folder of ``submitted/``), plus:
+
+    status            graded | not submitted [(empty folder | found <other>.ipynb)] | not graded (<why>);
+                      the score columns are empty unless graded
+    key_points        points of the autograded test cells (what counts toward the level)
+    written           points of the C written answers graded so far (never toward the level)
+    written_to_grade  written answers not graded by hand yet
+    """
+
+    def export(self, gradebook) -> None:
+        course = Path(self.parent.coursedir.root).resolve()
+        students = [s for s in roster.students(course, gradebook) if not self.student or s in self.student]
+        out = io.StringIO(newline="")
+        writer = csv.DictWriter(out, fieldnames=EXPORT_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        for assignment in gradebook.assignments:
+            if self.assignment and assignment.name not in self.assignment:
+                continue
+            for student in students:
+                writer.writerow(export_row(course, gradebook, assignment, student))
+        dest = Path(self.to or "grades.csv")
+        roster.write_text(dest, out.getvalue())
+        self.log.info("Exported grades to %s", dest)
+
+
+def export_row(course: Path, gradebook, assignment, student: str) -> dict:
+    from nbgrader.api import MissingEntry
+
+    try:
+        who = gradebook.find_student(student)
+        names = {"last_name": who.last_name or "", "first_name": who.first_name or "", "email": who.email or ""}
+    except MissingEntry:
+        names = {"last_name": "", "first_name": "", "email": ""}
+    row = {"assignment": assignment.name, "duedate": assignment.duedate or "", "timestamp": "",
+           "student_id": student, **names, "max_score": assignment.max_score}
+    state, note = roster.status(course, gradebook, assignment.name, student)
+    row["status"] = roster.shown(state, note)
+    if state != "graded":
+        return row
+    sub = gradebook.find_submission(assignment.name, student)
+    key_points = key_max = written = written_max = 0.0
+    to_grade = 0
+    for nb in sub.notebooks:
+        for grade in nb.grades:
+            if grade.name.endswith("__written"):
+                written_max += grade.max_score
+                if grade.score is None:
+                    to_grade += 1
+                else:
+                    written += grade.score
+            else:
+                key_max += grade.max_score
+                key_points += grade.score or 0
+    row.update(timestamp=sub.timestamp or "", raw_score=sub.score,
+               late_submission_penalty=sub.late_submission_penalty or 0.0,
+               score=max(0.0, sub.score - (sub.late_submission_penalty or 0.0)),
+               key_points=key_points, key_points_max=key_max,
+               written=written if written_max else "", written_max=written_max or "",
+               written_to_grade=to_grade if written_max else "")
+    return row
+
+
+# ---------------------------------------------------------------------------- validate
+class SetTimeouts:
+    """``Execute.timeout_func``: a cell of an exercise of set S waits ``timeouts[S]`` seconds; a
+    cell of no exercise (one the student added) the limit of the set of the cell before it."""
+
+    def __init__(self, timeouts: dict[str, int]):
+        self.timeouts = dict(timeouts)
+        self._set: str | None = None
+
+    def __call__(self, cell) -> int:
+        ex_id = _meta(cell).get("grade_id", "").partition("__")[0]
+        if ex_id in catalog.BY_ID:
+            self._set = catalog.get(ex_id).set
+        elif ex_id in self.timeouts:
+            self._set = ex_id  # the intro cell: "A__intro"
+        if self._set in self.timeouts:
+            return self.timeouts[self._set]
+        return max(self.timeouts.values())
+
+    def __repr__(self) -> str:
+        return f"SetTimeouts({json.dumps(self.timeouts)})"

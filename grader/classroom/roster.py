@@ -1,0 +1,192 @@
+"""Who is in the class, what each student submitted, and their mastery, from the course folder.
+
+The class is every student of the gradebook and every folder of ``submitted/`` (a student whose
+folder is empty never reaches the gradebook). For each student and assignment, :func:`status`:
+
+graded          ``submitted/<student>/<set>/<set>.ipynb`` was autograded
+not submitted   no folder, an empty one, or a notebook of another name (named in the note)
+not graded      submitted, but autograde has not graded it (not run yet, or it failed)
+
+``mastery.csv`` / ``mastery.json`` (:func:`mastery`): one row per student, by the same rules as
+``make grade`` (:mod:`grader.course.levels`) applied to the gradebook's key-point grades; README,
+"Classroom", explains every column.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from grader.course import catalog, levels
+from grader.engine.results import ExerciseResult
+
+PRIVATE = ".grader"  # in the course folder: the manifest, each student's answers and results
+
+
+def assignment_name(set_id: str) -> str:
+    return f"set_{set_id}"
+
+
+def _safe(name: str) -> str:
+    if not name or name in (".", "..") or "/" in name or os.sep in name:
+        raise ValueError(f"not a usable student or assignment name: {name!r}")
+    return name
+
+
+def answers_folder(course: Path, assignment: str, student: str) -> Path:
+    return Path(course) / PRIVATE / "answers" / _safe(assignment) / _safe(student)
+
+
+def results_file(course: Path, assignment: str, student: str) -> Path:
+    return Path(course) / PRIVATE / "results" / _safe(assignment) / f"{_safe(student)}.json"
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write through a temporary file and a rename: a link at ``path`` is replaced, not followed."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.unlink(missing_ok=True)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def save_results(course: Path, assignment: str, student: str, results: dict[str, ExerciseResult]) -> None:
+    path = results_file(course, assignment, student)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text(path, json.dumps({k: r.to_dict() for k, r in results.items()}))
+
+
+def load_results(course: Path, assignment: str, student: str) -> dict[str, ExerciseResult]:
+    try:
+        data = json.loads(results_file(course, assignment, student).read_text())
+        return {k: ExerciseResult.from_dict(v) for k, v in data.items()}
+    except (OSError, ValueError, TypeError, KeyError):
+        return {}
+
+
+def students(course: Path, gradebook) -> list[str]:
+    """The class: the gradebook's students and every folder of ``submitted/``."""
+    submitted = Path(course) / "submitted"
+    folders = {p.name for p in submitted.iterdir() if p.is_dir() and not p.name.startswith(".")} \
+        if submitted.is_dir() else set()
+    return sorted({s.id for s in gradebook.students} | folders)
+
+
+def status(course: Path, gradebook, assignment: str, student: str) -> tuple[str, str]:
+    """(graded | not submitted | not graded, a short why) for one student's assignment."""
+    from nbgrader.api import MissingEntry
+
+    folder = Path(course) / "submitted" / student / assignment
+    notebook = folder / f"{assignment}.ipynb"
+    if not folder.is_dir():
+        return "not submitted", ""
+    if not notebook.is_file():
+        others = sorted(p.name for p in folder.glob("*.ipynb"))
+        return "not submitted", f"found {', '.join(others)}" if others else "empty folder"
+    try:
+        gradebook.find_submission(assignment, student)
+    except MissingEntry:
+        return "not graded", "not autograded yet"
+    if not (Path(course) / "autograded" / student / assignment / f"{assignment}.ipynb").is_file():
+        return "not graded", "autograde failed, see its log"
+    return "graded", ""
+
+
+def shown(state: str, note: str) -> str:
+    return f"{state} ({note})" if note else state
+
+
+# ---------------------------------------------------------------------------- mastery
+def _c_at_half(summary: levels.Summary) -> tuple[int, int]:
+    ok = sum(t > 0 and p >= levels.needed("C", t) for p, t in summary.c_points.values())
+    return ok, len(summary.c_points)
+
+
+def student_mastery(course: Path, gradebook, student: str, assignments: set[str]) -> dict:
+    """One student's row: sets, level, pass line, what the next level needs, written answers."""
+    from nbgrader.api import MissingEntry
+
+    outcomes: dict[str, dict[str, bool | None]] = {}
+    written: dict[str, str] = {}
+    states: dict[str, tuple[str, str]] = {}
+    for set_id in catalog.SETS:
+        name = assignment_name(set_id)
+        if name not in assignments:
+            states[set_id] = ("not assigned", f"no {name} in the gradebook yet")
+            continue
+        states[set_id] = status(course, gradebook, name, student)
+        if states[set_id][0] != "graded":
+            continue
+        recorded = load_results(course, name, student)
+        try:
+            sub = gradebook.find_submission(name, student)
+        except MissingEntry:
+            continue
+        for nb in sub.notebooks:
+            for grade in nb.grades:
+                ex_id, _, kp_id = grade.name.partition("__")
+                if ex_id not in catalog.BY_ID:
+                    continue
+                if kp_id == "written":
+                    written[ex_id] = ("no response" if grade.manual_score is None and grade.auto_score == 0 else
+                                      "to grade" if grade.score is None else f"{grade.score:g}/{grade.max_score:g}")
+                    continue
+                kp = next((k for k in recorded.get(ex_id, ExerciseResult(ex_id, "")).key_points
+                           if k.key_point == kp_id), None)
+                if grade.manual_score is None and kp is not None and kp.status == "not_verifiable":
+                    outcomes.setdefault(ex_id, {})[kp_id] = None  # left out of the counts, as in make grade
+                else:
+                    outcomes.setdefault(ex_id, {})[kp_id] = (grade.score or 0) >= grade.max_score > 0
+    s = levels.summarize(outcomes)
+    sets = {}
+    for set_id in catalog.SETS:
+        state, note = states[set_id]
+        if state != "graded":
+            sets[set_id] = shown(state, note if state != "not assigned" else "")
+        elif set_id == "C":
+            sets[set_id] = "{}/{}".format(*_c_at_half(s))
+        else:
+            sets[set_id] = "{}/{}".format(*s.sets[set_id])
+    c_ids = [ex.id for ex in catalog.CATALOG if ex.set == "C"]
+    c_graded = states["C"][0] == "graded"
+    row = {"student": student, "level": s.level, "pass_line": "met" if s.pass_line else "not met",
+           "next_level_needs": "; ".join(s.next_level_needs) if s.level != "can-teach" else "",
+           **sets,
+           **{cid: "{}/{}".format(*s.c_points[cid]) if c_graded else "" for cid in c_ids},
+           **{f"written_{cid}": written.get(cid, "") if c_graded else "" for cid in c_ids}}
+    detail = {"status": {k: {"state": v[0], "note": v[1]} for k, v in states.items()},
+              "summary": s.to_dict(), "written": written}
+    return {"row": row, "detail": detail}
+
+
+def mastery(course_dir: str | Path) -> list[dict]:
+    """Each student's row of mastery.csv, from the gradebook, by the same rules as ``make grade``."""
+    return [m["row"] for m in _all(course_dir)]
+
+
+def _all(course_dir: str | Path) -> list[dict]:
+    from nbgrader.api import Gradebook
+
+    course = Path(course_dir).resolve()
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        assignments = {a.name for a in gb.assignments}
+        return [student_mastery(course, gb, student, assignments) for student in students(course, gb)]
+
+
+def write_mastery(course_dir: str | Path, csv_path: Path, json_path: Path) -> list[dict]:
+    import csv
+    import io
+
+    everyone = _all(course_dir)
+    rows = [m["row"] for m in everyone]
+    write_text(json_path, json.dumps([{**m["row"], **m["detail"]} for m in everyone], indent=1))
+    out = io.StringIO(newline="")
+    if rows:
+        w = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    write_text(csv_path, out.getvalue())
+    return rows
