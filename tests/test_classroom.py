@@ -366,3 +366,31 @@ def test_c5_answer_cell_passes_on_its_own(ex, tmp_path):
     path.write_text(classroom.answer_source(ex) + "\nANSWERED_BY = 'the source notebook'\n")
     res = runner.grade_exercise(ex, path)
     assert [k.status for k in res.key_points] == ["passed"] * len(ex.key_points), res
+
+
+def test_autograde_refuses_a_pipeline_that_executes_notebooks():
+    """Should Execute come back into the autograde pipeline, grading stops before any student code runs."""
+    from nbconvert.exporters import NotebookExporter
+    from nbgrader.preprocessors import Execute
+
+    from grader.classroom import pipeline
+
+    exporter = NotebookExporter()
+    for pp in (Execute, pipeline.GradeAnswerCells):
+        exporter.register_preprocessor(pp, enabled=True)
+    step = exporter._preprocessors[-1]
+    with pytest.raises(RuntimeError, match="outside the sandbox"):
+        step.preprocess(nbformat.v4.new_notebook(), {"nbgrader": {"student": "s", "assignment": "set_A"}})
+
+
+def test_validate_waits_per_set_from_the_catalog():
+    from grader.classroom import notebooks, pipeline
+
+    timeouts = notebooks.set_timeouts()
+    for set_id, limit in timeouts.items():
+        assert limit == max(ex.timeout_s for ex in catalog.available() if ex.set == set_id) + notebooks.TIMEOUT_MARGIN_S
+    wait = pipeline.SetTimeouts(timeouts)
+    cells = [nbformat.v4.new_code_cell(metadata={"nbgrader": {"grade_id": "A3__answer"}}),
+             nbformat.v4.new_code_cell(),  # a cell the student added: its set's limit too
+             nbformat.v4.new_code_cell(metadata={"nbgrader": {"grade_id": "P4__answers_and_stops"}})]
+    assert [wait(c) for c in cells] == [timeouts["A"], timeouts["A"], timeouts["P"]]
