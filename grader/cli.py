@@ -1,4 +1,4 @@
-"""Command line: ``grader grade`` and ``grader list``.
+"""Command line: ``grader grade``, ``grader list``, ``grader quiz`` (and the classroom commands).
 
 Exit status of ``grade``: 0 whenever grading ran, whatever the score; 2 when the grader
 itself could not run (bad target, unknown id), with a message saying why.
@@ -126,6 +126,21 @@ def _cmd_job(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _cmd_quiz(args: argparse.Namespace, console: Console) -> int:
+    from grader import quiz
+    from grader.quiz import bank
+
+    try:
+        for item in (t for arg in args.targets for t in arg.replace(",", " ").split()):
+            if item.upper() not in ("R", "A", "B", "C"):
+                bank.get(item)
+    except KeyError as exc:
+        console.print(f"[red]grader: {exc.args[0]}[/]", highlight=False)
+        return 2
+    return quiz.main(args.targets, lang=args.lang, seed=args.seed, history=args.history, learner=args.learner,
+                     db=args.db, rounds=args.rounds)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="grader", description="Grade The Algorithm Engineer's Toolbox exercises.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -152,10 +167,18 @@ def main(argv: list[str] | None = None) -> int:
     bat.add_argument("--collect", metavar="DIR", help="summarise job results written by `grader job` instead")
     job = sub.add_parser("job", help="run one grading job (JSON) and print its result (JSON): for a batch queue")
     job.add_argument("job_file")
+    qz = sub.add_parser("quiz", help="the closed-book quiz of sets R, A, B, C (drawn numbers, recorded attempts)")
+    qz.add_argument("targets", nargs="*", help="sets R A B C and/or question ids (A6, C1, R.ridge_point); default: all")
+    qz.add_argument("--lang", choices=["zh", "en"], help="question language (default: from the locale)")
+    qz.add_argument("--seed", type=int, help="draw the variants from this seed instead of the learner's own")
+    qz.add_argument("--history", action="store_true", help="show progress: attempts, streaks, mastered questions")
+    qz.add_argument("--learner", help="whose attempts (default: $TOOLBOX_GRADER_LEARNER or the user name)")
+    qz.add_argument("--rounds", type=int, default=2, help="rounds per run: later rounds re-ask what is not mastered")
+    qz.add_argument("--db", help="the attempts' SQLite file (default: $XDG_DATA_HOME/toolbox-grader/quiz.sqlite)")
     args = parser.parse_args(argv)
     console = Console()
     commands = {"grade": _cmd_grade, "list": _cmd_list, "classroom": _cmd_classroom, "batch": _cmd_batch,
-                "job": _cmd_job}
+                "job": _cmd_job, "quiz": _cmd_quiz}
     return commands[args.command](args, console)
 
 
