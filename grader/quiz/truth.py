@@ -72,7 +72,7 @@ def state_bytes_per_param() -> dict[str, float]:
     """Bytes per parameter of each part of the training state, read off the real tensors of a small
     model set up in the bf16 + AdamW convention after one step (A6's ``real_state``): fully
     trainable for the five trainable parts, with peft LoRA for the frozen base's bf16 copy."""
-    from grader.checks.test_a6_training_state import real_state
+    from grader.checks.truth.training_state import real_state
 
     items = tuple(sorted(TINY.items()))
     full, lora = real_state(items, None, None, 0), real_state(items, 4, "all-linear", 0)
@@ -153,7 +153,7 @@ def model_params(config: dict) -> int:
 
 def lora_trainable(config: dict, r: int, target_modules="all-linear") -> int:
     """What peft makes trainable on a meta-device model (A8's ``peft_trainable``)."""
-    from grader.checks.test_a8_lora_params import peft_trainable
+    from grader.checks.truth.lora_params import peft_trainable
 
     return peft_trainable(config, r, target_modules)
 
@@ -162,7 +162,7 @@ def kv_cache_bytes(config: dict, batch: int, seq: int, dtype: str = "bfloat16") 
     """Bytes of the keys and values in a real DynamicCache after a meta-device forward (A9)."""
     import torch
 
-    from grader.checks.test_a9_kv_cache import meta_cache_bytes
+    from grader.checks.truth.kv_cache import meta_cache_bytes
 
     return meta_cache_bytes(config, batch, seq, getattr(torch, dtype))
 
@@ -171,7 +171,7 @@ def real_kv_cache_bytes(config: dict, batch: int, seq: int, dtype: str = "float3
     """The same from a real forward of a tiny random model on CPU (A9, C4)."""
     import torch
 
-    from grader.checks.test_a9_kv_cache import real_cache_bytes
+    from grader.checks.truth.kv_cache import real_cache_bytes
 
     return real_cache_bytes(config, batch, seq, getattr(torch, dtype))
 
@@ -181,7 +181,7 @@ T_MEASURED = 32  # tokens of the measured forward; the bytes grow linearly with 
 
 
 def _activation_per_token_layer(config: dict, dtype: str, checkpointing: bool) -> float:
-    from grader.checks.test_a7_activations import measured_bytes
+    from grader.checks.truth.activations import measured_bytes
 
     one = dict(config, num_hidden_layers=1, vocab_size=16)  # the blocks only: vocab does not change them
     return measured_bytes(one, 1, T_MEASURED, dtype, checkpointing=checkpointing) / T_MEASURED
@@ -199,7 +199,7 @@ def activation_bytes(config: dict, batch: int, seq: int, dtype: str = "bfloat16"
 @functools.lru_cache(maxsize=None)
 def activation_factors() -> dict[str, bool]:
     """Which knobs change the measured activations of a small real Llama (A7's measurement)."""
-    from grader.checks.test_a7_activations import measured_bytes
+    from grader.checks.truth.activations import measured_bytes
 
     base = {"vocab_size": 64, "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,
             "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8, "tie_word_embeddings": False,
@@ -300,10 +300,16 @@ def micro_loss_scale(k: int, micro: int, seed: int = 0) -> float:
 
 
 def ignore_index() -> int:
-    """F.cross_entropy's default ignore_index (the R check reads it the same way)."""
+    """F.cross_entropy's default ignore_index (the R check reads it the same way; = the SFT truth's
+    IGNORE_INDEX, what transformers' causal-LM loss skips)."""
     import torch.nn.functional as F
 
-    return int(inspect.signature(F.cross_entropy).parameters["ignore_index"].default)
+    from grader.checks.truth.sft import IGNORE_INDEX
+
+    default = int(inspect.signature(F.cross_entropy).parameters["ignore_index"].default)
+    if default != IGNORE_INDEX:
+        raise RuntimeError(f"torch's ignore_index default {default} != the SFT truth's {IGNORE_INDEX}")
+    return default
 
 
 def clipped_norm(norm: float, max_norm: float = 1.0, seed: int = 0) -> float:
@@ -319,10 +325,11 @@ def clipped_norm(norm: float, max_norm: float = 1.0, seed: int = 0) -> float:
 
 
 def lr_at(step: int, max_lr: float, min_lr: float, warmup_steps: int, total_steps: int) -> float:
-    """P2's schedule reference: linear warmup, cosine to min_lr (C5's warmup_cosine key point)."""
-    from grader.checks.test_p2_training_loop import lr_reference
+    """The lr a real AdamW runs step ``step`` with under torch's warmup + cosine schedulers
+    (grader/checks/truth/training_loop.py, P2's and C5's ground truth)."""
+    from grader.checks.truth.training_loop import scheduled_lr
 
-    return lr_reference(step, max_lr=max_lr, min_lr=min_lr, warmup_steps=warmup_steps, total_steps=total_steps)
+    return scheduled_lr(step, max_lr=max_lr, min_lr=min_lr, warmup_steps=warmup_steps, total_steps=total_steps)
 
 
 @functools.lru_cache(maxsize=None)
@@ -363,10 +370,25 @@ def uniform_loss(vocab_size: int) -> float:
     return _u(vocab_size)
 
 
-def first_loss_verdict(loss: float, vocab_size: int) -> str:
-    """C2's rule (A5's flag): more than 1 nat above ln V is too high, more than 1 below too low."""
+def first_loss_verdict(loss: float, vocab_size: int, drawn: str) -> str:
+    """A drawn first loss's verdict is how it was drawn (``drawn``: ok, too_high, too_low), as C2's
+    check draws its cases; the premise is checked against ln V measured here: more than 1 nat above
+    is too high, more than 1 below too low (A5's flag, C2's hint)."""
     gap = loss - uniform_loss(vocab_size)
-    return "too_high" if gap > 1 else "too_low" if gap < -1 else "ok"
+    measured = "too_high" if gap > 1 else "too_low" if gap < -1 else "ok"
+    if measured != drawn:
+        raise RuntimeError(f"quiz: a first loss drawn {drawn} is {gap:+.2f} nats from ln V")
+    return drawn
+
+
+def char_gpt_verdict(seed: int, head_scale: float) -> str:
+    """C2's real char GPT: the shipped init is ok, an output layer scaled x30 or more is too high;
+    the measured first loss must show it (C2's check premise: within 0.5 nats of ln V iff ok)."""
+    want = "ok" if head_scale == 1.0 else "too_high"
+    real = real_first_loss(seed, head_scale)
+    if (abs(real - uniform_loss(char_gpt_vocab())) < 0.5) != (want == "ok"):
+        raise RuntimeError(f"quiz: the char GPT with its head scaled x{head_scale} starts at {real:.3f}")
+    return want
 
 
 def char_gpt_vocab() -> int:
@@ -405,11 +427,16 @@ def real_trace(seed: int, missing: str, steps: int = 6) -> dict:
 TRIAGE_LINES = ("none", "scheduler_step", "clip_grad_norm", "zero_grad")
 
 
-def grad_norm_healthy(norms: list[float]) -> bool:
-    """C2's follow-up rule: finite, and no norm after the fifth step above 5x the median."""
+def grad_norm_healthy(norms: list[float], drawn_healthy: bool) -> bool:
+    """A grad-norm curve is healthy as drawn (C2's check: a large first step then values within 4x of
+    each other; spoiled after step 5 by a NaN or a spike); the premise, C2's hint, is checked: finite
+    and no norm after the fifth step above 5x the median."""
     import statistics
 
-    return all(math.isfinite(v) for v in norms) and not any(v > 5 * statistics.median(norms) for v in norms[5:])
+    rule = all(math.isfinite(v) for v in norms) and not any(v > 5 * statistics.median(norms) for v in norms[5:])
+    if rule != drawn_healthy:
+        raise RuntimeError(f"quiz: a curve drawn {'healthy' if drawn_healthy else 'spoiled'} reads otherwise: {norms}")
+    return drawn_healthy
 
 
 # ------------------------------------------------------------------ A10: profiler
@@ -548,9 +575,10 @@ def blocks() -> tuple[str, ...]:
 
 
 def oom_block(event: dict) -> str:
-    from grader.checks.test_c4_oom_attribution import expected_block
+    """C4's ground truth: the course's table of when each block overflows (``course_block``)."""
+    from grader.checks.test_c4_oom_attribution import course_block
 
-    return expected_block(dict(event))
+    return course_block(dict(event))
 
 
 def remedies_for(block: str) -> set[str]:
@@ -576,9 +604,11 @@ def max_batch_that_fits(fixed: float, per_sample: float, gpu: float) -> int:
 
 # ------------------------------------------------------------------ R: recall
 def part_topics() -> dict[str, int]:
-    from grader.checks.test_r_recall import PARTS
+    """R's check: the course's table of which part teaches each topic (topics spelled in
+    grader/given/recall_topics.py)."""
+    from grader.checks.test_r_recall import PART_OF
 
-    return dict(PARTS)
+    return dict(PART_OF)
 
 
 def record_item(name: str) -> str | None:
@@ -728,12 +758,12 @@ def _masked_by_pad_id(batch, lengths, eos) -> bool:
 
 
 def overflowing_block(state: float, activations: float, gpu: float) -> str | None:
-    """B1's ground truth (``_expected_diagnosis``) as one of C4's blocks: the parameters and state
-    overflow on their own, or the activations on top of them, or nothing (None)."""
-    from grader.checks.test_b1_lora_oom import _expected_diagnosis
-
-    return {"parameters_and_state": "grads_and_state", "activations": "activations", "fits": None}[
-        _expected_diagnosis(state, activations, gpu)]
+    """B1's cases, as its check builds them: the state alone larger than the GPU (the parameters
+    and state), the state fitting and the activations on top not (the activations), or both
+    fitting (None). The quiz draws budgets from measured bytes and keeps the activations' case."""
+    if state > gpu:
+        return "grads_and_state"
+    return "activations" if state + activations > gpu else None
 
 
 def why_processes() -> str:

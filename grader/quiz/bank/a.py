@@ -164,8 +164,9 @@ def _draw_a5(rng):
 
     model = rng.choice(sorted(A5_MODELS))
     lnv = math.log(A5_MODELS[model])
-    loss = round(lnv + (rng.uniform(1.5, 5.0) if rng.random() < 0.6 else rng.uniform(-0.4, 0.5)), 1)
-    return {"model": model, "V": A5_MODELS[model], "loss": loss}
+    kind = "too_high" if rng.random() < 0.6 else "ok"  # the verdict is how the loss was drawn
+    loss = round(lnv + (rng.uniform(1.5, 5.0) if kind == "too_high" else rng.uniform(-0.4, 0.4)), 1)
+    return {"model": model, "V": A5_MODELS[model], "loss": loss, "kind": kind}
 
 
 VERDICT_OPTIONS = [
@@ -186,12 +187,12 @@ A5 = Question(
           lambda p: T.uniform_loss(p["V"]),
           how=lambda p, t: ("cross-entropy of all-zero logits over V classes", "V 类全零 logits 的交叉熵")),
      Part("verdict", "A first loss of {loss} means?", "看到 {loss} 说明什么？", Choice(VERDICT_OPTIONS),
-          lambda p: T.first_loss_verdict(p["loss"], p["V"]))],
+          lambda p: T.first_loss_verdict(p["loss"], p["V"], p["kind"]))],
     C.ANSWERS["A5"],
     "ln 151936 ≈ 11.9; 15.0 is clearly too high: the initial logits are too large, check the output layer's init "
     "(part 3: the first loss ≈ ln V sanity check).",
     ("part 3, must-remember: the first loss should be ln V", "第三篇“必记”：第一步 loss ≈ ln V"),
-    course={"model": "Qwen2.5-0.5B", "V": 151936, "loss": 15.0},
+    course={"model": "Qwen2.5-0.5B", "V": 151936, "loss": 15.0, "kind": "too_high"},
     view=lambda p: {"loss": f"{p['loss']:.1f}"})
 
 # ------------------------------------------------------------------ A6

@@ -58,6 +58,13 @@ def _draw_b1(rng):
                 return p
 
 
+def _b1_block(p):
+    """The variant is drawn so that the state fits and the activations on top do not (B1's case)."""
+    if T.overflowing_block(llama_lora_state(p["r"]), _b1_act(p), p["gpu_gb"] * GB) != "activations":
+        raise RuntimeError(f"quiz: B1 variant {p} is not an activations overflow")
+    return "activations"
+
+
 def _b1_fixes(p):
     return remedy_options(sorted(T.remedies_for("activations") - {"no_grad"}) + p["wrong"])
 
@@ -69,7 +76,7 @@ B1 = Question(
     "per GPU in SFTConfig it runs out of memory. Which block overflowed? What do you change?",
     _draw_b1,
     [Part("block", "Which block overflowed?", "哪一块爆了？", lambda p: block_options(),
-          lambda p: T.overflowing_block(llama_lora_state(p["r"]), _b1_act(p), p["gpu_gb"] * GB)),
+          _b1_block),
      Part("activations", "About how large are the activations at this batch and max_length?",
           "这个 batch 与 max_length 下激活约多少？", Number("bytes", "GiB", Tolerance(low=0.5, high=1.25), also=("GB",)),
           _b1_act, how=lambda p, t: ("measured in a real Llama-3-8B decoder layer (saved_tensors_hooks) x B x T x layers",

@@ -150,14 +150,15 @@ def _draw_c2(rng):
     lg_b, v = rng.randint(2, 6), rng.randint(8, 64)
     lg_t = lg_b + rng.randint(1, 6)
     labels = rng.choice([[lg_t, lg_b], [lg_t, lg_b], [lg_b, lg_t + 1], [lg_b * lg_t, 1]])
-    healthy = rng.random() < 0.5
-    norms = [round(rng.uniform(1.8, 2.6), 2)] + [round(rng.uniform(0.2, 0.5), 2) for _ in range(rng.randint(9, 14))]
-    if not healthy:
+    healthy = rng.random() < 0.5  # as C2's check builds them: a large first step, then within 4x of each other
+    norms = [round(rng.uniform(2.0, 3.0), 2)] + [round(rng.uniform(0.2, 0.8), 2) for _ in range(rng.randint(9, 14))]
+    if not healthy:  # spoiled after step 5 by a NaN or a spike 6-50x the largest value
         i = rng.randrange(6, len(norms))
-        norms[i] = float("nan") if rng.random() < 0.3 else round(rng.uniform(6, 30), 1)
+        norms[i] = float("nan") if rng.random() < 0.3 else round(rng.uniform(6, 50) * max(norms), 1)
     return {"V": rng.choice([128, 256, 1000, 32000, 50257, 128256, 151936]), "seed": rng.randrange(10**6),
             "scale": rng.choice([1.0, 1.0, rng.choice([40.0, 80.0, 150.0])]), "missing": missing,
-            "trace_seed": rng.randrange(10**6), "logits": [lg_b, lg_t, v], "labels": labels, "norms": norms}
+            "trace_seed": rng.randrange(10**6), "logits": [lg_b, lg_t, v], "labels": labels, "norms": norms,
+            "healthy": healthy}
 
 
 def _c2_loss(p):
@@ -190,7 +191,7 @@ C2 = Question(
           Number("nats", "nats", Tolerance(abs=0.1)), lambda p: T.uniform_loss(p["V"]), point=1),
      Part("verdict", "A character-level GPT (vocabulary 128) starts at a first loss of {first_loss}. Verdict?",
           "一个字符级 GPT（词表 128）第一步 loss 是 {first_loss}。怎么看？", Choice(LOSS_VERDICTS),
-          lambda p: T.first_loss_verdict(_c2_loss(p), T.char_gpt_vocab()), point=1, shuffle=False,
+          lambda p: T.char_gpt_verdict(p["seed"], p["scale"]), point=1, shuffle=False,
           how=lambda p, t: (f"a real forward of that model (output layer scaled x{g(p['scale'])}) against ln 128 = 4.85",
                             f"该模型真实前向（输出层 ×{g(p['scale'])}）与 ln 128 = 4.85 比")),
      Part("shapes", "logits {lg}, labels {lb}: does F.cross_entropy(logits.view(-1, V), labels.view(-1)) raise an error?",
@@ -207,7 +208,7 @@ C2 = Question(
      Part("early", "To look at the first 1% of the steps, what axis?", "看前 1% 的步，用什么坐标？", Choice(EARLY),
           lambda p: "logx", point=5),
      Part("grad_norm", "Follow-up: is this grad-norm curve healthy? {norms_text}", "追问：这条 grad_norm 曲线健康吗？{norms_text}",
-          YesNo(), lambda p: T.grad_norm_healthy(p["norms"]), followup=True),
+          YesNo(), lambda p: T.grad_norm_healthy(p["norms"], p["healthy"]), followup=True),
      Part("cpu_autocast", "Follow-up: bf16 autocast on a CPU makes a step…", "追问：在 CPU 上开 bf16 autocast，一步会……",
           Choice(CPU_AUTOCAST), lambda p: "slow", followup=True)],
     C.ANSWERS["C2"],

@@ -4,6 +4,7 @@ must-remember line verbatim. Where a fact is a formula, the item applies it to d
 
 from __future__ import annotations
 
+from grader.given import recall_topics as topic
 from grader.quiz import course_text
 from grader.quiz import truth as T
 from grader.quiz.answers import EXACT, Choice, Einsum, MultiSelect, Number, Option, Tolerance
@@ -65,33 +66,33 @@ def _draw_kv(rng):
             "head_dim": rng.choice([64, 96, 128])}
 
 
-TOPICS_ZH = {
-    "generators that stream a JSONL file": "用生成器流式读 JSONL",
-    "the GIL: threads vs process pools": "GIL：线程与进程池",
-    "__getitem__, __call__ and other Python protocols": "__getitem__、__call__ 等 Python 协议",
-    "@dataclass experiment configs": "用 @dataclass 写实验配置",
-    "broadcasting rules": "广播规则",
-    "einsum for attention": "用 einsum 写 attention",
-    "Pandas groupby error analysis": "用 Pandas groupby 做错误分析",
-    "ci95 of an accuracy": "准确率的 ci95",
-    "multi-seed mean and shaded band plots": "多 seed 均值与阴影带",
-    "the twenty-line training loop": "二十行训练循环",
-    "backward() accumulates into .grad": "backward() 把梯度累加到 .grad",
-    "clip_grad_norm_ and warmup + cosine schedule": "clip_grad_norm_ 与 warmup + cosine 调度",
-    "first-step loss ln V as an init check": "用第一步 loss ≈ ln V 检查初始化",
-    "16 bytes per trainable parameter": "每个可训练参数 16 字节",
-    "activation memory and gradient checkpointing": "激活显存与 gradient checkpointing",
-    "DDP vs FSDP": "DDP 与 FSDP",
-    "fp32 master weights and bf16 vs fp16": "fp32 主权重、bf16 与 fp16",
-    "LoRA with peft": "用 peft 做 LoRA",
-    "chat templates and tokenizer.json": "chat template 与 tokenizer.json",
-    "SFT loss mask: most tokens are -100": "SFT 的 loss mask：大部分 token 是 -100",
-    "SFTTrainer and compute_loss": "SFTTrainer 与 compute_loss",
-    "roofline and the ridge point": "roofline 与 ridge point",
-    "decode floor: weight bytes / bandwidth": "decode 下限：权重字节 / 带宽",
-    "KV cache bytes per token": "KV cache 每 token 字节数",
-    "reading a torch.profiler table": "读 torch.profiler 表",
-    "the seven-item run record": "七项实验记录",
+TOPICS_ZH = {  # grader/given/recall_topics.py's topics, in Chinese
+    topic.ACTIVATION_MEMORY: "激活显存与 gradient checkpointing",
+    topic.BACKWARD_AND_GRAD: "backward() 对 .grad 做了什么",
+    topic.BROADCASTING: "广播规则",
+    topic.CHAT_TEMPLATES: "chat template 与 tokenizer.json",
+    topic.CI95: "准确率的 ci95",
+    topic.CLIPPING_AND_SCHEDULE: "clip_grad_norm_ 与 warmup + cosine 调度",
+    topic.DATACLASS_CONFIGS: "用 @dataclass 写实验配置",
+    topic.DDP_VS_FSDP: "DDP 与 FSDP",
+    topic.DECODE_FLOOR: "decode 每 token 时间的下限",
+    topic.EINSUM_ATTENTION: "用 einsum 写 attention",
+    topic.FIRST_STEP_LOSS: "用第一步 loss 的期望值检查初始化",
+    topic.KV_CACHE: "KV cache 每 token 字节数",
+    topic.LORA_PEFT: "用 peft 做 LoRA",
+    topic.MIXED_PRECISION: "主权重、bf16 与 fp16",
+    topic.PANDAS_GROUPBY: "用 Pandas groupby 做错误分析",
+    topic.PARAM_BYTES: "训练时每个可训练参数的字节数",
+    topic.PROFILER_TABLE: "读 torch.profiler 表",
+    topic.PROTOCOLS: "__getitem__、__call__ 等 Python 协议",
+    topic.ROOFLINE: "roofline 与 ridge point",
+    topic.RUN_RECORD: "一次实验的运行记录",
+    topic.SEED_BANDS: "多 seed 均值与阴影带",
+    topic.SFT_LOSS_MASK: "SFT 的 loss mask",
+    topic.SFT_TRAINER: "SFTTrainer 与 compute_loss",
+    topic.STREAMING_JSONL: "用生成器流式读 JSONL",
+    topic.THREADS_VS_PROCESSES: "CPU 密集任务：线程与进程池",
+    topic.TRAINING_LOOP: "二十行训练循环",
 }
 PART_OPTIONS = [Option(str(n), en, zh) for n, (en, zh) in {
     1: ("part 1: Python", "第一篇：Python 使用层"),
@@ -268,7 +269,7 @@ QUESTIONS = [
     Question(
         "R.part_topics", "R", "Which part covers which topic",
         "“{topic_zh}”是哪一篇讲的？", "Which part of the series teaches \"{topic}\"?",
-        lambda rng: {"topic": rng.choice(sorted(T.part_topics()))},
+        lambda rng: {"topic": rng.choice(topic.TOPICS)},
         [Part("part", "Which part?", "哪一篇？", Choice(PART_OPTIONS), lambda p: str(T.part_topics()[p["topic"]]),
               shuffle=False)],
         course_text.PARTS_SENTENCE, "Part 1 covers the bit of Python syntax in training code and streaming a corpus, "
