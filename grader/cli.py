@@ -46,7 +46,12 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         # The learner's record: the report shows every exercise's latest result, whatever was graded now.
         results = runner.grade(folder, only=only, overrides=overrides, jobs=args.jobs, on_result=advance,
                                incremental=True, fresh=args.fresh)
-    summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
+    quiz = None
+    if not args.no_quiz:
+        from grader.quiz import progress as quiz_progress
+
+        quiz = quiz_progress.counts_for(args.learner)
+    summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available}, quiz=quiz)
     report.print_report(results, summary, console, target=str(args.target))
     written = []
     if args.json:
@@ -153,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--json", default="grade-report.json", help="Gradescope results.json path ('' to skip)")
     g.add_argument("--html", default="grade-report.html", help="HTML report path ('' to skip)")
     g.add_argument("--fresh", action="store_true", help="re-grade everything selected, ignoring earlier results")
+    g.add_argument("--no-quiz", action="store_true",
+                   help="count the levels from the code alone (the classroom's counting), not the quiz's closed-book answers")
+    g.add_argument("--learner", help="whose quiz attempts count (default: $TOOLBOX_GRADER_LEARNER or the user name)")
     g.add_argument("--override", action="append", default=[], metavar="ID=FILE",
                    help="grade one exercise from another file (e.g. a mutant)")
     lst = sub.add_parser("list", help="list the catalog")

@@ -66,7 +66,10 @@ def question_state(q: qbank.Question, rows: list[qstore.Row]) -> QuestionState:
 
 
 def progress(store: qstore.Store, learner: str) -> QuizProgress:
-    rows = store.rows(learner)
+    return progress_from_rows(learner, store.rows(learner))
+
+
+def progress_from_rows(learner: str, rows: list[qstore.Row]) -> QuizProgress:
     by_q: dict[str, list[qstore.Row]] = {}
     for r in rows:
         by_q.setdefault(r.question, []).append(r)
@@ -83,3 +86,26 @@ def progress(store: qstore.Store, learner: str) -> QuizProgress:
         c_points[q.id] = (sum(pts[k] for k in main), len(q.points))
         c_all[q.id] = (sum(pts.values()), len(pts))
     return QuizProgress(learner, count("R"), count("A"), count("B"), c_points, c_all, states, len(rows))
+
+
+def counts(prog: QuizProgress):
+    """The quiz's side of the levels (grader.course.levels.QuizCounts)."""
+    from grader.course.levels import QuizCounts
+
+    return QuizCounts(prog.r, prog.a, prog.b, dict(prog.c_points), dict(prog.c_all), prog.learner, prog.answers)
+
+
+def counts_for(learner: str | None = None, path=None):
+    """The quiz counts of ``learner`` (default: this user) from the attempts file, without creating
+    it: no file means no answers yet, so nothing is mastered."""
+    from pathlib import Path
+
+    name = learner or qstore.default_learner()
+    db = Path(path) if path else qstore.default_path()
+    if not db.exists():
+        return counts(progress_from_rows(name, []))
+    st = qstore.Store(db)
+    try:
+        return counts(progress(st, name))
+    finally:
+        st.close()

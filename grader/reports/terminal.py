@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -77,6 +78,31 @@ def scores(summary: Summary) -> str:
             f"B {summary.b_passed}/{summary.sets['B'][1]} · C key points: {c_text}")
 
 
+def quiz_scores(summary: Summary) -> str:
+    """The closed-book counts, from the quiz (None when the levels are counted from the code alone)."""
+    q = summary.quiz
+    c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in q.c_points.items())
+    who = f"{q.learner}, {q.answers} answers" if q.answers else f"{q.learner}, no answers yet: make quiz"
+    return (f"R {q.r[0]}/{q.r[1]} items · A {q.a[0]}/{q.a[1]} · B {q.b[0]}/{q.b[1]} · C key points: {c_text}"
+            f"  ({who})")
+
+
+def mastery_lines(summary: Summary) -> list[str]:
+    """The Mastery box's lines, plain text (the HTML report shows the same)."""
+    if summary.quiz is None:
+        lines = [f"Level: {summary.level}    pass line ({pass_line_rule(summary)}): "
+                 f"{'met' if summary.pass_line else 'not met'}", scores(summary)]
+    else:
+        lines = [f"Level: {summary.level}    pass line ({pass_line_rule(summary)}, closed book): "
+                 f"{'met' if summary.pass_line else 'not met'}",
+                 f"Quiz (closed book: read, answering): {quiz_scores(summary)}",
+                 f"Code (P, X and the code exercises): {scores(summary)}; level from the code alone: "
+                 f"{summary.code_level}, its pass line {'met' if summary.code_pass_line else 'not met'}"]
+    if summary.next_level_needs:
+        lines.append("For the next level: " + "; ".join(summary.next_level_needs))
+    return lines
+
+
 def print_report(results: dict[str, ExerciseResult], summary: Summary, console: Console | None = None,
                  target: str = "") -> None:
     console = console or Console()
@@ -121,10 +147,11 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
     missing = [ex_id for ex_id, r in results.items() if r.status == "not_available"]
     if missing:
         console.print(f"[dim]Not available yet ({len(missing)}): {', '.join(missing)}[/]")
-    line = "[green]met[/]" if summary.pass_line else "[red]not met[/]"
-    body = f"Level: [bold]{summary.level}[/]    pass line ({pass_line_rule(summary)}): {line}\n{scores(summary)}"
-    if summary.next_level_needs:
-        body += "\nFor the next level: " + "; ".join(summary.next_level_needs)
+    lines = [escape(x) for x in mastery_lines(summary)]
+    lines[0] = lines[0].replace(f"Level: {summary.level}", f"Level: [bold]{summary.level}[/]", 1)
+    tail = "met" if summary.pass_line else "not met"
+    lines[0] = lines[0][: lines[0].rindex(tail)] + (f"[green]{tail}[/]" if summary.pass_line else f"[red]{tail}[/]")
+    body = "\n".join(lines)
     console.print(Panel(body, title=f"Mastery{' — ' + target if target else ''}", title_align="left"))
 
 
