@@ -89,6 +89,7 @@ class Session:
         self.io = io or IO()
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quiz-truth")
         self.answered = self.right = 0
+        self.current: tuple | None = None
         qtruth.set_cache(store.cache_get, store.cache_put)
 
     def t(self, en: str, zh: str) -> str:
@@ -190,6 +191,7 @@ class Session:
         io.out("   " + self.t("answer: ", "作答：") + answer.hint(lang) + self.t("  (q to stop)", "（q 退出）"), "dim")
         slips: list[str] = []
         t0 = time.monotonic()
+        self.current = (variant, part, answer)  # what is being asked (scripted learners in the tests read it)
         while True:
             text = io.read("> ")
             if text is None or text.strip().lower() in QUIT:

@@ -35,13 +35,19 @@ def _versions() -> str:
     return f"torch={torch.__version__},transformers={transformers.__version__}"
 
 
+_memo: dict[str, object] = {}
+
+
 def _cached(name: str, args: tuple, compute: Callable[[], object]):
     key = f"{name}{json.dumps(args, sort_keys=True, default=str)}|{_versions()}"
+    if key in _memo:
+        return _memo[key]
     if _store_get is not None:
         hit = _store_get(key)
         if hit is not None:
-            return json.loads(hit)
-    value = compute()
+            _memo[key] = json.loads(hit)
+            return _memo[key]
+    value = _memo[key] = compute()
     if _store_put is not None:
         _store_put(key, json.dumps(value))
     return value

@@ -197,8 +197,8 @@ def questions(set_id: str | None = None) -> list[Question]:
 
 def get(question_id: str) -> Question:
     key = question_id.strip().upper()
-    if key.startswith("R.") or key.startswith("R-"):
-        key = "R." + question_id.strip()[2:]
+    if key.startswith("R-"):
+        key = "R." + key[2:]
     for qid, q in bank().items():
         if qid.upper() == key:
             return q

@@ -250,7 +250,7 @@ def _draw_c3(rng):
     name, peak, bw = rng.choice(C3_GPUS)
     return {"gpu": name, "peak": peak, "bw": bw, "n_b": rng.choice([1, 3, 7, 8.03, 13, 34, 70]),
             "b": rng.choice([2, 4, 8, 16]), "B": rng.choice([16, 32, 64, 128]), "big": rng.choice([1024, 2048, 4096]),
-            "T": rng.choice([2048, 4096, 8192]), "moe_total": rng.choice([47, 141, 235, 671]), "moe_frac": rng.choice([0.06, 0.1, 0.2, 0.27])}
+            "T": rng.choice([2048, 4096, 8192]), "bits": rng.choice([4, 4, 8]), "moe_total": rng.choice([47, 141, 235, 671]), "moe_frac": rng.choice([0.06, 0.1, 0.2, 0.27])}
 
 
 def _c3_step(p, batch):
@@ -278,12 +278,12 @@ C3 = Question(
           lambda p: p["B"] / _c3_step(p, p["B"])["time_s"], point=3),
      Part("bound", "At batch {big}, which ceiling limits the step?", "batch {big} 时受哪个上限限制？", Choice(BOUND),
           lambda p: _c3_step(p, p["big"])["bound"], point=3, shuffle=False),
-     Part("quant_decode", "bf16 -> 4-bit weights: how much faster is batch-1 decode?", "权重 bf16 → 4 bit：batch 1 decode 快几倍？",
+     Part("quant_decode", "bf16 -> {bits}-bit weights: how much faster is batch-1 decode?", "权重 bf16 → {bits} bit：batch 1 decode 快几倍？",
           Number("speedup", "x", Tolerance(rel=0.03)),
-          lambda p: T.quantization_speedup(int(p["n_b"] * 1e9), 1, 2, 0.5, p["peak"] * 1e12, p["bw"] * 1e12), point=4),
+          lambda p: T.quantization_speedup(int(p["n_b"] * 1e9), 1, 2, p["bits"] / 8, p["peak"] * 1e12, p["bw"] * 1e12), point=4),
      Part("quant_prefill", "And a prefill (or training step) of {T} tokens?", "那 {T} 个 token 的 prefill（或训练一步）呢？",
           Number("speedup", "x", Tolerance(rel=0.05)),
-          lambda p: T.quantization_speedup(int(p["n_b"] * 1e9), p["T"], 2, 0.5, p["peak"] * 1e12, p["bw"] * 1e12), point=5),
+          lambda p: T.quantization_speedup(int(p["n_b"] * 1e9), p["T"], 2, p["bits"] / 8, p["peak"] * 1e12, p["bw"] * 1e12), point=5),
      Part("prefill_bound", "Which ceiling limits that prefill?", "这个 prefill 受哪个上限限制？", Choice(BOUND),
           lambda p: _c3_step(p, p["T"])["bound"], point=5, shuffle=False),
      Part("moe", "Follow-up: an MoE of {moe_total}B parameters, {moe_active}B active per token, bf16, batch 1 on the same "
