@@ -109,7 +109,11 @@ class Number(Answer):
         return units.unit(self.unit)
 
     def _default(self) -> units.Unit:
-        return units.COUNT if self.dim == "count" else self.u
+        """A bare number's unit: the question's (bytes, time), but the full count for counts and a
+        fraction (0-1) for fractions: a percentage needs its % sign."""
+        if self.dim in ("count", "fraction"):
+            return units.PLAIN[self.dim]
+        return self.u
 
     def hint(self, lang: str) -> str:
         tol = self.tol.describe(lang, self.u)
@@ -142,7 +146,7 @@ class Number(Answer):
     def slip(self, value: Quantity, truth: float) -> Invalid | None:
         if self.assess(value, truth):
             return None
-        for reading in units.alternatives(value, self.dim, self._default() if self.dim != "count" else None):
+        for reading in units.alternatives(value, self.dim, self._default() if self.dim not in ("count", "fraction") else None):
             if self.tol.ok(reading.value, float(truth)):
                 return Invalid(reading.en, reading.zh)
         return None
