@@ -171,3 +171,21 @@ def test_levels_take_the_closed_book_criteria_from_the_quiz(st):
     assert all(n.startswith("[quiz] C") for n in s.next_level_needs)
     low = levels.QuizCounts((9, 12), (8, 10), (4, 5), full.c_points, full.c_all)
     assert levels.summarize(everything, quiz=low).level == "none"
+
+
+def test_reports_show_both_sources(st):
+    from grader.reports import html, terminal
+
+    everything = {ex.id: {kp.id: True for kp in ex.key_points} for ex in levels.catalog.CATALOG}
+    run(st, ["right"], ["R.ridge_point"])
+    s = levels.summarize(everything, quiz=progress.counts(progress.progress(st, "ada")))
+    lines = "\n".join(terminal.mastery_lines(s))
+    assert "Quiz (closed book" in lines and "Code (P, X" in lines and "level from the code alone: can-teach" in lines
+    assert "[quiz] R: 0/12 items mastered in the quiz, need 10" in lines and "1 answer)" in lines
+    out = io.StringIO()
+    terminal.print_report({}, s, Console(file=out, width=120))
+    assert "[quiz] R: 0/12" in out.getvalue()
+    page = html.render({}, s)
+    assert "Quiz (closed book" in page and "<td>quiz</td>" in page and "<td>code</td>" in page
+    code_only = "\n".join(terminal.mastery_lines(levels.summarize(everything)))
+    assert "Quiz" not in code_only and "Level: can-teach" in code_only

@@ -82,7 +82,8 @@ def quiz_scores(summary: Summary) -> str:
     """The closed-book counts, from the quiz (None when the levels are counted from the code alone)."""
     q = summary.quiz
     c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in q.c_points.items())
-    who = f"{q.learner}, {q.answers} answers" if q.answers else f"{q.learner}, no answers yet: make quiz"
+    who = (f"{q.learner}, {q.answers} answer{'s' if q.answers != 1 else ''}" if q.answers
+           else f"{q.learner}, no answers yet: make quiz")
     return (f"R {q.r[0]}/{q.r[1]} items · A {q.a[0]}/{q.a[1]} · B {q.b[0]}/{q.b[1]} · C key points: {c_text}"
             f"  ({who})")
 

@@ -370,6 +370,9 @@ A9 = Question(
     view=lambda p: {"ctx_text": ctx(p["ctx"])})
 
 # ------------------------------------------------------------------ A10
+A10_KINDS = ("input-bound", "compute-bound", "overhead-bound")
+
+
 def _draw_a10(rng):
     while True:
         kind = rng.choice(["input-bound", "input-bound", "compute-bound", "overhead-bound"])
@@ -379,7 +382,41 @@ def _draw_a10(rng):
                  "overhead-bound": rng.uniform(0.05, 0.18)}[kind]
         p = {"wall": wall, "device": round(wall * busy), "share": round(share * 100)}
         if T.step_kind(T.idle_fraction(p["wall"], p["device"]), p["share"] / 100) is not None:
-            return p
+            break
+    if rng.random() < 1 / 3:  # a real profile of one of the A10 check's setups instead of drawn numbers
+        p["profile"] = {"kind": rng.choice(A10_KINDS), "batch": rng.choice([4, 8]), "seq": rng.choice([64, 128]),
+                        "seed": rng.randrange(1000)}
+    return p
+
+
+def _a10_shown(p) -> dict:
+    """The numbers the question shows: a real profile's (when it showed its setup clearly) or the drawn ones."""
+    real = T.profile_summary(**p["profile"]) if p.get("profile") else None
+    if real is None:
+        return {"wall": p["wall"], "device": p["device"], "share": p["share"], "kind": None, "top": None}
+    return {"wall": round(real["wall_ms"]), "device": round(real["device_ms"]), "share": round(real["share"] * 100),
+            "kind": p["profile"]["kind"], "top": real["top"]}
+
+
+def _a10_table(p, lang):
+    top = _a10_shown(p)["top"]
+    if not top:
+        return ""
+    head = tr_(lang, "\n    A real torch.profiler run of two training steps on this machine's CPU (an op's self CPU time "
+                     "stands for its device time); its top rows (name, calls, self ms, total ms):",
+               "\n    这是本机 CPU 上两步训练的真实 torch.profiler 结果（算子的 self CPU 时间代表设备时间）；前几行（名称、调用次数、self ms、total ms）：")
+    return head + "".join(f"\n      {n:<58} {c:>5} {s:>9.2f} {t:>9.2f}" for n, c, s, t in top)
+
+
+def tr_(lang, en, zh):
+    return zh if lang == "zh" else en
+
+
+def _a10_kind(p):
+    shown = _a10_shown(p)
+    if shown["kind"] is not None:  # a real profile: the setup it was made with (A10's ground truth)
+        return shown["kind"]
+    return T.step_kind(T.idle_fraction(shown["wall"], shown["device"]), shown["share"] / 100)
 
 
 BOTTLENECK_OPTIONS = [
@@ -397,10 +434,11 @@ A10 = Question(
     "and attention being {share}% of that. Where is the bottleneck most likely?",
     _draw_a10,
     [Part("idle", "What fraction of the step is the GPU idle?", "GPU 有多大比例的时间在空转？",
-          Number("fraction", "", Tolerance(abs=0.02)), lambda p: T.idle_fraction(p["wall"], p["device"]),
-          how=lambda p, t: (f"1 - {p['device']} / {p['wall']}", f"1 − {p['device']} / {p['wall']}")),
-     Part("where", "The bottleneck?", "瓶颈在哪？", Choice(BOTTLENECK_OPTIONS),
-          lambda p: T.step_kind(T.idle_fraction(p["wall"], p["device"]), p["share"] / 100),
+          Number("fraction", "", Tolerance(abs=0.02)),
+          lambda p: T.idle_fraction(_a10_shown(p)["wall"], _a10_shown(p)["device"]),
+          how=lambda p, t: (f"1 - {_a10_shown(p)['device']} / {_a10_shown(p)['wall']}",
+                            f"1 − {_a10_shown(p)['device']} / {_a10_shown(p)['wall']}")),
+     Part("where", "The bottleneck?{table_en}", "瓶颈在哪？{table_zh}", Choice(BOTTLENECK_OPTIONS), _a10_kind,
           how=lambda p, t: ("the A10 check's real profiles: idle >= 0.7 is input-bound; busy with GEMM/attention "
                             ">= 65% compute-bound; busy with <= 20% copy-heavy",
                             "A10 检查的真实 profile：空转 ≥ 70% 是输入受限；忙且 GEMM/attention ≥ 65% 是算力；忙且 ≤ 20% 是拷贝"))],
@@ -410,6 +448,8 @@ A10 = Question(
     "does run on the GPU is normal.",
     ("part 6, must-remember: GEMM + attention should dominate; GPU time << wall time means idle",
      "第六篇“必记”：GEMM 与 attention 应占大头；GPU 时间远小于墙钟就是空转"),
-    course={"wall": 300, "device": 90, "share": 60})
+    course={"wall": 300, "device": 90, "share": 60},
+    view=lambda p: {**{k: _a10_shown(p)[k] for k in ("wall", "device", "share")},
+                    "table_en": _a10_table(p, "en"), "table_zh": _a10_table(p, "zh")})
 
 QUESTIONS = [A1, A2, A3, A4, A5, A6, A7, A8, A9, A10]
