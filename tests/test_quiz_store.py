@@ -33,7 +33,8 @@ class Scripted:
         what = self.plan.pop(0)
         if what == "quit":
             return "q"
-        variant, part, answer = self.sess.current
+        variant, part, answer, future = self.sess.current
+        future.result()  # the session's worker has computed the right answers
         truth = variant.truth(part)
         if what == "slip":
             typed = quiz_helpers.slip(answer, truth)

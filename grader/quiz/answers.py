@@ -52,7 +52,7 @@ class Tolerance:
             return tr(lang, f"{self.low:g}x-{self.high:g}x of the measured value",
                       f"在实测值的 {self.low:g}–{self.high:g} 倍之间")
         if self.rel is not None and self.abs is None:
-            return tr(lang, f"±{self.rel:.0%}", f"±{self.rel:.0%}")
+            return f"±{self.rel * 100:g}%"
         if self.abs is not None and self.abs == 0:
             return tr(lang, "exact", "须精确")
         return tr(lang, f"±{units.show(self.abs, u) if u.symbol not in ('', 'x') else f'{self.abs:g}'}",
@@ -144,10 +144,14 @@ class Number(Answer):
         return self.tol.ok(value.value, float(truth))
 
     def slip(self, value: Quantity, truth: float) -> Invalid | None:
+        """A slip is named only when another reading of the same keys is right, and close: within the
+        tolerance and, for an absolute tolerance, within 5% (a small truth is not matched by any small number)."""
         if self.assess(value, truth):
             return None
+        t = float(truth)
         for reading in units.alternatives(value, self.dim, self._default() if self.dim not in ("count", "fraction") else None):
-            if self.tol.ok(reading.value, float(truth)):
+            close = self.tol.low is not None or self.tol.abs is None or abs(reading.value - t) <= 0.05 * abs(t)
+            if self.tol.ok(reading.value, t) and close:
                 return Invalid(reading.en, reading.zh)
         return None
 

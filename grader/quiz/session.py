@@ -122,6 +122,11 @@ class Session:
         return qprogress.question_state(q, self.store.rows(self.learner, q.id)).mastered
 
     # -------------------------------------------------------------- one question
+    def _planned(self, q: qbank.Question):
+        attempt, variant, parts = self.plan(q)
+        variant.prepare()
+        return attempt, variant, parts
+
     def plan(self, q: qbank.Question) -> tuple[int, qbank.Variant, list[qbank.Part]]:
         """The attempt to ask (an unfinished one resumes), its variant and the parts still to ask."""
         rows = self.store.rows(self.learner, q.id)
@@ -145,9 +150,13 @@ class Session:
         return k, v, [p for p in v.parts() if p.id not in answered]
 
     def ask(self, q: qbank.Question, position: tuple[int, int] = (1, 1)) -> str:
-        """Ask one attempt of ``q``; returns "right", "wrong" or "quit"."""
+        """Ask one attempt of ``q``; returns "right", "wrong" or "quit".
+
+        Everything that touches the ground truth (the draw, the premises in the text, the right
+        answers) runs in one worker thread, one job after the other: torch and transformers are
+        imported and run from there only. The right answers are computed while the learner reads."""
         io = self.io
-        attempt, variant, parts = self.plan(q)
+        attempt, variant, parts = self.pool.submit(self._planned, q).result()
         future = self.pool.submit(variant.compute_all)
         state = qprogress.question_state(q, self.store.rows(self.learner, q.id))
         in_set = [s for s in qbank.questions(q.set)]
@@ -191,7 +200,7 @@ class Session:
         io.out("   " + self.t("answer: ", "作答：") + answer.hint(lang) + self.t("  (q to stop)", "（q 退出）"), "dim")
         slips: list[str] = []
         t0 = time.monotonic()
-        self.current = (variant, part, answer)  # what is being asked (scripted learners in the tests read it)
+        self.current = (variant, part, answer, future)  # what is being asked (scripted learners in the tests read it)
         while True:
             text = io.read("> ")
             if text is None or text.strip().lower() in QUIT:
@@ -231,7 +240,7 @@ class Session:
             io.out("   ✓ " + self.t("right", "对") + f" — {shown}", "green")
         else:
             io.out("   ✗ " + self.t("not right; this variant's value: ", "不对；本变体的答案：") + shown, "red")
-        how = variant.how(part, lang)
+        how = self.pool.submit(variant.how, part, lang).result()
         if how:
             io.out("     " + self.t("how: ", "怎么来的：") + how, "dim")
         return "right" if correct else "wrong"

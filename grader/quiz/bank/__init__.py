@@ -123,6 +123,8 @@ class Variant:
         self.question, self.seed, self.params = question, seed, params
         self._truth: dict[str, Any] = {}
         self._view: dict | None = None
+        self._answers: dict[str, Answer] = {}
+        self._parts: list[Part] | None = None
 
     def view(self) -> dict:
         if self._view is None:
@@ -136,13 +138,23 @@ class Variant:
         return (q.zh if lang == "zh" else q.en).format(**self.view())
 
     def parts(self) -> list[Part]:
-        return [p for p in self.question.all_parts if p.applies(self.params)]
+        if self._parts is None:
+            self._parts = [p for p in self.question.all_parts if p.applies(self.params)]
+        return self._parts
 
     def prompt(self, part: Part, lang: str) -> str:
         return (part.zh if lang == "zh" else part.en).format(**self.view())
 
     def answer(self, part: Part) -> Answer:
-        return part.answer_for(self.params, self.seed)
+        if part.id not in self._answers:
+            self._answers[part.id] = part.answer_for(self.params, self.seed)
+        return self._answers[part.id]
+
+    def prepare(self) -> None:
+        """The question's text and every sub-answer's form (options, tolerance), before it is shown."""
+        self.view()
+        for p in self.parts():
+            self.answer(p)
 
     def truth(self, part: Part) -> Any:
         if part.id not in self._truth:
