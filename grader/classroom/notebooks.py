@@ -348,7 +348,9 @@ def mastery(course_dir: str | Path) -> list[dict]:
 def write_mastery(course_dir: str | Path, csv_path: Path, json_path: Path) -> list[dict]:
     from grader.classroom.batch import write_csv
 
+    from grader.isolation import files
+
     rows = mastery(course_dir)
-    json_path.write_text(json.dumps(rows, indent=1))
+    files.replace_file(json_path, json.dumps(rows, indent=1).encode())
     write_csv(rows, csv_path)
     return rows

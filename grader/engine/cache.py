@@ -9,7 +9,8 @@ An exercise's fingerprint hashes everything that can change its verdict:
 The cache is one JSON file per target folder under ``.grader-cache/``, rewritten after every
 exercise, so an interrupted run keeps what finished and the next run continues from there.
 Results that may depend on the machine's load (timeouts, out-of-memory, grader bugs) are
-never reused.
+never reused. Each entry carries an HMAC under a key only the grader's user can read
+(``.grader-cache/.key``, mode 0600): an entry that fails it is graded again, never trusted.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from grader.course.catalog import BY_MODULE, ROOT, Exercise
 from grader.engine.results import ExerciseResult
+from grader.isolation import files
 
 CACHE_DIR = Path(os.environ.get("GRADER_CACHE_DIR") or ROOT / ".grader-cache")  # hidden from learners
 LIBRARIES = ("torch", "numpy", "transformers", "peft", "trl", "hypothesis", "pytest", "safetensors")
@@ -82,8 +84,14 @@ class ResultCache:
         self._lock = threading.Lock()
         self._base = hashlib.sha256(_environment().encode() + _grader_source()).digest()
         try:
-            self._entries = json.loads(self.path.read_text())
+            self._key: bytes | None = files.secret_key(files.own_folder(CACHE_DIR))
+        except OSError:
+            self._key = None  # a cache folder that is not the grader's own: nothing is kept or trusted
+        try:
+            self._entries = json.loads(files.read_regular(self.path, 256 << 20))
         except (OSError, ValueError):
+            self._entries = {}
+        if not isinstance(self._entries, dict):
             self._entries = {}
 
     def fingerprint(self, ex: Exercise, module_file: Path) -> str:
@@ -101,7 +109,7 @@ class ResultCache:
 
     def get(self, ex: Exercise, fingerprint: str) -> ExerciseResult | None:
         entry = self._entries.get(ex.id)
-        if not entry or entry.get("fingerprint") != fingerprint:
+        if not isinstance(entry, dict) or entry.get("fingerprint") != fingerprint or not self._signed(ex, entry):
             return None
         try:
             return ExerciseResult.from_dict(entry["result"])
@@ -112,8 +120,20 @@ class ResultCache:
         if result.status != "graded" or any(k.status in _UNSTABLE for k in result.key_points):
             return
         with self._lock:
-            self._entries[ex.id] = {"fingerprint": fingerprint, "result": result.to_dict()}
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self._entries))
-            tmp.replace(self.path)
+            if self._key is None:
+                return
+            entry = {"fingerprint": fingerprint, "result": result.to_dict()}
+            self._entries[ex.id] = {**entry, "mac": _entry_mac(self._key, ex, entry)}
+            files.replace_file(self.path, json.dumps(self._entries).encode(), 0o600)
+
+    def _signed(self, ex: Exercise, entry: dict) -> bool:
+        return self._key is not None and files.mac_ok(self._key, _entry_payload(ex, entry), entry.get("mac"))
+
+
+def _entry_payload(ex: Exercise, entry: dict) -> bytes:
+    return json.dumps([ex.id, entry.get("fingerprint"), entry.get("result")], sort_keys=True).encode()
+
+
+def _entry_mac(key: bytes, ex: Exercise, entry: dict) -> str:
+    """What authenticates a cache entry: its exercise, fingerprint and result under the key."""
+    return files.mac(key, _entry_payload(ex, entry))

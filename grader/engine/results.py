@@ -22,6 +22,8 @@ STATUS_TEXT = {
     "not_verifiable": "not verifiable here",
     "not_available": "not available yet",
     "missing": "file missing",
+    "refused": "file refused",
+    "identical": "identical to the reference answer",
 }
 
 
