@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
 from grader.engine import cache
 from grader.engine import runner
 from grader.course.catalog import ROOT
+from tests.conftest import own_answer
 
 
 @pytest.fixture
@@ -16,7 +16,7 @@ def target(tmp_path, monkeypatch):
     monkeypatch.setattr(cache, "CACHE_DIR", tmp_path / "cache")
     folder = tmp_path / "answers"
     folder.mkdir()
-    shutil.copy(ROOT / "solutions" / "a3_broadcast.py", folder)
+    own_answer(ROOT / "solutions" / "a3_broadcast.py", folder)
     return folder
 
 

@@ -207,15 +207,17 @@ def _refusal(requested: Path, visible: bool) -> str | None:
 
 
 def _is_the_reference(ex: Exercise, source: bytes) -> bool:
-    """The learner's module and the reference answer have the same syntax tree, docstrings
-    and comments aside (a verbatim copy, reformatted or re-commented)."""
+    """The learner's module and the reference answer have the same syntax tree, comments,
+    docstrings and layout aside (a verbatim copy, reformatted or re-commented)."""
+    def bare_string(stmt) -> bool:
+        return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
     def tree(src: bytes) -> str:
         module = ast.parse(src)
         for node in ast.walk(module):
             body = getattr(node, "body", None)
-            if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
-                    and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
-                node.body = body[1:] or [ast.Pass()]
+            if isinstance(body, list) and any(map(bare_string, body)):
+                node.body = [s for s in body if not bare_string(s)] or [ast.Pass()]
         return ast.dump(module, annotate_fields=False)
 
     try:
