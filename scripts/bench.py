@@ -151,7 +151,7 @@ def main() -> int:
                 nb = nbformat.read(course / "source" / name / f"{name}.ipynb", as_version=4)
                 for cell in nb.cells:
                     if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("__answer"):
-                        cell.source += f"\n# {student}\n"
+                        cell.source += f"\nANSWERED_BY = {student!r}\n"  # not the reference verbatim
                 nbformat.write(nb, dest / f"{name}.ipynb")
 
         def autograde():
