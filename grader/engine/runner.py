@@ -123,13 +123,13 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
     requested = Path(os.path.abspath(module_file))  # as asked for: what to hide is decided from this
     visible = reference_visible(requested)
     with tempfile.TemporaryDirectory(prefix=f"grade-{ex.id}-") as tmp:
-        try:
-            refusal = _refusal(requested, visible)
-            copy = files.snapshot_modules(requested, Path(tmp) / "learner") if refusal is None else None
+        try:  # the file must be the learner's: not a link, not (through a linked folder) the grader's
+            copy = files.snapshot_modules(requested, Path(tmp) / "learner",
+                                          not_inside=() if visible else (ROOT / "solutions", ROOT / "grader"))
+        except files.Refused as exc:
+            return _every(ex, selected, "refused", str(exc))
         except OSError as exc:
-            refusal = f"{requested.name} cannot be read: {exc}"
-        if refusal is not None:
-            return _every(ex, selected, "refused", refusal)
+            return _every(ex, selected, "refused", f"{requested.name} cannot be read: {exc}")
         if not visible and _is_the_reference(ex, copy.read_bytes()):
             return _every(ex, selected, "identical", f"{requested.name} is identical to the reference answer "
                           f"(solutions/{ex.module}.py): no credit for a copy")
@@ -192,18 +192,6 @@ RESULTS_CAP = 64 << 20  # a results file larger than this was not written by the
 
 def _every(ex: Exercise, selected, status: str, message: str) -> ExerciseResult:
     return ExerciseResult(ex.id, "graded", [KeyPointResult(kp.id, status, message) for kp in selected])
-
-
-def _refusal(requested: Path, visible: bool) -> str | None:
-    """Why the grader will not grade this file, if it will not: the file must be the learner's."""
-    if requested.is_symlink():
-        return (f"{requested.name} is a symbolic link (to {os.readlink(requested)}): the grader grades "
-                "your own file, not a link to one")
-    real = requested.resolve()
-    for hidden in (ROOT / "solutions", ROOT / "grader"):
-        if not visible and (real == hidden or hidden in real.parents):
-            return f"{requested} resolves to {real}, inside the grader's own {hidden.name}/: not your file"
-    return None
 
 
 def _is_the_reference(ex: Exercise, source: bytes) -> bool:
@@ -288,7 +276,7 @@ def _fork_server():
 def _check_process(pytest_args: list[str], cwd: str, threads: int, log_path: str) -> None:
     """Body of a check process: its own session (so a kill takes its learner too), pytest."""
     os.setsid()
-    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_NOFOLLOW, 0o600)
     os.dup2(fd, 1)
     os.dup2(fd, 2)
     os.chdir(cwd)

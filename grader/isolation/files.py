@@ -73,20 +73,33 @@ def _read_fd(fd: int, cap: int) -> bytes:
     return b"".join(chunks)
 
 
-def snapshot_modules(module_file: Path, dest: Path, *, mode: int = 0o644) -> Path:
+def snapshot_modules(module_file: Path, dest: Path, *, not_inside: tuple[Path, ...] = (), mode: int = 0o644) -> Path:
     """Copy ``module_file`` and the other ``.py`` files of its folder into ``dest`` (a folder of
     the grader's own, created here); returns the copy of ``module_file``.
 
-    The module itself must be a regular file, not a link (:class:`Refused` otherwise); a sibling
-    that is a link, not regular or too large is left out (the learner's code sees it missing).
-    The folder is read through one descriptor, so it cannot be swapped for a link midway.
+    The module must be a regular file, not a link, in a folder that is not (really, links
+    resolved) inside one of ``not_inside``: :class:`Refused` otherwise. A sibling that is a
+    link, not regular or too large is left out (the learner's code sees it missing). The folder
+    is read through one descriptor, so it cannot be swapped for a link midway.
     """
-    folder = module_file.parent
-    dest.mkdir(mode=0o755)
+    folder, name = module_file.parent, module_file.name
     dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        names = sorted(n for n in os.listdir(dir_fd) if n.endswith(".py") and n != module_file.name)
-        write_new(dest / module_file.name, read_regular(module_file.name, dir_fd=dir_fd), mode)
+        real = Path(os.readlink(f"/proc/self/fd/{dir_fd}"))  # the folder actually opened
+        for hidden in not_inside:
+            if real == hidden or hidden in real.parents:
+                raise Refused(f"{module_file} resolves to {real / name}, inside the grader's own "
+                              f"{hidden.name}/: not your file")
+        try:
+            data = read_regular(name, dir_fd=dir_fd)
+        except Refused:
+            if os.path.islink(os.path.join(folder, name)):
+                raise Refused(f"{name} is a symbolic link (to {os.readlink(name, dir_fd=dir_fd)}): the "
+                              "grader grades your own file, not a link to one") from None
+            raise
+        dest.mkdir(mode=0o755)
+        write_new(dest / name, data, mode)
+        names = sorted(n for n in os.listdir(dir_fd) if n.endswith(".py") and n != name)
         for name in names:
             try:
                 write_new(dest / name, read_regular(name, dir_fd=dir_fd), mode)
@@ -97,16 +110,14 @@ def snapshot_modules(module_file: Path, dest: Path, *, mode: int = 0o644) -> Pat
     return dest / module_file.name
 
 
-def write_new(path: Path, data: bytes, mode: int = 0o644, *, uid: int | None = None) -> None:
-    """Create ``path`` (it must not exist: ``O_EXCL``), write ``data``; ``fchown`` when ``uid``."""
+def write_new(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Create ``path`` (it must not exist: ``O_EXCL``, never through a link) and write ``data``."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
         os.fchmod(fd, mode)
-        if uid is not None:
-            os.fchown(fd, uid, uid)
     finally:
         os.close(fd)
 

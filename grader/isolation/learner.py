@@ -218,9 +218,13 @@ class Learner:
         (self._box / "work").mkdir(mode=0o700)
         if self._sandbox.privileged:
             uid = self._sandbox.uid
-            os.chown(self._box / "work", uid, uid)  # just made, inside a folder only root can enter
-            os.chown(self._box, 0, uid)
-            self._box.chmod(0o710)
+            for path, owner, mode in ((self._box / "work", uid, 0o700), (self._box, 0, 0o710)):
+                fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                try:  # through the descriptor of the folder just made, never a path
+                    os.fchown(fd, owner, uid)
+                    os.fchmod(fd, mode)
+                finally:
+                    os.close(fd)
         return src
 
     @property
