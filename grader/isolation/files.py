@@ -4,9 +4,9 @@ A learner controls its target folder (the files it hands in) and, while it runs,
 folder. The grader never follows a link there, never reads more than it needs, never creates
 or chowns by path: files are opened with ``O_NOFOLLOW`` (and ``O_NONBLOCK``, so a FIFO cannot
 hang it), checked with ``fstat`` on the descriptor, read up to a cap, and copied into a folder
-of the grader's own. The grader's own folders (caches, reports) are checked to be real folders
-of its user before anything is written there, and files are replaced by rename, so a link
-planted at a report's path is replaced, never written through.
+of the grader's own. The grader's own folders (the caches) are checked to be real folders of
+its user before anything is written there, and what it writes (caches, reports) replaces the
+old file by rename: a link planted at a report's path is replaced, never written through.
 """
 
 from __future__ import annotations
