@@ -812,3 +812,23 @@ def test_the_learner_imports_only_given_and_drivers(tmp_path, start):
         handle.close()
     assert {n for n in LEARNER_MAY_NOT_IMPORT if got[n] == "imported"} == set(), got
     assert {n for n in LEARNER_MAY_IMPORT if got[n] != "imported"} == set(), got
+
+
+def test_the_classroom_path_has_no_way_around_the_sandbox(tmp_path):
+    """nbgrader's autograde runs no kernel of the student's (Execute would run the notebook as the
+    grading user, unsandboxed); a class folder's linked submission is not graded as that student's."""
+    from grader import classroom
+    from grader.classroom import batch
+
+    classroom.build_course(tmp_path / "course", only=["A3"])
+    config = (tmp_path / "course/nbgrader_config.py").read_text()
+    pipeline = config.partition("c.Autograde.autograde_preprocessors = [")[2].partition("]")[0]
+    assert "GradeAnswerCells" in pipeline and "Execute" not in pipeline, pipeline
+    klass = tmp_path / "class"
+    (klass / "alice").mkdir(parents=True)
+    own_answer(ROOT / "solutions/a3_broadcast.py", klass / "alice")
+    (klass / "mallory").symlink_to(ROOT / "solutions")
+    rows = {r["student"]: r for r in batch.grade_class(klass, jobs=2, only=["A3"])}
+    assert set(rows) == {"alice"} and rows["alice"]["A"] == 1, rows  # the old grader graded "solutions": A 1
+    job = batch.run_job({"submission": str(klass / "mallory"), "exercise": "A3"})
+    assert {k["status"] for k in job["result"]["key_points"]} == {"refused"}, job

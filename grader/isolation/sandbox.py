@@ -3,8 +3,9 @@
 Always: an address-space cap (RLIMIT_AS), a file-size cap, no core dumps, death with the check
 (PR_SET_PDEATHSIG). Where the grader runs as root (the course machine, CI) also: an unprivileged
 uid of its own with a process cap (RLIMIT_NPROC; :func:`sweep_uid` kills whatever it leaves),
-no new privileges (set-uid files do nothing), no network (an empty network namespace), and a
-mount namespace whose root is an empty tmpfs holding exactly :meth:`Sandbox.view`:
+no new privileges (set-uid files do nothing), no network (an empty network namespace), no
+System V IPC of anyone else's (its own IPC namespace), and a mount namespace whose root is an
+empty tmpfs holding exactly :meth:`Sandbox.view`:
 
 * read-only: the interpreter and its venv, /usr and /lib*, a few files of /etc; of the grader,
   ``grader/__init__.py``, ``given/``, ``drivers/`` and what the worker runs on
@@ -38,7 +39,7 @@ from pathlib import Path
 from grader.isolation import procfs
 
 ROOT = Path(__file__).resolve().parents[2]
-_CLONE_NEWNS, _CLONE_NEWNET = 0x00020000, 0x40000000
+_CLONE_NEWNS, _CLONE_NEWNET, _CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
 _MS_REMOUNT, _MS_BIND, _MS_MOVE, _MS_REC, _MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
 _MNT_DETACH = 2
@@ -181,7 +182,7 @@ class Sandbox:
 
     def _namespaces(self, params: dict) -> None:
         libc = _libc()
-        if libc.unshare(_CLONE_NEWNS | _CLONE_NEWNET) != 0:
+        if libc.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC) != 0:
             return  # no namespaces here (a container without the capability): user id only
         libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None)
         if not (self.box and self._allowlist(libc, params["view"])):
