@@ -10,35 +10,8 @@ Units matter: FLOP/s and bytes/s are plain numbers (989 TFLOPS is ``989e12``, 3.
 (not GB, not GiB), losses in **nats** (natural log), accuracies as **fractions** (0.73, not 73).
 """
 
-# The topics of part_of_topic, exactly as the grader spells them.
-TOPICS = (
-    "generators that stream a JSONL file",
-    "the GIL: threads vs process pools",
-    "__getitem__, __call__ and other Python protocols",
-    "@dataclass experiment configs",
-    "broadcasting rules",
-    "einsum for attention",
-    "Pandas groupby error analysis",
-    "ci95 of an accuracy",
-    "multi-seed mean and shaded band plots",
-    "the twenty-line training loop",
-    "backward() accumulates into .grad",
-    "clip_grad_norm_ and warmup + cosine schedule",
-    "first-step loss ln V as an init check",
-    "16 bytes per trainable parameter",
-    "activation memory and gradient checkpointing",
-    "DDP vs FSDP",
-    "fp32 master weights and bf16 vs fp16",
-    "LoRA with peft",
-    "chat templates and tokenizer.json",
-    "SFT loss mask: most tokens are -100",
-    "SFTTrainer and compute_loss",
-    "roofline and the ridge point",
-    "decode floor: weight bytes / bandwidth",
-    "KV cache bytes per token",
-    "reading a torch.profiler table",
-    "the seven-item run record",
-)
+# The topics part_of_topic is asked about (one spelling, shared with the grader).
+from grader.given.recall_topics import TOPICS  # noqa: F401
 
 
 def bytes_per_param_parts() -> dict[str, int]:
@@ -215,7 +188,8 @@ def part_of_topic(topic: str) -> int:
     intuition & experiment management.
 
     Args:
-        topic: one of the strings in ``TOPICS`` (this module), spelled exactly as there.
+        topic: one of the strings in ``TOPICS`` (imported above from
+            ``grader/given/recall_topics.py``, which also names each one), spelled exactly as there.
 
     Returns:
         The part number, an int from 1 to 6.
