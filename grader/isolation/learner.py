@@ -241,11 +241,11 @@ class Learner:
         except OSError:
             pass
         env = learner_env(self._workdir)
+        sandbox = self._sandbox.params()  # the view, computed here: the child only mounts it
         try:
             if self.zygote is not None:  # forked from a process that has imported torch already
                 self._proc = zygote.spawn(self.zygote, module_name=self.module_name, module_file=str(self._src),
-                                          cwd=self._workdir, env=env, sandbox=self._sandbox.params(),
-                                          fds=(req_r, ans_w, out_w))
+                                          cwd=self._workdir, env=env, sandbox=sandbox, fds=(req_r, ans_w, out_w))
             else:
                 self._proc = subprocess.Popen(
                     [sys.executable, "-m", "grader.isolation.worker", str(req_r), str(ans_w),

@@ -151,22 +151,24 @@ class Sandbox:
         return view
 
     def params(self) -> dict:
-        """Plain data to rebuild this sandbox in another process (:mod:`grader.isolation.zygote`)."""
-        return {"memory_bytes": self.memory_bytes, "privileged": self.privileged, "uid": self.uid,
-                "box": str(self.box or ""), "view": self.view() if self.privileged else [],
-                "blocklist": [str(p) for p in self._blocklist_hidden()] if self.privileged else []}
+        """Plain data to rebuild this sandbox in another process (:mod:`grader.isolation.zygote`),
+        the view computed now, in the check's process; :meth:`preexec` then uses these."""
+        self._frozen = {"memory_bytes": self.memory_bytes, "privileged": self.privileged, "uid": self.uid,
+                        "box": str(self.box or ""), "view": self.view() if self.privileged else [],
+                        "blocklist": [str(p) for p in self._blocklist_hidden()] if self.privileged else []}
+        return self._frozen
 
     @classmethod
     def from_params(cls, params: dict) -> "Sandbox":
-        box = cls.__new__(cls)
-        box.memory_bytes, box.privileged, box.uid = params["memory_bytes"], params["privileged"], params["uid"]
-        box.box = Path(params["box"]) if params["box"] else None
-        box._frozen = params
-        return box
+        sandbox = cls.__new__(cls)
+        sandbox.memory_bytes, sandbox.privileged, sandbox.uid = params["memory_bytes"], params["privileged"], params["uid"]
+        sandbox.box = Path(params["box"]) if params["box"] else None
+        sandbox._frozen = params
+        return sandbox
 
-    def preexec(self) -> None:  # runs in the forked child: no locks, no threads
+    def preexec(self) -> None:  # runs in the forked child, after params(): no imports, no locks
         if self.privileged:
-            self._namespaces(getattr(self, "_frozen", None) or self.params())
+            self._namespaces(self._frozen)
             resource.setrlimit(resource.RLIMIT_NPROC, (NPROC_CAP, NPROC_CAP))
             os.setgroups([])
             os.setgid(self.uid)
