@@ -22,7 +22,7 @@ from pathlib import Path
 from grader.isolation import codec
 
 DRIVER_PREFIX = "grader.drivers."
-# The grader code the learner's process may import (its view has these files and no others).
+# The grader code the learner's process may import: its view has these files (sandbox.WORKER), no others.
 VISIBLE = ("grader", "grader.given", "grader.drivers", "grader.isolation", "grader.isolation.worker",
            "grader.isolation.codec")
 
