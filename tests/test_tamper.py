@@ -851,3 +851,23 @@ def test_the_classroom_path_has_no_way_around_the_sandbox(tmp_path):
     assert set(rows) == {"alice"} and rows["alice"]["A"] == 1, rows  # the old grader graded "solutions": A 1
     job = batch.run_job({"submission": str(klass / "mallory"), "exercise": "A3"})
     assert {k["status"] for k in job["result"]["key_points"]} == {"refused"}, job
+
+
+def test_fingerprint_reads_no_fifo_or_link(tmp_path):
+    """The cache fingerprint hashes the learner's folder: a FIFO or a link to /dev/zero named
+    like a module must neither hang the grader nor be read through."""
+    import threading
+
+    from grader.engine import cache
+
+    ex = catalog.get("A3")
+    module = own_answer(ROOT / "solutions" / f"{ex.module}.py", tmp_path)
+    os.mkfifo(tmp_path / "helper.py")
+    (tmp_path / "zeros.py").symlink_to("/dev/zero")
+    module.write_text("import helper\nimport zeros\n" + module.read_text())
+    done = []
+    worker = threading.Thread(target=lambda: done.append(cache.ResultCache(tmp_path).fingerprint(ex, module)),
+                              daemon=True)
+    worker.start()
+    worker.join(30)  # a hang is the failure; a bound on the wait, not a timing assertion
+    assert done, "fingerprinting blocked on the learner's FIFO or /dev/zero link"
