@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 
 from rich.console import Console
@@ -61,28 +62,31 @@ def all_passed(ex_id: str) -> ExerciseResult:
 
 
 def test_counts_come_from_the_catalog(monkeypatch, tmp_path):
-    """An eleventh A question moves every count: levels, terminal report, HTML, JSON, CLI."""
+    """One more A question than the catalog has moves every count: levels, terminal report, HTML, JSON, CLI."""
     monkeypatch.setattr(cache, "CACHE_DIR", tmp_path)
-    extra = dataclasses.replace(catalog.get("A3"), id="A11", module="a11_not_built_yet")
+    n = sum(ex.set == "A" for ex in catalog.CATALOG) + 1  # 11 when the course's ten were all there were
+    new_id = f"A{n}"
+    need = math.ceil(levels.NEEDED["A"] * n)  # 8 of 10 -> 9 of 11 -> 10 of 12
+    extra = dataclasses.replace(catalog.get("A3"), id=new_id, module=f"a{n}_not_built_yet")
     monkeypatch.setattr(catalog, "CATALOG", catalog.CATALOG + (extra,))
-    monkeypatch.setitem(catalog.BY_ID, "A11", extra)
+    monkeypatch.setitem(catalog.BY_ID, new_id, extra)
     results = {ex.id: ExerciseResult(ex.id, "not_available") for ex in catalog.CATALOG}
     results.update(R=all_passed("R"), A3=all_passed("A3"))
     summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
-    assert summary.sets["A"] == (1, 11) and summary.needed["A"] == 9  # 8 of 10 -> 9 of 11
-    assert summary.level == "read" and "A: 1/11 questions, need 9" in summary.next_level_needs
+    assert summary.sets["A"] == (1, n) and summary.needed["A"] == need
+    assert summary.level == "read" and f"A: 1/{n} questions, need {need}" in summary.next_level_needs
 
     console = Console(record=True, width=200)
     report.print_report(results, summary, console)
     text = console.export_text()
-    assert "1/11 questions" in text and "A 1/11" in text and "A ≥ 9" in text
+    assert f"1/{n} questions" in text and f"A 1/{n}" in text and f"A ≥ {need}" in text
     page = html_report.render(results, summary)
-    assert "A 1/11" in page and "A ≥ 9" in page
+    assert f"A 1/{n}" in page and f"A ≥ {need}" in page
     extra_data = report.gradescope_json(results, summary, 1.0)["extra_data"]
-    assert extra_data["sets"]["A"] == "1/11" and extra_data["needed"]["A"] == 9
+    assert extra_data["sets"]["A"] == f"1/{n}" and extra_data["needed"]["A"] == need
     console = Console(record=True, width=200)
     cli._print_levels([{"student": "ada", **summary.row()}], console)
-    assert "A 1/11" in console.export_text()
+    assert f"A 1/{n}" in console.export_text()
 
 
 def test_html_shows_each_chart_once(monkeypatch, tmp_path):

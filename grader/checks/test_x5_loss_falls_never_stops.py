@@ -64,6 +64,8 @@ def _masked(run):
 
 
 def _loss_rule(losses):
+    """X5's own definition of "the loss fell" (its contract), not a measurement: no library decides
+    it, so the rule is stated here and the real run is what it is applied to."""
     last = losses[-3:]
     return sum(last) / len(last) < 0.5 * losses[0]
 
