@@ -384,3 +384,11 @@ def test_two_learners_get_different_numbers_and_one_learner_the_same(qid):
     assert first == again
     if q.id not in ("R.ignore_index",):
         assert first != other, qid
+
+
+def test_the_quiz_asks_every_question_of_the_catalogs_sets():
+    from grader.course import catalog
+
+    for set_id in "ABC":
+        assert [q.id for q in bank.questions(set_id)] == [ex.id for ex in catalog.CATALOG if ex.set == set_id]
+    assert [q.id[2:] for q in bank.questions("R")] == [kp.id for kp in catalog.BY_ID["R"].key_points]
