@@ -190,3 +190,12 @@ def test_reports_show_both_sources(st):
     assert "Quiz (closed book" in page and "<td>quiz</td>" in page and "<td>code</td>" in page
     code_only = "\n".join(terminal.mastery_lines(levels.summarize(everything)))
     assert "Quiz" not in code_only and "Level: can-teach" in code_only
+
+
+def test_resuming_with_another_seed_keeps_the_begun_variant(st):
+    run(st, ["right", "quit"], ["A6"], seed=3)
+    run(st, ["right", "right", "right"], ["A6"], seed=99)
+    rows = st.rows("ada", "A6")
+    assert len(rows) == 4 and len({r.variant_seed for r in rows}) == 1
+    run(st, ["right"] * 4, ["A6"], seed=99)  # a new attempt follows the seed given now
+    assert st.rows("ada", "A6")[-1].variant_seed == bank.variant_seed(99, "A6", 1)

@@ -131,21 +131,27 @@ class Session:
         """The attempt to ask (an unfinished one resumes), its variant and the parts still to ask."""
         rows = self.store.rows(self.learner, q.id)
         atts = qstore.attempts(rows)
+
+        def variant(k):  # an attempt already begun keeps the variant it was asked with (whatever --seed now)
+            begun = atts.get(k)
+            seed = next(iter(begun.values())).variant_seed if begun else qbank.variant_seed(self.base_seed, q.id, k)
+            return q.variant(seed)
+
         if q.interview:
             done = {p.id for p in q.all_parts if qstore.mastered(qstore.part_history(rows, p.id))}
             if atts:
                 k = max(atts)
-                v = q.variant(qbank.variant_seed(self.base_seed, q.id, k))
+                v = variant(k)
                 left = [p for p in v.parts() if p.id not in atts[k] and p.id not in done]
                 if left:
                     return k, v, left
             k = max(atts) + 1 if atts else 0
-            v = q.variant(qbank.variant_seed(self.base_seed, q.id, k))
+            v = variant(k)
             return k, v, [p for p in v.parts() if p.id not in done] or v.parts()
         k = max(atts) if atts else 0
         if atts and qstore.attempt_complete(atts[k]):
             k += 1
-        v = q.variant(qbank.variant_seed(self.base_seed, q.id, k))
+        v = variant(k)
         answered = set(atts.get(k, {}))
         return k, v, [p for p in v.parts() if p.id not in answered]
 
