@@ -21,7 +21,7 @@ from grader.quiz import bank as qbank
 from grader.quiz import progress as qprogress
 from grader.quiz import store as qstore
 from grader.quiz import truth as qtruth
-from grader.quiz.answers import Choice, Invalid, tr
+from grader.quiz.answers import Invalid, tr
 
 MAX_SLIPS = 2  # slips named per sub-answer; after that the entry is assessed as typed
 QUIT = {"q", "quit", "exit", ":q", "退出"}

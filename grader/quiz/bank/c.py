@@ -14,8 +14,8 @@ from grader.quiz import course_text as C
 from grader.quiz import truth as T
 from grader.quiz.answers import EXACT, Choice, MultiSelect, Number, Option, Ordering, Tolerance, YesNo
 from grader.quiz.bank import Part, Question
-from grader.quiz.bank.b import BLOCK_TEXT, REMEDY_TEXT, block_options, remedy_options
-from grader.quiz.bank.fmt import g, gb, gib
+from grader.quiz.bank.b import BLOCK_TEXT, block_options, remedy_options
+from grader.quiz.bank.fmt import g
 from grader.quiz.bank.r import RECORD_DISTRACTORS, RECORD_OPTIONS, STATE_DISTRACTORS, STATE_OPTIONS
 
 GB, GIB = 1e9, 2**30
