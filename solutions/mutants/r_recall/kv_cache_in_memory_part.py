@@ -7,6 +7,6 @@ KILLED_BY = ("part_topics",)
 
 
 def part_of_topic(topic):
-    if topic in ("KV cache bytes per token", "decode floor: weight bytes / bandwidth"):
+    if topic in ("KV cache bytes per token", "the decode floor"):
         return 4
     return _right(topic)
