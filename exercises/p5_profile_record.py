@@ -66,9 +66,9 @@ def make_run_record(run_id: str, repo_dir: str, config: dict, data_path: str, se
     Returns:
         One entry per item of that record, keyed by short names (matched by meaning, any
         spelling), no other entries. Conventions for the values: what is passed in is recorded
-        as given; a revision of code is the full sha of the HEAD commit of the git repository at
-        ``repo_dir`` (which belongs to another user: git refuses such a repository unless told
-        it is safe); a digest of a file is the SHA-256 hex digest of its bytes; software
+        as given; a revision of code is the full sha git reports for ``HEAD`` of the repository
+        at ``repo_dir`` (which belongs to another user: git refuses such a repository unless
+        told it is safe); a digest of a file is the SHA-256 hex digest of its bytes; software
         versions are a dict ``{distribution name: version string}`` of the installed
         distributions, ``"torch"`` among them.
 

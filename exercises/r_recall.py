@@ -251,8 +251,8 @@ def run_record_items() -> list[str]:
     reproducible three months later.
 
     Returns:
-        A list of short names, one per item, in any order; names are matched by meaning
-        (``"git sha"`` and ``"commit"`` are the same item).
+        A list of short names, one per item, in any order; names are matched by meaning (two
+        spellings of the same item count as that item, twice).
 
     Measured: the set of items: none missing, none extra, none named twice.
 

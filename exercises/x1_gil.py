@@ -1,15 +1,7 @@
 """X1 — threads and processes for CPU-bound Python: the experiment.
 
-The course asks (第七篇 · D. 掌握判据, 能教人) that you can explain why each counter-intuitive
-conclusion holds::
-
-    能解释六篇里每个反直觉结论（线程无用、形状错不报错、autocast 不改参数精度、decode 慢与算力无关、loss 降了模型不会停）为什么成立
-
-    Can explain why each counter-intuitive conclusion of the six parts holds (threads are
-    useless, a wrong shape raises no error, autocast does not change the parameters' precision,
-    slow decode has nothing to do with compute, the loss fell and the model does not stop).
-
-This one is the first. The misconception it answers (第七篇 · 四、常见误区)::
+The course lists it among its misconceptions and asks why it is wrong (第七篇 · 四、常见误区,
+columns 误区 · 为什么错)::
 
     预处理慢就开多线程
 

@@ -1,11 +1,7 @@
 """X4 — why decode is slow: the experiment, on paper.
 
-The course asks (第七篇 · D. 掌握判据, 能教人) that you can explain why each counter-intuitive
-conclusion holds::
-
-    能解释六篇里每个反直觉结论（线程无用、形状错不报错、autocast 不改参数精度、decode 慢与算力无关、loss 降了模型不会停）为什么成立
-
-This one is the fourth. The misconception it answers (第七篇 · 四、常见误区)::
+The course lists it among its misconceptions and asks why it is wrong (第七篇 · 四、常见误区,
+columns 误区 · 为什么错)::
 
     decode 慢是 GPU 算不过来
 

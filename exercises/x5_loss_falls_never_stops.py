@@ -1,11 +1,7 @@
-"""X5 — the loss falls, and the model does not stop: the experiment.
+"""X5 — the loss falls: did the SFT work? The experiment.
 
-The course asks (第七篇 · D. 掌握判据, 能教人) that you can explain why each counter-intuitive
-conclusion holds::
-
-    能解释六篇里每个反直觉结论（线程无用、形状错不报错、autocast 不改参数精度、decode 慢与算力无关、loss 降了模型不会停）为什么成立
-
-This one is the fifth. The misconception it answers (第七篇 · 四、常见误区)::
+The course lists it among its misconceptions and asks why it is wrong (第七篇 · 四、常见误区,
+columns 误区 · 为什么错)::
 
     loss 降下来 SFT 就成了
 
@@ -17,8 +13,8 @@ every training example, trains SmolLM2-135M-Instruct with LoRA (12 steps, batch 
 capital-city pairs, about 30-60 s on one CPU thread) and decodes 6 held-out questions greedily
 (8 new tokens at most).
 
-What the grader measures: that the loss fell, that the model answers and does not stop, and that
-your two judging functions read the run (and drawn curves and generations) as the grader does.
+What the grader measures: whether the loss fell, whether the model answers and whether it stops,
+and that your two judging functions read the run (and drawn curves and generations) as the grader does.
 
 Study: 第五篇 · 常见误解 / part 5, misconceptions; 第五篇 · 必记 / part 5, must-remember.
 """

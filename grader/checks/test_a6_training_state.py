@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail
+from grader.checks.support.meaning import by_meaning, state_part
 from grader.given.tiny_models import build_llama
 from grader.checks.support.strategies import llama_configs
 
@@ -79,11 +80,8 @@ def real_state(config_items: tuple, r: int | None, targets, seed: int = 0) -> di
 
 def _breakdown(learner, n_frozen: int, n_trainable: int) -> tuple[dict, str]:
     what = f"state_breakdown({n_frozen}, {n_trainable})"
-    got = learner.state_breakdown(n_frozen, n_trainable)
-    if type(got) is not dict or set(got) != set(PARTS):
-        fail(f"{what} must be a dict with exactly the keys {PARTS}", "dict with those keys",
-             sorted(got) if type(got) is dict else type(got).__name__)
-    return {k: as_int(got[k], f"{what}[{k!r}]") for k in PARTS}, what
+    got, names = by_meaning(learner.state_breakdown(n_frozen, n_trainable), state_part, PARTS, what)
+    return {k: as_int(got[k], f"{what}[{names[k]!r}]") for k in PARTS}, what
 
 
 @given(param_counts)
