@@ -40,8 +40,8 @@ def test_ln_v_first(learner, seed, scale, loss, vocab):
         real = real_first_loss(seed, head)
         want = "too_high" if real - ln_v > 1 else "too_low" if real - ln_v < -1 else "ok"
         got = as_str(learner.first_loss_verdict(real, SMALL.vocab_size), f"first_loss_verdict({real:.3f}, 128)")
-        expect_equal(got, want, f"first_loss_verdict for the real first loss {real:.3f} of a char GPT with {label} "
-                     f"(ln 128 = {ln_v:.2f})", hint="compare with ln V: more than 1 nat above means the logits start too large")
+        expect_equal(got, want, f"first_loss_verdict for the real first loss {real:.3f} of a char GPT with {label}",
+                     hint=f"compare with ln V (ln 128 = {ln_v:.2f}): more than 1 nat above means the logits start too large")
     if abs(abs(loss - math.log(vocab)) - 1) > 1e-6:
         gap = loss - math.log(vocab)
         want = "too_high" if gap > 1 else "too_low" if gap < -1 else "ok"
@@ -127,4 +127,4 @@ def test_grad_norm_shape(learner, late, first, spike, at, nan):
         finite = all(math.isfinite(v) for v in norms)
         want = finite and not any(v > 5 * statistics.median(norms) for v in norms[5:])
         expect_equal(learner.grad_norm_healthy(norms), want, f"grad_norm_healthy({[round(v, 3) for v in norms]})",
-                     hint="a large first step (~2.0) then ~0.3 is healthy; a later spike above 5x the median or a NaN is not")
+                     hint="the grader's rule: not finite anywhere, or a value after the first 5 steps above 5x the median, is unhealthy")

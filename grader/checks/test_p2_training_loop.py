@@ -302,7 +302,7 @@ def test_float_logits_ignore_index(learner, run):
             logits = model(x)
         expected = _reference_ce(logits, y)
         n_ignored = int((y == -100).sum())
-        what = f"bf16 autocast step {i}: loss with {n_ignored} of {y.numel()} labels = -100"
+        what = f"mixed-precision step {i}: the loss with {n_ignored} of {y.numel()} targets ignored"
         got = _loss_of(rec, what)
         if not math.isclose(got, expected, rel_tol=0, abs_tol=1e-5):
             with torch.no_grad():
