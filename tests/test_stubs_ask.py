@@ -115,6 +115,15 @@ def test_every_key_point_has_a_lesson(ex):
     assert not missing, f"{ex.id}: key points without the course's lesson: {missing}"
 
 
+@pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
+def test_lessons_quote_the_course_verbatim(ex):
+    """What a lesson puts in 「」 is the course's own line, so that searching the course finds it."""
+    course = _course_text()
+    for kp in ex.key_points:
+        for quote in re.findall(r"「(.+?)」", kp.lesson):
+            assert _flat(quote) in course, f"{ex.id}.{kp.id}: 「{quote}」 is not verbatim in the course"
+
+
 def test_the_guard_catches_a_stub_that_answers(tmp_path):
     """The guard itself: a stub that states its answer is caught (the old A6 stub's own words)."""
     ex = catalog.get("A6")

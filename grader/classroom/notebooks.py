@@ -236,8 +236,7 @@ def _verdict(ex_id: str, kp_id: str, history: list[str]) -> str | None:
 
 def verdict_for_source(ex_id: str, kp_id: str, source: str) -> str | None:
     """None when the key point passes on this answer source, else the feedback to show."""
-    from grader.engine import attempts, runner
-    from grader.reports.terminal import feedback
+    from grader.engine import runner
 
     ex = catalog.get(ex_id)
     key = (ex_id, hashlib.sha256(source.encode()).hexdigest())
@@ -254,10 +253,18 @@ def verdict_for_source(ex_id: str, kp_id: str, source: str) -> str | None:
     result = _graded[key]
     kp = next((k for k in result.key_points if k.key_point == kp_id), None)
     if kp is None or not (kp.passed or kp.status == "not_verifiable"):
-        # A recall key point's hint and lesson would state the fact: withheld here (nothing is counted).
-        text = feedback(ex, attempts.shown(ex, kp, count=None), reveal_expected=False) if kp else f"{kp_id} was not graded"
+        text = class_feedback(ex, kp) if kp else f"{kp_id} was not graded"
         return f"{ex_id} · {kp_id} failed\n{text}"
     return None
+
+
+def class_feedback(ex: catalog.Exercise, kp) -> str:
+    """A failed key point as a student sees it: never the hidden checks' expected values, and for a
+    recall key point not its hint or the course's line either (they would state the fact)."""
+    from grader.engine import attempts
+    from grader.reports.terminal import feedback
+
+    return feedback(ex, attempts.shown(ex, kp, count=None), reveal_expected=False)
 
 
 def _nbgrader_preprocessor_base():
