@@ -14,7 +14,7 @@ grade: $(STAMP)
 	@$(BIN)/grader grade --target "$(TARGET)" $(ONLY_ARG)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest tests -q
+	$(BIN)/python -m pytest tests -q $(if $(ONLY),--exercise "$(ONLY)",)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

@@ -43,8 +43,9 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
                                        f"{res.duration_s:5.1f}s{' (unchanged)' if res.cached else ''}",
                                        highlight=False)
 
+        # The learner's record: the report shows every exercise's latest result, whatever was graded now.
         results = runner.grade(folder, only=only, overrides=overrides, jobs=args.jobs, on_result=advance,
-                               incremental=not args.fresh)
+                               incremental=True, fresh=args.fresh)
     summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
     tries = attempts.Attempts(folder)
     tries.record(results)
@@ -76,9 +77,10 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
 
 
 def _print_levels(rows: list[dict], console: Console) -> None:
+    size = {s: len(exs) for s, exs in levels.by_set().items()}
     for row in rows:
         console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met':<8}"
-                      f" R {row['R']}  A {row['A']}/10  B {row['B']}/5", highlight=False)
+                      f" R {row['R']}  A {row['A']}/{size['A']}  B {row['B']}/{size['B']}", highlight=False)
 
 
 def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
@@ -138,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--jobs", type=int, default=None, help="exercises graded at once (default: CPU count)")
     g.add_argument("--json", default="grade-report.json", help="Gradescope results.json path ('' to skip)")
     g.add_argument("--html", default="grade-report.html", help="HTML report path ('' to skip)")
-    g.add_argument("--fresh", action="store_true", help="re-grade everything, ignoring earlier results")
+    g.add_argument("--fresh", action="store_true", help="re-grade everything selected, ignoring earlier results")
     g.add_argument("--reveal", action="store_true",
                    help="show the expected values of recall key points now (otherwise after 3 different wrong answers)")
     g.add_argument("--override", action="append", default=[], metavar="ID=FILE",

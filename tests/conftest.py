@@ -77,6 +77,32 @@ def graded(request) -> Graded:
     return Graded(wanted)
 
 
+def pytest_addoption(parser):
+    parser.addoption("--exercise", action="append", default=[], metavar="ID[,ID]",
+                     help="only the tests bound to these exercises (make test ONLY=A3,P1)")
+
+
+def exercise_of(item) -> str | None:
+    """The exercise a parametrized test is bound to (an Exercise, or an (Exercise, file) pair)."""
+    for value in getattr(getattr(item, "callspec", None), "params", {}).values():
+        value = value[0] if isinstance(value, tuple) and value else value
+        if isinstance(value, catalog.Exercise):
+            return value.id
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    wanted = {i.strip().upper() for arg in config.getoption("--exercise") for i in arg.split(",") if i.strip()}
+    if not wanted:
+        return
+    unknown = wanted - set(catalog.BY_ID)
+    if unknown:
+        raise pytest.UsageError(f"--exercise: no exercise {', '.join(sorted(unknown))} in the catalog")
+    keep = [item for item in items if exercise_of(item) in wanted]
+    config.hook.pytest_deselected(items=[item for item in items if item not in keep])
+    items[:] = keep
+
+
 def pytest_configure(config):
     runner.warm_up(heavy=True)  # hundreds of check processes: preload torch & co. once
     config._mutation_tally = {"killed": 0, "total": 0, "survivors": []}

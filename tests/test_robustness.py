@@ -50,7 +50,6 @@ def test_bad_code_is_reported_as_what_it_is(tmp_path, case):
     messages = " ".join(k.message for k in res.key_points)
     assert status in statuses and "passed" not in statuses, (statuses, messages)
     assert needle in messages, messages
-    assert res.duration_s < A3.timeout_s
 
 
 def test_one_broken_exercise_costs_only_itself(tmp_path):

@@ -238,9 +238,9 @@ FORGED_OBSERVATIONS = {
         import torch
         import grader.drivers.b4_merged_decode as drv
 
-        def _run(learner_module, *, config, seed, batch, seq_len):  # unmerged logits sold as merged
+        def _run(learner_module, *, config, seed, lora, batch, seq_len):  # unmerged logits sold as merged
             from grader.given.tiny_models import state_digest
-            peft_model = drv.build_peft_model(config, seed)
+            peft_model = drv.build_peft_model(config, seed, lora)
             digest = state_digest(peft_model)
             with torch.no_grad():
                 logits = peft_model(input_ids=drv.input_ids(config, seed, batch, seq_len)).logits
@@ -376,36 +376,55 @@ def _fingerprint() -> str:
     return hashlib.sha256(b"".join(p.read_bytes() for p in TARGETED)).hexdigest()
 
 
+@pytest.fixture
+def learners_left(monkeypatch):
+    """After runner.grade_exercise: the learner processes of its check still alive (with root;
+    without it they share our uid and the check's session is killed whole). Learner uids derive
+    from the check process's pid (sandbox.uid_for), so another grading run at the same time
+    does not count."""
+    checks = []
+    sweep = runner.sweep_check
+
+    def sweep_check(pid):
+        checks.append(pid)
+        sweep(pid)
+
+    monkeypatch.setattr(runner, "sweep_check", sweep_check)
+
+    def left() -> set[str]:
+        if sandbox.isolation_level() != "user+namespaces":
+            return set()
+        uids = {sandbox.uid_for(pid, slot) for pid in checks for slot in range(sandbox.SLOTS)}
+        for _ in range(50):  # killed processes may take a moment to be reaped
+            rows = subprocess.run(["ps", "-eo", "uid=,stat=,pid="], capture_output=True, text=True).stdout.splitlines()
+            alive = {r.split()[2] for r in rows if int(r.split()[0]) in uids and not r.split()[1].startswith("Z")}
+            if not alive:
+                break
+            time.sleep(0.1)
+        return alive
+
+    return left
+
+
 @pytest.mark.parametrize("attempt", sorted(ATTEMPTS))
-def test_attempt_does_not_pass(tmp_path, attempt):
+def test_attempt_does_not_pass(tmp_path, attempt, learners_left):
+    """The verdict and the clean-up; how long it took is make bench's business."""
     before = _fingerprint()
     path = tmp_path / "a3_broadcast.py"
     path.write_text(textwrap.dedent(ATTEMPTS[attempt]))
     res = runner.grade_exercise(A3, path)
     assert not any(k.passed for k in res.key_points), [(k.key_point, k.status, k.message) for k in res.key_points]
     assert _fingerprint() == before, "the grader's files changed"
-    assert res.duration_s < A3.timeout_s
+    assert not learners_left(), "learner processes left running"
 
 
 @pytest.mark.skipif(sandbox.isolation_level() != "user+namespaces", reason="needs root for user ids")
-def test_nothing_of_the_learner_survives(tmp_path):
-    """After a fork bomb, no process of a learner's user id is left (learner uids are
-    sandbox.uid_for(...) >= 100000; another grading run at the same time would confuse this)."""
-    def learners_alive() -> set[str]:
-        rows = subprocess.run(["ps", "-eo", "uid=,stat=,pid="], capture_output=True, text=True).stdout.splitlines()
-        return {r.split()[2] for r in rows if int(r.split()[0]) >= sandbox.uid_for(0) and not r.split()[1].startswith("Z")}
-
-    before = learners_alive()
+def test_nothing_of_the_learner_survives(tmp_path, learners_left):
     path = tmp_path / "a3_broadcast.py"
     path.write_text(textwrap.dedent(ATTEMPTS["fork_bomb"]))
     res = runner.grade_exercise(A3, path)
     assert {k.status for k in res.key_points} == {"timeout"}, _explain(res)  # the bomb went off
-    for _ in range(50):  # killed processes may take a moment to be reaped
-        left = learners_alive() - before
-        if not left:
-            break
-        time.sleep(0.1)
-    assert not left, f"{len(left)} learner processes left"
+    assert not learners_left(), "learner processes left"
 
 
 @pytest.mark.skipif(sandbox.isolation_level() != "user+namespaces", reason="needs root for namespaces")

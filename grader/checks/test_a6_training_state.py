@@ -5,9 +5,6 @@ peft LoRA adapters of drawn r; the check sums numel x element_size of the bf16 w
 .grad, the fp32 masters and AdamW's exp_avg / exp_avg_sq (part 4, 16 bytes = 2 + 2 + 4 + 4 + 4;
 part 7 §五.A question 6). AdamW's per-tensor ``step`` scalars are left out, as the stub says."""
 
-import warnings
-from functools import lru_cache
-
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,67 +12,17 @@ from hypothesis import strategies as st
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail
 from grader.checks.support.meaning import by_meaning, state_part
-from grader.given.tiny_models import build_llama
 from grader.checks.support.strategies import llama_configs
+from grader.checks.truth.training_state import PARTS, real_state
 
 BF16, FP32 = torch.bfloat16.itemsize, torch.float32.itemsize
 PER_TRAINABLE = BF16 + BF16 + FP32 + FP32 + FP32  # weight, grad, master, m, v: 16
 PER_FROZEN = BF16
-PARTS = ("frozen_weights", "weights", "grads", "master", "adam_m", "adam_v")
 COURSE_3B_FULL = 48 * 10**9  # part 7 §五.A q6: 3 x 16 = 48 GB
 COURSE_3B_LORA = 6.5e9  # 6 GB frozen + 0.48 GB adapters ~ 6.5 GB
 CARD_24GB = 24 * 10**9
 
 param_counts = st.integers(0, 10**12)  # up to a trillion parameters: ints, not floats
-
-
-def _nbytes(tensors) -> int:
-    return sum(t.numel() * t.element_size() for t in tensors)
-
-
-@lru_cache(maxsize=32)
-def real_state(config_items: tuple, r: int | None, targets, seed: int = 0) -> dict:
-    """Set the convention up for real on a tiny model; returns the counts and the bytes per part."""
-    config = dict(config_items)
-    model = build_llama(config, seed=seed)
-    if r is not None:
-        from peft import LoraConfig, get_peft_model
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model = get_peft_model(model, LoraConfig(r=r, target_modules=targets if isinstance(targets, str)
-                                                     else list(targets)))
-    model = model.to(torch.bfloat16).train()  # the bf16 copy the forward and backward use
-    params = list(model.parameters())
-    trainable = [p for p in params if p.requires_grad]
-    frozen = [p for p in params if not p.requires_grad]
-    masters = [p.detach().float().clone().requires_grad_(True) for p in trainable]  # fp32 master weights
-    opt = torch.optim.AdamW(masters, lr=1e-3)
-    ids = torch.randint(0, config["vocab_size"], (2, 8), generator=torch.Generator().manual_seed(seed))
-    model(input_ids=ids, labels=ids, use_cache=False).loss.backward()
-    for m, p in zip(masters, trainable):
-        m.grad = p.grad.float()  # handed to the optimizer for the step, then dropped
-    opt.step()
-    for m in masters:
-        m.grad = None
-    states = [opt.state[m] for m in masters]
-    if any(p.grad is not None for p in frozen) or any(p.grad is None for p in trainable):
-        raise RuntimeError("the setup is wrong: frozen parameters got gradients or trainable ones none")
-    if any(set(s) != {"step", "exp_avg", "exp_avg_sq"} for s in states):
-        raise RuntimeError(f"AdamW's state changed keys: {set(states[0])}")
-    return {
-        "n_frozen": sum(p.numel() for p in frozen),
-        "n_trainable": sum(p.numel() for p in trainable),
-        "parts": {
-            "frozen_weights": _nbytes(frozen),
-            "weights": _nbytes(trainable),
-            "grads": _nbytes(p.grad for p in trainable),
-            "master": _nbytes(masters),
-            "adam_m": _nbytes(s["exp_avg"] for s in states),
-            "adam_v": _nbytes(s["exp_avg_sq"] for s in states),
-        },
-        "step_scalars": _nbytes(s["step"] for s in states),  # left out of the account
-    }
 
 
 def _breakdown(learner, n_frozen: int, n_trainable: int) -> tuple[dict, str]:

@@ -1,32 +1,44 @@
 """B1 — LoRA OOM at max_length 8192 x batch 4. Ground truth: saved-for-backward bytes measured in
-real Llama models with and without transformers' gradient checkpointing (A7's ``measured_bytes``),
-and the check's own arithmetic for drawn budgets (part 4, activations; part 3, accumulation;
-part 7 §五.B question 1)."""
+real Llama models with and without transformers' gradient checkpointing
+(``grader/checks/truth/activations.py``, as A7), budgets drawn to overflow a known block, and the
+check's own arithmetic of the stated plans for drawn budgets (part 4, activations; part 3,
+accumulation; part 7 §五.B question 1)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
-from grader.checks.test_a7_activations import measured_bytes
+from grader.checks.truth.activations import DTYPES, measured_bytes
 from grader.given.tiny_models import LLAMA3_8B
 
 GB, GIB = 10**9, 2**30
 STATE_8B_LORA, GPU80 = int(16.7 * GB), 80 * GB
 ACT_8B_1x4096 = int(16.5 * GIB)  # part 4's Llama-3-8B estimate at B=1, T=4096
-DTYPE_BYTES = {"bfloat16": 2, "float32": 4}
+DTYPE_BYTES = {name: dtype.itemsize for name, dtype in DTYPES.items()}
 
 
-def _expected_diagnosis(state, act, gpu):
-    return "parameters_and_state" if state > gpu else "activations" if state + act > gpu else "fits"
+@st.composite
+def _budgets(draw):
+    """(state, activations, gpu, the block that overflows): drawn to be a case of that block, so
+    the expected answer is how the case was built, not a recomputation of the rule."""
+    gpu = draw(strategies.gpu_bytes)
+    block = draw(st.sampled_from(["parameters_and_state", "activations", "fits"]))
+    if block == "parameters_and_state":  # the state alone is larger than the GPU
+        return gpu + draw(st.integers(1, 10**12)), draw(strategies.activation_sizes), gpu, block
+    state = draw(st.integers(0, gpu))
+    if block == "activations":  # the state fits, the activations on top do not
+        return state, gpu - state + draw(st.integers(1, 10**12)), gpu, block
+    return state, draw(st.integers(0, gpu - state)), gpu, block
 
 
-@given(strategies.state_sizes, strategies.activation_sizes, strategies.gpu_bytes)
-def test_names_activation_block(learner, state, act, gpu):
-    act_b4_t8192 = ACT_8B_1x4096 * 8
-    for s, a, g in ((STATE_8B_LORA, act_b4_t8192, GPU80), (STATE_8B_LORA, 0, GPU80), (state, act, gpu)):
+@given(_budgets())
+def test_names_activation_block(learner, case):
+    course = [(STATE_8B_LORA, ACT_8B_1x4096 * 8, GPU80, "activations"),  # B1: B=4, T=8192 (~132 GiB)
+              (STATE_8B_LORA, 0, GPU80, "fits")]
+    for s, a, g, block in course + [case]:
         got = as_str(learner.diagnose(s, a, g), f"diagnose({s}, {a}, {g})")
-        expect_equal(got, _expected_diagnosis(s, a, g), f"diagnose(state={s}, activations={a}, gpu={g})",
+        expect_equal(got, block, f"diagnose(state={s}, activations={a}, gpu={g})",
                      hint="16.7 GB of LoRA state fits 80 GB; the activations at B=4, T=8192 (~132 GiB) do not")
 
 

@@ -1,8 +1,8 @@
 """B3 — the model answers but never stops: where to look. Ground truth computed here with
-SmolLM2's real tokenizer (grader.given.smollm) and P4's reference data path (grader.given.sft):
+SmolLM2's real tokenizer (grader.given.smollm) and P4's reference data path (grader.checks.truth.sft):
 
 * eos_kept_in_labels: the learner's ``build_labels`` on real right-padded batches (pad id = EOS
-  or not) against ``sft.reference_batch`` labels (prompt and padding -100, answer and EOS kept);
+  or not) against ``grader.checks.truth.sft.reference_batch`` labels (prompt and padding -100, answer and EOS kept);
 * finds_masked_eos: real batches whose labels were produced by the reference or by one of two
   real buggy collators (mask by pad id with pad = EOS; EOS label dropped); the positions of the
   masked EOS tokens are known here by construction and compared with the learner's list.
@@ -13,6 +13,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader.checks.truth import sft as truth
 from grader.given import sft
 from grader.given import smollm
 from grader.checks.support import strategies
@@ -27,9 +28,9 @@ def tokenizer():
 def _batch(tokenizer, pairs, pad_is_eos):
     eos = sft.eos_id(tokenizer)
     pad = eos if pad_is_eos else tokenizer.pad_token_id
-    examples = [sft.reference_example(tokenizer, q, a, eos) for q, a in pairs]
-    batch = sft.reference_batch(examples, pad)
-    prompt_lens = [e["labels"].count(sft.IGNORE_INDEX) for e in examples]
+    examples = [truth.reference_example(tokenizer, q, a, eos) for q, a in pairs]
+    batch = truth.reference_batch(examples, pad)
+    prompt_lens = [e["labels"].count(truth.IGNORE_INDEX) for e in examples]
     lengths = [len(e["input_ids"]) for e in examples]
     return batch, prompt_lens, lengths, eos, pad
 
@@ -60,12 +61,12 @@ def _buggy(batch, lengths, eos, pad, bug, rows_hit):
     """Labels as a buggy collator makes them, and the real EOS positions it masked."""
     labels = batch["labels"].clone()
     if bug == "pad_by_id":
-        labels[batch["input_ids"] == pad] = sft.IGNORE_INDEX
+        labels[batch["input_ids"] == pad] = truth.IGNORE_INDEX
     elif bug == "drop_eos":
         for i in rows_hit:
-            labels[i, lengths[i] - 1] = sft.IGNORE_INDEX
+            labels[i, lengths[i] - 1] = truth.IGNORE_INDEX
     masked = sorted((i, lengths[i] - 1) for i in range(len(lengths))
-                    if labels[i, lengths[i] - 1] == sft.IGNORE_INDEX)
+                    if labels[i, lengths[i] - 1] == truth.IGNORE_INDEX)
     return labels, masked
 
 

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.support import strategies
+from grader.checks.truth import sft as truth
 from grader.checks.support.checking import as_int, as_number, as_tensor, expect_equal, fail
 from grader.given.tiny_models import QWEN2_5_0_5B, build_llama, state_digest
 
@@ -54,7 +55,7 @@ def reference(config: dict, seed: int, batch: int, seq_len: int) -> dict:
     """Built and run in this process: the peft model's digest, its unmerged and base logits."""
     from grader.drivers.b4_merged_decode import build_peft_model, input_ids
 
-    peft_model = build_peft_model(config, seed)
+    peft_model = build_peft_model(config, seed, truth.lora_settings(init_lora_weights=False))
     ids = input_ids(config, seed, batch, seq_len)
     digest = state_digest(peft_model)
     with torch.no_grad():
@@ -92,7 +93,8 @@ def test_merged_equals_unmerged(learner, config, seed, batch, seq_len):
     if (ref["unmerged"] - ref["base"]).abs().max() < 1e-4:  # the adapters must matter, or this proves nothing
         fail("check set-up: LoRA adapters change the logits", "a difference", "none (report this)")
     what = f"merge_lora(peft_model) on a tiny Llama ({config['num_hidden_layers']} layers, LoRA r=16 all-linear)"
-    out = learner.drive("grader.drivers.b4_merged_decode:run", config=config, seed=seed, batch=batch, seq_len=seq_len)
+    out = learner.drive("grader.drivers.b4_merged_decode:run", config=config, seed=seed,
+                        lora=truth.lora_settings(init_lora_weights=False), batch=batch, seq_len=seq_len)
     if type(out) is not dict:
         fail(what, "the merged transformers model", type(out).__name__)
     if "error" in out:

@@ -1,5 +1,5 @@
-"""B5 — DDP on 8 GPUs. Ground truth: the bytes of a real replica's training state (A6's
-``real_state``: a small model with peft LoRA in the bf16 + AdamW convention), the full-batch
+"""B5 — DDP on 8 GPUs. Ground truth: the bytes of a real replica's training state
+(``truth/training_state.py``: a small model with peft LoRA in the bf16 + AdamW convention), the full-batch
 gradient of a real model versus the ranks' shard gradients computed with autograd, and torch's
 own torchrun argument parser (part 4, DDP; part 1, the GIL; part 7 §五.B question 5)."""
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_close, expect_equal, fail
-from grader.checks.test_a6_training_state import real_state
+from grader.checks.truth.training_state import real_state
 from grader.checks.support.strategies import llama_configs
 
 GB = 10**9

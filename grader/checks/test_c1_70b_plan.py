@@ -1,7 +1,7 @@
 """C1 — a 70B fine-tuning plan. Ground truth: the bytes of real tensors of a small Llama-style model
 set up in the bf16 mixed-precision convention with AdamW after one step, fully trainable and with
-peft LoRA adapters (A6's ``real_state``), and the check's own arithmetic for drawn model sizes,
-GPU sizes and counts (part 4, 16 bytes = 2 + 2 + 4 + 4 + 4; part 7 §五.C question 1)."""
+peft LoRA adapters (``truth/training_state.py``, as A6), and the check's own arithmetic for
+drawn model sizes, GPU sizes and counts (part 4, 16 bytes = 2 + 2 + 4 + 4 + 4; part 7 §五.C question 1)."""
 
 import torch
 from hypothesis import given, settings
@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
 from grader.checks.support.meaning import by_meaning, state_part
-from grader.checks.test_a6_training_state import real_state
+from grader.checks.support.meaning import by_meaning, state_part
+from grader.checks.truth.training_state import real_state
 from grader.given.tiny_models import build_llama
 from grader.checks.support.strategies import llama_configs
 

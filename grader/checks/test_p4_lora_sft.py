@@ -1,7 +1,7 @@
 """P4 — a LoRA SFT that learns to stop (part 5). Ground truth, all computed in this process:
 
 * the data path: this check's own tokenisation of the same pairs with SmolLM2's real tokenizer
-  (``grader.given.sft.reference_example`` / ``reference_batch``: prompt and response tokenised
+  (``grader.checks.truth.sft.reference_example`` / ``reference_batch``: prompt and response tokenised
   separately, EOS ``<|endoftext|>`` appended, prompt and padding labelled -100);
 * the masked fraction: ``(labels == -100)`` counted over the whole padded batch;
 * the trainable parameters: peft's own ``get_peft_model`` (r=16, alpha=32, all-linear) on a
@@ -19,6 +19,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader.checks.truth import sft as truth
 from grader.given import sft
 from grader.given import smollm
 from grader.checks.support import strategies
@@ -57,7 +58,7 @@ def _row_context(tokenizer, batch, i):
 
 def _expected(tokenizer, pairs, pad):
     eos = sft.eos_id(tokenizer)
-    return sft.reference_batch([sft.reference_example(tokenizer, q, a, eos) for q, a in pairs], pad), eos
+    return truth.reference_batch([truth.reference_example(tokenizer, q, a, eos) for q, a in pairs], pad), eos
 
 
 @settings(max_examples=6)
@@ -81,7 +82,7 @@ def test_labels_mask_prompt_and_padding(learner, cache, tokenizer, pairs):
     bad = (got["labels"] != expected["labels"]) & not_eos
     if bad.any():
         i, j = (int(x) for x in bad.nonzero()[0])
-        where = "prompt" if expected["labels"][i, j] == sft.IGNORE_INDEX and j < lengths[i] else (
+        where = "prompt" if expected["labels"][i, j] == truth.IGNORE_INDEX and j < lengths[i] else (
             "padding" if j >= lengths[i] else "answer")
         fail(f"labels at a {where} position ({_row_context(tokenizer, expected, i)}, position {j})",
              expected["labels"][i].tolist(), got["labels"][i].tolist(),
@@ -94,7 +95,7 @@ def test_labels_mask_prompt_and_padding(learner, cache, tokenizer, pairs):
 def test_masked_fraction(learner, tokenizer, pairs):
     expected, _ = _expected(tokenizer, pairs, tokenizer.pad_token_id)
     labels = expected["labels"]
-    count = int((labels == sft.IGNORE_INDEX).sum())
+    count = int((labels == truth.IGNORE_INDEX).sum())
     got = as_number(learner.masked_fraction(labels), "masked_fraction(labels)")
     want = count / labels.numel()
     if abs(got - want) > 1e-9:
@@ -140,7 +141,7 @@ def _peft_trainable(config_items) -> int:
     model = build_llama(dict(config_items), device="meta")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        m = get_peft_model(model, LoraConfig(r=sft.LORA_R, lora_alpha=sft.LORA_ALPHA, target_modules="all-linear"))
+        m = get_peft_model(model, LoraConfig(r=truth.LORA_R, lora_alpha=truth.LORA_ALPHA, target_modules="all-linear"))
     trainable, _ = m.get_nb_trainable_parameters()
     return int(trainable)
 
@@ -157,7 +158,7 @@ def test_trainable_params_match_peft(learner, config, seed):
                  f"{config['num_hidden_layers']}, d {config['hidden_size']}); wrapped {out['wrapped']}",
                  hint="LoraConfig(r=16, lora_alpha=32, target_modules='all-linear'): the 7 linears of "
                       "every block, not lm_head; the base model stays frozen")
-    expect_equal(out["scalings"], [sft.LORA_ALPHA / sft.LORA_R], "the LoRA scaling of every wrapped layer",
+    expect_equal(out["scalings"], [truth.LORA_ALPHA / truth.LORA_R], "the LoRA scaling of every wrapped layer",
                  hint="lora_alpha=32 with r=16 gives a scaling of 2.0")
 
 
@@ -170,7 +171,7 @@ def test_answers_and_stops(learner, cache, tokenizer, figure):
     losses = [as_number(x, "a training loss") for x in out["losses"]]
     figure(kind="line", title="LoRA SFT loss", x_label="step", y_label="loss",
            series={"yours": [[i, x] for i, x in enumerate(losses)]})
-    rows = sft.judge(tokenizer, sft.HELD_OUT_PAIRS, out["generated"], sft.eos_id(tokenizer))
+    rows = truth.judge(tokenizer, sft.HELD_OUT_PAIRS, out["generated"], sft.eos_id(tokenizer))
     answered = sum(r["answered"] for r in rows)
     stopped = sum(r["answered"] and r["stopped"] for r in rows)
     shown = "; ".join(f"{r['expected']}: {r['text']!r}{' <EOS>' if r['stopped'] else ' ...'}" for r in rows)
@@ -179,7 +180,7 @@ def test_answers_and_stops(learner, cache, tokenizer, figure):
              f">= {MIN_ANSWERED} of {len(rows)}", f"{answered}: {shown}",
              "check the format 'Q: {question}\\nA:' + ' {answer}' and that answer tokens carry their labels")
     if stopped < MIN_STOPPED:
-        fail(f"held-out answers that end with EOS within {sft.STOP_WITHIN} tokens (loss {losses[0]:.2f} -> "
+        fail(f"held-out answers that end with EOS within {truth.STOP_WITHIN} tokens (loss {losses[0]:.2f} -> "
              f"{losses[-1]:.2f}: it fell, and {answered} of {len(rows)} are answered)",
              f">= {MIN_STOPPED} of {len(rows)}", f"{stopped}: {shown}",
              "the model answers but never stops: is the EOS label in the loss (not -100), and is "

@@ -1,7 +1,7 @@
 """X5 — loss falls while the model never stops. Ground truth re-measured here: SmolLM2-135M-
 Instruct (grader.given.smollm) trained in the learner's process with the reference data path and
-LoRA (grader.given.sft), every example passed through the learner's ``mask_eos``; the losses and the
-greedy held-out generations come back and are judged in this process (grader.given.sft.judge). The
+LoRA (grader.checks.truth.sft), every example passed through the learner's ``mask_eos``; the losses and the
+greedy held-out generations come back and are judged in this process (grader.checks.truth.sft.judge). The
 reference run (12 steps, EOS masked): loss 4.9 -> 0.0, 5/6 answered, 0/6 stopped; with EOS kept
 (P4's reference) 6/6 stop. The learner's two judging functions are compared with this check's
 rules on the real run and on drawn cases.
@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader.checks.truth import sft as truth
 from grader.given import sft
 from grader.given import smollm
 from grader.checks.support.checking import as_number, expect_equal, fail
@@ -31,10 +32,26 @@ def tokenizer(cache):
 
 
 @pytest.fixture(scope="module")
-def run(learner, cache):
-    """One training run shared by both key points (a failure here fails both)."""
-    out = learner.drive("grader.drivers.x5_loss_falls_never_stops:run", cache=str(cache), steps=sft.TRAIN_STEPS,
-                        seed=0, max_new_tokens=MAX_NEW_TOKENS, threads=1, timeout_s=CALL_TIMEOUT_S)
+def run(learner, cache, tokenizer):
+    """One training run shared by both key points (a failure here fails both): the reference
+    examples through the learner's ``mask_eos`` (called here), batched here, trained in the
+    learner's process."""
+    eos = sft.eos_id(tokenizer)
+    pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos)
+    examples = []
+    for q, a in sft.TRAIN_PAIRS:
+        example = truth.reference_example(tokenizer, q, a, eos)
+        masked = learner.mask_eos({k: list(v) for k, v in example.items()}, eos)
+        if (type(masked) is not dict or sorted(masked) != ["input_ids", "labels"]
+                or any(type(masked[k]) is not list or len(masked[k]) != len(example["input_ids"]) for k in masked)):
+            return {"error": f"mask_eos on {q!r} returned {str(masked)[:200]}"}
+        examples.append({k: [int(t) for t in masked[k]] for k in ("input_ids", "labels")})
+    batches = [truth.reference_batch([examples[i] for i in idx], pad)
+               for idx in sft.batch_order(len(examples), sft.TRAIN_STEPS, sft.BATCH_SIZE, seed=0)]
+    out = learner.drive("grader.drivers.x5_loss_falls_never_stops:run", batches=batches,
+                        lora=truth.lora_settings(), cache=str(cache), steps=sft.TRAIN_STEPS, seed=0,
+                        max_new_tokens=MAX_NEW_TOKENS, threads=1, timeout_s=CALL_TIMEOUT_S)
+    out["eos_labels"] = sum(int(t == eos) for e in examples for t in e["labels"])
     return out
 
 
@@ -81,7 +98,7 @@ def generations(draw):
 def test_never_stops(learner, run, tokenizer, gen):
     _masked(run)
     eos = sft.eos_id(tokenizer)
-    rows = sft.judge(tokenizer, sft.HELD_OUT_PAIRS, run["generated"], eos)
+    rows = truth.judge(tokenizer, sft.HELD_OUT_PAIRS, run["generated"], eos)
     answered, stopped = sum(r["answered"] for r in rows), sum(r["stopped"] for r in rows)
     shown = "; ".join(f"{r['expected']}: {r['text']!r}" for r in rows)
     if answered < MIN_ANSWERED or stopped > MAX_STOPPED:
@@ -91,6 +108,6 @@ def test_never_stops(learner, run, tokenizer, gen):
         n = len(tokenizer(f" {a}", add_special_tokens=False)["input_ids"])
         expect_equal(learner.stops(new, eos, n), r["stopped"], f"stops() on the generation {r['text']!r} for {a}")
     tokens, e, n = gen
-    expect_equal(learner.stops(tokens, e, n), e in tokens[: n + sft.STOP_WITHIN + 1],
+    expect_equal(learner.stops(tokens, e, n), e in tokens[: n + truth.STOP_WITHIN + 1],
                  f"stops({tokens}, eos_id={e}, answer_len={n})",
                  hint="EOS must come within the first answer_len + 3 new tokens")

@@ -1,5 +1,5 @@
-"""B4 driver: the learner's ``merge_lora`` on a tiny random Llama with LoRA (r=16, alpha=32,
-all-linear, non-zero A and B: peft's ``init_lora_weights=False``).
+"""B4 driver: the learner's ``merge_lora`` on a tiny random Llama wrapped in LoRA with the settings
+the check sends (non-zero A and B: peft's ``init_lora_weights=False``).
 
 Runs in the learner's process, so it returns only what the learner's code produced: the merged
 model's state dict, its logits on the drawn tokens, its parameter count and any LoRA parameter
@@ -13,13 +13,13 @@ from __future__ import annotations
 import torch
 
 
-def build_peft_model(config: dict, seed: int):
+def build_peft_model(config: dict, seed: int, lora: dict):
     """The tiny Llama (``grader.given.tiny_models.build_llama``, seeded) wrapped in peft LoRA with
-    non-zero adapters, in eval mode; deterministic from ``config`` and ``seed``."""
+    the check's ``lora`` settings, in eval mode; deterministic from its arguments."""
     from grader.given import sft
     from grader.given.tiny_models import build_llama
 
-    return sft.reference_lora(build_llama(config, seed=seed), init_lora_weights=False).eval()
+    return sft.add_lora(build_llama(config, seed=seed), lora).eval()
 
 
 def input_ids(config: dict, seed: int, batch: int, seq_len: int) -> torch.Tensor:
@@ -27,10 +27,10 @@ def input_ids(config: dict, seed: int, batch: int, seq_len: int) -> torch.Tensor
     return torch.randint(0, config["vocab_size"], (batch, seq_len), generator=g)
 
 
-def run(learner_module, *, config: dict, seed: int, batch: int, seq_len: int) -> dict:
+def run(learner_module, *, config: dict, seed: int, lora: dict, batch: int, seq_len: int) -> dict:
     from grader.given.tiny_models import state_digest
 
-    peft_model = build_peft_model(config, seed)
+    peft_model = build_peft_model(config, seed, lora)
     ids = input_ids(config, seed, batch, seq_len)
     digest = state_digest(peft_model)
     merged_model = learner_module.merge_lora(peft_model)

@@ -6,7 +6,7 @@ tokenisation. ``lora_params``: a tiny random Llama from a plain config through t
 ``add_lora``; returns what peft's counters and modules say. ``train_and_answer``: SmolLM2-135M
 from the model cache, the learner's LoRA and batches, the shared twenty-line loop of
 ``grader.given.sft.train``, then greedy answers to the held-out prompts (token ids; the check judges).
-X5's driver reuses :func:`experiment` with the reference data path.
+X5's driver reuses :func:`train_and_decode` with the batches its check built.
 """
 
 from __future__ import annotations
@@ -80,37 +80,37 @@ def train_and_answer(learner_module, *, cache: str, steps: int, seed: int, max_n
                      threads: int = 0) -> dict:
     """Train the learner's LoRA on ``sft.TRAIN_PAIRS`` with the learner's batches, answer the
     held-out prompts greedily. Returns losses and new token ids (or an error)."""
-    return experiment(learner_module.encode_example, learner_module.collate, learner_module.add_lora,
-                      cache=cache, steps=steps, seed=seed, max_new_tokens=max_new_tokens, threads=threads)
-
-
-def experiment(encode_example, collate, add_lora, *, cache: str, steps: int, seed: int,
-               max_new_tokens: int, threads: int = 0) -> dict:
-    """SmolLM2 from the cache; ``encode_example`` / ``collate`` / ``add_lora`` (the learner's or
-    the reference's) build the batches and adapters; ``sft.train``; greedy held-out answers."""
-    if threads:  # one thread: reproducible sums, and no OpenMP stalls on a shared machine
-        torch.set_num_threads(threads)
+    _one_thread(threads)
     torch.manual_seed(seed)
     tokenizer = smollm.load_tokenizer(cache)
     eos = sft.eos_id(tokenizer)
-    model = smollm.load_model(cache)
-    examples = []
-    for q, a in sft.TRAIN_PAIRS:
-        e = encode_example(tokenizer, q, a, eos)
-        examples.append({"input_ids": [int(t) for t in e["input_ids"]], "labels": [int(t) for t in e["labels"]]})
+    examples = encode_all(learner_module, tokenizer, sft.TRAIN_PAIRS, eos)
     pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos)
     batches = []
     for idx in sft.batch_order(len(examples), steps, sft.BATCH_SIZE, seed):
-        batch = collate([dict(examples[i]) for i in idx], pad)
+        batch = learner_module.collate([dict(examples[i]) for i in idx], pad)
         problem = _batch_problem(batch)
         if problem:
             return {"error": problem}
         batches.append(batch)
-    peft_model = add_lora(model)
+    out = train_and_decode(batches, learner_module.add_lora, cache=cache, steps=steps, max_new_tokens=max_new_tokens)
+    out["eos_labels"] = sum(int(t == eos) for e in examples for t in e["labels"])
+    return out
+
+
+def _one_thread(threads: int) -> None:
+    if threads:  # one thread: reproducible sums, and no OpenMP stalls on a shared machine
+        torch.set_num_threads(threads)
+
+
+def train_and_decode(batches, add_lora, *, cache: str, steps: int, max_new_tokens: int) -> dict:
+    """SmolLM2 from the cache, ``add_lora`` on it, ``sft.train`` on ``batches``, greedy held-out
+    answers (new token ids; the check judges them)."""
+    tokenizer = smollm.load_tokenizer(cache)
+    eos = sft.eos_id(tokenizer)
+    peft_model = add_lora(smollm.load_model(cache))
     trainable, total = trainable_count(peft_model)
     losses = sft.train(peft_model, batches, steps=steps)
     questions = [q for q, _ in sft.HELD_OUT_PAIRS]
     generated = sft.greedy_new_tokens(peft_model, tokenizer, questions, max_new_tokens, eos)
-    eos_labels = sum(int(t == eos) for e in examples for t in e["labels"])
-    return {"losses": losses, "generated": generated, "trainable": trainable, "total": total,
-            "eos_labels": eos_labels}
+    return {"losses": losses, "generated": generated, "trainable": trainable, "total": total}

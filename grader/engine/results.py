@@ -21,6 +21,7 @@ STATUS_TEXT = {
     "check_error": "grader bug",
     "not_verifiable": "not verifiable here",
     "not_available": "not available yet",
+    "not_graded": "not graded yet",
     "missing": "file missing",
 }
 
@@ -47,11 +48,11 @@ class KeyPointResult:
 @dataclass
 class ExerciseResult:
     exercise: str
-    status: str  # "graded", "not_available", "missing", "timeout", "crashed"
+    status: str  # "graded", "not_available", "not_graded", "missing", "timeout", "crashed"
     key_points: list[KeyPointResult] = field(default_factory=list)
     duration_s: float = 0.0
     note: str = ""
-    cached: bool = False  # reused from an earlier run: nothing it depends on changed
+    cached: bool = False  # from an earlier run, and nothing it depends on changed since
 
     @property
     def available(self) -> bool:

@@ -21,7 +21,7 @@ from typing import Callable, Iterable
 
 from grader.course import catalog
 from grader.isolation import zygote
-from grader.engine.cache import ResultCache
+from grader.engine.cache import ResultCache, reusable
 from grader.course.catalog import ROOT, Exercise
 from grader.engine.results import ExerciseResult, KeyPointResult
 from grader.isolation.sandbox import sweep_check
@@ -40,48 +40,51 @@ def resolve_target(target: str | Path) -> Path:
 def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None,
           overrides: dict[str, str | Path] | None = None, jobs: int | None = None,
           on_result: Callable[[ExerciseResult], None] | None = None,
-          incremental: bool = False, in_process: bool = False) -> dict[str, ExerciseResult]:
+          incremental: bool = False, fresh: bool = False, in_process: bool = False) -> dict[str, ExerciseResult]:
     """Grade every catalog exercise (or those in ``only``); returns results keyed by id, in catalog order.
 
-    ``incremental=True`` reuses the results of exercises whose fingerprint (learner code, the
-    modules it imports, check, solution, grader, library versions) has not changed, and saves
-    each new result as soon as it is known (see :mod:`grader.engine.cache`). ``in_process=True`` is
-    the benchmark's baseline: no isolation, never used to grade anyone.
+    ``incremental=True`` keeps the learner's record (:mod:`grader.engine.cache`): each new result
+    is saved as soon as it is known; an exercise whose fingerprint (learner code, the modules it
+    imports, check and the grader modules it imports, solution, library versions) has not
+    changed is not graded again unless ``fresh``; and the answer covers the whole catalog, an
+    exercise outside ``only`` showing its latest result for its current fingerprint, or
+    "not_graded". Results not graded in this run have ``cached`` set. ``on_result`` hears of
+    the exercises in ``only`` alone. ``in_process=True`` is the benchmark's baseline: no
+    isolation, never used to grade anyone.
     """
     folder = resolve_target(target)
     overrides = {catalog.get(k).id: Path(v) for k, v in (overrides or {}).items()}
-    wanted = {catalog.get(i).id for i in only} if only is not None else None
-    selected = [ex for ex in catalog.CATALOG if wanted is None or ex.id in wanted]
+    wanted = {catalog.get(i).id for i in only} if only is not None else {ex.id for ex in catalog.CATALOG}
     jobs = max(1, jobs or os.cpu_count() or 1)
+    cache = ResultCache(folder) if incremental else None
     results: dict[str, ExerciseResult] = {}
 
     def done(res: ExerciseResult) -> None:
         results[res.exercise] = res
-        if on_result:
+        if on_result and res.exercise in wanted:
             on_result(res)
 
-    runnable = []
-    for ex in selected:
-        if not ex.available:
-            done(ExerciseResult(ex.id, "not_available", note="not available yet"))
+    runnable, fingerprints = [], {}
+    for ex in catalog.CATALOG:
+        if ex.id not in wanted and cache is None:
             continue
         module_file = overrides.get(ex.id, folder / f"{ex.module}.py")
-        if not module_file.exists():
+        if not ex.available:
+            done(ExerciseResult(ex.id, "not_available", note="not available yet"))
+        elif not module_file.exists():
             done(uniform_result(ex, "missing", f"{module_file} not found", status="missing"))
-            continue
-        runnable.append((ex, module_file))
-    cache = ResultCache(folder) if incremental else None
-    if cache is not None:
-        fingerprints = {ex.id: cache.fingerprint(ex, f) for ex, f in runnable}
-        still = []
-        for ex, f in runnable:
+        elif cache is None:
+            runnable.append((ex, module_file))
+        else:
+            fingerprints[ex.id] = cache.fingerprint(ex, module_file)
             hit = cache.get(ex, fingerprints[ex.id])
-            if hit is not None:
+            if ex.id in wanted and (hit is None or fresh or not reusable(hit)):
+                runnable.append((ex, module_file))
+            elif hit is None:
+                done(ExerciseResult(ex.id, "not_graded", note="no result recorded for its current code and checks"))
+            else:
                 hit.cached = True
                 done(hit)
-            else:
-                still.append((ex, f))
-        runnable = still
     # Longest first, so the wall time stays close to the longest exercise.
     runnable.sort(key=lambda item: -item[0].timeout_s)
     if runnable:
@@ -96,7 +99,7 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(run, runnable))
-    return {ex.id: results[ex.id] for ex in selected}
+    return {ex.id: results[ex.id] for ex in catalog.CATALOG if ex.id in results}
 
 
 def uniform_result(ex: Exercise, kp_status: str, message: str, status: str = "graded") -> ExerciseResult:

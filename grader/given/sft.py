@@ -1,21 +1,15 @@
-"""The SFT pieces shared by P4, B3, B4 and X5: the data, the reference data path, the training
-loop, greedy decoding and the judge of "answered and stopped".
+"""The SFT pieces the drivers run in the learner's process (P4, X5, B4): the data, the training
+loop and greedy decoding. Learner-visible: it holds no part of any answer (the data path, the
+LoRA recipe and the judge of "answered and stopped" are the checks', in grader/checks/truth/sft.py).
 
-The lesson (part 5): after a short LoRA SFT the model knows the answers but never stops when
-the end-of-sequence token is not in the loss. The format is a plain ``Q: {question}\\nA:`` prompt
-followed by `` {answer}`` and the EOS token ``<|endoftext|>`` (id 0 in SmolLM2's vocabulary), a
-format SmolLM2-135M-Instruct does not already stop in (before SFT it rambles on).
-
-Used in two processes: the checks use :func:`reference_example` / :func:`reference_batch` (their
-own tokenisation) and :func:`judge`; the drivers (in the learner's process) use :func:`train`
-and :func:`greedy_new_tokens` around the learner's data path and LoRA set-up.
+The format is a plain ``Q: {question}\\nA:`` prompt followed by `` {answer}`` and the EOS token
+``<|endoftext|>``, a format SmolLM2-135M-Instruct does not already stop in (before SFT it rambles on).
 """
 
 from __future__ import annotations
 
 import random
 
-IGNORE_INDEX = -100
 PROMPT = "Q: {question}\nA:"
 
 # Capital cities (questions phrased one way throughout). Training and held-out are disjoint.
@@ -32,13 +26,10 @@ HELD_OUT_PAIRS: tuple[tuple[str, str], ...] = tuple(
         ("Finland", "Helsinki"), ("Denmark", "Copenhagen"),
     ])
 
-# The training recipe of the course's measurement (part 5): LoRA r=16, alpha=32, all-linear.
-LORA_R, LORA_ALPHA = 16, 32
 # 12 steps, not the 30 of the course's measurement: the loss is ~0 by step 5 and 12 steps gave the same
 # verdicts (solution: 5/6 answered, 6/6 stopped; EOS masked: 5/6 answered, 0/6 stopped) in 28 s
 # on one thread of the shared 2-core machine, load included.
 TRAIN_STEPS, LR, BATCH_SIZE = 12, 1e-3, 4
-STOP_WITHIN = 2  # EOS must come at most this many tokens after the answer's own tokens
 
 
 def eos_id(tokenizer) -> int:
@@ -47,43 +38,11 @@ def eos_id(tokenizer) -> int:
     return int(tokenizer.convert_tokens_to_ids(EOS_TOKEN))
 
 
-def reference_example(tokenizer, question: str, answer: str, eos: int) -> dict:
-    """The check's own tokenisation: prompt and response tokenised separately, EOS appended;
-    labels -100 on the prompt, the token ids on the response and on EOS."""
-    prompt = tokenizer(PROMPT.format(question=question), add_special_tokens=False)["input_ids"]
-    response = tokenizer(f" {answer}", add_special_tokens=False)["input_ids"] + [eos]
-    return {"input_ids": list(prompt) + list(response),
-            "labels": [IGNORE_INDEX] * len(prompt) + list(response)}
-
-
-def reference_batch(examples: list[dict], pad: int) -> dict:
-    """Right-padded ``(B, T)`` int64 tensors; padding positions have label -100, mask 0."""
-    import torch
-
-    T = max(len(e["input_ids"]) for e in examples)
-    B = len(examples)
-    input_ids = torch.full((B, T), pad, dtype=torch.long)
-    labels = torch.full((B, T), IGNORE_INDEX, dtype=torch.long)
-    mask = torch.zeros((B, T), dtype=torch.long)
-    for i, e in enumerate(examples):
-        n = len(e["input_ids"])
-        input_ids[i, :n] = torch.tensor(e["input_ids"])
-        labels[i, :n] = torch.tensor(e["labels"])
-        mask[i, :n] = 1
-    return {"input_ids": input_ids, "attention_mask": mask, "labels": labels}
-
-
-def reference_lora(model, *, init_lora_weights: bool = True):
-    """peft LoRA as the course sets it up: r=16, alpha=32, all-linear, no dropout.
-
-    ``init_lora_weights=False`` draws A and B both non-zero (from torch's seeded generator), so
-    the adapters change the outputs from the start (B4: a merge that drops or mis-scales them shows).
-    """
+def add_lora(model, lora: dict):
+    """``model`` wrapped in peft LoRA with the settings the check sends (``LoraConfig`` fields)."""
     from peft import LoraConfig, get_peft_model
 
-    return get_peft_model(model, LoraConfig(r=LORA_R, lora_alpha=LORA_ALPHA, lora_dropout=0.0,
-                                            target_modules="all-linear", task_type="CAUSAL_LM",
-                                            init_lora_weights=init_lora_weights))
+    return get_peft_model(model, LoraConfig(**lora))
 
 
 def train(model, batches, *, steps: int = TRAIN_STEPS, lr: float = LR) -> list[float]:
@@ -136,15 +95,3 @@ def greedy_new_tokens(model, tokenizer, questions, max_new_tokens: int, eos: int
     return out
 
 
-def judge(tokenizer, pairs, generated: list[list[int]], eos: int) -> list[dict]:
-    """Per held-out prompt: the decoded answer, whether it is right (the text before EOS, stripped,
-    starts with the capital) and whether EOS came within ``STOP_WITHIN`` tokens after the answer."""
-    rows = []
-    for (question, answer), new in zip(pairs, generated):
-        n_answer = len(tokenizer(f" {answer}", add_special_tokens=False)["input_ids"])
-        text_ids = new[: new.index(eos)] if eos in new else new
-        text = tokenizer.decode(text_ids)
-        rows.append({"question": question, "expected": answer, "text": text,
-                     "answered": text.strip().startswith(answer),
-                     "stopped": eos in new[: n_answer + STOP_WITHIN + 1]})
-    return rows

@@ -10,10 +10,11 @@ from rich.panel import Panel
 from rich.table import Table
 
 from grader.course import catalog
-from grader.course.levels import Summary
+from grader.course.levels import NEEDED, Summary
 from grader.engine.results import STATUS_TEXT, ExerciseResult, KeyPointResult
 
-_STYLE = {"passed": "green", "not_verifiable": "yellow", "not_available": "dim"}
+_STYLE = {"passed": "green", "not_verifiable": "yellow", "not_available": "dim", "not_graded": "dim"}
+_UNGRADED = {"not_available", "not_graded"}  # no key point results to show
 # Statuses that say the same thing about every key point of an exercise: one line is enough.
 _WHOLE_EXERCISE = {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom"}
 
@@ -43,8 +44,8 @@ def feedback(ex: catalog.Exercise, kp: KeyPointResult, *, reveal_expected: bool 
 
 
 def _exercise_line(res: ExerciseResult) -> tuple[str, str]:
-    if res.status == "not_available":
-        return "-", "not available yet"
+    if res.status in _UNGRADED:
+        return "-", STATUS_TEXT[res.status]
     kps = [k for k in res.key_points if k.status != "not_verifiable"]
     passed = sum(k.passed for k in kps)
     statuses = {k.status for k in res.key_points if not k.passed and k.status != "not_verifiable"}
@@ -58,6 +59,26 @@ def _exercise_line(res: ExerciseResult) -> tuple[str, str]:
     return f"{passed}/{len(kps)}", text
 
 
+def graded_now(res: ExerciseResult) -> bool:
+    """Graded in this run, not shown from an earlier one (make grade ONLY=... shows every exercise)."""
+    return res.status not in _UNGRADED and not res.cached
+
+
+def when(res: ExerciseResult) -> str:
+    """The "graded" column of the report."""
+    return f"now, {res.duration_s:.1f}s" if graded_now(res) else "earlier" if res.cached else ""
+
+
+def pass_line_rule(summary: Summary) -> str:
+    return f"A ≥ {summary.needed['A']}, B ≥ {summary.needed['B']}, each C ≥ {NEEDED['C']} of its key points"
+
+
+def scores(summary: Summary) -> str:
+    c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in summary.c_points.items())
+    return (f"R {summary.r_passed}/{summary.r_total} items · A {summary.a_passed}/{summary.sets['A'][1]} · "
+            f"B {summary.b_passed}/{summary.sets['B'][1]} · C key points: {c_text}")
+
+
 def print_report(results: dict[str, ExerciseResult], summary: Summary, console: Console | None = None,
                  target: str = "") -> None:
     console = console or Console()
@@ -69,20 +90,19 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
         unit = "items" if set_id == "R" else "questions"
         table = Table(title=f"{set_id} — {catalog.SET_TITLES[set_id]}: {passed}/{total} {unit}",
                       title_justify="left", expand=False)
-        for col in ("id", "exercise", "part", "key points", "status", "time"):
+        for col in ("id", "exercise", "part", "key points", "status", "graded"):
             table.add_column(col, no_wrap=col != "exercise", min_width=24 if col == "exercise" else None)
         for ex in exs:
             res = results[ex.id]
             score, text = _exercise_line(res)
             style = "green" if text.startswith("passed") else _STYLE.get(res.status, "red")
-            table.add_row(ex.id, ex.title, str(ex.part), score, f"[{style}]{text}[/]",
-                          f"{res.duration_s:.1f}s" if res.duration_s else "")
+            table.add_row(ex.id, ex.title, str(ex.part), score, f"[{style}]{text}[/]", when(res))
         console.print(table)
 
     failures = []
     for ex in catalog.CATALOG:
         res = results.get(ex.id)
-        if res is None or res.status == "not_available":
+        if res is None or res.status in _UNGRADED:
             continue
         bad = [k for k in res.key_points if not k.passed and k.status != "not_verifiable"]
         if not bad:
@@ -104,10 +124,7 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
     if missing:
         console.print(f"[dim]Not available yet ({len(missing)}): {', '.join(missing)}[/]")
     line = "[green]met[/]" if summary.pass_line else "[red]not met[/]"
-    c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in summary.c_points.items())
-    body = (f"Level: [bold]{summary.level}[/]    pass line (A ≥ 8, B ≥ 4, each C ≥ half): {line}\n"
-            f"R {summary.r_passed}/{summary.r_total} items · A {summary.a_passed}/10 · "
-            f"B {summary.b_passed}/5 · C key points: {c_text}")
+    body = f"Level: [bold]{summary.level}[/]    pass line ({pass_line_rule(summary)}): {line}\n{scores(summary)}"
     if summary.next_level_needs:
         body += "\nFor the next level: " + "; ".join(summary.next_level_needs)
     console.print(Panel(body, title=f"Mastery{' — ' + target if target else ''}", title_align="left"))
@@ -121,9 +138,9 @@ def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execut
         if res is None:
             continue
         tags = list(dict.fromkeys([ex.set, f"part {ex.part}", ex.id]))  # R's set and id are both "R"
-        if res.status == "not_available":
+        if res.status in _UNGRADED:
             tests.append({"name": f"{ex.id} {ex.title}", "score": 0, "max_score": 0,
-                          "output": "not available yet", "tags": tags, "visibility": "visible"})
+                          "output": STATUS_TEXT[res.status], "tags": tags, "visibility": "visible"})
             continue
         for k in res.key_points:
             counted = k.status != "not_verifiable"
@@ -145,7 +162,8 @@ def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execut
         "tests": tests,
         "extra_data": {
             **summary.to_dict(),
-            "exercises": {ex_id: {"status": r.status, "duration_s": r.duration_s, "note": r.note}
+            "exercises": {ex_id: {"status": r.status, "duration_s": r.duration_s, "note": r.note,
+                                  "graded_now": graded_now(r)}
                           for ex_id, r in results.items()},
         },
     }

@@ -1,0 +1,64 @@
+"""The SFT ground truth of P4, X5, B3 and B4, computed in the check process: the data path
+(prompt and response tokenised separately, EOS appended, prompt and padding labels ignored),
+the course's LoRA recipe and the judge of "answered and stopped".
+
+Part 5's lesson: after a short LoRA SFT the model knows the answers but never stops when the
+end-of-sequence token is not in the loss.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from grader.given.sft import PROMPT
+
+IGNORE_INDEX = torch.nn.CrossEntropyLoss().ignore_index  # what transformers' causal-LM loss skips
+# The training recipe of the course's measurement (part 5): LoRA r=16, alpha=32, all-linear.
+LORA_R, LORA_ALPHA = 16, 32
+STOP_WITHIN = 2  # EOS must come at most this many tokens after the answer's own tokens
+
+
+def lora_settings(*, init_lora_weights: bool = True) -> dict:
+    """``LoraConfig`` fields of the course's recipe, as plain data (they cross to the learner's
+    process for X5 and B4). ``init_lora_weights=False`` draws A and B both non-zero, so the
+    adapters change the outputs from the start (B4: a merge that drops or mis-scales them shows)."""
+    return {"r": LORA_R, "lora_alpha": LORA_ALPHA, "lora_dropout": 0.0, "target_modules": "all-linear",
+            "task_type": "CAUSAL_LM", "init_lora_weights": init_lora_weights}
+
+
+def reference_example(tokenizer, question: str, answer: str, eos: int) -> dict:
+    """The check's own tokenisation: prompt and response tokenised separately, EOS appended;
+    labels -100 on the prompt, the token ids on the response and on EOS."""
+    prompt = tokenizer(PROMPT.format(question=question), add_special_tokens=False)["input_ids"]
+    response = tokenizer(f" {answer}", add_special_tokens=False)["input_ids"] + [eos]
+    return {"input_ids": list(prompt) + list(response),
+            "labels": [IGNORE_INDEX] * len(prompt) + list(response)}
+
+
+def reference_batch(examples: list[dict], pad: int) -> dict:
+    """Right-padded ``(B, T)`` int64 tensors; padding positions have label -100, mask 0."""
+    T = max(len(e["input_ids"]) for e in examples)
+    B = len(examples)
+    input_ids = torch.full((B, T), pad, dtype=torch.long)
+    labels = torch.full((B, T), IGNORE_INDEX, dtype=torch.long)
+    mask = torch.zeros((B, T), dtype=torch.long)
+    for i, e in enumerate(examples):
+        n = len(e["input_ids"])
+        input_ids[i, :n] = torch.tensor(e["input_ids"])
+        labels[i, :n] = torch.tensor(e["labels"])
+        mask[i, :n] = 1
+    return {"input_ids": input_ids, "attention_mask": mask, "labels": labels}
+
+
+def judge(tokenizer, pairs, generated: list[list[int]], eos: int) -> list[dict]:
+    """Per held-out prompt: the decoded answer, whether it is right (the text before EOS, stripped,
+    starts with the capital) and whether EOS came within ``STOP_WITHIN`` tokens after the answer."""
+    rows = []
+    for (question, answer), new in zip(pairs, generated):
+        n_answer = len(tokenizer(f" {answer}", add_special_tokens=False)["input_ids"])
+        text_ids = new[: new.index(eos)] if eos in new else new
+        text = tokenizer.decode(text_ids)
+        rows.append({"question": question, "expected": answer, "text": text,
+                     "answered": text.strip().startswith(answer),
+                     "stopped": eos in new[: n_answer + STOP_WITHIN + 1]})
+    return rows
