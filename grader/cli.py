@@ -71,7 +71,8 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[bold]{ex.id:<4}[/] {ex.module:<28} part {ex.part}  {state:<18} {ex.title}", highlight=False)
         if args.verbose:
             for kp in ex.key_points:
-                tag = " (follow-up)" if kp.followup else " (GPU)" if kp.needs_gpu else ""
+                tag = (" (follow-up)" if kp.followup else "") + (" (GPU)" if kp.needs_gpu else "") + \
+                    (" (recall)" if kp.recall else "")
                 console.print(f"       {kp.id}{tag}: {kp.claim}", highlight=False)
     return 0
 
