@@ -58,7 +58,9 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
     if args.html:
         from grader.reports import html as html_report
 
-        Path(args.html).write_text(html_report.render(results, summary, str(args.target)))
+        from grader.isolation import files
+
+        files.replace_file(args.html, html_report.render(results, summary, str(args.target)).encode())
         written.append(args.html)
     if written:
         console.print(f"[dim]wrote {', '.join(written)}[/]")

@@ -14,6 +14,7 @@ from grader.course import catalog
 from grader.engine import cache
 from grader.engine import runner
 from grader.course.catalog import ROOT
+from tests.conftest import own_answer
 
 
 @pytest.fixture(autouse=True)
@@ -25,7 +26,7 @@ def cache_dir(tmp_path, monkeypatch):
 def target(tmp_path):
     folder = tmp_path / "answers"
     folder.mkdir()
-    shutil.copy(ROOT / "solutions" / "a3_broadcast.py", folder)
+    own_answer(ROOT / "solutions" / "a3_broadcast.py", folder)
     return folder
 
 

@@ -123,10 +123,8 @@ def outside_processes(learner, learner_factory):
 def vm_status(handle) -> dict:
     """VmPeak (peak address space) and VmHWM (peak resident) of a learner process, in bytes, read
     from /proc outside it. VmPeak cannot be reset from inside (VmHWM can: /proc/self/clear_refs)."""
-    pid = handle._proc.pid
-    with open(f"/proc/{pid}/status") as f:
-        fields = dict(line.split(":", 1) for line in f if ":" in line)
-    return {k: int(fields[k].split()[0]) * 1024 for k in ("VmPeak", "VmHWM")}
+    status = handle.vm_status()  # grader/isolation/procfs.py, the one /proc reader
+    return {k: status[k] for k in ("VmPeak", "VmHWM")}
 
 
 def idle_worker_status(folder, like) -> dict:

@@ -23,6 +23,8 @@ STATUS_TEXT = {
     "not_available": "not available yet",
     "not_graded": "not graded yet",
     "missing": "file missing",
+    "refused": "file refused",
+    "identical": "identical to the reference answer",
 }
 
 

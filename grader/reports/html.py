@@ -17,6 +17,7 @@ from grader.course import catalog
 from grader.course.levels import Summary
 from grader.reports.terminal import _exercise_line, feedback, pass_line_rule, scores, when
 from grader.engine.results import STATUS_TEXT, ExerciseResult
+from grader.isolation import files
 
 CSS = """
 body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
@@ -88,13 +89,13 @@ def _figure(spec: dict) -> str:
     once: drawing is most of the time of a one-exercise re-grade."""
     path = cache.CACHE_DIR / "figures" / f"{_spec_key(spec)}.html"
     try:
-        return path.read_text()
-    except OSError:
+        return files.read_regular(path, 16 << 20).decode()
+    except (OSError, ValueError):
         pass
     html = _draw(spec)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(html)
+        files.own_folder(path.parent)
+        files.replace_file(path, html.encode())
     except OSError:
         pass  # a read-only project: draw again next time
     return html

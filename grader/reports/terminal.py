@@ -12,11 +12,12 @@ from rich.table import Table
 from grader.course import catalog
 from grader.course.levels import NEEDED, Summary
 from grader.engine.results import STATUS_TEXT, ExerciseResult, KeyPointResult
+from grader.isolation import files
 
 _STYLE = {"passed": "green", "not_verifiable": "yellow", "not_available": "dim", "not_graded": "dim"}
 _UNGRADED = {"not_available", "not_graded"}  # no key point results to show
 # Statuses that say the same thing about every key point of an exercise: one line is enough.
-_WHOLE_EXERCISE = {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom"}
+_WHOLE_EXERCISE = {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom", "refused", "identical"}
 
 
 def feedback(ex: catalog.Exercise, kp: KeyPointResult, *, reveal_expected: bool = True) -> str:
@@ -170,6 +171,4 @@ def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execut
 
 
 def write_json(path: Path, data: dict) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False))
-    tmp.replace(path)
+    files.replace_file(path, json.dumps(data, indent=1, ensure_ascii=False).encode())  # a link there is replaced
