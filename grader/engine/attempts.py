@@ -24,6 +24,7 @@ from pathlib import Path
 
 from grader.course import catalog
 from grader.engine.results import ExerciseResult, KeyPointResult
+from grader.isolation import files
 
 REVEAL_AFTER = 3
 COUNTED = {"failed", "bad_output", "error"}  # a wrong answer; not "not implemented", a timeout or a crash
@@ -52,9 +53,9 @@ class Attempts:
             from grader.engine.cache import CACHE_DIR as cache_dir
         self.path = Path(cache_dir) / f"{_target_key(target)}.attempts.json"
         self._lock = threading.Lock()
-        try:
-            self._seen: dict = json.loads(self.path.read_text())
-        except (OSError, ValueError):
+        try:  # as the results cache reads its own: never through a link, never a FIFO
+            self._seen: dict = json.loads(files.read_regular(self.path, 16 << 20))
+        except (OSError, ValueError, files.Refused):
             self._seen = {}
 
     def count(self, exercise: str, key_point: str) -> int:
@@ -75,9 +76,7 @@ class Attempts:
                         changed = True
             if changed:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = self.path.with_suffix(".tmp")
-                tmp.write_text(json.dumps(self._seen))
-                tmp.replace(self.path)
+                files.replace_file(self.path, json.dumps(self._seen).encode(), 0o600)
 
 
 def shown(ex: catalog.Exercise, kp: KeyPointResult, *, count: int | None, reveal: bool = False) -> KeyPointResult:
