@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from grader.course import catalog
 from grader.course import levels
 from grader.reports import terminal as report
-from grader.engine import runner
+from grader.engine import attempts, runner
 
 
 def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
@@ -52,6 +52,9 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
 
         quiz = quiz_progress.counts_for(args.learner)
     summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available}, quiz=quiz)
+    tries = attempts.Attempts(folder)
+    tries.record(results)
+    results = attempts.gate(results, tries, reveal=args.reveal)  # what the feedback may show
     report.print_report(results, summary, console, target=str(args.target))
     written = []
     if args.json:
@@ -75,7 +78,8 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[bold]{ex.id:<4}[/] {ex.module:<28} part {ex.part}  {state:<18} {ex.title}", highlight=False)
         if args.verbose:
             for kp in ex.key_points:
-                tag = " (follow-up)" if kp.followup else " (GPU)" if kp.needs_gpu else ""
+                tag = (" (follow-up)" if kp.followup else "") + (" (GPU)" if kp.needs_gpu else "") + \
+                    (" (recall)" if kp.recall else "")
                 console.print(f"       {kp.id}{tag}: {kp.claim}", highlight=False)
     return 0
 
@@ -163,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--no-quiz", action="store_true",
                    help="count the levels from the code alone (the classroom's counting), not the quiz's closed-book answers")
     g.add_argument("--learner", help="whose quiz attempts count (default: $TOOLBOX_GRADER_LEARNER or the user name)")
+    g.add_argument("--reveal", action="store_true",
+                   help="show the expected values of recall key points now (otherwise after 3 different wrong answers)")
     g.add_argument("--override", action="append", default=[], metavar="ID=FILE",
                    help="grade one exercise from another file (e.g. a mutant)")
     lst = sub.add_parser("list", help="list the catalog")

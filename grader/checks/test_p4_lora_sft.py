@@ -144,7 +144,7 @@ def test_trainable_params_match_peft(learner, config, seed):
                  f"{config['num_hidden_layers']}, d {config['hidden_size']}); wrapped {out['wrapped']}",
                  hint="LoraConfig(r=16, lora_alpha=32, target_modules='all-linear'): the 7 linears of "
                       "every block, not lm_head; the base model stays frozen")
-    expect_equal(out["scalings"], [truth.LORA_ALPHA / truth.LORA_R], "LoRA scaling alpha / r of every wrapped layer",
+    expect_equal(out["scalings"], [truth.LORA_ALPHA / truth.LORA_R], "the LoRA scaling of every wrapped layer",
                  hint="lora_alpha=32 with r=16 gives a scaling of 2.0")
 
 

@@ -60,7 +60,7 @@ def _masked(run):
         fail("training batches built from mask_eos's examples", "{'input_ids': [...], 'labels': [...]}", run["error"])
     if run["eos_labels"]:
         fail("EOS labels left in the training data after mask_eos", 0, run["eos_labels"],
-             "set the label of every EOS position to -100: that is the experiment")
+             "take every EOS position out of the loss (the label ignore index): that is the experiment")
 
 
 def _loss_rule(losses):

@@ -131,7 +131,8 @@ def notebook(set_id: str, exercises: list[catalog.Exercise]) -> nbformat.Noteboo
             nb.cells.append(_nbgrader(new_code_cell(CHECK_CALL.format(comment=comment, ex_id=ex.id, kp_id=kp.id)),
                                       grade=True, locked=True, points=1, grade_id=grade_id(ex.id, kp.id)))
         if ex.set == "C":
-            rubric = "\n".join(f"- {kp.claim}" + (" *(follow-up)*" if kp.followup else "") for kp in ex.key_points)
+            rubric = "\n".join(f"- {kp.claim}: {kp.lesson}" + (" *(follow-up)*" if kp.followup else "")
+                               for kp in ex.key_points)  # the solution region: removed from the release
             nb.cells.append(_nbgrader(new_markdown_cell(
                 f"**{ex.id}, in words.** Answer the interview question as you would aloud.\n\n"
                 f"### BEGIN SOLUTION\nRubric (one point each):\n{rubric}\n### END SOLUTION"),
@@ -238,7 +239,6 @@ def _verdict(ex_id: str, kp_id: str, history: list[str]) -> str | None:
 def verdict_for_source(ex_id: str, kp_id: str, source: str) -> str | None:
     """None when the key point passes on this answer source, else the feedback to show."""
     from grader.engine import runner
-    from grader.reports.terminal import feedback
 
     ex = catalog.get(ex_id)
     key = (ex_id, hashlib.sha256(source.encode()).hexdigest())
@@ -255,9 +255,18 @@ def verdict_for_source(ex_id: str, kp_id: str, source: str) -> str | None:
     result = _graded[key]
     kp = next((k for k in result.key_points if k.key_point == kp_id), None)
     if kp is None or not (kp.passed or kp.status == "not_verifiable"):
-        text = feedback(ex, kp, reveal_expected=False) if kp else f"{kp_id} was not graded"
+        text = class_feedback(ex, kp) if kp else f"{kp_id} was not graded"
         return f"{ex_id} · {kp_id} failed\n{text}"
     return None
+
+
+def class_feedback(ex: catalog.Exercise, kp) -> str:
+    """A failed key point as a student sees it: never the hidden checks' expected values, and for a
+    recall key point not its hint or the course's line either (they would state the fact)."""
+    from grader.engine import attempts
+    from grader.reports.terminal import feedback
+
+    return feedback(ex, attempts.shown(ex, kp, count=None), reveal_expected=False)
 
 
 def _nbgrader_preprocessor_base():

@@ -40,6 +40,7 @@ class KeyPointResult:
     traceback: str = ""
     duration_s: float = 0.0
     figures: list = field(default_factory=list)  # charts a check attached (plugin.figure)
+    lesson: str = ""  # what the course says, added for display by grader.engine.attempts (never cached)
 
     @property
     def passed(self) -> bool:

@@ -38,6 +38,8 @@ def feedback(ex: catalog.Exercise, kp: KeyPointResult, *, reveal_expected: bool 
         point = ex.key_point(kp.key_point)
         lines.append(f"checks:   {point.claim}")
         lines.append(f"re-read:  {point.reread}")
+        if kp.lesson:
+            lines.append(f"course:   {kp.lesson}")
     except KeyError:
         pass
     return "\n".join(lines)

@@ -72,7 +72,7 @@ TOPICS_ZH = {  # grader/given/recall_topics.py's topics, in Chinese
     topic.BROADCASTING: "广播规则",
     topic.CHAT_TEMPLATES: "chat template 与 tokenizer.json",
     topic.CI95: "准确率的 ci95",
-    topic.CLIPPING_AND_SCHEDULE: "clip_grad_norm_ 与 warmup + cosine 调度",
+    topic.CLIPPING_AND_SCHEDULE: "梯度裁剪与学习率调度",
     topic.DATACLASS_CONFIGS: "用 @dataclass 写实验配置",
     topic.DDP_VS_FSDP: "DDP 与 FSDP",
     topic.DECODE_FLOOR: "decode 每 token 时间的下限",
