@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 
 from grader.classroom import batch
 from grader.course.catalog import ROOT
+from tests.conftest import own_answer
 
 
 def make_class(root):
     for student, source in [("alice", "solutions/a3_broadcast.py"), ("bob", "exercises/a3_broadcast.py"),
                             ("carol", "solutions/mutants/a3_broadcast/left_align.py")]:
         (root / student).mkdir(parents=True)
-        shutil.copy(ROOT / source, root / student / "a3_broadcast.py")
+        own_answer(ROOT / source, root / student / "a3_broadcast.py", student)
     (root / "dave").mkdir()  # submitted nothing
     return root
 

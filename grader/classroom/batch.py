@@ -18,7 +18,9 @@ can hand the same jobs to a cluster engine unchanged:
 from __future__ import annotations
 
 import csv
+import io
 import json
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -26,12 +28,13 @@ from grader.course import catalog
 from grader.course import levels
 from grader.engine import runner
 from grader.engine.results import ExerciseResult
+from grader.isolation import files
 
 
 def make_jobs(submissions: list[Path], only: list[str] | None = None) -> list[dict]:
     exs = [ex for ex in catalog.CATALOG if ex.available and (not only or ex.id in only)]
     exs.sort(key=lambda ex: -ex.timeout_s)  # heaviest first: the wall time follows the longest path
-    return [{"submission": str(sub.resolve()), "exercise": ex.id} for ex in exs for sub in submissions]
+    return [{"submission": os.path.abspath(sub), "exercise": ex.id} for ex in exs for sub in submissions]
 
 
 def run_job(job: dict) -> dict:
@@ -39,7 +42,9 @@ def run_job(job: dict) -> dict:
     folder = Path(job["submission"])
     ex = catalog.get(job["exercise"])
     module_file = folder / f"{ex.module}.py"
-    if module_file.exists():
+    if folder.is_symlink():  # a link to a classmate's folder, or to solutions/: not this student's work
+        res = runner.uniform_result(ex, "refused", f"the submission folder {folder.name} is a symbolic link")
+    elif module_file.exists() or module_file.is_symlink():  # a link is refused by the runner, with its reason
         res = runner.grade_exercise(ex, module_file, hidden=[folder.parent])  # classmates' folders
     else:
         res = runner.uniform_result(ex, "missing", f"{module_file.name} not found", status="missing")
@@ -61,7 +66,8 @@ def summarize_class(job_results: list[dict]) -> list[dict]:
 def grade_class(submissions_dir: Path, *, jobs: int = 2, only: list[str] | None = None,
                 on_job=None) -> list[dict]:
     """Grade every subfolder of ``submissions_dir``; returns the per-student rows."""
-    subs = sorted(p for p in Path(submissions_dir).iterdir() if p.is_dir() and not p.name.startswith("."))
+    subs = sorted(p for p in Path(submissions_dir).iterdir()
+                  if p.is_dir() and not p.is_symlink() and not p.name.startswith("."))
     todo = make_jobs(subs, only)
     runner.warm_up(heavy=len(todo) > 2)
     results = []
@@ -74,11 +80,12 @@ def grade_class(submissions_dir: Path, *, jobs: int = 2, only: list[str] | None 
 
 
 def write_csv(rows: list[dict], path: Path) -> None:
-    with path.open("w", newline="") as f:
-        if rows:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+    out = io.StringIO(newline="")
+    if rows:
+        w = csv.DictWriter(out, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    files.replace_file(path, out.getvalue().encode())  # a link at ``path`` is replaced, not written through
 
 
 def collect(results_dir: Path) -> list[dict]:

@@ -276,7 +276,8 @@ RUBRIC_MARK = "<!-- toolbox-grader rubric -->"
 
 def rubric(ex: catalog.Exercise) -> str:
     """The course's key points of a C question, as the written answer's rubric (one point each)."""
-    items = "\n".join(f"{i}. {label(kp)}  \n   re-read: {kp.reread}" for i, kp in enumerate(ex.key_points, 1))
+    items = "\n".join(f"{i}. {label(kp)}" + (f": {kp.lesson}" if kp.lesson else "") + f"  \n   re-read: {kp.reread}"
+                      for i, kp in enumerate(ex.key_points, 1))
     return f"{RUBRIC_MARK}\n**Rubric for {ex.id}'s written answer** (one point per key point of the course):\n\n{items}"
 
 
@@ -302,7 +303,7 @@ def notebook(set_id: str, exercises: list[catalog.Exercise]) -> nbformat.Noteboo
             nb.cells.append(_nbgrader(new_code_cell(CHECK_CALL.format(ex_id=ex.id, kp_id=kp.id, label=label(kp))),
                                       grade=True, locked=True, points=1, grade_id=grade_id(ex.id, kp.id)))
         if ex.set == "C":
-            model = "\n".join(f"- {label(kp)}" for kp in ex.key_points)
+            model = "\n".join(f"- {label(kp)}" + (f": {kp.lesson}" if kp.lesson else "") for kp in ex.key_points)
             nb.cells.append(_nbgrader(new_markdown_cell(
                 f"**{ex.id}, in words.** Answer the interview question as you would aloud, in a few sentences "
                 f"with the numbers that matter. Graded by hand, one point per key point; not part of your level.\n\n"
@@ -427,15 +428,21 @@ def untouched_result(ex: catalog.Exercise):
 WHOLE_EXERCISE = {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom", "refused", "identical"}
 
 
-def class_feedback(ex: catalog.Exercise, kp) -> str:
+def class_feedback(ex: catalog.Exercise, kp, count: int | None = None) -> str:
     """A failed key point as a student sees it in the classroom: what was checked (the call and
-    its input), what came back, and where to re-read; never the hidden checks' expected value, nor
-    the hint (hints often state it). The rule of ``make grade``'s report without ``expected``."""
+    its input), what came back, where to re-read, and the hint and the course's lesson by the rule
+    of ``make grade`` (:func:`grader.engine.attempts.shown`: for a recall key point, withheld until
+    ``count`` distinct wrong answers reach the threshold; ``None``, nothing counted: withheld).
+    Never the hidden checks' expected value."""
+    from grader.engine import attempts
     from grader.engine.results import STATUS_TEXT
 
+    kp = attempts.shown(ex, kp, count=count)
     lines = [f"{STATUS_TEXT.get(kp.status, kp.status)}: {kp.message}".rstrip(": ")]
     if kp.got is not None:
         lines.append(f"got:      {kp.got}")
+    if kp.hint:
+        lines.append(f"hint:     {kp.hint}")
     if kp.example and kp.status not in WHOLE_EXERCISE:  # the drawn input; none for a module that did not load
         lines.append(kp.example.strip())
     if kp.traceback:
@@ -444,6 +451,8 @@ def class_feedback(ex: catalog.Exercise, kp) -> str:
         point = ex.key_point(kp.key_point)
         lines.append(f"checks:   {label(point)}")
         lines.append(f"re-read:  {point.reread}")
+        if kp.lesson:
+            lines.append(f"course:   {kp.lesson}")
     except KeyError:
         pass
     return "\n".join(lines)
@@ -460,8 +469,9 @@ def shown_as_cell(result, path: Path, ex: catalog.Exercise):
     return dataclasses.replace(result, key_points=kps, note=result.note.replace(where, name))
 
 
-def verdict(ex: catalog.Exercise, result, kp_id: str) -> tuple[str, str]:
-    """(``passed``, ``failed`` or ``not_verifiable``; the text a test cell shows) for one key point."""
+def verdict(ex: catalog.Exercise, result, kp_id: str, count: int | None = None) -> tuple[str, str]:
+    """(``passed``, ``failed`` or ``not_verifiable``; the text a test cell shows) for one key point;
+    ``count``: the student's distinct wrong answers to it so far (see :func:`class_feedback`)."""
     kp = next((k for k in result.key_points if k.key_point == kp_id), None)
     if kp is None:
         return "failed", f"{ex.id} · {kp_id}: not graded ({result.note or result.status})"
@@ -472,7 +482,7 @@ def verdict(ex: catalog.Exercise, result, kp_id: str) -> tuple[str, str]:
                                   "in the notebook, and left out of your level")
     passed = sum(k.passed for k in result.key_points)
     return "failed", (f"{ex.id} · {kp_id} failed ({passed} of {len(result.key_points)} key points of {ex.id} "
-                      f"pass)\n{class_feedback(ex, kp)}")
+                      f"pass)\n{class_feedback(ex, kp, count)}")
 
 
 # ---------------------------------------------------------------------------- the student's kernel

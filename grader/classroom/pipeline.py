@@ -35,6 +35,7 @@ from traitlets import Integer
 
 from grader.classroom import manifest, notebooks, roster
 from grader.course import catalog
+from grader.engine import attempts
 
 
 def replace(converter, old, new: list) -> list:
@@ -136,13 +137,15 @@ class GradeAnswerCells(NbGraderPreprocessor):
             if (kind == "answer" or _is_test_cell(cell)) and ex_id not in ex_ids:
                 ex_ids.append(ex_id)
         results = grade_answers(course, assignment, student, answers, ex_ids, jobs=self.jobs, log=self.log)
+        tries = attempts.Attempts(roster.answers_folder(course, assignment, student))
+        tries.record(results)  # distinct wrong answers per key point, as make grade counts them
         for cell in nb.cells:
             if not _is_test_cell(cell):
                 continue
             ex_id, _, kp_id = _meta(cell).get("grade_id", "").partition("__")
             if ex_id not in results:
                 continue  # not a key point of ours: RequireGradeOutputs makes it an error
-            state, text = notebooks.verdict(catalog.get(ex_id), results[ex_id], kp_id)
+            state, text = notebooks.verdict(catalog.get(ex_id), results[ex_id], kp_id, tries.count(ex_id, kp_id))
             cell.outputs = [nbformat.v4.new_output("stream", name="stdout" if state == "passed" else "stderr",
                                                    text=text + "\n")]
             cell.execution_count = None
@@ -153,6 +156,7 @@ def grade_answers(course: Path, assignment: str, student: str, answers: dict[str
                   jobs: int = 0, log=None) -> dict:
     """Grade one student's answers of one notebook; records them in ``.grader/results``."""
     from grader.engine import runner
+    from grader.isolation import files
 
     folder = roster.answers_folder(course, assignment, student)
     folder.mkdir(parents=True, exist_ok=True)
@@ -168,8 +172,8 @@ def grade_answers(course: Path, assignment: str, student: str, answers: dict[str
             path.unlink(missing_ok=True)
             results[ex_id] = notebooks.untouched_result(ex)
         else:
-            if not path.is_file() or path.read_text() != source:
-                path.write_text(source)
+            if not path.is_file() or files.read_regular(path) != source.encode():
+                files.replace_file(path, source.encode())
             todo.append(ex_id)
     if todo:
         graded = runner.grade(folder, only=todo, incremental=True, jobs=jobs or None, hidden=[course])

@@ -43,14 +43,11 @@ def results_file(course: Path, assignment: str, student: str) -> Path:
 
 
 def write_text(path: Path, text: str) -> None:
-    """Write through a temporary file and a rename: a link at ``path`` is replaced, not followed."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.unlink(missing_ok=True)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    """Written whole through a rename (:func:`grader.isolation.files.replace_file`): a link at
+    ``path`` is replaced, not followed."""
+    from grader.isolation import files
+
+    files.replace_file(path, text.encode())
 
 
 def save_results(course: Path, assignment: str, student: str, results: dict[str, ExerciseResult]) -> None:
