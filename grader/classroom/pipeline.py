@@ -176,6 +176,7 @@ def grade_answers(course: Path, assignment: str, student: str, answers: dict[str
                 files.replace_file(path, source.encode())
             todo.append(ex_id)
     if todo:
+        runner.warm_up(heavy=True)  # a class is many notebooks: torch & co. preloaded once for all of them
         graded = runner.grade(folder, only=todo, incremental=True, jobs=jobs or None, hidden=[course])
         for ex_id in todo:
             ex = catalog.get(ex_id)
