@@ -363,7 +363,7 @@ def run(root: Path | None = None) -> int:
     with os.fdopen(fd, "w") as f:
         json.dump(data, f, indent=1, ensure_ascii=False)
     os.replace(tmp, out / "results.json")
-    print(f"wrote {out / 'results.json'}: {data.get('score')}/{data.get('max_score', '?')}", flush=True)
+    print(f"wrote {out / 'results.json'}: {data.get('score')}/{data.get('extra_data', {}).get('max_score', '?')}", flush=True)
     return code
 
 

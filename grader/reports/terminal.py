@@ -156,12 +156,12 @@ def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execut
                 test["status"] = "passed" if k.passed else "failed"
             tests.append(test)
     return {
-        "score": sum(t["score"] for t in tests),
-        "max_score": sum(t["max_score"] for t in tests),
+        "score": sum(t["score"] for t in tests),  # Gradescope has no top-level max_score: in extra_data
         "execution_time": round(execution_time, 2),
         "output": f"Level: {summary.level}; pass line {'met' if summary.pass_line else 'not met'}",
         "tests": tests,
         "extra_data": {
+            "max_score": sum(t["max_score"] for t in tests),
             **summary.to_dict(),
             "exercises": {ex_id: {"status": r.status, "duration_s": r.duration_s, "note": r.note,
                                   "graded_now": graded_now(r)}
