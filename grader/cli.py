@@ -124,6 +124,16 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
             console.print(f"[red]grader: no submissions folder {folder}[/]")
             return 2
         only = [catalog.get(i).id for i in args.only.split(",") if i] if args.only else None
+        if args.write_jobs:  # for a batch queue: one `grader job` file per job
+            import json
+
+            jobs_dir = Path(args.write_jobs)
+            jobs_dir.mkdir(parents=True, exist_ok=True)
+            todo = batch.make_jobs(batch.submissions_in(folder), only)
+            for i, job in enumerate(todo):
+                (jobs_dir / f"{i}.json").write_text(json.dumps(job))
+            console.print(f"wrote {len(todo)} job files {jobs_dir}/0.json .. {len(todo) - 1}.json")
+            return 0
         log = Path(args.log) if args.log else out.with_suffix(".jobs.jsonl")
         engine = "Ray" + (f" at {args.ray}" if args.ray else "") if args.ray is not None else "local pool"
         with Progress(TextColumn("[bold]grading the class[/]"), BarColumn(), MofNCompleteColumn(),
@@ -216,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     bat.add_argument("--fresh", action="store_true", help="grade every job again, ignoring the results log")
     bat.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                      help="run the jobs on a Ray cluster (ADDRESS, e.g. head:6379; none: RAY_ADDRESS or a local one)")
+    bat.add_argument("--write-jobs", metavar="DIR", help="write one job file per job (DIR/0.json, ...) for "
+                     "`grader job` on a batch queue, and stop")
     bat.add_argument("--collect", metavar="DIR",
                      help="summarise job results instead: `grader job` outputs (*.json) or a results log (*.jsonl)")
     job = sub.add_parser("job", help="run one grading job (JSON) and print its result (JSON): for a batch queue")

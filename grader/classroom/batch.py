@@ -122,12 +122,17 @@ def grade_class_jobs(submissions_dir: Path, *, jobs: int | None = 2, only: list[
 def run_local(todo: list[dict], finished: Callable[[dict], None], *, jobs: int) -> None:
     """The local pool: ``jobs`` jobs at once, each result handed on as soon as it is known."""
     runner.warm_up(heavy=len(todo) > 2)
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
         futures = {pool.submit(run_job, j) for j in todo}
         while futures:
             ready, futures = wait(futures, return_when=FIRST_COMPLETED)
             for f in ready:
                 finished(f.result())
+    except BaseException:  # interrupted: the jobs not started yet are dropped, a rerun resumes
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
 
 
 # ---------------------------------------------------------------- results log, resume
