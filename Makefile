@@ -9,13 +9,19 @@ TARGET ?= exercises
 ONLY   ?=
 ONLY_ARG := $(if $(ONLY),--only "$(ONLY)",)
 
-.PHONY: grade test bench list venv clean
+QUIZ   ?=
+LANG_ARG := $(if $(QUIZ_LANG),--lang $(QUIZ_LANG),)
+
+.PHONY: grade test bench list quiz venv clean
 
 grade: $(STAMP)
 	@$(BIN)/grader grade --target "$(TARGET)" $(ONLY_ARG)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests -q $(if $(ONLY),--exercise "$(ONLY)",)
+
+quiz: $(STAMP)
+	@$(BIN)/grader quiz $(QUIZ) $(LANG_ARG)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

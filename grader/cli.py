@@ -1,4 +1,4 @@
-"""Command line: ``grader grade | list | classroom | batch | job | gradescope``.
+"""Command line: ``grader grade | list | quiz | classroom | batch | job | gradescope``.
 
 Exit status of ``grade``: 0 whenever grading ran, whatever the score; 2 when the grader
 itself could not run (bad target, unknown id), with a message saying why.
@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from grader.course import catalog
 from grader.course import levels
 from grader.reports import terminal as report
-from grader.engine import runner
+from grader.engine import attempts, runner
 from grader.engine.results import ExerciseResult
 
 
@@ -47,7 +47,15 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         # The learner's record: the report shows every exercise's latest result, whatever was graded now.
         results = runner.grade(folder, only=only, overrides=overrides, jobs=args.jobs, on_result=advance,
                                incremental=True, fresh=args.fresh)
-    summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
+    quiz = None
+    if not args.no_quiz:
+        from grader.quiz import progress as quiz_progress
+
+        quiz = quiz_progress.counts_for(args.learner)
+    summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available}, quiz=quiz)
+    tries = attempts.Attempts(folder)
+    tries.record(results)
+    results = attempts.gate(results, tries, reveal=args.reveal)  # what the feedback may show
     report.print_report(results, summary, console, target=str(args.target))
     written = []
     if args.json:
@@ -56,7 +64,9 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
     if args.html:
         from grader.reports import html as html_report
 
-        Path(args.html).write_text(html_report.render(results, summary, str(args.target)))
+        from grader.isolation import files
+
+        files.replace_file(args.html, html_report.render(results, summary, str(args.target)).encode())
         written.append(args.html)
     if written:
         console.print(f"[dim]wrote {', '.join(written)}[/]")
@@ -69,7 +79,8 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[bold]{ex.id:<4}[/] {ex.module:<28} part {ex.part}  {state:<18} {ex.title}", highlight=False)
         if args.verbose:
             for kp in ex.key_points:
-                tag = " (follow-up)" if kp.followup else " (GPU)" if kp.needs_gpu else ""
+                tag = (" (follow-up)" if kp.followup else "") + (" (GPU)" if kp.needs_gpu else "") + \
+                    (" (recall)" if kp.recall else "")
                 console.print(f"       {kp.id}{tag}: {kp.claim}", highlight=False)
     return 0
 
@@ -195,6 +206,21 @@ def _cmd_job(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _cmd_quiz(args: argparse.Namespace, console: Console) -> int:
+    from grader import quiz
+    from grader.quiz import bank
+
+    try:
+        for item in (t for arg in args.targets for t in arg.replace(",", " ").split()):
+            if item.upper() not in ("R", "A", "B", "C"):
+                bank.get(item)
+    except KeyError as exc:
+        console.print(f"[red]grader: {exc.args[0]}[/]", highlight=False)
+        return 2
+    return quiz.main(args.targets, lang=args.lang, seed=args.seed, history=args.history, learner=args.learner,
+                     db=args.db, rounds=args.rounds)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="grader", description="Grade The Algorithm Engineer's Toolbox exercises.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -205,6 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--json", default="grade-report.json", help="Gradescope results.json path ('' to skip)")
     g.add_argument("--html", default="grade-report.html", help="HTML report path ('' to skip)")
     g.add_argument("--fresh", action="store_true", help="re-grade everything selected, ignoring earlier results")
+    g.add_argument("--no-quiz", action="store_true",
+                   help="count the levels from the code alone (the classroom's counting), not the quiz's closed-book answers")
+    g.add_argument("--learner", help="whose quiz attempts count (default: $TOOLBOX_GRADER_LEARNER or the user name)")
+    g.add_argument("--reveal", action="store_true",
+                   help="show the expected values of recall key points now (otherwise after 3 different wrong answers)")
     g.add_argument("--override", action="append", default=[], metavar="ID=FILE",
                    help="grade one exercise from another file (e.g. a mutant)")
     lst = sub.add_parser("list", help="list the catalog")
@@ -244,10 +275,18 @@ def main(argv: list[str] | None = None) -> int:
                     help="the index setup.sh installs torch's CPU build from (build; default $GRADER_TORCH_INDEX_URL, "
                          "else pip's own index)")
     gs.add_argument("--root", help="the autograder root (run; default $GRADER_AUTOGRADER_ROOT or /autograder)")
+    qz = sub.add_parser("quiz", help="the closed-book quiz of sets R, A, B, C (drawn numbers, recorded attempts)")
+    qz.add_argument("targets", nargs="*", help="sets R A B C and/or question ids (A6, C1, R.ridge_point); default: all")
+    qz.add_argument("--lang", choices=["zh", "en"], help="question language (default: from the locale)")
+    qz.add_argument("--seed", type=int, help="draw the variants from this seed instead of the learner's own")
+    qz.add_argument("--history", action="store_true", help="show progress: attempts, streaks, mastered questions")
+    qz.add_argument("--learner", help="whose attempts (default: $TOOLBOX_GRADER_LEARNER or the user name)")
+    qz.add_argument("--rounds", type=int, default=2, help="rounds per run: later rounds re-ask what is not mastered")
+    qz.add_argument("--db", help="the attempts' SQLite file (default: $XDG_DATA_HOME/toolbox-grader/quiz.sqlite)")
     args = parser.parse_args(argv)
     console = Console()
     commands = {"grade": _cmd_grade, "list": _cmd_list, "classroom": _cmd_classroom, "batch": _cmd_batch,
-                "job": _cmd_job, "gradescope": _cmd_gradescope}
+                "job": _cmd_job, "quiz": _cmd_quiz, "gradescope": _cmd_gradescope}
     return commands[args.command](args, console)
 
 

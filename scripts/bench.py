@@ -21,7 +21,6 @@ import ast
 import os
 import random
 from collections import Counter
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -64,7 +63,8 @@ STUDENTS = ("s1", "s2", "s3", "s4")
 
 def synthetic_class(dest: Path, exs, size: int) -> Path:
     """``size`` different submissions, drawn per student and exercise (seeded): a right answer of
-    the student's own (60%), the stub (20%), or a wrong answer whose first function returns None."""
+    the student's own (60%: the reference with a line of its own), the stub (20%), or a wrong answer
+    whose first function returns None (20%)."""
     for i in range(size):
         draw = random.Random(i)
         folder = dest / f"student{i:03d}"
@@ -79,7 +79,7 @@ def synthetic_class(dest: Path, exs, size: int) -> Path:
                             if isinstance(n, ast.FunctionDef) and not n.name.startswith("_"))
                 text = solution + f"\n\ndef {name}(*args, **kwargs):  # student{i:03d}\n    return None\n"
             else:
-                text = solution + f"\n# student{i:03d}\n"
+                text = solution + f"\n\nANSWERED_BY = 'student{i:03d}'\n"  # not the reference verbatim
             (folder / f"{ex.module}.py").write_text(text)
     return dest
 
@@ -101,10 +101,13 @@ def timed(fn):
     return time.perf_counter() - start, out
 
 
-def copy_solutions(dest: Path, exs) -> Path:
+def copy_solutions(dest: Path, exs, who: str = "bench") -> Path:
+    """The reference answers as a learner's own files (a line of their own: a verbatim copy of
+    the reference gets no credit)."""
     dest.mkdir(parents=True)
     for ex in exs:
-        shutil.copy(ROOT / "solutions" / f"{ex.module}.py", dest)
+        src = ROOT / "solutions" / f"{ex.module}.py"
+        (dest / src.name).write_text(src.read_text() + f"\n\nANSWERED_BY = {who!r}\n")
     return dest
 
 
@@ -163,12 +166,11 @@ def main() -> int:
                          "the other exercises from the cache" if "unchanged" in out.stdout + out.stderr
                          else "NOT from the cache"))
 
-            # Four students with the right answers, each file different (a comment of their own), so
+            # Four students with the right answers, each file different (a line of their own), so
             # that neither path can reuse one student's verdict for another.
             klass = tmp / "class"
             for student in STUDENTS:
-                for f in copy_solutions(klass / student, class_exs).iterdir():
-                    f.write_text(f.read_text() + f"\n# {student}\n")
+                copy_solutions(klass / student, class_exs, who=student)
             only = [ex.id for ex in class_exs]
             two, rows2 = timed(lambda: batch.grade_class(klass, jobs=2, only=only))
             rows.append((f"class of 4 submissions ({', '.join(only)}), 2 workers", two, set_scores(rows2, class_exs)))
@@ -186,7 +188,7 @@ def main() -> int:
                     nb = nbformat.read(course / "source" / name / f"{name}.ipynb", as_version=4)
                     for cell in nb.cells:
                         if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("__answer"):
-                            cell.source += f"\n# {student}\n"
+                            cell.source += f"\nANSWERED_BY = {student!r}\n"  # not the reference verbatim
                     nbformat.write(nb, dest / f"{name}.ipynb")
 
             def autograde():

@@ -17,13 +17,14 @@ import pytest
 from grader.classroom import batch
 from grader.course import catalog
 from grader.course.catalog import ROOT
+from tests.conftest import own_answer
 
 
 def make_class(root):
     for student, source in [("alice", "solutions/a3_broadcast.py"), ("bob", "exercises/a3_broadcast.py"),
                             ("carol", "solutions/mutants/a3_broadcast/left_align.py")]:
         (root / student).mkdir(parents=True)
-        shutil.copy(ROOT / source, root / student / "a3_broadcast.py")
+        own_answer(ROOT / source, root / student / "a3_broadcast.py", student)
     (root / "dave").mkdir()  # submitted nothing
     return root
 

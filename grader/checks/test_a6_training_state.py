@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail
+from grader.checks.support.meaning import by_meaning, state_part
 from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.training_state import PARTS, real_state
 
@@ -26,11 +27,8 @@ param_counts = st.integers(0, 10**12)  # up to a trillion parameters: ints, not 
 
 def _breakdown(learner, n_frozen: int, n_trainable: int) -> tuple[dict, str]:
     what = f"state_breakdown({n_frozen}, {n_trainable})"
-    got = learner.state_breakdown(n_frozen, n_trainable)
-    if type(got) is not dict or set(got) != set(PARTS):
-        fail(f"{what} must be a dict with exactly the keys {PARTS}", "dict with those keys",
-             sorted(got) if type(got) is dict else type(got).__name__)
-    return {k: as_int(got[k], f"{what}[{k!r}]") for k in PARTS}, what
+    got, names = by_meaning(learner.state_breakdown(n_frozen, n_trainable), state_part, PARTS, what)
+    return {k: as_int(got[k], f"{what}[{names[k]!r}]") for k in PARTS}, what
 
 
 @given(param_counts)
@@ -41,7 +39,8 @@ def test_full_finetune_bytes(learner, n):
                      hint="bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16 bytes per parameter")
     got3b = learner.full_finetune_bytes(3 * 10**9)
     if got3b != COURSE_3B_FULL or got3b <= CARD_24GB:
-        fail("a 3B model fully fine-tuned needs 48 GB: more than a 24 GB card", COURSE_3B_FULL, got3b)
+        fail("full_finetune_bytes(3 * 10**9): the course's 3B model, and whether it fits a 24 GB card", COURSE_3B_FULL, got3b,
+             "3 x 16 = 48 GB: more than a 24 GB card")
 
 
 @given(param_counts, param_counts)
@@ -53,8 +52,8 @@ def test_lora_bytes(learner, n_base, n_trainable):
                           "optimizer state); each adapter parameter costs the full 16 bytes")
     got3b = learner.lora_bytes(3 * 10**9, 3 * 10**7)
     if not abs(got3b - COURSE_3B_LORA) <= 0.05e9 or got3b >= CARD_24GB:
-        fail("3B with 1% LoRA adapters: 6 GB frozen + 0.48 GB adapters ~ 6.5 GB, fits a 24 GB card",
-             "about 6.5e9 bytes", got3b)
+        fail("lora_bytes(3 * 10**9, 3 * 10**7): the course's 3B model with 1% adapters, and whether it fits a 24 GB card",
+             "about 6.5e9 bytes", got3b, "6 GB frozen + 0.48 GB adapters ~ 6.5 GB: it fits a 24 GB card")
 
 
 @settings(max_examples=4, deadline=None)
@@ -73,11 +72,11 @@ def test_matches_real_tensors(learner, config, r, targets, seed):
         total = sum(real["parts"].values())
         what = f"{fn}{args} for {label}"
         expect_equal(as_int(getattr(learner, fn)(*args), what), total,
-                     f"{what}: bytes of the real bf16 weights, grads, fp32 masters and AdamW m, v after one step",
+                     f"{what}: bytes of the real tensors of the training state after one step",
                      hint="sum numel x element_size over the tensors; AdamW's step scalars are left out")
         parts, what = _breakdown(learner, real["n_frozen"], real["n_trainable"])
         for k in PARTS:
             if parts[k] != real["parts"][k]:
-                fail(f"{what}[{k!r}] for {label}: the real tensors hold {real['parts'][k]} bytes",
+                fail(f"{what}: the part {k!r} for {label}, against the real tensors",
                      real["parts"], parts, hint="frozen: bf16 weight only; trainable: bf16 weight and grad, "
                                                 "fp32 master, fp32 m and v")

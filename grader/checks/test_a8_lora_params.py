@@ -52,6 +52,6 @@ def test_linear_in_r(learner, config, r, k, target_modules):
         if base <= 0:
             fail(f"{what1} must be a positive count", "> 0", base)
         if scaled != factor * base:
-            fail(f"{what2} must be {factor} x {what1}: LoRA adds r x (in + out) per linear, nothing else",
+            fail(f"{what2} against {what1}",
                  factor * base, scaled,
                  hint="part 7 §五.A q8: r 16 -> 32 doubles 8.80M to 17.6M; the frozen base adds nothing")

@@ -83,5 +83,6 @@ def test_fits_decision(learner, case):
         got = learner.fits_on_gpu(cfg, n_req, context, gpu_bytes, weight_bytes, 2)
         if type(got) is not bool:
             fail(f"{what} must return a bool", "bool", f"{type(got).__name__}: {got!r}")
-        expect_equal(got, expected, f"{what} (weights {weight_bytes:,} B + KV cache {kv:,} B)",
-                     hint="fits when weights + KV cache <= GPU memory; 128 x 4K on Llama-3-8B is 68.7 GB of KV")
+        expect_equal(got, expected, what,
+                     hint=f"weights {weight_bytes:,} B + KV cache {kv:,} B: it fits when weights + KV cache <= GPU "
+                          "memory; 128 x 4K on Llama-3-8B is 68.7 GB of KV")

@@ -54,9 +54,10 @@ def test_activations_scale_with_bt(learner, config, batch, seq, k, dtype):
         if abs(got - want) > max(2, want // 1000):
             fail(what + ": the bytes measured at the new B, T in a real model", want, got,
                  hint="activations are proportional to B x T")
-    got = as_int(learner.scale_activations(ACT_8B_1x4096, 1, 4096, 4, 8192), "scale_activations(16.5 GiB, 1, 4096, 4, 8192)")
+    got = as_int(learner.scale_activations(ACT_8B_1x4096, 1, 4096, 4, 8192), f"scale_activations({ACT_8B_1x4096}, 1, 4096, 4, 8192): the course's Llama-3-8B")
     if abs(got / GIB - 132) > 0.5:
-        fail("Llama-3-8B: 16.5 GiB at B=1, T=4096 -> 8x at B=4, T=8192", "~132 GiB", f"{got / GIB:.1f} GiB")
+        fail("scale_activations for the course's Llama-3-8B, from B=1, T=4096 to B=4, T=8192", "~132 GiB",
+             f"{got / GIB:.1f} GiB", "16.5 GiB at B=1, T=4096 -> 8x at B=4, T=8192")
 
 
 @settings(max_examples=2)
@@ -66,13 +67,13 @@ def test_checkpointing_fix(learner, config, batch, seq, dtype):
     want = measured_bytes(config, batch, seq, dtype, checkpointing=True)
     what = f"checkpointed_activation_bytes(config, {batch}, {seq}, {DTYPE_BYTES[dtype]})"
     expect_equal(as_int(learner.checkpointed_activation_bytes(config, batch, seq, DTYPE_BYTES[dtype]), what), want,
-                 what + f" (d={config['hidden_size']}, layers={config['num_hidden_layers']}): the bytes measured "
-                 "under gradient checkpointing", hint="only each layer's input is kept: B x T x d x layers x bytes")
+                 what + ": the bytes measured under gradient checkpointing", hint="only each layer's input is kept: B x T x d x layers x bytes")
     got = as_int(learner.checkpointed_activation_bytes(LLAMA3_8B, 4, 8192, 2), "checkpointed_activation_bytes(Llama-3-8B, 4, 8192, 2)")
-    expect_equal(got, 4 * 8192 * 4096 * 32 * 2, "Llama-3-8B with checkpointing at B=4, T=8192: 8 GiB",
+    expect_equal(got, 4 * 8192 * 4096 * 32 * 2, "checkpointed_activation_bytes for the course's Llama-3-8B at B=4, T=8192",
                  hint="1.0 GiB at B=1, T=4096, times 8")
     expect_equal(learner.diagnose(STATE_8B_LORA, got, GPU80), "fits",
-                 "with checkpointing, 16.7 GB + 8 GiB fits the 80 GB GPU")
+                 "diagnose(the course's 16.7 GB state, your checkpointed activations at B=4, T=8192, 80 GB)",
+                 hint="with checkpointing, 16.7 GB + 8 GiB fits the 80 GB GPU")
 
 
 @given(st.integers(1, 512), st.integers(1, 512), strategies.state_sizes, st.integers(1, 10**7), st.integers(1, 64),

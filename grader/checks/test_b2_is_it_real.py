@@ -34,7 +34,7 @@ def test_record_diff(learner, pair):
     got = learner.diff_records(a, b)
     if type(got) is not list:
         fail("diff_records must return a sorted list of keys", want, got)
-    expect_equal(got, want, f"diff_records: records differing in {want or 'nothing but run_id and metrics'}",
+    expect_equal(got, want, "diff_records(a, b) on two drawn run records",
                  hint="compare commit, config, data_version, seed and environment first; run_id and metrics "
                       "always differ")
 

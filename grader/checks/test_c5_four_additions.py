@@ -69,5 +69,5 @@ def test_grad_accumulation(learner, run, k, micro):
              "full-batch gradient", ref.norm, reported, hint="divide each micro-batch loss by k before backward()")
     what = f"gradient at the step, {k} micro-batches of {micro} (the weights' move under SGD(lr=1))"
     got = loop.returned_weights(model, {"params": out["params"]}, what) - ref.before
-    expect_close(got, -ref.grad, f"{what}, vs minus the clipped full-batch gradient",
+    expect_close(got, -ref.grad, f"{what}, against the course's loop's step on the full batch",
                  atol=1e-5, rtol=1e-4, hint="divide each micro-batch loss by k; backward() accumulates; step once")

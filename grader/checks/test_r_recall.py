@@ -93,7 +93,7 @@ def test_bytes_per_param(learner):
                  "the parts are the bf16 weights, their bf16 gradients, the fp32 master weights and "
                  "AdamW's two fp32 moments (m, v)")
         if part in seen:
-            fail(f"parts {seen[part]!r} and {name!r} name the same thing ({part})", sorted(expected), sorted(got))
+            fail(f"parts {seen[part]!r} and {name!r} name the same thing", sorted(expected), sorted(got))
         seen[part] = name
         if as_number(size, f"bytes of {name!r}") != expected[part]:
             fail(f"bytes per parameter of {name!r} ({part})", expected[part], size,
@@ -203,7 +203,7 @@ def test_ignore_index(learner):
     got = as_int(learner.ignore_index(), "ignore_index()")
     default = inspect.signature(F.cross_entropy).parameters["ignore_index"].default
     if got != default:
-        fail("ignore_index() must be cross_entropy's default ignore_index", default, got)
+        fail("ignore_index(): the label value the loss leaves out", default, got)
     # semantics: labels set to it are left out of the loss
     g = torch.Generator().manual_seed(0)
     logits = torch.randn(12, 7, generator=g, dtype=torch.float64)
@@ -366,9 +366,9 @@ def test_run_record_items(learner):
         if item is None:
             fail(f"{name!r} is not one of the run record's items", list(RECORD_ITEMS), list(got))
         if item in seen:
-            fail(f"{seen[item]!r} and {name!r} are the same item ({item})", list(RECORD_ITEMS), list(got))
+            fail(f"{seen[item]!r} and {name!r} are the same item", list(RECORD_ITEMS), list(got))
         seen[item] = name
     missing = [i for i in RECORD_ITEMS if i not in seen]
     if missing:
-        fail(f"the run record lacks {missing}", list(RECORD_ITEMS), list(got),
-             "seven items, or the result is only 'it seemed so at the time'")
+        fail("the run record lacks some items", list(RECORD_ITEMS), list(got),
+             f"missing: {missing}; seven items, or the result is only 'it seemed so at the time'")

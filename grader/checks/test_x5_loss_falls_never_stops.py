@@ -60,10 +60,12 @@ def _masked(run):
         fail("training batches built from mask_eos's examples", "{'input_ids': [...], 'labels': [...]}", run["error"])
     if run["eos_labels"]:
         fail("EOS labels left in the training data after mask_eos", 0, run["eos_labels"],
-             "set the label of every EOS position to -100: that is the experiment")
+             "take every EOS position out of the loss (the label ignore index): that is the experiment")
 
 
 def _loss_rule(losses):
+    """X5's own definition of "the loss fell" (its contract), not a measurement: no library decides
+    it, so the rule is stated here and the real run is what it is applied to."""
     last = losses[-3:]
     return sum(last) / len(last) < 0.5 * losses[0]
 

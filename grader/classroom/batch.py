@@ -27,6 +27,7 @@ the time left from what each exercise has cost so far.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import threading
@@ -39,6 +40,7 @@ from grader.course import catalog
 from grader.course import levels
 from grader.engine import cache, runner
 from grader.engine.results import ExerciseResult
+from grader.isolation import files
 
 OnJob = Callable[[dict, "Eta"], None]
 
@@ -54,7 +56,9 @@ def run_job(job: dict) -> dict:
     folder = Path(job["submission"])
     ex = catalog.get(job["exercise"])
     module_file = folder / f"{ex.module}.py"
-    if module_file.exists():
+    if folder.is_symlink():  # a link to a classmate's folder, or to solutions/: not this student's work
+        res = runner.uniform_result(ex, "refused", f"the submission folder {folder.name} is a symbolic link")
+    elif module_file.exists() or module_file.is_symlink():  # a link is refused by the runner, with its reason
         res = runner.grade_exercise(ex, module_file, hidden=[folder.parent])  # classmates' folders
     else:
         res = runner.uniform_result(ex, "missing", f"{module_file.name} not found", status="missing")
@@ -74,7 +78,8 @@ def summarize_class(job_results: list[dict]) -> list[dict]:
 
 
 def submissions_in(submissions_dir: Path) -> list[Path]:
-    return sorted(p for p in Path(submissions_dir).iterdir() if p.is_dir() and not p.is_symlink() and not p.name.startswith("."))
+    return sorted(p for p in Path(submissions_dir).iterdir()
+                  if p.is_dir() and not p.is_symlink() and not p.name.startswith("."))
 
 
 def grade_class(submissions_dir: Path, *, jobs: int | None = 2, only: list[str] | None = None,
@@ -277,11 +282,12 @@ class Eta:
 
 # ---------------------------------------------------------------- outputs
 def write_csv(rows: list[dict], path: Path) -> None:
-    with path.open("w", newline="") as f:
-        if rows:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+    out = io.StringIO(newline="")
+    if rows:
+        w = csv.DictWriter(out, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    files.replace_file(path, out.getvalue().encode())  # a link at ``path`` is replaced, not written through
 
 
 def collect_jobs(results: Path) -> list[dict]:

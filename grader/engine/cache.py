@@ -18,7 +18,8 @@ The cache is one JSON file per target folder under ``.grader-cache/``: the lates
 each exercise with the fingerprint it was graded under, rewritten after every exercise, so an
 interrupted run keeps what finished. Results that may depend on the machine's load (timeouts,
 out-of-memory, grader bugs) are recorded, as the latest result, but never reused instead of
-grading again.
+grading again. Each entry carries an HMAC under a key only the grader's user can read
+(``.grader-cache/.key``, mode 0600): an entry that fails it is graded again, never trusted.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from typing import Callable, Iterable
 
 from grader.course.catalog import BY_MODULE, ROOT, Exercise
 from grader.engine.results import ExerciseResult
+from grader.isolation import files
 
 CACHE_DIR = Path(os.environ.get("GRADER_CACHE_DIR") or ROOT / ".grader-cache")  # hidden from learners
 SOURCE = ROOT  # the project whose grader modules are read (a test points it at a copy)
@@ -61,7 +63,17 @@ def _environment() -> str:
 def _imports(path: Path) -> tuple[tuple[str, int], ...]:
     """(name, relative level) of everything ``path`` imports, anywhere in it (a function's
     import counts: it runs when that function does)."""
-    return _imports_in(path.read_bytes())
+    return _imports_in(_read(path))
+
+
+def _read(path: Path) -> bytes:
+    """A file's bytes without following a link or blocking on a FIFO: learner folders hold
+    whatever the learner put there. What cannot be read is hashed as a marker (and then graded,
+    where the runner refuses it with a message)."""
+    try:
+        return files.read_regular(path)
+    except OSError as exc:
+        return f"<unreadable: {type(exc).__name__}>".encode()
 
 
 @functools.lru_cache(maxsize=None)  # by content: each run reads the same support modules 33 times
@@ -126,7 +138,7 @@ def _in_grader(path: Path, name: str, level: int) -> list[Path]:
 def _digest(h, paths: Iterable[Path]) -> None:
     for path in paths:
         h.update(path.name.encode() + b"\0")
-        h.update(path.read_bytes() if path.exists() else b"<missing>")
+        h.update(_read(path) if os.path.lexists(path) else b"<missing>")
 
 
 def shared_files() -> list[Path]:
@@ -157,8 +169,14 @@ class ResultCache:
         _digest(shared, shared_files())
         self._shared = shared.digest()
         try:
-            self._entries = json.loads(self.path.read_text())
+            self._key: bytes | None = files.secret_key(files.own_folder(CACHE_DIR))
+        except OSError:
+            self._key = None  # a cache folder that is not the grader's own: nothing is kept or trusted
+        try:
+            self._entries = json.loads(files.read_regular(self.path, 256 << 20))
         except (OSError, ValueError):
+            self._entries = {}
+        if not isinstance(self._entries, dict):
             self._entries = {}
 
     def fingerprint(self, ex: Exercise, module_file: Path) -> str:
@@ -169,7 +187,7 @@ class ResultCache:
     def get(self, ex: Exercise, fingerprint: str) -> ExerciseResult | None:
         """The latest result recorded under this fingerprint, if any (see :func:`reusable`)."""
         entry = self._entries.get(ex.id)
-        if not entry or entry.get("fingerprint") != fingerprint:
+        if not isinstance(entry, dict) or entry.get("fingerprint") != fingerprint or not self._signed(ex, entry):
             return None
         try:
             return ExerciseResult.from_dict(entry["result"])
@@ -178,11 +196,23 @@ class ResultCache:
 
     def put(self, ex: Exercise, fingerprint: str, result: ExerciseResult) -> None:
         with self._lock:
-            self._entries[ex.id] = {"fingerprint": fingerprint, "result": result.to_dict()}
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self._entries))
-            tmp.replace(self.path)
+            if self._key is None:
+                return
+            entry = {"fingerprint": fingerprint, "result": result.to_dict()}
+            self._entries[ex.id] = {**entry, "mac": _entry_mac(self._key, ex, entry)}
+            files.replace_file(self.path, json.dumps(self._entries).encode(), 0o600)
+
+    def _signed(self, ex: Exercise, entry: dict) -> bool:
+        return self._key is not None and files.mac_ok(self._key, _entry_payload(ex, entry), entry.get("mac"))
+
+
+def _entry_payload(ex: Exercise, entry: dict) -> bytes:
+    return json.dumps([ex.id, entry.get("fingerprint"), entry.get("result")], sort_keys=True).encode()
+
+
+def _entry_mac(key: bytes, ex: Exercise, entry: dict) -> str:
+    """What authenticates a cache entry: its exercise, fingerprint and result under the key."""
+    return files.mac(key, _entry_payload(ex, entry))
 
 
 def reusable(result: ExerciseResult) -> bool:

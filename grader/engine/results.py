@@ -23,6 +23,8 @@ STATUS_TEXT = {
     "not_available": "not available yet",
     "not_graded": "not graded yet",
     "missing": "file missing",
+    "refused": "file refused",
+    "identical": "identical to the reference answer",
 }
 
 
@@ -38,6 +40,7 @@ class KeyPointResult:
     traceback: str = ""
     duration_s: float = 0.0
     figures: list = field(default_factory=list)  # charts a check attached (plugin.figure)
+    lesson: str = ""  # what the course says, added for display by grader.engine.attempts (never cached)
 
     @property
     def passed(self) -> bool:

@@ -15,8 +15,9 @@ from html import escape
 from grader.engine import cache
 from grader.course import catalog
 from grader.course.levels import Summary
-from grader.reports.terminal import _exercise_line, feedback, pass_line_rule, scores, when
+from grader.reports.terminal import _exercise_line, feedback, pass_line_rule, quiz_scores, scores, when
 from grader.engine.results import STATUS_TEXT, ExerciseResult
+from grader.isolation import files
 
 CSS = """
 body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
@@ -88,13 +89,13 @@ def _figure(spec: dict) -> str:
     once: drawing is most of the time of a one-exercise re-grade."""
     path = cache.CACHE_DIR / "figures" / f"{_spec_key(spec)}.html"
     try:
-        return path.read_text()
-    except OSError:
+        return files.read_regular(path, 16 << 20).decode()
+    except (OSError, ValueError):
         pass
     html = _draw(spec)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(html)
+        files.own_folder(path.parent)
+        files.replace_file(path, html.encode())
     except OSError:
         pass  # a read-only project: draw again next time
     return html
@@ -131,11 +132,23 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
     out = [f"<!doctype html><html><head><meta charset='utf-8'><title>Grade report</title><style>{CSS}</style>"
            "</head><body>", f"<h1>Grade report</h1><p>{escape(target)}</p>",
            f"<div class='level {escape(summary.level)}'>Level: <b>{escape(summary.level)}</b></div>",
-           f"<p>Pass line ({escape(pass_line_rule(summary))}): "
-           f"<b class='{'ok' if summary.pass_line else 'bad'}'>{'met' if summary.pass_line else 'not met'}</b> · "
-           f"{escape(scores(summary))}</p>"]
+           f"<p>Pass line ({escape(pass_line_rule(summary))}{', closed book' if summary.quiz else ''}): "
+           f"<b class='{'ok' if summary.pass_line else 'bad'}'>{'met' if summary.pass_line else 'not met'}</b></p>"]
+    if summary.quiz is not None:
+        out.append(f"<p>Quiz (closed book: read, answering): {escape(quiz_scores(summary))}</p>"
+                   f"<p>Code (P, X and the code exercises): {escape(scores(summary))}; level from the code alone: "
+                   f"<b>{escape(summary.code_level)}</b></p>")
+    else:
+        out.append(f"<p>{escape(scores(summary))}</p>")
     if summary.next_level_needs:
         out.append("<p>For the next level: " + escape("; ".join(summary.next_level_needs)) + "</p>")
+    if summary.criteria:
+        out.append("<details><summary>Every criterion of every level, and where it comes from</summary><table>"
+                   "<tr><th>level</th><th>source</th><th>criterion</th><th>met</th></tr>")
+        for c in summary.criteria:
+            out.append(f"<tr><td>{escape(c.level)}</td><td>{escape(c.source)}</td><td>{escape(c.text)}</td>"
+                       f"<td class='{'ok' if c.met else 'bad'}'>{'yes' if c.met else 'no'}</td></tr>")
+        out.append("</table></details>")
     out.append(_parts_chart(results))
     for set_id in catalog.SETS:
         exs = [ex for ex in catalog.CATALOG if ex.set == set_id and ex.id in results]

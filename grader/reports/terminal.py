@@ -6,17 +6,19 @@ import json
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
 from grader.course import catalog
 from grader.course.levels import NEEDED, Summary
 from grader.engine.results import STATUS_TEXT, ExerciseResult, KeyPointResult
+from grader.isolation import files
 
 _STYLE = {"passed": "green", "not_verifiable": "yellow", "not_available": "dim", "not_graded": "dim"}
 _UNGRADED = {"not_available", "not_graded"}  # no key point results to show
 # Statuses that say the same thing about every key point of an exercise: one line is enough.
-_WHOLE_EXERCISE = {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom"}
+_WHOLE_EXERCISE = {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom", "refused", "identical"}
 
 
 def feedback(ex: catalog.Exercise, kp: KeyPointResult, *, reveal_expected: bool = True) -> str:
@@ -36,6 +38,8 @@ def feedback(ex: catalog.Exercise, kp: KeyPointResult, *, reveal_expected: bool 
         point = ex.key_point(kp.key_point)
         lines.append(f"checks:   {point.claim}")
         lines.append(f"re-read:  {point.reread}")
+        if kp.lesson:
+            lines.append(f"course:   {kp.lesson}")
     except KeyError:
         pass
     return "\n".join(lines)
@@ -75,6 +79,32 @@ def scores(summary: Summary) -> str:
     c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in summary.c_points.items())
     return (f"R {summary.r_passed}/{summary.r_total} items · A {summary.a_passed}/{summary.sets['A'][1]} · "
             f"B {summary.b_passed}/{summary.sets['B'][1]} · C key points: {c_text}")
+
+
+def quiz_scores(summary: Summary) -> str:
+    """The closed-book counts, from the quiz (None when the levels are counted from the code alone)."""
+    q = summary.quiz
+    c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in q.c_points.items())
+    who = (f"{q.learner}, {q.answers} answer{'s' if q.answers != 1 else ''}" if q.answers
+           else f"{q.learner}, no answers yet: make quiz")
+    return (f"R {q.r[0]}/{q.r[1]} items · A {q.a[0]}/{q.a[1]} · B {q.b[0]}/{q.b[1]} · C key points: {c_text}"
+            f"  ({who})")
+
+
+def mastery_lines(summary: Summary) -> list[str]:
+    """The Mastery box's lines, plain text (the HTML report shows the same)."""
+    if summary.quiz is None:
+        lines = [f"Level: {summary.level}    pass line ({pass_line_rule(summary)}): "
+                 f"{'met' if summary.pass_line else 'not met'}", scores(summary)]
+    else:
+        lines = [f"Level: {summary.level}    pass line ({pass_line_rule(summary)}, closed book): "
+                 f"{'met' if summary.pass_line else 'not met'}",
+                 f"Quiz (closed book: read, answering): {quiz_scores(summary)}",
+                 f"Code (P, X and the code exercises): {scores(summary)}; level from the code alone: "
+                 f"{summary.code_level}, its pass line {'met' if summary.code_pass_line else 'not met'}"]
+    if summary.next_level_needs:
+        lines.append("For the next level: " + "; ".join(summary.next_level_needs))
+    return lines
 
 
 def print_report(results: dict[str, ExerciseResult], summary: Summary, console: Console | None = None,
@@ -121,10 +151,11 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
     missing = [ex_id for ex_id, r in results.items() if r.status == "not_available"]
     if missing:
         console.print(f"[dim]Not available yet ({len(missing)}): {', '.join(missing)}[/]")
-    line = "[green]met[/]" if summary.pass_line else "[red]not met[/]"
-    body = f"Level: [bold]{summary.level}[/]    pass line ({pass_line_rule(summary)}): {line}\n{scores(summary)}"
-    if summary.next_level_needs:
-        body += "\nFor the next level: " + "; ".join(summary.next_level_needs)
+    lines = [escape(x) for x in mastery_lines(summary)]
+    lines[0] = lines[0].replace(f"Level: {summary.level}", f"Level: [bold]{summary.level}[/]", 1)
+    tail = "met" if summary.pass_line else "not met"
+    lines[0] = lines[0][: lines[0].rindex(tail)] + (f"[green]{tail}[/]" if summary.pass_line else f"[red]{tail}[/]")
+    body = "\n".join(lines)
     console.print(Panel(body, title=f"Mastery{' — ' + target if target else ''}", title_align="left"))
 
 
@@ -171,6 +202,4 @@ def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execut
 
 
 def write_json(path: Path, data: dict) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False))
-    tmp.replace(path)
+    files.replace_file(path, json.dumps(data, indent=1, ensure_ascii=False).encode())  # a link there is replaced

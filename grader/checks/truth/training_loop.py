@@ -220,7 +220,7 @@ def expect_float_logits_ignore_index(learner, seed: int, data_seed: int) -> None
             logits = model(x)
         expected = reference_ce(logits, y)
         n_ignored = int((y == IGNORE_INDEX).sum())
-        what = f"bf16 autocast step {i}: loss with {n_ignored} of {y.numel()} labels = -100"
+        what = f"mixed-precision step {i}: the loss with {n_ignored} of {y.numel()} targets ignored"
         got = returned_loss(rec, what)
         if not math.isclose(got, expected, rel_tol=0, abs_tol=1e-5):
             with torch.no_grad():
