@@ -4,11 +4,15 @@ from an nbgrader gradebook; the CSVs and the HTML page (no grading here: results
 from __future__ import annotations
 
 import csv
+import shutil
+import subprocess
 
 import nbformat
+import pytest
 
 from grader.classroom import analytics, notebooks
 from grader.course import catalog
+from grader.course.catalog import ROOT
 
 A3 = catalog.get("A3")
 KPS = [kp.id for kp in A3.key_points]
@@ -79,3 +83,15 @@ def test_from_gradebook_reads_outcomes_and_autograded_verdicts(tmp_path, monkeyp
     assert rows[KPS[0]]["pass_rate"] == 0.5 and rows[KPS[1]]["passed"] == 1  # bob has no grade for it
     assert report.misconceptions[0]["misconception"] == MISTAKE and report.misconceptions[0]["students"] == 1
     assert {r["level"]: r["students"] for r in report.levels}["none"] == 2
+
+
+def test_class_report_renders_in_headless_chromium(tmp_path):
+    """The page as a browser draws it (scripts/check_report_renders.sh: Debian's chromium, offline)."""
+    if shutil.which("chromium") is None:
+        pytest.skip("headless Chromium is not installed here (scripts/check_report_renders.sh installs it)")
+    page = analytics.write(analytics.from_jobs(class_results(), "class/"), tmp_path / "report")
+    png = tmp_path / "report.png"
+    subprocess.run(["bash", str(ROOT / "scripts" / "check_report_renders.sh"), str(page), str(png)],
+                   check=True, capture_output=True, timeout=120)
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000  # a drawn page, not a blank one
