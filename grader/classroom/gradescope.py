@@ -180,18 +180,11 @@ def prepare() -> Path:
 
 # ---------------------------------------------------------------- one submission
 def read_regular(path: Path, cap: int = FILE_CAP) -> bytes:
-    """A submitted file's bytes: a regular file, not a link, at most ``cap`` bytes."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(f"{path.name} is not a regular file")
-        if st.st_size > cap:
-            raise OSError(f"{path.name} is larger than {cap >> 20} MiB")
-        with os.fdopen(os.dup(fd), "rb") as f:
-            return f.read(cap + 1)[:cap]
-    finally:
-        os.close(fd)
+    """A submitted file's bytes: a regular file, not a link, at most ``cap`` bytes (refused
+    otherwise, by :func:`grader.isolation.files.read_regular`, as the runner reads learner files)."""
+    from grader.isolation import files
+
+    return files.read_regular(path, cap)
 
 
 def gather(submission: Path, dest: Path) -> list[str]:
@@ -357,12 +350,10 @@ def run(root: Path | None = None) -> int:
                 "output": f"The autograder itself failed ({type(exc).__name__}): this is not your fault; "
                           "your instructor has been shown the log.", "tests": []}
         code = 1
-    tmp = out / ".results.json.tmp"
-    tmp.unlink(missing_ok=True)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f, indent=1, ensure_ascii=False)
-    os.replace(tmp, out / "results.json")
+    from grader.isolation import files
+
+    # Replaced by rename, never written through: whatever stands at that path now is not followed.
+    files.replace_file(out / "results.json", json.dumps(data, indent=1, ensure_ascii=False).encode())
     print(f"wrote {out / 'results.json'}: {data.get('score')}/{data.get('extra_data', {}).get('max_score', '?')}", flush=True)
     return code
 
