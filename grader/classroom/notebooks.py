@@ -328,12 +328,12 @@ class RequireGradeOutputs(_nbgrader_preprocessor_base()):
 
 
 # ---------------------------------------------------------------------------- mastery
-def mastery(course_dir: str | Path) -> list[dict]:
-    """Each student's level and pass line from the gradebook, by the same rules as ``make grade``."""
+def gradebook_outcomes(course_dir: str | Path) -> dict[str, tuple[dict, dict]]:
+    """student -> (key-point outcomes by exercise, written-answer scores) from the gradebook."""
     from nbgrader.api import Gradebook, MissingEntry
 
     course = Path(course_dir).resolve()
-    rows = []
+    out = {}
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         assignments = [a.name for a in gb.assignments]
         for student in gb.students:
@@ -352,8 +352,16 @@ def mastery(course_dir: str | Path) -> list[dict]:
                         elif kp_id and ex_id in catalog.BY_ID:
                             score = grade.score or 0
                             outcomes.setdefault(ex_id, {})[kp_id] = score >= grade.max_score > 0
-            s = levels.summarize(outcomes)
-            rows.append({"student": student.id, **s.row(), "written_C": json.dumps(written)})
+            out[student.id] = (outcomes, written)
+    return out
+
+
+def mastery(course_dir: str | Path) -> list[dict]:
+    """Each student's level and pass line from the gradebook, by the same rules as ``make grade``."""
+    rows = []
+    for student, (outcomes, written) in gradebook_outcomes(course_dir).items():
+        s = levels.summarize(outcomes)
+        rows.append({"student": student, **s.row(), "written_C": json.dumps(written)})
     return rows
 
 
