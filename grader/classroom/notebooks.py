@@ -552,3 +552,11 @@ def mastery(course_dir: str | Path) -> list[dict]:
     from grader.classroom import roster
 
     return roster.mastery(course_dir)
+
+
+def gradebook_outcomes(course_dir: str | Path) -> dict[str, tuple[dict, dict]]:
+    """student -> (key-point outcomes by exercise, written-answer scores) for every student of the
+    class (:mod:`grader.classroom.roster`; what class analytics reads)."""
+    from grader.classroom import roster
+
+    return roster.gradebook_outcomes(course_dir)

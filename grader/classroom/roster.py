@@ -102,8 +102,10 @@ def _c_at_half(summary: levels.Summary) -> tuple[int, int]:
     return ok, len(summary.c_points)
 
 
-def student_mastery(course: Path, gradebook, student: str, assignments: set[str]) -> dict:
-    """One student's row: sets, level, pass line, what the next level needs, written answers."""
+def student_outcomes(course: Path, gradebook, student: str, assignments: set[str]):
+    """(key-point outcomes by exercise, written answers, each set's (state, note)) of one student:
+    the gradebook's grades of the sets graded, a not-verifiable key point as None (left out of the
+    counts, as in ``make grade``) unless a grader scored it by hand."""
     from nbgrader.api import MissingEntry
 
     outcomes: dict[str, dict[str, bool | None]] = {}
@@ -134,9 +136,15 @@ def student_mastery(course: Path, gradebook, student: str, assignments: set[str]
                 kp = next((k for k in recorded.get(ex_id, ExerciseResult(ex_id, "")).key_points
                            if k.key_point == kp_id), None)
                 if grade.manual_score is None and kp is not None and kp.status == "not_verifiable":
-                    outcomes.setdefault(ex_id, {})[kp_id] = None  # left out of the counts, as in make grade
+                    outcomes.setdefault(ex_id, {})[kp_id] = None
                 else:
                     outcomes.setdefault(ex_id, {})[kp_id] = (grade.score or 0) >= grade.max_score > 0
+    return outcomes, written, states
+
+
+def student_mastery(course: Path, gradebook, student: str, assignments: set[str]) -> dict:
+    """One student's row: sets, level, pass line, what the next level needs, written answers."""
+    outcomes, written, states = student_outcomes(course, gradebook, student, assignments)
     s = levels.summarize(outcomes)
     sets = {}
     for set_id in catalog.SETS:
@@ -162,6 +170,16 @@ def student_mastery(course: Path, gradebook, student: str, assignments: set[str]
 def mastery(course_dir: str | Path) -> list[dict]:
     """Each student's row of mastery.csv, from the gradebook, by the same rules as ``make grade``."""
     return [m["row"] for m in _all(course_dir)]
+
+
+def gradebook_outcomes(course_dir: str | Path) -> dict[str, tuple[dict, dict]]:
+    """student -> (key-point outcomes by exercise, written answers), every student of the class."""
+    from nbgrader.api import Gradebook
+
+    course = Path(course_dir).resolve()
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        assignments = {a.name for a in gb.assignments}
+        return {student: student_outcomes(course, gb, student, assignments)[:2] for student in students(course, gb)}
 
 
 def _all(course_dir: str | Path) -> list[dict]:

@@ -80,8 +80,8 @@ def _read(path: Path) -> bytes:
 def _imports_in(source: bytes) -> tuple[tuple[str, int], ...]:
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return ()  # a syntax error is graded, not cached around
+    except (SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
+        return ()  # a file Python cannot parse is graded (and reported), not cached around
     names = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 # Key-point statuses. Only "passed" scores; "not_verifiable" (a GPU-only check on a CPU
 # machine) is left out of every count instead of being passed silently.
@@ -69,4 +69,8 @@ class ExerciseResult:
 
     @classmethod
     def from_dict(cls, d: dict) -> "ExerciseResult":
-        return cls(**{**d, "key_points": [KeyPointResult(**kp) for kp in d["key_points"]]})
+        """From :meth:`to_dict`'s form; fields this version does not know (a results log written by
+        a newer grader, on another node) are left out, not an error."""
+        kp_fields = {f.name for f in fields(KeyPointResult)}
+        kps = [KeyPointResult(**{k: v for k, v in kp.items() if k in kp_fields}) for kp in d["key_points"]]
+        return cls(**{**{k: v for k, v in d.items() if k in {f.name for f in fields(cls)}}, "key_points": kps})

@@ -128,15 +128,16 @@ class Sandbox:
             elif os.path.isdir(d):
                 view.append(("ro", d, d))
         view += [("ro", f"/etc/{name}", f"/etc/{name}") for name in ETC if os.path.exists(f"/etc/{name}")]
-        for prefix in dict.fromkeys([sys.base_prefix, sys.prefix]):  # the interpreter, its venv
-            real = os.path.realpath(prefix)
-            if not any(real == d or real.startswith(d + "/") for d in SYSTEM):
-                view.append(("ro", real, real))
         view += [("proc", "", "/proc"), ("tmpfs", "size=1m,mode=0755", "/dev")]
         view += [("dev", f"/dev/{name}", f"/dev/{name}") for name in DEVICES if os.path.exists(f"/dev/{name}")]
         view += [("link", f"/proc/self/fd{tail}", f"/dev/{name}")
                  for name, tail in (("fd", ""), ("stdin", "/0"), ("stdout", "/1"), ("stderr", "/2"))]
         view += [("tmpfs", f"size={SHM_SIZE},mode=1777", "/dev/shm"), ("tmpfs", f"size={TMP_SIZE},mode=1777", "/tmp")]
+        # After the private /tmp: a venv or project that lives under /tmp (a CI clone) stays visible.
+        for prefix in dict.fromkeys([sys.base_prefix, sys.prefix]):  # the interpreter, its venv
+            real = os.path.realpath(prefix)
+            if not any(real == d or real.startswith(d + "/") for d in SYSTEM):
+                view.append(("ro", real, real))
         view += [("ro", str(ROOT / p), str(ROOT / p)) for p in WORKER]
         if self.reference_visible:  # the harness grades a solution or mutant: they import solutions.*
             view.append(("ro", str(ROOT / "solutions"), str(ROOT / "solutions")))

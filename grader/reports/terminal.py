@@ -159,8 +159,11 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
     console.print(Panel(body, title=f"Mastery{' — ' + target if target else ''}", title_align="left"))
 
 
-def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execution_time: float) -> dict:
-    """Gradescope's results.json: one test per key point; level and pass line in extra_data."""
+def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execution_time: float, *,
+                    reveal_expected: bool = True, visibility: str = "visible") -> dict:
+    """Gradescope's results.json: one test per key point; level and pass line in extra_data.
+    The Gradescope autograder leaves the hidden checks' expected values out (``reveal_expected``)
+    and sets each test's ``visibility`` as built (grader/classroom/gradescope.py)."""
     tests = []
     for ex in catalog.CATALOG:
         res = results.get(ex.id)
@@ -169,27 +172,27 @@ def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execut
         tags = list(dict.fromkeys([ex.set, f"part {ex.part}", ex.id]))  # R's set and id are both "R"
         if res.status in _UNGRADED:
             tests.append({"name": f"{ex.id} {ex.title}", "score": 0, "max_score": 0,
-                          "output": STATUS_TEXT[res.status], "tags": tags, "visibility": "visible"})
+                          "output": STATUS_TEXT[res.status], "tags": tags, "visibility": visibility})
             continue
         for k in res.key_points:
             counted = k.status != "not_verifiable"
             test = {
                 "name": f"{ex.id} · {k.key_point}", "number": ex.id,
                 "score": 1 if k.passed else 0, "max_score": 1 if counted else 0,
-                "output": feedback(ex, k) if not k.passed else ex.key_point(k.key_point).claim
-                if k.key_point in {p.id for p in ex.key_points} else "",
-                "tags": tags, "visibility": "visible",
+                "output": feedback(ex, k, reveal_expected=reveal_expected) if not k.passed
+                else ex.key_point(k.key_point).claim if k.key_point in {p.id for p in ex.key_points} else "",
+                "tags": tags, "visibility": visibility,
             }
             if counted:  # a 0/0 entry without a status shows neutral, not as a failure
                 test["status"] = "passed" if k.passed else "failed"
             tests.append(test)
     return {
-        "score": sum(t["score"] for t in tests),
-        "max_score": sum(t["max_score"] for t in tests),
+        "score": sum(t["score"] for t in tests),  # Gradescope has no top-level max_score: in extra_data
         "execution_time": round(execution_time, 2),
         "output": f"Level: {summary.level}; pass line {'met' if summary.pass_line else 'not met'}",
         "tests": tests,
         "extra_data": {
+            "max_score": sum(t["max_score"] for t in tests),
             **summary.to_dict(),
             "exercises": {ex_id: {"status": r.status, "duration_s": r.duration_s, "note": r.note,
                                   "graded_now": graded_now(r)}
