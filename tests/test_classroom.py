@@ -400,3 +400,11 @@ def test_validate_waits_per_set_from_the_catalog():
              nbformat.v4.new_code_cell(),  # a cell the student added: its set's limit too
              nbformat.v4.new_code_cell(metadata={"nbgrader": {"grade_id": "P4__answers_and_stops"}})]
     assert [wait(c) for c in cells] == [timeouts["A"], timeouts["A"], timeouts["P"]]
+
+
+def test_class_analytics_read_the_same_class(klass):
+    klass.grader("analytics", "classroom", "analytics", str(klass.course), "--out", str(klass.course / "report"),
+                 cwd=klass.project)
+    with (klass.course / "report" / "keypoints.csv").open() as f:
+        rows = {(r["exercise"], r["key_point"]): r for r in csv.DictReader(f)}
+    assert ("A3", "aligns_from_the_right") in rows and ("A2", "slice_keeps_dim") in rows
