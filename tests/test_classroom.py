@@ -45,11 +45,20 @@ ROOTED = os.geteuid() == 0  # the sandbox's walls need root (README, "How gradin
 COST: dict[str, float] = {}
 
 
+BUILT = {".git", ".venv", ".grader-cache", ".model-cache", ".hypothesis", ".pytest_cache", "__pycache__", "build"}
+
+
 def project_files() -> list[str]:
-    """What a clone of this working tree holds: tracked files and new ones git does not ignore."""
-    out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                         capture_output=True, check=True).stdout.decode()
-    return sorted({f for f in out.split("\0") if f and (ROOT / f).is_file()})
+    """What a clone of this working tree holds: tracked files and new ones git does not ignore
+    (outside a git checkout: every file but what a build or a grade leaves behind)."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                             capture_output=True, check=True).stdout.decode()
+        return sorted({f for f in out.split("\0") if f and (ROOT / f).is_file()})
+    except (OSError, subprocess.CalledProcessError):
+        return sorted(str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file()
+                      and not BUILT & set(p.relative_to(ROOT).parts) and not p.name.endswith(".egg-info")
+                      and not any(part.endswith(".egg-info") for part in p.relative_to(ROOT).parts))
 
 
 class Class:
@@ -340,7 +349,7 @@ def test_a_changed_check_stops_autograde(klass):
         proc = klass.nbgrader("autograde (changed check)", "autograde", "set_A", "--student", "ada", "--force", ok=False)
     finally:
         check.write_text(before)
-    assert proc.returncode != 0
+    assert proc.returncode == 2
     err = proc.stdout + proc.stderr
     assert "autograde stopped" in err and "changed: grader/checks/test_a3_broadcast.py" in err and "Nothing was graded" in err
     assert graded.stat().st_mtime_ns == stamp
@@ -408,3 +417,18 @@ def test_class_analytics_read_the_same_class(klass):
     with (klass.course / "report" / "keypoints.csv").open() as f:
         rows = {(r["exercise"], r["key_point"]): r for r in csv.DictReader(f)}
     assert ("A3", "aligns_from_the_right") in rows and ("A2", "slice_keeps_dim") in rows
+
+
+def test_a_key_point_not_verifiable_here_is_no_point_and_no_failure_to_fix():
+    """As in make grade: never passed silently (no point in the notebook, left out of the level),
+    and Validate does not list it as a failure (the student has nothing to fix)."""
+    from grader.classroom import notebooks
+    from grader.engine.results import ExerciseResult, KeyPointResult
+
+    ex = catalog.get("P3")
+    res = ExerciseResult(ex.id, "graded", [KeyPointResult(kp.id, "not_verifiable" if kp.needs_gpu else "passed",
+                                                          "needs a CUDA GPU" if kp.needs_gpu else "")
+                                           for kp in ex.key_points])
+    gpu = next(kp.id for kp in ex.key_points if kp.needs_gpu)
+    state, text = notebooks.verdict(ex, res, gpu)
+    assert state == "not_verifiable" and "not verifiable here" in text and "left out of your level" in text
