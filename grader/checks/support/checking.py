@@ -17,8 +17,13 @@ from grader.isolation.learner import LearnerRaised
 
 
 class KeyPointFailure(AssertionError):
-    def __init__(self, what: str, expected: Any = None, got: Any = None, hint: str = ""):
-        self.what, self.expected, self.got, self.hint = what, expected, got, hint
+    """``example``: the input that failed, as the check words it (without the expected value). When
+    given, the report shows it instead of hypothesis's drawn arguments, which may be a fixed
+    case's bystanders or carry the expected answer (a strategy that draws it with the input)."""
+
+    def __init__(self, what: str, expected: Any = None, got: Any = None, hint: str = "",
+                 example: str | None = None):
+        self.what, self.expected, self.got, self.hint, self.example = what, expected, got, hint, example
         lines = [what]
         if expected is not None:
             lines.append(f"expected: {_short(expected)}")
@@ -34,13 +39,13 @@ def _short(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + " ..."
 
 
-def fail(what: str, expected: Any = None, got: Any = None, hint: str = "") -> None:
-    raise KeyPointFailure(what, expected, got, hint)
+def fail(what: str, expected: Any = None, got: Any = None, hint: str = "", example: str | None = None) -> None:
+    raise KeyPointFailure(what, expected, got, hint, example)
 
 
-def expect_equal(got: Any, expected: Any, what: str, hint: str = "") -> None:
+def expect_equal(got: Any, expected: Any, what: str, hint: str = "", example: str | None = None) -> None:
     if got != expected or type(got) is not type(expected) and not _both_numbers(got, expected):
-        fail(what, expected, got, hint)
+        fail(what, expected, got, hint, example)
 
 
 def _both_numbers(a: Any, b: Any) -> bool:
