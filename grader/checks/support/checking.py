@@ -125,3 +125,17 @@ def expect_raises(type_name: str, what: str):
             fail(what, f"{type_name} raised", f"{exc.type_name}: {exc.raw_message}")
         return
     fail(what, f"{type_name} raised", "returned normally")
+
+
+CHILD_CPU_S = 0.05  # CPU time of waited-for children a measured call may cost (none is started)
+
+
+def expect_own_process(watch: dict, what: str) -> None:
+    """A call whose memory is measured in the learner's process (A1, C7's streaming) must do its
+    work there: ``watch`` from ``Learner.watched`` names the other processes seen during it."""
+    if watch["pids"] or watch["children_cpu_s"] > CHILD_CPU_S:
+        fail(f"{what} must do its work in your own process: the peak memory measured is that process's",
+             "no other process (child, or one of your session)",
+             f"{len(watch['pids'])} other process(es) seen (peak resident {watch['peak_hwm'] / 2**20:.1f} MB), "
+             f"{watch['children_cpu_s']:.2f} s of child-process CPU time",
+             hint="stream in the function itself; a child interpreter's memory is not yours to hide")
