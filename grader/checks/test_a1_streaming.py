@@ -28,7 +28,7 @@ import pytest
 from hypothesis import given, settings
 
 from grader.checks.support import strategies
-from grader.checks.support.checking import expect_equal, fail
+from grader.checks.support.checking import expect_equal, expect_own_process, fail
 from grader.isolation.learner import Learner, LearnerCrashed, LearnerImportError, LearnerOutOfMemory
 
 WORDS = ["the", "model", "loss", "token", "批次", "梯度", "data", "train", "eval", "shape", "内存", "step"]
@@ -150,8 +150,9 @@ def pipeline_peaks(handle, path, min_chars: int, what: str) -> dict:
     handle.restart()
     handle.count_stats([])
     before = vm_status(handle)
-    got = handle.pipeline(str(path), min_chars, timeout_s=60)
+    got, watch = handle.watched(lambda: handle.pipeline(str(path), min_chars, timeout_s=60))
     after = vm_status(handle)
+    expect_own_process(watch, what)
     check_counts(got, path, min_chars, what)
     return {"before": before, "after": after}
 

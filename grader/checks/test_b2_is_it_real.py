@@ -30,11 +30,12 @@ def expected_verdict(a, b, n) -> str | None:
 @settings(max_examples=30)
 @given(strategies.record_pairs())
 def test_record_diff(learner, pair):
-    a, b, want = pair
+    a, b, want = pair  # want is drawn with the records: the failing example shows a and b only
+    example = f"a = {a!r}\nb = {b!r}"
     got = learner.diff_records(a, b)
     if type(got) is not list:
-        fail("diff_records must return a sorted list of keys", want, got)
-    expect_equal(got, want, "diff_records(a, b) on two drawn run records",
+        fail("diff_records must return a sorted list of keys", "a sorted list of str", got, example=example)
+    expect_equal(got, want, "diff_records(a, b) on two drawn run records", example=example,
                  hint="compare commit, config, data_version, seed and environment first; run_id and metrics "
                       "always differ")
 

@@ -112,14 +112,24 @@ def test_ddp_vs_fsdp(learner, replica, gpu, n_gpus):
 
 @given(strategies.model_params, st.integers(0, 10**10))
 def test_qlora_half_byte(learner, n, n_adapter):
+    # The stub says "stored the way QLoRA stores it" without fixing the convention, and the course
+    # gives two: 4 bits ~ 0.5 byte per parameter (part 7, C1's follow-up) and Llama-3-8B's
+    # "4.4 + 0.67 ~ 5.1 GB" (part 4: 4.4 GB for 8.03B, the NF4 blocks' scales included, as P3's
+    # 4.5 bits). Both readings pass, and anything between them: from ceil(n/2) to ceil(4.5/8 x n).
     for nb, na in ((B70, B70 * 13 // 1000), (n, n_adapter)):
-        expect_equal(_state(learner, nb, na, "qlora"), _ceil_div(nb, 2) + 16 * na,
-                     f"state_bytes({nb}, {na}, 'qlora')",
-                     hint="4 bits = half a byte per frozen base parameter (rounded up); adapters 16 bytes each")
+        what = f"state_bytes({nb}, {na}, 'qlora')"
+        got = _state(learner, nb, na, "qlora")
+        low, high = _ceil_div(nb, 2) + 16 * na, _ceil_div(9 * nb, 16) + 16 * na
+        if not low <= got <= high:
+            fail(what, f"{low} .. {high} (4 to 4.5 bits per frozen base parameter, rounded up, + 16 B per "
+                 f"adapter parameter)", got,
+                 "4 bits = half a byte per frozen base parameter (4.5 with NF4's block scales); adapters 16 bytes each",
+                 example=f"n_base = {nb}, n_adapter = {na}, method = 'qlora'")
     got = _state(learner, B70, B70 * 13 // 1000, "qlora")
     if got > GPU80:
         fail("state_bytes for the course's 70B in QLoRA, on one 80 GB GPU", f"<= {GPU80}", got,
-             "35 GB base + 14.6 GB adapters fits one 80 GB GPU")
+             "35 GB base + 14.6 GB adapters fits one 80 GB GPU",
+             example=f"n_base = {B70}, n_adapter = {B70 * 13 // 1000}, method = 'qlora'")
 
 
 @settings(max_examples=3)

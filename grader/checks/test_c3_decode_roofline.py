@@ -6,7 +6,7 @@ one-token decode step of a tiny bf16 Llama and the bytes of its real weights; th
 import math
 
 import torch
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from torch.utils.flop_counter import FlopCounterMode
 
@@ -17,6 +17,7 @@ from grader.checks.support.strategies import llama_configs
 
 H100_PEAK, H100_BW = 989e12, 3.35e12
 LLAMA3_8B_PARAMS = 8.03e9
+TIE_MARGIN = 1e-6  # relative distance from the ridge below which a drawn case counts as a tie
 
 
 def _close(got: float, want: float, what: str, hint: str = "", rel: float = 1e-6) -> None:
@@ -67,6 +68,9 @@ def test_intensity_equals_batch(learner, config, batch):
 
 @given(strategies.peak_flops, strategies.bandwidths, st.floats(1e6, 1e15), st.floats(1e6, 1e12))
 def test_ridge(learner, peak, bw, flops, nbytes):
+    # the contract defines no tie: a drawn step whose intensity is within TIE_MARGIN of the ridge
+    # (equal in float64 but not in exact arithmetic, or nearly) is not drawn
+    assume(abs((flops / nbytes) / (peak / bw) - 1) > TIE_MARGIN)
     _close(as_number(learner.ridge_point(H100_PEAK, H100_BW), "ridge_point(H100)"), H100_PEAK / H100_BW,
            "ridge_point(989e12, 3.35e12): ~295 FLOP/byte")
     _close(as_number(learner.ridge_point(peak, bw), f"ridge_point({peak:g}, {bw:g})"), peak / bw,

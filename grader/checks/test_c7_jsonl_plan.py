@@ -23,7 +23,7 @@ import time
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from grader.checks.support.checking import as_number, expect_equal, fail
+from grader.checks.support.checking import as_number, expect_equal, expect_own_process, fail
 from grader.isolation.learner import Learner
 
 DRIVER = "grader.drivers.c7_jsonl_plan:"
@@ -77,8 +77,13 @@ def _digest(texts) -> str:
     return h.hexdigest()
 
 
-def _unique(learner, path, min_chars) -> dict:
-    got = learner.drive(DRIVER + "run_unique", path=path, min_chars=min_chars)
+def _unique(learner, path, min_chars, outside: bool = False) -> dict:
+    run = lambda: learner.drive(DRIVER + "run_unique", path=path, min_chars=min_chars)  # noqa: E731
+    if outside:  # its peak is read from the learner's process: the work must run there
+        got, watch = learner.watched(run)
+        expect_own_process(watch, f"unique_texts({path!r}, {min_chars})")
+    else:
+        got = run()
     if type(got) is not dict or not {"n", "digest", "lazy", "peak_bytes"} <= got.keys():
         fail("the pipeline's run did not report", "a result", got)
     return got
@@ -95,9 +100,9 @@ def test_streaming(learner, shared_tmp_path, seed, min_chars):
     outside = isinstance(learner, Learner)  # grader bench's in-process baseline: no process to read
     if outside:
         learner.restart()  # a fresh process: its peak resident memory (VmHWM) starts over
-    a = _unique(learner, small, min_chars)  # also imports everything and builds the set of seen hashes once
+    a = _unique(learner, small, min_chars, outside)  # also imports everything and builds the set of seen hashes once
     peak_small = learner.peak_rss_bytes() if outside else 0
-    b = _unique(learner, big, min_chars)
+    b = _unique(learner, big, min_chars, outside)
     peak_big = learner.peak_rss_bytes() if outside else 0
     for got, d, name in ((a, docs, "the file"), (b, big_docs, "the 8x file")):
         want = serial(d, min_chars)

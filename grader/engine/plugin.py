@@ -164,7 +164,10 @@ def _classify(excinfo) -> dict:
         out = {"status": "failed", "message": str(exc)}
     else:  # a bug in the check itself: never blame the learner silently
         out = {"status": "check_error", "message": f"{type(exc).__name__}: {exc}"}
-    if notes:
+    own = getattr(exc, "example", None) if isinstance(exc, KeyPointFailure) else None
+    if own is not None:  # the check recorded the input that failed (never the expected value)
+        out["example"] = own[-1500:]
+    elif notes:
         out["example"] = notes[-1500:]
     return out
 

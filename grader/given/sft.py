@@ -26,9 +26,7 @@ HELD_OUT_PAIRS: tuple[tuple[str, str], ...] = tuple(
         ("Finland", "Helsinki"), ("Denmark", "Copenhagen"),
     ])
 
-# 12 steps, not the 30 of the course's measurement: the loss is ~0 by step 5 and 12 steps gave the same
-# verdicts (solution: 5/6 answered, 6/6 stopped; EOS masked: 5/6 answered, 0/6 stopped) in 28 s
-# on one thread of the shared 2-core machine, load included.
+# 12 steps, not the 30 of the course's measurement (why: grader/checks/truth/sft.py).
 TRAIN_STEPS, LR, BATCH_SIZE = 12, 1e-3, 4
 
 
@@ -46,8 +44,12 @@ def add_lora(model, lora: dict):
 
 
 def train(model, batches, *, steps: int = TRAIN_STEPS, lr: float = LR) -> list[float]:
-    """The twenty-line loop: AdamW on the trainable parameters, one batch per step; the loss is
-    the model's own (labels shifted inside, -100 ignored). Returns the loss of every step."""
+    """The training loop the drivers run: AdamW on the trainable parameters, one batch per step,
+    the loss the model computes from ``labels``. Returns the loss of every step.
+
+    This loop runs in the learner's process, so its code is necessarily visible there; the
+    exercises that ask about a training loop's steps (P2, C5) are graded on the learner's own
+    loop, never on this one."""
     import torch
 
     params = [p for p in model.parameters() if p.requires_grad]
@@ -61,7 +63,7 @@ def train(model, batches, *, steps: int = TRAIN_STEPS, lr: float = LR) -> list[f
         out.loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
-        opt.zero_grad(set_to_none=True)
+        opt.zero_grad()
         losses.append(float(out.loss.detach()))
     model.eval()
     return losses

@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from grader.isolation import codec, files, procfs, zygote
 from grader.isolation.sandbox import ROOT, Sandbox, reference_visible
@@ -286,6 +286,40 @@ class Learner:
         if self._proc is None:
             raise RuntimeError("the learner's process is not running")
         return procfs.status(self._proc.pid)
+
+    def watched(self, run: Callable[[], Any]) -> tuple[Any, dict]:
+        """``run()`` (a call or drive of this learner), while the learner's other processes (descendants, session) are sampled from
+        /proc every few ms: ``(result, {"pids": [...], "peak_hwm": max VmHWM of any of them,
+        "children_cpu_s": CPU time of children waited for during the call})``. A measurement of
+        the learner process's own memory is meaningless when the work ran in another process."""
+        leader = self._proc.pid if self._proc is not None else None
+        before = procfs.cpu_times(leader)["children_s"] if leader else 0.0
+        seen, peak, stop = set(), [0], threading.Event()
+
+        def sample():
+            while not stop.is_set():
+                lead = self._proc.pid if self._proc is not None else None
+                if lead:
+                    for pid in procfs.tree(lead):
+                        seen.add(pid)
+                        try:
+                            peak[0] = max(peak[0], procfs.status(pid).get("VmHWM", 0))
+                        except OSError:
+                            pass
+                stop.wait(0.005)
+
+        watcher = threading.Thread(target=sample, daemon=True)
+        watcher.start()
+        try:
+            result = run()
+        finally:
+            stop.set()
+            watcher.join()
+        lead = self._proc.pid if self._proc is not None else None
+        after = procfs.cpu_times(lead)["children_s"] if lead else before
+        if lead != leader:  # started by this call: its children's time is all of this call's
+            before = 0.0
+        return result, {"pids": sorted(seen), "peak_hwm": peak[0], "children_cpu_s": after - before}
 
     def cpu_times(self) -> dict:
         """CPU seconds of the learner process, read from ``/proc/<pid>/stat`` outside it:

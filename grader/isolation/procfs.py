@@ -48,6 +48,33 @@ def session(pid: int) -> int | None:
         return None
 
 
+def parent(pid: int) -> int | None:
+    try:
+        return int(_stat_fields(pid)[1])  # field 4
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def tree(leader: int) -> list[int]:
+    """Pids of ``leader``'s other processes: its descendants and the members of its session."""
+    found, parents = set(), {}
+    for pid in pids():
+        if pid == leader:
+            continue
+        if session(pid) == leader:
+            found.add(pid)
+        parents[pid] = parent(pid)
+    for pid in parents:
+        seen, p = set(), parents[pid]
+        while p is not None and p > 1 and p not in seen:
+            if p == leader:
+                found.add(pid)
+                break
+            seen.add(p)
+            p = parents.get(p)
+    return sorted(found)
+
+
 def owner(pid: int) -> int | None:
     try:
         return os.stat(f"/proc/{pid}").st_uid

@@ -17,8 +17,13 @@ from grader.isolation.learner import LearnerRaised
 
 
 class KeyPointFailure(AssertionError):
-    def __init__(self, what: str, expected: Any = None, got: Any = None, hint: str = ""):
-        self.what, self.expected, self.got, self.hint = what, expected, got, hint
+    """``example``: the input that failed, as the check words it (without the expected value). When
+    given, the report shows it instead of hypothesis's drawn arguments, which may be a fixed
+    case's bystanders or carry the expected answer (a strategy that draws it with the input)."""
+
+    def __init__(self, what: str, expected: Any = None, got: Any = None, hint: str = "",
+                 example: str | None = None):
+        self.what, self.expected, self.got, self.hint, self.example = what, expected, got, hint, example
         lines = [what]
         if expected is not None:
             lines.append(f"expected: {_short(expected)}")
@@ -34,13 +39,13 @@ def _short(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + " ..."
 
 
-def fail(what: str, expected: Any = None, got: Any = None, hint: str = "") -> None:
-    raise KeyPointFailure(what, expected, got, hint)
+def fail(what: str, expected: Any = None, got: Any = None, hint: str = "", example: str | None = None) -> None:
+    raise KeyPointFailure(what, expected, got, hint, example)
 
 
-def expect_equal(got: Any, expected: Any, what: str, hint: str = "") -> None:
+def expect_equal(got: Any, expected: Any, what: str, hint: str = "", example: str | None = None) -> None:
     if got != expected or type(got) is not type(expected) and not _both_numbers(got, expected):
-        fail(what, expected, got, hint)
+        fail(what, expected, got, hint, example)
 
 
 def _both_numbers(a: Any, b: Any) -> bool:
@@ -120,3 +125,17 @@ def expect_raises(type_name: str, what: str):
             fail(what, f"{type_name} raised", f"{exc.type_name}: {exc.raw_message}")
         return
     fail(what, f"{type_name} raised", "returned normally")
+
+
+CHILD_CPU_S = 0.05  # CPU time of waited-for children a measured call may cost (none is started)
+
+
+def expect_own_process(watch: dict, what: str) -> None:
+    """A call whose memory is measured in the learner's process (A1, C7's streaming) must do its
+    work there: ``watch`` from ``Learner.watched`` names the other processes seen during it."""
+    if watch["pids"] or watch["children_cpu_s"] > CHILD_CPU_S:
+        fail(f"{what} must do its work in your own process: the peak memory measured is that process's",
+             "no other process (child, or one of your session)",
+             f"{len(watch['pids'])} other process(es) seen (peak resident {watch['peak_hwm'] / 2**20:.1f} MB), "
+             f"{watch['children_cpu_s']:.2f} s of child-process CPU time",
+             hint="stream in the function itself; a child interpreter's memory is not yours to hide")

@@ -1,0 +1,35 @@
+"""grader/given/ is learner-visible: its comments and docstrings hold no part of an answer (the
+code of a loop the drivers run in the learner's process is unavoidable and says so)."""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+
+import pytest
+
+from grader.course.catalog import ROOT
+
+# (file, what its comments and docstrings must not say): R's ignore index, B3/X5's conclusion,
+# P2/C5's loop steps
+WITHHELD = {"sft.py": ("-100", "ignored", "5/6", "0/6", "6/6", "EOS masked", "set_to_none", "clip")}
+
+
+def _prose(path) -> str:
+    text = path.read_text()
+    comments = [t.string for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.COMMENT]
+    docs = [ast.get_docstring(n) or "" for n in ast.walk(ast.parse(text))
+            if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))]
+    return "\n".join(comments + docs)
+
+
+@pytest.mark.parametrize("name", sorted(WITHHELD))
+def test_given_prose_withholds_answers(name):
+    prose = _prose(ROOT / "grader" / "given" / name)
+    found = [w for w in WITHHELD[name] if w in prose]
+    assert not found, f"grader/given/{name} says {found} in a comment or docstring"
+
+
+def test_sft_loop_says_why_its_code_is_visible():
+    assert "necessarily visible" in _prose(ROOT / "grader" / "given" / "sft.py")

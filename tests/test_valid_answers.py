@@ -1,0 +1,31 @@
+"""Answers that are right by the stub's contract but differ from the reference: the checks must
+accept them (each issue that rejected a valid answer adds one here, with the key points it was
+rejected on). A file here is appended to the reference answer: its functions replace the
+reference's, the rest stays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.course import catalog
+from grader.engine import runner
+
+HERE = Path(__file__).parent / "valid_answers"
+
+CASES = [
+    # (exercise, file, key points it must pass)
+    (catalog.get("A7"), "a7_activations_fp32_norms.py", ("scales_with_batch_and_seq", "tracks_measurement")),
+    (catalog.get("C3"), "c3_decode_roofline_cross_multiplied.py", ("ridge",)),
+]
+
+
+@pytest.mark.parametrize("ex,name,key_points", CASES, ids=[c[1] for c in CASES])
+def test_valid_answer_passes(ex, name, key_points, tmp_path):
+    answer = tmp_path / f"{ex.module}.py"
+    reference = catalog.ROOT / "solutions" / f"{ex.module}.py"
+    answer.write_text(reference.read_text() + "\n\n# ---- a valid variant\n" + (HERE / name).read_text())
+    res = runner.grade_exercise(ex, answer, key_points=key_points)
+    failed = [(kp.key_point, kp.status, kp.message) for kp in res.key_points if kp.status != "passed"]
+    assert not failed, failed
