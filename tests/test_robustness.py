@@ -72,3 +72,27 @@ def test_unavailable_exercises_are_listed_not_dropped(monkeypatch):
     monkeypatch.setitem(catalog.BY_ID, "Z9", planned)
     results = runner.grade(ROOT / "exercises", only=["Z9"])
     assert list(results) == ["Z9"] and results["Z9"].status == "not_available"
+
+
+def test_rich_markup_in_learner_text_is_shown_not_parsed():
+    """`raise ValueError("[/nope]")`: the report prints the text as it is, and never crashes."""
+    import io
+
+    from rich.console import Console
+
+    from grader.course import levels
+    from grader.engine.results import ExerciseResult, KeyPointResult
+    from grader.reports import terminal
+
+    ex = catalog.get("A3")
+    bad = "[/nope] [bold red]x[/] [link=file:///etc]y"
+    kps = [KeyPointResult(kp.id, "error", message=f"ValueError: {bad}", got=bad, expected=bad, example=bad,
+                          traceback=f"Traceback\n  {bad}") for kp in ex.key_points]
+    results = {"A3": ExerciseResult("A3", "graded", kps)}
+    whole = {"A3": ExerciseResult("A3", "graded", [KeyPointResult(kp.id, "crashed", message=bad)
+                                                   for kp in ex.key_points])}
+    for res in (results, whole):
+        summary = levels.summarize({k: r.outcome() for k, r in res.items()})
+        out = io.StringIO()
+        terminal.print_report(res, summary, Console(file=out, width=200), target="[/t]")
+        assert "[/nope]" in out.getvalue()
