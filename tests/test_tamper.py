@@ -169,6 +169,25 @@ ATTEMPTS = {
             os.write(answer_pipe(), struct.pack("<Q", 0) + struct.pack("<Q", len(header)) + header)
             import time; time.sleep(3600)
         """,
+    "decode_bomb_lists": ANSWER_PIPE + """
+        import struct
+        def broadcast_shape(a, b):  # 60 MB on the wire, ~4 GB of Python lists once decoded
+            header = b"[" + b"[]," * 20_000_000 + b"[]]"
+            os.write(answer_pipe(), struct.pack("<Q", 0) + struct.pack("<Q", len(header)) + header)
+            import time; time.sleep(3600)
+        """,
+    "decode_bomb_buffer_refs": ANSWER_PIPE + """
+        import struct
+        def broadcast_shape(a, b):  # one 32 MB buffer referenced 4000 times: 128 GB of copies
+            header = b"[" + b",".join([b'{"$b": 0}'] * 4000) + b"]"
+            buf = bytes(32 << 20)
+            frame = struct.pack("<Q", 1) + struct.pack("<Q", len(header)) + header + struct.pack("<Q", len(buf)) + buf
+            fd = answer_pipe()
+            view = memoryview(frame)
+            while view:
+                view = view[os.write(fd, view):]
+            import time; time.sleep(3600)
+        """,
     "exit_zero_at_import": "import sys\nsys.exit(0)\n",
     "os_exit_zero_at_import": "import os\nos._exit(0)\n",
 }
@@ -482,6 +501,47 @@ def test_deeply_nested_frame_is_the_learners_fault(tmp_path):
     path.write_text(textwrap.dedent(ATTEMPTS["deeply_nested_frame"]))
     res = runner.grade_exercise(A3, path)
     assert {k.status for k in res.key_points} == {"bad_output"}
+
+
+@pytest.mark.parametrize("attempt", ["decode_bomb_lists", "decode_bomb_buffer_refs"])
+def test_a_decode_bomb_costs_its_exercise_only(tmp_path, attempt):
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(ATTEMPTS[attempt]))
+    res = runner.grade_exercise(A3, path)
+    assert {k.status for k in res.key_points} == {"bad_output"}, _explain(res)
+    assert any("too large" in k.message for k in res.key_points), _explain(res)
+
+
+def test_the_codec_budgets_what_a_frame_decodes_to():
+    import io
+    import struct
+
+    from grader.isolation import codec
+
+    assert codec.MAX_FRAME_BYTES <= 64 << 20
+    header = b"[" + b"[]," * 2_000_000 + b"[]]"
+    with pytest.raises(codec.FrameTooLarge):
+        codec.read(io.BytesIO(struct.pack("<Q", 0) + struct.pack("<Q", len(header)) + header))
+    header = b"[" + b",".join([b'{"$b": 0}'] * 200) + b"]"
+    buf = bytes(1 << 20)
+    frame = struct.pack("<Q", 1) + struct.pack("<Q", len(header)) + header + struct.pack("<Q", len(buf)) + buf
+    with pytest.raises(codec.FrameTooLarge):
+        codec.read(io.BytesIO(frame), max_bytes=64 << 20)
+    value = {"x": [1.5, (2, None)], "b": b"ab" * 1000}
+    assert codec.read(io.BytesIO(codec.dumps(value))) == value
+
+
+def test_the_check_process_has_an_address_space_cap():
+    import resource
+
+    if os.path.exists("/dev/nvidiactl"):
+        pytest.skip("no cap where a CUDA context may need its address space")
+    saved = resource.getrlimit(resource.RLIMIT_AS)
+    try:
+        runner._cap_address_space()
+        assert resource.getrlimit(resource.RLIMIT_AS)[0] <= runner.CHECK_ADDRESS_SPACE
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, saved)
 
 
 def test_symlinks_in_the_learner_folder_are_not_followed(tmp_path):
