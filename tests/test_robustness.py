@@ -96,3 +96,48 @@ def test_rich_markup_in_learner_text_is_shown_not_parsed():
         out = io.StringIO()
         terminal.print_report(res, summary, Console(file=out, width=200), target="[/t]")
         assert "[/nope]" in out.getvalue()
+
+
+FAST_ANSWER = "\ndef broadcast_shape(a, b):\n    import numpy as np\n    return tuple(np.broadcast_shapes(tuple(a), tuple(b)))\n"
+
+
+@pytest.mark.parametrize("case", ["forked_children", "memfd"])
+def test_memory_is_polled_while_the_learner_answers_fast(tmp_path, case):
+    """Children holding memory (or a memfd) while the learner answers every call at once: the
+    cap for all its processes together is still enforced (polled on a timer and between calls)."""
+    hold = {
+        "forked_children": textwrap.dedent("""
+            import os, time
+            _held = []
+            def _hold():  # at the first call, after the import: the learner never waits idle
+                if _held:
+                    return
+                for _ in range(3):
+                    pid = os.fork()
+                    if pid == 0:
+                        try:
+                            block = bytearray(800 << 20)
+                            for i in range(0, len(block), 4096):
+                                block[i] = 1
+                            time.sleep(3600)
+                        finally:
+                            os._exit(0)
+                    _held.append(pid)
+            """),
+        "memfd": textwrap.dedent("""
+            import os
+            chunk = b"x" * (16 << 20)
+            fds = []
+            for _ in range(2500 // 64):  # each under the file-size cap, together over the memory cap
+                fds.append(os.memfd_create("hold"))
+                for _ in range(4):
+                    os.write(fds[-1], chunk)
+            """),
+    }[case]
+    path = tmp_path / "a3_broadcast.py"
+    answer = FAST_ANSWER.replace("    import numpy", "    _hold()\n    time.sleep(0.05)\n    import numpy") if case == "forked_children" \
+        else FAST_ANSWER
+    path.write_text(hold + answer)
+    res = runner.grade_exercise(A3, path)
+    statuses = {k.status for k in res.key_points}
+    assert "oom" in statuses and "passed" not in statuses, [(k.status, k.message) for k in res.key_points]

@@ -88,16 +88,20 @@ class _DeadlineReader:
         self._timeout_error = timeout_error
         self._watch = watch
         self._tick_s = tick_s
+        self._watched = time.monotonic()
 
     def read(self, n: int) -> bytes:
         while True:
-            left = self._deadline - time.monotonic()
+            now = time.monotonic()
+            if now - self._watched >= self._tick_s:  # on a timer, whatever the traffic
+                self._watched = now
+                self._watch()
+            left = self._deadline - now
             if left <= 0:
                 raise self._timeout_error()
             ready, _, _ = select.select([self._fd], [], [], min(left, self._tick_s))
             if ready:
                 return os.read(self._fd, min(n, 1 << 20))
-            self._watch()
 
 
 class _OutputTail:
@@ -341,6 +345,7 @@ class Learner:
                 except LearnerError as exc:
                     self._start_failed = exc
                     raise
+            self._check_memory(what)  # between calls too: what its processes hold since the last answer
             self._requests.write(codec.dumps(request))
             self._requests.flush()
             answer = self._receive(timeout_s or self.call_timeout_s, what)
