@@ -931,3 +931,17 @@ def test_fingerprint_reads_no_fifo_or_link(tmp_path):
     worker.start()
     worker.join(30)  # a hang is the failure; a bound on the wait, not a timing assertion
     assert done, "fingerprinting blocked on the learner's FIFO or /dev/zero link"
+
+
+def test_the_draws_depend_on_every_learner_file(tmp_path):
+    """A lookup table of seen inputs in a helper module: changing the helper changes the draws."""
+    from grader.engine import plugin
+
+    main = tmp_path / "a3_broadcast.py"
+    main.write_text("from table import TABLE\ndef broadcast_shape(a, b):\n    return TABLE[(a, b)]\n")
+    (tmp_path / "table.py").write_text("TABLE = {}\n")
+    before = plugin._learner_code(main)
+    (tmp_path / "table.py").write_text("TABLE = {((1,), (1,)): (1,)}\n")
+    assert plugin._learner_code(main) != before
+    (tmp_path / "other_helper.py").write_text("X = 1\n")  # not imported, but copied and fingerprinted
+    assert plugin._learner_code(main) != before
