@@ -945,3 +945,23 @@ def test_the_draws_depend_on_every_learner_file(tmp_path):
     assert plugin._learner_code(main) != before
     (tmp_path / "other_helper.py").write_text("X = 1\n")  # not imported, but copied and fingerprinted
     assert plugin._learner_code(main) != before
+
+
+def test_not_verifiable_is_never_a_pass_that_sticks(monkeypatch):
+    """A key point this machine cannot verify: re-graded next time, and no notebook points for it."""
+    from grader.classroom import notebooks
+    from grader.engine.cache import reusable
+    from grader.engine.results import ExerciseResult, KeyPointResult
+
+    ex = catalog.get("P3")
+    kps = [KeyPointResult(kp.id, "passed") for kp in ex.key_points]
+    kps[-1] = KeyPointResult(kps[-1].key_point, "not_verifiable", "needs a GPU")
+    res = ExerciseResult(ex.id, "graded", kps)
+    assert not reusable(res)
+    assert reusable(ExerciseResult(ex.id, "graded", [KeyPointResult(k.key_point, "passed") for k in kps]))
+    monkeypatch.setattr(runner, "warm_up", lambda **_: None)
+    monkeypatch.setattr(runner, "grade_exercise", lambda *a, **k: res)
+    monkeypatch.setattr(notebooks, "_graded", {})
+    verdict = notebooks.verdict_for_source(ex.id, kps[-1].key_point, "# any answer\n")
+    assert verdict is not None and "not verifiable on this machine" in verdict
+    assert notebooks.verdict_for_source(ex.id, kps[0].key_point, "# any answer\n") is None

@@ -254,7 +254,10 @@ def verdict_for_source(ex_id: str, kp_id: str, source: str) -> str | None:
                 raise
     result = _graded[key]
     kp = next((k for k in result.key_points if k.key_point == kp_id), None)
-    if kp is None or not (kp.passed or kp.status == "not_verifiable"):
+    if kp is not None and kp.status == "not_verifiable":  # never a pass: no points, and it says why
+        return (f"{ex_id} · {kp_id} not verifiable on this machine (no points: it needs what this "
+                f"machine lacks, a GPU)\n{kp.message}".rstrip())
+    if kp is None or not kp.passed:
         text = class_feedback(ex, kp) if kp else f"{kp_id} was not graded"
         return f"{ex_id} · {kp_id} failed\n{text}"
     return None

@@ -53,7 +53,7 @@ def _exercise_line(res: ExerciseResult) -> tuple[str, str]:
     statuses = {k.status for k in res.key_points if not k.passed and k.status != "not_verifiable"}
     unverified = sum(k.status == "not_verifiable" for k in res.key_points)
     if not statuses:
-        text = "passed" + (f" ({unverified} not verifiable here)" if unverified else "")
+        text = "passed" + (f" ({unverified} not verified here)" if unverified else "")
     elif len(statuses) == 1 and statuses <= _WHOLE_EXERCISE:
         text = STATUS_TEXT[statuses.pop()]
     else:
