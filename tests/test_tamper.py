@@ -965,3 +965,23 @@ def test_not_verifiable_is_never_a_pass_that_sticks(monkeypatch):
     verdict = notebooks.verdict_for_source(ex.id, kps[-1].key_point, "# any answer\n")
     assert verdict is not None and "not verifiable on this machine" in verdict
     assert notebooks.verdict_for_source(ex.id, kps[0].key_point, "# any answer\n") is None
+
+
+@pytest.mark.parametrize("layout", ["sparse_big_helpers", "many_helpers"])
+def test_the_snapshot_of_the_learner_folder_is_capped(tmp_path, layout):
+    """60 sparse 4 MiB helpers (240 MiB a copy) or 300 small ones: refused, saying why."""
+    from grader.isolation import files
+
+    main = tmp_path / "a3_broadcast.py"
+    main.write_text("def broadcast_shape(a, b):\n    return a\n")
+    for i in range(60 if layout == "sparse_big_helpers" else 300):
+        with open(tmp_path / f"helper_{i}.py", "wb") as f:
+            if layout == "sparse_big_helpers":
+                f.truncate(files.MODULE_CAP)
+            else:
+                f.write(b"X = 1\n")
+    with pytest.raises(files.Refused, match="MiB|files"):
+        files.snapshot_modules(main, tmp_path / "copy")
+    res = runner.grade_exercise(A3, main)
+    assert {k.status for k in res.key_points} == {"refused"}, _explain(res)
+    assert files.SNAPSHOT_BYTES_CAP <= 16 << 20 and files.SNAPSHOT_FILES_CAP <= 200
