@@ -59,7 +59,8 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
     results = attempts.gate(results, tries, reveal=args.reveal)  # what the feedback may show
     written = []  # the files first: the terminal report can never cost them
     if args.json:
-        report.write_json(Path(args.json), report.gradescope_json(results, summary, time.monotonic() - start))
+        report.write_json(Path(args.json), report.gradescope_json(results, summary, time.monotonic() - start,
+                                                                      gated=True))  # attempts.gate'd above
         written.append(args.json)
     if args.html:
         from grader.reports import html as html_report

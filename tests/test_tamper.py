@@ -985,3 +985,28 @@ def test_the_snapshot_of_the_learner_folder_is_capped(tmp_path, layout):
     res = runner.grade_exercise(A3, main)
     assert {k.status for k in res.key_points} == {"refused"}, _explain(res)
     assert files.SNAPSHOT_BYTES_CAP <= 16 << 20 and files.SNAPSHOT_FILES_CAP <= 200
+
+
+def test_grade_report_json_withholds_recall_facts_as_the_terminal_does():
+    """gradescope_json(reveal_expected=True) on results nobody gated: a recall key point's expected
+    value and hint (the fact itself) stay out; other key points show theirs."""
+    from grader.course import levels
+    from grader.engine import attempts
+    from grader.engine.results import ExerciseResult, KeyPointResult
+    from grader.reports import terminal
+
+    ex, point = next((ex, kp) for ex in catalog.available() for kp in ex.key_points if kp.recall)
+    other = next((kp for kp in ex.key_points if not kp.recall), None)
+    kps = [KeyPointResult(point.id, "failed", "wrong", expected="SECRET-FACT", got="1", hint="HINT-FACT")]
+    if other:
+        kps.append(KeyPointResult(other.id, "failed", "wrong", expected="PLAIN-EXPECTED", got="1"))
+    results = {ex.id: ExerciseResult(ex.id, "graded", kps)}
+    summary = levels.summarize({k: r.outcome() for k, r in results.items()})
+    data = terminal.gradescope_json(results, summary, 0.0, reveal_expected=True)
+    text = " ".join(t["output"] for t in data["tests"])
+    assert "SECRET-FACT" not in text and "HINT-FACT" not in text, text
+    if other:
+        assert "PLAIN-EXPECTED" in text
+    gated = attempts.gate(results, None, reveal=True)  # grader grade --reveal: the terminal shows it
+    data = terminal.gradescope_json(gated, summary, 0.0, gated=True)
+    assert "SECRET-FACT" in " ".join(t["output"] for t in data["tests"])

@@ -162,10 +162,17 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
 
 
 def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execution_time: float, *,
-                    reveal_expected: bool = True, visibility: str = "visible") -> dict:
+                    reveal_expected: bool = True, visibility: str = "visible", gated: bool = False) -> dict:
     """Gradescope's results.json: one test per key point; level and pass line in extra_data.
     The Gradescope autograder leaves the hidden checks' expected values out (``reveal_expected``)
-    and sets each test's ``visibility`` as built (grader/classroom/gradescope.py)."""
+    and sets each test's ``visibility`` as built (grader/classroom/gradescope.py).
+
+    What a failure shows follows the terminal's rule (grader.engine.attempts): ``gated`` when the
+    results already went through :func:`attempts.gate` (``grader grade``: the learner's attempts
+    and ``--reveal`` decided); otherwise a recall key point's expected value, hint and lesson are
+    withheld here, whatever ``reveal_expected`` says (nothing counts attempts on this path)."""
+    from grader.engine import attempts
+
     tests = []
     for ex in catalog.CATALOG:
         res = results.get(ex.id)
@@ -177,6 +184,8 @@ def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execut
                           "output": STATUS_TEXT[res.status], "tags": tags, "visibility": visibility})
             continue
         for k in res.key_points:
+            if not gated and not k.passed:
+                k = attempts.shown(ex, k, count=None)
             counted = k.status != "not_verifiable"
             test = {
                 "name": f"{ex.id} · {k.key_point}", "number": ex.id,
