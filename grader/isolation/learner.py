@@ -78,17 +78,22 @@ class LearnerBadOutput(LearnerError):
     status = "bad_output"
 
 
+MEMORY_POLL_S = 0.1  # how often the memory of all the learner's processes is read, whatever the traffic
+
+
 class _DeadlineReader:
     """``read(n)`` on a pipe that gives up at a deadline, also in the middle of a frame, and
-    calls ``watch()`` every ``tick_s`` while it waits (it may raise to give up early)."""
+    calls ``watch()`` every ``tick_s`` on a timer, whether data is flowing or not (it may raise to
+    give up early): a learner answering fast never skips a poll."""
 
-    def __init__(self, stream, deadline: float, timeout_error, watch=lambda: None, tick_s: float = 0.1):
+    def __init__(self, stream, deadline: float, timeout_error, watch=lambda: None, tick_s: float = 0.1,
+                 watched: float | None = None):
         self._fd = stream.fileno()
         self._deadline = deadline
         self._timeout_error = timeout_error
         self._watch = watch
         self._tick_s = tick_s
-        self._watched = time.monotonic()
+        self._watched = time.monotonic() if watched is None else watched  # the last watch, maybe a call ago
 
     def read(self, n: int) -> bytes:
         while True:
@@ -345,7 +350,8 @@ class Learner:
                 except LearnerError as exc:
                     self._start_failed = exc
                     raise
-            self._check_memory(what)  # between calls too: what its processes hold since the last answer
+            if time.monotonic() - self._memory_checked >= MEMORY_POLL_S:  # between calls too
+                self._check_memory(what)
             self._requests.write(codec.dumps(request))
             self._requests.flush()
             answer = self._receive(timeout_s or self.call_timeout_s, what)
@@ -367,7 +373,8 @@ class Learner:
     def _receive(self, timeout_s: float, what: str) -> dict:
         stream = _DeadlineReader(self._answers, time.monotonic() + timeout_s,
                                  lambda: LearnerTimeout(f"{what} timed out after {timeout_s:g} s"),
-                                 watch=lambda: self._check_memory(what))
+                                 watch=lambda: self._check_memory(what), tick_s=MEMORY_POLL_S,
+                                 watched=self._memory_checked)
         try:
             answer = codec.read(stream, self.max_result_bytes)
         except EOFError:
@@ -380,8 +387,11 @@ class Learner:
             raise LearnerBadOutput(f"{what}: malformed answer from the learner process")
         return answer
 
+    _memory_checked = 0.0
+
     def _check_memory(self, what: str) -> None:
         """All the learner's processes together stay under the cap (RLIMIT_AS caps each one)."""
+        self._memory_checked = time.monotonic()
         if self._proc is None:
             return
         used = self._sandbox.memory_in_use(self._proc.pid)
