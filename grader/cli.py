@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grader.course import catalog
@@ -29,7 +30,7 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         for ex_id in overrides:
             catalog.get(ex_id)
     except (FileNotFoundError, KeyError, ValueError) as exc:
-        console.print(f"[red]grader: cannot grade: {exc.args[0] if exc.args else exc}[/]", highlight=False)
+        console.print(f"[red]grader: cannot grade: {escape(str(exc.args[0] if exc.args else exc))}[/]", highlight=False)
         return 2
     start = time.monotonic()
     todo = [ex for ex in catalog.CATALOG if only is None or ex.id in only]
@@ -40,8 +41,8 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         def advance(res):
             progress.advance(task)
             if res.status != "not_available":
-                progress.console.print(f"  {res.exercise:<4} {report._exercise_line(res)[1]:<22} "
-                                       f"{res.duration_s:5.1f}s{' (unchanged)' if res.cached else ''}",
+                progress.console.print(f"  {escape(format(res.exercise, '<4'))} {escape(format(report._exercise_line(res)[1], '<22'))} "
+                                       f"{escape(format(res.duration_s, '5.1f'))}s{escape(str(' (unchanged)' if res.cached else ''))}",
                                        highlight=False)
 
         # The learner's record: the report shows every exercise's latest result, whatever was graded now.
@@ -56,10 +57,10 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
     tries = attempts.Attempts(folder)
     tries.record(results)
     results = attempts.gate(results, tries, reveal=args.reveal)  # what the feedback may show
-    report.print_report(results, summary, console, target=str(args.target))
-    written = []
+    written = []  # the files first: the terminal report can never cost them
     if args.json:
-        report.write_json(Path(args.json), report.gradescope_json(results, summary, time.monotonic() - start))
+        report.write_json(Path(args.json), report.gradescope_json(results, summary, time.monotonic() - start,
+                                                                      gated=True))  # attempts.gate'd above
         written.append(args.json)
     if args.html:
         from grader.reports import html as html_report
@@ -68,28 +69,29 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
 
         files.replace_file(args.html, html_report.render(results, summary, str(args.target)).encode())
         written.append(args.html)
+    report.print_report(results, summary, console, target=str(args.target))
     if written:
-        console.print(f"[dim]wrote {', '.join(written)}[/]")
+        console.print(f"[dim]wrote {escape(str(', '.join(written)))}[/]")
     return 0
 
 
 def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     for ex in catalog.CATALOG:
         state = "available" if ex.available else "not available yet"
-        console.print(f"[bold]{ex.id:<4}[/] {ex.module:<28} part {ex.part}  {state:<18} {ex.title}", highlight=False)
+        console.print(f"[bold]{escape(format(ex.id, '<4'))}[/] {escape(format(ex.module, '<28'))} part {escape(str(ex.part))}  {escape(format(state, '<18'))} {escape(str(ex.title))}", highlight=False)
         if args.verbose:
             for kp in ex.key_points:
                 tag = (" (follow-up)" if kp.followup else "") + (" (GPU)" if kp.needs_gpu else "") + \
                     (" (recall)" if kp.recall else "")
-                console.print(f"       {kp.id}{tag}: {kp.claim}", highlight=False)
+                console.print(f"       {escape(str(kp.id))}{escape(str(tag))}: {escape(str(kp.claim))}", highlight=False)
     return 0
 
 
 def _print_levels(rows: list[dict], console: Console) -> None:
     size = {s: len(exs) for s, exs in levels.by_set().items()}
     for row in rows:
-        console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met':<8}"
-                      f" R {row['R']}  A {row['A']}/{size['A']}  B {row['B']}/{size['B']}", highlight=False)
+        console.print(f"{escape(format(row['student'], '<20'))} {escape(format(row['level'], '<10'))} pass line {escape(format('met' if row['pass_line'] else 'not met', '<8'))}"
+                      f" R {escape(str(row['R']))}  A {escape(str(row['A']))}/{escape(str(size['A']))}  B {escape(str(row['B']))}/{escape(str(size['B']))}", highlight=False)
 
 
 def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
@@ -101,16 +103,16 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
 
         course = Path(args.course_dir)
         if not (course / "gradebook.db").exists():
-            console.print(f"[red]grader: no gradebook.db in {course}: run nbgrader autograde first[/]")
+            console.print(f"[red]grader: no gradebook.db in {escape(str(course))}: run nbgrader autograde first[/]")
             return 2
         out = Path(args.out or course / "class-report")
         page = analytics.write(analytics.from_gradebook(course), out)
-        console.print(f"[dim]wrote {page} and its CSVs[/]")
+        console.print(f"[dim]wrote {escape(str(page))} and its CSVs[/]")
         return 0
     if args.action == "build":
         only = args.only.split(",") if args.only else None
         names = classroom.build_course(args.course_dir, only=only)
-        console.print(f"built {args.course_dir}: source notebooks for {', '.join(names)}, nbgrader_config.py and "
+        console.print(f"built {escape(str(args.course_dir))}: source notebooks for {escape(', '.join(names))}, nbgrader_config.py and "
                       f"the manifest of the grader's files ({manifest.MANIFEST})", highlight=False)
         console.print("next: cd into it, then `nbgrader generate_assignment <name>` for each (see README, Classroom)")
         return 0
@@ -123,14 +125,14 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
         console.print(f"sealed the grader's files as they are now: {path}", highlight=False)
         return 0
     if not (course / "gradebook.db").exists():
-        console.print(f"[red]grader: no gradebook.db in {course}: run nbgrader autograde first[/]")
+        console.print(f"[red]grader: no gradebook.db in {escape(str(course))}: run nbgrader autograde first[/]")
         return 2
     rows = classroom.write_mastery(course, course / "mastery.csv", course / "mastery.json")
     for row in rows:
         sets = "  ".join(f"{s} {row[s] if '/' in row[s] else '-'}" for s in catalog.SETS)
-        console.print(f"{row['student']:<16} {row['level']:<10} pass line {row['pass_line']:<8} {sets}", highlight=False)
-    console.print(f"[dim]-: not submitted or not graded (mastery.csv says which); wrote {course / 'mastery.csv'} and "
-                  f"{course / 'mastery.json'}[/]")
+        console.print(f"{escape(str(row['student'])):<16} {row['level']:<10} pass line {row['pass_line']:<8} {sets}", highlight=False)
+    console.print(f"[dim]-: not submitted or not graded (mastery.csv says which); wrote "
+                  f"{escape(str(course / 'mastery.csv'))} and {escape(str(course / 'mastery.json'))}[/]")
     return 0
 
 
@@ -144,7 +146,7 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
     else:
         folder = Path(args.submissions or "")
         if not folder.is_dir():
-            console.print(f"[red]grader: no submissions folder {folder}[/]")
+            console.print(f"[red]grader: no submissions folder {escape(str(folder))}[/]")
             return 2
         only = [catalog.get(i).id for i in args.only.split(",") if i] if args.only else None
         if args.write_jobs:  # for a batch queue: one `grader job` file per job
@@ -155,7 +157,7 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
             todo = batch.make_jobs(batch.submissions_in(folder), only)
             for i, job in enumerate(todo):
                 (jobs_dir / f"{i}.json").write_text(json.dumps(job))
-            console.print(f"wrote {len(todo)} job files {jobs_dir}/0.json .. {len(todo) - 1}.json")
+            console.print(f"wrote {escape(str(len(todo)))} job files {escape(str(jobs_dir))}/0.json .. {escape(str(len(todo) - 1))}.json")
             return 0
         log = Path(args.log) if args.log else out.with_suffix(".jobs.jsonl")
         engine = "Ray" + (f" at {args.ray}" if args.ray else "") if args.ray is not None else "local pool"
@@ -167,20 +169,20 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
             def on_job(r: dict, eta: batch.Eta) -> None:
                 progress.update(task, total=eta.total, completed=eta.done, eta=eta.text())
                 res = ExerciseResult.from_dict(r["result"])
-                progress.console.print(f"  {r['student']:<16} {r['exercise']:<4} {report._exercise_line(res)[1]:<22}"
-                                       f" {res.duration_s:5.1f}s  [{eta.done}/{eta.total}, {eta.text()}]",
+                progress.console.print(f"  {escape(format(r['student'], '<16'))} {escape(format(r['exercise'], '<4'))} {escape(format(report._exercise_line(res)[1], '<22'))}"
+                                       f" {escape(format(res.duration_s, '5.1f'))}s  [{escape(str(eta.done))}/{escape(str(eta.total))}, {escape(str(eta.text()))}]",
                                        highlight=False)
 
             job_results = batch.grade_class_jobs(folder, jobs=args.jobs, only=only, on_job=on_job, log=log,
                                                  fresh=args.fresh, use_ray=args.ray is not None,
                                                  ray_address=args.ray or None)
-        console.print(f"[dim]{len(job_results)} jobs ({engine}); each result appended to {log} as it finished[/]")
+        console.print(f"[dim]{escape(str(len(job_results)))} jobs ({escape(str(engine))}); each result appended to {escape(str(log))} as it finished[/]")
         source = str(folder)
     rows = batch.summarize_class(job_results)
     batch.write_csv(rows, out)
     _print_levels(rows, console)
     page = analytics.write(analytics.from_jobs(job_results, source), Path(args.report))
-    console.print(f"[dim]wrote {out}; class analytics in {args.report}/ ({page.name}, keypoints.csv, "
+    console.print(f"[dim]wrote {escape(str(out))}; class analytics in {escape(str(args.report))}/ ({escape(str(page.name))}, keypoints.csv, "
                   "misconceptions.csv, levels.csv, parts.csv)[/]")
     return 0
 
@@ -191,7 +193,7 @@ def _cmd_gradescope(args: argparse.Namespace, console: Console) -> int:
     if args.action == "run":
         return gradescope.run(Path(args.root) if args.root else None)
     if args.action == "prepare":
-        console.print(f"model cache ready: {gradescope.prepare()}")
+        console.print(f"model cache ready: {escape(str(gradescope.prepare()))}")
         return 0
     if not args.zip:
         console.print("[red]grader: gradescope build needs the zip's path[/]")
@@ -201,9 +203,9 @@ def _cmd_gradescope(args: argparse.Namespace, console: Console) -> int:
         names = gradescope.build_zip(args.zip, only=only, visibility=args.visibility,
                                      reveal_expected=args.reveal_expected, torch_index_url=args.torch_index_url)
     except (KeyError, ValueError) as exc:
-        console.print(f"[red]grader: cannot build: {exc.args[0] if exc.args else exc}[/]", highlight=False)
+        console.print(f"[red]grader: cannot build: {escape(str(exc.args[0] if exc.args else exc))}[/]", highlight=False)
         return 2
-    console.print(f"wrote {args.zip}: {len(names)} files (setup.sh, run_autograder, the grader, stubs, solutions)")
+    console.print(f"wrote {escape(str(args.zip))}: {escape(str(len(names)))} files (setup.sh, run_autograder, the grader, stubs, solutions)")
     console.print("next: upload it as the assignment's autograder (README, Gradescope)")
     return 0
 
@@ -227,7 +229,7 @@ def _cmd_quiz(args: argparse.Namespace, console: Console) -> int:
             if item.upper() not in ("R", "A", "B", "C"):
                 bank.get(item)
     except KeyError as exc:
-        console.print(f"[red]grader: {exc.args[0]}[/]", highlight=False)
+        console.print(f"[red]grader: {escape(str(exc.args[0]))}[/]", highlight=False)
         return 2
     return quiz.main(args.targets, lang=args.lang, seed=args.seed, history=args.history, learner=args.learner,
                      db=args.db, rounds=args.rounds)

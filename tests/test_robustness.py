@@ -72,3 +72,72 @@ def test_unavailable_exercises_are_listed_not_dropped(monkeypatch):
     monkeypatch.setitem(catalog.BY_ID, "Z9", planned)
     results = runner.grade(ROOT / "exercises", only=["Z9"])
     assert list(results) == ["Z9"] and results["Z9"].status == "not_available"
+
+
+def test_rich_markup_in_learner_text_is_shown_not_parsed():
+    """`raise ValueError("[/nope]")`: the report prints the text as it is, and never crashes."""
+    import io
+
+    from rich.console import Console
+
+    from grader.course import levels
+    from grader.engine.results import ExerciseResult, KeyPointResult
+    from grader.reports import terminal
+
+    ex = catalog.get("A3")
+    bad = "[/nope] [bold red]x[/] [link=file:///etc]y"
+    kps = [KeyPointResult(kp.id, "error", message=f"ValueError: {bad}", got=bad, expected=bad, example=bad,
+                          traceback=f"Traceback\n  {bad}") for kp in ex.key_points]
+    results = {"A3": ExerciseResult("A3", "graded", kps)}
+    whole = {"A3": ExerciseResult("A3", "graded", [KeyPointResult(kp.id, "crashed", message=bad)
+                                                   for kp in ex.key_points])}
+    for res in (results, whole):
+        summary = levels.summarize({k: r.outcome() for k, r in res.items()})
+        out = io.StringIO()
+        terminal.print_report(res, summary, Console(file=out, width=200), target="[/t]")
+        assert "[/nope]" in out.getvalue()
+
+
+FAST_ANSWER = "\ndef broadcast_shape(a, b):\n    import numpy as np\n    return tuple(np.broadcast_shapes(tuple(a), tuple(b)))\n"
+
+
+@pytest.mark.parametrize("case", ["forked_children", "memfd"])
+def test_memory_is_polled_while_the_learner_answers_fast(tmp_path, case):
+    """Children holding memory (or a memfd) while the learner answers every call at once: the
+    cap for all its processes together is still enforced (polled on a timer and between calls)."""
+    hold = {
+        "forked_children": textwrap.dedent("""
+            import os, time
+            _held = []
+            def _hold():  # at the first call, after the import: the learner never waits idle
+                if _held:
+                    return
+                for _ in range(3):
+                    pid = os.fork()
+                    if pid == 0:
+                        try:
+                            block = bytearray(800 << 20)
+                            for i in range(0, len(block), 4096):
+                                block[i] = 1
+                            time.sleep(3600)
+                        finally:
+                            os._exit(0)
+                    _held.append(pid)
+            """),
+        "memfd": textwrap.dedent("""
+            import os
+            chunk = b"x" * (16 << 20)
+            fds = []
+            for _ in range(2500 // 64):  # each under the file-size cap, together over the memory cap
+                fds.append(os.memfd_create("hold"))
+                for _ in range(4):
+                    os.write(fds[-1], chunk)
+            """),
+    }[case]
+    path = tmp_path / "a3_broadcast.py"
+    answer = FAST_ANSWER.replace("    import numpy", "    _hold()\n    time.sleep(0.05)\n    import numpy") if case == "forked_children" \
+        else FAST_ANSWER
+    path.write_text(hold + answer)
+    res = runner.grade_exercise(A3, path)
+    statuses = {k.status for k in res.key_points}
+    assert "oom" in statuses and "passed" not in statuses, [(k.status, k.message) for k in res.key_points]

@@ -169,6 +169,25 @@ ATTEMPTS = {
             os.write(answer_pipe(), struct.pack("<Q", 0) + struct.pack("<Q", len(header)) + header)
             import time; time.sleep(3600)
         """,
+    "decode_bomb_lists": ANSWER_PIPE + """
+        import struct
+        def broadcast_shape(a, b):  # 60 MB on the wire, ~4 GB of Python lists once decoded
+            header = b"[" + b"[]," * 20_000_000 + b"[]]"
+            os.write(answer_pipe(), struct.pack("<Q", 0) + struct.pack("<Q", len(header)) + header)
+            import time; time.sleep(3600)
+        """,
+    "decode_bomb_buffer_refs": ANSWER_PIPE + """
+        import struct
+        def broadcast_shape(a, b):  # one 32 MB buffer referenced 4000 times: 128 GB of copies
+            header = b"[" + b",".join([b'{"$b": 0}'] * 4000) + b"]"
+            buf = bytes(32 << 20)
+            frame = struct.pack("<Q", 1) + struct.pack("<Q", len(header)) + header + struct.pack("<Q", len(buf)) + buf
+            fd = answer_pipe()
+            view = memoryview(frame)
+            while view:
+                view = view[os.write(fd, view):]
+            import time; time.sleep(3600)
+        """,
     "exit_zero_at_import": "import sys\nsys.exit(0)\n",
     "os_exit_zero_at_import": "import os\nos._exit(0)\n",
 }
@@ -482,6 +501,47 @@ def test_deeply_nested_frame_is_the_learners_fault(tmp_path):
     path.write_text(textwrap.dedent(ATTEMPTS["deeply_nested_frame"]))
     res = runner.grade_exercise(A3, path)
     assert {k.status for k in res.key_points} == {"bad_output"}
+
+
+@pytest.mark.parametrize("attempt", ["decode_bomb_lists", "decode_bomb_buffer_refs"])
+def test_a_decode_bomb_costs_its_exercise_only(tmp_path, attempt):
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(ATTEMPTS[attempt]))
+    res = runner.grade_exercise(A3, path)
+    assert {k.status for k in res.key_points} == {"bad_output"}, _explain(res)
+    assert any("too large" in k.message for k in res.key_points), _explain(res)
+
+
+def test_the_codec_budgets_what_a_frame_decodes_to():
+    import io
+    import struct
+
+    from grader.isolation import codec
+
+    assert codec.MAX_FRAME_BYTES <= 64 << 20
+    header = b"[" + b"[]," * 2_000_000 + b"[]]"
+    with pytest.raises(codec.FrameTooLarge):
+        codec.read(io.BytesIO(struct.pack("<Q", 0) + struct.pack("<Q", len(header)) + header))
+    header = b"[" + b",".join([b'{"$b": 0}'] * 200) + b"]"
+    buf = bytes(1 << 20)
+    frame = struct.pack("<Q", 1) + struct.pack("<Q", len(header)) + header + struct.pack("<Q", len(buf)) + buf
+    with pytest.raises(codec.FrameTooLarge):
+        codec.read(io.BytesIO(frame), max_bytes=64 << 20)
+    value = {"x": [1.5, (2, None)], "b": b"ab" * 1000}
+    assert codec.read(io.BytesIO(codec.dumps(value))) == value
+
+
+def test_the_check_process_has_an_address_space_cap():
+    import resource
+
+    if os.path.exists("/dev/nvidiactl"):
+        pytest.skip("no cap where a CUDA context may need its address space")
+    saved = resource.getrlimit(resource.RLIMIT_AS)
+    try:
+        runner._cap_address_space()
+        assert resource.getrlimit(resource.RLIMIT_AS)[0] <= runner.CHECK_ADDRESS_SPACE
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, saved)
 
 
 def test_symlinks_in_the_learner_folder_are_not_followed(tmp_path):
@@ -876,3 +936,82 @@ def test_fingerprint_reads_no_fifo_or_link(tmp_path):
     worker.start()
     worker.join(30)  # a hang is the failure; a bound on the wait, not a timing assertion
     assert done, "fingerprinting blocked on the learner's FIFO or /dev/zero link"
+
+
+def test_the_draws_depend_on_every_learner_file(tmp_path):
+    """A lookup table of seen inputs in a helper module: changing the helper changes the draws."""
+    from grader.engine import plugin
+
+    main = tmp_path / "a3_broadcast.py"
+    main.write_text("from table import TABLE\ndef broadcast_shape(a, b):\n    return TABLE[(a, b)]\n")
+    (tmp_path / "table.py").write_text("TABLE = {}\n")
+    before = plugin._learner_code(main)
+    (tmp_path / "table.py").write_text("TABLE = {((1,), (1,)): (1,)}\n")
+    assert plugin._learner_code(main) != before
+    (tmp_path / "other_helper.py").write_text("X = 1\n")  # not imported, but copied and fingerprinted
+    assert plugin._learner_code(main) != before
+
+
+def test_not_verifiable_is_never_a_pass_that_sticks(monkeypatch):
+    """A key point this machine cannot verify: re-graded next time, and no notebook points for it."""
+    from grader.classroom import notebooks
+    from grader.engine.cache import reusable
+    from grader.engine.results import ExerciseResult, KeyPointResult
+
+    ex = catalog.get("P3")
+    kps = [KeyPointResult(kp.id, "passed") for kp in ex.key_points]
+    kps[-1] = KeyPointResult(kps[-1].key_point, "not_verifiable", "needs a GPU")
+    res = ExerciseResult(ex.id, "graded", kps)
+    assert not reusable(res)
+    assert reusable(ExerciseResult(ex.id, "graded", [KeyPointResult(k.key_point, "passed") for k in kps]))
+    monkeypatch.setattr(runner, "warm_up", lambda **_: None)
+    monkeypatch.setattr(runner, "grade_exercise", lambda *a, **k: res)
+    monkeypatch.setattr(notebooks, "_graded", {})
+    verdict = notebooks.verdict_for_source(ex.id, kps[-1].key_point, "# any answer\n")
+    assert verdict is not None and "not verifiable on this machine" in verdict
+    assert notebooks.verdict_for_source(ex.id, kps[0].key_point, "# any answer\n") is None
+
+
+@pytest.mark.parametrize("layout", ["sparse_big_helpers", "many_helpers"])
+def test_the_snapshot_of_the_learner_folder_is_capped(tmp_path, layout):
+    """60 sparse 4 MiB helpers (240 MiB a copy) or 300 small ones: refused, saying why."""
+    from grader.isolation import files
+
+    main = tmp_path / "a3_broadcast.py"
+    main.write_text("def broadcast_shape(a, b):\n    return a\n")
+    for i in range(60 if layout == "sparse_big_helpers" else 300):
+        with open(tmp_path / f"helper_{i}.py", "wb") as f:
+            if layout == "sparse_big_helpers":
+                f.truncate(files.MODULE_CAP)
+            else:
+                f.write(b"X = 1\n")
+    with pytest.raises(files.Refused, match="MiB|files"):
+        files.snapshot_modules(main, tmp_path / "copy")
+    res = runner.grade_exercise(A3, main)
+    assert {k.status for k in res.key_points} == {"refused"}, _explain(res)
+    assert files.SNAPSHOT_BYTES_CAP <= 16 << 20 and files.SNAPSHOT_FILES_CAP <= 200
+
+
+def test_grade_report_json_withholds_recall_facts_as_the_terminal_does():
+    """gradescope_json(reveal_expected=True) on results nobody gated: a recall key point's expected
+    value and hint (the fact itself) stay out; other key points show theirs."""
+    from grader.course import levels
+    from grader.engine import attempts
+    from grader.engine.results import ExerciseResult, KeyPointResult
+    from grader.reports import terminal
+
+    ex, point = next((ex, kp) for ex in catalog.available() for kp in ex.key_points if kp.recall)
+    other = next((kp for kp in ex.key_points if not kp.recall), None)
+    kps = [KeyPointResult(point.id, "failed", "wrong", expected="SECRET-FACT", got="1", hint="HINT-FACT")]
+    if other:
+        kps.append(KeyPointResult(other.id, "failed", "wrong", expected="PLAIN-EXPECTED", got="1"))
+    results = {ex.id: ExerciseResult(ex.id, "graded", kps)}
+    summary = levels.summarize({k: r.outcome() for k, r in results.items()})
+    data = terminal.gradescope_json(results, summary, 0.0, reveal_expected=True)
+    text = " ".join(t["output"] for t in data["tests"])
+    assert "SECRET-FACT" not in text and "HINT-FACT" not in text, text
+    if other:
+        assert "PLAIN-EXPECTED" in text
+    gated = attempts.gate(results, None, reveal=True)  # grader grade --reveal: the terminal shows it
+    data = terminal.gradescope_json(gated, summary, 0.0, gated=True)
+    assert "SECRET-FACT" in " ".join(t["output"] for t in data["tests"])

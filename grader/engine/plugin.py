@@ -186,15 +186,33 @@ def pytest_collection_modifyitems(session, config, items):
     from hypothesis import seed
 
     path = config.getoption("--learner-file")
-    try:
-        code = files.read_regular(path) if path else b""
-    except OSError:
-        code = b""
+    code = _learner_code(Path(path)) if path else b""
     for item in items:
         fn = getattr(item, "obj", None)
         if getattr(fn, "is_hypothesis_test", False):
             digest = hashlib.sha256(code + item.nodeid.encode()).digest()
             seed(int.from_bytes(digest[:8], "big"))(fn)
+
+
+def _learner_code(module_file: Path) -> bytes:
+    """Every learner file the verdict depends on (the fingerprint's set, grader.engine.cache):
+    a lookup table in a helper module must see new draws when any of them changes."""
+    import hashlib
+
+    from grader.engine.cache import learner_files
+
+    h = hashlib.sha256()
+    try:
+        paths = learner_files(module_file)
+    except (OSError, RecursionError, ValueError):
+        paths = [module_file]
+    for p in sorted(set(paths), key=lambda p: p.name):
+        h.update(p.name.encode() + b"\0")
+        try:
+            h.update(files.read_regular(p) + b"\0")
+        except OSError:
+            h.update(b"<unreadable>\0")
+    return h.digest()
 
 
 def _text(value) -> str | None:

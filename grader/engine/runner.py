@@ -12,6 +12,7 @@ import dataclasses
 import json
 import multiprocessing
 import os
+import resource
 import signal
 import sys
 import tempfile
@@ -282,6 +283,7 @@ def _fork_server():
 def _check_process(pytest_args: list[str], cwd: str, threads: int, log_path: str) -> None:
     """Body of a check process: its own session (so a kill takes its learner too), pytest."""
     os.setsid()
+    _cap_address_space()
     fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_NOFOLLOW, 0o600)
     os.dup2(fd, 1)
     os.dup2(fd, 2)
@@ -295,6 +297,23 @@ def _check_process(pytest_args: list[str], cwd: str, threads: int, log_path: str
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(int(code))
+
+
+# The check process's own address-space cap: a frame that decodes to far more than it carries
+# (grader/isolation/codec.py budgets that too) costs its exercise only, never the machine. Measured
+# peak (VmPeak) of the heaviest check processes on CPU, P4 and B4 included: under 1 GiB.
+CHECK_ADDRESS_SPACE = 6 << 30
+
+
+def _cap_address_space() -> None:
+    """RLIMIT_AS on the check process, except where an NVIDIA driver is present: a CUDA context
+    reserves tens of GiB of address space it never uses (the codec's budgets still apply there)."""
+    if os.path.exists("/dev/nvidiactl"):
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = CHECK_ADDRESS_SPACE if hard == resource.RLIM_INFINITY else min(CHECK_ADDRESS_SPACE, hard)
+    if soft == resource.RLIM_INFINITY or soft > cap:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
 
 
 def _kill_group(proc) -> None:

@@ -19,8 +19,16 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-MAX_FRAME_BYTES = 1 << 30  # 1 GiB: "output too large" beyond this
+# "output too large" beyond this. The largest legitimate frame of a whole grade of solutions/
+# was 6.7 MB (measured by logging every frame read); 64 MiB leaves a ~10x margin.
+MAX_FRAME_BYTES = 64 << 20
 _MAX_DEPTH = 64
+# What a frame may decode to, whatever its byte size: JSON of ``[[],[],...]`` costs ~100 bytes of
+# Python objects per 3 bytes on the wire. Containers are counted before json.loads (brackets in
+# the header, an upper bound), every decoded node while decoding.
+MAX_HEADER_BYTES = 16 << 20
+MAX_CONTAINERS = 1_000_000
+MAX_NODES = 4_000_000
 _U64 = struct.Struct("<Q")
 
 # numpy dtypes allowed on the wire (no object/void/str dtypes: they can smuggle code or junk)
@@ -110,13 +118,34 @@ def _encode_tensor(t, bufs: list[bytes]) -> dict:
     return {"$T": [name, list(t.shape), len(bufs) - 1]}
 
 
-def _decode(node: Any, bufs: list[bytes], depth: int = 0) -> Any:
+class _Budget:
+    """Nodes and bytes a frame may still decode to (a buffer referenced twice is copied twice)."""
+    __slots__ = ("left", "bytes_left")
+
+    def __init__(self, n: int, nbytes: int = 0):
+        self.left = n
+        self.bytes_left = nbytes or 2 * MAX_FRAME_BYTES
+
+    def buf(self, bufs: list[bytes], i) -> bytes:
+        b = bufs[int(i)]
+        self.bytes_left -= len(b)
+        if self.bytes_left < 0:
+            raise FrameTooLarge("result decodes to more bytes than it carries")
+        return b
+
+
+def _decode(node: Any, bufs: list[bytes], depth: int = 0, budget: _Budget | None = None) -> Any:
     if depth > _MAX_DEPTH:
         raise CodecError("frame nested too deeply")
+    if budget is None:
+        budget = _Budget(MAX_NODES)
+    budget.left -= 1
+    if budget.left < 0:
+        raise FrameTooLarge(f"result has more than {MAX_NODES} elements")
     if node is None or isinstance(node, (bool, int, float, str)):
         return node
     if isinstance(node, list):
-        return [_decode(x, bufs, depth + 1) for x in node]
+        return [_decode(x, bufs, depth + 1, budget) for x in node]
     if not isinstance(node, dict) or len(node) != 1:
         raise CodecError("malformed frame")
     (tag, val), = node.items()
@@ -125,21 +154,21 @@ def _decode(node: Any, bufs: list[bytes], depth: int = 0) -> Any:
             raise CodecError("malformed float")
         return float(val)
     if tag == "$t":
-        return tuple(_decode(x, bufs, depth + 1) for x in val)
+        return tuple(_decode(x, bufs, depth + 1, budget) for x in val)
     if tag == "$d":
         out = {}
         for k, v in val:
-            k = _decode(k, bufs, depth + 1)
+            k = _decode(k, bufs, depth + 1, budget)
             try:
                 hash(k)
             except TypeError:
                 raise CodecError("unhashable dict key") from None
-            out[k] = _decode(v, bufs, depth + 1)
+            out[k] = _decode(v, bufs, depth + 1, budget)
         return out
     if tag == "$b":
-        return bytes(bufs[int(val)])
+        return bytes(budget.buf(bufs, val))
     if tag == "$s":
-        return slice(*(_decode(x, bufs, depth + 1) for x in val))
+        return slice(*(_decode(x, bufs, depth + 1, budget) for x in val))
     if tag == "$e":
         return Ellipsis
     if tag == "$nd":
@@ -155,7 +184,7 @@ def _decode(node: Any, bufs: list[bytes], depth: int = 0) -> Any:
         dtype, shape, i, scalar = val
         if dtype not in _NP_DTYPES:
             raise CodecError(f"dtype {dtype!r} not allowed")
-        arr = _array(bufs[int(i)], dtype, shape)
+        arr = _array(budget.buf(bufs, i), dtype, shape)
         return arr[()] if scalar else arr
     if tag == "$T":
         name, shape, i = val
@@ -163,7 +192,7 @@ def _decode(node: Any, bufs: list[bytes], depth: int = 0) -> Any:
             raise CodecError(f"dtype {name!r} not allowed")
         torch = _import_torch()
         np_name, view = _TORCH_DTYPES[name]
-        t = torch.from_numpy(_array(bufs[int(i)], np_name, shape))
+        t = torch.from_numpy(_array(budget.buf(bufs, i), np_name, shape))
         return t.view(getattr(torch, name)) if view else t
     raise CodecError(f"unknown tag {tag!r}")
 
@@ -232,7 +261,11 @@ def read(stream: BinaryIO, max_bytes: int = MAX_FRAME_BYTES) -> Any:
     if nbufs > 1_000_000:
         raise CodecError("malformed frame")
     header = sized()
+    if len(header) > MAX_HEADER_BYTES:
+        raise FrameTooLarge(f"result structure larger than {MAX_HEADER_BYTES / 2**20:.0f} MiB")
     bufs = [sized() for _ in range(nbufs)]
+    if header.count(b"[") + header.count(b"{") > MAX_CONTAINERS:  # before json.loads builds them
+        raise FrameTooLarge(f"result has more than {MAX_CONTAINERS} lists and dicts")
     try:
         tree = json.loads(header)
         return _decode(tree, bufs)

@@ -20,6 +20,8 @@ import tempfile
 from pathlib import Path
 
 MODULE_CAP = 4 << 20  # bytes of one learner module read or copied
+SNAPSHOT_BYTES_CAP = 16 << 20  # bytes of all the learner's modules copied for one exercise
+SNAPSHOT_FILES_CAP = 200  # .py files in the learner's folder
 
 
 class Refused(OSError):
@@ -97,14 +99,37 @@ def snapshot_modules(module_file: Path, dest: Path, *, not_inside: tuple[Path, .
                 raise Refused(f"{name} is a symbolic link (to {os.readlink(name, dir_fd=dir_fd)}): the "
                               "grader grades your own file, not a link to one") from None
             raise
+        names = sorted(n for n in os.listdir(dir_fd) if n.endswith(".py") and n != name)
+        if len(names) + 1 > SNAPSHOT_FILES_CAP:
+            raise Refused(f"{folder} holds {len(names) + 1} .py files, more than the {SNAPSHOT_FILES_CAP} "
+                          "the grader copies: keep your modules and a few helpers there")
+        total = len(data)
+
+        def over(extra: int) -> Refused:
+            return Refused(f"the .py files of {folder} add up to more than {SNAPSHOT_BYTES_CAP >> 20} MiB "
+                           f"(at {total + extra} bytes): the grader copies at most that much")
+
+        for sibling in names:  # sizes first: nothing is read or copied past the cap
+            try:
+                st = os.stat(sibling, dir_fd=dir_fd, follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) and st.st_size <= MODULE_CAP:
+                total += st.st_size
+                if total > SNAPSHOT_BYTES_CAP:
+                    raise over(0)
+        total = len(data)
         dest.mkdir(mode=0o755)
         write_new(dest / name, data, mode)
-        names = sorted(n for n in os.listdir(dir_fd) if n.endswith(".py") and n != name)
-        for name in names:
+        for sibling in names:
             try:
-                write_new(dest / name, read_regular(name, dir_fd=dir_fd), mode)
+                body = read_regular(sibling, dir_fd=dir_fd)
             except (Refused, OSError):
                 continue
+            if total + len(body) > SNAPSHOT_BYTES_CAP:  # grew since its size was read
+                raise over(len(body))
+            total += len(body)
+            write_new(dest / sibling, body, mode)
     finally:
         os.close(dir_fd)
     return dest / module_file.name

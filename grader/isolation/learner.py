@@ -78,26 +78,35 @@ class LearnerBadOutput(LearnerError):
     status = "bad_output"
 
 
+MEMORY_POLL_S = 0.1  # how often the memory of all the learner's processes is read, whatever the traffic
+
+
 class _DeadlineReader:
     """``read(n)`` on a pipe that gives up at a deadline, also in the middle of a frame, and
-    calls ``watch()`` every ``tick_s`` while it waits (it may raise to give up early)."""
+    calls ``watch()`` every ``tick_s`` on a timer, whether data is flowing or not (it may raise to
+    give up early): a learner answering fast never skips a poll."""
 
-    def __init__(self, stream, deadline: float, timeout_error, watch=lambda: None, tick_s: float = 0.1):
+    def __init__(self, stream, deadline: float, timeout_error, watch=lambda: None, tick_s: float = 0.1,
+                 watched: float | None = None):
         self._fd = stream.fileno()
         self._deadline = deadline
         self._timeout_error = timeout_error
         self._watch = watch
         self._tick_s = tick_s
+        self._watched = time.monotonic() if watched is None else watched  # the last watch, maybe a call ago
 
     def read(self, n: int) -> bytes:
         while True:
-            left = self._deadline - time.monotonic()
+            now = time.monotonic()
+            if now - self._watched >= self._tick_s:  # on a timer, whatever the traffic
+                self._watched = now
+                self._watch()
+            left = self._deadline - now
             if left <= 0:
                 raise self._timeout_error()
             ready, _, _ = select.select([self._fd], [], [], min(left, self._tick_s))
             if ready:
                 return os.read(self._fd, min(n, 1 << 20))
-            self._watch()
 
 
 class _OutputTail:
@@ -375,6 +384,8 @@ class Learner:
                 except LearnerError as exc:
                     self._start_failed = exc
                     raise
+            if time.monotonic() - self._memory_checked >= MEMORY_POLL_S:  # between calls too
+                self._check_memory(what)
             self._requests.write(codec.dumps(request))
             self._requests.flush()
             answer = self._receive(timeout_s or self.call_timeout_s, what)
@@ -396,7 +407,8 @@ class Learner:
     def _receive(self, timeout_s: float, what: str) -> dict:
         stream = _DeadlineReader(self._answers, time.monotonic() + timeout_s,
                                  lambda: LearnerTimeout(f"{what} timed out after {timeout_s:g} s"),
-                                 watch=lambda: self._check_memory(what))
+                                 watch=lambda: self._check_memory(what), tick_s=MEMORY_POLL_S,
+                                 watched=self._memory_checked)
         try:
             answer = codec.read(stream, self.max_result_bytes)
         except EOFError:
@@ -409,8 +421,11 @@ class Learner:
             raise LearnerBadOutput(f"{what}: malformed answer from the learner process")
         return answer
 
+    _memory_checked = 0.0
+
     def _check_memory(self, what: str) -> None:
         """All the learner's processes together stay under the cap (RLIMIT_AS caps each one)."""
+        self._memory_checked = time.monotonic()
         if self._proc is None:
             return
         used = self._sandbox.memory_in_use(self._proc.pid)

@@ -100,5 +100,25 @@ def pss_bytes(pid: int) -> int:
     return 0
 
 
+def memfd_bytes(pids) -> int:
+    """Bytes of the memfd files the processes hold open, each file once (fstat through the fd link)."""
+    seen: dict[tuple[int, int], int] = {}
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            link = f"/proc/{pid}/fd/{fd}"
+            try:
+                if not os.readlink(link).startswith("/memfd:"):
+                    continue
+                st = os.stat(link)
+            except OSError:
+                continue
+            seen[(st.st_dev, st.st_ino)] = st.st_blocks * 512  # pages written, not a sparse size
+    return sum(seen.values())
+
+
 def pids() -> list[int]:
     return [int(e.name) for e in os.scandir("/proc") if e.name.isdigit()]

@@ -258,14 +258,17 @@ class Sandbox:
     def memory_in_use(self, leader: int) -> int:
         """Bytes resident in all the learner's processes when it has more than one (with one,
         RLIMIT_AS caps it and this returns 0). Sums RSS, the cheap figure; only when that exceeds
-        the cap sums PSS, which counts pages shared after fork() once."""
+        the cap sums PSS, which counts pages shared after fork() once. memfd files held open
+        (``memfd_create``: shmem pages outside every mount's size cap) count at their size, once
+        each, also with one process; mapped, their resident pages count in RSS too (conservative)."""
         pids = [pid for pid in procfs.pids() if self._owns(pid, leader)]
+        memfd = procfs.memfd_bytes(pids)  # shmem no RLIMIT_AS or RSS sees until it is mapped
         if len(pids) < 2:
-            return 0
+            return memfd
         rss = sum(procfs.rss_bytes(pid) for pid in pids)
-        if rss <= self.memory_bytes:
-            return rss
-        return sum(procfs.pss_bytes(pid) for pid in pids)
+        if rss + memfd <= self.memory_bytes:
+            return rss + memfd
+        return sum(procfs.pss_bytes(pid) for pid in pids) + memfd
 
     def _owns(self, pid: int, leader: int) -> bool:
         if self.privileged:

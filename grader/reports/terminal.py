@@ -53,7 +53,7 @@ def _exercise_line(res: ExerciseResult) -> tuple[str, str]:
     statuses = {k.status for k in res.key_points if not k.passed and k.status != "not_verifiable"}
     unverified = sum(k.status == "not_verifiable" for k in res.key_points)
     if not statuses:
-        text = "passed" + (f" ({unverified} not verifiable here)" if unverified else "")
+        text = "passed" + (f" ({unverified} not verified here)" if unverified else "")
     elif len(statuses) == 1 and statuses <= _WHOLE_EXERCISE:
         text = STATUS_TEXT[statuses.pop()]
     else:
@@ -124,7 +124,8 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
             res = results[ex.id]
             score, text = _exercise_line(res)
             style = "green" if text.startswith("passed") else _STYLE.get(res.status, "red")
-            table.add_row(ex.id, ex.title, str(ex.part), score, f"[{style}]{text}[/]", when(res))
+            table.add_row(escape(ex.id), escape(ex.title), str(ex.part), score, f"[{style}]{escape(text)}[/]",
+                          escape(when(res)))
         console.print(table)
 
     failures = []
@@ -136,34 +137,42 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
         if not bad:
             continue
         if len({k.status for k in bad}) == 1 and bad[0].status in _WHOLE_EXERCISE and len(bad) == len(res.key_points):
-            failures.append(f"[bold]{ex.id}[/] {STATUS_TEXT[bad[0].status]}: {bad[0].message}\n"
-                            f"  re-read: {ex.key_points[0].reread}")
+            failures.append(f"[bold]{escape(ex.id)}[/] {escape(STATUS_TEXT[bad[0].status])}: "
+                            f"{escape(str(bad[0].message))}\n  re-read: {escape(ex.key_points[0].reread)}")
             continue
         for k in bad:
-            body = feedback(ex, k).replace("\n", "\n  ")
-            failures.append(f"[bold]{ex.id} · {k.key_point}[/] {body}")
+            body = escape(feedback(ex, k)).replace("\n", "\n  ")  # learner-derived text: never markup
+            failures.append(f"[bold]{escape(ex.id)} · {escape(str(k.key_point))}[/] {body}")
     if failures:
         console.print(Panel("\n\n".join(failures), title="What to fix and re-read", title_align="left"))
     unverifiable = [f"{ex_id} · {k.key_point}" for ex_id, r in results.items() for k in r.key_points
                     if k.status == "not_verifiable"]
     if unverifiable:
-        console.print(f"[yellow]Not verifiable on this machine (not counted):[/] {', '.join(unverifiable)}")
+        console.print(f"[yellow]Not verifiable on this machine (not counted, not verified):[/] "
+                      f"{escape(', '.join(unverifiable))}")
     missing = [ex_id for ex_id, r in results.items() if r.status == "not_available"]
     if missing:
-        console.print(f"[dim]Not available yet ({len(missing)}): {', '.join(missing)}[/]")
+        console.print(f"[dim]Not available yet ({len(missing)}): {escape(', '.join(missing))}[/]")
     lines = [escape(x) for x in mastery_lines(summary)]
-    lines[0] = lines[0].replace(f"Level: {summary.level}", f"Level: [bold]{summary.level}[/]", 1)
+    lines[0] = lines[0].replace(f"Level: {escape(summary.level)}", f"Level: [bold]{escape(summary.level)}[/]", 1)
     tail = "met" if summary.pass_line else "not met"
     lines[0] = lines[0][: lines[0].rindex(tail)] + (f"[green]{tail}[/]" if summary.pass_line else f"[red]{tail}[/]")
     body = "\n".join(lines)
-    console.print(Panel(body, title=f"Mastery{' — ' + target if target else ''}", title_align="left"))
+    console.print(Panel(body, title=f"Mastery{' — ' + escape(target) if target else ''}", title_align="left"))
 
 
 def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execution_time: float, *,
-                    reveal_expected: bool = True, visibility: str = "visible") -> dict:
+                    reveal_expected: bool = True, visibility: str = "visible", gated: bool = False) -> dict:
     """Gradescope's results.json: one test per key point; level and pass line in extra_data.
     The Gradescope autograder leaves the hidden checks' expected values out (``reveal_expected``)
-    and sets each test's ``visibility`` as built (grader/classroom/gradescope.py)."""
+    and sets each test's ``visibility`` as built (grader/classroom/gradescope.py).
+
+    What a failure shows follows the terminal's rule (grader.engine.attempts): ``gated`` when the
+    results already went through :func:`attempts.gate` (``grader grade``: the learner's attempts
+    and ``--reveal`` decided); otherwise a recall key point's expected value, hint and lesson are
+    withheld here, whatever ``reveal_expected`` says (nothing counts attempts on this path)."""
+    from grader.engine import attempts
+
     tests = []
     for ex in catalog.CATALOG:
         res = results.get(ex.id)
@@ -175,6 +184,8 @@ def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execut
                           "output": STATUS_TEXT[res.status], "tags": tags, "visibility": visibility})
             continue
         for k in res.key_points:
+            if not gated and not k.passed:
+                k = attempts.shown(ex, k, count=None)
             counted = k.status != "not_verifiable"
             test = {
                 "name": f"{ex.id} · {k.key_point}", "number": ex.id,
