@@ -39,7 +39,9 @@ def killed_by(path: Path) -> tuple[str, ...]:
 def _grade(ex: catalog.Exercise, path: Path):
     # A mutant runs only the key points that must catch it: heavy exercises stay affordable.
     is_mutant = MUTANTS_DIR in path.parents
-    return runner.grade_exercise(ex, path, key_points=killed_by(path) if is_mutant else None)
+    # Naming the mistake (replaying a failed call against the other mutants) is tested in test_feedback.py.
+    return runner.grade_exercise(ex, path, key_points=killed_by(path) if is_mutant else None,
+                                 name_mistakes=not is_mutant)
 
 
 class Graded:

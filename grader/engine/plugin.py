@@ -21,7 +21,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from grader.course import catalog
+from grader.checks.support import forbidden
 from grader.checks.support.checking import KeyPointFailure
+from grader.engine import misconceptions
 from grader.isolation.learner import InProcessLearner, Learner, LearnerError
 
 # Deterministic: inputs are drawn from a seed tied to the learner's code (see
@@ -46,6 +48,8 @@ def pytest_addoption(parser):
     group.addoption("--hide", action="append", default=[],
                     help="a folder the learner's process must not see (e.g. other submissions)")
     group.addoption("--zygote", help="socket of a grader.isolation.zygote that forks the learner's processes")
+    group.addoption("--no-misconceptions", action="store_true",
+                    help="do not replay a failed call against the registered wrong answers")
     group.addoption("--in-process", action="store_true",
                     help="benchmark only: call the module in this process, without isolation")
 
@@ -62,7 +66,7 @@ def _new_learner(config, exercise, **limits):
     kwargs = dict(call_timeout_s=opt("--call-timeout") or exercise.call_timeout_s,
                   import_timeout_s=opt("--import-timeout") or exercise.import_timeout_s,
                   memory_gib=opt("--memory-gib") or exercise.memory_gib, hidden=opt("--hide"),
-                  zygote=opt("--zygote"))
+                  zygote=opt("--zygote"), forbidden=forbidden.rule_for(exercise.id))
     return Learner(exercise.module, opt("--learner-file"), **{**kwargs, **limits})
 
 
@@ -202,6 +206,11 @@ def pytest_runtest_makereport(item, call):
     else:
         record = _classify(call.excinfo) if call.excinfo else {"status": "check_error",
                                                                 "message": str(report.longrepr)[-1500:]}
+    if not report.passed and not report.skipped:  # the input that failed, and the mistake it matches
+        opt = item.config.getoption
+        record = misconceptions.annotate(record, catalog.get(opt("--exercise")), _key_point_id(item),
+                                         getattr(item.config, "_grader_learner", None), opt("--learner-file"),
+                                         name_mistakes=not opt("--no-misconceptions"))
     record.update(key_point=_key_point_id(item), duration_s=round(report.duration, 3), at=time.time())
     if getattr(item, "_grader_figures", None):
         record["figures"] = item._grader_figures

@@ -13,11 +13,17 @@ LearnerTimeout      one call ran past its time limit ("timed out after 20 s")
 LearnerOutOfMemory  the process hit its memory cap ("exceeded 4 GiB")
 LearnerCrashed      the process died (os._exit, a signal, a segfault)
 LearnerBadOutput    the result is not plain data or is too large
+LearnerForbidden    it calls what the exercise forbids (:mod:`grader.isolation.watch`)
 ==================  ===========================================================
+
+The last call of the current key point (request, answer, seconds) is kept as ``last_call``: the
+report shows its input as the failing input, and :mod:`grader.engine.misconceptions` replays it
+against the exercise's known wrong answers.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import shutil
@@ -26,12 +32,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
 from grader.isolation import codec
-from grader.isolation import zygote
+from grader.isolation import watch, zygote
 from grader.course.catalog import ROOT
+from grader.isolation import sandbox as _sandbox
 from grader.isolation.sandbox import Sandbox
 
 
@@ -78,6 +86,10 @@ class LearnerBadOutput(LearnerError):
     status = "bad_output"
 
 
+class LearnerForbidden(LearnerError):
+    status = "forbidden_call"
+
+
 class _DeadlineReader:
     """``read(n)`` on a pipe that gives up at a deadline, also in the middle of a frame, and
     calls ``watch()`` every ``tick_s`` while it waits (it may raise to give up early)."""
@@ -114,7 +126,7 @@ class Learner:
     def __init__(self, module_name: str, module_file: str | Path, *, call_timeout_s: float = 20.0,
                  import_timeout_s: float = 60.0, memory_gib: float = 4.0,
                  max_result_bytes: int = codec.MAX_FRAME_BYTES, hidden: list[Path] = (),
-                 zygote: str | None = None):
+                 zygote: str | None = None, forbidden: dict | None = None):
         self.module_name = module_name
         self.module_file = Path(module_file).resolve()
         self.call_timeout_s = call_timeout_s
@@ -122,14 +134,19 @@ class Learner:
         self.memory_gib = memory_gib
         self.max_result_bytes = max_result_bytes
         self.zygote = zygote  # socket path of a grader.isolation.zygote to fork from, else python -m grader.isolation.worker
+        self.hidden = list(hidden)
+        self.forbidden = forbidden or None  # the exercise's "do not call X" rule (grader.isolation.watch)
+        self.last_call: dict | None = None  # {"request", "value" | "raised", "seconds"} of this key point
         self._proc: subprocess.Popen | None = None
         self._dead: LearnerError | None = None
         self._start_failed: LearnerError | None = None  # import problems don't change between key points
+        _skip_live_slots()  # a new learner never shares a uid with a live one (a sweep would kill it)
         self._sandbox = Sandbox(int(memory_gib * 2**30), hidden=hidden,
                                 hide_solutions=(ROOT / "solutions") not in self.module_file.parents)
         self._workdir = tempfile.TemporaryDirectory(prefix="learner-")
         self._log_path = Path(self._workdir.name) / "output.log"
         self._src = self._copy_sources()
+        _LIVE.add(self)
 
     def _copy_sources(self) -> Path:
         """The learner's folder (its .py files) copied where the sandboxed user can read it."""
@@ -150,6 +167,13 @@ class Learner:
 
     # ------------------------------------------------------------------ lifecycle
     def _start(self) -> None:
+        found = watch.scan_source(self.module_file, self.forbidden)
+        if found:
+            lines = ", ".join(f"line {n} ({name})" for n, name in found[:5])
+            raise LearnerForbidden(
+                f"{self.module_file.name} refers to what {self.forbidden.get('exercise', 'this exercise')} forbids: "
+                f"{lines}. The stub says: {self.forbidden.get('says', 'do not call it')}. "
+                "(A self-test that uses it belongs under `if __name__ == \"__main__\":`.)")
         req_r, req_w = os.pipe()
         ans_r, ans_w = os.pipe()
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
@@ -157,6 +181,8 @@ class Learner:
         # One thread: small models gain nothing from more, and verdicts stay reproducible.
         env.update(PYTHONDONTWRITEBYTECODE="1", HOME=self._workdir.name, TMPDIR=self._workdir.name,
                    MPLCONFIGDIR=self._workdir.name, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+        if self.forbidden:
+            env[watch.ENV] = json.dumps(self.forbidden)
         log = open(self._log_path, "ab")
         self._sandbox.prepare_workdir(self._log_path)
         try:
@@ -186,6 +212,7 @@ class Learner:
     def reset(self) -> None:
         """Forget a previous timeout/crash; the next call starts a fresh process if needed."""
         self._dead = None
+        self.last_call = None
 
     def restart(self) -> None:
         """End the process now; the next call starts a fresh one (e.g. to measure a peak anew)."""
@@ -208,7 +235,10 @@ class Learner:
             raise RuntimeError("the learner's process is not running")
         return proc_cpu_times(self._proc.pid)
 
+    _closed = False
+
     def close(self) -> None:
+        self._closed = True
         self._kill()
         self._workdir.cleanup()
 
@@ -247,6 +277,8 @@ class Learner:
     def _request(self, request: dict, timeout_s: float | None, what: str) -> Any:
         if self._dead is not None or self._start_failed is not None:
             raise self._start_failed or self._dead
+        self.last_call = {"request": request, "seconds": None}
+        started = time.monotonic()
         try:
             if self._proc is None:
                 try:
@@ -268,8 +300,17 @@ class Learner:
             self._kill()
             self._dead = exc
             raise exc from None
+        self.last_call["seconds"] = time.monotonic() - started
         if not answer["ok"]:
-            raise self._error(answer["error"])
+            error = self._error(answer["error"])
+            self.last_call["raised"] = getattr(error, "type_name", error.status)
+            raise error
+        if answer.get("forbidden"):
+            raise LearnerForbidden(
+                f"while answering {what} your code called {', '.join(answer['forbidden'])}, which "
+                f"{self.forbidden.get('exercise', 'this exercise') if self.forbidden else 'this exercise'} forbids. "
+                f"The stub says: {(self.forbidden or {}).get('says', 'do not call it')}.")
+        self.last_call["value"] = answer["value"]
         return answer["value"]
 
     def _receive(self, timeout_s: float, what: str) -> dict:
@@ -336,6 +377,19 @@ class Learner:
             return ""
 
 
+_LIVE: "weakref.WeakSet[Learner]" = weakref.WeakSet()
+
+
+def _skip_live_slots() -> None:
+    """Sandbox slots go round-robin; skip the ones whose uid a learner not yet closed holds
+    (e.g. the key point's learner while :mod:`grader.engine.misconceptions` replays its call)."""
+    used = {h._sandbox.uid for h in list(_LIVE) if not h._closed}
+    for _ in range(_sandbox.SLOTS):
+        if _sandbox.uid_for(os.getpid(), Sandbox._next_slot % _sandbox.SLOTS) not in used:
+            return
+        Sandbox._next_slot += 1
+
+
 def proc_cpu_times(pid: int | str) -> dict:
     """``{"self_s", "children_s"}`` CPU seconds of a process from the kernel's accounting."""
     text = Path(f"/proc/{pid}/stat").read_text()
@@ -354,6 +408,8 @@ class InProcessLearner:
 
     def __init__(self, module_name: str, module_file: str | Path, **_):
         import importlib.util
+
+        self.last_call = None
 
         spec = importlib.util.spec_from_file_location(module_name, module_file)
         self._module = importlib.util.module_from_spec(spec)

@@ -19,7 +19,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from grader.isolation import codec
+from grader.isolation import codec, watch as _watch
 
 DRIVER_PREFIX = "grader.drivers."
 
@@ -81,8 +81,10 @@ def main(argv: list[str]) -> int:
     req_fd, ans_fd, module_name, module_file = int(argv[0]), int(argv[1]), argv[2], argv[3]
     requests = os.fdopen(req_fd, "rb")
     answers = os.fdopen(ans_fd, "wb")
+    watch = _watch.install_from_env()  # what the exercise forbids, before the module can import it
     try:
-        module = _load(module_name, module_file)
+        with watch.active():
+            module = _load(module_name, module_file)
         hello = {"ok": True}
     except BaseException as exc:  # noqa: BLE001 - SystemExit at import is a learner error too
         module = None
@@ -99,12 +101,23 @@ def main(argv: list[str]) -> int:
             codec.write(answers, hello)
             continue
         try:
-            answer = {"ok": True, **_call(module, request)}
-            frame = codec.dumps(answer)
+            with watch.active():
+                answer = {"ok": True, **_call(module, request)}
+            frame = None
         except BaseException as exc:  # noqa: BLE001
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            frame = codec.dumps({"ok": False, "error": _describe(exc, module_file)})
+            answer, frame = None, codec.dumps({"ok": False, "error": _describe(exc, module_file)})
+        hits = watch.take()
+        if hits:  # whether it returned or raised: the check side fails the key point
+            frame = codec.dumps({"ok": True, "value": None, "forbidden": hits})
+        elif frame is None:
+            try:
+                frame = codec.dumps(answer)
+            except BaseException as exc:  # noqa: BLE001 - not plain data
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
+                frame = codec.dumps({"ok": False, "error": _describe(exc, module_file)})
         answers.write(frame)
         answers.flush()
 
