@@ -226,22 +226,27 @@ def _outcome_distance(a, b) -> float:
     return distance(a[1], b[1])
 
 
-def _replay(path: Path, module: str, request: dict, like) -> tuple[str, Any] | None:
-    """Run ``request`` against the module at ``path`` in a fresh learner process like ``like``."""
+def _replay(path: Path, module: str, requests: list[dict], like) -> list[tuple[str, Any] | None]:
+    """Run ``requests`` against the module at ``path`` in one fresh learner process like ``like``;
+    the first one's outcome decides whether the others are run at all (None: no outcome)."""
     from grader.isolation.learner import Learner, LearnerError, LearnerRaised
 
     handle = Learner(module, path, call_timeout_s=min(like.call_timeout_s, 2 * SLOW_CALL_S),
                      import_timeout_s=like.import_timeout_s, memory_gib=like.memory_gib,
                      hidden=like.hidden, zygote=like.zygote)
+    out: list[tuple[str, Any] | None] = []
     try:
-        value = handle._request(request, None, "replay")
-        return ("value", value)
-    except LearnerRaised as exc:
-        return ("raised", exc.type_name)
-    except LearnerError:
-        return None
+        for request in requests:
+            try:
+                out.append(("value", handle._request(request, None, "replay")))
+            except LearnerRaised as exc:
+                out.append(("raised", exc.type_name))
+            except LearnerError:
+                out.append(None)
+                handle.reset()
     finally:
         handle.close()
+    return out
 
 
 def name_misconception(module: str, key_point: str, learner, exclude: Path | None = None) -> str:
@@ -267,14 +272,18 @@ def name_misconception(module: str, key_point: str, learner, exclude: Path | Non
 
 
 def _closest(module, request, got, reference, pool, learner, deadline) -> str:
-    right = _replay(reference, module, request, learner)
+    [right] = _replay(reference, module, [request], learner)
     if right is None:
         return ""
+    # The key point's other answered calls break ties: a wrong answer that would have failed
+    # where the learner's answer did not is not the learner's mistake.
+    others = [c for c in getattr(learner, "recent_calls", [])[-5:-1] if _outcome(c) is not None
+              and c.get("request") is not request][-3:]
     matches = []
     for path, line in pool:
         if time.monotonic() > deadline:
             break
-        theirs = _replay(path, module, request, learner)
+        [theirs] = _replay(path, module, [request], learner)
         if theirs is None:
             continue
         wrong_by = _outcome_distance(theirs, right)
@@ -282,16 +291,26 @@ def _closest(module, request, got, reference, pool, learner, deadline) -> str:
             continue  # this wrong answer is right on this input: it says nothing here
         off = _outcome_distance(got, theirs)
         if off <= 1e-9 or (off < 1e-3 and off < 0.05 * wrong_by):
-            matches.append((off, line))
+            matches.append([off, line, path])
+    if len(matches) > 1 and others:
+        for m in matches:
+            if time.monotonic() > deadline:
+                break
+            replies = _replay(m[2], module, [c["request"] for c in others], learner)
+            agree = sum(r is not None and _outcome_distance(_outcome(c), r) <= 1e-6 for c, r in zip(others, replies))
+            m.append(-agree)
     if not matches:
         return ""
-    matches.sort(key=lambda m: m[0])
-    best = [line for off, line in matches if off <= matches[0][0] + 1e-12]
+    matches.sort(key=lambda m: (m[3] if len(m) > 3 else 0, m[0]))
+    key = lambda m: (m[3] if len(m) > 3 else 0, round(m[0], 12))  # noqa: E731
+    best = [m[1] for m in matches if key(m) == key(matches[0])]
     if len(best) == 1:
         return best[0]
     # Several known mistakes give this very result on this input: say so, the two first.
-    second = best[1].split(": ", 1)[-1] if ": " in best[1] else best[1]
-    return f"{best[0]}; or: {second}" + (f" (and {len(best) - 2} more)" if len(best) > 2 else "")
+    second = best[1].split(": ", 1)[-1] if best[1].startswith("your result on this input") else \
+        best[1].removeprefix("your result is what you get if you ")
+    return f"{best[0]}; or if you: {second}" if best[1].startswith("your result is what you get") else \
+        f"{best[0]}; or: {second}" + (f" (and {len(best) - 2} more)" if len(best) > 2 else "")
 
 
 # ------------------------------------------------------------------ the plugin's entry point

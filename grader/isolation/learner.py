@@ -137,6 +137,7 @@ class Learner:
         self.hidden = list(hidden)
         self.forbidden = forbidden or None  # the exercise's "do not call X" rule (grader.isolation.watch)
         self.last_call: dict | None = None  # {"request", "value" | "raised", "seconds"} of this key point
+        self.recent_calls: list[dict] = []  # the key point's last few answered calls, oldest first
         self._proc: subprocess.Popen | None = None
         self._dead: LearnerError | None = None
         self._start_failed: LearnerError | None = None  # import problems don't change between key points
@@ -213,6 +214,7 @@ class Learner:
         """Forget a previous timeout/crash; the next call starts a fresh process if needed."""
         self._dead = None
         self.last_call = None
+        self.recent_calls = []
 
     def restart(self) -> None:
         """End the process now; the next call starts a fresh one (e.g. to measure a peak anew)."""
@@ -301,6 +303,7 @@ class Learner:
             self._dead = exc
             raise exc from None
         self.last_call["seconds"] = time.monotonic() - started
+        self.recent_calls = [*self.recent_calls[-7:], self.last_call]
         if not answer["ok"]:
             error = self._error(answer["error"])
             self.last_call["raised"] = getattr(error, "type_name", error.status)
