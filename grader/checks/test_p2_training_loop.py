@@ -23,6 +23,21 @@ after it: set_to_none=True vs False changes no number) can only make a key point
 Short runs on small crafted batches keep every key point but ppl_falls under a few seconds;
 bf16 autocast runs are tiny (B=2, T=16: autocast on CPU is ~30x slower, part 3).
 
+The contract's paths, and the key point that exercises each (issue 17: a path no check runs with
+the bug in it lets the bug through):
+- amp_dtype None and torch.bfloat16 are two branches of train_step: zero_grad_set_to_none and
+  clips_grad_norm run BOTH, several steps without reset (a bf16 branch that forgets zero_grad
+  shows only on its second step, facebookresearch/nwm#16; a GradScaler clip before unscale_ only
+  under bf16, milesial/Pytorch-UNet#468); the schedule's loop runs on a drawn branch;
+  float_logits_ignore_index and uses_autocast run bf16, first_loss_ln_v fp32.
+- every returned value on every call: loss and grad_norm of each step of zero_grad_set_to_none
+  are compared with the step's reference (a running mean, or the norm after clipping, is right
+  on step 0 only); the parameters' dtype after each step (fp32).
+- repeated calls: 2-3 steps in zero_grad_set_to_none, 3 in float_logits_ignore_index, 7 in the
+  schedule's loop; lr_at on the warmup boundary, the last step and past total_steps.
+- labels -100: float_logits_ignore_index (half masked; mean over the labelled positions only).
+- tolerances: losses 1e-4/1e-5 absolute, grad_norm 1e-3 relative, directions 1e-4 relative, lr 1e-6 relative.
+
 ppl_falls: 80 steps, batch 8 x 64 characters, AdamW max_lr 3e-3, 10 warmup steps, cosine to
 3e-4, fp32. Measured here for the reference: validation PPL 8.7-9.5 over four seeds (from 128 at
 step 0; 12.8 after 30 steps; 9.4-10.6 after 60), 8-11 s single-threaded on a loaded 2-core box;
@@ -221,30 +236,32 @@ def test_schedule_values(learner, sched, data):
                  "[warmup_steps, total_steps], min_lr after (part 3: warmup 50 steps to 3e-4, cosine to 3e-5)")
     if data.draw(st.booleans(), label="also in a real loop") or sched["warmup_steps"] == 0:
         return
-    loop_lrs_follow_schedule(learner)
+    loop_lrs_follow_schedule(learner, amp_dtype=data.draw(st.sampled_from([None, torch.bfloat16]), label="amp_dtype"))
 
 
-def _adamw_unit_move(seed: int, batch) -> tuple[torch.Tensor, torch.Tensor]:
+def _adamw_unit_move(seed: int, batch, amp_dtype=None) -> tuple[torch.Tensor, torch.Tensor]:
     """(initial weights w, u): AdamW's first step from the initial SMALL model on ``batch`` moves the
     weights by -lr * u, u = weight_decay * w + g / (|g| + eps) (m_hat = g and v_hat = g^2 whatever
     the betas), g the clipped gradient: a step's move gives its learning rate. (The closed form
     agrees with torch.optim.AdamW to rounding, and spares this process its ~1 s first step.)"""
-    step = reference_step(build_model(seed, SMALL), batch)
+    step = reference_step(build_model(seed, SMALL), batch, amp_dtype)
     return step.before, SHORT["weight_decay"] * step.before + step.grad / (step.grad.abs() + 1e-8)
 
 
-def loop_lrs_follow_schedule(learner, seed=1):
+def loop_lrs_follow_schedule(learner, seed=1, amp_dtype=None):
     """The learner's configure_optimizer + train_step, SHORT's schedule, each step from the same
     initial weights with a fresh AdamW state: the move of step k must be -lr_at(k) * u."""
     batch = _batches(7, 1, 2, 8)[0]
     n = SHORT["total_steps"] + 1
-    out = _drive(learner, seed=seed, batches=[batch] * n, reset=True, small=True, return_params=True)
+    out = _drive(learner, seed=seed, batches=[batch] * n, reset=True, small=True, return_params=True,
+                 amp_dtype=amp_dtype)
     model = build_model(seed, SMALL)
-    before, u = _adamw_unit_move(seed, batch)
+    before, u = _adamw_unit_move(seed, batch, amp_dtype)
     sched = {key: SHORT[key] for key in ("max_lr", "min_lr", "warmup_steps", "total_steps")}
     for k, rec in enumerate(out["steps"]):
         expected = lr_reference(k, **sched)
-        what = f"learning rate of optimizer.step() in train_step call {k} ({sched})"
+        what = (f"learning rate of optimizer.step() in train_step call {k} ({sched}"
+                f"{', amp_dtype=bfloat16' if amp_dtype is not None else ''})")
         move = returned_weights(model, rec, what) - before
         if _rel(move, -expected * u) > 1e-3:
             seen = float(-(move @ u) / (u @ u))
@@ -320,28 +337,35 @@ def test_float_logits_ignore_index(learner, run):
 @given(strategies.p2_runs)
 def test_clips_grad_norm(learner, run):
     seed, data_seed = run
-    (x, y), = _batches(data_seed, 1, 4, 32)
+    for amp_dtype, (B, T) in ((None, (4, 32)), (torch.bfloat16, (2, 16))):  # both branches of train_step
+        _expect_clipped_step(learner, seed, data_seed, amp_dtype, B, T)
+
+
+def _expect_clipped_step(learner, seed, data_seed, amp_dtype, B, T):
+    (x, y), = _batches(data_seed, 1, B, T)
     y = torch.full_like(y, int(y[0, 0]))  # one target everywhere: a large first gradient
     model = build_model(seed)
-    ref = reference_step(model, (x, y))
+    ref = reference_step(model, (x, y), amp_dtype)
     assert ref.norm > 1.5, f"check error: crafted batch gives grad norm {ref.norm}"
-    out = _drive(learner, seed=seed, batches=[(x, y)], optimizer="unit_sgd", return_params=True)
+    out = _drive(learner, seed=seed, batches=[(x, y)], optimizer="unit_sgd", return_params=True, amp_dtype=amp_dtype)
     rec = out["steps"][0]
-    what = f"total gradient norm when optimizer.step() runs (raw norm {ref.norm:.3f})"
+    path = "fp32" if amp_dtype is None else "amp_dtype=bfloat16"
+    what = f"{path}: total gradient norm when optimizer.step() runs (raw norm {ref.norm:.3f})"
     move = returned_weights(model, rec, what) - ref.before  # SGD(lr=1): minus the gradient at step()
     if not math.isclose(float(move.norm()), 1.0, rel_tol=1e-3):
         fail(what + ", read from the weights after a step of SGD(lr=1)", "1.0 (clipped to max_norm=1.0)",
-             f"{float(move.norm()):.4f}", "call torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0) after "
-             "backward() and before optimizer.step() (part 3, must-remember)")
+             f"{float(move.norm()):.4g}", "call torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0) after "
+             "backward() and before optimizer.step(), on the true gradients (bf16 needs no GradScaler; with "
+             "one, unscale_ before clipping) (part 3, must-remember)")
     err = _rel(move, -ref.grad)
     if err > 1e-4:
-        fail("the gradient at optimizer.step() (read from the weights after a step of SGD(lr=1))",
+        fail(f"{path}: the gradient at optimizer.step() (read from the weights after a step of SGD(lr=1))",
              "the clipped gradient of this batch's loss, computed here (relative error <= 1e-4)",
              f"relative error {err:.1e}", "clip the gradient of THIS step's loss: forward, loss, backward(), "
              "clip_grad_norm_, optimizer.step() (part 3)")
-    reported = as_number(rec["grad_norm"], "train_step(...)['grad_norm']")
+    reported = as_number(rec["grad_norm"], f"{path}: train_step(...)['grad_norm']")
     if not math.isclose(reported, ref.norm, rel_tol=1e-3):
-        fail("train_step(...)['grad_norm']", f"{ref.norm:.4f} (the norm before clipping)", f"{reported:.4f}",
+        fail(f"{path}: train_step(...)['grad_norm']", f"{ref.norm:.4f} (the norm before clipping)", f"{reported:.4f}",
              "report what clip_grad_norm_ returns: the total norm before clipping")
 
 
@@ -350,18 +374,25 @@ def test_clips_grad_norm(learner, run):
 @given(strategies.p2_runs)
 def test_zero_grad_set_to_none(learner, run):
     seed, data_seed = run
-    batches = _batches(data_seed, 2, 2, 16)
-    out = _drive(learner, seed=seed, batches=batches, optimizer="unit_sgd", return_params=True)
+    for amp_dtype, n in ((None, 3), (torch.bfloat16, 2)):  # both branches, several steps each
+        _expect_own_gradients(learner, seed, data_seed, amp_dtype, n)
+
+
+def _expect_own_gradients(learner, seed, data_seed, amp_dtype, n):
+    batches = _batches(data_seed, n, 2, 16)
+    out = _drive(learner, seed=seed, batches=batches, optimizer="unit_sgd", return_params=True, amp_dtype=amp_dtype)
     model = build_model(seed)
     before = _flat(model.parameters())
-    kept = None  # the gradient of step 0 (minus its move): what a missing zero_grad adds to step 1
+    path = "fp32" if amp_dtype is None else "amp_dtype=bfloat16"
+    kept = None  # the gradient of step i-1 (minus its move): what a missing zero_grad adds to step i
     for i, (rec, batch) in enumerate(zip(out["steps"], batches)):
         # the gradient at the weights this step started from (the learner's after step i-1: any
         # clipping or none, only the direction of the move is compared)
         torch.nn.utils.vector_to_parameters(before, model.parameters())
         model.zero_grad(set_to_none=True)
-        ref = reference_step(model, batch)
-        what = f"train_step call {i} with SGD(lr=1): the direction of the weights' move (minus the gradient at optimizer.step())"
+        ref = reference_step(model, batch, amp_dtype)
+        what = (f"{path}, train_step call {i} with SGD(lr=1): the direction of the weights' move (minus the "
+                "gradient at optimizer.step())")
         after = returned_weights(model, rec, what)
         move = after - before
         err = _rel(move / move.norm(), -ref.raw / ref.raw.norm()) if move.norm() > 0 else 1.0
@@ -375,12 +406,23 @@ def test_zero_grad_set_to_none(learner, run):
                 if kept is not None and _rel(move / move.norm(), -(kept + ref.raw) / (kept + ref.raw).norm()) < 1e-3:
                     got, hint = ("the previous step's gradient added to this one's", "backward() accumulates "
                                  "into .grad: every step must clear the gradients, optimizer.zero_grad("
-                                 "set_to_none=True) after the step (part 3, must-remember)")
+                                 "set_to_none=True) after the step, on every path of train_step (fp32 and "
+                                 "autocast) (part 3, must-remember)")
             fail(what, "this step's gradient, computed here (relative error <= 1e-4)", got, hint)
+        # every value train_step returns, on every call (not only the first)
+        loss = _loss_of(rec, f"{path}, train_step call {i}")
+        if not math.isclose(loss, ref.loss, rel_tol=0, abs_tol=1e-4):
+            fail(f"{path}, train_step call {i}: the returned loss", f"{ref.loss:.5f} (this step's loss, before "
+                 "its update, computed here)", f"{loss:.5f}", "return loss.item() of THIS step (not a running "
+                 "mean, not the previous step's, not recomputed after optimizer.step())")
+        norm = as_number(rec["grad_norm"], f"{path}, train_step call {i}: ['grad_norm']")
+        if not math.isclose(norm, ref.norm, rel_tol=1e-3):
+            fail(f"{path}, train_step call {i}: the returned grad_norm", f"{ref.norm:.4f} (this step's total "
+                 "norm before clipping)", f"{norm:.4f}", "report what clip_grad_norm_ returns on this step")
         kept, before = -move, after
     for i, rec in enumerate(out["steps"]):
         if rec["grads_held_after"]:  # seen in the learner's process: a reason to fail only
-            fail(f"train_step call {i}: .grad of every parameter after train_step returns",
+            fail(f"{path}, train_step call {i}: .grad of every parameter after train_step returns",
                  "None for all (optimizer.zero_grad(set_to_none=True) after the step)",
                  f"{rec['grads_held_after']} of {out['n_params']} still hold a tensor "
                  f"({rec['grads_nonzero_after']} of them non-zero)",
