@@ -159,7 +159,7 @@ def test_idle_fraction(learner, wall, busy):
     for w, d in cases:
         got, what = _idle(learner, w, d)
         expected = 1 - d / w
-        if not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12):
+        if not math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-9):  # float32 arithmetic is right too
             fail(what, expected, got, hint="idle = 1 - device / wall, a fraction: 300 ms wall, 90 ms device -> 0.7")
     got, what = _idle(learner, wall, wall * 1.5)
     expect_equal(got, 0.0, what + " (device time above wall time)", hint="the device cannot be idle less than never")
@@ -175,7 +175,7 @@ def test_device_time_from_ops(learner, batch, seq, seed):
         expected = sum(op["self_ms"] for op in ops)
         what = f"device_time_ms(ops) for a real profile of two training steps ({kind} setup, {len(ops)} op rows)"
         got = as_number(learner.device_time_ms(ops), what)
-        if not math.isclose(got, expected, rel_tol=1e-9):
+        if not math.isclose(got, expected, rel_tol=1e-6):  # a float32 sum is right too
             fail(what, f"{expected:.3f} ms", f"{got:.3f} ms",
                  hint="add up self times: a total (inclusive) time repeats the time of the ops it called")
 
