@@ -239,37 +239,46 @@ def test_schedule_values(learner, sched, data):
     loop_lrs_follow_schedule(learner, amp_dtype=data.draw(st.sampled_from([None, torch.bfloat16]), label="amp_dtype"))
 
 
-def _adamw_unit_move(seed: int, batch, amp_dtype=None) -> tuple[torch.Tensor, torch.Tensor]:
-    """(initial weights w, u): AdamW's first step from the initial SMALL model on ``batch`` moves the
-    weights by -lr * u, u = weight_decay * w + g / (|g| + eps) (m_hat = g and v_hat = g^2 whatever
-    the betas), g the clipped gradient: a step's move gives its learning rate. (The closed form
-    agrees with torch.optim.AdamW to rounding, and spares this process its ~1 s first step.)"""
+def _adamw_unit_move(seed: int, batch, amp_dtype=None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(initial weights w, u, u_raw): AdamW's first step from the initial SMALL model on ``batch``
+    moves the weights by -lr * u, u = weight_decay * w + g / (|g| + eps) (m_hat = g and v_hat = g^2
+    whatever the betas), g the clipped gradient (u_raw: g unclipped; a loop without clipping moves
+    by -lr * u_raw, which differs from u through eps): a step's move gives its learning rate.
+    (The closed form agrees with torch.optim.AdamW to rounding, and spares this process its ~1 s
+    first step.)"""
     step = reference_step(build_model(seed, SMALL), batch, amp_dtype)
-    return step.before, SHORT["weight_decay"] * step.before + step.grad / (step.grad.abs() + 1e-8)
+    decay = SHORT["weight_decay"] * step.before
+    return step.before, decay + step.grad / (step.grad.abs() + 1e-8), decay + step.raw / (step.raw.abs() + 1e-8)
 
 
 def loop_lrs_follow_schedule(learner, seed=1, amp_dtype=None):
     """The learner's configure_optimizer + train_step, SHORT's schedule, each step from the same
-    initial weights with a fresh AdamW state: the move of step k must be -lr_at(k) * u."""
+    initial weights with a fresh AdamW state: the move of step k must be -lr_at(k) * u. The
+    schedule is what is judged here: a move that fits lr_at(k) with the unclipped gradient is
+    accepted too (clipping is clips_grad_norm's business, and must not be blamed on the scheduler)."""
     batch = _batches(7, 1, 2, 8)[0]
     n = SHORT["total_steps"] + 1
     out = _drive(learner, seed=seed, batches=[batch] * n, reset=True, small=True, return_params=True,
                  amp_dtype=amp_dtype)
     model = build_model(seed, SMALL)
-    before, u = _adamw_unit_move(seed, batch, amp_dtype)
+    before, u, u_raw = _adamw_unit_move(seed, batch, amp_dtype)
     sched = {key: SHORT[key] for key in ("max_lr", "min_lr", "warmup_steps", "total_steps")}
     for k, rec in enumerate(out["steps"]):
         expected = lr_reference(k, **sched)
         what = (f"learning rate of optimizer.step() in train_step call {k} ({sched}"
                 f"{', amp_dtype=bfloat16' if amp_dtype is not None else ''})")
         move = returned_weights(model, rec, what) - before
-        if _rel(move, -expected * u) > 1e-3:
+        if min(_rel(move, -expected * u), _rel(move, -expected * u_raw)) > 1e-3:
             seen = float(-(move @ u) / (u @ u))
+            hint = ("configure_optimizer's scheduler must follow lr_at, and train_step must call "
+                    "scheduler.step() after optimizer.step(): the first step uses lr_at(0); the optimizer is "
+                    f"AdamW(lr=max_lr, betas=(0.9, 0.95), weight_decay={SHORT['weight_decay']}) (part 3)")
+            if seen and abs(seen - expected) <= 0.01 * expected:
+                hint = ("the learning rate is right, but the step's direction is not AdamW's first step on this "
+                        "batch's gradient: check the optimizer (AdamW, betas=(0.9, 0.95), weight_decay) and "
+                        "that the step uses this batch's gradient")
             fail(what, expected, f"{seen:.6g} (read from how far AdamW moved the weights)" if seen else
-                 "the step did not move the weights",
-                 "configure_optimizer's scheduler must follow lr_at, and train_step must call "
-                 "scheduler.step() after optimizer.step(): the first step uses lr_at(0); the optimizer is "
-                 f"AdamW(lr=max_lr, betas=(0.9, 0.95), weight_decay={SHORT['weight_decay']}) (part 3)")
+                 "the step did not move the weights", hint)
 
 
 # ---------------------------------------------------------------- autocast
