@@ -17,7 +17,7 @@ from grader.course.catalog import ROOT
 from grader.engine import misconceptions, runner
 from grader.isolation import watch
 
-P1, A3, A4 = (catalog.get(i) for i in ("P1", "A3", "A4"))
+P1, A3, A4, A1, A2 = (catalog.get(i) for i in ("P1", "A3", "A4", "A1", "A2"))
 
 
 def _grade(tmp_path, ex, source, key_points=None):
@@ -57,6 +57,16 @@ FORBIDDEN_CASES = {
         def broadcast_shape(a, b):
             return tuple(getattr(importlib.import_module("numpy"), "broadcast_" + "shapes")(a, b))
         """, ["matches_numpy", "raises_on_incompatible"], "forbidden_call", "numpy.broadcast_shapes"),
+    "a2_imports_numpy": (A2, """
+        import numpy as np
+        def nbytes(shape, dtype):
+            return int(np.zeros(shape, dtype=dtype).nbytes)
+        def index_shape(shape, index):
+            return np.zeros(shape)[index].shape
+        """, ["nbytes_matches_meta_tensor"], "forbidden_call", "import numpy"),
+    "a1_reads_whole_file": (A1, (ROOT / "solutions" / "a1_streaming.py").read_text().replace(
+        "        for line in f:  # one line at a time", "        for line in f.read().split(chr(10)):"),
+        ["pipeline_counts"], "forbidden_call", ".read()"),
 }
 
 
@@ -104,12 +114,17 @@ def test_scan_ignores_comments_docstrings_and_own_names(tmp_path):
 
 
 def test_every_do_not_call_in_a_stub_has_a_rule():
-    phrase = re.compile(r"\b(do not|don't|never) (call|use)\b", re.I)
+    """Every stub sentence that forbids a call ("do not call", "don't call", "never read the whole
+    file", "do not create tensors", "never model.forward(x)") has a rule; the list of exercises
+    whose stubs forbid something is pinned, so a new one must add its rule."""
+    phrase = re.compile(r"\b(do not|don't|never) (call|use|create|read the whole|model\.forward)", re.I)
+    forbidding = set()
     for ex in catalog.available():
         text = (ROOT / "exercises" / f"{ex.module}.py").read_text()
-        calls = [m for m in phrase.finditer(text) if "model" not in text[m.end():m.end() + 30]]
-        if calls:
-            assert forbidden.rule_for(ex.id), f"{ex.id}'s stub says {calls[0].group(0)!r} but has no rule"
+        if phrase.search(text):
+            forbidding.add(ex.id)
+            assert forbidden.rule_for(ex.id), f"{ex.id}'s stub says {phrase.search(text).group(0)!r} but has no rule"
+    assert forbidding >= {"A1", "A2", "A3", "A4", "P1", "P2"}, forbidding
 
 
 # ------------------------------------------------------------------ failing input and misconception

@@ -9,7 +9,10 @@ them, one per exercise)::
      "aten_ops": ["_scaled_dot_product"],                     # aten op name parts (TorchDispatchMode)
      "callables": ["numpy.broadcast_shapes"],                 # module attributes, wrapped before import
      "optimizer_step": False,                                 # a global optimizer step pre-hook
-     "source_names": ["scaled_dot_product_attention"]}        # names the source scan looks for
+     "forward_via_call": ["grader.given.char_model:GPT"],     # model.forward(x) instead of model(x)
+     "source_names": ["scaled_dot_product_attention"],        # names the source scan looks for
+     "source_modules": ["numpy"],                             # modules it may not import
+     "source_calls_without_args": ["read"]}                   # f.read(): the whole file at once
 
 Two independent sides:
 
@@ -74,9 +77,12 @@ def install(rule: dict | None) -> Watch:
         return watch
     for dotted in rule.get("callables", []):
         _wrap_callable(dotted, watch)
+    import sys
+
     names = set(rule.get("torch_functions", []))
     aten = tuple(rule.get("aten_ops", []))
-    if names or aten:
+    if (names or aten) and "torch" in sys.modules:  # (not loaded: the learner's code cannot call it
+        # without importing torch, which only a rule that forbids it would flag, in the source)
         import torch  # noqa: F401 - only exercises whose rule names torch functions
         from torch.overrides import TorchFunctionMode
         from torch.utils._python_dispatch import TorchDispatchMode
@@ -103,7 +109,41 @@ def install(rule: dict | None) -> Watch:
         from torch.optim.optimizer import register_optimizer_step_pre_hook
 
         register_optimizer_step_pre_hook(lambda opt, args, kwargs: watch.note(f"{type(opt).__name__}.step()"))
+    for target in rule.get("forward_via_call", []):
+        _guard_forward(target, watch)
     return watch
+
+
+def _guard_forward(target: str, watch: Watch) -> None:
+    """``model.forward(x)`` skips the module's hooks; only ``model(x)`` (``Module.__call__``) runs
+    them. Global module pre/post hooks mark which instances are inside ``__call__``; the class's
+    ``forward`` notes a call that arrives outside one."""
+    module_name, _, cls_name = target.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module_name), cls_name)
+        from torch.nn.modules.module import register_module_forward_hook, register_module_forward_pre_hook
+    except (ImportError, AttributeError):
+        return
+    inside: list = []
+
+    def pre(mod, args):
+        if isinstance(mod, cls):
+            inside.append(mod)
+
+    def post(mod, args, out):
+        if isinstance(mod, cls) and inside and inside[-1] is mod:
+            inside.pop()
+
+    register_module_forward_pre_hook(pre)
+    register_module_forward_hook(post)
+    original = cls.forward
+
+    def forward(self, *args, **kwargs):
+        if not inside or inside[-1] is not self:
+            watch.note(f"{cls_name}.forward() called directly (model.forward(x) instead of model(x))")
+        return original(self, *args, **kwargs)
+
+    cls.forward = forward
 
 
 def install_from_env() -> Watch:
@@ -157,7 +197,9 @@ def scan_source(path: str | Path, rule: dict | None) -> list[tuple[int, str]]:
     learner's own variables unless imported, and the import is reported. Comments and docstrings
     are not references."""
     names = set((rule or {}).get("source_names", []))
-    if not names:
+    modules = set((rule or {}).get("source_modules", []))
+    no_args = set((rule or {}).get("source_calls_without_args", []))
+    if not (names or modules or no_args):
         return []
     try:
         tree = ast.parse(Path(path).read_text(errors="replace"))
@@ -177,6 +219,13 @@ def scan_source(path: str | Path, rule: dict | None) -> list[tuple[int, str]]:
                 hit = node.module.rpartition(".")[2]
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names:
             hit = node.value
+        if not hit and isinstance(node, ast.Import):
+            hit = next((f"import {a.name}" for a in node.names if a.name.split(".")[0] in modules), None)
+        if not hit and isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in modules:
+            hit = f"from {node.module} import ..."
+        if (not hit and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in no_args and not node.args and not node.keywords):
+            hit = f".{node.func.attr}()"
         if hit:
             found.append((node.lineno, hit))
     return sorted(set(found))

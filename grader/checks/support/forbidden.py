@@ -25,6 +25,29 @@ RULES: dict[str, dict] = {
                       "torch.functional.broadcast_shapes"],
         "source_names": ["broadcast_shapes", "broadcast", "broadcast_to", "broadcast_arrays", "broadcast_tensors"],
     },
+    "A1": {
+        "says": "never read the whole file (no read(), readlines() or list(f))",
+        "source_names": ["readlines", "read_text"],
+        "source_calls_without_args": ["read"],
+    },
+    "A2": {
+        "says": "answer by arithmetic: do not create tensors or arrays (no torch / numpy here)",
+        "source_modules": ["torch", "numpy"],
+        "torch_functions": ["empty", "zeros", "ones", "full", "tensor", "as_tensor", "rand", "randn", "arange",
+                            "empty_like", "zeros_like", "ones_like", "from_numpy", "empty_strided"],
+        "callables": ["numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full", "numpy.array", "numpy.asarray",
+                      "numpy.arange", "numpy.ndarray"],
+    },
+    "P2": {
+        "says": "always model(x), never model.forward(x)",
+        "forward_via_call": ["grader.given.char_model:GPT"],
+        "source_names": ["forward"],
+    },
+    "C5": {
+        "says": "always model(x), never model.forward(x) (the loop of P2)",
+        "forward_via_call": ["grader.given.char_model:GPT"],
+        "source_names": ["forward"],
+    },
     "A4": {
         "says": "do not call optimizer.step(); return nothing",
         "optimizer_step": True,
