@@ -247,9 +247,11 @@ p2_runs = st.tuples(st.integers(0, 2**31 - 1), st.integers(0, 2**31 - 1))
 # ---------------------------------------------------------------- P3 memory estimate
 @st.composite
 def memory_cases(draw):
-    """(plain Llama config, batch size, sequence length) for one fp32 AdamW training step."""
+    """(plain Llama config, batch size, sequence length) for one fp32 AdamW training step. The
+    config is drawn in any of its four shapes (head_dim given, absent, null, or different from
+    hidden_size / heads: the stub allows all four)."""
 
-    return draw(llama_configs(max_layers=3)), draw(st.integers(1, 4)), draw(st.integers(2, 64))
+    return draw(varied_llama_configs), draw(st.integers(1, 4)), draw(st.integers(2, 64))
 
 # ---------------------------------------------------------------- P4 / B3 / X5 SFT data path
 _qa_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ éü中?-'", min_size=1, max_size=16)
