@@ -1,33 +1,38 @@
-"""A10 — where did the step's time go (part 7, §五.A question 10; part 6, reading the profiler).
+"""A10 — where did the step's time go?
 
-A training step takes 300 ms of wall-clock time; the profiler's table adds up to 90 ms of device
-time, and aten::mm plus attention are 60% of that. Where is the bottleneck? Answer it from a
-profiler table: the checks profile real training steps (on CPU, where the "device" is the CPU
-and an op's device time is its self CPU time) and hand you what the table says, as plain data.
+The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question 10)::
 
-An op row, as in ``prof.key_averages()``, is a dict::
+    一步训练墙钟 300 ms，profiler 表里 CUDA 时间合计 90 ms、aten::mm 与 attention 占其中 60%。瓶颈最可能在哪？
 
-    {"name": "aten::mm", "count": 24, "self_ms": 31.2, "total_ms": 31.9}
+    One training step takes 300 ms of wall-clock time; the profiler table's CUDA time adds up
+    to 90 ms, aten::mm and attention being 60% of it. Where is the bottleneck most likely?
 
-``self_ms`` is the time spent in the op itself; ``total_ms`` also includes the ops it called
-(``aten::linear`` -> ``aten::addmm``), so totals count nested work more than once.
+Answer it from a profiler table. The grader profiles real training steps (on CPU, where the
+"device" is the CPU and an op's device time is its self CPU time) and hands you what the table
+says, as plain data. An op row, as in ``prof.key_averages()``, is a dict::
+
+    {"name": "aten::add", "count": 12, "self_ms": 1.5, "total_ms": 2.25}
+
+``self_ms`` is the time spent in the op itself; ``total_ms`` is the time from its start to its
+end, the ops it called included (``aten::linear`` calls ``aten::addmm``, for instance).
+
+What the grader measures: your numbers against the same rows, and your label against real
+profiles of steps whose time goes to different places.
+
+Study: 第六篇 · 必记 (profiler) / part 6, must-remember; 第六篇 · 结论 / part 6, conclusion.
 """
-
-GEMM_ATTENTION_MARKERS = ("mm", "attention")  # aten::mm, addmm, bmm, baddbmm, ..._attention...
 
 
 def device_time_ms(ops: list[dict]) -> float:
-    """Total device time of the profiled region, in milliseconds.
+    """The total time the device was busy running ops in the profiled region, in milliseconds.
 
     Args:
-        ops: op rows (see the module docstring), one per operator name, all in milliseconds.
+        ops: op rows (see the module docstring), one per operator name, times in ms.
 
     Returns:
-        A float in ms: the time the device was actually busy running ops. Each moment of device
-        work must be counted once.
+        A float, in ms.
 
-    Source: part 6, "reading the profiler table"; part 7 §五.A question 10 ("CUDA time adds up
-    to 90 ms").
+    Source: 第六篇 · 结论 (profiler) / part 6, conclusion; 第七篇 · A. 判断与计算 / part 7, §五.A q10.
     """
     raise NotImplementedError("A10: device_time_ms")
 
@@ -36,18 +41,17 @@ def idle_fraction(wall_ms: float, device_ms: float) -> float:
     """The fraction of the step's wall-clock time during which the device was idle.
 
     Args:
-        wall_ms: wall-clock time of the step(s), in ms, > 0.
-        device_ms: device time over the same steps, in ms, >= 0 (from :func:`device_time_ms`).
+        wall_ms: wall-clock time of the step(s), in ms.
+        device_ms: device time over the same steps, in ms, >= 0 (as :func:`device_time_ms`).
 
     Returns:
-        A float in [0, 1] (a fraction, not a percentage). Wall 300 ms with 90 ms of device
-        time -> 0.7. Device time above the wall time (overlapping streams) gives 0.0.
+        A float in [0, 1] (a fraction, not a percentage); 0.0 when the device time exceeds the
+        wall time (overlapping streams).
 
     Raises:
         ValueError: ``wall_ms <= 0``.
 
-    Source: part 6, must-remember "GPU time much smaller than wall time means the GPU is idle";
-    part 7 §五.A question 10 ("the GPU is idle 70% of the time").
+    Source: 第六篇 · 必记 / part 6, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A q10.
     """
     raise NotImplementedError("A10: idle_fraction")
 
@@ -60,17 +64,11 @@ def classify_step(summary: dict) -> str:
             training steps and the profiler's op rows for them (ms).
 
     Returns:
-        One of three strings:
-        ``"input-bound"``: the device is idle more than half of the wall time: it waits for data
-        loading, synchronisation (``.item()`` every step) or launches; a faster GPU won't help.
-        ``"compute-bound"``: otherwise, when GEMM and attention ops (names containing one of
-        ``GEMM_ATTENTION_MARKERS``) take at least half of the device time: healthy.
-        ``"overhead-bound"``: otherwise: the device is busy, but mostly with copies
-        (``copy_``, ``contiguous``), elementwise or many small ops: shape conversions or
-        launch overhead eat the time.
+        One of three labels:
+        ``"input-bound"``: the bottleneck is outside the device's own work (it waits);
+        ``"compute-bound"``: the device's time goes where a healthy training step's should;
+        ``"overhead-bound"``: the device is busy, but mostly with something else.
 
-    Source: part 6, must-remember "GEMM + attention should dominate; copy_ / contiguous or
-    thousands of small ops dominating means shape conversion or launch overhead"; part 7 §五.A
-    question 10.
+    Source: 第六篇 · 必记 / part 6, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A q10.
     """
     raise NotImplementedError("A10: classify_step")

@@ -1,93 +1,93 @@
-"""A1 — streaming a JSONL corpus (part 7, §五.A question 1; part 1, generators).
+"""A1 — a JSONL corpus larger than memory would like.
 
-A 10 GB JSONL corpus on a 16 GB machine: read it into a list and the peak is about 5x the file
-(the course measured 19.4 MB -> 102.9 MB, 5.3x); chain generators read -> filter -> dedupe ->
-count and only one record plus the dedupe hash set is in memory at a time, whatever the file's
-size. Use the standard library only (json, hashlib); ``read_jsonl``, ``keep_long`` and ``dedupe``
-are generators, ``count_stats`` consumes the stream.
+The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question 1)::
 
-The records: one JSON object per line, e.g. ``{"id": 7, "text": "训练 the loss", "lang": "en",
-"score": 0.52}``; files are UTF-8; blank lines (only whitespace) are skipped.
+    一份 8 GB 的 JSONL，机器内存 32 GB。json.loads 后读成 list 能不能装下？用生成器峰值大约多少？
+
+    An 8 GB JSONL file, a machine with 32 GB of RAM. Does it fit once read into a list with
+    json.loads? With generators, what is the peak, roughly?
+
+Here you write the generator version of read -> filter -> dedupe -> count, and the judgement
+for the list version. Use the standard library only.
+
+The records: one JSON object per line, e.g. ``{"id": 3, "text": "早上好 world", "lang": "zh",
+"score": 0.9}``; files are UTF-8; a line with only whitespace is not a record.
+
+What the grader measures: the counts on generated files, and the pipeline's peak memory read
+from outside its process on a small and a large file (and under an address-space limit set
+before your module is imported); ``fits_in_memory`` against the list's peak the grader
+measures on real records.
+
+Study: 第一篇 · 必记 / part 1, must-remember; 第七篇 · 四、常见误区 / part 7, §四.
 """
 
 from collections.abc import Iterable, Iterator
 
 
 def read_jsonl(path: str) -> Iterator[dict]:
-    """Yield the records of the JSONL file at ``path`` one at a time (``json.loads`` per line).
+    """A generator over the records of the JSONL file at ``path``, one dict per record, in file
+    order (lines that hold only whitespace are skipped).
 
-    Open the file with ``encoding="utf-8"`` and iterate over it line by line; skip blank lines.
-    Never read the whole file (no ``read()``, ``readlines()`` or ``list(f)``).
-
-    Source: part 1, must-remember "a generator keeps peak memory independent of file size".
+    Source: 第一篇 · 结论 / part 1, conclusion (the pipeline).
     """
     raise NotImplementedError("A1: read_jsonl")
 
 
 def keep_long(records: Iterable[dict], min_chars: int) -> Iterator[dict]:
-    """Yield the records whose ``text`` has at least ``min_chars`` characters (``len`` of the str,
-    not bytes: "梯度" is 2 characters).
+    """A generator over the records whose ``text`` has at least ``min_chars`` characters
+    (characters of the str, not bytes).
 
-    Source: part 1, the read -> filter -> dedupe -> count pipeline.
+    Source: 第一篇 · 结论 / part 1, conclusion (the pipeline).
     """
     raise NotImplementedError("A1: keep_long")
 
 
 def dedupe(records: Iterable[dict]) -> Iterator[dict]:
-    """Yield each record whose ``text`` was not seen before (exact dedupe on ``text``; the first
-    occurrence wins, other fields are ignored).
+    """A generator over the records whose ``text`` did not occur in an earlier record (exact
+    duplicates of the text only; other fields do not matter; the first occurrence is kept).
 
-    Keep only a set of hashes of the texts seen (e.g. ``hashlib.sha1(text.encode()).digest()``),
-    never the records themselves: memory then grows with the number of DISTINCT texts only.
-
-    Source: part 1, "only one record plus the dedupe hash set is in memory"; part 7, §五.C
-    ("exact dedupe is a content-hash set").
+    Source: 第一篇 · 结论 / part 1, conclusion; 第七篇 · C. 面试题, question 7 / part 7, §五.C q7.
     """
     raise NotImplementedError("A1: dedupe")
 
 
 def count_stats(records: Iterable[dict]) -> dict:
-    """Consume ``records`` and return ``{"records": n, "chars": total len(text)}`` (ints).
+    """Consume ``records``; return ``{"records": how many, "chars": total characters of their
+    texts}`` (ints).
 
-    Source: part 1, the read -> filter -> dedupe -> count pipeline.
+    Source: 第一篇 · 结论 / part 1, conclusion (the pipeline).
     """
     raise NotImplementedError("A1: count_stats")
 
 
 def pipeline(path: str, min_chars: int) -> dict:
-    """Run read -> keep_long -> dedupe -> count over the file at ``path`` in one streaming pass.
+    """read -> keep_long -> dedupe -> count over the file at ``path``, in one pass.
 
     Returns:
-        A dict of ints: ``{"read": records read, "kept": records after keep_long,
-        "unique": records after dedupe, "chars": total characters of the unique texts}``.
-        Count "read" and "kept" while streaming (e.g. a small counting generator between
-        stages); do not read the file twice.
+        A dict of ints: ``{"read": records read, "kept": records that passed keep_long,
+        "unique": records that passed dedupe, "chars": total characters of the unique texts}``.
 
-    The check measures memory from outside your process: it runs ``pipeline`` in a fresh
-    process on generated files of 1 MB and 16 MB (with the same distinct texts) and reads that
-    process's peak resident memory and peak address space from /proc: they may not grow with
-    the file (a few MB above an idle process at most). It also runs it in a process whose
-    address-space limit (RLIMIT_AS, set before your module is imported) is an idle process's
-    size plus about 1/8 of what the list approach needs (less than the file itself): holding
-    the lines or records in a list ends in MemoryError there. Import only the standard library.
+    Measured: the counts, and the peak resident memory and peak address space of your process,
+    read from /proc outside it, on a small and a large file with the same distinct texts; then
+    a run under an address-space limit (RLIMIT_AS, set before your module is imported) well
+    below what holding the file's records would take.
 
-    Source: part 1, must-remember "generators: peak 11.5 MB whatever the file size"; part 7,
-    §五.A question 1.
+    Source: 第一篇 · 必记 / part 1, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A q1.
     """
     raise NotImplementedError("A1: pipeline")
 
 
 def fits_in_memory(file_gb: float, ram_gb: float) -> bool:
-    """Does ``json.loads``-ing every line of a ``file_gb`` GB JSONL file into a list fit in
+    """Does ``json.loads``-ing every line of a ``file_gb`` GB JSONL file into one list fit in
     ``ram_gb`` GB of RAM?
 
-    The list approach peaks at several times the file size: every record becomes a dict of
-    Python objects (the course measured 5.3x: 19.4 MB -> 102.9 MB; "count 5x"). Return ``True``
-    when that peak is at most ``ram_gb``. The check measures the factor for real on its records
-    (``tracemalloc`` around ``[json.loads(l) for l in f]``) and asks only cases that are clear
-    with that measured factor, plus the course's: 8 GB on 32 GB -> False (about 40 GB).
+    Returns:
+        A plain bool.
 
-    Source: part 1, must-remember "19.4 MB as a list peaks at 102.9 MB (5.3x): 10 GB needs
-    50 GB"; part 7, §五.A question 1.
+    Measured: against the peak the grader measures for a list of ``json.loads``'d records
+    (``tracemalloc``, on records like the ones above), on cases that are clear either way, and
+    on the course's question.
+
+    Source: 第一篇 · 必记 / part 1, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A q1.
     """
     raise NotImplementedError("A1: fits_in_memory")

@@ -1,26 +1,37 @@
-"""A2 — bytes of a tensor and the shape after indexing (part 7, §五.A question 2; part 2, ndarray).
+"""A2 — bytes of a tensor and the shape after indexing.
 
-The course's question: ``x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)``: what is
-``x.nbytes``? What are the shapes of ``x[:, -1]`` and ``x[:, -1:]``? Answer it for any shape,
-dtype and index, by arithmetic: do not create tensors or arrays (no torch / numpy here).
+The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question 2)::
+
+    x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)：x.nbytes 多少？x[:, -1] 与 x[:, -1:] 各是什么形状？
+
+    x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16): what is x.nbytes? What are the
+    shapes of x[:, -1] and x[:, -1:]?
+
+Answer it for any shape, dtype and index, by arithmetic: do not create tensors or arrays here
+(no torch, no numpy); knowing the sizes and the indexing rules is the point.
+
+What the grader measures: your answers against a real tensor of that shape and dtype on the
+meta device (its ``nbytes`` and ``x[index].shape``), on the course's example and on drawn ones.
+
+Study: 第二篇 · 结论 / part 2, conclusion (ndarray, indexing); 第七篇 · A. 判断与计算 / part 7, §五.A.
 """
 
 
 def nbytes(shape: tuple[int, ...], dtype: str) -> int:
-    """Bytes of a contiguous tensor of this shape and dtype: number of elements x bytes per element.
+    """Bytes of a contiguous tensor of this shape and dtype.
 
     Args:
-        shape: a tuple of non-negative ints (``()`` is a scalar: 1 element; a 0 anywhere: 0 bytes).
+        shape: a tuple of non-negative ints (``()`` is a scalar).
         dtype: a dtype name as torch spells it without ``torch.``: ``"float64"``, ``"float32"``,
             ``"float16"``, ``"bfloat16"``, ``"int64"``, ``"int32"``, ``"int16"``, ``"int8"``,
             ``"uint8"``, ``"bool"``, ``"complex64"``, ``"complex128"``.
 
     Returns:
-        The size in bytes as an int (not MiB/GiB), e.g. ``(16, 512, 1024), "bfloat16"`` ->
-        16,777,216 bytes = 16 MiB. It must equal ``torch.empty(shape, dtype=...).nbytes``.
+        The size in bytes, an int (not MiB, not GiB).
 
-    Source: part 2, §ndarray "ndarray = memory + shape + dtype; nbytes is where the memory
-    account starts"; part 7, §五.A question 2 (bf16 is 2 bytes per element).
+    Measured: against ``torch.empty(shape, dtype=..., device="meta").nbytes``.
+
+    Source: 第二篇 · 结论 / part 2, conclusion; 第七篇 · A. 判断与计算 / part 7, §五.A q2.
     """
     raise NotImplementedError("A2: nbytes")
 
@@ -30,21 +41,17 @@ def index_shape(shape: tuple[int, ...], index: tuple) -> tuple[int, ...]:
 
     Args:
         shape: a tuple of non-negative ints.
-        index: a tuple (``x[a, b]`` is ``x[(a, b)]``; ``x[i]`` arrives as ``(i,)``) whose items are
-            * an int, possibly negative, always in range for its dimension: removes that dimension;
-            * a ``slice`` (start/stop may be None, negative or past the ends; step is None or a
-              positive int): keeps the dimension, with length ``len(range(*s.indices(n)))`` —
-              also when that length is 1 or 0;
-            * ``None``: inserts a new dimension of length 1 at that place;
-            * ``Ellipsis`` (``...``), at most once: stands for as many ``:`` as needed.
-            Dimensions not reached by the index are kept whole (``x[0]`` of (2, 3, 4) is (3, 4)).
+        index: a tuple, as Python passes it to ``__getitem__`` (``x[a, b]`` arrives as
+            ``(a, b)``, ``x[i]`` as ``(i,)``, ``x[1:3, None]`` as ``(slice(1, 3), None)``).
+            Its items are ints (possibly negative, always in range for their dimension),
+            ``slice`` objects (start and stop may be None, negative or past either end; step is
+            None or a positive int), ``None`` and at most one ``Ellipsis``.
 
     Returns:
-        The resulting shape as a tuple of ints, e.g. for shape (16, 512, 1024):
-        ``(slice(None), -1)`` -> (16, 1024); ``(slice(None), slice(-1, None))`` -> (16, 1, 1024);
-        ``(Ellipsis, None, 0)`` -> (16, 512, 1).
+        The resulting shape, a tuple of ints.
 
-    Source: part 2, §ndarray "an integer index removes a dimension, a slice keeps it"; part 7,
-    §五.A question 2.
+    Measured: against ``torch.empty(shape, device="meta")[index].shape``.
+
+    Source: 第二篇 · 结论 / part 2, conclusion; 第七篇 · A. 判断与计算 / part 7, §五.A q2.
     """
     raise NotImplementedError("A2: index_shape")

@@ -1,22 +1,32 @@
-"""A3 — broadcast two shapes (part 7, §五.A question 3; part 2, broadcasting).
+"""A3 — broadcasting two shapes.
 
-Can (8, 1, 64) + (16, 64) broadcast, and to what shape? Write the rule, don't call NumPy.
+The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question 3)::
+
+    (8, 1, 64) + (16, 64) 能广播吗？结果什么形状？
+
+    Can (8, 1, 64) + (16, 64) be broadcast? What shape is the result?
+
+Answer it for any two shapes, by the rules: do not call NumPy or torch to do it.
+
+What the grader measures: your shapes against ``np.broadcast_shapes`` on drawn pairs (shapes of
+different lengths among them), and that you refuse the pairs NumPy refuses.
+
+Study: 第二篇 · 必记 / part 2, must-remember.
 """
 
 
 def broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    """The shape of ``x + y`` for arrays of shapes ``a`` and ``b``, by the broadcasting rules.
+    """The shape of ``x + y`` for arrays ``x``, ``y`` of shapes ``a`` and ``b``.
 
     Args:
-        a, b: shapes as tuples of non-negative ints, any length (``()`` is a scalar).
+        a, b: shapes, tuples of non-negative ints of any length (``()`` is a scalar).
 
     Returns:
-        The broadcast shape as a tuple of ints, e.g. ``(8, 1, 64), (16, 64) -> (8, 16, 64)``.
+        The shape of the result, a tuple of ints.
 
     Raises:
-        ValueError: the shapes cannot be broadcast (e.g. ``(4, 3)`` and ``(4,)``).
+        ValueError: the two shapes cannot be broadcast together.
 
-    Source: part 2, must-remember "broadcasting: align from the right; each dim equal or one
-    of them 1; the 1 is stretched".
+    Source: 第二篇 · 必记 / part 2, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A q3.
     """
     raise NotImplementedError("A3: broadcast_shape")

@@ -1,59 +1,60 @@
-"""A4 — gradient accumulation (part 7, §五.A question 4; part 3, Autograd accumulates).
+"""A4 — what backward() does to ``.grad``, and accumulating gradients on purpose.
 
-``backward()`` adds into ``.grad``; it never overwrites. That is why every step needs
-``zero_grad`` and also why gradient accumulation needs no extra code: k small batches,
-k backward calls, one ``optimizer.step()``. Use real PyTorch autograd in both functions.
+The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question 4)::
+
+    第三篇的手算例子 \\(w = 3\\)、\\(x = 2\\)、\\(L = (wx - 1)^2\\)，每次重新前向、连续 backward() 三次而不 zero_grad，w.grad 是多少？
+
+    Part 3's worked example w = 3, x = 2, L = (wx - 1)^2: a fresh forward each time and
+    backward() three times in a row without zero_grad: what is w.grad?
+
+Answer it for any w, x and number of backward calls with real PyTorch autograd, then use what
+it shows for one accumulation step over micro-batches of a real model.
+
+What the grader measures: ``w.grad`` against autograd run in its own process; the gradients
+your accumulation step leaves in the model against one backward of the full batch's loss.
+
+Study: 第三篇 · 结论 (Autograd) / part 3, conclusion; 第七篇 · 四、常见误区 / part 7, §四.
 """
 
 
 def grad_after_k_backwards(w: float, x: float, k: int) -> float:
-    """``w.grad`` after k forward+backward passes of ``L = (w*x - 1)**2`` with no ``zero_grad``.
+    """``w.grad`` after ``k`` passes of: a fresh forward of ``L = (w*x - 1)**2``, then
+    ``L.backward()``; nothing is called in between.
 
-    Make ``w`` a float64 scalar tensor with ``requires_grad=True``; k times: compute the loss
-    afresh and call ``backward()``. Do not clear the gradient in between.
+    Use a real tensor for ``w`` (float64, ``requires_grad=True``) and real autograd.
 
     Args:
-        w, x: floats (any value). k: number of backward calls, k >= 1.
+        w, x: floats (any value). k: the number of backward calls, k >= 1.
 
     Returns:
-        ``w.grad`` as a Python float. The course's case: w=3, x=2, k=3 -> 60.0
-        (one backward gives 2*(w*x - 1)*x = 20).
+        ``w.grad`` as a Python float.
 
-    Source: part 3, must-remember "backward() accumulates into .grad, so every step needs
-    zero_grad"; part 7, §五.A question 4.
+    Source: 第三篇 · 必记 / part 3, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A q4.
     """
     raise NotImplementedError("A4: grad_after_k_backwards")
 
 
 def accumulate_grads(model, micro_batches) -> None:
-    """One accumulation step: leave in every ``param.grad`` the gradient of the full-batch loss.
+    """One accumulation step: leave in every ``param.grad`` the gradient of the full batch's loss.
 
     Args:
-        model: a ``torch.nn.Module`` in float64 (a tiny LM). ``model(input_ids)`` takes a
-            LongTensor ``(b, T)`` and returns logits, a float64 tensor ``(b, T, V)``.
-            On entry its ``.grad`` fields still hold the previous step's gradients (as after
-            ``optimizer.step()`` when nobody called ``zero_grad``): clear them first.
+        model: a ``torch.nn.Module`` in float64 (a tiny language model): ``model(input_ids)``
+            takes a LongTensor ``(b, T)`` and returns float64 logits ``(b, T, V)``. On entry its
+            ``.grad`` fields hold the gradients of an earlier batch (as after an
+            ``optimizer.step()``).
         micro_batches: a list of k >= 1 dicts ``{"input_ids": LongTensor (b_i, T_i),
-            "labels": LongTensor (b_i, T_i)}``. The b_i and the T_i may differ (each
-            micro-batch padded to its own longest example, as with dynamic padding).
-            ``labels[i, t]`` is the target of position t (already shifted, do not shift
-            again); -100 means "no loss here" (prompt or padding). A micro-batch may have no
-            valid label at all; the full batch has at least one.
+            "labels": LongTensor (b_i, T_i)}``; the b_i and T_i differ between micro-batches.
+            ``labels[i, t]`` is the target of position t, already shifted (do not shift again);
+            positions whose label is the course's label ignore index carry no loss. A
+            micro-batch may have no counted position at all; the full batch has at least one.
 
-    The full-batch loss is the mean cross-entropy over ALL non-ignored tokens of the full
-    batch (all the micro-batches together), i.e. what
-    ``F.cross_entropy(logits.view(-1, V), labels.view(-1), ignore_index=-100)`` would give on
-    all their tokens pooled. Each micro-batch's loss must therefore be scaled so that the k
-    backward calls add up to exactly that (a plain 1/k is right only when every micro-batch
-    has the same number of valid tokens).
+    The full batch's loss is the mean cross-entropy over every counted position of all the
+    micro-batches together, as one cross-entropy call on all their positions pooled would
+    give it. Run ``model`` on each micro-batch on its own (never on a concatenation: that is
+    what accumulation avoids), do not call an optimizer, return nothing.
 
-    Call ``model`` once per micro-batch (never on the concatenated batch: accumulation exists
-    so that only one micro-batch's activations are alive at a time; the check's model also sees
-    whole rows, so padding micro-batches to one length changes its logits). Do not call
-    ``optimizer.step()``; return nothing. Checked within 1e-6 of the full-batch gradient.
+    Measured: every ``param.grad`` after your call against the full-batch gradient, within 1e-6.
 
-    Source: part 3, must-remember "backward() accumulates, so gradient accumulation needs no
-    extra code" and "ignore_index=-100 is the SFT loss mask"; part 7, §四 ("no zero_grad
-    between two backward calls is a bug" — on purpose it is gradient accumulation).
+    Source: 第三篇 · 必记 / part 3, must-remember; 第七篇 · 四、常见误区 / part 7, §四.
     """
     raise NotImplementedError("A4: accumulate_grads")

@@ -1,67 +1,69 @@
-"""A5 — first-step loss (part 7, §五.A question 5; part 3, the ln V sanity check).
+"""A5 — the loss of the very first training step.
 
-Before any training step a language model knows nothing, so it should spread its probability
-evenly over the V tokens of the vocabulary: the first loss is -ln(1/V) = ln V. Qwen2.5-0.5B
-(V = 151936) should start near 11.9; a first loss of 15.0 means the initial logits are too
-large: look at the output layer's initialisation.
+The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question 5)::
+
+    用 Qwen2.5-0.5B（词表 151936）从头初始化训练，第一步 loss 应约多少？看到 15.0 说明什么？
+
+    Training Qwen2.5-0.5B (vocabulary 151936) from a fresh initialisation: what should the
+    first step's loss be, roughly? What does seeing 15.0 tell you?
+
+What the grader measures: the expected loss against ``F.cross_entropy`` of a freshly
+initialised prediction, for drawn vocabulary sizes; your judgement on first losses that are
+clearly fine or clearly not; and the first loss of a real tiny GPT whose output layer you
+initialise.
+
+Study: 第三篇 · 必记 / part 3, must-remember; 第七篇 · C. 面试题, question 2 / part 7, §五.C q2.
 """
 
 
 def expected_first_loss(vocab_size: int) -> float:
-    """The cross-entropy loss (in nats, natural log) of a model that predicts uniformly.
+    """The cross-entropy loss a freshly initialised language model should have at its first
+    step, for a vocabulary of ``vocab_size`` tokens.
 
     Args:
         vocab_size: V, an int >= 2.
 
     Returns:
-        A float: ln V (e.g. V = 128 -> 4.85, V = 151936 -> 11.93). Checked against
-        ``F.cross_entropy`` on all-zero logits, relative error 1e-6.
+        A float, in nats (the unit of ``F.cross_entropy``). Relative error 1e-6 is allowed.
 
-    Source: part 3, must-remember "the first-step loss should be about ln V (4.85 for
-    V = 128)"; part 7, §五.A question 5.
+    Source: 第三篇 · 必记 / part 3, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A q5.
     """
     raise NotImplementedError("A5: expected_first_loss")
 
 
 def is_suspicious(first_loss: float, vocab_size: int) -> bool:
-    """Should this first-step loss make you check the initialisation?
+    """Should this first-step loss make you go and check the initialisation?
 
     Args:
-        first_loss: the loss (nats) of the very first training step, a float.
+        first_loss: the loss (nats) of the very first training step.
         vocab_size: V, an int >= 2.
 
     Returns:
-        ``True`` when ``first_loss`` is more than 1.0 nat above ln V, else ``False`` (a
-        Python bool). Only losses far ABOVE ln V are flagged here. The check keeps away from
-        the border: losses within ln V +- 0.5 must give False, losses at ln V + 1.5 or more
-        must give True. The course's case: ``is_suspicious(15.0, 151936)`` is True
-        (ln 151936 = 11.93); ``is_suspicious(5.07, 128)`` is False (ln 128 = 4.85).
+        A plain bool: True when the loss is clearly too high for a freshly initialised model,
+        False when it is what such a model gives. The grader asks only cases that are clearly
+        one or the other (and the course's question).
 
-    Source: part 3, must-remember "first-step loss ~ ln V checks the initialisation";
-    part 7, §五.A question 5 ("15.0 is clearly too high: the initial logits are too large").
+    Source: 第三篇 · 必记 / part 3, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A q5.
     """
     raise NotImplementedError("A5: is_suspicious")
 
 
 def init_output_layer(vocab_size: int, n_embd: int):
-    """A freshly initialised output-layer (lm_head) weight for a tiny GPT.
+    """A freshly initialised weight for the output layer (lm_head) of a tiny GPT.
 
-    Return only the weight. The grader builds a real tiny GPT in its own process (token +
-    position embeddings, one transformer block, final LayerNorm, then ``logits = h @ weight.T``
-    with no bias), puts your weight into its output layer and runs one forward of random tokens
-    with random targets. After the final LayerNorm each hidden vector has about unit variance
-    per dimension.
+    The grader builds a real tiny GPT in its own process (token and position embeddings, one
+    transformer block, a final LayerNorm, then ``logits = h @ weight.T`` without bias), puts
+    your weight into its output layer and computes the first loss on random tokens and targets.
 
     Args:
         vocab_size: V, an int. n_embd: d, the hidden size, an int.
 
     Returns:
-        A float32 ``torch.Tensor`` of shape ``(V, d)`` (rows are vocabulary entries, as in
-        ``nn.Linear(d, V).weight``), all values finite (shape, dtype and finiteness are
-        checked). Any random init you like, as long as the model's first loss (about 256
-        tokens) is ln V within 0.4 nats (the course's 5.07 vs ln 128 = 4.85 is within).
+        A float32 ``torch.Tensor`` of shape ``(V, d)`` (as ``nn.Linear(d, V).weight``), finite.
 
-    Source: part 3, must-remember "first-step loss ~ ln V; far above means the output layer's
-    initial logits are too large"; part 7, §五.A question 5.
+    Measured: that model's first loss against what a freshly initialised model should give,
+    within a tolerance of a few tenths of a nat.
+
+    Source: 第三篇 · 必记 / part 3, must-remember; 第七篇 · C. 面试题, question 2 / part 7, §五.C q2.
     """
     raise NotImplementedError("A5: init_output_layer")

@@ -1,59 +1,50 @@
-"""A6 — full fine-tuning vs LoRA: the memory of the training state (part 7, §五.A question 6;
-part 4, the byte account of training).
+"""A6 — the memory of the training state: full fine-tuning vs LoRA.
 
-A 3B model, full fine-tuning with bf16 mixed precision and AdamW: how much GPU memory do the
-parameters, gradients and optimizer state take (activations not counted)? Does a 24 GB card
-suffice? And with LoRA training 1% as many parameters?
+The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question 6)::
 
-The convention (bf16 mixed precision + AdamW), per parameter:
+    一个 3B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 24 GB 的卡够不够？改成可训练 1% 的 LoRA 呢？
 
-    trainable parameter: bf16 weight 2 + bf16 gradient 2 + fp32 master weight 4
-                         + AdamW first moment m (fp32) 4 + second moment v (fp32) 4  = 16 bytes
-    frozen parameter (the LoRA base): its bf16 weight only                            =  2 bytes
+    Full fine-tuning of a 3B model (bf16 + AdamW), activations not counted: how much GPU
+    memory? Is a 24 GB card enough? And with LoRA, training 1% as many parameters?
 
-AdamW's per-tensor ``step`` counter (one 4-byte scalar per parameter *tensor*, not per
-parameter) is negligible and is not part of the account. All results are bytes as plain ints
-(not GB, not GiB): ``48 * 10**9`` bytes is "48 GB".
+Answer it for any parameter counts, under the course's convention for bf16 mixed precision
+with AdamW. AdamW's per-tensor ``step`` counters (one scalar per parameter tensor) are left out.
+All results are bytes, as plain ints (not GB, not GiB).
 
-The checks build a small Llama-style model, set this convention up for real (a bf16 model, an
-fp32 master copy, AdamW after one step; and the same with peft LoRA adapters) and compare your
-numbers with the bytes of the real tensors.
+What the grader measures: your bytes against the bytes of real tensors (a small Llama-style
+model set up in that convention for real, after one optimizer step; fully trainable, and with
+peft LoRA adapters), and the course's question.
+
+Study: 第四篇 · 必记 / part 4, must-remember; 第四篇 · 结论 / part 4, conclusion.
 """
 
 
 def full_finetune_bytes(n_params: int) -> int:
-    """Bytes of weights + gradients + optimizer state when all ``n_params`` parameters train.
+    """Bytes of the training state when all ``n_params`` parameters train.
 
     Args:
-        n_params: number of parameters of the model (all trainable), an int >= 0 (3B: ``3 * 10**9``).
+        n_params: parameters of the model, all trainable, an int >= 0.
 
     Returns:
-        Bytes as a plain int, under the convention of the module docstring (16 bytes per
-        trainable parameter). E.g. ``full_finetune_bytes(3 * 10**9) == 48 * 10**9``: 48 GB,
-        which does not fit a 24 GB card even before activations.
+        Bytes, a plain int.
 
-    Source: part 4, must-remember "16 bytes per trainable parameter = 2 + 2 + 4 + 4 + 4";
-    part 7 §五.A question 6.
+    Source: 第四篇 · 必记 / part 4, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A q6.
     """
     raise NotImplementedError("A6: full_finetune_bytes")
 
 
 def lora_bytes(n_base: int, n_trainable: int) -> int:
-    """Bytes of the training state under LoRA: a frozen base plus trainable adapters.
+    """Bytes of the training state under LoRA: a frozen base model plus trainable adapters.
 
     Args:
         n_base: parameters of the frozen base model (all of them: embeddings, norms, linears), >= 0.
-        n_trainable: parameters of the LoRA adapters (the A and B matrices), which are *added*
-            to the base and are the only ones that train, >= 0.
+        n_trainable: parameters of the LoRA adapters, which are added to the base and are the
+            only ones that train, >= 0.
 
     Returns:
-        Bytes as a plain int: the frozen base keeps only its bf16 weights (2 bytes/param, no
-        gradient, no optimizer state); every adapter parameter costs the full 16 bytes.
-        E.g. 3B base with adapters of 1% of it: ``lora_bytes(3 * 10**9, 3 * 10**7)`` is
-        6.48 * 10**9 (about 6.5 GB): it fits a 24 GB card, the rest is left for activations.
+        Bytes, a plain int.
 
-    Source: part 4, "LoRA freezes the base and keeps one bf16 copy; 16 bytes only for the
-    trainable parameters"; part 7 §五.A question 6.
+    Source: 第四篇 · 结论 / part 4, conclusion; 第七篇 · A. 判断与计算 / part 7, §五.A q6.
     """
     raise NotImplementedError("A6: lora_bytes")
 
@@ -62,23 +53,18 @@ def state_breakdown(n_frozen: int, n_trainable: int) -> dict[str, int]:
     """The training state split into its parts, in bytes.
 
     Args:
-        n_frozen: frozen parameters (0 for full fine-tuning; the base model's count under LoRA).
-        n_trainable: trainable parameters (all of them for full fine-tuning; the adapters' count
-            under LoRA).
+        n_frozen: frozen parameters (0 for full fine-tuning; the base model under LoRA).
+        n_trainable: trainable parameters (all of them for full fine-tuning; the adapters under
+            LoRA).
 
     Returns:
-        A dict with exactly these six keys, each a plain int of bytes:
-            ``"frozen_weights"``: bf16 weights of the frozen parameters,
-            ``"weights"``: bf16 weights of the trainable parameters (the copy the forward uses),
-            ``"grads"``: their bf16 gradients,
-            ``"master"``: their fp32 master weights (what the optimizer updates),
-            ``"adam_m"``: AdamW's first moment, fp32,
-            ``"adam_v"``: AdamW's second moment, fp32.
-        The values add up to :func:`lora_bytes` (and, with ``n_frozen == 0``, to
-        :func:`full_finetune_bytes`). E.g. ``state_breakdown(0, 1)`` ->
-        ``{"frozen_weights": 0, "weights": 2, "grads": 2, "master": 4, "adam_m": 4, "adam_v": 4}``.
+        A dict ``{part name: bytes}`` (plain ints): one entry for each thing the training state
+        keeps per trainable parameter, and one entry, named with the word ``"frozen"``, for the
+        frozen parameters. Names are matched by meaning, in plain words; the values add up to
+        :func:`lora_bytes` (and, with ``n_frozen == 0``, to :func:`full_finetune_bytes`).
 
-    Source: part 4, must-remember "16 bytes = 2 + 2 + 4 + 4 + 4"; why the master weights and the
-    moments must be fp32 (bf16 has 7 mantissa bits: 1.0 + 1e-5 is 1.0 in bf16).
+    Measured: each part against the bytes of the real tensors that hold it.
+
+    Source: 第四篇 · 必记 / part 4, must-remember.
     """
     raise NotImplementedError("A6: state_breakdown")

@@ -1,39 +1,43 @@
-"""A8 — LoRA trainable parameters from a config and r (part 7, §五.A question 8; part 5, LoRA).
+"""A8 — LoRA's trainable parameters, from a config and r.
 
-The 0.5B model of part 5 has 8.80M trainable parameters at r = 16. How many at r = 32? Count
-them from ``config.json`` alone, without building the model: every linear layer that LoRA
-hooks gets two small matrices, A (r x in_features) and B (out_features x r).
+The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question 8)::
+
+    第五篇的 0.5B 模型 \\(r = 16\\) 时可训练 8.80M、训练状态 141 MB；把 r 改成 32，两者各变成多少？
+
+    Part 5's 0.5B model has 8.80M trainable parameters and a 141 MB training state at r = 16;
+    with r = 32, what do the two become?
+
+Count them from ``config.json`` alone, without building the model.
+
+What the grader measures: your count against what peft itself makes trainable
+(``get_peft_model`` on a meta-device model of the same config), for drawn configs, ranks and
+target modules, and the course's model.
+
+Study: 第五篇 · 必记 / part 5, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A.
 """
-
-LINEAR_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 
 
 def lora_trainable_params(config: dict, r: int, target_modules="all-linear") -> int:
-    """The number of trainable parameters peft adds to a Llama-style model with LoRA rank ``r``.
+    """The number of parameters that train after adding LoRA of rank ``r`` to a Llama-style model.
 
     Args:
-        config: a plain dict with the fields of a Llama/Qwen2 ``config.json``:
-            ``hidden_size`` (d), ``intermediate_size`` (d_ff), ``num_hidden_layers``,
-            ``num_attention_heads``, ``num_key_value_heads`` (GQA: fewer K/V heads than Q heads),
-            ``vocab_size``, ``tie_word_embeddings`` and, optionally, ``head_dim``.
-            If ``head_dim`` is absent it is ``hidden_size // num_attention_heads``; if present it
-            may differ from that (as in Qwen3). Each decoder layer has these bias-free linears:
-            ``q_proj`` d -> heads*head_dim, ``k_proj`` and ``v_proj`` d -> kv_heads*head_dim,
-            ``o_proj`` heads*head_dim -> d, ``gate_proj`` and ``up_proj`` d -> d_ff,
-            ``down_proj`` d_ff -> d. The model also has embeddings, RMSNorms and ``lm_head``.
+        config: a plain dict with the fields of a Llama / Qwen2 ``config.json``:
+            ``hidden_size``, ``intermediate_size``, ``num_hidden_layers``,
+            ``num_attention_heads``, ``num_key_value_heads``, ``vocab_size``,
+            ``tie_word_embeddings`` and, optionally, ``head_dim`` (absent: it is
+            ``hidden_size // num_attention_heads``; present: it may differ from that, as in
+            Qwen3). The decoder layers are transformers' ``LlamaDecoderLayer`` (bias-free
+            linears).
         r: the LoRA rank, an int >= 1.
-        target_modules: ``"all-linear"`` (peft's meaning: every linear layer of the decoder
-            except the output layer ``lm_head``, i.e. the seven above in every layer), or a
-            list of names from ``LINEAR_MODULES`` (each hooked in every layer).
+        target_modules: ``"all-linear"``, as peft reads it, or a list of the linear modules'
+            names inside a decoder layer (e.g. ``["q_proj", "down_proj"]``), each hooked in
+            every layer.
 
     Returns:
-        The count as a plain int (a number of parameters, not bytes), equal to
-        ``sum(p.numel() for p in peft_model.parameters() if p.requires_grad)`` after
+        The count, a plain int (parameters, not bytes), as
+        ``sum(p.numel() for p in peft_model.parameters() if p.requires_grad)`` gives it after
         ``get_peft_model(model, LoraConfig(r=r, target_modules=target_modules))``.
-        E.g. Qwen2.5-0.5B (d 896, d_ff 4864, 24 layers, 14 / 2 heads, head_dim 64), r = 16,
-        all-linear -> 8,798,208. The base model is frozen: nothing else is trainable.
 
-    Source: part 5, must-remember "LoRA adds (alpha/r) BAx; all-linear hooks seven linears;
-    0.5B trainable 8.80M"; part 7 §五.A question 8 "LoRA parameters r(m + n) are linear in r".
+    Source: 第五篇 · 必记 / part 5, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A q8.
     """
     raise NotImplementedError("A8: lora_trainable_params")

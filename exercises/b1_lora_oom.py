@@ -1,66 +1,86 @@
-"""B1 — an 8B LoRA SFT on one 80 GB GPU: the account says 16.7 GB, yet max_length=8192 with
-batch 4 per GPU runs out of memory. Which block overflows, and what do you change?
-(part 7, §五.B question 1; parts 3, 4 and 5).
+"""B1 — a LoRA SFT whose account fits, and which still runs out of memory.
 
-The parts it draws on: part 4 (activations scale with B x T, not with the parameters; gradient
-checkpointing keeps layer inputs only), part 3 (gradient accumulation: backward() accumulates),
-part 5 (shorter sequences / packing in the SFT config). All sizes are in bytes (ints).
+The course asks (第七篇 · 五、通关自测 · B. 跨篇综合, question 1)::
+
+    8B LoRA SFT 在一张 80 GB 卡上，账算出 16.7 GB，但 SFTConfig 里 max_length=8192、每卡 batch 4 时 OOM。哪一块爆了？改什么？
+
+    An 8B LoRA SFT on one 80 GB card: the account says 16.7 GB, yet with max_length=8192 and a
+    per-GPU batch of 4 in SFTConfig it runs out of memory. Which block overflowed? What do you
+    change?
+
+Answer it as numbers and a decision. All sizes are bytes (ints).
+
+What the grader measures: your decision on drawn budgets and on the course's; your activation
+bytes against those measured in real small Llama models (with and without transformers'
+gradient checkpointing); your plans against the constraints they must meet.
+
+Study: 第四篇 · 必记 / part 4, must-remember; 第三篇 · 结论 (Autograd) / part 3, conclusion;
+第五篇 · 结论 / part 5, conclusion.
 """
 
 
 def diagnose(state_bytes: int, activation_bytes: int, gpu_bytes: int) -> str:
-    """Which block overflows the GPU.
+    """Which block makes the GPU overflow?
 
     Args:
-        state_bytes: weights + grads + optimizer state (the 16.7 GB of the LoRA account).
+        state_bytes: weights + gradients + optimizer state (the account of the question).
         activation_bytes: the activations of one training step on this GPU.
         gpu_bytes: the GPU's memory.
 
     Returns:
-        ``"parameters_and_state"`` if the state alone does not fit, else ``"activations"`` if
-        state + activations do not fit, else ``"fits"``.
+        ``"parameters_and_state"`` or ``"activations"``: the first block, in the order they are
+        allocated (the state, then the step's activations), that no longer fits; ``"fits"``
+        when nothing overflows.
 
-    Source: part 4, "LoRA and still OOM is not the parameters: look at the activations".
+    Source: 第四篇 · 结论 / part 4, conclusion; 第七篇 · B. 跨篇综合 / part 7, §五.B q1.
     """
     raise NotImplementedError("B1: diagnose")
 
 
 def scale_activations(measured_bytes: int, measured_batch: int, measured_seq_len: int, batch: int, seq_len: int) -> int:
-    """Activation bytes at (batch, seq_len), from a measurement at (measured_batch, measured_seq_len).
+    """The activation bytes of the same model at ``(batch, seq_len)``, from a measurement at
+    ``(measured_batch, measured_seq_len)``.
 
-    Activations are proportional to B x T (at fixed model): Llama-3-8B measured 16.5 GiB at
-    B=1, T=4096 -> 8x at B=4, T=8192 (~132 GiB). Returns an int (rounded to the nearest byte).
-    Checked against activations measured on real models. Source: part 4, must-remember.
+    Returns an int (rounded to the nearest byte). Measured against real models at the new B, T.
+
+    Source: 第四篇 · 必记 / part 4, must-remember.
     """
     raise NotImplementedError("B1: scale_activations")
 
 
 def checkpointed_activation_bytes(config: dict, batch: int, seq_len: int, bytes_per_element: int) -> int:
-    """Activation bytes with gradient checkpointing: only each decoder layer's input is kept.
+    """The activation bytes of one training step with gradient checkpointing on.
 
     Args:
-        config: plain dict with ``hidden_size`` and ``num_hidden_layers``.
-    Returns B x T x hidden_size x layers x bytes_per_element (Llama-3-8B, B=1, T=4096, bf16: 1.0 GiB).
-    Checked against saved-for-backward bytes measured under transformers' gradient checkpointing.
-    Source: part 4, "checkpointing stores each layer's input and recomputes (~30% more compute)".
+        config: a Llama-style config as a plain dict (the fields of ``config.json``:
+            ``hidden_size``, ``intermediate_size``, ``num_hidden_layers``, ...).
+        batch, seq_len: B and T. bytes_per_element: bytes of one activation element.
+
+    Returns an int, measured against the bytes saved for backward under transformers' gradient
+    checkpointing in real models.
+
+    Source: 第四篇 · 必记 / part 4, must-remember.
     """
     raise NotImplementedError("B1: checkpointed_activation_bytes")
 
 
 def accumulation_plan(batch: int, max_micro_batch: int) -> tuple[int, int]:
-    """Keep the effective batch while lowering the per-step batch: ``(micro_batch, steps)``.
+    """Only ``max_micro_batch`` samples fit in one step; keep the batch of ``batch`` samples per
+    optimizer step anyway.
 
-    micro_batch is the largest divisor of ``batch`` that is <= ``max_micro_batch``; steps =
-    batch // micro_batch backward passes accumulate before one optimizer step, so
-    micro_batch x steps == batch. E.g. batch 4, at most 1 fits -> (1, 4).
-    Source: part 3, "backward() accumulates into .grad, so accumulation needs no extra code".
+    Returns:
+        ``(micro_batch, steps)``: ints with ``micro_batch * steps == batch`` and
+        ``micro_batch <= max_micro_batch``, ``micro_batch`` as large as possible.
+
+    Source: 第三篇 · 结论 (Autograd) / part 3, conclusion.
     """
     raise NotImplementedError("B1: accumulation_plan")
 
 
 def max_seq_len(state_bytes: int, activation_bytes_per_token: int, batch: int, gpu_bytes: int) -> int:
-    """The longest sequence (tokens, >= 0) that fits: state + batch x T x bytes_per_token <= gpu_bytes.
+    """The longest sequence (tokens, an int >= 0) that still fits at this batch size, when one
+    token of one sequence costs ``activation_bytes_per_token`` of activations.
 
-    Source: part 5, shorten max_length / use packing; part 4, activations proportional to B x T.
+    Source: 第五篇 · 结论 / part 5, conclusion; 第四篇 · 必记 / part 4, must-remember.
     """
     raise NotImplementedError("B1: max_seq_len")

@@ -1,25 +1,35 @@
-"""B2 — two "identical" SFT runs differ by 0.5 points on the eval; a colleague says the new config
-is better. Which parts' tools decide it? (part 7, §五.B question 2; parts 2 and 6).
+"""B2 — half a point better: is it real?
 
-Part 6: first diff the seven-item records (commit, data version, environment, seed may differ),
-and one number is no conclusion (changing the seed alone moved a 20-step run by 0.14). Part 2:
-run several seeds, report mean and std, and read the eval table with its ci95.
+The course asks (第七篇 · 五、通关自测 · B. 跨篇综合, question 2)::
+
+    两次”同样配置”的 SFT，评测差 0.5 个点，同事说新配置更好。用哪几篇的什么判断？
+
+    Two SFT runs with "the same config" differ by 0.5 points on the eval; a colleague says the
+    new config is better. With what from which parts do you judge it?
+
+Answer it as code: first what the two runs' records say, then what the scores say.
 Accuracies are fractions in [0, 1].
+
+What the grader measures: your list on drawn pairs of run records; your verdict on drawn seed
+scores and eval sizes, and on the course-like cases, away from rounding edges.
+
+Study: 第六篇 · 必记 / part 6, must-remember; 第二篇 · 必记 / part 2, must-remember;
+第七篇 · 三、贯穿全系列的几条线 / part 7, §三.5.
 """
 
 
 def diff_records(a: dict, b: dict) -> list[str]:
-    """The settings in which two run records differ.
+    """Where two runs' records say they were not run the same way.
 
     Args:
-        a, b: run records with the seven items ``run_id, commit, config, data_version, seed,
-            environment, metrics`` (values are str, int or dicts).
+        a, b: the run records of the two runs: dicts keyed by the items of the course's minimal
+            run record (the grader's snake_case names; values are str, int or dicts).
 
     Returns:
-        The sorted list of the keys among ``commit, config, data_version, seed, environment``
-        whose values differ (run_id and metrics always differ and are not settings).
+        The sorted list of the keys whose difference means the two runs are not comparable as
+        "the same config" (an empty list when nothing like that differs).
 
-    Source: part 6, must-remember "a run record has seven items"; part 7 §五.B question 2.
+    Source: 第六篇 · 必记 / part 6, must-remember; 第七篇 · B. 跨篇综合 / part 7, §五.B q2.
     """
     raise NotImplementedError("B2: diff_records")
 
@@ -28,15 +38,13 @@ def verdict(scores_a: list[float], scores_b: list[float], n_questions: int) -> s
     """Is the difference between two configs real?
 
     Args:
-        scores_a, scores_b: eval accuracies of several seeds of each config.
-        n_questions: the eval set's size.
+        scores_a, scores_b: the eval accuracies of each config, one per seed.
+        n_questions: the size of the eval set.
 
     Returns:
-        ``"need_more_seeds"`` if either config has fewer than 2 seeds; otherwise ``"real"`` if
-        the mean +- std bands (sample std, ddof=1) do not overlap AND the difference of the means
-        exceeds the ci95 half-width 1.96 x sqrt(p(1-p)/n) at p = the average of the two means;
-        else ``"not_shown"``.
+        ``"need_more_seeds"`` when a config has too few seeds to judge at all; otherwise
+        ``"real"`` when the course's tools show a difference, ``"not_shown"`` when they do not.
 
-    Source: part 2, must-remember "ci95 = 1.96 sqrt(p(1-p)/n)"; "bands that overlap show no difference".
+    Source: 第二篇 · 必记 / part 2, must-remember; 第七篇 · B. 跨篇综合 / part 7, §五.B q2.
     """
     raise NotImplementedError("B2: verdict")

@@ -1,18 +1,23 @@
-"""B3 — the fine-tuned model answers correctly but never stops: where to look (part 7, §五.B
-question 3; parts 3 and 5).
+"""B3 — the fine-tuned model answers correctly but never stops.
 
-The course's answer: part 5 — the answers were learned but the end-of-sequence token was not in
-the loss often enough (and inference must use the training template); part 3 — the loss is
-decided by ``cross_entropy(..., ignore_index=-100)``: a position labelled -100 is not in the
-loss, so make sure the EOS label is not -100. Look in the collator / data processing (in trl:
-``trl/trainer/sft_trainer.py``, search ``completion_only_loss`` or ``-100``). The classic culprit:
-``pad_token = eos_token`` plus a collator that masks "padding" by token id
-(``labels[input_ids == pad_id] = -100``), which masks every real EOS too.
+The course asks (第七篇 · 五、通关自测 · B. 跨篇综合, question 3)::
 
-Here you write the label logic of a collator that cannot make that mistake, and a diagnostic
-that finds masked EOS labels in a batch. Tensors are ``torch.long`` of shape ``(B, T)``, right
-padded. The batches in the checks come from SmolLM2's tokenizer on ``Q: {question}\\nA:`` +
-`` {answer}`` + EOS ``<|endoftext|>`` (id 0), with pad id 0 (= EOS) or 2.
+    微调后的模型回答正确但一直不停、吐乱码。从哪一行、哪个文件查？
+
+    After fine-tuning, the model answers correctly but never stops and goes on producing
+    garbage. Which line, which file do you look in?
+
+Here you write the label logic of an SFT collator, and a diagnostic for a batch that someone
+else's collator produced. Tensors are ``torch.long`` of shape ``(B, T)``, right-padded. The
+batches in the checks come from SmolLM2's tokenizer on the template ``Q: {question}\\nA:`` +
+`` {answer}`` + the end-of-sequence token ``<|endoftext|>``; the padding id is the grader's
+choice, and it can be an id that also occurs among the real tokens.
+
+What the grader measures: your labels against those of the reference data path on real
+batches; your findings against batches labelled by the reference and by real buggy collators.
+
+Study: 第五篇 · 必记 / part 5, must-remember; 第三篇 · 必记 / part 3, must-remember;
+第七篇 · 四、常见误区 / part 7, §四.
 """
 
 
@@ -21,35 +26,31 @@ def build_labels(input_ids, prompt_lens: list, lengths: list):
 
     Args:
         input_ids: ``(B, T)`` ``torch.long``; row ``i`` holds ``lengths[i]`` real tokens (the
-            prompt, the answer, then EOS as its last real token), then padding. The padding id
-            may equal the EOS id.
+            prompt, the answer, then the end-of-sequence token as its last real token), then
+            padding.
         prompt_lens: ``B`` ints, the number of prompt tokens at the start of each row.
-        lengths: ``B`` ints, the number of real tokens of each row (prompt + answer + EOS).
+        lengths: ``B`` ints, the number of real tokens of each row.
 
     Returns:
-        ``(B, T)`` ``torch.long`` labels: -100 at the prompt positions ``[0, prompt_lens[i])``
-        and at the padding positions ``[lengths[i], T)``; the token id itself elsewhere (the
-        answer AND the EOS at ``lengths[i] - 1``). Decide by position, never by token id.
+        ``(B, T)`` ``torch.long`` labels, not shifted (the model shifts inside): at each
+        position either the token id (the loss learns it) or the course's label ignore index
+        (the loss skips it).
 
-    Source: part 5, must-remember "the EOS token must be in the loss, and often enough";
-    part 3, ``ignore_index=-100``; part 7, §五.B question 3.
+    Source: 第五篇 · 必记 / part 5, must-remember; 第七篇 · B. 跨篇综合 / part 7, §五.B q3.
     """
     raise NotImplementedError("B3: build_labels")
 
 
 def find_masked_eos(input_ids, attention_mask, labels, eos_id: int) -> list:
-    """Find the EOS tokens that were taken out of the loss: where the model never learns to stop.
+    """The end-of-sequence tokens of the batch's sequences that the loss does not see.
 
     Args:
         input_ids, attention_mask, labels: ``(B, T)`` ``torch.long`` of one batch (attention
-            mask 1 on real tokens, 0 on padding). eos_id: the EOS id (padding may use it too).
+            mask 1 on real tokens, 0 on padding). eos_id: the id of the end-of-sequence token.
 
     Returns:
-        A sorted list of ``(row, position)`` tuples of ints: the REAL tokens (attention mask 1)
-        whose input id is ``eos_id`` and whose label is -100. Padding is not a finding, even
-        when its id equals ``eos_id``. An empty list when every EOS is in the loss.
+        A sorted list of ``(row, position)`` tuples of ints; an empty list when there are none.
 
-    Source: part 7, §五.B question 3 (confirm the end token is not masked to -100); part 3,
-    ``cross_entropy(..., ignore_index=-100)``.
+    Source: 第七篇 · B. 跨篇综合 / part 7, §五.B q3; 第三篇 · 必记 / part 3, must-remember.
     """
     raise NotImplementedError("B3: find_masked_eos")

@@ -1,47 +1,53 @@
-"""B4 — decode floor after ``merge_and_unload`` (part 7, §五.B question 4; parts 4, 5, 6).
+"""B4 — the decode floor of a merged LoRA model.
 
-The part-5 Qwen2.5-0.5B LoRA model is merged with ``merge_and_unload`` and served on an H100,
-batch 1. What is the lower bound of one decode step, and does merging change it? Decode is
-memory-bound (part 6): every step reads every weight once, so the floor is bytes of weights /
-memory bandwidth. Merging folds the adapters into the weights, ``W' = W + (alpha/r) B A``: the
-merged model has exactly the base model's parameters (zero inference overhead) and gives the
-same outputs as the unmerged one; unmerged, each step also reads A and B (8.80M x 2 bytes for
-Qwen2.5-0.5B r=16, negligible) and runs extra small kernels.
+The course asks (第七篇 · 五、通关自测 · B. 跨篇综合, question 4)::
+
+    第五篇那个 Qwen2.5-0.5B merge_and_unload 后部署在 H100 上，batch 1 decode 每 token 的下限约多少？合并前后这个数字变不变？
+
+    Part 5's Qwen2.5-0.5B, after merge_and_unload, served on an H100: what is the lower bound
+    of a batch-1 decode step per token, roughly? Does the number change between before and
+    after the merge?
+
+Answer the first half as a formula of the model and the card, the second by doing the merge for
+real on a tiny model.
+
+What the grader measures: your floor on drawn models and cards and on the course's; your merged
+model, loaded into a plain base model of the grader's own and run there, against the unmerged
+LoRA model's logits.
+
+Study: 第六篇 · 必记 / part 6, must-remember; 第五篇 · 必记 / part 5, must-remember;
+第四篇 · 必记 / part 4, must-remember.
 """
 
 
 def decode_floor_ms(n_params: int, bytes_per_param: float, bandwidth_tb_s: float) -> float:
-    """The batch-1 decode lower bound per token, in milliseconds.
+    """The lower bound of one batch-1 decode step, per token, in milliseconds.
 
     Args:
-        n_params: parameters read per step (an int, e.g. 494_032_768 for Qwen2.5-0.5B).
-        bytes_per_param: 2 for bf16, 4 for fp32, 0.5 for 4-bit.
-        bandwidth_tb_s: memory bandwidth in TB/s (decimal: 1 TB/s = 1e12 bytes/s; H100 SXM 3.35).
+        n_params: parameters of the model that is served, an int.
+        bytes_per_param: bytes of one stored weight.
+        bandwidth_tb_s: memory bandwidth in TB/s (decimal: 1 TB/s = 1e12 bytes/s).
 
     Returns:
-        A float, ms: ``n_params * bytes_per_param / (bandwidth_tb_s * 1e12) * 1e3``. Qwen2.5-0.5B
-        in bf16 on an H100: 0.99 GB / 3.35 TB/s ~ 0.29 ms.
+        A float, in ms.
 
-    Source: part 6, must-remember "decode floor = bytes of weights / bandwidth: 16.06 GB /
-    3.35 TB/s ~ 4.8 ms"; part 7, §五.B question 4.
+    Source: 第六篇 · 必记 / part 6, must-remember; 第七篇 · B. 跨篇综合 / part 7, §五.B q4.
     """
     raise NotImplementedError("B4: decode_floor_ms")
 
 
 def merge_lora(peft_model):
-    """Fold a peft LoRA model's adapters into its base weights for serving.
+    """The model to serve: a peft LoRA model with its adapters folded into the base weights.
 
     Args:
-        peft_model: a ``peft.PeftModel`` (a tiny random Llama with LoRA on all linears in the
-            check, with non-zero A and B, so a merge that drops or mis-scales them shows).
+        peft_model: a ``peft.PeftModel`` (in the check: a tiny random Llama with LoRA on its
+            linear layers and non-zero adapter weights).
 
     Returns:
-        The plain merged ``transformers`` model (no LoRA modules left, the base model's exact
-        parameter count), whose logits equal the unmerged model's (float32, atol 1e-5). The
-        check loads its ``state_dict()`` into a plain base model of its own (same keys and
-        shapes required) and compares the logits there.
+        A plain ``transformers`` model: no LoRA modules left, exactly the base model's keys,
+        shapes and parameter count, giving the same outputs as the unmerged model (float32,
+        atol 1e-5).
 
-    Source: part 5, must-remember "LoRA adds (alpha/r) BAx"; part 7, §五.B question 4 ("merged,
-    zero inference overhead").
+    Source: 第五篇 · 必记 / part 5, must-remember; 第七篇 · B. 跨篇综合 / part 7, §五.B q4.
     """
     raise NotImplementedError("B4: merge_lora")

@@ -1,56 +1,72 @@
-"""C2 — the training loss does not fall, or the first step already looks wrong: in which order
-do you look? (part 7, §五.C question 2; parts 2 and 3).
+"""C2 — the loss does not fall, or the first step already looks wrong.
 
-The cheapest checks first: (1) the first loss against ln V; (2) the shapes going into the loss;
-(3) which of the twenty lines is missing, read from what the loop records. Then the follow-up:
-what a healthy gradient-norm curve looks like.
+The course asks (第七篇 · 五、通关自测 · C. 面试题, question 2)::
+
+    训练 loss 不降或第一步就异常，你排查的顺序是什么？
+
+    The training loss does not fall, or the very first step already looks wrong: in what order
+    do you investigate?
+
+Here each check you would make is a function; then the follow-up direction. The grader asks
+them one after another, as an interviewer would.
+
+What the grader measures: your verdicts on real first losses of a small char GPT (with its
+normal init and with its output layer scaled up) and on drawn ones; your shape check against
+shapes torch's cross_entropy runs on silently; your diagnosis on real short runs of the
+training loop with one line removed; your curve judgement on drawn curves.
+
+Study: 第三篇 · 必记 / part 3, must-remember; 第二篇 · 常见误解 / part 2, misconceptions;
+第七篇 · C. 面试题 / part 7, §五.C q2.
 """
 
 
 def first_loss_verdict(first_loss: float, vocab_size: int) -> str:
-    """``"ok"`` if ``|first_loss - ln(vocab_size)| <= 1`` nat, ``"too_high"`` if it is more than
-    1 nat above (the output layer's init makes the logits too large), ``"too_low"`` if more
-    than 1 nat below (e.g. the labels leak into the inputs). ln 128 = 4.85, ln 32000 = 10.4.
-    Source: part 3, must-remember "the first-step loss should be ln V".
+    """``"ok"``, ``"too_high"`` or ``"too_low"``: the first step's loss compared with the loss a
+    freshly initialised model should have for this vocabulary; within 1 nat either way is
+    ``"ok"``.
+
+    Source: 第三篇 · 必记 / part 3, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q2.
     """
     raise NotImplementedError("C2: first_loss_verdict")
 
 
 def check_loss_shapes(logits_shape: tuple[int, ...], labels_shape: tuple[int, ...]) -> None:
-    """Raise ``ValueError`` unless ``logits_shape == labels_shape + (V,)`` for some V, i.e. the
-    labels have exactly the logits' shape without the vocabulary axis. Return None otherwise.
+    """Guard the loss: raise ``ValueError`` unless these labels are, position by position, the
+    targets of these logits (a cross-entropy over the logits' last axis, the vocabulary);
+    return None when they are.
 
-    ``logits.view(-1, V)`` and ``labels.view(-1)`` match in length even when labels are
-    transposed, so cross_entropy would run silently: assert before the loss.
-    Source: part 2, "assert shapes, above all logits and labels before the loss".
+    Source: 第二篇 · 常见误解 / part 2, misconceptions; 第七篇 · 四、常见误区 / part 7, §四.
     """
     raise NotImplementedError("C2: check_loss_shapes")
 
 
 def missing_line(trace: dict) -> str:
-    """Which line of the loop is missing, from what a short run recorded.
+    """Which line of the training loop is missing, from what a short run recorded.
 
     Args:
         trace: ``{"lr": [...], "grad_norm": [...], "grad_norm_at_step": [...]}``, one entry per
-            optimizer step: the learning rate used, the total gradient norm before clipping, and
-            the norm when ``optimizer.step()`` ran (after clipping). The run uses warmup
-            (the lr must change every step), clip_grad_norm_(1.0) and the same batch every step.
+            optimizer step: the learning rate used, the total gradient norm right after
+            ``backward()``, and the total gradient norm when ``optimizer.step()`` ran. The run
+            was meant to be the course's loop: a learning rate that changes at every step (its
+            warmup), gradient clipping as the course's loop clips, the same batch at every step
+            and a small learning rate.
 
     Returns:
-        ``"scheduler_step"`` if the lr never changes; else ``"clip_grad_norm"`` if some step ran
-        with a norm above 1.0 + 1e-3; else ``"zero_grad"`` if from the second step on every
-        pre-clip norm is at least 1.25 x the first step's (the batch repeats and the lr is tiny,
-        so a fresh gradient keeps its norm: a larger one still holds last step's gradient);
-        else ``"none"``.
-    Source: part 3, the twenty lines (zero_grad, clip_grad_norm_, sched.step()).
+        ``"scheduler_step"``, ``"clip_grad_norm"`` or ``"zero_grad"``: the line that was left
+        out; ``"none"`` when the trace shows none missing.
+
+    Source: 第三篇 · 必记 / part 3, must-remember (the twenty lines).
     """
     raise NotImplementedError("C2: missing_line")
 
 
 def grad_norm_healthy(grad_norms: list[float]) -> bool:
-    """Follow-up: does a gradient-norm curve look healthy? False if any value is non-finite, or if
-    any value after the first 5 steps exceeds 5 x the median of all values (a spike); True
-    otherwise (a large first step, ~2.0, then ~0.3, is healthy).
-    Source: part 7 §五.C question 2, follow-up "what should the grad_norm curve look like".
+    """Follow-up: does this gradient-norm curve (one value per step) look healthy?
+
+    The grader's definition (not the course's): a curve is unhealthy when any value is not
+    finite, or when a value after the first 5 steps exceeds 5 x the median of all values.
+    Returns a plain bool.
+
+    Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q2, follow-up directions.
     """
     raise NotImplementedError("C2: grad_norm_healthy")

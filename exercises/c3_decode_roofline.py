@@ -1,60 +1,72 @@
-"""C3 — why LLM inference is fast only at large batch; why quantization helps inference, not
-training (part 7, §五.C question 3; part 6, the roofline).
+"""C3 — why inference is fast only at large batch; why quantization helps inference and not
+training.
 
-A GPU has two ceilings: peak compute (FLOP/s) and memory bandwidth (bytes/s). A step that does
-F FLOPs and moves M bytes takes at least max(F / peak, M / bandwidth) seconds; its arithmetic
-intensity F / M says which ceiling binds. Units: FLOPs, bytes, seconds, tokens per second.
+The course asks (第七篇 · 五、通关自测 · C. 面试题, question 3)::
+
+    为什么 LLM 推理 batch 大才快？量化为什么对推理有效、对训练用处不大？
+
+    Why is LLM inference fast only at a large batch? Why does quantization help inference and
+    do little for training?
+
+Answer it with the roofline, as code; then the follow-up direction. Units: FLOPs, bytes,
+FLOP/s, bytes/s, seconds.
+
+What the grader measures: your FLOPs and bytes against those torch's ``FlopCounterMode`` counts
+in a real one-token decode step of a tiny bf16 Llama and the bytes of its real weights; your
+roofline and speed-ups on drawn hardware and sizes, and on the course's model and card.
+
+Study: 第六篇 · 必记 / part 6, must-remember; 第六篇 · 结论 / part 6, conclusion;
+第七篇 · C. 面试题 / part 7, §五.C q3.
 """
 
 
 def ridge_point(peak_flops: float, bandwidth: float) -> float:
-    """The intensity (FLOP/byte) at which compute and memory take equally long: peak / bandwidth.
+    """The ridge point of the roofline, in FLOP per byte, from peak compute (FLOP/s) and memory
+    bandwidth (bytes/s).
 
-    H100: 989e12 FLOP/s and 3.35e12 B/s -> ~295 FLOP/byte. Source: part 6, must-remember "ridge".
+    Source: 第六篇 · 必记 / part 6, must-remember.
     """
     raise NotImplementedError("C3: ridge_point")
 
 
 def decode_cost(n_params: int, batch: int, bytes_per_param: float) -> tuple[float, float]:
-    """(FLOPs, bytes) of one decode step: ``batch`` sequences each produce one token.
+    """``(FLOPs, bytes)`` of one decode step in which ``batch`` sequences each produce one token,
+    for a dense model of ``n_params`` weights stored in ``bytes_per_param`` bytes each.
 
-    Every weight is read once per step (shared by the batch) and used in one multiply-add
-    (2 FLOPs) per token. KV cache and activations are left out. With bf16 (2 bytes) the
-    intensity is ~ batch. Checked against torch's FlopCounterMode on a real model.
-    Source: part 6; part 7 §五.C question 3, key points 2-3.
+    The KV cache and the activations are left out. Measured against a real decode step.
+    Source: 第六篇 · 必记 / part 6, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q3.
     """
     raise NotImplementedError("C3: decode_cost")
 
 
 def roofline(flops: float, nbytes: float, peak_flops: float, bandwidth: float) -> dict:
-    """The roofline verdict for a step.
+    """The roofline's verdict on a step that does ``flops`` FLOPs and moves ``nbytes`` bytes.
 
-    Returns ``{"intensity": flops / nbytes, "time_s": max(flops / peak_flops, nbytes / bandwidth),
-    "bound": "memory" or "compute"}`` ("memory" when the intensity is below the ridge point,
-    "compute" otherwise). Llama-3-8B decode at batch 1 on an H100: 16.06 GB / 3.35 TB/s ~ 4.8 ms.
-    Source: part 6, must-remember "decode floor = bytes of weights / bandwidth".
+    Returns:
+        ``{"intensity": FLOP per byte, "time_s": the least time the step can take, in seconds,
+        "bound": "memory" or "compute", the ceiling that binds}``.
+
+    Source: 第六篇 · 必记 / part 6, must-remember; 第六篇 · 结论 / part 6, conclusion.
     """
     raise NotImplementedError("C3: roofline")
 
 
 def quantization_speedup(n_params: int, tokens_per_step: int, bytes_before: float, bytes_after: float,
                          peak_flops: float, bandwidth: float) -> float:
-    """How many times faster a step of ``tokens_per_step`` tokens becomes when the weights go
-    from ``bytes_before`` to ``bytes_after`` bytes per parameter (same FLOPs), by the roofline.
+    """How many times faster a step over ``tokens_per_step`` tokens becomes, by the roofline,
+    when the weights go from ``bytes_before`` to ``bytes_after`` bytes per parameter (the same
+    FLOPs).
 
-    Decode (1 token per sequence, small batch) is memory-bound: bf16 -> int4 (2 -> 0.5 bytes) is ~4x.
-    Training / prefill (thousands of tokens per step) is compute-bound: ~1x.
-    Source: part 7 §五.C question 3, key points 4-5.
+    Source: 第七篇 · C. 面试题 / part 7, §五.C q3; 第六篇 · 结论 / part 6, conclusion.
     """
     raise NotImplementedError("C3: quantization_speedup")
 
 
 def moe_decode_cost(total_params: int, active_params: int, batch: int, bytes_per_param: float) -> tuple[float, float]:
-    """(FLOPs, bytes) of one decode step of a mixture-of-experts model at a batch large enough
-    that its tokens together route to every expert.
+    """Follow-up: ``(FLOPs, bytes)`` of one decode step of a mixture-of-experts model with
+    ``total_params`` parameters of which ``active_params`` are used per token, at a batch large
+    enough that its tokens together are routed to every expert.
 
-    Each token computes with only ``active_params`` (2 FLOPs each), but every expert's weights
-    (``total_params``) must be read. Source: part 7 §五.C question 3, follow-up "why is MoE
-    inference particularly hard".
+    Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q3, follow-up directions.
     """
     raise NotImplementedError("C3: moe_decode_cost")

@@ -1,99 +1,104 @@
-"""C4 — CUDA out of memory: which block is it? (part 7, §五.C question 4; parts 4 and 6).
+"""C4 — CUDA out of memory: which block is it?
 
-GPU memory holds four blocks: the weights, the gradients with the optimizer state, the
-activations and (at inference) the KV cache. An OOM is attributed to a block by *when* it
-happens, and each block has its own remedies. All sizes are in bytes (ints).
+The course asks (第七篇 · 五、通关自测 · C. 面试题, question 4)::
 
-Block names used throughout: ``"weights"``, ``"grads_and_state"``, ``"activations"``, ``"kv_cache"``.
+    CUDA out of memory，你怎么定位落在哪一块？
+
+    CUDA out of memory: how do you find which block it falls in?
+
+Answer it as code; then the follow-up directions. The blocks of GPU memory are named as below;
+all sizes are bytes (ints).
+
+What the grader measures: your blocks against the bytes of real tensors (a small model with
+peft LoRA in bf16 + AdamW, after one step); your attribution on drawn OOM events and the
+course's; your remedies against the block each one shrinks; your KV cache against a real
+``DynamicCache``; your estimate on drawn configs and the course's model.
+
+Study: 第四篇 · 必记 / part 4, must-remember; 第六篇 · 结论 (显存四块) / part 6, conclusion;
+第七篇 · C. 面试题 / part 7, §五.C q4.
 """
 
 BLOCKS = ("weights", "grads_and_state", "activations", "kv_cache")
 
-# Remedy names accepted by ``remedies``.
+# The remedies ``remedies`` may name.
 REMEDIES = ("bf16", "quantize", "more_gpus", "lora", "fsdp", "8bit_optimizer", "gradient_checkpointing",
             "smaller_batch_with_accumulation", "shorter_sequences", "fewer_concurrent_requests", "no_grad")
 
 
 def memory_blocks(n_frozen: int, n_trainable: int, activation_bytes: int, kv_cache_bytes: int) -> dict[str, int]:
-    """Bytes of each of the four blocks under bf16 mixed precision with AdamW.
+    """Bytes of each block, under bf16 mixed precision with AdamW as in the course.
 
     Args:
         n_frozen: parameters that do not train (e.g. a LoRA base); n_trainable: those that do.
         activation_bytes, kv_cache_bytes: the sizes of those two blocks, passed through.
 
     Returns:
-        ``{"weights": ..., "grads_and_state": ..., "activations": ..., "kv_cache": ...}``: weights
-        are the bf16 copies of every parameter (2 bytes each); grads_and_state is what a
-        trainable parameter costs beyond its bf16 weight (bf16 grad, fp32 master, AdamW m and v).
+        A dict with exactly the keys of ``BLOCKS``, each a plain int of bytes.
 
-    Source: part 4 (16 = 2 + 14 bytes per trainable parameter) and part 6 (the fourth block).
+    Source: 第四篇 · 必记 / part 4, must-remember; 第六篇 · 结论 / part 6, conclusion.
     """
     raise NotImplementedError("C4: memory_blocks")
 
 
 def attribute_oom(event: dict) -> str:
-    """The block an OOM points to, from when it happened.
+    """The block an OOM points to.
 
     Args:
         event: ``{"when": ..., "training": bool, "lora": bool, "no_grad": bool}`` where ``when`` is
-            ``"load"`` (while loading the model), ``"first_backward"`` (the first backward/step of
-            training), ``"longer_sequence"`` (only after raising the sequence length / context) or
-            ``"generation"`` (while generating). ``lora``: LoRA adapters are used (base frozen).
-            ``no_grad``: generation runs under ``torch.no_grad()``.
+            ``"load"`` (while loading the model), ``"first_backward"`` (the first backward / step
+            of training), ``"longer_sequence"`` (only after raising the sequence length or the
+            context) or ``"generation"`` (while generating). ``lora``: LoRA adapters are used
+            (base frozen). ``no_grad``: generation runs under ``torch.no_grad()``.
 
     Returns:
-        One of the four block names. Rules of the course: loading -> weights; first backward ->
-        grads and state, except with LoRA (14 bytes/param only for the small adapters: "LoRA and
-        still OOM is not the parameters, look at activations"); longer sequences -> activations in
-        training, KV cache at inference; generation -> activations kept for a backward that never
-        comes if no_grad is forgotten, otherwise the KV cache (too many concurrent requests).
+        One of ``BLOCKS``.
 
-    Source: part 4, must-remember "attribute an OOM by when it happens"; part 7 §五.C question 4.
+    Source: 第四篇 · 必记 / part 4, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q4.
     """
     raise NotImplementedError("C4: attribute_oom")
 
 
 def remedies(block: str) -> list[str]:
-    """Remedies (names from ``REMEDIES``) that shrink this block, and only this block.
+    """The remedies (names from ``REMEDIES``) that shrink this block: a non-empty list, each of
+    which really shrinks it.
 
-    E.g. weights: bf16 / quantize / more GPUs; grads and state: LoRA / FSDP / 8-bit optimizer;
-    activations: gradient checkpointing / smaller batch + accumulation / shorter sequences;
-    KV cache: fewer concurrent requests / shorter sequences. Return at least one.
-    Raises ValueError for an unknown block. Source: part 7 §五.C question 4, key point 4.
+    Raises ValueError for an unknown block. Source: 第七篇 · C. 面试题 / part 7, §五.C q4.
     """
     raise NotImplementedError("C4: remedies")
 
 
 def max_batch_that_fits(fixed_bytes: int, activation_bytes_per_sample: int, gpu_bytes: int) -> int:
-    """The largest batch size B (>= 0) with fixed_bytes + B x activation_bytes_per_sample <= gpu_bytes.
+    """The largest batch size (an int >= 0) that fits on the GPU, when ``fixed_bytes`` do not
+    depend on the batch and every sample adds ``activation_bytes_per_sample`` (> 0).
 
-    "Predict with numbers whether reducing the batch is enough": 0 means no batch fits (the
-    fixed part alone overflows), so a smaller batch cannot help. activation_bytes_per_sample > 0.
-    Source: part 7 §五.C question 4, "a good answer predicts whether reducing batch is enough".
+    Source: 第七篇 · C. 面试题 / part 7, §五.C q4 ("好答案").
     """
     raise NotImplementedError("C4: max_batch_that_fits")
 
 
 def kv_cache_bytes(config: dict, batch_size: int, seq_len: int, bytes_per_element: int) -> int:
-    """KV-cache bytes of a decoder with grouped-query attention (GQA).
+    """Follow-up: KV-cache bytes of a decoder with grouped-query attention.
 
     Args:
         config: a plain dict with ``num_hidden_layers``, ``num_attention_heads``,
             ``num_key_value_heads``, ``hidden_size`` and ``head_dim`` (may be None: then
-            hidden_size / num_attention_heads).
-        batch_size, seq_len: requests and tokens each; bytes_per_element: 2 for bf16.
+            ``hidden_size // num_attention_heads``).
+        batch_size, seq_len: requests and tokens each; bytes_per_element: bytes of one number.
 
-    Returns an int; checked against a real transformers DynamicCache. Llama-3-8B: 131,072 per token.
-    Source: part 6, must-remember "KV cache per token = 2 x n_kv_heads x d_head x layers x bytes".
+    Returns an int, measured against a real transformers ``DynamicCache``.
+    Source: 第六篇 · 必记 / part 6, must-remember; 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q4.
     """
     raise NotImplementedError("C4: kv_cache_bytes")
 
 
 def activation_bytes_estimate(config: dict, batch_size: int, seq_len: int, bytes_per_element: int) -> int:
-    """The course's activation estimate without checkpointing: per layer and token about 6 vectors
-    of width d (hidden_size) and 3 of width d_ff (intermediate_size).
+    """Follow-up: the activations without checkpointing, by the course's rule of thumb (the one
+    behind its figure for Llama-3-8B at B = 1, T = 4096).
 
-    Returns B x T x layers x (6 d + 3 d_ff) x bytes_per_element as an int.
-    Llama-3-8B, B=1, T=4096, bf16 -> ~16.5 GiB. Source: part 4; part 7 §五.C question 4 follow-up.
+    Args:
+        config: a Llama-style config as a plain dict (``hidden_size``, ``intermediate_size``,
+            ``num_hidden_layers``, ...). batch_size, seq_len, bytes_per_element: B, T, bytes.
+
+    Returns an int. Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q4; 第四篇 · 必记 / part 4.
     """
     raise NotImplementedError("C4: activation_bytes_estimate")

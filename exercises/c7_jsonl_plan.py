@@ -1,53 +1,68 @@
-"""C7 — a 10 GB JSONL must be cleaned, deduplicated and tokenized on a 16 GB, 8-core machine:
-fast and without running out of memory (part 7, §五.C question 7; parts 1 and 5).
+"""C7 — clean, dedupe and tokenize a 10 GB JSONL, fast and within memory.
 
-Read it as a chain of generators (one record in memory, plus the set of hashes seen), and send
-the CPU-bound part (tokenizing) to a ``multiprocessing.Pool`` with a ``chunksize``. Here the
-plan runs for real on generated JSONL files; each line is ``{"text": "..."}``.
+The course asks (第七篇 · 五、通关自测 · C. 面试题, question 7)::
+
+    一份 10 GB 的 JSONL 要清洗、去重、tokenize，机器 16 GB 内存 8 核，怎么做到又快又不爆内存？
+
+    A 10 GB JSONL must be cleaned, deduplicated and tokenized on a machine with 16 GB of RAM and
+    8 cores: how do you make it fast without running out of memory?
+
+Here the plan runs for real, on generated JSONL files; each line is ``{"text": "..."}``. Then
+the follow-up direction.
+
+What the grader measures: your texts against a plain serial pass; the peak resident memory of
+your process, read from /proc outside it, on a file and on the same documents repeated 8x;
+where the CPU time of the tokenizing is spent (your process or its children, read from /proc)
+and the pool and chunksize your code uses; your speed-up bound on drawn cases and the course's.
+
+Study: 第一篇 · 必记 / part 1, must-remember; 第一篇 · 结论 / part 1, conclusion;
+第七篇 · C. 面试题 / part 7, §五.C q7.
 """
 
 
 def clean(text: str) -> str:
-    """Collapse every run of whitespace into one space and strip both ends: ``" ".join(text.split())``.
-    Source: part 1, the read -> filter -> dedupe pipeline.
+    """Every run of whitespace becomes one space, and both ends are stripped
+    (``" a \\t b\\n"`` becomes ``"a b"``).
+
+    Source: 第一篇 · 结论 / part 1, conclusion (the pipeline).
     """
     raise NotImplementedError("C7: clean")
 
 
 def unique_texts(path: str, min_chars: int):
-    """A generator (not a list) over the file: read each line, ``json.loads`` it, clean its
-    ``"text"``, drop it if shorter than ``min_chars`` characters, drop it if the exact cleaned
-    text was seen before (keep a set of SHA-256 digests of the cleaned texts, not the texts), and
-    yield the cleaned text. First occurrences keep their order.
+    """An iterator over the file's cleaned texts: each line is ``json.loads``-ed and its
+    ``"text"`` cleaned; a text shorter than ``min_chars`` characters is dropped, and so is an
+    exact repeat of a cleaned text seen earlier; the rest are yielded in file order.
 
-    Memory must not grow with the file beyond the set of hashes. Source: part 1, must-remember
-    "a generator's peak is independent of file size"; part 7 §五.C question 7, key points 1 and 4.
+    Source: 第一篇 · 必记 / part 1, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q7.
     """
     raise NotImplementedError("C7: unique_texts")
 
 
 def tokenize(text: str) -> list[int]:
     """The CPU-bound step: the UTF-8 bytes of ``text`` as a list of ints (a byte-level tokenizer).
-    Must be a module-level function so a process pool can pickle it. Source: part 1.
+
+    Source: 第一篇 · 结论 / part 1, conclusion.
     """
     raise NotImplementedError("C7: tokenize")
 
 
 def process_file(path: str, min_chars: int, n_workers: int, chunksize: int) -> dict:
-    """The whole plan: ``unique_texts`` feeds ``multiprocessing.Pool(n_workers).imap(tokenize,
-    texts, chunksize=chunksize)`` (a process pool, not threads: the GIL; chunksize sends a batch
-    per pickle round-trip).
+    """The whole plan: the texts of ``unique_texts`` are tokenized in parallel, through the
+    ``multiprocessing.pool`` API (its ``Pool`` or its ``ThreadPool``: your choice) with
+    ``n_workers`` workers, handing them ``chunksize`` texts at a time.
 
     Returns ``{"documents": number of unique texts kept, "tokens": total tokens}`` (ints).
-    Source: part 1 (GIL: 8 threads 1.0x, 8 processes 3.1x); part 7 §五.C question 7, key point 2.
+    Source: 第一篇 · 必记 / part 1, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q7.
     """
     raise NotImplementedError("C7: process_file")
 
 
 def amdahl_speedup(serial_fraction: float, n_workers: int, n_cores: int) -> float:
-    """Why 8 processes do not give 8x: the part that stays serial (reading, dedupe, pickling
-    in the parent) and the cores actually available. Amdahl's law:
-    1 / (serial_fraction + (1 - serial_fraction) / min(n_workers, n_cores)).
-    Source: part 7 §五.C question 7, follow-up "why do processes not reach 8x".
+    """Follow-up: the best speed-up ``n_workers`` worker processes can reach on ``n_cores`` cores
+    when a fraction ``serial_fraction`` of the work stays serial (reading, dedupe, handing work
+    out in the parent).
+
+    Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q7, follow-up directions.
     """
     raise NotImplementedError("C7: amdahl_speedup")

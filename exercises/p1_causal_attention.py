@@ -1,41 +1,39 @@
-"""P1 — causal attention in einsum (part 1 overview §八, "five things to do"; part 2, einsum).
+"""P1 — causal attention, written with einsum.
 
-Write the attention of a decoder (each position attends to itself and to earlier positions
-only) with ``einsum``, and match PyTorch's fused kernel to floating-point precision. This is
-the course's "30 lines of NumPy vs F.scaled_dot_product_attention agree to 2.65e-7" exercise.
+The course asks (第七篇 · 二、逐篇回顾 · 第二篇, 核心问题; one of 总纲 · 八、自测清单：五件做出来的事)::
 
-The grader compares your output with ``F.scaled_dot_product_attention(q, k, v, is_causal=True)``
-on random inputs; do not call that function (or ``torch.nn.MultiheadAttention``) yourself.
+    看到一个 attention 的公式，能不能写出对应的 einsum？
+
+    Given the formula of attention, can you write the einsum for it?
+
+Write the causal scaled dot-product attention of a decoder with ``einsum`` (torch or numpy),
+and make it agree with PyTorch's fused kernel to floating-point precision. Do not call
+``F.scaled_dot_product_attention`` or ``torch.nn.MultiheadAttention`` yourself.
+
+What the grader measures: your output against ``F.scaled_dot_product_attention(q, k, v,
+is_causal=True)`` on drawn inputs, at the precision the course asks for each dtype; that no
+output depends on later positions; the attention weights themselves; and large inputs.
+
+Study: 第二篇 · 必记 / part 2, must-remember; 第二篇 · 结论 / part 2, conclusion;
+第七篇 · 四、常见误区 / part 7, §四.
 """
 
 
 def causal_attention(q, k, v):
-    """Causal scaled dot-product attention, written with einsum.
-
-    ``out[b, h, t] = sum_s w[b, h, t, s] * v[b, h, s]`` with
-    ``w[b, h, t, :] = softmax over the key axis s of (q[b, h, t] . k[b, h, s]) / sqrt(d)``,
-    where keys s > t (the future) are masked out: they get weight exactly 0.
+    """Causal scaled dot-product attention.
 
     Args:
         q, k, v: ``torch.Tensor`` of shape ``(batch, heads, T, d)``, all three the same shape
             and dtype, ``torch.float32`` or ``torch.float64``, on the CPU. T >= 1, d >= 1.
 
     Returns:
-        ``torch.Tensor`` of shape ``(batch, heads, T, d)`` and the same dtype as the inputs
-        (compute float64 inputs in float64).
+        ``torch.Tensor`` of shape ``(batch, heads, T, d)`` and the dtype of the inputs (float64
+        inputs are computed in float64).
 
-    Requirements checked:
-        * float32 inputs: within 1e-6 (absolute) of SDPA; float64 inputs: within 1e-12.
-          The grader draws inputs uniformly from [-1, 1] with T <= 64 and d <= 64; at that scale
-          a correct float32 einsum differs from SDPA by about 2e-7 (with standard-normal inputs
-          and T = d = 128 the float32 rounding alone can reach ~1.5e-6, so 1e-6 would be unfair).
-        * no future leak: changing q/k/v at positions > s never changes the output at <= s.
-        * the weights are a softmax over the *key* axis (each row sums to 1), of QK^T / sqrt(d).
-        * numerically stable: logits in the hundreds (inputs scaled up, e.g. x30) give no
-          NaN/inf and the same result as SDPA. Subtract the row maximum before ``exp``.
+    Measured: float32 and float64 inputs drawn from [-1, 1] with T, d <= 64; inputs scaled up
+    until the logits are in the hundreds (float32) or thousands (float64), which must stay
+    finite and still agree.
 
-    Source: part 2, must-remember "QK^T is 'btd,bsd->bts', PV is 'bts,bsd->btd'" (add the
-    head axis: 'bhtd,bhsd->bhts'); part 2 conclusion "match a reference implementation to
-    floating-point precision"; softmax is taken along the key axis.
+    Source: 第二篇 · 必记 / part 2, must-remember; 第二篇 · 结论 / part 2, conclusion.
     """
     raise NotImplementedError("P1: causal_attention")

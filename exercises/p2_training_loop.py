@@ -1,41 +1,46 @@
-"""P2 — the twenty-line training loop (part 3; part 7, §五 "five things to do").
+"""P2 — the twenty-line training loop, on the course's character-level Transformer.
 
-Train the course's character-level Transformer with the loop a tutorial's five lines become
-once the four additions of part 3 are in: ``autocast``, ``.float()`` logits with
-``ignore_index=-100``, ``clip_grad_norm_(1.0)``, and a warmup + cosine schedule; plus
-``zero_grad(set_to_none=True)``.
+The course asks (第七篇 · 二、逐篇回顾 · 第三篇, 核心问题; one of 总纲 · 八、自测清单：五件做出来的事)::
 
-The model and the text are given (``grader/given/char_model.py``, importable from your code)::
+    不用 Trainer，能不能从零写一个训练循环、在小数据集上训一个小 Transformer、并解释每一行为什么在那里？
+
+    Without Trainer, can you write a training loop from scratch, train a small Transformer on a
+    small data set, and explain why each line is there?
+
+Write the loop of an LLM, not the five lines of a tutorial: what else it needs, and in what
+order, is yours to decide. The model and the text are given (``grader/given/char_model.py``,
+importable from your code)::
 
     from grader.given.char_model import build_model, make_corpus, encode, get_batch
-    model = build_model(seed)              # GPT: vocab 128, 4 layers, n_embd 128, 4 heads,
-                                           # block_size 128, 840,448 parameters, fp32
+    model = build_model(seed)                             # a small GPT, fp32 parameters
     data = encode(make_corpus(n_chars, seed=data_seed))   # LongTensor of ASCII codes
-    x, y = get_batch(data, batch_size, seq_len, generator) # (B, T) inputs, (B, T) next chars
-    logits = model(x)                      # (B, T, 128); always model(x), never model.forward(x)
+    x, y = get_batch(data, batch_size, seq_len, generator) # (B, T) inputs, (B, T) next characters
+    logits = model(x)                                     # (B, T, 128)
 
-The grader runs short loops on crafted batches and measures what each line changes (the loss
-you return and the weights after a step, some steps with its own ``SGD(lr=1)`` optimizer so the
-weights move by exactly minus the gradient ``optimizer.step()`` saw; the ``.grad`` fields
-afterwards), then one 80-step training run whose weights it evaluates on text you never saw. Everything runs on CPU; bf16 autocast there is ~30x slower (part 3), so the
-graded bf16 runs are tiny and the long run is fp32 (``amp_dtype=None``).
+What the grader measures, on CPU: the loss you return and the weights after a step (some steps
+with its own ``SGD(lr=1)`` optimizer, so the weights move by exactly minus the gradient
+``optimizer.step()`` saw), the ``.grad`` fields afterwards, the learning rate of each step, and
+the validation perplexity on unseen text after one short training run. Every expected value is
+computed in the grader's own process.
+
+Study: 第三篇 · 必记 / part 3, must-remember; 第三篇 · 结论 / part 3, conclusion;
+总纲 · 四、PyTorch 使用层：五个对象与一张显存账 / L1 overview, §四.
 """
 
 
 def lr_at(step: int, *, max_lr: float, min_lr: float, warmup_steps: int, total_steps: int) -> float:
-    """The learning rate of optimizer step ``step`` (0-based): linear warmup, then cosine decay.
+    """The learning rate of optimizer step ``step`` (0-based) under the course's schedule.
 
-    - ``step < warmup_steps``: ``max_lr * (step + 1) / warmup_steps`` (so step 0 is not 0;
-      with ``warmup_steps == 0`` there is no warmup);
-    - ``warmup_steps <= step < total_steps``: with ``progress = (step - warmup_steps) /
-      (total_steps - warmup_steps)`` in [0, 1): ``min_lr + 0.5 * (max_lr - min_lr) *
-      (1 + cos(pi * progress))`` — max_lr right after warmup, falling to min_lr;
-    - ``step >= total_steps``: ``min_lr``.
+    Conventions the grader relies on: during the warmup (``step < warmup_steps``) the rate
+    rises linearly and step ``warmup_steps - 1`` runs at ``max_lr`` (so step 0 is not 0);
+    ``warmup_steps == 0`` means no warmup; step ``warmup_steps`` runs at ``max_lr``, then the
+    rate decays as the course's schedule does, reaching ``min_lr`` at ``total_steps``; every
+    step from ``total_steps`` on runs at ``min_lr``.
 
-    Args: learning rates as floats (1/step units), ``0 <= warmup_steps < total_steps``.
-    Returns: a Python float. Example: part 3's run warms up 50 steps to 3e-4 and decays to 3e-5.
+    Args: learning rates as floats, ``0 <= warmup_steps < total_steps``.
+    Returns: a Python float.
 
-    Source: part 3, must-remember "warmup + cosine: without warmup the first steps may diverge".
+    Source: 第三篇 · 必记 / part 3, must-remember.
     """
     raise NotImplementedError("P2: lr_at")
 
@@ -43,16 +48,16 @@ def lr_at(step: int, *, max_lr: float, min_lr: float, warmup_steps: int, total_s
 def configure_optimizer(model, config: dict):
     """Return ``(optimizer, scheduler)`` for ``model``.
 
-    - ``optimizer``: ``torch.optim.AdamW`` over ``model.parameters()``, ``lr=config["max_lr"]``,
-      ``betas=(0.9, 0.95)``, ``weight_decay=config["weight_decay"]``.
-    - ``scheduler``: an object with ``.step()`` such that the ``k``-th ``optimizer.step()``
-      (k = 0, 1, ...) runs with ``lr_at(k, max_lr=..., min_lr=..., warmup_steps=...,
-      total_steps=...)`` from ``config`` (keys ``max_lr``, ``min_lr``, ``warmup_steps``,
-      ``total_steps``, ``weight_decay``). ``torch.optim.lr_scheduler.LambdaLR`` with
-      ``lambda k: lr_at(k, ...) / max_lr`` does exactly this (it sets lr_at(0) at once).
+    - ``optimizer``: ``torch.optim.AdamW`` over ``model.parameters()`` with
+      ``lr=config["max_lr"]`` and ``weight_decay=config["weight_decay"]``.
+    - ``scheduler``: an object with ``.step()``, called once after each ``optimizer.step()``,
+      such that the ``k``-th ``optimizer.step()`` (k = 0, 1, ...) runs with
+      ``lr_at(k, max_lr=..., min_lr=..., warmup_steps=..., total_steps=...)`` from ``config``
+      (keys ``max_lr``, ``min_lr``, ``warmup_steps``, ``total_steps``, ``weight_decay``).
 
-    Checked: the learning rate each ``optimizer.step()`` runs with (read from how far it moves the weights).
-    Source: part 3, the five objects (Optimizer) and must-remember "warmup + cosine".
+    Measured: the learning rate each ``optimizer.step()`` runs with, read from how far it moves
+    the weights.
+    Source: 第三篇 · 结论 (五个对象) / part 3, conclusion.
     """
     raise NotImplementedError("P2: configure_optimizer")
 
@@ -61,28 +66,24 @@ def train_step(model, optimizer, scheduler, batch, amp_dtype=None) -> dict:
     """One step of the loop; returns ``{"loss": float, "grad_norm": float}``.
 
     Args:
-        model: the GPT (fp32 parameters; leave them fp32).
-        optimizer, scheduler: from ``configure_optimizer``.
-        batch: ``(x, y)``, LongTensors ``(B, T)``: inputs and targets (already shifted: ``y[b, t]``
-            is the character after ``x[b, t]``). Some targets may be -100: no loss there
-            (as padding and prompt tokens in SFT).
-        amp_dtype: ``torch.bfloat16`` -> run the forward under
-            ``torch.autocast(device_type=x.device.type, dtype=amp_dtype)``; ``None`` -> plain fp32.
+        model: the GPT (fp32 parameters).
+        optimizer, scheduler: from ``configure_optimizer`` (or the grader's own pair).
+        batch: ``(x, y)``, LongTensors ``(B, T)``: inputs and targets, already shifted
+            (``y[b, t]`` is the character after ``x[b, t]``). Some targets may be the course's
+            label ignore index: no loss there (as padding and prompt tokens in SFT).
+        amp_dtype: ``torch.bfloat16``: train in mixed precision with that dtype, as the course's
+            loop does; ``None``: plain fp32.
 
-    In this order: forward ``logits = model(x)`` (under autocast when asked); the loss
-    ``F.cross_entropy(logits.float().view(-1, V), y.view(-1), ignore_index=-100)`` — fp32
-    logits, mean over the targets that are not -100; ``backward()``;
-    ``torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)``; ``optimizer.step()``;
-    ``scheduler.step()``; ``optimizer.zero_grad(set_to_none=True)`` — so that when
-    ``train_step`` returns, every ``param.grad`` is None.
+    Returns:
+        ``"loss"``: this step's mean loss over the targets that count, as a Python float,
+        computed before the update; ``"grad_norm"``: the total (L2) norm of the gradient as
+        ``backward()`` left it, before anything changed it, as a float.
 
-    Returns: ``"loss"``: this step's loss as a float (``loss.item()``, computed before the
-    update; about ln 128 = 4.85 at the first step); ``"grad_norm"``: the total gradient norm
-    BEFORE clipping (what ``clip_grad_norm_`` returns), a float.
+    Exactly one ``optimizer.step()`` per call. Measured: the loss and the gradient
+    ``optimizer.step()`` saw against the course's loop run in the grader's process on the same
+    model and batch, and the ``.grad`` fields after ``train_step`` returns.
 
-    Source: part 3, must-remember "the twenty lines: autocast, .float() + ignore_index=-100,
-    clip_grad_norm_(1.0), warmup + cosine; zero_grad(set_to_none=True) saves a memory write;
-    backward() accumulates, so every step must clear the gradients".
+    Source: 第三篇 · 必记 / part 3, must-remember; 第三篇 · 结论 (Autograd) / part 3, conclusion.
     """
     raise NotImplementedError("P2: train_step")
 
@@ -90,18 +91,18 @@ def train_step(model, optimizer, scheduler, batch, amp_dtype=None) -> dict:
 def train(config: dict):
     """Train a fresh model; return ``(model, losses)``: the trained GPT and one float per step.
 
-    ``config`` keys: ``seed`` (model init: ``build_model(seed)``, and the batch generator:
+    ``config`` keys: ``seed`` (the model: ``build_model(seed)``, and the batch generator:
     ``torch.Generator().manual_seed(seed)``), ``data_seed`` and ``corpus_chars`` (the text:
     ``encode(make_corpus(corpus_chars, seed=data_seed))``), ``steps``, ``batch_size``,
     ``seq_len`` (T of each batch, <= 128), ``max_lr``, ``min_lr``, ``warmup_steps``,
     ``weight_decay`` (the schedule's ``total_steps`` is ``steps``), ``amp_dtype`` (None or
-    ``torch.bfloat16``, passed to ``train_step``).
+    ``torch.bfloat16``, passed to ``train_step``). Each step: ``get_batch(data, batch_size,
+    seq_len, generator)``, then ``train_step``.
 
-    Each step: ``get_batch(data, batch_size, seq_len, generator)`` then ``train_step``.
-    The grader runs 80 steps of batch 8 x 64 at max_lr 3e-3 with 10 warmup steps (fp32, ~10 s)
-    and checks that the perplexity ``exp(loss)`` on freshly generated text falls from ~128 to below 12.
+    Measured: the grader runs a short fp32 run (tens of steps, about ten seconds) and evaluates
+    the returned model's perplexity on freshly generated text it never trained on, against a
+    threshold, and the first loss.
 
-    Source: part 3, must-remember "840,448 parameters; first loss 5.07 ~ ln 128; one CPU
-    minute: PPL 128 -> 9.6".
+    Source: 第三篇 · 必记 / part 3, must-remember.
     """
     raise NotImplementedError("P2: train")

@@ -1,69 +1,78 @@
-"""P5 — profile and record (part 6; part 7, §五 "five things to do").
+"""P5 — read a profile, and make a run reproducible.
 
-Read a real ``torch.profiler`` table of a training step, and make a run reproducible: a
-DataLoader whose worker processes are seeded, and a run record with the course's seven items
-(run id, commit, config, data version, seed, environment, metrics) saved as JSON beside the run.
+The course asks (第七篇 · 二、逐篇回顾 · 第六篇, 核心问题; one of 总纲 · 八、自测清单：五件做出来的事)::
+
+    不写 kernel，能不能解释一次训练为什么慢、一次推理为什么快不起来、一个 OOM 从哪里来？三个月后能不能复现今天这次实验？
+
+    Without writing a kernel, can you explain why a training run is slow, why inference will not
+    go faster, where an OOM comes from? Three months from now, can you reproduce today's
+    experiment?
+
+Read a real ``torch.profiler`` table of a training step; then make a run reproducible: a
+DataLoader that gives the same run from the same seed, and the course's minimal run record,
+saved as JSON beside the run.
+
+What the grader measures: your summary against the same rows of a real profile; a tiny model
+trained three times from your loader (same seed twice, another seed once) in a fresh process
+whose global RNGs were reseeded from the OS; your record against a git repository, a data file
+and the interpreter the grader set up, and the JSON you saved.
+
+Study: 第六篇 · 必记 / part 6, must-remember; 第六篇 · 结论 / part 6, conclusion;
+第一篇 · 结论 / part 1, conclusion; 总纲 · 七、实验工具：让三个月前的结果能复现 / L1 overview, §七.
 """
 
 
 def summarize_profile(rows: list, k: int = 5) -> dict:
-    """Top ops and the backward/forward ratio from a profiler table given as plain rows.
+    """The top ops and the backward/forward ratio of a profiler table given as plain rows.
 
     Args:
         rows: one dict per row of ``prof.key_averages()`` of a real CPU profile of a few training
             steps: ``{"name": str, "self_cpu_time_us": float, "cpu_time_total_us": float,
-            "count": int}`` (times in microseconds). The step ran inside
-            ``record_function("forward")`` and ``record_function("backward")``, so two rows are
-            named ``"forward"`` and ``"backward"``.
+            "count": int}`` (microseconds; ``self`` excludes the ops a row calls, ``total``
+            includes them). The step ran inside ``record_function("forward")`` and
+            ``record_function("backward")``, so two rows are named ``"forward"`` and
+            ``"backward"``.
         k: how many top ops to return.
 
-    Returns ``{"top_ops": [k names], "backward_forward_ratio": float}``:
-        ``top_ops``: names of the rows starting with ``"aten::"`` with the largest SELF cpu
-            time (time in the op itself, children excluded), largest first; ties by name;
-        ``backward_forward_ratio``: ``cpu_time_total_us`` of ``"backward"`` divided by that of
-            ``"forward"`` (part 6: about 2 on a GPU for large matmuls).
+    Returns:
+        ``{"top_ops": [k names], "backward_forward_ratio": float}``: the names of the ``aten::``
+        rows that took the most time in the op itself, largest first (ties by name); and the
+        total time of the ``"backward"`` row divided by that of the ``"forward"`` row.
 
-    Source: part 6, must-remember "GEMM + attention should dominate the table; backward ~ 2x
-    forward; copy_/contiguous or thousands of tiny ops at the top mean layout or launch overhead".
+    Source: 第六篇 · 必记 / part 6, must-remember; 第六篇 · 结论 / part 6, conclusion.
     """
     raise NotImplementedError("P5: summarize_profile")
 
 
 def make_loader(dataset, seed: int, batch_size: int):
-    """A ``torch.utils.data.DataLoader`` over ``dataset`` that is reproducible from ``seed``.
+    """A ``torch.utils.data.DataLoader`` over ``dataset`` with ``shuffle=True``,
+    ``num_workers=2`` and ``batch_size``, whose whole run is decided by ``seed``.
 
-    ``shuffle=True``, ``num_workers=2``, ``batch_size`` as given. Each worker process gets a
-    base seed + its id; torch (>= 1.9) then seeds the worker's torch, ``random`` and NumPy RNGs
-    from it. The base seed is drawn from the loader's ``generator`` or, without one, from torch's
-    global RNG, which nobody seeded: pass ``generator=torch.Generator().manual_seed(seed)``
-    (it also drives the shuffling). A ``worker_init_fn`` is optional; if you write one, derive
-    each worker's seed from ``torch.initial_seed()`` (per worker), never the same seed in every
-    worker (both would then draw the same "random" augmentations).
+    The grader's dataset draws noise from ``np.random``, ``random`` and ``torch`` in
+    ``__getitem__``; every global RNG is reseeded from the OS before your function runs (as in a
+    fresh process).
 
-    The grader reseeds every global RNG from the OS first (like a fresh process); its dataset
-    draws noise from ``np.random``, ``random`` and ``torch`` in ``__getitem__``; a tiny model
-    trains from your loader. Same seed twice -> identical metric; another seed -> different;
-    no two samples with the same noise.
+    Measured: the same seed twice gives the identical metric; another seed a different one; no
+    two samples of an epoch get the same noise.
 
-    Source: part 6, must-remember "same seed twice: 3.237898 both times; seed 1 differs by 0.14";
-    part 1 (DataLoader workers are processes: globals are copies).
+    Source: 第六篇 · 必记 / part 6, must-remember; 第一篇 · 结论 / part 1, conclusion.
     """
     raise NotImplementedError("P5: make_loader")
 
 
 def make_run_record(run_id: str, repo_dir: str, config: dict, data_path: str, seed: int, metrics: dict) -> dict:
-    """The seven-item run record, as a JSON-able dict with exactly these keys:
+    """The course's minimal record of this run, as a JSON-able dict.
 
-        ``"run_id"``: ``run_id`` as given; ``"commit"``: the full sha of HEAD of the git
-        repository at ``repo_dir`` (it belongs to another user: ``git -c safe.directory='*' -C
-        repo_dir rev-parse HEAD``); ``"config"``: ``config`` as given; ``"data_version"``: the
-        sha256 hex digest of the bytes of the file ``data_path``; ``"seed"``: ``seed``;
-        ``"environment"``: a pip-freeze-like dict ``{package name: version string}`` of the
-        installed distributions (``importlib.metadata``), including ``"torch"``;
-        ``"metrics"``: ``metrics`` as given.
+    Returns:
+        One entry per item of that record, keyed by short names (matched by meaning, any
+        spelling), no other entries. Conventions for the values: what is passed in is recorded
+        as given; a revision of code is the full sha git reports for ``HEAD`` of the repository
+        at ``repo_dir`` (which belongs to another user: git refuses such a repository unless
+        told it is safe); a digest of a file is the SHA-256 hex digest of its bytes; software
+        versions are a dict ``{distribution name: version string}`` of the installed
+        distributions, ``"torch"`` among them.
 
-    Source: part 6, must-remember "a run record has seven items: run id, commit, config, data
-    version, seed, environment, metrics; without one the conclusion is 'it seemed so then'".
+    Source: 第六篇 · 必记 / part 6, must-remember; 总纲 · 七、实验工具 / L1 overview, §七.
     """
     raise NotImplementedError("P5: make_run_record")
 
@@ -71,6 +80,6 @@ def make_run_record(run_id: str, repo_dir: str, config: dict, data_path: str, se
 def save_run_record(record: dict, run_dir: str) -> str:
     """Write ``record`` as JSON to ``<run_dir>/run_record.json`` and return that path (a str).
 
-    Source: part 6 (the record is saved beside the run); part 1 (asdict(cfg) -> config.json).
+    Source: 第六篇 · 结论 / part 6, conclusion; 第一篇 · 结论 / part 1, conclusion.
     """
     raise NotImplementedError("P5: save_run_record")

@@ -1,237 +1,234 @@
-"""R — recall: the must-remember facts of the six parts (part 7, §一 and §二).
+"""R — recall: the numbers and conclusions of the six parts, closed book.
 
-One answer sheet. Each function is one fact, asked as a small formula or a value so that the
-grader can check what it *means*, not how it is spelled: formulas are evaluated on drawn inputs
-(and on the course's own numbers), einsum strings are run on random arrays, names are matched
-by meaning (``"fp32 master weights"`` and ``"master"`` are the same part).
+The course asks (第七篇 · 开篇)::
 
-Units matter: FLOP/s and bytes/s are plain numbers (989 TFLOPS is ``989e12``, 3.35 TB/s is
-``3.35e12``), times are in **milliseconds** where the name says ``_ms``, memory in **bytes**
-(not GB, not GiB), losses in **nats** (natural log), accuracies as **fractions** (0.73, not 73).
+    哪些数字与结论必须能脱口而出？
+
+    Which numbers and conclusions must you be able to say without thinking?
+
+One answer sheet. Each function below asks for one of them, as a value or a small formula, so
+that the grader can check what your answer means rather than how it is spelled: formulas are
+evaluated on drawn inputs, einsum strings are run on random arrays, names are matched by meaning.
+
+Units: FLOP/s and bytes/s are plain numbers (a "2 TFLOPS" device is ``2e12``); a name ending in
+``_ms`` returns milliseconds; memory is in bytes; losses are in nats; accuracies are fractions in
+[0, 1] (0.42, not 42).
+
+What the grader measures: every answer against ground truth computed from the real libraries
+(torch, numpy, transformers), on the course's own cases and on drawn ones. The feedback names
+where to re-read; the value itself is shown only after repeated misses (or ``--reveal``).
+
+Study: 第七篇 · 二、逐篇回顾 (each part's 必记) / part 7, §二: every part's must-remember list.
 """
 
-# The topics of part_of_topic, exactly as the grader spells them.
-TOPICS = (
-    "generators that stream a JSONL file",
-    "the GIL: threads vs process pools",
-    "__getitem__, __call__ and other Python protocols",
-    "@dataclass experiment configs",
-    "broadcasting rules",
-    "einsum for attention",
-    "Pandas groupby error analysis",
-    "ci95 of an accuracy",
-    "multi-seed mean and shaded band plots",
-    "the twenty-line training loop",
-    "backward() accumulates into .grad",
-    "clip_grad_norm_ and warmup + cosine schedule",
-    "first-step loss ln V as an init check",
-    "16 bytes per trainable parameter",
-    "activation memory and gradient checkpointing",
-    "DDP vs FSDP",
-    "fp32 master weights and bf16 vs fp16",
-    "LoRA with peft",
-    "chat templates and tokenizer.json",
-    "SFT loss mask: most tokens are -100",
-    "SFTTrainer and compute_loss",
-    "roofline and the ridge point",
-    "decode floor: weight bytes / bandwidth",
-    "KV cache bytes per token",
-    "reading a torch.profiler table",
-    "the seven-item run record",
-)
+# The topics part_of_topic is asked about (one spelling, shared with the grader).
+from grader.given.recall_topics import TOPICS  # noqa: F401
 
 
 def bytes_per_param_parts() -> dict[str, int]:
-    """The bytes each trainable parameter costs in training with bf16 mixed precision + AdamW.
+    """How many bytes does one trainable parameter cost in training with bf16 mixed precision
+    and AdamW, part by part?
 
     Returns:
-        A dict from the name of each part of the training state to its bytes per parameter,
-        one entry per part (the values sum to the bytes per trainable parameter). Name the
-        parts plainly, e.g. ``"weights"``, ``"grads"``, ``"master"``, ``"adam_m"``,
-        ``"adam_v"``; synonyms such as ``"bf16 weights"``, ``"gradients"``, ``"fp32 master
-        weights"``, ``"exp_avg"`` / ``"first moment"``, ``"exp_avg_sq"`` / ``"second moment"``
-        are understood. Values are ints, in bytes. Activations are not part of this account.
+        A dict ``{name of a part of the training state: bytes per parameter}``, one entry per
+        part, values ints. Name each part in plain words (any spelling: the grader matches the
+        names by meaning). Activations are not part of this account.
 
-    Source: part 4, must-remember "16 bytes per trainable parameter = 2 + 2 + 4 + 4 + 4".
+    Measured: each part's bytes against the element size of the tensor torch keeps for it, and
+    their sum.
+
+    Source: 第四篇 · 必记 / part 4, must-remember.
     """
     raise NotImplementedError("R: bytes_per_param_parts")
 
 
 def ridge_point(peak_flops: float, bandwidth_bytes_per_s: float) -> float:
-    """The roofline's ridge point of an accelerator, in FLOP per byte.
+    """The ridge point of the roofline of an accelerator with this peak compute and this memory
+    bandwidth.
 
     Args:
-        peak_flops: peak compute in FLOP/s (H100 SXM bf16 dense: ``989e12``).
-        bandwidth_bytes_per_s: memory bandwidth in bytes/s (H100 SXM: ``3.35e12``).
+        peak_flops: peak compute, in FLOP/s.
+        bandwidth_bytes_per_s: memory bandwidth, in bytes/s.
 
     Returns:
-        The arithmetic intensity (FLOP/byte) above which a kernel is compute-bound and below
-        which it is memory-bound, as a float. H100: about 295.
+        The ridge point, in FLOP per byte, as a float.
 
-    Source: part 6, must-remember "ridge = 989e12 / 3.35e12 ~ 295 FLOP/byte".
+    Measured: on drawn accelerators and on the course's card.
+
+    Source: 第六篇 · 必记 / part 6, must-remember.
     """
     raise NotImplementedError("R: ridge_point")
 
 
 def decode_floor_ms(n_params: float, bytes_per_param: float, bandwidth_bytes_per_s: float) -> float:
-    """The lower bound on the time of one decode step (one new token, batch 1), in milliseconds.
+    """The lower bound on the time of one decode step (batch 1: one new token), in milliseconds.
 
     Args:
-        n_params: number of model parameters (Llama-3-8B: ``8.03e9``).
-        bytes_per_param: bytes per stored weight (bf16: 2; 4-bit quantized: 0.5).
-        bandwidth_bytes_per_s: memory bandwidth in bytes/s (H100: ``3.35e12``).
+        n_params: number of model parameters.
+        bytes_per_param: bytes of one stored weight.
+        bandwidth_bytes_per_s: memory bandwidth, in bytes/s.
 
     Returns:
-        Milliseconds per token, as a float (Llama-3-8B bf16 on an H100: about 4.8 ms).
+        Milliseconds per token, as a float.
 
-    Source: part 6, must-remember "decode floor = bytes of weights / bandwidth: 16.06 GB /
-    3.35 TB/s ~ 4.8 ms".
+    Measured: on drawn models and accelerators, and on the course's model and card.
+
+    Source: 第六篇 · 必记 / part 6, must-remember.
     """
     raise NotImplementedError("R: decode_floor_ms")
 
 
 def kv_cache_bytes_per_token(n_layers: int, n_heads: int, n_kv_heads: int, head_dim: int,
                              bytes_per_element: int) -> int:
-    """Bytes of KV cache one token occupies in a decoder-only transformer (all layers).
+    """Bytes of KV cache that one token occupies, over all layers of a decoder-only transformer.
 
     Args:
-        n_layers: number of transformer layers (``num_hidden_layers``; Llama-3-8B: 32).
-        n_heads: number of query heads (``num_attention_heads``; Llama-3-8B: 32).
-        n_kv_heads: number of key/value heads (``num_key_value_heads``; GQA: fewer than
-            ``n_heads``; Llama-3-8B: 8).
-        head_dim: size of one head (Llama-3-8B: 128).
-        bytes_per_element: bytes of one cached number (bf16/fp16: 2, fp32: 4).
+        n_layers: ``num_hidden_layers`` of the config.
+        n_heads: ``num_attention_heads``.
+        n_kv_heads: ``num_key_value_heads``.
+        head_dim: the size of one attention head.
+        bytes_per_element: bytes of one cached number.
 
     Returns:
-        Bytes per token as an int (Llama-3-8B in bf16: 131,072).
+        Bytes per token, as an int.
 
-    Source: part 6, must-remember "KV cache per token = 2 x n_kv_heads x d_head x layers x
-    bytes".
+    Measured: against the tensors a real transformers ``DynamicCache`` holds, for drawn configs
+    and for the course's model.
+
+    Source: 第六篇 · 必记 / part 6, must-remember.
     """
     raise NotImplementedError("R: kv_cache_bytes_per_token")
 
 
 def first_step_loss(vocab_size: int) -> float:
-    """The cross-entropy loss expected at the first training step of a freshly initialised
-    language model (near-uniform predictions over the vocabulary), in nats.
+    """The cross-entropy loss you should see at the first training step of a freshly initialised
+    language model whose vocabulary has ``vocab_size`` tokens.
 
     Args:
-        vocab_size: V, the number of classes (tokens) of the softmax; V >= 2.
+        vocab_size: V, an int >= 2.
 
     Returns:
-        The expected first loss as a float, in nats (the unit of ``F.cross_entropy``).
-        V = 128: about 4.85.
+        The loss, in nats (the unit ``F.cross_entropy`` reports), as a float.
 
-    Source: part 3, must-remember "the first-step loss should be ln V (5.07 ~ ln 128 = 4.85)".
+    Measured: on drawn V and on the course's vocabulary.
+
+    Source: 第三篇 · 必记 / part 3, must-remember.
     """
     raise NotImplementedError("R: first_step_loss")
 
 
 def ignore_index() -> int:
-    """The label value that ``F.cross_entropy`` / ``nn.CrossEntropyLoss`` leave out of the loss
-    by default (the loss mask of SFT: prompt and padding positions get this label).
+    """The label value that takes a position out of the cross-entropy loss (how SFT masks the
+    prompt and the padding).
 
     Returns:
-        The value as an int.
+        The value, as an int.
 
-    Source: part 3, must-remember ".float() + ignore_index=...", part 5 "85% of tokens are ...".
+    Measured: that value, and that labels set to it really drop out of the loss.
+
+    Source: 第三篇 · 必记 / part 3, must-remember; 第五篇 · 必记 / part 5, must-remember.
     """
     raise NotImplementedError("R: ignore_index")
 
 
 def einsum_qk(with_heads: bool = False) -> str:
-    """The ``np.einsum`` / ``torch.einsum`` subscripts for the attention scores Q K^T.
+    """The ``np.einsum`` / ``torch.einsum`` subscripts of the attention scores Q Kᵀ.
 
     Args:
-        with_heads: False: Q is ``(batch, T, d)``, K is ``(batch, S, d)`` and the scores are
+        with_heads: False: Q is ``(batch, T, d)``, K is ``(batch, S, d)``, the scores are
             ``(batch, T, S)``. True: Q is ``(batch, heads, T, d)``, K is
-            ``(batch, heads, S, d)`` and the scores are ``(batch, heads, T, S)``.
+            ``(batch, heads, S, d)``, the scores are ``(batch, heads, T, S)``.
 
     Returns:
-        The subscripts string, e.g. of the form ``"..,..->.."``; any letters will do. The
-        grader runs ``np.einsum(subscripts, Q, K)`` and compares with ``Q @ K^T``.
+        The subscripts string; any letters will do.
 
-    Source: part 2, must-remember "QK^T is ..., PV is ...; with heads ...".
+    Measured: ``np.einsum(subscripts, Q, K)`` against ``Q @ Kᵀ`` on random arrays.
+
+    Source: 第二篇 · 必记 / part 2, must-remember.
     """
     raise NotImplementedError("R: einsum_qk")
 
 
 def einsum_pv(with_heads: bool = False) -> str:
-    """The ``np.einsum`` / ``torch.einsum`` subscripts for the attention output P V.
+    """The ``np.einsum`` / ``torch.einsum`` subscripts of the attention output P V.
 
     Args:
-        with_heads: False: P (the softmaxed scores) is ``(batch, T, S)``, V is
-            ``(batch, S, d)`` and the output is ``(batch, T, d)``. True: P is
-            ``(batch, heads, T, S)``, V is ``(batch, heads, S, d)``, the output is
-            ``(batch, heads, T, d)``.
+        with_heads: False: P (the softmaxed scores) is ``(batch, T, S)``, V is ``(batch, S, d)``,
+            the output is ``(batch, T, d)``. True: P is ``(batch, heads, T, S)``, V is
+            ``(batch, heads, S, d)``, the output is ``(batch, heads, T, d)``.
 
     Returns:
-        The subscripts string; any letters will do. The grader runs
-        ``np.einsum(subscripts, P, V)`` and compares with ``P @ V``.
+        The subscripts string; any letters will do.
 
-    Source: part 2, must-remember "QK^T is ..., PV is ...".
+    Measured: ``np.einsum(subscripts, P, V)`` against ``P @ V`` on random arrays.
+
+    Source: 第二篇 · 必记 / part 2, must-remember.
     """
     raise NotImplementedError("R: einsum_pv")
 
 
 def ci95_half_width(p: float, n: int) -> float:
-    """The half-width of the 95% confidence interval of an accuracy (normal approximation).
+    """The half-width of the 95% confidence interval of an accuracy, as the course computes it.
 
     Args:
-        p: the measured accuracy as a fraction in [0, 1] (0.73, not 73).
+        p: the measured accuracy, a fraction in [0, 1].
         n: the number of evaluated problems, n >= 1.
 
     Returns:
-        The half-width, as a fraction like ``p`` (the interval is ``p +- half_width``).
-        p = 0.5, n = 80: about 0.11, i.e. +-11 points: 80 problems cannot tell 5 points apart.
+        The half-width, a fraction like ``p`` (the interval is ``p ± half_width``).
 
-    Source: part 2, must-remember "ci95 = ...".
+    Measured: on drawn accuracies and set sizes.
+
+    Source: 第二篇 · 必记 / part 2, must-remember.
     """
     raise NotImplementedError("R: ci95_half_width")
 
 
 def thread_speedup(n_threads: int, n_cores: int) -> float:
-    """The speed-up of CPU-bound pure-Python work (e.g. tokenising or cleaning strings in a
-    Python loop, no I/O) split over ``n_threads`` threads of one standard CPython process on a
-    machine with ``n_cores`` cores, relative to running it serially.
+    """How much faster CPU-bound pure-Python work (a Python loop over strings, no I/O) runs when
+    it is split over ``n_threads`` threads of one standard CPython process, on a machine with
+    ``n_cores`` cores.
 
     Args:
         n_threads: threads used, >= 1.
         n_cores: CPU cores of the machine, >= 1.
 
     Returns:
-        serial time / threaded time, as a float (roughly, as measured in the course).
+        serial time / threaded time, as a float (roughly).
 
-    Source: part 1, must-remember "CPU-bound work: serial / 8 threads / 8 processes = ...".
+    Measured: for drawn numbers of threads and cores, within a tolerance.
+
+    Source: 第一篇 · 必记 / part 1, must-remember.
     """
     raise NotImplementedError("R: thread_speedup")
 
 
 def part_of_topic(topic: str) -> int:
-    """Which part of the course covers a topic.
-
-    Parts: 1 Python, 2 NumPy / Pandas / Matplotlib, 3 the PyTorch training loop, 4 memory
-    arithmetic (mixed precision, the memory account, multi-GPU), 5 Hugging Face, 6 GPU
-    intuition & experiment management.
+    """Which part of the series teaches this topic?
 
     Args:
         topic: one of the strings in ``TOPICS`` (this module), spelled exactly as there.
 
     Returns:
-        The part number, an int from 1 to 6.
+        The part's number, an int from 1 to 6.
 
-    Source: part 7, §一: the table of the six parts.
+    Measured: every topic of ``TOPICS``.
+
+    Source: 第七篇 · 一、总览：系列回答的问题与主线 / part 7, §一, the table of the six parts.
     """
     raise NotImplementedError("R: part_of_topic")
 
 
 def run_record_items() -> list[str]:
-    """The items of the minimal run record that makes an experiment reproducible.
+    """The items of the minimal record of one run, the one that makes an experiment
+    reproducible three months later.
 
     Returns:
-        A list of short names, one per item, in any order (e.g. ``"seed"``); names are matched
-        by meaning (``"git commit"`` and ``"commit"`` are the same item).
+        A list of short names, one per item, in any order; names are matched by meaning (two
+        spellings of the same item count as that item, twice).
 
-    Source: part 6, must-remember "a run record has seven items: ...".
+    Measured: the set of items: none missing, none extra, none named twice.
+
+    Source: 第六篇 · 必记 / part 6, must-remember.
     """
     raise NotImplementedError("R: run_record_items")

@@ -1,8 +1,19 @@
-"""X2 — a wrong shape broadcasts silently (part 7, §五.D counter-intuitive conclusions; part 2).
+"""X2 — a wrong shape in a loss: the experiment.
 
-Misconception (part 7 §四): "a shape error raises an error". Broadcasting is lenient: predictions
-of shape (N,) minus targets of shape (N, 1) give an (N, N) matrix, and its mean is a number, just
-the wrong one. Show it, then write the loss that refuses it.
+The course lists it among its misconceptions and asks why it is wrong (第七篇 · 四、常见误区,
+columns 误区 · 为什么错)::
+
+    形状错了会报错
+
+    A wrong shape raises an error.
+
+Run the loss a hurried tutorial writes on shapes that do not match, and see what comes back;
+then write the loss that would have caught it.
+
+What the grader measures: what your naive loss returns against torch run on the same tensors;
+that your safe loss refuses every pair of differing shapes and equals ``F.mse_loss`` otherwise.
+
+Study: 第二篇 · 必记 / part 2, must-remember; 第二篇 · 常见误解 / part 2, misconceptions.
 """
 
 import torch
@@ -12,31 +23,26 @@ def naive_mse(pred: torch.Tensor, target: torch.Tensor) -> tuple[float, tuple[in
     """The loss as a hurried tutorial writes it: ``((pred - target) ** 2).mean()``, no checks.
 
     Args:
-        pred, target: float tensors of any shapes that broadcast, e.g. (N,) and (N, 1).
+        pred, target: float tensors, e.g. predictions of shape ``(N,)`` and targets of shape
+            ``(N, 1)``.
 
     Returns:
-        ``(loss as a Python float, shape of pred - target as a tuple)``: for (N,) and (N, 1) it
-        runs and returns shape (N, N): no error, a wrong number.
+        ``(the loss as a Python float, the shape of pred - target as a tuple of ints)``.
 
-    Source: part 2, must-remember "broadcasting aligns from the right ... the 1 is stretched";
-    part 7 §四 "(3,) + (3, 1) becomes (3, 3)".
+    Source: 第二篇 · 必记 / part 2, must-remember; 第七篇 · 四、常见误区 / part 7, §四.
     """
     raise NotImplementedError("X2: naive_mse")
 
 
 def safe_mse(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    """Mean squared error that refuses mismatched shapes.
-
-    Args:
-        pred, target: float tensors.
+    """A mean squared error that refuses mismatched shapes.
 
     Returns:
         A scalar tensor equal to ``F.mse_loss(pred, target)`` when the shapes are identical.
 
     Raises:
-        ValueError: ``pred.shape != target.shape`` (even when they would broadcast, or have the
-        same number of elements).
+        ValueError: ``pred.shape != target.shape``.
 
-    Source: part 2, "assert shapes at the key places, above all logits and labels before the loss".
+    Source: 第二篇 · 常见误解 / part 2, misconceptions.
     """
     raise NotImplementedError("X2: safe_mse")

@@ -1,25 +1,36 @@
-"""X4 — decode time is bytes / bandwidth, not FLOPs / compute (part 7, §五.D counter-intuitive
-conclusions; part 6).
+"""X4 — why decode is slow: the experiment, on paper.
 
-Misconception (part 7 §四): "decode is slow because the GPU cannot compute fast enough". At
-batch 1 the intensity is ~1 FLOP/byte, far below the ridge (~295 on an H100): the time is spent
-moving the weights. Units: bytes, bytes/s, FLOP/s, milliseconds.
+The course lists it among its misconceptions and asks why it is wrong (第七篇 · 四、常见误区,
+columns 误区 · 为什么错)::
+
+    decode 慢是 GPU 算不过来
+
+    Decode is slow because the GPU cannot compute fast enough.
+
+Units: bytes, bytes/s, FLOP/s, milliseconds.
+
+What the grader measures: your times against the bytes of real models' bf16 weights (tiny
+Llamas, and real configs on the meta device) and drawn hardware, and how your step time
+changes with the batch on the course's model and card.
+
+Study: 第六篇 · 必记 / part 6, must-remember; 第六篇 · 常见误解 / part 6, misconceptions.
 """
 
 
 def decode_floor_ms(weight_bytes: float, bandwidth: float) -> float:
-    """The lower bound of one decode step in milliseconds: every weight byte is read once.
+    """The lower bound of one decode step, in milliseconds, for a model whose weights take
+    ``weight_bytes`` bytes, on a memory bandwidth of ``bandwidth`` bytes/s.
 
-    weight_bytes / bandwidth (bytes/s), in ms. Llama-3-8B bf16 (16.06e9 bytes) at 3.35e12 B/s
-    -> ~4.8 ms; Qwen2.5-0.5B merged (0.99 GB) -> ~0.3 ms. Source: part 6, must-remember.
+    Source: 第六篇 · 必记 / part 6, must-remember.
     """
     raise NotImplementedError("X4: decode_floor_ms")
 
 
 def decode_step_ms(n_params: int, bytes_per_param: float, batch: int, peak_flops: float, bandwidth: float) -> float:
-    """One decode step of ``batch`` sequences by the roofline, in milliseconds:
-    max(2 x n_params x batch / peak_flops, n_params x bytes_per_param / bandwidth) x 1000.
+    """The time of one decode step of ``batch`` sequences (one new token each) for a dense
+    model of ``n_params`` weights of ``bytes_per_param`` bytes, by the roofline, in
+    milliseconds (peak compute in FLOP/s, bandwidth in bytes/s).
 
-    Below the ridge, a larger batch costs (almost) no extra time. Source: part 6; part 7 §四.
+    Source: 第六篇 · 必记 / part 6, must-remember; 第七篇 · 四、常见误区 / part 7, §四.
     """
     raise NotImplementedError("X4: decode_step_ms")

@@ -1,31 +1,38 @@
-"""X5 — loss falls while the model never stops (part 7, §五.D "can explain why"; part 5).
+"""X5 — the loss falls: did the SFT work? The experiment.
 
-The misconception (part 7, §四): "the loss went down, so the SFT worked". In part 5 the loss fell
-from 5.3 to 1.7 in 20 steps and the model answered Paris and Rome, but never stopped: the
-end-of-sequence token was not in the loss often enough. Here you reproduce the experiment on
-purpose. The grader takes its own correct data path (``Q: {question}\\nA:`` + `` {answer}`` + EOS
-``<|endoftext|>``, prompt labels -100), applies your :func:`mask_eos` to every training example,
-trains SmolLM2-135M-Instruct with LoRA (r=16, alpha=32, all-linear, lr 1e-3, batch 4, 12 steps,
-14 capital-city pairs, about 30-60 s on one CPU thread) and decodes 6 held-out questions greedily
-(8 new tokens at most). Then it checks that the loss fell, that the model answers, and that it
-does not stop, and that your two judging functions read the run the same way.
+The course lists it among its misconceptions and asks why it is wrong (第七篇 · 四、常见误区,
+columns 误区 · 为什么错)::
+
+    loss 降下来 SFT 就成了
+
+    The loss went down, so the SFT worked.
+
+Reproduce the failure on purpose. The grader takes its own correct data path (``Q: {question}\\nA:``
++ `` {answer}`` + the end-of-sequence token ``<|endoftext|>``), applies your :func:`mask_eos` to
+every training example, trains SmolLM2-135M-Instruct with LoRA (12 steps, batch 4, 14
+capital-city pairs, about 30-60 s on one CPU thread) and decodes 6 held-out questions greedily
+(8 new tokens at most).
+
+What the grader measures: whether the loss fell, whether the model answers and whether it stops,
+and that your two judging functions read the run (and drawn curves and generations) as the grader does.
+
+Study: 第五篇 · 常见误解 / part 5, misconceptions; 第五篇 · 必记 / part 5, must-remember.
 """
 
 
 def mask_eos(example: dict, eos_id: int) -> dict:
-    """Reproduce the bug: take the EOS token out of the loss.
+    """Reproduce the bug: take the end-of-sequence token out of the loss.
 
     Args:
-        example: ``{"input_ids": list[int], "labels": list[int]}`` of one pair; the last token
-            is ``eos_id`` and its label is ``eos_id``; prompt labels are -100.
-        eos_id: the EOS token id (0 for SmolLM2's ``<|endoftext|>``).
+        example: ``{"input_ids": list[int], "labels": list[int]}`` of one pair, as the grader's
+            correct data path builds it (its last token is ``eos_id``, and the loss learns it).
+        eos_id: the id of the end-of-sequence token.
 
     Returns:
-        A NEW dict (do not modify the argument) with the same ``input_ids`` and the same
-        labels, except that every position whose input token is ``eos_id`` has label -100.
+        A NEW dict (do not modify the argument) with the same ``input_ids`` and the same labels,
+        except that no position whose input token is ``eos_id`` is learned by the loss.
 
-    Source: part 5, must-remember "the EOS token must be in the loss, and often enough";
-    part 3, ``ignore_index=-100``.
+    Source: 第五篇 · 必记 / part 5, must-remember; 第三篇 · 必记 / part 3, must-remember.
     """
     raise NotImplementedError("X5: mask_eos")
 
@@ -37,10 +44,10 @@ def loss_fell(losses: list) -> bool:
         losses: the loss of every step, floats (at least 4).
 
     Returns:
-        ``True`` when the mean of the last 3 losses is below half the FIRST loss, else
-        ``False`` (a Python bool).
+        A plain bool: the grader's rule (not the course's) is True when the mean of the last 3
+        losses is below half the FIRST loss.
 
-    Source: part 7, §四 "loss fell so the SFT worked" (it is necessary, not sufficient).
+    Source: 第七篇 · 四、常见误区 / part 7, §四.
     """
     raise NotImplementedError("X5: loss_fell")
 
@@ -49,16 +56,14 @@ def stops(new_tokens: list, eos_id: int, answer_len: int) -> bool:
     """Did a generation stop right after its answer?
 
     Args:
-        new_tokens: the token ids generated after the prompt (greedy; generation ends at EOS
-            or after a token budget).
-        eos_id: the EOS id. answer_len: the number of tokens of the expected answer.
+        new_tokens: the token ids generated after the prompt (greedy; generation ends at
+            ``eos_id`` or after a token budget).
+        eos_id: the end-of-sequence id. answer_len: the number of tokens of the expected answer.
 
     Returns:
-        ``True`` when ``eos_id`` is among the first ``answer_len + 3`` new tokens (the answer, at
-        most 2 extra tokens, then EOS), else ``False``. ``stops([7042, 0], 0, 1)`` is True;
-        ``stops([7042, 7042, 7042, 7042, 0], 0, 1)`` is False.
+        A plain bool: True when ``eos_id`` comes within the first ``answer_len + 3`` new tokens
+        (the answer, at most 2 more tokens, then the end), else False.
 
-    Source: part 5: "the answers were learned, stopping at the end token was not"; look at
-    the generated outputs, not only at the loss.
+    Source: 第五篇 · 结论 / part 5, conclusion.
     """
     raise NotImplementedError("X5: stops")

@@ -1,4 +1,4 @@
-"""Command line: ``grader grade`` and ``grader list``.
+"""Command line: ``grader grade | list | quiz | classroom | batch | job | gradescope``.
 
 Exit status of ``grade``: 0 whenever grading ran, whatever the score; 2 when the grader
 itself could not run (bad target, unknown id), with a message saying why.
@@ -17,7 +17,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from grader.course import catalog
 from grader.course import levels
 from grader.reports import terminal as report
-from grader.engine import runner
+from grader.engine import attempts, runner
+from grader.engine.results import ExerciseResult
 
 
 def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
@@ -43,9 +44,18 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
                                        f"{res.duration_s:5.1f}s{' (unchanged)' if res.cached else ''}",
                                        highlight=False)
 
+        # The learner's record: the report shows every exercise's latest result, whatever was graded now.
         results = runner.grade(folder, only=only, overrides=overrides, jobs=args.jobs, on_result=advance,
-                               incremental=not args.fresh)
-    summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
+                               incremental=True, fresh=args.fresh)
+    quiz = None
+    if not args.no_quiz:
+        from grader.quiz import progress as quiz_progress
+
+        quiz = quiz_progress.counts_for(args.learner)
+    summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available}, quiz=quiz)
+    tries = attempts.Attempts(folder)
+    tries.record(results)
+    results = attempts.gate(results, tries, reveal=args.reveal)  # what the feedback may show
     report.print_report(results, summary, console, target=str(args.target))
     written = []
     if args.json:
@@ -54,7 +64,9 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
     if args.html:
         from grader.reports import html as html_report
 
-        Path(args.html).write_text(html_report.render(results, summary, str(args.target)))
+        from grader.isolation import files
+
+        files.replace_file(args.html, html_report.render(results, summary, str(args.target)).encode())
         written.append(args.html)
     if written:
         console.print(f"[dim]wrote {', '.join(written)}[/]")
@@ -67,20 +79,33 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[bold]{ex.id:<4}[/] {ex.module:<28} part {ex.part}  {state:<18} {ex.title}", highlight=False)
         if args.verbose:
             for kp in ex.key_points:
-                tag = " (follow-up)" if kp.followup else " (GPU)" if kp.needs_gpu else ""
+                tag = (" (follow-up)" if kp.followup else "") + (" (GPU)" if kp.needs_gpu else "") + \
+                    (" (recall)" if kp.recall else "")
                 console.print(f"       {kp.id}{tag}: {kp.claim}", highlight=False)
     return 0
 
 
 def _print_levels(rows: list[dict], console: Console) -> None:
+    size = {s: len(exs) for s, exs in levels.by_set().items()}
     for row in rows:
         console.print(f"{row['student']:<20} {row['level']:<10} pass line {'met' if row['pass_line'] else 'not met':<8}"
-                      f" R {row['R']}  A {row['A']}/10  B {row['B']}/5", highlight=False)
+                      f" R {row['R']}  A {row['A']}/{size['A']}  B {row['B']}/{size['B']}", highlight=False)
 
 
 def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
     from grader import classroom
 
+    if args.action == "analytics":
+        from grader.classroom import analytics
+
+        course = Path(args.course_dir)
+        if not (course / "gradebook.db").exists():
+            console.print(f"[red]grader: no gradebook.db in {course}: run nbgrader autograde first[/]")
+            return 2
+        out = Path(args.out or course / "class-report")
+        page = analytics.write(analytics.from_gradebook(course), out)
+        console.print(f"[dim]wrote {page} and its CSVs[/]")
+        return 0
     if args.action == "build":
         only = args.only.split(",") if args.only else None
         names = classroom.build_course(args.course_dir, only=only)
@@ -98,21 +123,76 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
 
 
 def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
-    from grader.classroom import batch
+    from grader.classroom import analytics, batch
 
+    out = Path(args.out)
     if args.collect:
-        rows = batch.collect(Path(args.collect))
+        job_results = batch.collect_jobs(Path(args.collect))
+        source = str(args.collect)
     else:
         folder = Path(args.submissions or "")
         if not folder.is_dir():
             console.print(f"[red]grader: no submissions folder {folder}[/]")
             return 2
-        only = args.only.split(",") if args.only else None
-        rows = batch.grade_class(folder, jobs=args.jobs, only=only,
-                                 on_job=lambda r: console.print(f"  {r['student']:<16} {r['exercise']}", highlight=False))
-    batch.write_csv(rows, Path(args.out))
+        only = [catalog.get(i).id for i in args.only.split(",") if i] if args.only else None
+        if args.write_jobs:  # for a batch queue: one `grader job` file per job
+            import json
+
+            jobs_dir = Path(args.write_jobs)
+            jobs_dir.mkdir(parents=True, exist_ok=True)
+            todo = batch.make_jobs(batch.submissions_in(folder), only)
+            for i, job in enumerate(todo):
+                (jobs_dir / f"{i}.json").write_text(json.dumps(job))
+            console.print(f"wrote {len(todo)} job files {jobs_dir}/0.json .. {len(todo) - 1}.json")
+            return 0
+        log = Path(args.log) if args.log else out.with_suffix(".jobs.jsonl")
+        engine = "Ray" + (f" at {args.ray}" if args.ray else "") if args.ray is not None else "local pool"
+        with Progress(TextColumn("[bold]grading the class[/]"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TextColumn("{task.fields[eta]}"), console=console,
+                      transient=True) as progress:
+            task = progress.add_task("class", total=None, eta="eta --")
+
+            def on_job(r: dict, eta: batch.Eta) -> None:
+                progress.update(task, total=eta.total, completed=eta.done, eta=eta.text())
+                res = ExerciseResult.from_dict(r["result"])
+                progress.console.print(f"  {r['student']:<16} {r['exercise']:<4} {report._exercise_line(res)[1]:<22}"
+                                       f" {res.duration_s:5.1f}s  [{eta.done}/{eta.total}, {eta.text()}]",
+                                       highlight=False)
+
+            job_results = batch.grade_class_jobs(folder, jobs=args.jobs, only=only, on_job=on_job, log=log,
+                                                 fresh=args.fresh, use_ray=args.ray is not None,
+                                                 ray_address=args.ray or None)
+        console.print(f"[dim]{len(job_results)} jobs ({engine}); each result appended to {log} as it finished[/]")
+        source = str(folder)
+    rows = batch.summarize_class(job_results)
+    batch.write_csv(rows, out)
     _print_levels(rows, console)
-    console.print(f"[dim]wrote {args.out}[/]")
+    page = analytics.write(analytics.from_jobs(job_results, source), Path(args.report))
+    console.print(f"[dim]wrote {out}; class analytics in {args.report}/ ({page.name}, keypoints.csv, "
+                  "misconceptions.csv, levels.csv, parts.csv)[/]")
+    return 0
+
+
+def _cmd_gradescope(args: argparse.Namespace, console: Console) -> int:
+    from grader.classroom import gradescope
+
+    if args.action == "run":
+        return gradescope.run(Path(args.root) if args.root else None)
+    if args.action == "prepare":
+        console.print(f"model cache ready: {gradescope.prepare()}")
+        return 0
+    if not args.zip:
+        console.print("[red]grader: gradescope build needs the zip's path[/]")
+        return 2
+    try:
+        only = [i for i in args.only.replace(" ", ",").split(",") if i] if args.only else None
+        names = gradescope.build_zip(args.zip, only=only, visibility=args.visibility,
+                                     reveal_expected=args.reveal_expected, torch_index_url=args.torch_index_url)
+    except (KeyError, ValueError) as exc:
+        console.print(f"[red]grader: cannot build: {exc.args[0] if exc.args else exc}[/]", highlight=False)
+        return 2
+    console.print(f"wrote {args.zip}: {len(names)} files (setup.sh, run_autograder, the grader, stubs, solutions)")
+    console.print("next: upload it as the assignment's autograder (README, Gradescope)")
     return 0
 
 
@@ -126,6 +206,21 @@ def _cmd_job(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _cmd_quiz(args: argparse.Namespace, console: Console) -> int:
+    from grader import quiz
+    from grader.quiz import bank
+
+    try:
+        for item in (t for arg in args.targets for t in arg.replace(",", " ").split()):
+            if item.upper() not in ("R", "A", "B", "C"):
+                bank.get(item)
+    except KeyError as exc:
+        console.print(f"[red]grader: {exc.args[0]}[/]", highlight=False)
+        return 2
+    return quiz.main(args.targets, lang=args.lang, seed=args.seed, history=args.history, learner=args.learner,
+                     db=args.db, rounds=args.rounds)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="grader", description="Grade The Algorithm Engineer's Toolbox exercises.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -135,27 +230,63 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--jobs", type=int, default=None, help="exercises graded at once (default: CPU count)")
     g.add_argument("--json", default="grade-report.json", help="Gradescope results.json path ('' to skip)")
     g.add_argument("--html", default="grade-report.html", help="HTML report path ('' to skip)")
-    g.add_argument("--fresh", action="store_true", help="re-grade everything, ignoring earlier results")
+    g.add_argument("--fresh", action="store_true", help="re-grade everything selected, ignoring earlier results")
+    g.add_argument("--no-quiz", action="store_true",
+                   help="count the levels from the code alone (the classroom's counting), not the quiz's closed-book answers")
+    g.add_argument("--learner", help="whose quiz attempts count (default: $TOOLBOX_GRADER_LEARNER or the user name)")
+    g.add_argument("--reveal", action="store_true",
+                   help="show the expected values of recall key points now (otherwise after 3 different wrong answers)")
     g.add_argument("--override", action="append", default=[], metavar="ID=FILE",
                    help="grade one exercise from another file (e.g. a mutant)")
     lst = sub.add_parser("list", help="list the catalog")
     lst.add_argument("-v", "--verbose", action="store_true", help="show key points")
     cls = sub.add_parser("classroom", help="nbgrader course: build it, or read per-student mastery from it")
-    cls.add_argument("action", choices=["build", "mastery"])
+    cls.add_argument("action", choices=["build", "mastery", "analytics"])
     cls.add_argument("course_dir", help="the nbgrader course directory")
     cls.add_argument("--only", help="comma-separated exercise ids to include (build)")
+    cls.add_argument("--out", help="folder of the class analytics (analytics; default COURSE/class-report)")
     bat = sub.add_parser("batch", help="grade a class: every subfolder of SUBMISSIONS is one student")
     bat.add_argument("submissions", nargs="?", help="folder of submission folders")
-    bat.add_argument("--jobs", type=int, default=2, help="exercises graded at once across the class")
+    bat.add_argument("--jobs", type=int, default=None,
+                     help="exercises graded at once across the class (default 2; with --ray: the cluster's CPUs)")
     bat.add_argument("--only", help="comma-separated exercise ids")
     bat.add_argument("--out", default="levels.csv", help="CSV of levels per student")
-    bat.add_argument("--collect", metavar="DIR", help="summarise job results written by `grader job` instead")
+    bat.add_argument("--report", default="class-report", help="folder of the class analytics (CSV + HTML)")
+    bat.add_argument("--log", help="results log, one JSON line per job (default: beside --out, .jobs.jsonl); "
+                     "a rerun continues from it")
+    bat.add_argument("--fresh", action="store_true", help="grade every job again, ignoring the results log")
+    bat.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                     help="run the jobs on a Ray cluster (ADDRESS, e.g. head:6379; none: RAY_ADDRESS or a local one)")
+    bat.add_argument("--write-jobs", metavar="DIR", help="write one job file per job (DIR/0.json, ...) for "
+                     "`grader job` on a batch queue, and stop")
+    bat.add_argument("--collect", metavar="DIR",
+                     help="summarise job results instead: `grader job` outputs (*.json) or a results log (*.jsonl)")
     job = sub.add_parser("job", help="run one grading job (JSON) and print its result (JSON): for a batch queue")
     job.add_argument("job_file")
+    gs = sub.add_parser("gradescope", help="Gradescope: build the autograder zip; run (what run_autograder calls)")
+    gs.add_argument("action", choices=["build", "run", "prepare"])
+    gs.add_argument("zip", nargs="?", help="the zip to write (build)")
+    gs.add_argument("--only", help="comma-separated exercise ids the assignment grades (build; default all)")
+    gs.add_argument("--visibility", default="visible", choices=["visible", "after_due_date", "after_published", "hidden"],
+                    help="Gradescope visibility of the key-point tests (build)")
+    gs.add_argument("--reveal-expected", action="store_true",
+                    help="show the hidden checks' expected values in the feedback (build; default: not, as the classroom)")
+    gs.add_argument("--torch-index-url", default=None,
+                    help="the index setup.sh installs torch's CPU build from (build; default $GRADER_TORCH_INDEX_URL, "
+                         "else pip's own index)")
+    gs.add_argument("--root", help="the autograder root (run; default $GRADER_AUTOGRADER_ROOT or /autograder)")
+    qz = sub.add_parser("quiz", help="the closed-book quiz of sets R, A, B, C (drawn numbers, recorded attempts)")
+    qz.add_argument("targets", nargs="*", help="sets R A B C and/or question ids (A6, C1, R.ridge_point); default: all")
+    qz.add_argument("--lang", choices=["zh", "en"], help="question language (default: from the locale)")
+    qz.add_argument("--seed", type=int, help="draw the variants from this seed instead of the learner's own")
+    qz.add_argument("--history", action="store_true", help="show progress: attempts, streaks, mastered questions")
+    qz.add_argument("--learner", help="whose attempts (default: $TOOLBOX_GRADER_LEARNER or the user name)")
+    qz.add_argument("--rounds", type=int, default=2, help="rounds per run: later rounds re-ask what is not mastered")
+    qz.add_argument("--db", help="the attempts' SQLite file (default: $XDG_DATA_HOME/toolbox-grader/quiz.sqlite)")
     args = parser.parse_args(argv)
     console = Console()
     commands = {"grade": _cmd_grade, "list": _cmd_list, "classroom": _cmd_classroom, "batch": _cmd_batch,
-                "job": _cmd_job}
+                "job": _cmd_job, "quiz": _cmd_quiz, "gradescope": _cmd_gradescope}
     return commands[args.command](args, console)
 
 

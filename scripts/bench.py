@@ -5,8 +5,11 @@ Prints, for the reference solutions:
   * the solutions' and checks' own compute (every check run in-process, without isolation),
     so that the grading overhead is a ratio within the same run;
   * a re-grade after editing the quickest exercise to grade (incremental);
-  * a class of 4 submissions (set A unless --class-only says otherwise) with 1 and with 2 workers;
-  * nbgrader autograde of the same 4 submissions (classroom mode), for comparison.
+  * a class of 4 submissions (set A unless --class-only says otherwise) with 2 workers, and
+    nbgrader autograde of the same 4 submissions (classroom mode), for comparison;
+  * a synthetic class of 20 different submissions (--class-size; right answers of their own,
+    stubs, wrong answers) with 1 and 2 local workers and through a local Ray head (2 CPUs), in
+    one run, with the cost per submission and the projection to 500 students on N workers.
 
 Timings on a noisy machine move; compare ratios within one run, and rerun to see the spread.
 """
@@ -14,9 +17,10 @@ Timings on a noisy machine move; compare ratios within one run, and rerun to see
 from __future__ import annotations
 
 import argparse
+import ast
 import os
+import random
 from collections import Counter
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -57,6 +61,34 @@ def passed(results) -> str:
 STUDENTS = ("s1", "s2", "s3", "s4")
 
 
+def synthetic_class(dest: Path, exs, size: int) -> Path:
+    """``size`` different submissions, drawn per student and exercise (seeded): a right answer of
+    the student's own (60%: the reference with a line of its own), the stub (20%), or a wrong answer
+    whose first function returns None (20%)."""
+    for i in range(size):
+        draw = random.Random(i)
+        folder = dest / f"student{i:03d}"
+        folder.mkdir(parents=True)
+        for ex in exs:
+            solution = (ROOT / "solutions" / f"{ex.module}.py").read_text()
+            kind = draw.choices(("right", "stub", "wrong"), (6, 2, 2))[0]
+            if kind == "stub":
+                text = (ROOT / "exercises" / f"{ex.module}.py").read_text()
+            elif kind == "wrong":
+                name = next(n.name for n in ast.parse(solution).body
+                            if isinstance(n, ast.FunctionDef) and not n.name.startswith("_"))
+                text = solution + f"\n\ndef {name}(*args, **kwargs):  # student{i:03d}\n    return None\n"
+            else:
+                text = solution + f"\n\nANSWERED_BY = 'student{i:03d}'\n"  # not the reference verbatim
+            (folder / f"{ex.module}.py").write_text(text)
+    return dest
+
+
+def projection(per_submission_s: float, efficiency: float, students: int = 500) -> str:
+    hours = {n: students * per_submission_s / (n * efficiency) / 3600 for n in (2, 16, 64, 256)}
+    return ", ".join(f"{n} workers {h:.1f} h" if h >= 1 else f"{n} workers {60 * h:.0f} min" for n, h in hours.items())
+
+
 def set_scores(class_rows, exs) -> str:
     """What each student scored on the sets graded, e.g. 'A 10/10 x4': the run graded for real."""
     sets = sorted({ex.set for ex in exs})
@@ -69,10 +101,13 @@ def timed(fn):
     return time.perf_counter() - start, out
 
 
-def copy_solutions(dest: Path, exs) -> Path:
+def copy_solutions(dest: Path, exs, who: str = "bench") -> Path:
+    """The reference answers as a learner's own files (a line of their own: a verbatim copy of
+    the reference gets no credit)."""
     dest.mkdir(parents=True)
     for ex in exs:
-        shutil.copy(ROOT / "solutions" / f"{ex.module}.py", dest)
+        src = ROOT / "solutions" / f"{ex.module}.py"
+        (dest / src.name).write_text(src.read_text() + f"\n\nANSWERED_BY = {who!r}\n")
     return dest
 
 
@@ -80,6 +115,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--class-only", default="", help="exercise ids for the class/nbgrader part "
                         "(default: set A, the classroom's first assignment)")
+    parser.add_argument("--class-size", type=int, default=20, help="submissions in the synthetic class")
+    parser.add_argument("--class-part-only", action="store_true",
+                        help="only the class measurements (no full grade, no nbgrader comparison)")
     args = parser.parse_args()
     exs = catalog.available()
     class_exs = ([catalog.get(i) for i in args.class_only.split(",")] if args.class_only
@@ -91,75 +129,106 @@ def main() -> int:
         cache.CACHE_DIR = tmp / "cache"
         sols = copy_solutions(tmp / "solutions", exs)
 
-        cold, results = timed(lambda: runner.grade(sols, only=ids))
-        rows.append(("full grade of the solutions, cold", cold, passed(results)))
-        warm, results = timed(lambda: runner.grade(sols, only=ids))
-        rows.append(("full grade of the solutions, warm", warm, passed(results)))
-        isolated = sum(r.duration_s for r in results.values())
-        rows.append(("  its exercises' grading times, summed", isolated, "checks + learner code isolated"))
-        # The same grade with the learner's module imported into the check process: no worker
-        # process, no sandbox, no pipe. Its key points' own time is what grading cannot avoid.
-        wall, results = timed(lambda: runner.grade(sols, only=ids, in_process=True))
-        harness = sum(r.duration_s for r in results.values())
-        compute = sum(k.duration_s for r in results.values() for k in r.key_points)
-        rows.append(("  the same, in-process (no isolation), summed", harness,
-                     f"{passed(results)}; isolation costs {(isolated - harness) / harness:.0%}"))
-        rows.append(("  its key points' own compute (checks + solutions)", compute,
-                     f"everything else (processes, pytest, isolation): {(isolated - compute) / compute:.0%} of it"))
-        # What grading costs beyond the checks' own work: each check process started and its
-        # checks collected, with no key point run (fixtures that compute ground truth run only
-        # for a key point, so they count as the checks' compute).
-        startup = sum(runner.grade_exercise(ex, sols / f"{ex.module}.py", key_points=[]).duration_s for ex in exs)
-        rows.append(("  check process + pytest start-up alone, summed", startup,
-                     f"{startup / (isolated - startup):.0%} of the rest (checks' + solutions' compute)"))
-
-        # What a learner does after editing one exercise: `make grade` (a new process) again.
-        # A3 is the course's NumPy-only exercise; the rest of the grade comes from the cache.
-        cli = [str(Path(sys.executable).parent / "grader"), "grade", "--target", str(sols)]
-        env = {**os.environ, "GRADER_CACHE_DIR": str(cache.CACHE_DIR)}
-        subprocess.run(cli, env=env, check=True, capture_output=True)  # fill the cache
-        f = sols / "a3_broadcast.py"
-        f.write_text(f.read_text() + "\n# edited\n")
-        regrade, out = timed(lambda: subprocess.run(cli, env=env, check=True, capture_output=True, text=True))
-        rows.append(("`grader grade` after editing A3 (incremental, new process)", regrade,
-                     "the other exercises from the cache" if "unchanged" in out.stdout + out.stderr
-                     else "NOT from the cache"))
-
-        # Four students with the right answers, each file different (a comment of their own), so
-        # that neither path can reuse one student's verdict for another.
-        klass = tmp / "class"
-        for student in STUDENTS:
-            for f in copy_solutions(klass / student, class_exs).iterdir():
-                f.write_text(f.read_text() + f"\n# {student}\n")
+        isolated = 0.0
         only = [ex.id for ex in class_exs]
-        one, rows1 = timed(lambda: batch.grade_class(klass, jobs=1, only=only))
-        two, rows2 = timed(lambda: batch.grade_class(klass, jobs=2, only=only))
-        rows.append((f"class of 4 submissions ({', '.join(only)}), 1 worker", one, set_scores(rows1, class_exs)))
-        rows.append(("class of 4 submissions, 2 workers", two, f"speed-up {one / two:.2f}x; " + set_scores(rows2, class_exs)))
+        if not args.class_part_only:
+            cold, results = timed(lambda: runner.grade(sols, only=ids))
+            rows.append(("full grade of the solutions, cold", cold, passed(results)))
+            warm, results = timed(lambda: runner.grade(sols, only=ids))
+            rows.append(("full grade of the solutions, warm", warm, passed(results)))
+            isolated = sum(r.duration_s for r in results.values())
+            rows.append(("  its exercises' grading times, summed", isolated, "checks + learner code isolated"))
+            # The same grade with the learner's module imported into the check process: no worker
+            # process, no sandbox, no pipe. Its key points' own time is what grading cannot avoid.
+            wall, results = timed(lambda: runner.grade(sols, only=ids, in_process=True))
+            harness = sum(r.duration_s for r in results.values())
+            compute = sum(k.duration_s for r in results.values() for k in r.key_points)
+            rows.append(("  the same, in-process (no isolation), summed", harness,
+                         f"{passed(results)}; isolation costs {(isolated - harness) / harness:.0%}"))
+            rows.append(("  its key points' own compute (checks + solutions)", compute,
+                         f"everything else (processes, pytest, isolation): {(isolated - compute) / compute:.0%} of it"))
+            # What grading costs beyond the checks' own work: each check process started and its
+            # checks collected, with no key point run (fixtures that compute ground truth run only
+            # for a key point, so they count as the checks' compute).
+            startup = sum(runner.grade_exercise(ex, sols / f"{ex.module}.py", key_points=[]).duration_s for ex in exs)
+            rows.append(("  check process + pytest start-up alone, summed", startup,
+                         f"{startup / (isolated - startup):.0%} of the rest (checks' + solutions' compute)"))
 
-        course = tmp / "course"
-        names = classroom.build_course(course, only=only)
-        env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-        nbgrader = str(Path(sys.executable).parent / "nbgrader")
-        for name in names:
-            subprocess.run([nbgrader, "generate_assignment", name], cwd=course, env=env, check=True,
-                           capture_output=True)
+            # What a learner does after editing one exercise: `make grade` (a new process) again.
+            # A3 is the course's NumPy-only exercise; the rest of the grade comes from the cache.
+            cli = [str(Path(sys.executable).parent / "grader"), "grade", "--target", str(sols)]
+            env = {**os.environ, "GRADER_CACHE_DIR": str(cache.CACHE_DIR)}
+            subprocess.run(cli, env=env, check=True, capture_output=True)  # fill the cache
+            f = sols / "a3_broadcast.py"
+            f.write_text(f.read_text() + "\n# edited\n")
+            regrade, out = timed(lambda: subprocess.run(cli, env=env, check=True, capture_output=True, text=True))
+            rows.append(("`grader grade` after editing A3 (incremental, new process)", regrade,
+                         "the other exercises from the cache" if "unchanged" in out.stdout + out.stderr
+                         else "NOT from the cache"))
+
+            # Four students with the right answers, each file different (a line of their own), so
+            # that neither path can reuse one student's verdict for another.
+            klass = tmp / "class"
             for student in STUDENTS:
-                dest = course / "submitted" / student / name
-                dest.mkdir(parents=True)
-                nb = nbformat.read(course / "source" / name / f"{name}.ipynb", as_version=4)
-                for cell in nb.cells:
-                    if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("__answer"):
-                        cell.source += f"\n# {student}\n"
-                nbformat.write(nb, dest / f"{name}.ipynb")
+                copy_solutions(klass / student, class_exs, who=student)
+            only = [ex.id for ex in class_exs]
+            two, rows2 = timed(lambda: batch.grade_class(klass, jobs=2, only=only))
+            rows.append((f"class of 4 submissions ({', '.join(only)}), 2 workers", two, set_scores(rows2, class_exs)))
 
-        def autograde():
+            course = tmp / "course"
+            names = classroom.build_course(course, only=only)
+            env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+            nbgrader = str(Path(sys.executable).parent / "nbgrader")
             for name in names:
-                subprocess.run([nbgrader, "autograde", name], cwd=course, env=env, check=True, capture_output=True)
+                subprocess.run([nbgrader, "generate_assignment", name], cwd=course, env=env, check=True,
+                               capture_output=True)
+                for student in STUDENTS:
+                    dest = course / "submitted" / student / name
+                    dest.mkdir(parents=True)
+                    nb = nbformat.read(course / "source" / name / f"{name}.ipynb", as_version=4)
+                    for cell in nb.cells:
+                        if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("__answer"):
+                            cell.source += f"\nANSWERED_BY = {student!r}\n"  # not the reference verbatim
+                    nbformat.write(nb, dest / f"{name}.ipynb")
 
-        nb, _ = timed(autograde)
-        rows.append(("nbgrader autograde, same 4 submissions", nb,
-                     f"ours with 2 workers: {two / nb:.2f}x its time; " + set_scores(classroom.mastery(course), class_exs)))
+            def autograde():
+                for name in names:
+                    subprocess.run([nbgrader, "autograde", name], cwd=course, env=env, check=True, capture_output=True)
+
+            nb, _ = timed(autograde)
+            rows.append(("nbgrader autograde, same 4 submissions", nb,
+                         f"ours with 2 workers: {two / nb:.2f}x its time; " + set_scores(classroom.mastery(course), class_exs)))
+
+        # A class of --class-size different submissions: 1 and 2 local workers, then a local Ray head.
+        size = args.class_size
+        synth = synthetic_class(tmp / "synthetic", class_exs, size)
+        runner.warm_up(heavy=True)  # as the full grade left it: no run below pays the fork servers' start
+        batch.run_job(batch.make_jobs(batch.submissions_in(synth), only)[0])
+        one, jobs1 = timed(lambda: batch.grade_class_jobs(synth, jobs=1, only=only))
+        two, jobs2 = timed(lambda: batch.grade_class_jobs(synth, jobs=2, only=only))
+        levels1 = Counter(r["level"] for r in batch.summarize_class(jobs1))
+        rows.append((f"class of {size} different submissions, 1 worker", one,
+                     f"{one / size:.1f} s per submission ({', '.join(only)}); levels {dict(levels1)}"))
+        rows.append((f"class of {size}, 2 workers", two, f"speed-up {one / two:.2f}x (efficiency {one / two / 2:.0%})"))
+        import ray
+
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 runtime_env={"env_vars": {k: v for k, v in os.environ.items() if k in ("PYTHONPATH",
+                                                                                       "TOOLBOX_GRADER_MODEL_CACHE")}})
+        try:
+            on_ray, jobs_ray = timed(lambda: batch.grade_class_jobs(synth, jobs=2, only=only, use_ray=True))
+        finally:
+            ray.shutdown()
+        same = batch.summarize_class(jobs_ray) == batch.summarize_class(jobs2)
+        rows.append((f"class of {size}, local Ray head (2 CPUs, 2 actors)", on_ray,
+                     f"{on_ray / two:.2f}x the local pool's time; levels {'identical' if same else 'DIFFERENT'}"))
+        efficiency = one / two / 2
+        per_class_sub = sum(r["result"]["duration_s"] for r in jobs1) / size
+        print(f"\nper submission ({', '.join(only)}): {per_class_sub:.1f} s of one core; 500 students on N workers "
+              f"(at the 2-worker efficiency, {efficiency:.0%}): {projection(per_class_sub, efficiency)}")
+        if not args.class_part_only:
+            print(f"the whole course per submission: {isolated:.1f} s of one core (the full grade's exercises, "
+                  f"summed); 500 students: {projection(isolated, efficiency)}")
 
     print(f"\nmachine: {os.cpu_count()} cores; exercises available: {', '.join(ids)}")
     return 0

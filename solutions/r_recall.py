@@ -2,33 +2,15 @@
 
 import math
 
-TOPICS_TO_PART = {  # the stub's TOPICS, each with its part
-    "generators that stream a JSONL file": 1,
-    "the GIL: threads vs process pools": 1,
-    "__getitem__, __call__ and other Python protocols": 1,
-    "@dataclass experiment configs": 1,
-    "broadcasting rules": 2,
-    "einsum for attention": 2,
-    "Pandas groupby error analysis": 2,
-    "ci95 of an accuracy": 2,
-    "multi-seed mean and shaded band plots": 2,
-    "the twenty-line training loop": 3,
-    "backward() accumulates into .grad": 3,
-    "clip_grad_norm_ and warmup + cosine schedule": 3,
-    "first-step loss ln V as an init check": 3,
-    "16 bytes per trainable parameter": 4,
-    "activation memory and gradient checkpointing": 4,
-    "DDP vs FSDP": 4,
-    "fp32 master weights and bf16 vs fp16": 4,
-    "LoRA with peft": 5,
-    "chat templates and tokenizer.json": 5,
-    "SFT loss mask: most tokens are -100": 5,
-    "SFTTrainer and compute_loss": 5,
-    "roofline and the ridge point": 6,
-    "decode floor: weight bytes / bandwidth": 6,
-    "KV cache bytes per token": 6,
-    "reading a torch.profiler table": 6,
-    "the seven-item run record": 6,
+from grader.given import recall_topics as t
+
+PART_OF_TOPIC = {  # part 7, §一: what each of the six parts teaches
+    t.STREAMING_JSONL: 1, t.THREADS_VS_PROCESSES: 1, t.PROTOCOLS: 1, t.DATACLASS_CONFIGS: 1,
+    t.BROADCASTING: 2, t.EINSUM_ATTENTION: 2, t.PANDAS_GROUPBY: 2, t.CI95: 2, t.SEED_BANDS: 2,
+    t.TRAINING_LOOP: 3, t.BACKWARD_AND_GRAD: 3, t.CLIPPING_AND_SCHEDULE: 3, t.FIRST_STEP_LOSS: 3,
+    t.PARAM_BYTES: 4, t.ACTIVATION_MEMORY: 4, t.DDP_VS_FSDP: 4, t.MIXED_PRECISION: 4,
+    t.LORA_PEFT: 5, t.CHAT_TEMPLATES: 5, t.SFT_LOSS_MASK: 5, t.SFT_TRAINER: 5,
+    t.ROOFLINE: 6, t.DECODE_FLOOR: 6, t.KV_CACHE: 6, t.PROFILER_TABLE: 6, t.RUN_RECORD: 6,
 }
 
 
@@ -77,7 +59,7 @@ def thread_speedup(n_threads: int, n_cores: int) -> float:
 
 
 def part_of_topic(topic: str) -> int:
-    return TOPICS_TO_PART[topic]
+    return PART_OF_TOPIC[topic]
 
 
 def run_record_items() -> list[str]:

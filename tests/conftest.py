@@ -19,6 +19,14 @@ MUTANTS_DIR = ROOT / "solutions" / "mutants"
 VARIANTS_DIR = ROOT / "solutions" / "variants"
 
 
+def own_answer(reference: Path, dest: Path, who: str = "a learner") -> Path:
+    """A right answer of the learner's own: the reference plus a line of its own (a verbatim
+    copy of the reference is reported "identical to the reference answer", without credit)."""
+    dest = dest / reference.name if dest.is_dir() else dest
+    dest.write_text(reference.read_text() + f"\n\nANSWERED_BY = {who!r}\n")
+    return dest
+
+
 def mutants_of(ex: catalog.Exercise) -> list[Path]:
     return sorted(p for p in (MUTANTS_DIR / ex.module).glob("*.py") if not p.name.startswith("_"))
 

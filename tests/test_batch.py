@@ -3,42 +3,165 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
+
+import pytest
 
 from grader.classroom import batch
+from grader.course import catalog
 from grader.course.catalog import ROOT
+from tests.conftest import own_answer
 
 
 def make_class(root):
     for student, source in [("alice", "solutions/a3_broadcast.py"), ("bob", "exercises/a3_broadcast.py"),
                             ("carol", "solutions/mutants/a3_broadcast/left_align.py")]:
         (root / student).mkdir(parents=True)
-        shutil.copy(ROOT / source, root / student / "a3_broadcast.py")
+        own_answer(ROOT / source, root / student / "a3_broadcast.py", student)
     (root / "dave").mkdir()  # submitted nothing
     return root
 
 
-def test_grade_class_writes_levels(tmp_path):
-    rows = batch.grade_class(make_class(tmp_path / "class"), jobs=2, only=["A3"])
+@pytest.fixture(scope="module")
+def klass(tmp_path_factory):
+    return make_class(tmp_path_factory.mktemp("batch") / "class")
+
+
+@pytest.fixture(scope="module")
+def local_results(klass):
+    """The class graded once by the local pool: what every other engine must agree with."""
+    return batch.grade_class_jobs(klass, jobs=2, only=["A3"])
+
+
+def test_grade_class_writes_levels(tmp_path, local_results):
+    rows = batch.summarize_class(local_results)
     a = {r["student"]: r["A"] for r in rows}
     assert a == {"alice": 1, "bob": 0, "carol": 0, "dave": 0}
     batch.write_csv(rows, tmp_path / "levels.csv")
     assert (tmp_path / "levels.csv").read_text().splitlines()[0].startswith("student,level,pass_line")
 
 
-def test_job_interface_round_trips_through_json(tmp_path):
+def test_job_interface_round_trips_through_json(tmp_path, klass, local_results):
     """A batch queue runs `grader job job.json > result.json` per task, then collects."""
-    klass = make_class(tmp_path / "class")
-    results = tmp_path / "results"
+    jobs, results = tmp_path / "jobs", tmp_path / "results"
+    subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(klass), "--only", "A3", "--write-jobs", str(jobs)],
+                   capture_output=True, text=True, check=True)
+    assert sorted(json.loads(p.read_text())["submission"] for p in jobs.glob("*.json")) == \
+        sorted(j["submission"] for j in batch.make_jobs(batch.submissions_in(klass), only=["A3"]))
     results.mkdir()
-    for i, job in enumerate(batch.make_jobs(sorted(klass.iterdir()), only=["A3"])):
-        job_file = tmp_path / f"job{i}.json"
-        job_file.write_text(json.dumps(job))
+    for job_file in sorted(jobs.glob("*.json")):  # one array task each: $SLURM_ARRAY_TASK_ID.json
         out = subprocess.run([sys.executable, "-m", "grader.cli", "job", str(job_file)], capture_output=True,
                              text=True, check=True).stdout
-        (results / f"{i}.json").write_text(out)
+        (results / job_file.name).write_text(out)
     rows = batch.collect(results)
-    direct = batch.grade_class(klass, jobs=1, only=["A3"])
-    assert rows == direct
+    assert rows == batch.summarize_class(local_results)
+
+
+def verdicts(job_results: list[dict]) -> dict:
+    """Everything a job decided, timings aside."""
+    return {(r["student"], r["exercise"]): (r["result"]["status"],
+                                            [{k: v for k, v in kp.items() if k != "duration_s"}
+                                             for kp in r["result"]["key_points"]])
+            for r in job_results}
+
+
+def test_rerun_after_an_interruption_continues_from_the_log(tmp_path):
+    klass = make_class(tmp_path / "class")
+    log = tmp_path / "levels.jobs.jsonl"
+
+    def interrupt(result, eta):
+        raise KeyboardInterrupt  # Ctrl-C after the first job finished
+
+    with pytest.raises(KeyboardInterrupt):
+        batch.grade_class_jobs(klass, jobs=1, only=["A3"], log=log, on_job=interrupt)
+    assert len(batch.read_log(log)) == 1
+    with log.open("ab") as f:
+        f.write(b'{"submission": "cut short by the interrup')  # a line the interruption cut
+    (klass / "dave" / "a3_broadcast.py").write_text("def broadcast_shape(a, b):\n    return ()\n")  # dave hands in late
+    first = batch.read_log(log)[0]
+    graded_now = []
+    results = batch.grade_class_jobs(klass, jobs=2, only=["A3"], log=log,
+                                     on_job=lambda r, eta: graded_now.append((r["student"], eta.done, eta.total)))
+    assert first["student"] not in [s for s, _, _ in graded_now] and len(graded_now) == 3
+    assert sorted(n for _, n, _ in graded_now) == [2, 3, 4] and {t for _, _, t in graded_now} == {4}
+    assert {r["student"]: r["result"]["status"] for r in results}["dave"] == "graded"
+    # The log now answers for every job: a third run grades nothing; a changed file is graded again.
+    again = []
+    assert verdicts(batch.grade_class_jobs(klass, only=["A3"], log=log, on_job=lambda r, e: again.append(r))) \
+        == verdicts(results) and again == []
+    assert batch.summarize_class(batch.collect_jobs(log)) == batch.summarize_class(results)
+
+
+def test_eta_costs_each_exercise_by_what_it_took():
+    now = [0.0]
+    jobs = [{"submission": f"/c/s{i}", "exercise": ex} for ex in ("P4", "A3") for i in range(4)]
+    eta = batch.Eta(jobs, clock=lambda: now[0])
+    assert eta.seconds_left() is None and eta.text() == "eta --"
+    now[0] = 30.0  # two workers: two P4 jobs of 30 s each done after 30 s
+    for i in range(2):
+        eta.finished({"submission": f"/c/s{i}", "exercise": "P4", "result": {"duration_s": 30.0}})
+    # left: 2 P4 at 30 s, 4 A3 at the fraction of its limit P4 used; parallelism 60/30 = 2
+    a3 = 30.0 / catalog.get("P4").timeout_s * catalog.get("A3").timeout_s
+    assert eta.seconds_left() == pytest.approx((2 * 30.0 + 4 * a3) / 2)
+    now[0] = 62.0
+    for i in range(2, 4):
+        eta.finished({"submission": f"/c/s{i}", "exercise": "P4", "result": {"duration_s": 31.0}})
+    eta.finished({"submission": "/c/s0", "exercise": "A3", "result": {"duration_s": 2.0}})
+    assert eta.done == 5 and eta.seconds_left() == pytest.approx(3 * 2.0 / ((4 * 30.5 + 2.0) / 62.0))
+    assert eta.text().startswith("eta 0m0")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def ray_head(tmp_path):
+    """A local Ray head on 127.0.0.1 (2 CPUs, ports of its own, token auth off on loopback),
+    stopped by its process group: never `ray stop`, which would stop every Ray on the machine."""
+    pytest.importorskip("ray")
+    port = _free_port()
+    ports = {name: _free_port() for name in ("node-manager-port", "object-manager-port", "dashboard-port",
+                                             "dashboard-agent-listen-port", "dashboard-agent-grpc-port",
+                                             "runtime-env-agent-port", "metrics-export-port")}
+    temp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))  # short: Ray's socket paths must fit
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0",
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    cmd = [str(Path(sys.executable).parent / "ray"), "start", "--head", "--block", "--node-ip-address=127.0.0.1",
+           f"--port={port}", "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats",
+           f"--temp-dir={temp}", *(f"--{k}={v}" for k, v in ports.items())]
+    head = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=(tmp_path / "ray.log").open("w"),
+                            stderr=subprocess.STDOUT)
+    try:
+        yield f"127.0.0.1:{port}", env
+    finally:
+        try:
+            os.killpg(head.pid, signal.SIGKILL)  # the head, its GCS, raylet and workers: one group
+        except ProcessLookupError:
+            pass
+        head.wait()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_ray_head_grades_like_the_local_pool(tmp_path, ray_head, klass, local_results):
+    address, env = ray_head
+    out = tmp_path / "levels.csv"
+    run = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(klass), "--ray", address, "--only", "A3",
+                          "--out", str(out), "--report", str(tmp_path / "report")],
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:] + (tmp_path / "ray.log").read_text()[-3000:]
+    assert "jobs (Ray at 127.0.0.1" in run.stdout
+    on_ray = batch.collect_jobs(tmp_path / "levels.jobs.jsonl")
+    assert verdicts(on_ray) == verdicts(local_results) and len(local_results) == 4
+    assert batch.summarize_class(on_ray) == batch.summarize_class(local_results)
+    assert out.read_text().splitlines()[0].startswith("student,level,pass_line")
+    assert (tmp_path / "report" / "class-report.html").exists()

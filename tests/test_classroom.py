@@ -1,7 +1,8 @@
 """End to end with real nbgrader: build, generate_assignment, autograde a small class, feedback,
 export, and per-student mastery that agrees with ``make grade`` on the same code.
 
-The class: one student submits the solutions, one the stubs, one a partial answer (a mutant),
+The class: one student submits a right answer of their own, one the reference answer verbatim
+(no credit), one the stubs, one a partial answer (a mutant),
 one an answer cell that hangs, one a notebook whose test cell was deleted, and one who replaces
 the grader's check() inside the notebook's kernel.
 """
@@ -48,10 +49,13 @@ def course(tmp_path_factory):
     source = nbformat.read(course / "source/set_A/set_A.ipynb", as_version=4)
     release = nbformat.read(course / "release/set_A/set_A.ipynb", as_version=4)
     mark = classroom.ANSWER_MARK.format(id="A3") + "\n"
-    deleted = nbformat.from_dict(source)
+    answer = [c.source for c in source.cells if c.metadata["nbgrader"].get("grade_id") == "A3__answer"][0]
+    own = with_answer(source, answer + "\nANSWERED_BY = 'sol'\n")  # right, and not the reference verbatim
+    deleted = nbformat.from_dict(own)
     deleted.cells = [c for c in deleted.cells if c.metadata["nbgrader"].get("grade_id") != "A3__aligns_from_the_right"]
     class_ = {
-        "sol": source,
+        "sol": own,
+        "copy": source,  # the reference answer itself: no credit
         "stub": release,
         "partial": with_answer(release, mark + PARTIAL.read_text()),
         "hangs": with_answer(release, mark + "while True:\n    pass\n"),
@@ -93,7 +97,8 @@ def test_exported_grades(course, tmp_path):
         scores = {row["student_id"]: float(row["raw_score"]) for row in csv.DictReader(f)}
     partial = partial_score_by_make_grade(tmp_path)
     assert 0 < partial < 3
-    assert scores == {"sol": 3.0, "stub": 0.0, "partial": partial, "hangs": 0.0, "deleted": 3.0, "forger": 0.0}
+    assert scores == {"sol": 3.0, "copy": 0.0, "stub": 0.0, "partial": partial, "hangs": 0.0, "deleted": 3.0,
+                      "forger": 0.0}
 
 
 def test_feedback_hides_test_code(course):
@@ -105,7 +110,7 @@ def test_feedback_hides_test_code(course):
 
 def test_mastery_from_the_gradebook(course):
     rows = {r["student"]: r for r in csv.DictReader((course / "mastery.csv").open())}
-    assert set(rows) == {"sol", "stub", "partial", "hangs", "deleted", "forger"}
+    assert set(rows) == {"sol", "copy", "stub", "partial", "hangs", "deleted", "forger"}
     assert all(r["level"] == "none" for r in rows.values())  # A3 alone is no level
-    assert {s: int(r["A"]) for s, r in rows.items()} == {"sol": 1, "stub": 0, "partial": 0, "hangs": 0, "deleted": 1,
-                                                         "forger": 0}
+    assert {s: int(r["A"]) for s, r in rows.items()} == {"sol": 1, "copy": 0, "stub": 0, "partial": 0, "hangs": 0,
+                                                         "deleted": 1, "forger": 0}

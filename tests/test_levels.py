@@ -37,25 +37,34 @@ def test_everything_passed_is_can_teach_and_nothing_is_none():
     assert levels.summarize(nothing).level == "none"
 
 
-@given(st.integers(0, 10))
+# The course's bars (A >= 8 of 10, B >= 4 of 5) as fractions of however many questions the catalog has.
+A_NEEDED = math.ceil(levels.NEEDED["A"] * len(BY_SET["A"]))
+B_NEEDED = math.ceil(levels.NEEDED["B"] * len(BY_SET["B"]))
+
+
+def test_course_bars_at_the_course_counts():
+    assert levels.needed("A", 10) == 8 and levels.needed("B", 5) == 4
+
+
+@given(st.integers(0, len(BY_SET["A"])))
 def test_a_boundary(n_passed):
     outcomes = all_passed()
     for ex in BY_SET["A"][n_passed:]:
         fail_question(outcomes, ex.id)
     s = levels.summarize(outcomes)
     assert s.a_passed == n_passed
-    assert s.pass_line == (n_passed >= 8)
-    assert s.level == ("can-teach" if n_passed >= 8 else "read")
+    assert s.pass_line == (n_passed >= A_NEEDED)
+    assert s.level == ("can-teach" if n_passed >= A_NEEDED else "read")
 
 
-@given(st.integers(0, 5))
+@given(st.integers(0, len(BY_SET["B"])))
 def test_b_boundary(n_passed):
     outcomes = all_passed()
     for ex in BY_SET["B"][n_passed:]:
         fail_question(outcomes, ex.id)
     s = levels.summarize(outcomes)
-    assert s.pass_line == (n_passed >= 4)
-    assert s.level == ("can-teach" if n_passed >= 4 else "read")  # can-teach asks nothing more of B
+    assert s.pass_line == (n_passed >= B_NEEDED)
+    assert s.level == ("can-teach" if n_passed >= B_NEEDED else "read")  # can-teach asks nothing more of B
 
 
 @given(st.sampled_from(BY_SET["C"]), st.data())

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import re
+
+from rich.console import Console
+
+from grader import cli
 from grader.course import catalog
+from grader.engine import cache
 from grader.reports import html as html_report
 from grader.course import levels
 from grader.reports import terminal as report
@@ -47,3 +55,70 @@ def test_html_report_content():
     assert "Level: <b>none</b>" in page and "answers/&lt;b&gt;" in page  # escaped
     assert "aligns_from_the_right" in page and "timed out after 20 s" in page
     assert page.count("data:image/png;base64,") == 2  # parts chart + the attached loss curve
+
+
+def all_passed(ex_id: str) -> ExerciseResult:
+    return ExerciseResult(ex_id, "graded", [KeyPointResult(kp.id, "passed") for kp in catalog.get(ex_id).key_points])
+
+
+def test_counts_come_from_the_catalog(monkeypatch, tmp_path):
+    """One more A question than the catalog has moves every count: levels, terminal report, HTML, JSON, CLI."""
+    monkeypatch.setattr(cache, "CACHE_DIR", tmp_path)
+    n = sum(ex.set == "A" for ex in catalog.CATALOG) + 1  # 11 when the course's ten were all there were
+    new_id = f"A{n}"
+    need = math.ceil(levels.NEEDED["A"] * n)  # 8 of 10 -> 9 of 11 -> 10 of 12
+    extra = dataclasses.replace(catalog.get("A3"), id=new_id, module=f"a{n}_not_built_yet")
+    monkeypatch.setattr(catalog, "CATALOG", catalog.CATALOG + (extra,))
+    monkeypatch.setitem(catalog.BY_ID, new_id, extra)
+    results = {ex.id: ExerciseResult(ex.id, "not_available") for ex in catalog.CATALOG}
+    results.update(R=all_passed("R"), A3=all_passed("A3"))
+    summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
+    assert summary.sets["A"] == (1, n) and summary.needed["A"] == need
+    assert summary.level == "read" and f"A: 1/{n} questions, need {need}" in summary.next_level_needs
+
+    console = Console(record=True, width=200)
+    report.print_report(results, summary, console)
+    text = console.export_text()
+    assert f"1/{n} questions" in text and f"A 1/{n}" in text and f"A ≥ {need}" in text
+    page = html_report.render(results, summary)
+    assert f"A 1/{n}" in page and f"A ≥ {need}" in page
+    extra_data = report.gradescope_json(results, summary, 1.0)["extra_data"]
+    assert extra_data["sets"]["A"] == f"1/{n}" and extra_data["needed"]["A"] == need
+    console = Console(record=True, width=200)
+    cli._print_levels([{"student": "ada", **summary.row()}], console)
+    assert f"A 1/{n}" in console.export_text()
+
+
+def test_html_shows_each_chart_once(monkeypatch, tmp_path):
+    """Hypothesis re-runs a check per example and each run attaches its chart: one image per
+    measurement, one heading per key point, a link where another key point shows the same chart."""
+    monkeypatch.setattr(cache, "CACHE_DIR", tmp_path)
+    curve = {"kind": "line", "title": "SFT loss with EOS masked", "series": {"EOS masked": [[0, 3.0], [1, 1.0]]}}
+    bars = [{"kind": "bars", "title": f"P3 bytes, B={b}", "labels": ["peak"],
+             "series": {"estimate": [b], "measured": [b + 1]}} for b in range(12)]
+    x5, p3 = catalog.get("X5").key_points, catalog.get("P3").key_points
+    results = {
+        "P3": ExerciseResult("P3", "graded", [KeyPointResult(p3[0].id, "passed", figures=bars + bars)]),
+        "X5": ExerciseResult("X5", "graded", [KeyPointResult(x5[0].id, "passed", figures=[curve] * 30),
+                                              KeyPointResult(x5[1].id, "passed", figures=[curve])]),
+    }
+    summary = levels.summarize({k: r.outcome() for k, r in results.items()})
+    page = html_report.render(results, summary)
+    images = re.findall(r"data:image/png;base64,[^'\"]+", page)
+    assert len(images) == len(set(images)) == 1 + 12 + 1  # parts chart, P3's twelve, X5's curve
+    headings = re.findall(r"<h\d>(.*?)</h\d>", page)
+    assert len(headings) == len(set(headings)), headings
+    assert page.count("<a href='#chart-") == 1  # X5's second key point links to the curve
+
+
+def test_parts_chart_legend_inside_the_figure(monkeypatch):
+    figures = []
+    monkeypatch.setattr(html_report, "_png", lambda fig: figures.append(fig) or "")
+    html_report._parts_chart(sample_results())
+    (fig,) = figures
+    fig.canvas.draw()
+    legends = fig.legends + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+    assert legends
+    for legend in legends:
+        box = legend.get_window_extent()
+        assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1 and fig.bbox.y0 <= box.y0 and box.y1 <= fig.bbox.y1

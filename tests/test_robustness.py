@@ -7,7 +7,6 @@ copied with those limits so the real limits (20 s a call) don't slow the suite d
 from __future__ import annotations
 
 import dataclasses
-import shutil
 import textwrap
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from grader.course import catalog
 from grader.engine import runner
 from grader.course.catalog import ROOT
+from tests.conftest import own_answer
 
 A3 = dataclasses.replace(catalog.get("A3"), call_timeout_s=3, import_timeout_s=10, timeout_s=60, memory_gib=2)
 
@@ -50,7 +50,6 @@ def test_bad_code_is_reported_as_what_it_is(tmp_path, case):
     messages = " ".join(k.message for k in res.key_points)
     assert status in statuses and "passed" not in statuses, (statuses, messages)
     assert needle in messages, messages
-    assert res.duration_s < A3.timeout_s
 
 
 def test_one_broken_exercise_costs_only_itself(tmp_path):
@@ -58,7 +57,7 @@ def test_one_broken_exercise_costs_only_itself(tmp_path):
     if not others:
         pytest.skip("needs a second available exercise")
     for ex in others:
-        shutil.copy(ROOT / "solutions" / f"{ex.module}.py", tmp_path)
+        own_answer(ROOT / "solutions" / f"{ex.module}.py", tmp_path)
     (tmp_path / "a3_broadcast.py").write_text("def broadcast_shape(a, b):\n    import os; os._exit(1)\n")
     results = runner.grade(tmp_path, only=["A3"] + [ex.id for ex in others])
     assert all(k.status == "crashed" for k in results["A3"].key_points)

@@ -25,7 +25,9 @@ from grader.course import catalog
 from grader.engine import runner
 from grader.isolation import sandbox
 from grader.course.catalog import ROOT
+from tests.conftest import own_answer
 
+ALLOWLIST = "user+namespaces+allowlist"
 A3 = dataclasses.replace(catalog.get("A3"), call_timeout_s=5, import_timeout_s=20, timeout_s=60, memory_gib=2)
 WRONG = "return (1,)"  # every attempt answers wrong, then tries to make the check pass anyway
 
@@ -238,9 +240,9 @@ FORGED_OBSERVATIONS = {
         import torch
         import grader.drivers.b4_merged_decode as drv
 
-        def _run(learner_module, *, config, seed, batch, seq_len):  # unmerged logits sold as merged
+        def _run(learner_module, *, config, seed, lora, batch, seq_len):  # unmerged logits sold as merged
             from grader.given.tiny_models import state_digest
-            peft_model = drv.build_peft_model(config, seed)
+            peft_model = drv.build_peft_model(config, seed, lora)
             digest = state_digest(peft_model)
             with torch.no_grad():
                 logits = peft_model(input_ids=drv.input_ids(config, seed, batch, seq_len)).logits
@@ -376,42 +378,61 @@ def _fingerprint() -> str:
     return hashlib.sha256(b"".join(p.read_bytes() for p in TARGETED)).hexdigest()
 
 
+@pytest.fixture
+def learners_left(monkeypatch):
+    """After runner.grade_exercise: the learner processes of its check still alive (with root;
+    without it they share our uid and the check's session is killed whole). Learner uids derive
+    from the check process's pid (sandbox.uid_for), so another grading run at the same time
+    does not count."""
+    checks = []
+    sweep = runner.sweep_check
+
+    def sweep_check(pid):
+        checks.append(pid)
+        sweep(pid)
+
+    monkeypatch.setattr(runner, "sweep_check", sweep_check)
+
+    def left() -> set[str]:
+        if not sandbox.isolation_level().startswith("user+namespaces"):
+            return set()
+        uids = {sandbox.uid_for(pid, slot) for pid in checks for slot in range(sandbox.SLOTS)}
+        for _ in range(50):  # killed processes may take a moment to be reaped
+            rows = subprocess.run(["ps", "-eo", "uid=,stat=,pid="], capture_output=True, text=True).stdout.splitlines()
+            alive = {r.split()[2] for r in rows if int(r.split()[0]) in uids and not r.split()[1].startswith("Z")}
+            if not alive:
+                break
+            time.sleep(0.1)
+        return alive
+
+    return left
+
+
 @pytest.mark.parametrize("attempt", sorted(ATTEMPTS))
-def test_attempt_does_not_pass(tmp_path, attempt):
+def test_attempt_does_not_pass(tmp_path, attempt, learners_left):
+    """The verdict and the clean-up; how long it took is make bench's business."""
     before = _fingerprint()
     path = tmp_path / "a3_broadcast.py"
     path.write_text(textwrap.dedent(ATTEMPTS[attempt]))
     res = runner.grade_exercise(A3, path)
     assert not any(k.passed for k in res.key_points), [(k.key_point, k.status, k.message) for k in res.key_points]
     assert _fingerprint() == before, "the grader's files changed"
-    assert res.duration_s < A3.timeout_s
+    assert not learners_left(), "learner processes left running"
 
 
-@pytest.mark.skipif(sandbox.isolation_level() != "user+namespaces", reason="needs root for user ids")
-def test_nothing_of_the_learner_survives(tmp_path):
-    """After a fork bomb, no process of a learner's user id is left (learner uids are
-    sandbox.uid_for(...) >= 100000; another grading run at the same time would confuse this)."""
-    def learners_alive() -> set[str]:
-        rows = subprocess.run(["ps", "-eo", "uid=,stat=,pid="], capture_output=True, text=True).stdout.splitlines()
-        return {r.split()[2] for r in rows if int(r.split()[0]) >= sandbox.uid_for(0) and not r.split()[1].startswith("Z")}
-
-    before = learners_alive()
+@pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")
+def test_nothing_of_the_learner_survives(tmp_path, learners_left):
     path = tmp_path / "a3_broadcast.py"
     path.write_text(textwrap.dedent(ATTEMPTS["fork_bomb"]))
     res = runner.grade_exercise(A3, path)
     assert {k.status for k in res.key_points} == {"timeout"}, _explain(res)  # the bomb went off
-    for _ in range(50):  # killed processes may take a moment to be reaped
-        left = learners_alive() - before
-        if not left:
-            break
-        time.sleep(0.1)
-    assert not left, f"{len(left)} learner processes left"
+    assert not learners_left(), "learner processes left"
 
 
-@pytest.mark.skipif(sandbox.isolation_level() != "user+namespaces", reason="needs root for namespaces")
+@pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for namespaces")
 def test_writes_stay_in_the_work_folder(tmp_path):
-    """World-writable folders are read-only to the learner; its /dev/shm is private; its own
-    work folder (cwd, TMPDIR) is writable."""
+    """The machine's world-writable folders are out of the learner's reach; its /dev/shm (and,
+    in the allowlist view, its /tmp) is private; its own work folder (cwd, TMPDIR) is writable."""
     marker = f"grader-tamper-{tmp_path.name}"
     shared = ["/tmp", "/var/tmp", "/run/lock", "/dev/shm"]
     path = tmp_path / "a3_broadcast.py"
@@ -431,7 +452,8 @@ def test_writes_stay_in_the_work_folder(tmp_path):
         """))
     res = runner.grade_exercise(A3, path)
     messages = " ".join(k.message for k in res.key_points)
-    assert "wrote to ['/dev/shm']" in messages, messages  # only the private one
+    private = ["/tmp", "/dev/shm"] if sandbox.isolation_level() == ALLOWLIST else ["/dev/shm"]
+    assert f"wrote to {private!r}" in messages, messages  # only the private ones
     left = [d for d in shared if Path(d, marker).exists()]
     assert not left, f"the learner left files in {left}"
 
@@ -444,7 +466,7 @@ def test_memory_is_capped_for_all_the_learners_processes_together(tmp_path):
     assert all("together exceeded the 2 GiB" in k.message for k in res.key_points), _explain(res)
 
 
-@pytest.mark.skipif(sandbox.isolation_level() != "user+namespaces", reason="needs root for namespaces")
+@pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for namespaces")
 def test_the_git_objects_are_out_of_sight(tmp_path):
     """Every check and solution is in the project's git objects: the learner sees none."""
     assert list(sandbox._git_dirs()[-1].glob("objects/*/*")), "no loose git objects to hide"
@@ -479,7 +501,7 @@ def test_a_classmate_folder_is_out_of_sight(tmp_path):
 
     for student in ("alice", "mallory"):
         (tmp_path / student).mkdir()
-    shutil.copy(ROOT / "solutions/a3_broadcast.py", tmp_path / "alice")
+    own_answer(ROOT / "solutions/a3_broadcast.py", tmp_path / "alice")
     (tmp_path / "mallory/a3_broadcast.py").write_text(textwrap.dedent(f"""
         exec(open("{tmp_path}/alice/a3_broadcast.py").read())
         """))
@@ -515,3 +537,337 @@ def test_memory_in_use_counts_the_session_without_root():
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+# ---------------------------------------------------------------- issue 19: the sandbox, closed
+needs_allowlist = pytest.mark.skipif(sandbox.isolation_level() != ALLOWLIST,
+                                     reason="needs root and pivot_root (the allowlist view)")
+
+
+@pytest.fixture
+def world_readable(tmp_path):
+    """A folder anyone may read, like another clone of the project or a course folder
+    (pytest's tmp_path is private to root)."""
+    path = Path(tempfile.mkdtemp(prefix="grader-tamper-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_a_symlinked_log_then_a_crash_reaches_nothing(tmp_path):
+    """The learner links the file its output used to go to (output.log in its work folder) to a
+    file of root's and crashes; the next key point's process starts. Nothing of root's is read,
+    written or chowned: its output is a pipe the check drains."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("ROOT-ONLY-SECRET\n")
+    victim.chmod(0o600)
+    before = victim.stat()
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(f"""
+        import os
+        def broadcast_shape(a, b):
+            for name in ("output.log",):
+                try:
+                    os.remove(name)
+                except OSError:
+                    pass
+                os.symlink("{victim}", name)
+            os._exit(1)
+        """))
+    res = runner.grade_exercise(A3, path)
+    said = " ".join(k.message + k.traceback for k in res.key_points)
+    assert not any(k.passed for k in res.key_points), _explain(res)
+    assert "ROOT-ONLY-SECRET" not in said, said
+    after = victim.stat()
+    assert (after.st_uid, after.st_mode, victim.read_text()) == (before.st_uid, before.st_mode, "ROOT-ONLY-SECRET\n")
+
+
+def test_a_forged_result_line_does_not_count(tmp_path, world_readable, monkeypatch):
+    """The learner finds the check's results file (its folder's name is in a listable folder),
+    links its log there, crashes, and its next process prints passing records for the key points
+    already graded. None passes."""
+    monkeypatch.setattr(tempfile, "tempdir", str(world_readable))  # the runner's folders go there, not /tmp
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(f"""
+        import glob, json, os
+        FLAG = os.path.join(os.getcwd(), "linked")
+        if os.path.exists(FLAG):  # a later process: its stdout would be the results file
+            for kp in ("matches_numpy", "aligns_from_the_right", "raises_on_incompatible"):
+                print(json.dumps({{"key_point": kp, "status": "passed"}}), flush=True)
+        def broadcast_shape(a, b):
+            if not os.path.exists(FLAG):
+                folder = sorted(glob.glob("{world_readable}/grade-A3-*/"), key=os.path.getmtime)[-1]
+                if os.path.lexists("output.log"):
+                    os.remove("output.log")
+                os.symlink(folder + "results.jsonl", "output.log")
+                open(FLAG, "w").close()
+                os._exit(1)
+            return (1,)
+        """))
+    res = runner.grade_exercise(A3, path)
+    assert not any(k.passed for k in res.key_points), _explain(res)
+
+
+@pytest.mark.parametrize("lines, why", [
+    (['{"key_point": "matches_numpy", "status": "failed"}', '{"key_point": "matches_numpy", "status": "passed"}'],
+     "a second record"),
+    (['{"key_point": "matches_numpy", "status": "passed"}', 'not json'], "not JSON"),
+    (['{"key_point": "matches_numpy", "status": "passed", "by": "me"}'], "not a key-point record"),
+    (['{"key_point": "matches_numpy", "status": "great"}'], "not a key-point record"),
+    (['{"key_point": "matches_numpy", "status": "passed", "message": 1}'], "not a key-point record"),
+    (['{"key_point": "reads_my_mind", "status": "passed"}'], "not a key point of A3"),
+])
+def test_malformed_duplicate_or_unknown_result_lines_are_a_check_error(lines, why):
+    data = ("\n".join(lines) + "\n").encode()
+    with pytest.raises(ValueError, match=why):
+        runner.read_results(data, A3)
+    with pytest.raises(ValueError, match="middle of a line"):
+        runner.read_results(data[:-1], A3)
+    assert runner.read_results(b'{"key_point": "matches_numpy", "status": "passed"}', A3, cut_short=True) == {}
+
+
+def test_a_symlinked_module_is_refused(tmp_path):
+    """A module that is a link into solutions/, or that resolves there through a linked folder,
+    is refused: what to hide is decided from the path asked for, and the file must be the learner's."""
+    (tmp_path / "a3_broadcast.py").symlink_to(ROOT / "solutions/a3_broadcast.py")
+    (tmp_path / "answers").symlink_to(ROOT / "solutions")
+    for path, why in ((tmp_path / "a3_broadcast.py", "symbolic link"), (tmp_path / "answers/a3_broadcast.py", "resolves to")):
+        res = runner.grade_exercise(A3, path)
+        assert {k.status for k in res.key_points} == {"refused"}, _explain(res)
+        assert all(why in k.message for k in res.key_points), _explain(res)
+
+
+def test_a_copy_of_the_reference_gets_no_credit(tmp_path):
+    """A file identical to the reference (its syntax tree: comments, docstrings and layout aside)
+    is reported as such, in the terminal and the JSON, and scores nothing."""
+    from rich.console import Console
+
+    from grader.course import levels
+    from grader.reports import terminal
+
+    source = (ROOT / "solutions/a3_broadcast.py").read_text()
+    (tmp_path / "a3_broadcast.py").write_text('"""My own answer."""\n# really mine\n' + source.replace("\n\n", "\n\n\n"))
+    results = runner.grade(tmp_path, only=["A3"])
+    res = results["A3"]
+    assert {k.status for k in res.key_points} == {"identical"}, _explain(res)
+    summary = levels.summarize({k: r.outcome() for k, r in results.items()})
+    console = Console(record=True, width=160)
+    terminal.print_report(results, summary, console)
+    assert "identical to the reference answer" in console.export_text()
+    report = terminal.gradescope_json(results, summary, 0.0)
+    a3 = [t for t in report["tests"] if t["number"] == "A3"]
+    assert a3 and all(t["score"] == 0 and "identical to the reference answer" in t["output"] for t in a3)
+    # grading solutions/ itself (the harness does) is of course allowed
+    assert all(k.passed for k in runner.grade_exercise(A3, ROOT / "solutions/a3_broadcast.py").key_points)
+
+
+@needs_allowlist
+def test_another_copy_of_the_project_is_out_of_sight(tmp_path, world_readable):
+    """Another clone of the project on the machine (here: its solutions and checks copied to a
+    world-readable folder) is not in the learner's view."""
+    copy = world_readable / "toolbox-grader"
+    shutil.copytree(ROOT / "solutions", copy / "solutions", ignore=shutil.ignore_patterns("mutants"))
+    shutil.copytree(ROOT / "grader/checks", copy / "grader/checks")
+    for root, dirs, names in os.walk(world_readable):
+        for p in [root, *(os.path.join(root, n) for n in names)]:
+            os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, "{copy}")
+        try:
+            from solutions.a3_broadcast import broadcast_shape
+        except ImportError:
+            def broadcast_shape(a, b):
+                import os
+                raise RuntimeError("sees the copy: " + str(os.path.exists("{copy}/grader/checks")))
+        """))
+    res = runner.grade_exercise(A3, path)
+    assert not any(k.passed for k in res.key_points), _explain(res)
+    assert any("sees the copy: False" in k.message for k in res.key_points), _explain(res)
+
+
+@needs_allowlist
+def test_a_full_work_folder_costs_only_its_own_exercise(tmp_path):
+    """A learner that fills its work folder fills a size-capped file system of its own; an
+    exercise graded beside it, whose results and logs live elsewhere, loses nothing."""
+    # One file, written up to 1 GiB per call (past the work folder's cap): a grader without a cap of
+    # its own stops it at RLIMIT_FSIZE (2 GiB), never at "No space left on device".
+    limit = 1 << 30
+    (tmp_path / "a3_broadcast.py").write_text(textwrap.dedent(f"""
+        import os
+        def broadcast_shape(a, b):
+            written, block = 0, b"x" * (8 << 20)
+            try:
+                with open("filler", "ab") as f:
+                    while written < {limit}:
+                        f.write(block)
+                        f.flush()
+                        written += len(block)
+            except OSError as exc:
+                raise RuntimeError(f"full after {{written >> 20}} MiB: {{exc.strerror}}")
+            raise RuntimeError(f"wrote {{written >> 20}} MiB without filling anything")
+        """))
+    beside = catalog.get("A2")
+    own_answer(ROOT / "solutions" / f"{beside.module}.py", tmp_path)
+    results = runner.grade(tmp_path, only=["A3", "A2"], jobs=2)
+    a3 = " ".join(k.message for k in results["A3"].key_points)
+    assert "No space left on device" in a3, a3
+    assert all(k.passed or k.status == "not_verifiable" for k in results["A2"].key_points), _explain(results["A2"])
+    assert int(sandbox.WORK_SIZE.rstrip("m")) << 20 < limit
+
+
+def test_a_tampered_cache_entry_is_graded_again(tmp_path, monkeypatch):
+    """Cache entries carry an HMAC under a key only the grader's user can read: an entry whose
+    verdict was edited is not reused."""
+    import json
+
+    from grader.engine import cache
+
+    monkeypatch.setattr(cache, "CACHE_DIR", tmp_path / "cache")
+    folder = tmp_path / "answers"
+    folder.mkdir()
+    (folder / "a3_broadcast.py").write_text("def broadcast_shape(a, b):\n    return (1,)\n")
+    first = runner.grade(folder, only=["A3"], incremental=True)["A3"]
+    assert not first.cached and not any(k.passed for k in first.key_points)
+    (entries_file,) = (tmp_path / "cache").glob("*.json")
+    entries = json.loads(entries_file.read_text())
+    for kp in entries["A3"]["result"]["key_points"]:
+        kp.update(status="passed", message="")
+    entries_file.write_text(json.dumps(entries))
+    again = runner.grade(folder, only=["A3"], incremental=True)["A3"]
+    assert not again.cached and not any(k.passed for k in again.key_points), _explain(again)
+    assert (tmp_path / "cache" / ".key").stat().st_mode & 0o777 == 0o600  # the key: the grader's user only
+
+
+def test_a_forged_model_cache_manifest_is_rebuilt(tmp_path, monkeypatch):
+    """The model cache's manifest is authenticated: right checksums of forged files are not enough."""
+    import json
+
+    from grader.given import smollm
+
+    folder = tmp_path / "models" / smollm.CACHE_NAME
+    folder.mkdir(parents=True)
+    (folder / "config.json").write_text("{}")
+    (folder / smollm.WEIGHTS).write_bytes(b"forged weights")
+    manifest = {"source": smollm.GGUF_FILE, "files": {n: smollm._sha256(folder / n) for n in ("config.json", smollm.WEIGHTS)}}
+    (folder / smollm.MANIFEST).write_text(json.dumps(manifest))
+    assert not smollm.is_valid(folder)  # checksums that match, no valid HMAC
+    (folder / smollm.MANIFEST).write_text(json.dumps(smollm.sign_manifest(folder, manifest)))
+    assert smollm.is_valid(folder)  # the same, signed by the grader
+    (folder / smollm.WEIGHTS).write_bytes(b"other weights")
+    assert not smollm.is_valid(folder)
+
+
+ENV_ALLOWED = {"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PATH", "HOME", "TMPDIR", "MPLCONFIGDIR", "USER",
+               "LOGNAME", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "HF_HUB_OFFLINE", "OMP_NUM_THREADS",
+               "MKL_NUM_THREADS"}
+
+
+@needs_allowlist
+def test_the_learners_environment_is_an_allowlist(tmp_path):
+    """Nothing of the grader's environment reaches the learner, and no other process (the
+    grader's command line names its report paths) is visible in its /proc."""
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent("""
+        import json, os
+        def broadcast_shape(a, b):
+            others = []
+            for pid in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    if os.stat(f"/proc/{pid}").st_uid != os.getuid():
+                        others.append(open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace")[:100])
+                except OSError:
+                    pass
+            raise RuntimeError(json.dumps({"env": sorted(os.environ)[:40], "home": os.environ.get("HOME"),
+                                           "cwd": os.getcwd(), "others": others[:4]}))
+        """))
+    res = runner.grade_exercise(A3, path)
+    import json
+
+    seen = json.loads(res.key_points[0].message.partition("RuntimeError: ")[2])
+    assert set(seen["env"]) <= ENV_ALLOWED, set(seen["env"]) - ENV_ALLOWED
+    assert seen["home"] == seen["cwd"]
+    assert seen["others"] == [], seen["others"]
+
+
+LEARNER_MAY_NOT_IMPORT = ("grader.course", "grader.course.catalog", "grader.engine", "grader.engine.runner",
+                          "grader.engine.plugin", "grader.engine.cache", "grader.reports", "grader.reports.terminal",
+                          "grader.classroom", "grader.checks", "grader.checks.support.checking",
+                          "grader.checks.truth", "grader.checks.test_a3_broadcast", "grader.isolation.sandbox",
+                          "grader.isolation.zygote", "grader.isolation.learner", "grader.isolation.files",
+                          "grader.isolation.procfs", "grader.cli", "solutions", "solutions.a3_broadcast")
+LEARNER_MAY_IMPORT = ("grader.given.char_model", "grader.given.tiny_models", "grader.given.smollm", "grader.given.sft",
+                      "grader.drivers.p2_training_loop", "grader.drivers.c7_jsonl_plan", "grader.drivers.p4_lora_sft")
+
+
+@needs_allowlist
+@pytest.mark.parametrize("start", ["zygote", "fresh interpreter"])
+def test_the_learner_imports_only_given_and_drivers(tmp_path, start):
+    """Issue 13, item 1: of the grader, only grader.given.* and grader.drivers.* import in the
+    learner's process, whether it forked from the zygote (which has imported grader modules) or
+    started a fresh interpreter."""
+    from grader.isolation import zygote
+    from grader.isolation.learner import Learner
+
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent("""
+        import importlib
+        def imports(names):
+            out = {}
+            for name in names:
+                try:
+                    importlib.import_module(name)
+                    out[name] = "imported"
+                except ImportError as exc:
+                    out[name] = type(exc).__name__
+            return out
+        """))
+    handle = Learner("a3_broadcast", path, zygote=zygote.start("heavy") if start == "zygote" else None,
+                     import_timeout_s=120)
+    try:
+        got = handle.imports(list(LEARNER_MAY_NOT_IMPORT + LEARNER_MAY_IMPORT), timeout_s=120)
+    finally:
+        handle.close()
+    assert {n for n in LEARNER_MAY_NOT_IMPORT if got[n] == "imported"} == set(), got
+    assert {n for n in LEARNER_MAY_IMPORT if got[n] != "imported"} == set(), got
+
+
+def test_the_classroom_path_has_no_way_around_the_sandbox(tmp_path):
+    """nbgrader's autograde runs no kernel of the student's (Execute would run the notebook as the
+    grading user, unsandboxed); a class folder's linked submission is not graded as that student's."""
+    from grader import classroom
+    from grader.classroom import batch
+
+    classroom.build_course(tmp_path / "course", only=["A3"])
+    config = (tmp_path / "course/nbgrader_config.py").read_text()
+    pipeline = config.partition("c.Autograde.autograde_preprocessors = [")[2].partition("]")[0]
+    assert "GradeAnswerCells" in pipeline and "Execute" not in pipeline, pipeline
+    klass = tmp_path / "class"
+    (klass / "alice").mkdir(parents=True)
+    own_answer(ROOT / "solutions/a3_broadcast.py", klass / "alice")
+    (klass / "mallory").symlink_to(ROOT / "solutions")
+    rows = {r["student"]: r for r in batch.grade_class(klass, jobs=2, only=["A3"])}
+    assert set(rows) == {"alice"} and rows["alice"]["A"] == 1, rows  # the old grader graded "solutions": A 1
+    job = batch.run_job({"submission": str(klass / "mallory"), "exercise": "A3"})
+    assert {k["status"] for k in job["result"]["key_points"]} == {"refused"}, job
+
+
+def test_fingerprint_reads_no_fifo_or_link(tmp_path):
+    """The cache fingerprint hashes the learner's folder: a FIFO or a link to /dev/zero named
+    like a module must neither hang the grader nor be read through."""
+    import threading
+
+    from grader.engine import cache
+
+    ex = catalog.get("A3")
+    module = own_answer(ROOT / "solutions" / f"{ex.module}.py", tmp_path)
+    os.mkfifo(tmp_path / "helper.py")
+    (tmp_path / "zeros.py").symlink_to("/dev/zero")
+    module.write_text("import helper\nimport zeros\n" + module.read_text())
+    done = []
+    worker = threading.Thread(target=lambda: done.append(cache.ResultCache(tmp_path).fingerprint(ex, module)),
+                              daemon=True)
+    worker.start()
+    worker.join(30)  # a hang is the failure; a bound on the wait, not a timing assertion
+    assert done, "fingerprinting blocked on the learner's FIFO or /dev/zero link"

@@ -123,10 +123,8 @@ def outside_processes(learner, learner_factory):
 def vm_status(handle) -> dict:
     """VmPeak (peak address space) and VmHWM (peak resident) of a learner process, in bytes, read
     from /proc outside it. VmPeak cannot be reset from inside (VmHWM can: /proc/self/clear_refs)."""
-    pid = handle._proc.pid
-    with open(f"/proc/{pid}/status") as f:
-        fields = dict(line.split(":", 1) for line in f if ":" in line)
-    return {k: int(fields[k].split()[0]) * 1024 for k in ("VmPeak", "VmHWM")}
+    status = handle.vm_status()  # grader/isolation/procfs.py, the one /proc reader
+    return {k: status[k] for k in ("VmPeak", "VmHWM")}
 
 
 def idle_worker_status(folder, like) -> dict:
@@ -201,7 +199,7 @@ def test_streams_under_rlimit(learner, outside_processes, shared_tmp_path, seed)
     if not isinstance(small, Learner):  # grader bench's in-process baseline: no limit to set
         pytest.skip("the address-space limit is set on the learner's own process only")
     what = (f"pipeline on a {size / MB:.1f} MB file with RLIMIT_AS = an idle worker's peak address space "
-            f"{idle['VmPeak'] / MB:.0f} MB + {budget / MB:.1f} MB (the list approach needs ~{list_need / MB:.0f} MB)")
+            f"{idle['VmPeak'] / MB:.0f} MB + {budget / MB:.1f} MB")
     try:
         got = small.pipeline(str(path), 10, timeout_s=60)
     except (LearnerOutOfMemory, LearnerImportError, LearnerCrashed) as exc:
@@ -231,6 +229,6 @@ def test_fits_in_memory(learner, file_gb, u_low, u_high):
         if type(got) is not bool:
             fail(f"fits_in_memory({f_gb:g}, {ram_gb:g}) must return a bool", "True or False", got)
         expect_equal(got, expected,
-                     f"fits_in_memory(file_gb={f_gb:.4g}, ram_gb={ram_gb:.4g}); measured list peak "
-                     f"factor {factor:.2f}x -> needs ~{f_gb * factor:.4g} GB",
-                     hint="a list of json.loads'd records peaks at ~5x the file size (part 1: 5.3x)")
+                     f"fits_in_memory(file_gb={f_gb:.4g}, ram_gb={ram_gb:.4g})",
+                     hint=f"the list peak measured here is {factor:.2f}x the file, so it needs ~{f_gb * factor:.4g} GB; "
+                          "a list of json.loads'd records peaks at ~5x the file size (part 1: 5.3x)")

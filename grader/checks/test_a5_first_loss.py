@@ -110,8 +110,9 @@ def test_flags_suspicious_loss(learner, fine, high):
     for loss, V, expected in cases:
         lnv = uniform_loss(V)
         expect_equal(_flag(learner, loss, V), expected,
-                     f"is_suspicious({loss:.4g}, {V}) with ln V = {lnv:.4g} ({loss - lnv:+.3g} nats)",
-                     hint="flag a first loss more than 1 nat above ln V (natural log of the vocab size)")
+                     f"is_suspicious({loss:.4g}, {V})",
+                     hint=f"ln V = {lnv:.4g}, so this loss is {loss - lnv:+.3g} nats from it: flag a first loss "
+                          "more than 1 nat above ln V (natural log of the vocab size)")
 
 
 @settings(max_examples=8, deadline=None)

@@ -5,22 +5,19 @@ peft LoRA adapters of drawn r; the check sums numel x element_size of the bf16 w
 .grad, the fp32 masters and AdamW's exp_avg / exp_avg_sq (part 4, 16 bytes = 2 + 2 + 4 + 4 + 4;
 part 7 §五.A question 6). AdamW's per-tensor ``step`` scalars are left out, as the stub says."""
 
-import warnings
-from functools import lru_cache
-
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail
-from grader.given.tiny_models import build_llama
+from grader.checks.support.meaning import by_meaning, state_part
 from grader.checks.support.strategies import llama_configs
+from grader.checks.truth.training_state import PARTS, real_state
 
 BF16, FP32 = torch.bfloat16.itemsize, torch.float32.itemsize
 PER_TRAINABLE = BF16 + BF16 + FP32 + FP32 + FP32  # weight, grad, master, m, v: 16
 PER_FROZEN = BF16
-PARTS = ("frozen_weights", "weights", "grads", "master", "adam_m", "adam_v")
 COURSE_3B_FULL = 48 * 10**9  # part 7 §五.A q6: 3 x 16 = 48 GB
 COURSE_3B_LORA = 6.5e9  # 6 GB frozen + 0.48 GB adapters ~ 6.5 GB
 CARD_24GB = 24 * 10**9
@@ -28,62 +25,10 @@ CARD_24GB = 24 * 10**9
 param_counts = st.integers(0, 10**12)  # up to a trillion parameters: ints, not floats
 
 
-def _nbytes(tensors) -> int:
-    return sum(t.numel() * t.element_size() for t in tensors)
-
-
-@lru_cache(maxsize=32)
-def real_state(config_items: tuple, r: int | None, targets, seed: int = 0) -> dict:
-    """Set the convention up for real on a tiny model; returns the counts and the bytes per part."""
-    config = dict(config_items)
-    model = build_llama(config, seed=seed)
-    if r is not None:
-        from peft import LoraConfig, get_peft_model
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model = get_peft_model(model, LoraConfig(r=r, target_modules=targets if isinstance(targets, str)
-                                                     else list(targets)))
-    model = model.to(torch.bfloat16).train()  # the bf16 copy the forward and backward use
-    params = list(model.parameters())
-    trainable = [p for p in params if p.requires_grad]
-    frozen = [p for p in params if not p.requires_grad]
-    masters = [p.detach().float().clone().requires_grad_(True) for p in trainable]  # fp32 master weights
-    opt = torch.optim.AdamW(masters, lr=1e-3)
-    ids = torch.randint(0, config["vocab_size"], (2, 8), generator=torch.Generator().manual_seed(seed))
-    model(input_ids=ids, labels=ids, use_cache=False).loss.backward()
-    for m, p in zip(masters, trainable):
-        m.grad = p.grad.float()  # handed to the optimizer for the step, then dropped
-    opt.step()
-    for m in masters:
-        m.grad = None
-    states = [opt.state[m] for m in masters]
-    if any(p.grad is not None for p in frozen) or any(p.grad is None for p in trainable):
-        raise RuntimeError("the setup is wrong: frozen parameters got gradients or trainable ones none")
-    if any(set(s) != {"step", "exp_avg", "exp_avg_sq"} for s in states):
-        raise RuntimeError(f"AdamW's state changed keys: {set(states[0])}")
-    return {
-        "n_frozen": sum(p.numel() for p in frozen),
-        "n_trainable": sum(p.numel() for p in trainable),
-        "parts": {
-            "frozen_weights": _nbytes(frozen),
-            "weights": _nbytes(trainable),
-            "grads": _nbytes(p.grad for p in trainable),
-            "master": _nbytes(masters),
-            "adam_m": _nbytes(s["exp_avg"] for s in states),
-            "adam_v": _nbytes(s["exp_avg_sq"] for s in states),
-        },
-        "step_scalars": _nbytes(s["step"] for s in states),  # left out of the account
-    }
-
-
 def _breakdown(learner, n_frozen: int, n_trainable: int) -> tuple[dict, str]:
     what = f"state_breakdown({n_frozen}, {n_trainable})"
-    got = learner.state_breakdown(n_frozen, n_trainable)
-    if type(got) is not dict or set(got) != set(PARTS):
-        fail(f"{what} must be a dict with exactly the keys {PARTS}", "dict with those keys",
-             sorted(got) if type(got) is dict else type(got).__name__)
-    return {k: as_int(got[k], f"{what}[{k!r}]") for k in PARTS}, what
+    got, names = by_meaning(learner.state_breakdown(n_frozen, n_trainable), state_part, PARTS, what)
+    return {k: as_int(got[k], f"{what}[{names[k]!r}]") for k in PARTS}, what
 
 
 @given(param_counts)
@@ -94,7 +39,8 @@ def test_full_finetune_bytes(learner, n):
                      hint="bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16 bytes per parameter")
     got3b = learner.full_finetune_bytes(3 * 10**9)
     if got3b != COURSE_3B_FULL or got3b <= CARD_24GB:
-        fail("a 3B model fully fine-tuned needs 48 GB: more than a 24 GB card", COURSE_3B_FULL, got3b)
+        fail("full_finetune_bytes(3 * 10**9): the course's 3B model, and whether it fits a 24 GB card", COURSE_3B_FULL, got3b,
+             "3 x 16 = 48 GB: more than a 24 GB card")
 
 
 @given(param_counts, param_counts)
@@ -106,8 +52,8 @@ def test_lora_bytes(learner, n_base, n_trainable):
                           "optimizer state); each adapter parameter costs the full 16 bytes")
     got3b = learner.lora_bytes(3 * 10**9, 3 * 10**7)
     if not abs(got3b - COURSE_3B_LORA) <= 0.05e9 or got3b >= CARD_24GB:
-        fail("3B with 1% LoRA adapters: 6 GB frozen + 0.48 GB adapters ~ 6.5 GB, fits a 24 GB card",
-             "about 6.5e9 bytes", got3b)
+        fail("lora_bytes(3 * 10**9, 3 * 10**7): the course's 3B model with 1% adapters, and whether it fits a 24 GB card",
+             "about 6.5e9 bytes", got3b, "6 GB frozen + 0.48 GB adapters ~ 6.5 GB: it fits a 24 GB card")
 
 
 @settings(max_examples=4, deadline=None)
@@ -126,11 +72,11 @@ def test_matches_real_tensors(learner, config, r, targets, seed):
         total = sum(real["parts"].values())
         what = f"{fn}{args} for {label}"
         expect_equal(as_int(getattr(learner, fn)(*args), what), total,
-                     f"{what}: bytes of the real bf16 weights, grads, fp32 masters and AdamW m, v after one step",
+                     f"{what}: bytes of the real tensors of the training state after one step",
                      hint="sum numel x element_size over the tensors; AdamW's step scalars are left out")
         parts, what = _breakdown(learner, real["n_frozen"], real["n_trainable"])
         for k in PARTS:
             if parts[k] != real["parts"][k]:
-                fail(f"{what}[{k!r}] for {label}: the real tensors hold {real['parts'][k]} bytes",
+                fail(f"{what}: the part {k!r} for {label}, against the real tensors",
                      real["parts"], parts, hint="frozen: bf16 weight only; trainable: bf16 weight and grad, "
                                                 "fp32 master, fp32 m and v")

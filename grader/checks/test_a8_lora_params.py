@@ -1,37 +1,16 @@
 """A8 — LoRA trainable parameters. Ground truth: peft's get_peft_model on a meta-device model
 built from the same config (no memory, no download), counting the parameters that require grad
-(part 5, LoRA; part 7 §五.A question 8)."""
-
-from functools import lru_cache
+(grader/checks/truth/lora_params.py; part 5, LoRA; part 7 §五.A question 8)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail
-from grader.given.tiny_models import QWEN2_5_0_5B, build_llama
+from grader.checks.truth.lora_params import peft_trainable
+from grader.given.tiny_models import QWEN2_5_0_5B
 
 COURSE_QWEN_R16 = 8_798_208  # part 5: Qwen2.5-0.5B, r = 16, all-linear -> 8.80M trainable
-
-
-def peft_trainable(config: dict, r: int, target_modules="all-linear") -> int:
-    """What peft itself makes trainable, on a model that allocates nothing (device='meta')."""
-    return _peft_trainable(tuple(sorted(config.items())), r,
-                           target_modules if isinstance(target_modules, str) else tuple(target_modules))
-
-
-@lru_cache(maxsize=64)
-def _peft_trainable(config_items, r, target_modules) -> int:
-    import warnings
-
-    from peft import LoraConfig, get_peft_model
-
-    model = build_llama(dict(config_items), device="meta")
-    tm = target_modules if isinstance(target_modules, str) else list(target_modules)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        peft_model = get_peft_model(model, LoraConfig(r=r, target_modules=tm))
-    return sum(p.numel() for p in peft_model.parameters() if p.requires_grad)
 
 
 def _ask(learner, config, r, target_modules="all-linear") -> tuple[int, str]:
@@ -74,6 +53,6 @@ def test_linear_in_r(learner, config, r, k, target_modules):
         if base <= 0:
             fail(f"{what1} must be a positive count", "> 0", base)
         if scaled != factor * base:
-            fail(f"{what2} must be {factor} x {what1}: LoRA adds r x (in + out) per linear, nothing else",
+            fail(f"{what2} against {what1}",
                  factor * base, scaled,
                  hint="part 7 §五.A q8: r 16 -> 32 doubles 8.80M to 17.6M; the frozen base adds nothing")

@@ -9,67 +9,17 @@ sequence lengths; the course's Llama-3-8B and Qwen2.5-0.5B; fits_on_gpu exactly 
 below and around the need.
 """
 
-import warnings
-from functools import lru_cache
-
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import expect_equal, fail
-from grader.given.tiny_models import LLAMA3_8B, QWEN2_5_0_5B, build_llama, llama_config
+from grader.checks.truth.kv_cache import meta_cache_bytes, real_cache_bytes
+from grader.given.tiny_models import LLAMA3_8B, QWEN2_5_0_5B
 
 COURSE_LLAMA3_PER_TOKEN = 131_072  # part 6: 2 x 8 x 128 x 32 x 2 bytes
 DTYPES = [torch.bfloat16, torch.float16, torch.float32, torch.float64]
-
-
-def cache_bytes(cache) -> int:
-    """nbytes of every key and value tensor a transformers cache holds."""
-    if hasattr(cache, "layers"):  # transformers >= 4.56: one DynamicLayer per decoder layer
-        tensors = [t for layer in cache.layers for t in (layer.keys, layer.values)]
-    else:  # older transformers
-        tensors = list(cache.key_cache) + list(cache.value_cache)
-    return sum(t.nbytes for t in tensors)
-
-
-def _forward_cache(model, input_ids) -> int:
-    with torch.no_grad(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        out = model(input_ids=input_ids, use_cache=True, logits_to_keep=1)
-    cache = out.get("cache") if out.get("cache") is not None else out.past_key_values
-    return cache_bytes(cache)
-
-
-def real_cache_bytes(config: dict, batch: int, seq: int, dtype, seed: int = 0) -> int:
-    """A real forward of a tiny random model on CPU."""
-    model = build_llama(config, seed=seed, dtype=dtype).eval()
-    ids = torch.randint(0, config["vocab_size"], (batch, seq), generator=torch.Generator().manual_seed(seed))
-    return _forward_cache(model, ids)
-
-
-def meta_cache_bytes(config: dict, batch: int, seq: int, dtype) -> int:
-    """A forward on the meta device: no memory, no compute, real cache tensors' shapes and dtypes."""
-    return _meta_cache_bytes(tuple(sorted(config.items())), batch, seq, dtype)
-
-
-@lru_cache(maxsize=None)
-def _meta_model(config_items):
-    from transformers import LlamaForCausalLM
-
-    try:  # transformers 5
-        from transformers.initialization import no_init_weights
-    except ImportError:  # transformers 4
-        from transformers.modeling_utils import no_init_weights
-
-    with no_init_weights(), torch.device("meta"):
-        return LlamaForCausalLM(llama_config(dict(config_items))).eval()
-
-
-@lru_cache(maxsize=256)
-def _meta_cache_bytes(config_items, batch, seq, dtype) -> int:
-    model = _meta_model(config_items).to(dtype)
-    return _forward_cache(model, torch.zeros((batch, seq), dtype=torch.long, device="meta"))
 
 
 def _kv(learner, config, b, t, nbytes, name="config") -> tuple[int, str]:
@@ -139,5 +89,6 @@ def test_fits_decision(learner, case):
         got = learner.fits_on_gpu(cfg, n_req, context, gpu_bytes, weight_bytes, 2)
         if type(got) is not bool:
             fail(f"{what} must return a bool", "bool", f"{type(got).__name__}: {got!r}")
-        expect_equal(got, expected, f"{what} (weights {weight_bytes:,} B + KV cache {kv:,} B)",
-                     hint="fits when weights + KV cache <= GPU memory; 128 x 4K on Llama-3-8B is 68.7 GB of KV")
+        expect_equal(got, expected, what,
+                     hint=f"weights {weight_bytes:,} B + KV cache {kv:,} B: it fits when weights + KV cache <= GPU "
+                          "memory; 128 x 4K on Llama-3-8B is 68.7 GB of KV")

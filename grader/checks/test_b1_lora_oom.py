@@ -1,32 +1,44 @@
 """B1 — LoRA OOM at max_length 8192 x batch 4. Ground truth: saved-for-backward bytes measured in
-real Llama models with and without transformers' gradient checkpointing (A7's ``measured_bytes``),
-and the check's own arithmetic for drawn budgets (part 4, activations; part 3, accumulation;
-part 7 §五.B question 1)."""
+real Llama models with and without transformers' gradient checkpointing
+(``grader/checks/truth/activations.py``, as A7), budgets drawn to overflow a known block, and the
+check's own arithmetic of the stated plans for drawn budgets (part 4, activations; part 3,
+accumulation; part 7 §五.B question 1)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
-from grader.checks.test_a7_activations import measured_bytes
+from grader.checks.truth.activations import DTYPES, measured_bytes
 from grader.given.tiny_models import LLAMA3_8B
 
 GB, GIB = 10**9, 2**30
 STATE_8B_LORA, GPU80 = int(16.7 * GB), 80 * GB
 ACT_8B_1x4096 = int(16.5 * GIB)  # part 4's Llama-3-8B estimate at B=1, T=4096
-DTYPE_BYTES = {"bfloat16": 2, "float32": 4}
+DTYPE_BYTES = {name: dtype.itemsize for name, dtype in DTYPES.items()}
 
 
-def _expected_diagnosis(state, act, gpu):
-    return "parameters_and_state" if state > gpu else "activations" if state + act > gpu else "fits"
+@st.composite
+def _budgets(draw):
+    """(state, activations, gpu, the block that overflows): drawn to be a case of that block, so
+    the expected answer is how the case was built, not a recomputation of the rule."""
+    gpu = draw(strategies.gpu_bytes)
+    block = draw(st.sampled_from(["parameters_and_state", "activations", "fits"]))
+    if block == "parameters_and_state":  # the state alone is larger than the GPU
+        return gpu + draw(st.integers(1, 10**12)), draw(strategies.activation_sizes), gpu, block
+    state = draw(st.integers(0, gpu))
+    if block == "activations":  # the state fits, the activations on top do not
+        return state, gpu - state + draw(st.integers(1, 10**12)), gpu, block
+    return state, draw(st.integers(0, gpu - state)), gpu, block
 
 
-@given(strategies.state_sizes, strategies.activation_sizes, strategies.gpu_bytes)
-def test_names_activation_block(learner, state, act, gpu):
-    act_b4_t8192 = ACT_8B_1x4096 * 8
-    for s, a, g in ((STATE_8B_LORA, act_b4_t8192, GPU80), (STATE_8B_LORA, 0, GPU80), (state, act, gpu)):
+@given(_budgets())
+def test_names_activation_block(learner, case):
+    course = [(STATE_8B_LORA, ACT_8B_1x4096 * 8, GPU80, "activations"),  # B1: B=4, T=8192 (~132 GiB)
+              (STATE_8B_LORA, 0, GPU80, "fits")]
+    for s, a, g, block in course + [case]:
         got = as_str(learner.diagnose(s, a, g), f"diagnose({s}, {a}, {g})")
-        expect_equal(got, _expected_diagnosis(s, a, g), f"diagnose(state={s}, activations={a}, gpu={g})",
+        expect_equal(got, block, f"diagnose(state={s}, activations={a}, gpu={g})",
                      hint="16.7 GB of LoRA state fits 80 GB; the activations at B=4, T=8192 (~132 GiB) do not")
 
 
@@ -42,9 +54,10 @@ def test_activations_scale_with_bt(learner, config, batch, seq, k, dtype):
         if abs(got - want) > max(2, want // 1000):
             fail(what + ": the bytes measured at the new B, T in a real model", want, got,
                  hint="activations are proportional to B x T")
-    got = as_int(learner.scale_activations(ACT_8B_1x4096, 1, 4096, 4, 8192), "scale_activations(16.5 GiB, 1, 4096, 4, 8192)")
+    got = as_int(learner.scale_activations(ACT_8B_1x4096, 1, 4096, 4, 8192), f"scale_activations({ACT_8B_1x4096}, 1, 4096, 4, 8192): the course's Llama-3-8B")
     if abs(got / GIB - 132) > 0.5:
-        fail("Llama-3-8B: 16.5 GiB at B=1, T=4096 -> 8x at B=4, T=8192", "~132 GiB", f"{got / GIB:.1f} GiB")
+        fail("scale_activations for the course's Llama-3-8B, from B=1, T=4096 to B=4, T=8192", "~132 GiB",
+             f"{got / GIB:.1f} GiB", "16.5 GiB at B=1, T=4096 -> 8x at B=4, T=8192")
 
 
 @settings(max_examples=2)
@@ -54,13 +67,13 @@ def test_checkpointing_fix(learner, config, batch, seq, dtype):
     want = measured_bytes(config, batch, seq, dtype, checkpointing=True)
     what = f"checkpointed_activation_bytes(config, {batch}, {seq}, {DTYPE_BYTES[dtype]})"
     expect_equal(as_int(learner.checkpointed_activation_bytes(config, batch, seq, DTYPE_BYTES[dtype]), what), want,
-                 what + f" (d={config['hidden_size']}, layers={config['num_hidden_layers']}): the bytes measured "
-                 "under gradient checkpointing", hint="only each layer's input is kept: B x T x d x layers x bytes")
+                 what + ": the bytes measured under gradient checkpointing", hint="only each layer's input is kept: B x T x d x layers x bytes")
     got = as_int(learner.checkpointed_activation_bytes(LLAMA3_8B, 4, 8192, 2), "checkpointed_activation_bytes(Llama-3-8B, 4, 8192, 2)")
-    expect_equal(got, 4 * 8192 * 4096 * 32 * 2, "Llama-3-8B with checkpointing at B=4, T=8192: 8 GiB",
+    expect_equal(got, 4 * 8192 * 4096 * 32 * 2, "checkpointed_activation_bytes for the course's Llama-3-8B at B=4, T=8192",
                  hint="1.0 GiB at B=1, T=4096, times 8")
     expect_equal(learner.diagnose(STATE_8B_LORA, got, GPU80), "fits",
-                 "with checkpointing, 16.7 GB + 8 GiB fits the 80 GB GPU")
+                 "diagnose(the course's 16.7 GB state, your checkpointed activations at B=4, T=8192, 80 GB)",
+                 hint="with checkpointing, 16.7 GB + 8 GiB fits the 80 GB GPU")
 
 
 @given(st.integers(1, 512), st.integers(1, 512), strategies.state_sizes, st.integers(1, 10**7), st.integers(1, 64),

@@ -47,7 +47,8 @@ def test_eos_kept_in_labels(learner, tokenizer, pairs, pad_is_eos):
     at_eos = got[rows, torch.tensor(lengths) - 1]
     if not torch.all(at_eos == eos):
         i = int((at_eos != eos).nonzero()[0])
-        fail(f"the label at the EOS position of row {i} (pad id {pad}, EOS id {eos})", eos, int(at_eos[i]),
+        fail(f"build_labels: row {i} (prompt {prompt_lens[i]} tokens, length {lengths[i]}, pad id {pad}, EOS id {eos})",
+             f"{eos} at position {lengths[i] - 1}", int(at_eos[i]),
              "decide by position (lengths), never by token id: with pad = EOS, masking 'input_ids == pad' "
              "masks every real EOS and the model never learns to stop")
     if not torch.equal(got.long(), batch["labels"]):
@@ -80,6 +81,6 @@ def test_finds_masked_eos(learner, tokenizer, pairs, pad_is_eos, bug, rows_hit):
         got = sorted((int(i), int(j)) for i, j in got)
     except (TypeError, ValueError):
         fail("find_masked_eos(...)", "a list of (row, position) pairs", got)
-    expect_equal(got, expected, f"masked EOS positions (collator bug {bug!r}, pad id {pad}, EOS id {eos}, "
-                 f"row lengths {lengths})",
-                 hint="real tokens only (attention mask 1) whose id is EOS and whose label is -100")
+    expect_equal(got, expected, f"find_masked_eos on a batch (pad id {pad}, EOS id {eos}, row lengths {lengths})",
+                 hint=f"the batch's labels came from {'the reference' if bug == 'none' else 'a collator with the bug ' + repr(bug)}; "
+                      "real tokens only (attention mask 1) whose id is EOS and whose label is -100")

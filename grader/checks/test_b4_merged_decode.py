@@ -47,7 +47,8 @@ def test_decode_floor(learner, n_params, bytes_per_param, bandwidth_tb_s):
                  "bytes of weights / bandwidth: n_params x bytes / (TB/s x 1e12) seconds, x 1e3 for ms")
     course = as_number(learner.decode_floor_ms(QWEN_PARAMS, 2, 3.35), "decode_floor_ms(Qwen2.5-0.5B, bf16, H100)")
     if not 0.27 <= course <= 0.31:
-        fail("Qwen2.5-0.5B merged, bf16, 3.35 TB/s (the course: 0.99 GB / 3.35 TB/s)", "~0.29 ms", course)
+        fail("decode_floor_ms for the course's Qwen2.5-0.5B, merged, bf16, on an H100", "~0.29 ms", course,
+             "the course: 0.99 GB / 3.35 TB/s")
 
 
 def reference(config: dict, seed: int, batch: int, seq_len: int) -> dict:
@@ -110,7 +111,7 @@ def test_merged_equals_unmerged(learner, config, seed, batch, seq_len):
         fail(f"{what}: max |merged - unmerged| logits (your merged weights, run in the check's own base model)",
              "<= 1e-5", diff, MERGE_HINT)
     expect_equal(as_int(out.get("n_params"), "parameters of the merged model"), base_params(config),
-                 "parameters of the merged model (= the base model's: zero inference overhead)")
+                 "parameters of the merged model", hint="the base model's: zero inference overhead")
     merged = as_tensor(out.get("merged"), "merged logits", shape=tuple(ref["unmerged"].shape))
     diff = float((merged - ref["unmerged"]).abs().max())
     if diff > 1e-5:

@@ -1,5 +1,5 @@
-"""B5 — DDP on 8 GPUs. Ground truth: the bytes of a real replica's training state (A6's
-``real_state``: a small model with peft LoRA in the bf16 + AdamW convention), the full-batch
+"""B5 — DDP on 8 GPUs. Ground truth: the bytes of a real replica's training state
+(``truth/training_state.py``: a small model with peft LoRA in the bf16 + AdamW convention), the full-batch
 gradient of a real model versus the ranks' shard gradients computed with autograd, and torch's
 own torchrun argument parser (part 4, DDP; part 1, the GIL; part 7 §五.B question 5)."""
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_close, expect_equal, fail
-from grader.checks.test_a6_training_state import real_state
+from grader.checks.truth.training_state import real_state
 from grader.checks.support.strategies import llama_configs
 
 GB = 10**9
@@ -25,7 +25,7 @@ def test_per_gpu_memory(learner, config, r, act, n_gpus):
     for s, a, n in ((int(16.7 * GB), 20 * GB, 8), (replica, act, n_gpus)):
         what = f"ddp_per_gpu_bytes({s}, {a}, {n})"
         expect_equal(as_int(learner.ddp_per_gpu_bytes(s, a, n), what), s + a,
-                     what + (": a real LoRA replica's state bytes + activations" if s == replica else ""),
+                     what + (": against a real LoRA replica" if s == replica else ""),
                      hint="DDP keeps a full replica on every GPU: the GPU count does not divide it")
 
 
@@ -67,7 +67,7 @@ def test_processes_not_threads(learner, n, script):
         cmd = as_str(learner.launch_command(gpus, script), f"launch_command({gpus}, {script!r})")
         argv = shlex.split(cmd)
         if not argv or argv[0] != "torchrun":
-            fail(f"launch_command({gpus}, {script!r}) must start torchrun (one process per GPU)", "torchrun ...", cmd)
+            fail(f"launch_command({gpus}, {script!r}) must start torchrun", "torchrun ...", cmd)
         try:
             args = get_args_parser().parse_args(argv[1:])
         except SystemExit:

@@ -1,7 +1,7 @@
 """C1 — a 70B fine-tuning plan. Ground truth: the bytes of real tensors of a small Llama-style model
 set up in the bf16 mixed-precision convention with AdamW after one step, fully trainable and with
-peft LoRA adapters (A6's ``real_state``), and the check's own arithmetic for drawn model sizes,
-GPU sizes and counts (part 4, 16 bytes = 2 + 2 + 4 + 4 + 4; part 7 §五.C question 1)."""
+peft LoRA adapters (``truth/training_state.py``, as A6), and the check's own arithmetic for
+drawn model sizes, GPU sizes and counts (part 4, 16 bytes = 2 + 2 + 4 + 4 + 4; part 7 §五.C question 1)."""
 
 import torch
 from hypothesis import given, settings
@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
-from grader.checks.test_a6_training_state import real_state
+from grader.checks.support.meaning import by_meaning, state_part
+from grader.checks.support.meaning import by_meaning, state_part
+from grader.checks.truth.training_state import real_state
 from grader.given.tiny_models import build_llama
 from grader.checks.support.strategies import llama_configs
 
@@ -34,17 +36,14 @@ def _real(config, r=None, targets=None, seed=0) -> dict:
 @settings(max_examples=3)
 @given(llama_configs(max_layers=2), st.integers(0, 3))
 def test_sixteen_byte_breakdown(learner, config, seed):
-    got = learner.bytes_per_trainable_param()
-    if type(got) is not dict or set(got) != set(PARTS):
-        fail(f"bytes_per_trainable_param() must be a dict with exactly the keys {PARTS}", "dict with those keys",
-             sorted(got) if type(got) is dict else type(got).__name__)
-    got = {k: as_int(got[k], f"bytes_per_trainable_param()[{k!r}]") for k in PARTS}
+    got, names = by_meaning(learner.bytes_per_trainable_param(), state_part, PARTS, "bytes_per_trainable_param()")
+    got = {k: as_int(got[k], f"bytes_per_trainable_param()[{names[k]!r}]") for k in PARTS}
     real = _real(config, seed=seed)
     n = real["n_trainable"]
     for k in PARTS:
         if got[k] * n != real["parts"][k]:
-            fail(f"{k}: the real tensors of a {n}-parameter model after one AdamW step hold "
-                 f"{real['parts'][k]} bytes, i.e. {real['parts'][k] / n:g} per parameter",
+            fail(f"bytes_per_trainable_param(): the part {names[k]!r}, against the real tensors of a "
+                 f"{n}-parameter model after one AdamW step",
                  {p: real["parts"][p] // n for p in PARTS}, got,
                  hint="bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16")
 
@@ -82,10 +81,10 @@ def test_lora_155_gb(learner, config, r, targets, seed):
     n_adapter = B70 * 13 // 1000  # 1.3% of 70B
     got = _state(learner, B70, n_adapter, "lora")
     if abs(got - (2 * B70 + 16 * n_adapter)) > 0 or abs(got - COURSE_LORA_70B) > GB:
-        fail("70B LoRA with 1.3% adapters: 140 GB frozen bf16 + 14.6 GB of adapter state ~ 155 GB",
-             2 * B70 + 16 * n_adapter, got)
+        fail("state_bytes for the course's 70B with 1.3% LoRA adapters", 2 * B70 + 16 * n_adapter, got,
+             "140 GB frozen bf16 + 14.6 GB of adapter state ~ 155 GB")
     expect_equal(as_int(learner.gpus_needed(got, GPU80), "gpus_needed(70B LoRA, 80 GB)"), 2,
-                 "70B LoRA (~155 GB) needs two 80 GB GPUs")
+                 "gpus_needed for the course's 70B LoRA on 80 GB GPUs", hint="~155 GB needs two 80 GB GPUs")
 
 
 @given(strategies.state_sizes, st.integers(1, 10**12), st.sampled_from(["DDP", "FSDP"]), strategies.gpu_counts)
@@ -119,7 +118,8 @@ def test_qlora_half_byte(learner, n, n_adapter):
                      hint="4 bits = half a byte per frozen base parameter (rounded up); adapters 16 bytes each")
     got = _state(learner, B70, B70 * 13 // 1000, "qlora")
     if got > GPU80:
-        fail("70B QLoRA (35 GB base + 14.6 GB adapters) fits one 80 GB GPU", f"<= {GPU80}", got)
+        fail("state_bytes for the course's 70B in QLoRA, on one 80 GB GPU", f"<= {GPU80}", got,
+             "35 GB base + 14.6 GB adapters fits one 80 GB GPU")
 
 
 @settings(max_examples=3)
@@ -134,5 +134,5 @@ def test_inference_one_eighth(learner, sizes, config):
         got = as_int(learner.inference_bytes(n), f"inference_bytes({n})")
         full = _state(learner, n, 0, "full")
         if got * 8 != full:
-            fail(f"inference needs 1/8 of full fine-tuning's state for {n} parameters (2 of 16 bytes)",
-                 full // 8, got)
+            fail(f"inference_bytes({n}) against full fine-tuning's state", full // 8, got,
+                 "inference needs 1/8 of it: 2 of the 16 bytes")

@@ -1,45 +1,55 @@
-"""C5 — the four additions, each detected by measuring the learner's loop. The four key points
-are P2's own checks (grader/checks/test_p2_training_loop.py: its ground truth, computed in the
-check process, and how it reads the loop's effect from the loss and the weights after a step of
-the check's SGD(lr=1)) run on this exercise's module. The follow-up runs one accumulated step of
-the small char GPT with that SGD(lr=1) (grader/drivers/c5_four_additions.py): the weights after it
-must be the initial weights minus the clipped full-batch gradient computed here, and the reported
-grad_norm the full-batch norm before clipping. How often optimizer.step() and model(x) ran is
-counted in the learner's process: only a reason to fail (part 3; part 7 §五.C question 5)."""
+"""C5 — the four additions, each detected by measuring the learner's loop. The loop has P2's
+contract on P2's model, so the four key points read it the way P2's do, with their own draws:
+the ground truth and the measurements are in grader/checks/truth/training_loop.py (the loss and
+the weights after a step of the check's SGD(lr=1); the lr a real AdamW runs with under torch's
+warmup and cosine schedulers). The follow-up runs one accumulated step of the small char GPT
+with that SGD(lr=1) (grader/drivers/c5_four_additions.py): the weights after it must be the
+initial weights minus the clipped full-batch gradient computed here, and the reported grad_norm
+the full-batch norm before clipping. How often optimizer.step() and model(x) ran is counted in
+the learner's process: only a reason to fail (part 3; part 7 §五.C question 5).
+
+Contract paths (as P2's): the clip is read on both branches of train_step (fp32 and
+amp_dtype=bfloat16), the schedule's loop on a drawn branch, the schedule with the clipped or the
+unclipped gradient (a missing clip is the clip key point's failure, not the scheduler's)."""
 
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.support import strategies
-from grader.given.char_model import build_model, encode, get_batch, make_corpus
 from grader.checks.support.checking import expect_close, fail
-from grader.checks import test_p2_training_loop as p2
+from grader.checks.truth import training_loop as loop
 from grader.drivers.p2_training_loop import SMALL
+from grader.given.char_model import build_model, encode, get_batch, make_corpus
 
 
 @settings(max_examples=2)
 @given(strategies.p2_runs)
 def test_autocast(learner, run):
-    p2.test_uses_autocast.hypothesis.inner_test(learner, run)
+    loop.expect_autocast(learner, *run)
 
 
 @settings(max_examples=2)
 @given(strategies.p2_runs)
 def test_float_ignore_index(learner, run):
-    p2.test_float_logits_ignore_index.hypothesis.inner_test(learner, run)
+    loop.expect_float_logits_ignore_index(learner, *run)
 
 
 @settings(max_examples=2)
 @given(strategies.p2_runs)
 def test_clip_grad_norm(learner, run):
-    p2.test_clips_grad_norm.hypothesis.inner_test(learner, run)
+    loop.expect_clipped(learner, *run)
 
 
 @settings(max_examples=10)
 @given(strategies.lr_schedules(), st.data())
 def test_warmup_cosine(learner, sched, data):
-    p2.test_schedule_values.hypothesis.inner_test(learner, sched, data)
+    drawn_step = data.draw(st.integers(0, sched["total_steps"] + 10))
+    loop.expect_schedule(learner, sched, loop.schedule_steps(sched, drawn_step))
+    if data.draw(st.booleans(), label="also in a real loop") or sched["warmup_steps"] == 0:
+        return
+    loop.expect_loop_follows_schedule(learner, amp_dtype=data.draw(st.sampled_from([None, torch.bfloat16]),
+                                                                   label="amp_dtype"))
 
 
 @settings(max_examples=3)
@@ -57,12 +67,12 @@ def test_grad_accumulation(learner, run, k, micro):
     if out["forwards"] != k:
         fail("model(x) calls", k, out["forwards"], hint="one forward per micro-batch")
     model = build_model(seed % 10_000, SMALL)
-    ref = p2.reference_step(model, (torch.cat([b[0] for b in batches]), torch.cat([b[1] for b in batches])))
+    ref = loop.reference_step(model, (torch.cat([b[0] for b in batches]), torch.cat([b[1] for b in batches])))
     reported = out["out"]["grad_norm"] if type(out["out"]) is dict else None
     if type(reported) not in (int, float) or abs(reported - ref.norm) > 1e-4 * ref.norm + 1e-6:
         fail(f"train_step_accumulated(...)['grad_norm'] over {k} micro-batches of {micro}: the pre-clip norm of the "
              "full-batch gradient", ref.norm, reported, hint="divide each micro-batch loss by k before backward()")
     what = f"gradient at the step, {k} micro-batches of {micro} (the weights' move under SGD(lr=1))"
-    got = p2.returned_weights(model, {"params": out["params"]}, what) - ref.before
-    expect_close(got, -ref.grad, f"{what}, vs minus the clipped full-batch gradient",
+    got = loop.returned_weights(model, {"params": out["params"]}, what) - ref.before
+    expect_close(got, -ref.grad, f"{what}, against the course's loop's step on the full batch",
                  atol=1e-5, rtol=1e-4, hint="divide each micro-batch loss by k; backward() accumulates; step once")

@@ -170,7 +170,7 @@ def test_process_pool(learner, shared_tmp_path, seed, chunksize, min_chars):
     # Fail-only extras, observed inside the learner's process: what pool it made, the chunksize it passed.
     pools = [p for p in out["pools"] if p["kind"] == "Pool"]
     if not pools or pools[0]["processes"] != 2:
-        fail("process_file must create a multiprocessing.Pool of n_workers processes", "Pool(2)",
+        fail("the pool process_file creates", "Pool(2)",
              out["pools"] or "no multiprocessing pool", hint="threads do not help CPU-bound Python (the GIL)")
     used = [c for c in out["calls"] if c["kind"] == "Pool"]
     if not used or any(c["chunksize"] != chunksize for c in used):
@@ -179,8 +179,8 @@ def test_process_pool(learner, shared_tmp_path, seed, chunksize, min_chars):
     # The pass: the workers' CPU time, from the kernel's accounting outside the learner's process.
     need = max(MIN_CHILD_CPU_S, 0.5 * tokenize_cpu_s(want))
     if children < need:
-        fail(f"{what}: the tokenizing must run in the pool's worker processes; CPU time of your process's "
-             "child processes (joined), read from /proc", f">= {need:.3f} s (half of what tokenizing and pickling "
+        fail(f"{what}: where the tokenizing's CPU time went: your process's child processes (joined), read "
+             "from /proc", f">= {need:.3f} s (half of what tokenizing and pickling "
              f"the {len(want)} texts takes the grader)", f"{children:.3f} s",
              hint="multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=chunksize) in a `with` block "
                   "(threads do not help CPU-bound Python: the GIL)")
@@ -194,4 +194,5 @@ def test_why_not_8x(learner, s, workers, cores):
         if not math.isclose(got, want, rel_tol=1e-6):  # float32 arithmetic is right too
             fail(f"amdahl_speedup{args}", want, got, hint="the serial part and the real core count cap the speed-up")
     if not 2.9 <= learner.amdahl_speedup(0.23, 8, 8) <= 3.3:
-        fail("23% serial work caps 8 processes near the course's 3.1x", "~3.1", learner.amdahl_speedup(0.23, 8, 8))
+        fail("amdahl_speedup(0.23, 8, 8): the course's 8 processes", "~3.1", learner.amdahl_speedup(0.23, 8, 8),
+             "23% serial work caps 8 processes near the course's 3.1x")

@@ -17,7 +17,6 @@
   with ``solutions/p4_lora_sft.py``: see MIN_ANSWERED / MIN_STOPPED.
 """
 
-from functools import lru_cache
 
 import pytest
 import torch
@@ -25,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.truth import sft as truth
+from grader.checks.truth.lora_params import peft_trainable
 from grader.given import sft
 from grader.given import smollm
 from grader.checks.support import strategies
@@ -164,33 +164,19 @@ def test_eos_kept_when_pad_is_eos(learner, cache, tokenizer, pairs):
                f"pad_id == EOS == {eos}: masking 'input_ids == pad_id' would mask the real EOS too")
 
 
-@lru_cache(maxsize=32)
-def _peft_trainable(config_items) -> int:
-    import warnings
-
-    from peft import LoraConfig, get_peft_model
-
-    model = build_llama(dict(config_items), device="meta")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        m = get_peft_model(model, LoraConfig(r=truth.LORA_R, lora_alpha=truth.LORA_ALPHA, target_modules="all-linear"))
-    trainable, _ = m.get_nb_trainable_parameters()
-    return int(trainable)
-
-
 @settings(max_examples=6)
 @given(strategies.tiny_llama_configs(), st.integers(0, 2**16))
 def test_trainable_params_match_peft(learner, config, seed):
     out = learner.drive("grader.drivers.p4_lora_sft:lora_params", config=config, seed=seed)
     if "error" in out:
         fail("add_lora(model)", "the peft model", out["error"])
-    want = _peft_trainable(tuple(sorted(config.items())))
+    want = peft_trainable(config, truth.LORA_R)
     got = as_int(out["trainable"], "trainable parameters after add_lora")
     expect_equal(got, want, f"trainable parameters of a tiny Llama after add_lora (layers "
                  f"{config['num_hidden_layers']}, d {config['hidden_size']}); wrapped {out['wrapped']}",
                  hint="LoraConfig(r=16, lora_alpha=32, target_modules='all-linear'): the 7 linears of "
                       "every block, not lm_head; the base model stays frozen")
-    expect_equal(out["scalings"], [truth.LORA_ALPHA / truth.LORA_R], "LoRA scaling alpha / r of every wrapped layer",
+    expect_equal(out["scalings"], [truth.LORA_ALPHA / truth.LORA_R], "the LoRA scaling of every wrapped layer",
                  hint="lora_alpha=32 with r=16 gives a scaling of 2.0")
 
 

@@ -4,26 +4,26 @@ Ground truth, per key point:
 - bytes_per_param: the five parts of the training state, each part's size from torch's
   ``element_size()`` of bf16 (weights, grads) and fp32 (master weights, AdamW's m and v).
 - ridge_point / decode_floor / ci95: the formula evaluated on drawn inputs (ci95 with the exact
-  normal quantile ``statistics.NormalDist().inv_cdf(0.975)``), then the course's numbers.
+  normal quantile, grader/checks/truth/experiments.py as B2 and C6), then the course's numbers.
+  A recalled formula has no truth but itself: the course's numbers are the second check.
 - kv_cache_per_token: the K/V tensors of a real transformers ``DynamicCache`` after a forward
-  of a ``LlamaForCausalLM`` on the meta device, for drawn configs and for Llama-3-8B.
+  of a ``LlamaForCausalLM`` on the meta device (grader/checks/truth/kv_cache.py, as A9), for
+  drawn configs and for Llama-3-8B.
 - first_step_loss: ``F.cross_entropy`` on all-zero logits (a uniform prediction) for drawn V.
 - ignore_index: the default of ``F.cross_entropy``'s ``ignore_index``, and the learner's value
   really drops those labels from the loss.
 - einsum_qk / einsum_pv: ``np.einsum`` of the learner's string on random arrays vs ``Q @ K^T``
   and ``P @ V`` (any letters, with and without a heads axis).
 - thread_speedup: ~1x under the GIL, for any number of threads and cores.
-- part_topics / run_record_items: the course's table of the six parts; the seven items of a
-  run record, matched by meaning in any order.
+- part_topics / run_record_items: the course's table of the six parts (its topics named in
+  grader/given/recall_topics.py, their parts here); the seven items of a run record, matched by
+  meaning in any order.
 """
 
 from __future__ import annotations
 
-import functools
 import inspect
-import math
 import re
-import statistics
 import sys
 
 import numpy as np
@@ -33,6 +33,10 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_number, as_str, fail
+from grader.checks.truth.experiments import SEVEN_ITEMS, ci95_half_width, close
+from grader.checks.truth.kv_cache import meta_cache_bytes
+from grader.course.catalog import PART_TITLES
+from grader.given import recall_topics as topic
 
 # ---------------------------------------------------------------- helpers
 
@@ -89,7 +93,7 @@ def test_bytes_per_param(learner):
                  "the parts are the bf16 weights, their bf16 gradients, the fp32 master weights and "
                  "AdamW's two fp32 moments (m, v)")
         if part in seen:
-            fail(f"parts {seen[part]!r} and {name!r} name the same thing ({part})", sorted(expected), sorted(got))
+            fail(f"parts {seen[part]!r} and {name!r} name the same thing", sorted(expected), sorted(got))
         seen[part] = name
         if as_number(size, f"bytes of {name!r}") != expected[part]:
             fail(f"bytes per parameter of {name!r} ({part})", expected[part], size,
@@ -132,22 +136,13 @@ def test_decode_floor(learner, n, bpp, bw):
 
 # ---------------------------------------------------------------- KV cache
 
-@functools.lru_cache(maxsize=None)
 def _cache_bytes_per_token(n_layers, n_heads, n_kv_heads, head_dim, dtype, T=3) -> int:
     """Bytes per token of the DynamicCache a real LlamaForCausalLM (meta device) fills."""
-    import torch
-
-    from grader.given.tiny_models import build_llama
-
     cfg = {"vocab_size": 16, "hidden_size": n_heads * head_dim, "intermediate_size": 16,
            "num_hidden_layers": n_layers, "num_attention_heads": n_heads,
            "num_key_value_heads": n_kv_heads, "head_dim": head_dim, "tie_word_embeddings": False,
            "max_position_embeddings": 64}
-    model = build_llama(cfg, device="meta", dtype=dtype)
-    with torch.no_grad():
-        out = model(torch.zeros(1, T, dtype=torch.long, device="meta"), use_cache=True)
-    cache = out["cache"] if "cache" in out else out["past_key_values"]
-    total = sum(layer.keys.nbytes + layer.values.nbytes for layer in cache.layers)
+    total = meta_cache_bytes(cfg, 1, T, dtype)
     assert total % T == 0, (total, T)
     return total // T
 
@@ -208,7 +203,7 @@ def test_ignore_index(learner):
     got = as_int(learner.ignore_index(), "ignore_index()")
     default = inspect.signature(F.cross_entropy).parameters["ignore_index"].default
     if got != default:
-        fail("ignore_index() must be cross_entropy's default ignore_index", default, got)
+        fail("ignore_index(): the label value the loss leaves out", default, got)
     # semantics: labels set to it are left out of the loss
     g = torch.Generator().manual_seed(0)
     logits = torch.randn(12, 7, generator=g, dtype=torch.float64)
@@ -280,11 +275,10 @@ def test_einsum_pv(learner, dims, seed):
 
 @given(p=st.floats(0.0, 1.0), n=st.integers(1, 1_000_000))
 def test_ci95(learner, p, n):
-    z = statistics.NormalDist().inv_cdf(0.975)  # 1.95996...
     for pp, nn in [(0.5, 80), (p, n)]:
         got, what = _number(learner, "ci95_half_width", pp, nn)
-        expected = z * math.sqrt(pp * (1 - pp) / nn)
-        if not (abs(got - expected) <= 1e-3 * expected + 1e-12):  # 1.96 vs 1.95996 is fine
+        expected = ci95_half_width(pp, nn)  # with the exact quantile z_0.975 = 1.95996...
+        if not close(got, expected):  # 1.96 vs 1.95996 is fine
             fail(what + " as a fraction", expected, got,
                  "z_0.975 x sqrt(p(1-p)/n), with z_0.975 = 1.96 (a two-sided 95% interval)")
 
@@ -305,54 +299,39 @@ def test_thread_speedup(learner, n_threads, n_cores):
 
 # ---------------------------------------------------------------- the map of the course
 
-PARTS = {
-    "generators that stream a JSONL file": 1,
-    "the GIL: threads vs process pools": 1,
-    "__getitem__, __call__ and other Python protocols": 1,
-    "@dataclass experiment configs": 1,
-    "broadcasting rules": 2,
-    "einsum for attention": 2,
-    "Pandas groupby error analysis": 2,
-    "ci95 of an accuracy": 2,
-    "multi-seed mean and shaded band plots": 2,
-    "the twenty-line training loop": 3,
-    "backward() accumulates into .grad": 3,
-    "clip_grad_norm_ and warmup + cosine schedule": 3,
-    "first-step loss ln V as an init check": 3,
-    "16 bytes per trainable parameter": 4,
-    "activation memory and gradient checkpointing": 4,
-    "DDP vs FSDP": 4,
-    "fp32 master weights and bf16 vs fp16": 4,
-    "LoRA with peft": 5,
-    "chat templates and tokenizer.json": 5,
-    "SFT loss mask: most tokens are -100": 5,
-    "SFTTrainer and compute_loss": 5,
-    "roofline and the ridge point": 6,
-    "decode floor: weight bytes / bandwidth": 6,
-    "KV cache bytes per token": 6,
-    "reading a torch.profiler table": 6,
-    "the seven-item run record": 6,
-}  # part 7, §一 and §二: which part teaches each (stub's TOPICS, same spelling)
+# The course's table (part 7, §一): which part teaches each topic. The topics' one spelling is
+# grader/given/recall_topics.py, which the stub shows the learner; their parts stay here, where
+# no learner process can read them.
+COURSE_MAP = {
+    1: (topic.STREAMING_JSONL, topic.THREADS_VS_PROCESSES, topic.PROTOCOLS, topic.DATACLASS_CONFIGS),
+    2: (topic.BROADCASTING, topic.EINSUM_ATTENTION, topic.PANDAS_GROUPBY, topic.CI95, topic.SEED_BANDS),
+    3: (topic.TRAINING_LOOP, topic.BACKWARD_AND_GRAD, topic.CLIPPING_AND_SCHEDULE, topic.FIRST_STEP_LOSS),
+    4: (topic.PARAM_BYTES, topic.ACTIVATION_MEMORY, topic.DDP_VS_FSDP, topic.MIXED_PRECISION),
+    5: (topic.LORA_PEFT, topic.CHAT_TEMPLATES, topic.SFT_LOSS_MASK, topic.SFT_TRAINER),
+    6: (topic.ROOFLINE, topic.DECODE_FLOOR, topic.KV_CACHE, topic.PROFILER_TABLE, topic.RUN_RECORD),
+}
+PART_OF = {t: part for part, topics in COURSE_MAP.items() for t in topics}
 
 
 @settings(max_examples=5)
-@given(order=st.permutations(sorted(PARTS)))
+@given(order=st.permutations(topic.TOPICS))
 def test_part_topics(learner, order):
+    if sorted(PART_OF) != sorted(topic.TOPICS):  # a topic without a part, or one the stub does not list
+        raise RuntimeError(f"R check: COURSE_MAP and recall_topics.TOPICS differ: {set(PART_OF) ^ set(topic.TOPICS)}")
     wrong = {}
-    for topic in order:
-        got = as_int(learner.part_of_topic(topic), f"part_of_topic({topic!r})")
-        if got != PARTS[topic]:
-            wrong[topic] = (got, PARTS[topic])
+    for t in order:
+        got = as_int(learner.part_of_topic(t), f"part_of_topic({t!r})")
+        if got != PART_OF[t]:
+            wrong[t] = (got, PART_OF[t])
     if wrong:
-        fail(f"{len(wrong)} of {len(PARTS)} topics are in another part",
+        fail(f"{len(wrong)} of {len(PART_OF)} topics are in another part",
              {t: e for t, (g, e) in wrong.items()}, {t: g for t, (g, e) in wrong.items()},
-             "1 Python, 2 NumPy/Pandas/Matplotlib, 3 training loop, 4 memory, 5 Hugging Face, "
-             "6 GPU & experiment management")
+             ", ".join(f"{n} {title}" for n, title in PART_TITLES.items() if n in COURSE_MAP))
 
 
 # ---------------------------------------------------------------- the run record
 
-RECORD_ITEMS = ("run id", "commit", "config", "data version", "seed", "environment", "metrics")
+RECORD_ITEMS = tuple(item.replace("_", " ") for item in SEVEN_ITEMS)  # "run id", "commit", ...
 
 
 def _record_item(name: str) -> str | None:
@@ -387,9 +366,9 @@ def test_run_record_items(learner):
         if item is None:
             fail(f"{name!r} is not one of the run record's items", list(RECORD_ITEMS), list(got))
         if item in seen:
-            fail(f"{seen[item]!r} and {name!r} are the same item ({item})", list(RECORD_ITEMS), list(got))
+            fail(f"{seen[item]!r} and {name!r} are the same item", list(RECORD_ITEMS), list(got))
         seen[item] = name
     missing = [i for i in RECORD_ITEMS if i not in seen]
     if missing:
-        fail(f"the run record lacks {missing}", list(RECORD_ITEMS), list(got),
-             "seven items, or the result is only 'it seemed so at the time'")
+        fail("the run record lacks some items", list(RECORD_ITEMS), list(got),
+             f"missing: {missing}; seven items, or the result is only 'it seemed so at the time'")

@@ -106,10 +106,12 @@ def _masked(run):
              "position whose input token is eos_id (not only the last); the argument left as it was")
     if run["eos_labels"]:
         fail("EOS labels left in the training data after mask_eos", 0, run["eos_labels"],
-             "set the label of every EOS position to -100: that is the experiment")
+             "take every EOS position out of the loss (the label ignore index): that is the experiment")
 
 
 def _loss_rule(losses):
+    """X5's own definition of "the loss fell" (its contract), not a measurement: no library decides
+    it, so the rule is stated here and the real run is what it is applied to."""
     last = losses[-3:]
     return sum(last) / len(last) < 0.5 * losses[0]
 

@@ -1,37 +1,54 @@
-"""Grading a class: many submissions, one pool, one CSV of levels.
+"""Grading a class: many submissions, one pool (here, or a Ray cluster), one CSV of levels.
 
 A submission is a folder of exercise modules (like ``exercises/``); its name is the student.
-The unit of work is a *job*, plain JSON in and out, so that a course that outgrows one machine
-can hand the same jobs to a cluster engine unchanged:
+The unit of work is a *job*, plain JSON in and out, so that every engine runs the same jobs
+through the same sandboxed runner (:func:`run_job` calls :func:`grader.engine.runner.grade_exercise`):
 
     job    = {"submission": "/path/to/alice", "exercise": "A3"}
     result = {"submission": ..., "student": "alice", "exercise": "A3", "result": {...}}
 
 * here: :func:`grade_class` runs every (submission, exercise) job of the class in one pool of
   ``jobs`` workers, heaviest exercises first;
-* Ray: ``ray.get([ray.remote(run_job).remote(j) for j in make_jobs(...)])``, then
-  :func:`summarize_class` on the results;
+* Ray: ``grade_class(..., ray_address=...)`` runs the same jobs on a Ray cluster, one warmed-up
+  grading actor per worker (:mod:`grader.classroom.raypool`);
 * a batch queue (Slurm, a job array): one ``grader job job.json > result.json`` per task, then
   ``grader batch --collect results/``.
+
+**Progress and resume.** Each finished job is appended, as one JSON line, to the class's results
+log (``log=``; ``grader batch`` keeps it beside the CSV) with the fingerprint it was graded under
+(:meth:`grader.engine.cache.ResultCache.fingerprint`: the learner's module and the modules it
+imports, the checks and the grader code they import, the solution, the library versions). A
+rerun after an interruption reads the log and grades only the jobs that have no line for their
+current fingerprint; results that the machine's load may have decided (timeouts, out of memory,
+a dead process, a grader bug) are graded again, as ``make grade`` does. :class:`Eta` estimates
+the time left from what each exercise has cost so far.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
-from concurrent.futures import ThreadPoolExecutor
+import os
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
+from typing import Callable, Iterable
 
 from grader.course import catalog
 from grader.course import levels
-from grader.engine import runner
+from grader.engine import cache, runner
 from grader.engine.results import ExerciseResult
+from grader.isolation import files
+
+OnJob = Callable[[dict, "Eta"], None]
 
 
 def make_jobs(submissions: list[Path], only: list[str] | None = None) -> list[dict]:
     exs = [ex for ex in catalog.CATALOG if ex.available and (not only or ex.id in only)]
     exs.sort(key=lambda ex: -ex.timeout_s)  # heaviest first: the wall time follows the longest path
-    return [{"submission": str(sub.resolve()), "exercise": ex.id} for ex in exs for sub in submissions]
+    return [{"submission": os.path.abspath(sub), "exercise": ex.id} for ex in exs for sub in submissions]
 
 
 def run_job(job: dict) -> dict:
@@ -39,7 +56,9 @@ def run_job(job: dict) -> dict:
     folder = Path(job["submission"])
     ex = catalog.get(job["exercise"])
     module_file = folder / f"{ex.module}.py"
-    if module_file.exists():
+    if folder.is_symlink():  # a link to a classmate's folder, or to solutions/: not this student's work
+        res = runner.uniform_result(ex, "refused", f"the submission folder {folder.name} is a symbolic link")
+    elif module_file.exists() or module_file.is_symlink():  # a link is refused by the runner, with its reason
         res = runner.grade_exercise(ex, module_file, hidden=[folder.parent])  # classmates' folders
     else:
         res = runner.uniform_result(ex, "missing", f"{module_file.name} not found", status="missing")
@@ -58,29 +77,234 @@ def summarize_class(job_results: list[dict]) -> list[dict]:
     return rows
 
 
-def grade_class(submissions_dir: Path, *, jobs: int = 2, only: list[str] | None = None,
-                on_job=None) -> list[dict]:
+def submissions_in(submissions_dir: Path) -> list[Path]:
+    return sorted(p for p in Path(submissions_dir).iterdir()
+                  if p.is_dir() and not p.is_symlink() and not p.name.startswith("."))
+
+
+def grade_class(submissions_dir: Path, *, jobs: int | None = 2, only: list[str] | None = None,
+                on_job: OnJob | None = None, log: Path | None = None, fresh: bool = False,
+                ray_address: str | None = None, use_ray: bool = False) -> list[dict]:
     """Grade every subfolder of ``submissions_dir``; returns the per-student rows."""
-    subs = sorted(p for p in Path(submissions_dir).iterdir() if p.is_dir() and not p.name.startswith("."))
-    todo = make_jobs(subs, only)
-    runner.warm_up(heavy=len(todo) > 2)
-    results = []
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for r in pool.map(run_job, todo):
-            results.append(r)
+    return summarize_class(grade_class_jobs(submissions_dir, jobs=jobs, only=only, on_job=on_job, log=log,
+                                            fresh=fresh, ray_address=ray_address, use_ray=use_ray))
+
+
+def grade_class_jobs(submissions_dir: Path, *, jobs: int | None = 2, only: list[str] | None = None,
+                     on_job: OnJob | None = None, log: Path | None = None, fresh: bool = False,
+                     ray_address: str | None = None, use_ray: bool = False) -> list[dict]:
+    """Every job's result, in job order: from the log where still valid, the rest graded now
+    (locally with ``jobs`` workers, or on Ray when ``use_ray``; ``ray_address`` None starts or
+    finds a cluster as ``ray.init()`` does). ``on_job`` hears of each job graded now."""
+    todo = make_jobs(submissions_in(submissions_dir), only)
+    fingerprints = _fingerprints(todo)
+    done: dict[str, dict] = {} if fresh else _reusable(read_log(log) if log else [], fingerprints)
+    pending = [j for j in todo if key_of(j) not in done]
+    eta = Eta(pending, already=len(todo) - len(pending))
+    writer = ResultsLog(log) if log else None
+    lock = threading.Lock()
+
+    def finished(result: dict) -> None:
+        with lock:
+            key = key_of(result)
+            done[key] = result
+            if writer:
+                writer.append({**result, "fingerprint": fingerprints[key]})
+            eta.finished(result)
             if on_job:
-                on_job(r)
-    return summarize_class(results)
+                on_job(result, eta)
+
+    if pending:
+        if use_ray:
+            from grader.classroom import raypool
+
+            raypool.run(pending, finished, address=ray_address, workers=jobs)
+        else:
+            run_local(pending, finished, jobs=jobs or 2)
+    return [done[key_of(j)] for j in todo]
 
 
+def run_local(todo: list[dict], finished: Callable[[dict], None], *, jobs: int) -> None:
+    """The local pool: ``jobs`` jobs at once, each result handed on as soon as it is known."""
+    runner.warm_up(heavy=len(todo) > 2)
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
+        futures = {pool.submit(run_job, j) for j in todo}
+        while futures:
+            ready, futures = wait(futures, return_when=FIRST_COMPLETED)
+            for f in ready:
+                finished(f.result())
+    except BaseException:  # interrupted: the jobs not started yet are dropped, a rerun resumes
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+# ---------------------------------------------------------------- results log, resume
+def key_of(job: dict) -> str:
+    return f"{job['submission']}\0{job['exercise']}"
+
+
+def _fingerprints(todo: list[dict]) -> dict[str, str]:
+    """Each job's fingerprint, as the learner's record (``make grade``) computes it."""
+    caches: dict[str, cache.ResultCache] = {}
+    out = {}
+    for job in todo:
+        folder = Path(job["submission"])
+        ex = catalog.get(job["exercise"])
+        module_file = folder / f"{ex.module}.py"
+        if not module_file.exists() or module_file.is_symlink():
+            out[key_of(job)] = "missing" if not module_file.is_symlink() else "link"
+            continue
+        rc = caches.get(job["submission"]) or caches.setdefault(job["submission"], cache.ResultCache(folder))
+        out[key_of(job)] = rc.fingerprint(ex, module_file)
+    return out
+
+
+def _reusable(lines: list[dict], fingerprints: dict[str, str]) -> dict[str, dict]:
+    """The latest logged result of each job still valid for its current fingerprint."""
+    latest: dict[str, dict] = {}
+    for line in lines:
+        try:
+            key = key_of(line)
+        except KeyError:
+            continue
+        latest[key] = line
+    out = {}
+    for key, line in latest.items():
+        if fingerprints.get(key) != line.get("fingerprint"):
+            continue
+        try:
+            result = ExerciseResult.from_dict(line["result"])
+        except (KeyError, TypeError):
+            continue
+        if cache.reusable(result) or result.status == "missing":
+            out[key] = {k: line[k] for k in ("submission", "student", "exercise", "result")}
+    return out
+
+
+def read_log(path: Path) -> list[dict]:
+    """The log's lines; a last line cut short by an interruption is skipped."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return []
+    with os.fdopen(fd, "rb") as f:
+        data = f.read()
+    lines = []
+    for raw in data.split(b"\n"):
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(line, dict):
+            lines.append(line)
+    return lines
+
+
+class ResultsLog:
+    """Appends one JSON line per finished job, flushed at once: an interruption loses only the
+    jobs in flight."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        self._f = os.fdopen(fd, "ab")
+        if self._f.tell() and not self._ends_with_newline():
+            self._f.write(b"\n")  # close a line an interruption cut short
+
+    def _ends_with_newline(self) -> bool:
+        with open(self.path, "rb") as f:
+            f.seek(-1, os.SEEK_END)
+            return f.read(1) == b"\n"
+
+    def append(self, line: dict) -> None:
+        self._f.write(json.dumps(line).encode() + b"\n")
+        self._f.flush()
+        os.fsync(self._f.fileno())
+
+
+# ---------------------------------------------------------------- progress
+class Eta:
+    """Jobs done and an estimate of the time left.
+
+    Jobs differ by two orders of magnitude (A3 ~2 s, P4 ~30 s) and run heaviest first, so a
+    count-based ETA is far off. Each pending job is costed at the mean time its exercise has
+    taken so far in this run, or, before one has finished, at its catalog time limit scaled by
+    how much of their limits the finished jobs used; the time left is that cost over the
+    parallelism observed (job-seconds finished per wall second).
+    """
+
+    def __init__(self, pending: Iterable[dict], already: int = 0, clock=time.monotonic):
+        self._clock = clock
+        self._start = clock()
+        self._pending: dict[str, str] = {key_of(j): j["exercise"] for j in pending}
+        self.total = len(self._pending) + already
+        self.done = already
+        self.reused = already
+        self._spent: dict[str, list[float]] = {}
+        self._busy = 0.0  # job-seconds finished in this run
+
+    def finished(self, result: dict) -> None:
+        self._pending.pop(key_of(result), None)
+        self.done += 1
+        seconds = float(result.get("result", {}).get("duration_s") or 0.0)
+        self._spent.setdefault(result["exercise"], []).append(seconds)
+        self._busy += seconds
+
+    def _cost(self, ex_id: str) -> float:
+        spent = self._spent.get(ex_id)
+        if spent:
+            return sum(spent) / len(spent)
+        limits = [(sum(v), len(v) * catalog.get(e).timeout_s) for e, v in self._spent.items()]
+        used = sum(s for s, _ in limits) / max(1e-9, sum(t for _, t in limits)) if limits else 0.25
+        return used * catalog.get(ex_id).timeout_s
+
+    def seconds_left(self) -> float | None:
+        """None until a job of this run has finished (nothing to go by yet)."""
+        if not self._pending:
+            return 0.0
+        elapsed = self._clock() - self._start
+        if self._busy <= 0 or elapsed <= 0:
+            return None
+        parallelism = self._busy / elapsed
+        return sum(self._cost(e) for e in self._pending.values()) / parallelism
+
+    def text(self) -> str:
+        left = self.seconds_left()
+        if left is None:
+            return "eta --"
+        m, s = divmod(int(round(left)), 60)
+        h, m = divmod(m, 60)
+        return f"eta {h}h{m:02d}m" if h else f"eta {m}m{s:02d}s"
+
+
+# ---------------------------------------------------------------- outputs
 def write_csv(rows: list[dict], path: Path) -> None:
-    with path.open("w", newline="") as f:
-        if rows:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+    out = io.StringIO(newline="")
+    if rows:
+        w = csv.DictWriter(out, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    files.replace_file(path, out.getvalue().encode())  # a link at ``path`` is replaced, not written through
+
+
+def collect_jobs(results: Path) -> list[dict]:
+    """Job results from a folder of ``grader job`` outputs (``*.json``, a batch queue's) or from a
+    results log (``*.jsonl``, ``grader batch``'s); the latest result of each job counts."""
+    results = Path(results)
+    if results.is_dir():
+        lines = [json.loads(p.read_text()) for p in sorted(results.glob("*.json"))]
+        lines += [line for p in sorted(results.glob("*.jsonl")) for line in read_log(p)]
+    else:
+        lines = read_log(results)
+    latest: dict[str, dict] = {}
+    for line in lines:
+        latest[key_of(line)] = {k: line[k] for k in ("submission", "student", "exercise", "result")}
+    return list(latest.values())
 
 
 def collect(results_dir: Path) -> list[dict]:
     """Rows from a folder of job results written by ``grader job`` (a batch queue's output)."""
-    return summarize_class([json.loads(p.read_text()) for p in sorted(Path(results_dir).glob("*.json"))])
+    return summarize_class(collect_jobs(results_dir))

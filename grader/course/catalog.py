@@ -10,6 +10,15 @@ Every exercise of the course (README: "For maintainers") is registered here, bui
 A key point's id is the name of its test function without ``test_``. Mutants of the solution
 live in ``solutions/mutants/<module>/<name>.py`` (see ``tests/test_check_validity.py``).
 
+A stub asks, it never answers (tests/test_stubs_ask.py): each exercise names the course's
+question (``question``, quoted verbatim from the Chinese original) and the answers its stub must
+not contain (``forbidden``, plus ``FORBIDDEN_EVERYWHERE``). The teaching is in the feedback: a
+key point's ``claim`` says neutrally what is checked, ``reread`` where to study (the course's
+heading, verbatim, beside the English), ``lesson`` what the course says. A ``recall`` key point's
+expected value is the fact being recalled: its expected value, hint and lesson are withheld
+until it has failed three times or the learner asks (``grader grade --reveal``;
+grader/engine/attempts.py).
+
 Course parts: 1 Python, 2 NumPy/Pandas/Matplotlib, 3 training loop, 4 memory, 5 Hugging Face,
 6 GPU & experiment management, 7 the review with the self-test.
 """
@@ -42,15 +51,25 @@ PART_TITLES = {
 }
 
 
+
 @dataclass(frozen=True)
 class KeyPoint:
-    """One sub-check. ``reread`` names the part of the course and its must-remember line."""
+    """One sub-check.
+
+    ``claim`` says what is checked, without the answer (it is printed in the catalog listing and
+    in the release notebooks). ``reread`` says where to study: the course's heading, verbatim in
+    Chinese, beside the English. ``lesson`` is what the course says about it, shown with the
+    expected value. ``recall``: the expected value is the fact being recalled, so the expected
+    value, the hint and the lesson are withheld on the first failures (grader/engine/attempts.py).
+    """
 
     id: str
     claim: str
     reread: str
     followup: bool = False  # a C "follow-up direction": counts for can-teach only
     needs_gpu: bool = False  # reported "not verifiable here" on a machine without CUDA
+    lesson: str = ""
+    recall: bool = False
 
 
 @dataclass(frozen=True)
@@ -67,6 +86,9 @@ class Exercise:
     memory_gib: float = 4.0  # address-space cap of the learner's process
     needs_gpu: bool = False
     uses_cuda: bool = field(default=False, repr=False)
+    question: str = ""  # the course's question, verbatim (Chinese); the stub must quote it
+    forbidden: tuple[str, ...] = ()  # answers the stub must not contain (besides FORBIDDEN_EVERYWHERE)
+    allowed: tuple[str, ...] = ()  # items of FORBIDDEN_EVERYWHERE the stub's contract must name (an enum value)
 
     @property
     def check_file(self) -> Path:
@@ -87,220 +109,548 @@ class Exercise:
         raise KeyError(f"{self.id} has no key point {kp_id!r}")
 
 
-def kp(id: str, claim: str, reread: str, **kw) -> KeyPoint:
-    return KeyPoint(id, claim, reread, **kw)
+def kp(id: str, claim: str, reread: str, lesson: str = "", **kw) -> KeyPoint:
+    return KeyPoint(id, claim, reread, lesson=lesson, **kw)
+
+
+def fact(id: str, claim: str, reread: str, lesson: str = "", **kw) -> KeyPoint:
+    """A key point whose expected value is the fact being recalled (withheld at first)."""
+    return KeyPoint(id, claim, reread, lesson=lesson, recall=True, **kw)
 
 
 def _ex(id, module, set_, part, title, *kps, **kw) -> Exercise:
     return Exercise(id, module, set_, part, title, tuple(kps), **kw)
 
 
-# Must-remember lines of the course, quoted by the feedback (part 7, section 二).
-P1_GIL = "part 1, must-remember: CPU-bound work: serial / 8 threads / 8 processes = 0.46 / 0.46 / 0.15 s (GIL)"
-P1_STREAM = "part 1, must-remember: 19.4 MB JSONL -> list peaks at 102.9 MB (5.3x); a generator at 11.5 MB, independent of file size"
-P2_BROADCAST = "part 2, must-remember: broadcasting aligns shapes from the right; each dim equal or one of them 1; the 1 is stretched"
-P2_INDEX = "part 2, §ndarray: nbytes = elements x bytes per element; an integer index drops a dim, a slice keeps it"
-P2_EINSUM = "part 2, must-remember: QK^T is 'btd,bsd->bts', PV is 'bts,bsd->btd'"
-P2_TOL = "part 2, must-remember: match a reference to float precision: float32 ~1e-6, float64 ~1e-12"
-P2_CI = "part 2, must-remember: ci95 = 1.96*sqrt(p(1-p)/n)"
-P3_LNV = "part 3, must-remember: the first-step loss should be ln V (5.07 ~ ln 128 = 4.85)"
-P3_LOOP = "part 3, must-remember: autocast, .float() + ignore_index=-100, clip_grad_norm_(1.0), warmup + cosine"
-P3_ACCUM = "part 3, §Autograd: backward() accumulates into .grad, so zero_grad each step; accumulation needs no extra code"
-P4_16 = "part 4, must-remember: 16 bytes per trainable parameter = 2 + 2 + 4 + 4 + 4"
-P4_ACT = "part 4, must-remember: activations scale with B x T x layers x d, not with parameters; checkpointing keeps layer inputs only"
-P4_OOM = "part 4, must-remember: attribute an OOM by when it happens (load: weights; first backward: grads+state; longer seq: activations)"
-P5_LORA = "part 5, must-remember: LoRA adds (alpha/r) BAx; all-linear hooks 7 linears; Qwen2.5-0.5B r=16 -> 8.80M trainable"
-P5_EOS = "part 5, must-remember: 85% of tokens are -100; the EOS token must be in the loss, and often enough"
-P6_RIDGE = "part 6, must-remember: ridge = 989e12 / 3.35e12 ~ 295 FLOP/byte; decode intensity ~ batch size"
-P6_DECODE = "part 6, must-remember: decode floor = bytes of weights / bandwidth: 16.06 GB / 3.35 TB/s ~ 4.8 ms"
-P6_KV = "part 6, must-remember: KV cache per token = 2 x n_kv_heads x d_head x layers x bytes: Llama-3-8B 131,072 B"
-P6_PROF = "part 6, must-remember: GEMM + attention should dominate; backward ~ 2x forward; GPU time << wall time means idle"
-P6_RECORD = "part 6, must-remember: a run record has seven items: run id, commit, config, data version, seed, environment, metrics"
+# ---------------------------------------------------------------- where to re-read
+# The course's headings, verbatim (shared/course/000_...txt is part 7, 001_...txt the L1 overview):
+# a learner who searches the course text for a pointer's Chinese finds the place.
+H1 = "第一篇：Python 使用层——读懂训练代码的语法、流式过一遍语料、把实验写成脚本"
+H2 = "第二篇：科学计算栈——NumPy 的形状直觉、Pandas 的错误分析、Matplotlib 的曲线"
+H3 = "第三篇：PyTorch 使用层（上）——五个对象与二十行训练循环"
+H4 = "第四篇：PyTorch 使用层（下）——混合精度、显存的账与多卡启用"
+H5 = "第五篇：Hugging Face 生态——六个库与一次 LoRA SFT 的组装"
+H6 = "第六篇：GPU 直觉与实验管理——两个上限、四块显存、能复现"
+H7_TABLE = "一、总览：系列回答的问题与主线"
+H7_LINES = "三、贯穿全系列的几条线"
+H7_MISTAKES = "四、常见误区"
+H7_A = "A. 判断与计算（10 题）"
+H7_B = "B. 跨篇综合（5 题）"
+H7_C = "C. 面试题（7 题）"
+H7_D = "D. 掌握判据"
+L1_TODO = "八、自测清单：五件做出来的事"
+L1_RECORD = "七、实验工具：让三个月前的结果能复现"
+
+
+def at(english: str, *chinese: str) -> str:
+    """A re-read pointer: the English, then the course's headings verbatim."""
+    return f"{english} — " + " · ".join(chinese)
+
+
+P1_MUST = at("part 1, must-remember", H1, "必记")
+P1_CONC = at("part 1, conclusion", H1, "结论")
+P1_MIS = at("part 1, misconceptions", H1, "常见误解")
+P2_MUST = at("part 2, must-remember", H2, "必记")
+P2_CONC = at("part 2, conclusion", H2, "结论")
+P2_MIS = at("part 2, misconceptions", H2, "常见误解")
+P3_MUST = at("part 3, must-remember", H3, "必记")
+P3_CONC = at("part 3, conclusion (Autograd, the twenty lines)", H3, "结论")
+P4_MUST = at("part 4, must-remember", H4, "必记")
+P4_CONC = at("part 4, conclusion", H4, "结论")
+P4_MIS = at("part 4, misconceptions", H4, "常见误解")
+P5_MUST = at("part 5, must-remember", H5, "必记")
+P5_CONC = at("part 5, conclusion", H5, "结论")
+P5_MIS = at("part 5, misconceptions", H5, "常见误解")
+P6_MUST = at("part 6, must-remember", H6, "必记")
+P6_CONC = at("part 6, conclusion", H6, "结论")
+P6_MIS = at("part 6, misconceptions", H6, "常见误解")
+P7_TABLE = at("part 7, §一: the table of the six parts", H7_TABLE)
+P7_MISTAKES = at("part 7, §四: the table of misconceptions", H7_MISTAKES)
+P7_LINES = at("part 7, §三: the threads through the series", H7_LINES)
+P7_D = at("part 7, §五.D: the mastery criteria", H7_D)
+L1_REC = at("L1 overview, §七: the minimal record", L1_RECORD)
+
+
+def p7(set_: str, n: int, *, followup: bool = False) -> str:
+    """Part 7's answer to question n of set A, B or C (its key points, or its follow-ups)."""
+    heading = {"A": H7_A, "B": H7_B, "C": H7_C}[set_]
+    if set_ == "C":
+        part = "追问方向" if followup else "答案要点"
+        return at(f"part 7, §五.{set_} question {n}, {'follow-up directions' if followup else 'key points'}",
+                  heading, part)
+    return at(f"part 7, §五.{set_} question {n}, its answer", heading, "答案")
+
+
+# ---------------------------------------------------------------- what the course says
+# Shown with the expected value (for a recall key point: after repeated misses or --reveal).
+L_GIL = ("the GIL lets one thread run Python bytecode at a time: CPU-bound threads give ~1.0x "
+         "(serial / 8 threads / 8 processes = 0.46 / 0.46 / 0.15 s); processes, not threads, speed it up "
+         "— 「GIL 让 CPU 密集的线程不并行，进程池才有用」")
+L_STREAM = ("chain generators read -> filter -> dedupe -> count: one record plus the dedupe hash set is in "
+            "memory, so the peak does not depend on the file's size — 「生成器让峰值内存与文件大小无关」")
+L_LIST = ("a JSONL file read into a list of json.loads'd records peaks at about 5x its size (19.4 MB -> "
+          "102.9 MB, 5.3x): 8 GB needs ~40 GB, 10 GB ~50 GB — 「按 5 倍算，10 GB 读成 list 要 50 GB」")
+L_BROADCAST = ("broadcasting: align from the right; each dimension equal, or one of them 1 (or missing); the 1 "
+               "is stretched — 「广播三条规则：右对齐；每维相等或其中一个是 1；为 1 的被复制」")
+L_INDEX = ("nbytes = elements x bytes per element (bf16: 2); an integer index removes its dimension, a slice "
+           "keeps it — 「整数索引消灭一维、切片保留一维」")
+L_EINSUM = ("QK^T is 'btd,bsd->bts', PV is 'bts,bsd->btd'; with heads 'bhtd,bhsd->bhts' — "
+            "「\\(QK^T\\) 是 \"btd,bsd->bts\"，\\(PV\\) 是 \"bts,bsd->btd\"」")
+L_TOL = ("match a reference implementation to floating-point precision: float32 ~1e-6, float64 ~1e-12 — "
+         "「对数值的标准：float32 约 \\(10^{-6}\\)、float64 约 \\(10^{-12}\\)」")
+L_CI = ("ci95 = 1.96 sqrt(p(1-p)/n): 80 questions give ±10.9 points, too wide to tell 5 points apart — "
+        "「ci95 \\(= 1.96\\sqrt{\\hat p(1 - \\hat p)/n}\\)」")
+L_BANDS = ("several seeds: report mean and std, plot the mean with a shaded band; only bands that do not "
+           "overlap show a difference — 「两条阴影带后期不重叠才算差别」")
+L_LNV = ("the first-step loss should be ln V (a fresh model predicts about uniformly): 5.07 ~ ln 128 = 4.85; "
+         "far above it means the output layer's initial logits are too large — "
+         "「第一步 loss 该是 \\(\\ln V\\)」")
+L_ACCUM = ("backward() adds into .grad, it never overwrites: every step needs zero_grad, and gradient "
+           "accumulation needs no extra code — 「backward() 累加所以要 zero_grad」")
+L_LOOP = ("the twenty lines add four things to the tutorial's five: autocast(bfloat16), .float() logits with "
+          "ignore_index=-100, clip_grad_norm_(1.0), warmup + cosine; and zero_grad(set_to_none=True) after the "
+          "step — 「.float() / ignore_index=-100 / clip_grad_norm_(1.0)」")
+L_IGNORE = "the label ignore index is -100: cross_entropy leaves those positions out — 「ignore_index=-100 是 SFT 的 loss mask」"
+L_16 = ("16 bytes per trainable parameter = bf16 weight 2 + bf16 gradient 2 + fp32 master weight 4 + AdamW's "
+        "two moments 4 + 4; a frozen parameter keeps its bf16 weight only — "
+        "「16 字节 / 可训练参数 = bf16 权重 2 + bf16 梯度 2 + fp32 主权重 4 + AdamW 两个矩 4 + 4」")
+L_LORA_STATE = ("LoRA freezes the base and keeps one bf16 copy (2 bytes/param); only the adapters pay the 16 "
+                "bytes: Llama-3-8B 16.1 + 0.67 = 16.7 GB; full 128.5 GB; QLoRA 4.4 + 0.67 ~ 5.1 GB")
+L_ACT = ("activations are outside the account: proportional to B x T x layers x d, not to the parameters "
+         "(Llama-3-8B, B=1, T=4096: ~16.5 GiB, about 6 d-sized + 3 d_ff-sized tensors per token and layer); "
+         "gradient checkpointing keeps only each layer's input (1.0 GiB) for ~30% more compute")
+L_OOM = ("attribute an OOM by when it happens: at load, the weights; at the first backward, gradients and "
+         "state; with longer sequences, activations (KV cache at inference); LoRA and still OOM: "
+         "activations — 「OOM 按爆的时机归因」")
+L_DDP = ("DDP keeps a full replica (state + its own activations) on every GPU and all-reduces the gradients "
+         "(= an n-times larger batch); it needs the model to fit one GPU, otherwise FSDP shards parameters, "
+         "gradients and state (128.5 GB over 8 GPUs: 16 GB each)")
+L_LORA = ("LoRA adds (alpha/r) B A x: r x (in + out) parameters per hooked linear, linear in r; "
+          "target_modules='all-linear' hooks the seven linears of every block (not lm_head); r = 16, "
+          "alpha = 32 (alpha = 2r); Qwen2.5-0.5B r=16: 8.80M trainable; merging gives W' = W + (alpha/r) B A")
+L_EOS = ("the end-of-sequence token must be in the loss, and often enough: mask the prompt and the padding "
+         "to -100 by position, keep the EOS label; 85% of a batch's labels were -100 — "
+         "「结束符必须进 loss、且要见够多次」")
+L_RIDGE = ("ridge = peak FLOP/s / bandwidth = 989e12 / 3.35e12 ~ 295 FLOP/byte; decode reads every weight once "
+           "for 2 FLOPs per token: intensity = batch; time = max(FLOPs / peak, bytes / bandwidth)")
+L_DECODE = ("decode floor = bytes of the weights / bandwidth: 16.06 GB / 3.35 TB/s ~ 4.8 ms per token; "
+            "quantization (fewer bytes) speeds memory-bound decode, not compute-bound training")
+L_KV = ("KV cache per token = 2 (K and V) x layers x n_kv_heads x head_dim x bytes: Llama-3-8B "
+        "2 x 8 x 128 x 32 x 2 = 131,072 B; GQA's fewer KV heads shrink it")
+L_PROF = ("in a profiler table GEMM + attention should dominate; backward ~ 2x forward; device time much "
+          "smaller than wall time means the device idles (data loading, .item() syncs, launches); "
+          "copy_ / contiguous at the top means shape conversions")
+L_RECORD = ("the minimal run record has seven items: run id, commit, config, data version, seed, environment, "
+            "metrics — 「七项记录：run id · commit · 配置文件 · 数据版本 · seed · 环境 · 指标」")
+L_SEED = ("the same seed twice must give the identical result (3.237898 both times); another seed moved a "
+          "20-step run by 0.14 — 「同 seed 两次 3.237898 一致，seed 1 差 0.1404」")
+
+# Answers no stub may contain: the course's must-remember numbers and formulas, and the calls that
+# would do the exercise for the learner. An item found in an exercise's own quoted question is
+# allowed there (the question states what it states). Matched case-insensitively; an item that
+# starts or ends with a letter or digit matches only as a whole word there.
+FORBIDDEN_EVERYWHERE: tuple[str, ...] = (
+    "-100", "131,072", "131072", "131 KB", "295", "4.8 ms", "4.85", "ln V", "ln(V", "ln 128", "log(V",
+    "16 bytes", "2 + 2 + 4 + 4 + 4", "2+2+4+4+4", "14 bytes", "1.96", "989", "3.35", "8.03e9", "16.06",
+    "41.9", "8,798,208", "8798208", "840,448", "840448", "128.5", "16.5 GiB", "1.0 GiB", "5.3x", "102.9",
+    "11.5 MB", "0.46", "3.1x", "1.0x", "30x", "3.237898", "0.14", "85%", "10.9", "0.109",
+    "merge_and_unload", "LambdaLR", "clip_grad_norm", "autocast", "ignore_index=", "set_to_none",
+    "warmup + cosine", "cosine", "GIL", "global interpreter lock", "bytes / bandwidth", "/ bandwidth",
+    "peak / bandwidth", "sqrt(d)", "√d", "r(m + n)", "alpha / r", "alpha/r", "(alpha/r)", "α/r",
+    "nproc_per_node", "uniform", "natural log", "seven items", "seven-item", "K and V", "keys and values",
+)
 
 CATALOG: tuple[Exercise, ...] = (
     # ---------------------------------------------------------------- R
-    _ex("R", "r_recall", "R", 7, "Must-remember facts of the six parts",
-        kp("bytes_per_param", "16 bytes per trainable parameter under bf16 mixed precision + AdamW, and its five parts", P4_16),
-        kp("ridge_point", "ridge point = peak FLOP/s / bandwidth (H100: ~295 FLOP/byte)", P6_RIDGE),
-        kp("decode_floor", "decode floor = weight bytes / bandwidth (8.03B bf16 at 3.35 TB/s: ~4.8 ms/token)", P6_DECODE),
-        kp("kv_cache_per_token", "KV-cache bytes per token (Llama-3-8B: 131,072)", P6_KV),
-        kp("first_step_loss", "expected first-step loss for vocabulary V is ln V", P3_LNV),
-        kp("ignore_index", "the label ignore index is -100", P3_LOOP),
-        kp("einsum_qk", "einsum for QK^T", P2_EINSUM),
-        kp("einsum_pv", "einsum for PV", P2_EINSUM),
-        kp("ci95", "ci95 half-width of an accuracy", P2_CI),
-        kp("thread_speedup", "thread speed-up of CPU-bound Python is ~1x", P1_GIL),
-        kp("part_topics", "which part covers which topic", "part 7, §一: the table of the six parts"),
-        kp("run_record_items", "the seven items of a run record", P6_RECORD),
-    ),
+    _ex("R", "r_recall", "R", 7, "Must-remember numbers and conclusions of the six parts",
+        fact("bytes_per_param", "the bytes one trainable parameter costs, part by part", P4_MUST, L_16),
+        fact("ridge_point", "the ridge point of the roofline", P6_MUST, L_RIDGE),
+        fact("decode_floor", "the decode floor of one token at batch 1, in ms", P6_MUST, L_DECODE),
+        fact("kv_cache_per_token", "the KV-cache bytes of one token", P6_MUST, L_KV),
+        fact("first_step_loss", "the loss of the first training step for a vocabulary of V tokens", P3_MUST, L_LNV),
+        fact("ignore_index", "the label value that takes a position out of the loss", P3_MUST, L_IGNORE),
+        fact("einsum_qk", "the einsum subscripts of the scores QK^T", P2_MUST, L_EINSUM),
+        fact("einsum_pv", "the einsum subscripts of the output PV", P2_MUST, L_EINSUM),
+        fact("ci95", "the half-width of an accuracy's 95% interval", P2_MUST, L_CI),
+        fact("thread_speedup", "the thread speed-up of CPU-bound Python", P1_MUST, L_GIL),
+        fact("part_topics", "which part teaches which topic", P7_TABLE,
+             "1 Python, 2 NumPy / Pandas / Matplotlib, 3 the training loop, 4 memory arithmetic (mixed "
+             "precision, the account, multi-GPU), 5 Hugging Face, 6 GPU intuition & experiment management"),
+        fact("run_record_items", "the items of the minimal run record", P6_MUST, L_RECORD),
+        question="哪些数字与结论必须能脱口而出？",
+        forbidden=("5 x", "fp32 master", "adam_m", "exp_avg", "first moment", "second moment", "bf16 weights",
+                   "btd", "bsd", "bts", "bhtd", "->bts", "p(1-p)", "p(1 - p)", "sqrt(p", "normal approximation",
+                   "z_0.975", "0.11", "11 points", "1/V", "read once", "run id", "run_id", "data version",
+                   "commit", "environment", "seven", "Python, 2", "memory arithmetic", "Hugging Face",
+                   "9.6", "209")),
     # ---------------------------------------------------------------- A
-    _ex("A1", "a1_streaming", "A", 1, "Streaming JSONL: generator pipeline and fits_in_memory",
-        kp("pipeline_counts", "read -> filter -> exact dedupe -> count gives the right counts on generated files", P1_STREAM),
+    _ex("A1", "a1_streaming", "A", 1, "A JSONL corpus larger than memory would like",
+        kp("pipeline_counts", "read -> filter -> exact dedupe -> count gives the right counts on generated files",
+           P1_CONC, L_STREAM),
         kp("peak_independent_of_size", "the pipeline's peak memory, read from outside its process (VmHWM, VmPeak), "
-           "does not grow with file size", P1_STREAM),
-        kp("streams_under_rlimit", "the pipeline finishes under an address-space limit (set before the learner's "
-           "code runs) of an idle process + 1/8 of the list approach's need", P1_STREAM),
-        kp("fits_in_memory", "fits_in_memory uses the measured list peak factor (~5x)", P1_STREAM),
-        timeout_s=240),
-    _ex("A2", "a2_nbytes_index", "A", 2, "nbytes of a tensor and the shape after indexing",
-        kp("nbytes_matches_meta_tensor", "nbytes(shape, dtype) equals a meta-device tensor's nbytes", P2_INDEX),
-        kp("bf16_is_two_bytes", "bfloat16 / float16 take 2 bytes per element", P2_INDEX),
-        kp("integer_index_drops_dim", "an integer index removes that dimension", P2_INDEX),
-        kp("slice_keeps_dim", "a slice keeps the dimension, even when it selects one element", P2_INDEX),
-        kp("full_index_expressions", "shapes after mixed index expressions (ellipsis, None, negative) match torch", P2_INDEX)),
+           "on a small and a large file", P1_MUST, L_STREAM),
+        kp("streams_under_rlimit", "the pipeline finishes under an address-space limit set before the learner's "
+           "code runs, well below what holding the records would take", P1_MUST, L_STREAM),
+        fact("fits_in_memory", "whether a JSONL file read into a list fits in RAM, against the measured list peak",
+             P1_MUST, L_LIST),
+        timeout_s=240,
+        question="一份 8 GB 的 JSONL，机器内存 32 GB。json.loads 后读成 list 能不能装下？用生成器峰值大约多少？",
+        forbidden=("5x", "5 x", "five times", "several times", "40 GB", "50 GB", "hash set", "set of hashes",
+                   "hashlib", "sha1", "digest", "readlines", "line by line", "read()", "list(f)",
+                   "one record", "19.4")),
+    _ex("A2", "a2_nbytes_index", "A", 2, "Bytes of a tensor and the shape after indexing",
+        kp("nbytes_matches_meta_tensor", "nbytes(shape, dtype) against a meta-device tensor's nbytes", P2_CONC, L_INDEX),
+        kp("bf16_is_two_bytes", "nbytes of bfloat16 and float16 tensors, the course's example first", P2_CONC, L_INDEX),
+        kp("integer_index_drops_dim", "the shape after an integer index, the course's example first", P2_CONC, L_INDEX),
+        kp("slice_keeps_dim", "the shape after a slice (also of one element or none), the course's example first",
+           P2_CONC, L_INDEX),
+        kp("full_index_expressions", "shapes after mixed index expressions (ellipsis, None, negative ints, steps)",
+           P2_CONC, L_INDEX),
+        question="x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)：x.nbytes 多少？x[:, -1] 与 x[:, -1:] 各是什么形状？",
+        forbidden=("2 bytes", "16 MiB", "16,777,216", "16777216", "(16, 1024)", "(16, 1, 1024)", "removes",
+                   "keeps the dimension", "drops", "len(range", "s.indices", "inserts", "as many")),
     _ex("A3", "a3_broadcast", "A", 2, "Broadcast two shapes",
-        kp("matches_numpy", "broadcast_shape equals np.broadcast_shapes on broadcastable shapes", P2_BROADCAST),
-        kp("aligns_from_the_right", "shapes align from the right; a missing leading dim acts as 1 ((8,1,64)+(16,64) -> (8,16,64))", P2_BROADCAST),
-        kp("raises_on_incompatible", "incompatible shapes raise ValueError, as numpy does", P2_BROADCAST)),
-    _ex("A4", "a4_grad_accum", "A", 3, "Gradient accumulation",
-        kp("backward_accumulates", "k backward calls without zero_grad give k times the single gradient", P3_ACCUM),
-        kp("matches_full_batch", "accumulating k micro-batches (one forward each, token mean over the full batch "
-           "with -100 labels) equals the full-batch gradient within 1e-6", P3_ACCUM)),
-    _ex("A5", "a5_first_loss", "A", 3, "First-step loss",
-        kp("expected_first_loss", "the expected first loss is ln V", P3_LNV),
-        kp("flags_suspicious_loss", "a first loss more than 1 nat above ln V is flagged (15.0 for V = 151936)", P3_LNV),
-        kp("init_gives_ln_v", "the learner's output-layer init makes a real tiny GPT's first loss ln V +- 0.4", P3_LNV)),
+        kp("matches_numpy", "broadcast_shape against np.broadcast_shapes on broadcastable shapes", P2_MUST, L_BROADCAST),
+        kp("aligns_from_the_right", "shapes of different lengths, the course's example first", P2_MUST, L_BROADCAST),
+        kp("raises_on_incompatible", "incompatible shapes raise ValueError, as numpy does", P2_MUST, L_BROADCAST),
+        question="(8, 1, 64) + (16, 64) 能广播吗？结果什么形状？",
+        forbidden=("(8, 16, 64)", "from the right", "right-align", "align", "stretched", "missing leading",
+                   "counts as 1", "one of them", "equal or", "(4, 3)")),
+    _ex("A4", "a4_grad_accum", "A", 3, "What backward() does to .grad, and gradient accumulation",
+        kp("backward_accumulates", "w.grad after k backward calls without clearing, against autograd, the course's "
+           "example first", P3_CONC, L_ACCUM),
+        kp("matches_full_batch", "an accumulation step over micro-batches of different lengths against the "
+           "full-batch gradient (1e-6)", P3_CONC, L_ACCUM),
+        question="第三篇的手算例子 \\(w = 3\\)、\\(x = 2\\)、\\(L = (wx - 1)^2\\)，每次重新前向、连续 backward() 三次而不 zero_grad，w.grad 是多少？",
+        forbidden=("60", "= 20", "adds into", "accumulates", "overwrite", "clear them", "1/k", "valid tokens",
+                   "scale", "summed loss", "zero_grad once")),
+    _ex("A5", "a5_first_loss", "A", 3, "The loss of the first training step",
+        fact("expected_first_loss", "the expected first-step loss for drawn vocabulary sizes", P3_MUST, L_LNV),
+        fact("flags_suspicious_loss", "the judgement on first losses that are clearly fine or clearly too high",
+             P3_MUST, L_LNV),
+        fact("init_gives_ln_v", "the first loss of a real tiny GPT with the learner's output-layer init", P3_MUST,
+             L_LNV + "; keep a logit's std (about std(weight) x sqrt(d)) well below 1, e.g. std 0.02"),
+        question="用 Qwen2.5-0.5B（词表 151936）从头初始化训练，第一步 loss 应约多少？看到 15.0 说明什么？",
+        forbidden=("11.9", "11.93", "-ln", "1 nat", "1.0 nat", "0.5 nat", "1.5", "0.02", "std 1",
+                   "logits are too large", "too large", "kaiming")),
     _ex("A6", "a6_training_state", "A", 4, "Full vs LoRA training-state memory",
-        kp("full_finetune_bytes", "full fine-tuning state = 16 bytes x parameters (3B -> 48 GB)", P4_16),
-        kp("lora_bytes", "LoRA = frozen bf16 base (2 bytes/param) + 16 bytes x trainable (3B, 1% -> ~6.5 GB: fits 24 GB)", P4_16),
-        kp("matches_real_tensors", "total and 5+1-part breakdown match the bytes of real bf16 params/grads, fp32 masters and AdamW m, v after one step (full and peft LoRA)", P4_16)),
-    _ex("A7", "a7_activations", "A", 4, "Activation memory vs B, T and checkpointing",
-        kp("scales_with_batch_and_seq", "activations are proportional to B x T (as measured), not to the parameter count", P4_ACT),
-        kp("checkpointing_keeps_inputs", "checkpointing keeps per-layer inputs only: equals the measured bytes (Llama-3-8B, B=1, T=4096: 1.0 GiB)", P4_ACT),
-        kp("tracks_measurement", "within 0.5x-1.25x of the saved-for-backward bytes measured with saved_tensors_hooks on real Llama models", P4_ACT)),
-    _ex("A8", "a8_lora_params", "A", 5, "LoRA trainable parameters from a config",
-        kp("matches_peft", "equals peft on a meta-device model for drawn configs (GQA, tied embeddings, any head_dim; all-linear or a list)", P5_LORA),
-        kp("qwen_0_5b", "Qwen2.5-0.5B r=16 all-linear = 8,798,208", P5_LORA),
-        kp("linear_in_r", "the count is proportional to r (r 16 -> 32 doubles 8.80M to 17.6M)", P5_LORA)),
-    _ex("A9", "a9_kv_cache", "A", 6, "KV-cache bytes",
-        kp("matches_dynamic_cache", "equals a real DynamicCache after a forward of a tiny GQA model", P6_KV),
-        kp("llama3_8b_per_token", "Llama-3-8B: 131,072 bytes per token; real configs match a meta-device DynamicCache for drawn B x T", P6_KV),
-        kp("fits_decision", "fits iff weights + KV cache <= GPU bytes: 128 requests x 4K context plus 16 GB weights do not fit 80 GB", P6_KV)),
+        fact("full_finetune_bytes", "full fine-tuning's training-state bytes, the course's 3B question first",
+             P4_MUST, L_16),
+        fact("lora_bytes", "LoRA's training-state bytes (frozen base + adapters), the course's 3B question first",
+             P4_CONC, L_16 + "; " + L_LORA_STATE),
+        fact("matches_real_tensors", "the total and its parts against real tensors after one step (full and peft LoRA)",
+             P4_MUST, L_16),
+        question="一个 3B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 24 GB 的卡够不够？改成可训练 1% 的 LoRA 呢？",
+        forbidden=("48 GB", "48 * 10", "6.5 GB", "6.48", "2 bytes", "4 bytes", "master", "adam_m", "adam_v",
+                   "first moment", "second moment", "grads", "fp32 copies", "bf16 weights", "only its bf16")),
+    _ex("A7", "a7_activations", "A", 4, "Activation memory, with and without checkpointing",
+        fact("scales_with_batch_and_seq", "how the activation estimate grows with B, T and the vocabulary, against "
+             "the measurement", P4_MUST, L_ACT),
+        fact("checkpointing_keeps_inputs", "activations under gradient checkpointing against the measured bytes, "
+             "and the course's model", P4_MUST, L_ACT),
+        fact("tracks_measurement", "activations without checkpointing within 0.5x-1.25x of the bytes measured with "
+             "saved_tensors_hooks on real Llama models", P4_MUST, L_ACT),
+        question="Llama-3-8B 微调，\\(B = 2\\)、\\(T = 8192\\)，不开 checkpointing 的激活约多少？开了呢？",
+        forbidden=("6 d", "6d", "3 d_ff", "6 vectors", "layer's input", "layer input", "keeps only",
+                   "its input", "B x T", "B × T", "proportional", "66 GiB", "4 GiB", "32 MiB", "T x T", "recompute")),
+    _ex("A8", "a8_lora_params", "A", 5, "LoRA's trainable parameters from a config",
+        fact("matches_peft", "the count against peft on a meta-device model for drawn configs and targets",
+             P5_MUST, L_LORA),
+        fact("qwen_0_5b", "the course's Qwen2.5-0.5B at r = 16, all-linear", P5_MUST, L_LORA),
+        fact("linear_in_r", "how the count changes with r", p7("A", 8), L_LORA),
+        question="第五篇的 0.5B 模型 \\(r = 16\\) 时可训练 8.80M、训练状态 141 MB；把 r 改成 32，两者各变成多少？",
+        forbidden=("17.6", "282", "r x (in", "r * (in", "r·(", "in_features", "out_features", "seven", "7 linear",
+                   "lm_head", "kv_heads*head_dim", "heads*head_dim", "d -> d_ff", "doubles", "linear in r",
+                   "proportional")),
+    _ex("A9", "a9_kv_cache", "A", 6, "KV-cache bytes, and whether they fit",
+        fact("matches_dynamic_cache", "the bytes against a real DynamicCache after a forward of a tiny GQA model",
+             P6_MUST, L_KV),
+        fact("llama3_8b_per_token", "the course's Llama-3-8B per token, and real configs for drawn B x T",
+             P6_MUST, L_KV),
+        fact("fits_decision", "the decision on GPUs drawn around the exact need, the course's question first",
+             P6_CONC, L_KV + "; weights + KV cache must fit: 128 x 4K on Llama-3-8B is 68.7 GB + 16 GB ~ 85 GB > 80 GB"),
+        question="Llama-3-8B bf16 推理，128 个并发请求、每个 4K 上下文，KV cache 多大？加上权重能不能放进一张 80 GB 卡？",
+        forbidden=("68.7", "85 GB", "n_kv_heads, seq_len", "[batch, n_kv", "2 x", "2 *", "per layer", "<= gpu")),
     _ex("A10", "a10_profile_idle", "A", 6, "Where did the step's time go",
-        kp("idle_fraction", "idle fraction = 1 - device time / wall time (300 ms wall, 90 ms device -> 0.7)", P6_PROF),
-        kp("device_time_from_ops", "device time = sum of the ops' self times (not inclusive totals) of a real profile", P6_PROF),
-        kp("classifies_real_profiles", "classifies real torch.profiler runs: data-loading stall, GEMM/attention step, copy-heavy step", P6_PROF),
-        timeout_s=240),
+        fact("idle_fraction", "the device's idle fraction, the course's question first", P6_MUST, L_PROF),
+        kp("device_time_from_ops", "device time from the op rows of a real profile", P6_CONC,
+           "a row's total time includes the ops it called: add up self times, or nested work counts twice"),
+        fact("classifies_real_profiles", "the label of real torch.profiler runs whose time goes to different places",
+             P6_MUST, L_PROF),
+        timeout_s=240,
+        question="一步训练墙钟 300 ms，profiler 表里 CUDA 时间合计 90 ms、aten::mm 与 attention 占其中 60%。瓶颈最可能在哪？",
+        forbidden=("0.7", "70%", "1 - device", "device / wall", "more than half", "half of", "at least half",
+                   "self times", "sum of self", "counted once", "more than once", "GEMM", "copy_", "contiguous",
+                   "data loading", ".item()", "launch")),
     # ---------------------------------------------------------------- B
-    _ex("B1", "b1_lora_oom", "B", 4, "LoRA OOM at max_length 8192 x batch 4",
-        kp("names_activation_block", "the activation block overflows, not the parameters and state (16.7 GB fits 80 GB)", P4_ACT),
-        kp("activations_scale_with_bt", "activations scale with B x T as measured in real models (16.5 GiB -> ~132 GiB at B=4, T=8192)", P4_ACT),
-        kp("checkpointing_fix", "checkpointing keeps layer inputs only, as measured (8 GiB at B=4, T=8192: fits)", P4_ACT),
-        kp("accumulation_or_shorter", "smaller micro-batch + accumulation keeps the effective batch; the longest sequence that fits", P3_ACCUM)),
-    _ex("B2", "b2_is_it_real", "B", 6, "Is a 0.5-point difference real",
-        kp("record_diff", "diffs the seven-item records first: which of commit, config, data version, seed, environment differ", P6_RECORD),
-        kp("multi_seed_stats", "real only with >= 2 seeds, non-overlapping mean +- std bands and a difference beyond ci95", P2_CI)),
+    _ex("B1", "b1_lora_oom", "B", 4, "A LoRA SFT whose account fits, and still runs out of memory",
+        fact("names_activation_block", "which block overflows, on drawn budgets and the course's", P4_MIS, L_ACT),
+        fact("activations_scale_with_bt", "activations at a new B, T against real models, and the course's 8B",
+             P4_MUST, L_ACT),
+        fact("checkpointing_fix", "activations with checkpointing against the measurement, and the course's 8B at "
+             "B=4, T=8192", P4_MUST, L_ACT),
+        kp("accumulation_or_shorter", "the accumulation plan and the longest sequence that fits, on drawn budgets",
+           P3_CONC, L_ACCUM),
+        question="8B LoRA SFT 在一张 80 GB 卡上，账算出 16.7 GB，但 SFTConfig 里 max_length=8192、每卡 batch 4 时 OOM。哪一块爆了？改什么？",
+        forbidden=("132", "8 GiB", "8x", "x 8", "B x T", "proportional", "layer's input", "B x T x hidden",
+                   "largest divisor", "look at the activations", "not the parameters")),
+    _ex("B2", "b2_is_it_real", "B", 6, "Half a point better: is it real?",
+        fact("record_diff", "which settings two run records differ in", P6_MUST, L_RECORD),
+        fact("multi_seed_stats", "the verdict on drawn seed scores and eval sizes, and course-like cases",
+             P2_MUST, L_BANDS + "; " + L_CI),
+        question="两次”同样配置”的 SFT，评测差 0.5 个点，同事说新配置更好。用哪几篇的什么判断？",
+        forbidden=("commit", "data_version", "environment", "run_id", "metrics", "seven", "fewer than 2",
+                   "ddof", "overlap", "ci95", "sqrt(", "std")),
     _ex("B3", "b3_never_stops", "B", 5, "The model answers but never stops",
-        kp("eos_kept_in_labels", "collator labels mask prompt and padding by position and keep EOS, also when pad = EOS", P5_EOS),
-        kp("finds_masked_eos", "finds the real EOS tokens a buggy collator masked to -100 (not padding)", P5_EOS)),
-    _ex("B4", "b4_merged_decode", "B", 6, "Decode floor after merge_and_unload",
-        kp("decode_floor", "decode floor = weight bytes / bandwidth, in ms (merged Qwen2.5-0.5B bf16 on H100: ~0.29 ms)", P6_DECODE),
-        kp("merged_equals_unmerged", "merge_and_unload: same logits as the unmerged LoRA model, no adapters left, the base parameter count", P5_LORA)),
-    _ex("B5", "b5_ddp", "B", 4, "DDP on 8 GPUs",
-        kp("per_gpu_memory", "per-GPU memory under DDP = a full replica's state (real LoRA tensors) + its own activations", P4_16),
-        kp("effective_batch", "effective batch = per-GPU batch x GPUs x accumulation; all-reduce mean = the full-batch gradient", P4_16),
-        kp("processes_not_threads", "one process per GPU (GIL): torchrun --nproc_per_node=N, as torch's parser reads it", P1_GIL)),
+        fact("eos_kept_in_labels", "the labels of real right-padded batches, against the reference data path",
+             P5_MUST, L_EOS),
+        fact("finds_masked_eos", "the masked end tokens of batches labelled by the reference and by buggy collators",
+             P5_MUST, L_EOS),
+        question="微调后的模型回答正确但一直不停、吐乱码。从哪一行、哪个文件查？",
+        forbidden=("by position", "by token id", "never by", "pad_token = eos_token", "pad = EOS", "pad id 0",
+                   "(id 0)", "id 0", "masks every", "EOS label", "in the loss often", "completion_only_loss",
+                   "sft_trainer", "attention mask 1) whose", "is not a finding")),
+    _ex("B4", "b4_merged_decode", "B", 6, "The decode floor of a merged LoRA model",
+        fact("decode_floor", "the batch-1 decode floor on drawn models and cards, and the course's", P6_MUST, L_DECODE),
+        fact("merged_equals_unmerged", "the merged model, loaded into a plain base model, against the unmerged logits",
+             P5_MUST, L_LORA),
+        question="第五篇那个 Qwen2.5-0.5B merge_and_unload 后部署在 H100 上，batch 1 decode 每 token 的下限约多少？合并前后这个数字变不变？",
+        forbidden=("0.29", "0.3 ms", "0.99", "494", "n_params * bytes", "* 1e3", "W'", "W +", "B A", "BA",
+                   "unload()", "zero inference overhead", "negligible", "memory-bound")),
+    _ex("B5", "b5_ddp", "B", 4, "A LoRA SFT on 8 GPUs in DDP mode",
+        fact("per_gpu_memory", "bytes per GPU under DDP, against a real LoRA replica's state", P4_CONC, L_DDP),
+        fact("effective_batch", "the effective batch, and the all-reduce against the full-batch gradient", P4_CONC, L_DDP),
+        fact("processes_not_threads", "the launch command, as torchrun's own parser reads it", P1_MUST,
+             L_GIL + "; torchrun --nproc_per_node=N starts one process per GPU (accelerate launch does the same)"),
+        question="用 accelerate launch 在 8 卡上跑 8B LoRA SFT，DDP 模式。每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效 batch 是多少？",
+        forbidden=("full replica", "replica per", "divide", "/ n_gpus", "x GPUs", "per-GPU batch x", "mean of the",
+                   "average", "--nproc", "one process per GPU", "bytecode", "16.7 GB")),
     # ---------------------------------------------------------------- C
-    _ex("C1", "c1_70b_plan", "C", 4, "70B fine-tuning plan",
-        kp("sixteen_byte_breakdown", "16 bytes per trainable parameter = 2 + 2 + 4 + 4 + 4, as the real tensors of a small model after one AdamW step hold", P4_16),
-        kp("full_1120_gb", "full fine-tuning = 16 x parameters (70B -> 1120 GB: 14 GPUs of 80 GB, one 8-GPU node is not enough)", P4_16),
-        kp("lora_155_gb", "LoRA = frozen bf16 base + 16 x adapters (70B, 1.3% -> ~155 GB: two 80 GB GPUs), as real peft tensors hold", P4_16),
-        kp("activations_outside", "activations are outside the account: each GPU's own activations come on top of its share of the state", P4_ACT),
-        kp("ddp_vs_fsdp", "DDP only if a replica fits one GPU, else FSDP (state / GPUs per GPU)", P4_16),
-        kp("qlora_half_byte", "follow-up: QLoRA stores the base at ~0.5 bytes/param (70B QLoRA fits one 80 GB GPU)", P4_16, followup=True),
-        kp("inference_one_eighth", "follow-up: inference needs only the bf16 weights, 1/8 of the 16 bytes", P4_16, followup=True)),
-    _ex("C2", "c2_loss_triage", "C", 3, "Loss not decreasing: triage order",
-        kp("ln_v_first", "first: the first loss against ln V (real char GPT: normal init ok, scaled output layer too high)", P3_LNV),
-        kp("shapes_second", "then shapes: labels must be the logits' shape without V (torch runs transposed labels silently)", P2_BROADCAST),
-        kp("missing_addition", "then which line is missing (scheduler.step, clip_grad_norm_, zero_grad), read from real runs' traces", P3_LOOP),
-        kp("grad_norm_shape", "follow-up: a healthy grad-norm curve (large first step, then small; no later spike or NaN)", P3_LOOP, followup=True)),
-    _ex("C3", "c3_decode_roofline", "C", 6, "Decode roofline",
-        kp("intensity_equals_batch", "a decode step reads every weight once for 2 FLOPs per token: intensity = batch (real FlopCounterMode FLOPs and weight bytes)", P6_RIDGE),
-        kp("ridge", "ridge = peak / bandwidth (~295); time = max(FLOPs / peak, bytes / bandwidth): 8B decode at batch 1 ~ 4.8 ms", P6_RIDGE),
-        kp("quantization_helps_decode", "quantization speeds memory-bound decode by the bytes ratio (4x), compute-bound prefill/training ~1x", P6_DECODE),
-        kp("moe_decode_hard", "follow-up: MoE decode computes with the active experts but reads every expert's weights", P6_DECODE, followup=True)),
-    _ex("C4", "c4_oom_attribution", "C", 4, "OOM attribution",
-        kp("four_blocks", "four blocks: bf16 weights, grads + state (14 bytes per trainable parameter), activations, KV cache; as real LoRA tensors hold", P4_OOM),
-        kp("by_when", "attributes an OOM by when it happens (load, first backward, longer sequence, generation; LoRA and still OOM: activations)", P4_OOM),
-        kp("remedy_per_block", "a remedy per block, and the numbers that say whether a smaller batch is enough", P4_OOM),
-        kp("kv_formula_gqa", "follow-up: the KV-cache formula with GQA matches a real DynamicCache", P6_KV, followup=True),
-        kp("activation_estimate", "follow-up: activations ~ B x T x layers x (6 d + 3 d_ff) x bytes (Llama-3-8B, 4K: 16.5 GiB)", P4_ACT, followup=True)),
-    _ex("C5", "c5_four_additions", "C", 3, "The four additions of the training loop",
-        kp("autocast", "autocast(bfloat16) is detected: loss and gradient are those of a bf16 autocast forward, parameters fp32 (P2's measurement)", P3_LOOP),
-        kp("float_ignore_index", ".float() + ignore_index=-100 is detected: the loss equals the fp32 masked cross-entropy of the logits", P3_LOOP),
-        kp("clip_grad_norm", "clip_grad_norm_(1.0) is detected: the step moves the weights by the gradient clipped to norm 1", P3_LOOP),
-        kp("warmup_cosine", "warmup + cosine is detected: lr_at and the lr at each optimizer.step()", P3_LOOP),
-        kp("grad_accumulation", "follow-up: accumulation over k micro-batches steps once with the full-batch gradient", P3_ACCUM, followup=True),
-        timeout_s=240),
-    _ex("C6", "c6_trustworthy", "C", 6, "Trustworthy conclusions",
-        kp("seeds", "several seeds: mean and sample std; overlapping mean +- std bands show no difference", P2_CI),
-        kp("ci95", "the eval table with ci95 = 1.96 sqrt(p(1-p)/n): 80 questions -> +-10.9 points", P2_CI),
-        kp("per_question_diff", "merge the two eval tables and list improved and degraded questions (as pandas merge + query)", P2_CI),
-        kp("seven_items", "a run record with the seven items: unique run id, commit, config, data version, seed, real environment, metrics", P6_RECORD),
-        kp("same_seed_identical", "the same seed gives the identical number, another seed another one", P6_RECORD),
-        kp("data_version", "follow-up: the data version is the file's hash (SHA-256) and changes with the data", P6_RECORD, followup=True)),
-    _ex("C7", "c7_jsonl_plan", "C", 1, "10 GB JSONL clean/dedupe/tokenize",
-        kp("streaming", "a generator pipeline: peak resident memory (VmHWM, read from outside) does not grow when the file is 8x larger", P1_STREAM),
-        kp("process_pool", "tokenizing in a multiprocessing.Pool of n_workers with the chunksize (not threads): the workers' CPU time shows it; same result as serial", P1_GIL),
-        kp("exact_dedupe", "exact dedupe of the cleaned texts by content hash, first occurrences in order", P1_STREAM),
-        kp("why_not_8x", "follow-up: processes do not reach 8x: Amdahl's serial fraction and the real cores", P1_GIL, followup=True)),
+    _ex("C1", "c1_70b_plan", "C", 4, "A 70B fine-tuning plan",
+        fact("sixteen_byte_breakdown", "the bytes per trainable parameter by part, against real tensors after one "
+             "AdamW step", p7("C", 1), L_16),
+        fact("full_1120_gb", "full fine-tuning's state and GPU count, the course's 70B first", p7("C", 1), L_16),
+        fact("lora_155_gb", "LoRA's state against real peft tensors, and the course's 70B at 1.3%", p7("C", 1),
+             L_16 + "; " + L_LORA_STATE),
+        fact("activations_outside", "bytes per GPU with activations, under DDP and FSDP", p7("C", 1), L_ACT),
+        fact("ddp_vs_fsdp", "the choice between DDP and FSDP, and each one's bytes per GPU", p7("C", 1), L_DDP),
+        fact("qlora_half_byte", "follow-up: QLoRA's state, and the course's 70B", p7("C", 1, followup=True),
+             "QLoRA stores the frozen base in 4 bits, ~0.5 bytes per parameter: 70B QLoRA fits one 80 GB GPU",
+             followup=True),
+        fact("inference_one_eighth", "follow-up: the bytes bf16 inference needs", p7("C", 1, followup=True),
+             "inference keeps only the bf16 weights: 2 of the 16 bytes, 1/8 of training", followup=True),
+        question="让你微调一个 70B 模型，全量还是 LoRA、几张 80 GB 卡？把账算给我看。",
+        forbidden=("1120", "1,120", "155 GB", "14 GPUs", "640", "0.5 byte", "half a byte", "4 bits", "4-bit",
+                   "1/8", "eighth", "2 of the", "16 x", "outside the", "not sharded", "split evenly",
+                   "shards", "master", "adam_m", "adam_v", "fp32", "2 bytes")),
+    _ex("C2", "c2_loss_triage", "C", 3, "The loss does not fall: in what order do you look",
+        fact("ln_v_first", "the first-loss verdict on real first losses of a char GPT and on drawn ones",
+             p7("C", 2), L_LNV),
+        kp("shapes_second", "the shape guard on shapes that torch's cross_entropy runs on silently", p7("C", 2),
+           "shapes: a wrong axis or view(-1, V) against transposed labels raises nothing; assert the shapes "
+           "before the loss — 「loss 前 assert 形状」"),
+        fact("missing_addition", "the missing line, read from real short runs with one line removed", p7("C", 2),
+             L_LOOP),
+        kp("grad_norm_shape", "follow-up: the judgement on drawn gradient-norm curves", p7("C", 2, followup=True),
+           "a healthy curve: a larger first step, then small values; a later spike or a NaN is not healthy",
+           followup=True),
+        question="训练 loss 不降或第一步就异常，你排查的顺序是什么？",
+        allowed=("clip_grad_norm",),  # missing_line's answers are a closed list of line names
+        forbidden=("10.4", "ln 32000", "labels_shape + (", "+ (V,)", "transposed", "never changes", "1.25",
+                   "above 1.0", "1.0 +", "1e-3", "too_high if", "output layer's init", "leak", "0.3", "~2.0")),
+    _ex("C3", "c3_decode_roofline", "C", 6, "Why inference is fast only at large batch",
+        fact("intensity_equals_batch", "a decode step's FLOPs and bytes against FlopCounterMode on a real model, "
+             "and its intensity", p7("C", 3), L_RIDGE),
+        fact("ridge", "the ridge point and the roofline on drawn hardware, and the course's decode floor",
+             p7("C", 3), L_RIDGE + "; " + L_DECODE),
+        fact("quantization_helps_decode", "the roofline speed-up of quantization, for decode and for prefill / "
+             "training", p7("C", 3), L_DECODE),
+        fact("moe_decode_hard", "follow-up: an MoE decode step's FLOPs and bytes", p7("C", 3, followup=True),
+             "MoE decode computes with the active experts only, but the batch's tokens reach every expert: all "
+             "weights are read", followup=True),
+        question="为什么 LLM 推理 batch 大才快？量化为什么对推理有效、对训练用处不大？",
+        forbidden=("max(", "2 FLOPs", "multiply-add", "intensity = batch", "~ batch", "4x", "~1x", "read once",
+                   "every expert's", "all experts", "active experts", "only active", "below the ridge",
+                   "shared by the batch", "26700", "flops / nbytes", "memory-bound", "compute-bound")),
+    _ex("C4", "c4_oom_attribution", "C", 4, "CUDA out of memory: which block",
+        fact("four_blocks", "the four blocks against real LoRA tensors", p7("C", 4), L_16 + "; " + L_OOM),
+        fact("by_when", "the block of drawn OOM events and the course's", p7("C", 4), L_OOM),
+        fact("remedy_per_block", "each block's remedies, and the largest batch that fits", p7("C", 4),
+             "weights: bf16 / quantize / more GPUs; grads and state: LoRA / FSDP / 8-bit optimizer; activations: "
+             "checkpointing / smaller batch + accumulation / shorter sequences; KV cache: fewer requests / "
+             "shorter context"),
+        fact("kv_formula_gqa", "follow-up: the KV cache with GQA against a real DynamicCache",
+             p7("C", 4, followup=True), L_KV, followup=True),
+        fact("activation_estimate", "follow-up: the course's activation estimate, on drawn configs and its 8B",
+             p7("C", 4, followup=True), L_ACT, followup=True),
+        question="CUDA out of memory，你怎么定位落在哪一块？",
+        forbidden=("2 bytes", "bf16 copies", "loading ->", "load ->", "first backward ->", "look at activations",
+                   "6 vectors", "6 d", "3 d_ff", "E.g. weights", "LoRA / FSDP", "2 (K", "n_kv_heads x")),
+    _ex("C5", "c5_four_additions", "C", 3, "The lines of an LLM training loop the MNIST tutorial lacks",
+        fact("autocast", "mixed precision, measured: loss and gradient against the course's loop, parameters' dtype",
+             p7("C", 5), L_LOOP),
+        fact("float_ignore_index", "the loss against the course's masked cross-entropy of the logits", p7("C", 5),
+             L_LOOP),
+        fact("clip_grad_norm", "the gradient optimizer.step() sees, read from the weights", p7("C", 5), L_LOOP),
+        fact("warmup_cosine", "the learning rate of lr_at and of each optimizer.step()", p7("C", 5), L_LOOP),
+        fact("grad_accumulation", "follow-up: an accumulated step against the full-batch gradient",
+             p7("C", 5, followup=True), L_ACCUM, followup=True),
+        timeout_s=240,
+        question="不用 Trainer 写一个 LLM 的训练循环，哪几行是 MNIST 教程里没有的、各在防什么？",
+        forbidden=("four", "bfloat16)", ".float()", "float()", "max_norm", "1.0)", "norm 1", "lambda", "zero_grad",
+                   "divided by k", "/ k", "each loss divided", "in fp32", "reductions", "diverge", "prompt and padding")),
+    _ex("C6", "c6_trustworthy", "C", 6, "A conclusion people can trust",
+        kp("seeds", "mean and sample std over seeds, and whether bands overlap", p7("C", 6), L_BANDS),
+        fact("ci95", "the ci95 half-width on drawn cases and the course's 80 questions", p7("C", 6), L_CI),
+        kp("per_question_diff", "the improved and degraded questions of two drawn eval tables (an inner merge)",
+           p7("C", 6), "merge the two eval tables and read the questions that changed, not only the total"),
+        fact("seven_items", "the record's items and values against this interpreter and the data file", p7("C", 6),
+             L_RECORD),
+        kp("same_seed_identical", "the experiment run twice with one seed and once with another", p7("C", 6), L_SEED),
+        fact("data_version", "follow-up: what the record says of a data file, and of the file once changed",
+             p7("C", 6, followup=True), "the data version is the file's hash (or a datasets revision): changed "
+             "data is another experiment", followup=True),
+        question="你的实验结论要让人信，从设计到记录你会做哪些事？",
+        forbidden=("run_id", "run id", "commit", "data_version", "data version", "environment", "seven",
+                   "SEVEN_ITEMS", "manual_seed", "Generator(", "sqrt(", "pandas", "merge +", "query")),
+    _ex("C7", "c7_jsonl_plan", "C", 1, "Clean, dedupe and tokenize 10 GB of JSONL",
+        kp("streaming", "unique_texts's peak resident memory, read from outside, on a file and on it repeated 8x",
+           p7("C", 7), L_STREAM),
+        fact("process_pool", "where the tokenizing's CPU time is spent, and the pool and chunksize used", p7("C", 7),
+             L_GIL + "; multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=...): chunksize sends a "
+             "batch of texts per pickle round-trip"),
+        kp("exact_dedupe", "exact dedupe of the cleaned texts, first occurrences in order", p7("C", 7), L_STREAM),
+        fact("why_not_8x", "follow-up: the speed-up bound on drawn cases and the course's", p7("C", 7, followup=True),
+             "processes do not reach 8x: the serial part (reading, dedupe, pickling in the parent) and the real "
+             "cores cap it (Amdahl: 1 / (s + (1 - s) / n)); the course measured 3.1x", followup=True),
+        question="一份 10 GB 的 JSONL 要清洗、去重、tokenize，机器 16 GB 内存 8 核，怎么做到又快又不爆内存？",
+        forbidden=("generator", "yield", "set of", "hash", "SHA-256", "sha256", "process pool", "processes, not",
+                   "not threads", "imap(", "chunksize=chunksize", "pickle", "1 / (", "min(n_workers")),
     # ---------------------------------------------------------------- P
     _ex("P1", "p1_causal_attention", "P", 2, "Causal attention in einsum",
-        kp("float32_matches_sdpa", "float32 output within 1e-6 of F.scaled_dot_product_attention(is_causal=True) (inputs in [-1, 1], T, d <= 64)", P2_TOL),
-        kp("float64_matches_sdpa", "float64 output within 1e-12 of SDPA", P2_TOL),
-        kp("no_future_leak", "changing later queries/keys/values never changes an earlier output (causal mask)", P2_EINSUM),
-        kp("scaled_softmax_over_keys", "attention weights are softmax over keys of QK^T / sqrt(d)", P2_EINSUM),
-        kp("numerically_stable", "large logits (up to 300 in float32, 3000 in float64) give no NaN/inf and still match SDPA", P2_TOL)),
+        fact("float32_matches_sdpa", "float32 output against F.scaled_dot_product_attention(is_causal=True)",
+             P2_MUST, L_TOL),
+        fact("float64_matches_sdpa", "float64 output against SDPA", P2_MUST, L_TOL),
+        kp("no_future_leak", "changing later queries, keys or values never changes an earlier output", P2_CONC,
+           "causal: position t attends to keys s <= t only; the future gets weight exactly 0"),
+        kp("scaled_softmax_over_keys", "the attention weights against SDPA's (the output for v = identity)", P2_CONC,
+           "attention weights = softmax over the key axis of QK^T / sqrt(d), future keys masked — "
+           "「attention 沿 key 维」"),
+        fact("numerically_stable", "large logits: finite and still matching SDPA", P2_MUST, L_TOL +
+             "; subtract each row's maximum before exp"),
+        question="看到一个 attention 的公式，能不能写出对应的 einsum？",
+        forbidden=("softmax", "sqrt", "√", "1e-6", "1e-06", "1e-12", "2e-7", "2.65", "row max", "maximum",
+                   "-inf", "triu", "tril", "upper triangle", "btd", "bhtd", "bsd", "key axis", "each row sums")),
     _ex("P2", "p2_training_loop", "P", 3, "The twenty-line training loop",
-        kp("first_loss_ln_v", "train_step returns this step's mean loss; the 840,448-parameter model starts at ~ln 128", P3_LNV),
-        kp("ppl_falls", "train(config): validation PPL on unseen text falls from ~128 below 12 in 80 steps (batch 8 x 64)", P3_LOOP),
-        kp("schedule_values", "lr_at is linear warmup + cosine; the lr at each optimizer.step() follows it", P3_LOOP),
-        kp("uses_autocast", "under amp_dtype=bf16 the loss and the gradient are those of an autocast(bf16) forward; parameters stay fp32", P3_LOOP),
-        kp("float_logits_ignore_index", "the loss is F.cross_entropy(logits.float(), ignore_index=-100) of the model's bf16 logits", P3_LOOP),
-        kp("clips_grad_norm", "optimizer.step() gets the gradient clipped to norm 1.0; the pre-clip norm is reported", P3_LOOP),
-        kp("zero_grad_set_to_none", "each step uses its own gradient only (cleared after the step, not before it); every .grad is None after train_step", P3_ACCUM),
-        timeout_s=300),
-    _ex("P3", "p3_memory_estimate", "P", 4, "A memory estimate within 30%",
-        kp("state_blocks_within_30pct", "parameter, gradient and AdamW-state bytes within 30% of real tensors after a step", P4_16),
-        kp("activations_within_30pct", "activation bytes within 30% of the saved-for-backward tensors of a real step", P4_ACT),
-        kp("peak_within_30pct", "peak within 30% of MemTracker's peak of a steady-state step on CPU", P4_ACT),
-        kp("cuda_max_allocated", "peak within 30% of torch.cuda.max_memory_allocated()", P4_ACT, needs_gpu=True),
-        kp("course_llama3_8b", "full / LoRA r=16 / QLoRA GB from a config (Llama-3-8B: 128.5 / 16.7 / ~5.1)", P4_16),
-        timeout_s=300),
-    _ex("P4", "p4_lora_sft", "P", 5, "A LoRA SFT that learns to stop",
-        kp("labels_mask_prompt_and_padding", "tokens are prompt + ' answer' + EOS; labels are -100 on the prompt and on padding, the token id on the answer", P5_EOS),
-        kp("masked_fraction", "the masked fraction is the count of -100 over all B x T label positions", P5_EOS),
-        kp("eos_label_kept", "the label at the EOS position is EOS", P5_EOS),
-        kp("eos_kept_when_pad_is_eos", "the EOS label is kept even when the pad token is the EOS token", P5_EOS),
-        kp("trainable_params_match_peft", "LoRA r=16, alpha=32, all-linear: trainable parameters and scaling match peft's", P5_LORA),
-        kp("answers_and_stops", "after 12 LoRA steps on a real model, held-out prompts are answered correctly and end with EOS", P5_EOS),
-        timeout_s=600, call_timeout_s=60),
-    _ex("P5", "p5_profile_record", "P", 6, "Profile and record",
-        kp("reads_profiler_table", "top aten ops by self time and the backward/forward ratio of a real profiler table", P6_PROF),
-        kp("seven_item_record", "a saved run record with the seven items: real commit, data sha256, environment", P6_RECORD),
-        kp("seed_reproducible", "2-worker DataLoader: same seed -> identical metric, other seed -> different, workers not duplicated", P6_RECORD),
-        timeout_s=300),
+        fact("first_loss_ln_v", "train_step's loss of the initial model, against the grader's own forward",
+             P3_MUST, L_LNV),
+        fact("ppl_falls", "train(config): validation perplexity on unseen text after a short run, and the first loss",
+             P3_MUST, L_LOOP + "; the course: 840,448 parameters, first loss 5.07 ~ ln 128, PPL 128 -> 9.6 in a CPU minute"),
+        fact("schedule_values", "lr_at on drawn schedules, and the lr at each optimizer.step()", P3_MUST, L_LOOP),
+        fact("uses_autocast", "under amp_dtype=bf16: the loss and the gradient against the course's loop; "
+             "parameters' dtype", P3_MUST, L_LOOP),
+        fact("float_logits_ignore_index", "the loss on targets with ignored positions, against the course's loss",
+             P3_MUST, L_LOOP),
+        fact("clips_grad_norm", "the gradient optimizer.step() sees, and the reported norm", P3_MUST, L_LOOP),
+        fact("zero_grad_set_to_none", "each step's gradient alone, and the .grad fields after train_step", P3_CONC,
+             L_ACCUM + "; " + L_LOOP),
+        timeout_s=300,
+        question="不用 Trainer，能不能从零写一个训练循环、在小数据集上训一个小 Transformer、并解释每一行为什么在那里？",
+        forbidden=(".float()", "float()", "max_norm", "1.0)", "norm 1", "lambda", "zero_grad", "(step + 1)",
+                   "math.cos", "pi *", "betas", "0.95", "in this order", "9.6", "below 12", "~128",
+                   "4 layers", "n_embd 128", "cross_entropy(", "backward();")),
+    _ex("P3", "p3_memory_estimate", "P", 4, "Estimate the memory before the run",
+        fact("state_blocks_within_30pct", "parameter, gradient and AdamW-state bytes against real tensors after a step",
+             P4_MUST, L_16 + " (here plain fp32: 4 + 4 + 8)"),
+        fact("activations_within_30pct", "activation bytes against the saved-for-backward tensors of a real step",
+             P4_MUST, L_ACT + "; eager attention also saves (B, heads, T, T), the loss the (B*T, V) logits"),
+        fact("peak_within_30pct", "the peak against MemTracker's peak of a steady-state step on CPU", P4_MUST,
+             L_ACT + "; the peak comes at the start of backward: weights, state and all activations alive at once"),
+        fact("cuda_max_allocated", "the peak against torch.cuda.max_memory_allocated()", P4_MUST,
+             "estimate before the run, max_memory_allocated() after: within 30% is a match — "
+             "「跑前算、跑后 max_memory_allocated()，误差 30% 内算会算」", needs_gpu=True),
+        fact("course_llama3_8b", "full / LoRA / QLoRA GB from a config, on drawn configs and the course's 8B",
+             P4_MUST, L_16 + "; " + L_LORA_STATE),
+        timeout_s=300,
+        question="能不能算出一个 8B 模型全量微调要多少显存、为什么 LoRA 能放进一张卡？",
+        allowed=("set_to_none",),  # the measured loop is shown as code
+        forbidden=("30%", "4 + 4 + 8", "4 bytes per", "two fp32", "fp32 moments", "(B, heads, T, T)", "B*T, V",
+                   "(B*T", "start of backward", "always alive", "frees them", "16.7", "5.1", "r x (in",
+                   "in_features + out_features", "2 bytes per", "16 B x")),
+    _ex("P4", "p4_lora_sft", "P", 5, "A LoRA SFT on a real model",
+        fact("labels_mask_prompt_and_padding", "the tokens and labels of the data path against the grader's own "
+             "tokenisation", P5_MUST, L_EOS),
+        fact("masked_fraction", "the fraction of label positions left out of the loss", P5_MUST, L_EOS),
+        fact("eos_label_kept", "the label at the end-of-sequence position", P5_MUST, L_EOS),
+        fact("eos_kept_when_pad_is_eos", "the label at the end-of-sequence position when the pad id is the EOS id",
+             P5_MUST, L_EOS),
+        fact("trainable_params_match_peft", "the LoRA model's trainable parameters and scaling against peft's for the "
+             "course's configuration", P5_MUST, L_LORA),
+        fact("answers_and_stops", "after 12 LoRA steps on a real model: held-out questions answered and stopped",
+             P5_MIS, L_EOS),
+        timeout_s=600, call_timeout_s=60,
+        question="能不能用 peft + trl 在一小时内跑起一个 LoRA SFT？卡住的时候能不能直接读源码找到原因？",
+        forbidden=("r=16", "r = 16", "lora_alpha", "alpha=32", "alpha = 32", "all-linear", "target_modules=",
+                   "get_peft_model", "LoraConfig", "separately", "EOS label", "the EOS token itself", "85",
+                   "task_type", "2.0", "never by", "by position", "(id 0", "id 0", "sharpest",
+                   "never stopped", "pad_token = eos")),
+    _ex("P5", "p5_profile_record", "P", 6, "Read a profile, make a run reproducible",
+        kp("reads_profiler_table", "top ops by time and the backward/forward ratio of a real profiler table",
+           P6_CONC, "top ops by self time (children excluded), largest first; " + L_PROF),
+        fact("seven_item_record", "the saved record's items and values against git, the data file and the "
+             "interpreter", P6_MUST, L_RECORD),
+        kp("seed_reproducible", "a 2-worker DataLoader: same seed twice, another seed, no repeated noise", P6_MUST,
+           L_SEED + "; seed the DataLoader with torch.Generator().manual_seed(seed); each worker's numpy and "
+           "random from torch.initial_seed() (worker_init_fn)"),
+        timeout_s=300,
+        question="不写 kernel，能不能解释一次训练为什么慢、一次推理为什么快不起来、一个 OOM 从哪里来？三个月后能不能复现今天这次实验？",
+        forbidden=("commit", "run id", "data_version", "data version", "environment", "seven",
+                   "generator=", "manual_seed", "worker_init_fn", "initial_seed", "rev-parse", "safe.directory",
+                   "importlib", "2x", "~2", "about 2", "GEMM")),
     # ---------------------------------------------------------------- X
-    _ex("X1", "x1_gil", "X", 1, "Threads do not speed up CPU-bound Python",
-        kp("threads_no_speedup", "threads run the work in this process but use ~1 core at once (CPU / wall <= 1.3): the GIL", P1_GIL),
-        kp("processes_speed_up", "worker processes run the work and use >= 1.3x the cores the threads used, in the same run", P1_GIL),
-        timeout_s=180),
-    _ex("X2", "x2_silent_broadcast", "X", 2, "A wrong shape broadcasts silently",
-        kp("silent_broadcast", "(3,) - (3, 1) runs and gives (3, 3): the naive loss returns torch's broadcast shape and wrong number", P2_BROADCAST),
-        kp("shape_safe_loss", "a shape-safe loss raises on any shape mismatch (also equal element counts) and equals F.mse_loss otherwise", P2_BROADCAST)),
-    _ex("X3", "x3_autocast_dtypes", "X", 4, "autocast leaves parameters in fp32",
-        kp("params_stay_fp32", "parameters stay fp32 (bit-identical) after a forward under CPU autocast(bfloat16)", P4_16),
-        kp("matmul_outputs_bf16", "a Linear's output under autocast is bf16, as the check's own autocast run gives", P4_16),
-        kp("loss_fp32", "the loss (a reduction) under autocast stays fp32", P4_16)),
-    _ex("X4", "x4_decode_bytes", "X", 6, "Decode time is bytes / bandwidth",
-        kp("bytes_over_bandwidth", "decode floor = real bf16 weight bytes / bandwidth (Llama-3-8B: 4.8 ms)", P6_DECODE),
-        kp("not_flops_over_compute", "a decode step takes max(FLOPs / peak, bytes / bandwidth): below the ridge a larger batch costs no time", P6_RIDGE)),
-    _ex("X5", "x5_loss_falls_never_stops", "X", 5, "Loss falls while the model never stops",
-        kp("loss_falls", "with EOS masked to -100 the SFT loss still falls (mean of the last 3 < half the first), re-measured on SmolLM2", P5_EOS),
-        kp("never_stops", "with EOS masked the model answers held-out capitals but does not emit EOS after them", P5_EOS),
-        timeout_s=600, call_timeout_s=60),
+    _ex("X1", "x1_gil", "X", 1, "Threads and processes for CPU-bound Python",
+        fact("threads_no_speedup", "threads: where the CPU time goes, and how many cores they use at once", P1_MIS, L_GIL),
+        fact("processes_speed_up", "processes: where the CPU time goes, and their cores against the threads'",
+             P1_MIS, L_GIL),
+        timeout_s=180,
+        question="预处理慢就开多线程",
+        forbidden=("ThreadPoolExecutor", "multiprocessing.Pool", "Pool(", "one thread at a time", "bytecode",
+                   "in parallel", "releases", "1.3", "pickles", "chunksize")),
+    _ex("X2", "x2_silent_broadcast", "X", 2, "A loss on mismatched shapes",
+        kp("silent_broadcast", "the naive loss on (N,) and (N, 1): its shape and value against torch's", P2_MIS,
+           L_BROADCAST + ": (3,) - (3, 1) runs and gives (3, 3), no error, a wrong number"),
+        kp("shape_safe_loss", "the safe loss refuses differing shapes and equals F.mse_loss otherwise", P2_MIS,
+           "assert shapes at the key places, above all before the loss — 「关键处 assert 形状」"),
+        question="形状错了会报错",
+        forbidden=("broadcast", "(N, N)", "(3, 3)", "silently", "no error", "wrong number", "same number of elements")),
+    _ex("X3", "x3_autocast_dtypes", "X", 4, "What autocast does to a layer's dtypes",
+        kp("params_stay_fp32", "the layer's weight after a forward under CPU autocast(bfloat16)", P4_MIS,
+           "autocast does not change how parameters are stored: they stay fp32; the matmul uses a temporary bf16 copy"),
+        kp("matmul_outputs_bf16", "a Linear's output under autocast, against the grader's own autocast run", P4_MIS,
+           "autocast runs matmuls in bf16: the Linear's output is bf16"),
+        kp("loss_fp32", "the loss under autocast", P4_MIS,
+           "reductions such as softmax, norms and the loss stay fp32 under autocast"),
+        question="autocast 把参数变成 bf16、显存减半",
+        forbidden=("stays fp32", "stay fp32", "remain fp32", "does not change", "temporary", "reduction",
+                   "bf16 output", "returns a bf16", "master weights")),
+    _ex("X4", "x4_decode_bytes", "X", 6, "Why decode is slow",
+        fact("bytes_over_bandwidth", "the decode floor against real models' bf16 weight bytes, and the course's 8B",
+             P6_MUST, L_DECODE),
+        fact("not_flops_over_compute", "the roofline step time on drawn sizes, and how it changes with the batch on the course's 8B",
+             P6_MIS, L_RIDGE),
+        question="decode 慢是 GPU 算不过来",
+        forbidden=("ridge", "max(", "read once", "every weight", "4.8", "0.3 ms", "batch 64", "costs no",
+                   "~1 FLOP", "intensity", "moving the weights", "memory-bound", "compute-bound")),
+    _ex("X5", "x5_loss_falls_never_stops", "X", 5, "The loss falls: did the SFT work?",
+        kp("loss_falls", "with the end token masked the SFT loss on SmolLM2 still falls, and loss_fell reads curves "
+           "as the grader does", P5_MIS, "the loss falls either way: a falling loss is necessary, not sufficient — "
+           "「要看生成输出，不只看 loss」"),
+        kp("never_stops", "with the end token masked: held-out capitals answered, and whether the model stops; "
+           "stops() reads generations as the grader does", P5_MIS, L_EOS),
+        timeout_s=600, call_timeout_s=60,
+        question="loss 降下来 SFT 就成了",
+        forbidden=("never stop", "does not stop", "5.3", "1.7", "Paris", "Rome", "enough times", "often enough")),
 )
-
 BY_ID: dict[str, Exercise] = {ex.id: ex for ex in CATALOG}
 BY_MODULE: dict[str, Exercise] = {ex.module: ex for ex in CATALOG}
 

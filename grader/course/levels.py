@@ -8,6 +8,23 @@ Part 7, section 五.D, as CATALOG.md turns it into rules:
 * can-teach  mastered, every C key point including the follow-ups, P5, all of X.
 * pass line  (通关标准, reported on its own) A >= 8, B >= 4, every C >= half its key points.
 
+Two sources (issue 15). The course's criteria for reading and answering are closed-book ("不翻书");
+with the quiz's counts (:class:`QuizCounts`, from ``grader.quiz.progress``) :func:`summarize` takes
+them from the quiz and the "has done it" criteria from the code:
+
+* read       the R quiz: at least 80% of the items mastered;
+* mastered   read; in the quiz A >= 8 of 10 and B >= 4 of 5 mastered and every C question >= half
+             its key points; in code P1-P4 pass;
+* can-teach  mastered; in the quiz every C key point and follow-up; in code P5, all of X, and the
+             A, B and C code exercises pass (C with its follow-ups): "六个脚本改过参数、看过数字怎么变".
+* pass line  from the quiz (the course's self-test is answered, not coded); the code's is kept too.
+
+Without quiz counts (``quiz=None``, as the classroom counts its gradebook) every criterion comes
+from the code, as listed above.
+
+The thresholds are kept as fractions (NEEDED) of the catalog's counts: the course wrote them
+for 12 recall items, 10 A and 5 B questions; a question added to a set moves the bar with it.
+
 An outcome maps exercise id -> key point id -> True (passed), False, or None (not verifiable
 on this machine: left out of every count). An exercise absent from the mapping (not
 available yet, or not graded) counts as not passed. A question of A, B, P or X passes when
@@ -18,6 +35,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Mapping
 
 from grader.course import catalog
@@ -25,9 +43,19 @@ from grader.course import catalog
 Outcomes = Mapping[str, Mapping[str, "bool | None"]]
 
 LEVELS = ("none", "read", "mastered", "can-teach")
-R_THRESHOLD = 0.8
-A_NEEDED, B_NEEDED = 8, 4
+# The course's thresholds, stated once, as fractions of the catalog's counts.
+NEEDED = {"R": Fraction(8, 10), "A": Fraction(8, 10), "B": Fraction(4, 5), "C": Fraction(1, 2)}
 MASTERED_P = ("P1", "P2", "P3", "P4")
+
+
+def needed(set_id: str, total: int) -> int:
+    """How many of ``total`` (R items, A or B questions, one C question's key points) the course asks for."""
+    return math.ceil(NEEDED[set_id] * total)
+
+
+def by_set() -> dict[str, list[catalog.Exercise]]:
+    """The catalog's exercises per set, in catalog order."""
+    return {s: [ex for ex in catalog.CATALOG if ex.set == s] for s in catalog.SETS}
 
 
 def _counted(ex: catalog.Exercise, outcome: Mapping[str, bool | None], followups: bool) -> tuple[int, int]:
@@ -51,6 +79,36 @@ def question_passed(ex: catalog.Exercise, outcomes: Outcomes, followups: bool = 
     return total > 0 and passed == total
 
 
+@dataclass(frozen=True)
+class QuizCounts:
+    """The closed-book side: what the quiz counts as mastered (grader.quiz.progress)."""
+
+    r: tuple[int, int]  # R items mastered / items
+    a: tuple[int, int]  # A questions mastered / questions
+    b: tuple[int, int]
+    c_points: Mapping[str, tuple[int, int]]  # C id -> key points mastered / key points
+    c_all: Mapping[str, tuple[int, int]]  # the same with the follow-ups
+    learner: str = ""
+    answers: int = 0
+
+    def to_dict(self) -> dict:
+        return {"learner": self.learner, "answers": self.answers, "R": f"{self.r[0]}/{self.r[1]}",
+                "A": f"{self.a[0]}/{self.a[1]}", "B": f"{self.b[0]}/{self.b[1]}",
+                "C": {k: f"{p}/{t}" for k, (p, t) in self.c_points.items()},
+                "C_with_followups": {k: f"{p}/{t}" for k, (p, t) in self.c_all.items()}}
+
+
+@dataclass(frozen=True)
+class Criterion:
+    level: str  # the level it belongs to
+    source: str  # "quiz" or "code"
+    text: str
+    met: bool
+
+    def to_dict(self) -> dict:
+        return {"level": self.level, "source": self.source, "criterion": self.text, "met": self.met}
+
+
 @dataclass
 class Summary:
     level: str
@@ -62,7 +120,12 @@ class Summary:
     c_points: dict[str, tuple[int, int]]  # C id -> (key points passed, total), follow-ups excluded
     c_all_points: dict[str, tuple[int, int]]  # the same with follow-ups
     sets: dict[str, tuple[int, int]]  # set -> (questions passed, questions in the catalog)
+    needed: dict[str, int]  # R, A, B -> items or questions the course asks for
     next_level_needs: list[str] = field(default_factory=list)
+    quiz: QuizCounts | None = None  # the closed-book source, when the quiz is counted
+    criteria: list[Criterion] = field(default_factory=list)  # every criterion of every level, with its source
+    code_level: str = ""  # the level counted from the code alone (the classroom's counting)
+    code_pass_line: bool = False  # the pass line counted from the code exercises
 
     def row(self) -> dict:
         """The columns of a class CSV (``grader batch``, ``grader classroom mastery``)."""
@@ -77,53 +140,108 @@ class Summary:
             "C": {k: f"{p}/{t}" for k, (p, t) in self.c_points.items()},
             "C_with_followups": {k: f"{p}/{t}" for k, (p, t) in self.c_all_points.items()},
             "sets": {k: f"{p}/{t}" for k, (p, t) in self.sets.items()},
+            "needed": self.needed,
             "next_level_needs": self.next_level_needs,
+            "level_sources": "quiz (closed book) + code" if self.quiz is not None else "code",
+            "code_level": self.code_level, "code_pass_line": self.code_pass_line,
+            "quiz": self.quiz.to_dict() if self.quiz is not None else None,
+            "criteria": [c.to_dict() for c in self.criteria],
         }
 
 
-def summarize(outcomes: Outcomes) -> Summary:
-    by_set: dict[str, list[catalog.Exercise]] = {s: [] for s in catalog.SETS}
-    for ex in catalog.CATALOG:
-        by_set[ex.set].append(ex)
-    (r_ex,) = by_set["R"]
+def summarize(outcomes: Outcomes, quiz: QuizCounts | None = None) -> Summary:
+    """The level from the code's outcomes alone (``quiz=None``) or with the quiz as the closed-book source."""
+    code = _summarize_code(outcomes)
+    code.code_level, code.code_pass_line = code.level, code.pass_line
+    if quiz is None:
+        return code
+    return with_quiz(code, outcomes, quiz)
+
+
+def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
+    """Levels whose closed-book criteria come from the quiz, the rest from the code (module docstring)."""
+    sets_of = by_set()
+    crit: list[Criterion] = []
+
+    def add(level, source, text, met):
+        crit.append(Criterion(level, source, text, bool(met)))
+
+    need_r = needed("R", quiz.r[1])
+    add("read", "quiz", f"R: {quiz.r[0]}/{quiz.r[1]} items mastered in the quiz, need {need_r}",
+        quiz.r[1] > 0 and quiz.r[0] >= need_r)
+    for s, (got, total) in (("A", quiz.a), ("B", quiz.b)):
+        add("mastered", "quiz", f"{s}: {got}/{total} questions mastered in the quiz, need {needed(s, total)}",
+            total > 0 and got >= needed(s, total))
+    for cid, (p, t) in quiz.c_points.items():
+        add("mastered", "quiz", f"{cid}: {p}/{t} key points in the quiz, need {needed('C', t)}", t > 0 and p >= needed("C", t))
+    for pid in MASTERED_P:
+        add("mastered", "code", f"{pid} must pass", question_passed(catalog.BY_ID[pid], outcomes))
+    for cid, (p, t) in quiz.c_all.items():
+        add("can-teach", "quiz", f"{cid}: {p}/{t} key points and follow-ups in the quiz, need all", t > 0 and p == t)
+    add("can-teach", "code", "P5 must pass", question_passed(catalog.BY_ID["P5"], outcomes))
+    for ex in sets_of["X"]:
+        add("can-teach", "code", f"{ex.id} must pass", question_passed(ex, outcomes))
+    for s in ("A", "B", "C"):
+        for ex in sets_of[s]:  # C with its follow-ups: the code exercise done in full
+            add("can-teach", "code", f"{ex.id} must pass (code exercise)", question_passed(ex, outcomes))
+
+    level = "none"
+    for name in LEVELS[1:]:
+        if all(c.met for c in crit if LEVELS.index(c.level) <= LEVELS.index(name)):
+            level = name
+        else:
+            break
+    nxt = LEVELS[min(LEVELS.index(level) + 1, len(LEVELS) - 1)]
+    needs = [f"[{c.source}] {c.text}" for c in crit if c.level == nxt and not c.met] if level != LEVELS[-1] else []
+    pass_line = (quiz.a[1] > 0 and quiz.a[0] >= needed("A", quiz.a[1]) and quiz.b[1] > 0
+                 and quiz.b[0] >= needed("B", quiz.b[1])
+                 and all(t > 0 and p >= needed("C", t) for p, t in quiz.c_points.values()))
+    code.level, code.pass_line, code.next_level_needs = level, pass_line, needs
+    code.quiz, code.criteria = quiz, crit
+    return code
+
+
+def _summarize_code(outcomes: Outcomes) -> Summary:
+    sets_of = by_set()
+    (r_ex,) = sets_of["R"]
     r_passed, r_total = _counted(r_ex, outcomes.get(r_ex.id, {}), followups=True)
     if r_ex.id not in outcomes:
         r_passed = 0
-    a_passed = sum(question_passed(ex, outcomes) for ex in by_set["A"])
-    b_passed = sum(question_passed(ex, outcomes) for ex in by_set["B"])
+    a_passed = sum(question_passed(ex, outcomes) for ex in sets_of["A"])
+    b_passed = sum(question_passed(ex, outcomes) for ex in sets_of["B"])
     c_points, c_all = {}, {}
-    for ex in by_set["C"]:
+    for ex in sets_of["C"]:
         got = outcomes.get(ex.id)
         c_points[ex.id] = _counted(ex, got, False) if got is not None else (0, _counted(ex, {}, False)[1])
         c_all[ex.id] = _counted(ex, got, True) if got is not None else (0, _counted(ex, {}, True)[1])
-    sets = {s: (sum(question_passed(ex, outcomes) for ex in exs), len(exs)) for s, exs in by_set.items()}
+    sets = {s: (sum(question_passed(ex, outcomes) for ex in exs), len(exs)) for s, exs in sets_of.items()}
     sets["R"] = (r_passed, r_total)  # R is one sheet: counted in items
+    need = {s: needed(s, sets[s][1]) for s in ("R", "A", "B")}
 
-    read = r_total > 0 and r_passed >= math.ceil(R_THRESHOLD * r_total - 1e-9)
-    c_half = all(t > 0 and 2 * p >= t for p, t in c_points.values())
-    pass_line = a_passed >= A_NEEDED and b_passed >= B_NEEDED and c_half
+    read = r_total > 0 and r_passed >= need["R"]
+    c_half = all(t > 0 and p >= needed("C", t) for p, t in c_points.values())
+    pass_line = a_passed >= need["A"] and b_passed >= need["B"] and c_half
     p_mastered = all(question_passed(catalog.BY_ID[p], outcomes) for p in MASTERED_P)
     mastered = read and pass_line and p_mastered
     c_full = all(t > 0 and p == t for p, t in c_all.values())
-    x_all = all(question_passed(ex, outcomes) for ex in by_set["X"])
+    x_all = all(question_passed(ex, outcomes) for ex in sets_of["X"])
     can_teach = mastered and c_full and question_passed(catalog.BY_ID["P5"], outcomes) and x_all
 
     level = "can-teach" if can_teach else "mastered" if mastered else "read" if read else "none"
     needs: list[str] = []
     if not read:
-        needs.append(f"R: {r_passed}/{r_total} recall items, need {math.ceil(R_THRESHOLD * r_total - 1e-9)}")
+        needs.append(f"R: {r_passed}/{r_total} recall items, need {need['R']}")
     elif not mastered:
-        if a_passed < A_NEEDED:
-            needs.append(f"A: {a_passed}/10 questions, need {A_NEEDED}")
-        if b_passed < B_NEEDED:
-            needs.append(f"B: {b_passed}/5 questions, need {B_NEEDED}")
+        for s in ("A", "B"):
+            if sets[s][0] < need[s]:
+                needs.append(f"{s}: {sets[s][0]}/{sets[s][1]} questions, need {need[s]}")
         for cid, (p, t) in c_points.items():
-            if not (t > 0 and 2 * p >= t):
-                needs.append(f"{cid}: {p}/{t} key points, need at least half")
+            if not (t > 0 and p >= needed("C", t)):
+                needs.append(f"{cid}: {p}/{t} key points, need {needed('C', t)}")
         needs += [f"{p} must pass" for p in MASTERED_P if not question_passed(catalog.BY_ID[p], outcomes)]
     elif not can_teach:
         needs += [f"{cid}: {p}/{t} key points incl. follow-ups, need all" for cid, (p, t) in c_all.items() if p != t]
         if not question_passed(catalog.BY_ID["P5"], outcomes):
             needs.append("P5 must pass")
-        needs += [f"{ex.id} must pass" for ex in by_set["X"] if not question_passed(ex, outcomes)]
-    return Summary(level, pass_line, r_passed, r_total, a_passed, b_passed, c_points, c_all, sets, needs)
+        needs += [f"{ex.id} must pass" for ex in sets_of["X"] if not question_passed(ex, outcomes)]
+    return Summary(level, pass_line, r_passed, r_total, a_passed, b_passed, c_points, c_all, sets, need, needs)

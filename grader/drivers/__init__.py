@@ -1,4 +1,6 @@
-"""Drivers: trusted grader code that runs *inside* the learner's process.
+"""LEARNER-VISIBLE drivers: trusted grader code that runs *inside* the learner's process, one
+module per exercise that needs one, named after the exercise's module. Never any part of an
+answer: what a driver needs to know (settings, batches) the check sends as arguments.
 
 Some checks need live objects (a model, an optimizer, a DataLoader) around the learner's
 function. A driver builds them there, calls the learner's module, and returns plain data:

@@ -1,20 +1,31 @@
 """Incremental grading: reuse an exercise's result while nothing it depends on has changed.
 
-An exercise's fingerprint hashes everything that can change its verdict:
+An exercise's fingerprint hashes everything that can change its verdict, and nothing else:
 
-* the learner's module and the sibling modules of the target folder it imports (transitively);
-* its check file, its solution, the grader package's own source and data, its catalog entry;
-* the versions of the libraries that compute ground truth, and the Python version.
+* the learner's module, the modules of the target folder it imports (transitively) and the
+  folder's other non-exercise modules (one could be imported by a computed name);
+* its check file and every grader module that file imports, transitively (support, truth,
+  another exercise's checks, ...), found by reading import statements, not by running them;
+  its solution and its catalog entry;
+* what every exercise shares: the modules that run checks and learners (MACHINERY) with what
+  they import, all drivers and given code (SHARED: run by name, or imported by learners), the
+  versions of the libraries that compute ground truth, and Python's.
 
-The cache is one JSON file per target folder under ``.grader-cache/``, rewritten after every
-exercise, so an interrupted run keeps what finished and the next run continues from there.
-Results that may depend on the machine's load (timeouts, out-of-memory, grader bugs) are
-never reused.
+So an edit of a truth module re-grades exactly the exercises whose checks import it; an edit
+of the reports or the CLI re-grades nothing.
+
+The cache is one JSON file per target folder under ``.grader-cache/``: the latest result of
+each exercise with the fingerprint it was graded under, rewritten after every exercise, so an
+interrupted run keeps what finished. Results that may depend on the machine's load (timeouts,
+out-of-memory, grader bugs) are recorded, as the latest result, but never reused instead of
+grading again. Each entry carries an HMAC under a key only the grader's user can read
+(``.grader-cache/.key``, mode 0600): an entry that fails it is graded again, never trusted.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import os
@@ -22,11 +33,19 @@ import sys
 import threading
 from importlib import metadata
 from pathlib import Path
+from typing import Callable, Iterable
 
 from grader.course.catalog import BY_MODULE, ROOT, Exercise
 from grader.engine.results import ExerciseResult
+from grader.isolation import files
 
 CACHE_DIR = Path(os.environ.get("GRADER_CACHE_DIR") or ROOT / ".grader-cache")  # hidden from learners
+SOURCE = ROOT  # the project whose grader modules are read (a test points it at a copy)
+# Every verdict depends on these and what they import: the modules that run the checks and the
+# learners' processes, every driver (checks run them by name, not by import) and the given code.
+MACHINERY = ("grader/engine/runner.py", "grader/engine/plugin.py", "grader/isolation/worker.py",
+             "grader/isolation/zygote.py")
+SHARED = ("grader/drivers", "grader/given")
 LIBRARIES = ("torch", "numpy", "transformers", "peft", "trl", "hypothesis", "pytest", "safetensors")
 _UNSTABLE = {"timeout", "oom", "check_error", "crashed"}
 
@@ -41,38 +60,104 @@ def _environment() -> str:
     return f"python {sys.version_info[:3]} " + " ".join(versions)
 
 
-def _grader_source() -> bytes:
-    h = hashlib.sha256()
-    for path in sorted((ROOT / "grader").rglob("*")):
-        if path.is_file() and path.suffix in (".py", ".json", ".txt", ".jsonl") and "checks" not in path.parts:
-            h.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
-    return h.digest()
+def _imports(path: Path) -> tuple[tuple[str, int], ...]:
+    """(name, relative level) of everything ``path`` imports, anywhere in it (a function's
+    import counts: it runs when that function does)."""
+    return _imports_in(_read(path))
 
 
-def local_imports(module_file: Path) -> list[Path]:
-    """Modules of ``module_file``'s folder that it imports, transitively (itself first)."""
-    folder, seen, todo = module_file.parent, [], [module_file]
+def _read(path: Path) -> bytes:
+    """A file's bytes without following a link or blocking on a FIFO: learner folders hold
+    whatever the learner put there. What cannot be read is hashed as a marker (and then graded,
+    where the runner refuses it with a message)."""
+    try:
+        return files.read_regular(path)
+    except OSError as exc:
+        return f"<unreadable: {type(exc).__name__}>".encode()
+
+
+@functools.lru_cache(maxsize=None)  # by content: each run reads the same support modules 33 times
+def _imports_in(source: bytes) -> tuple[tuple[str, int], ...]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
+        return ()  # a file Python cannot parse is graded (and reported), not cached around
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [(a.name, 0) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            names += [(base, node.level)] + [(f"{base}.{a.name}".lstrip("."), node.level) for a in node.names]
+    return tuple(names)
+
+
+Resolver = Callable[[Path, str, int], Iterable[Path]]
+
+
+def _closure(start: Iterable[Path], resolve: Resolver) -> list[Path]:
+    """``start`` and the files they import, transitively, as ``resolve`` finds them; sorted."""
+    seen: set[Path] = set()
+    todo = list(start)
     while todo:
         path = todo.pop()
         if path in seen or not path.exists():
             continue
-        seen.append(path)
+        seen.add(path)
+        for name, level in _imports(path):
+            todo += resolve(path, name, level)
+    return sorted(seen)
+
+
+def _in_folder(folder: Path) -> Resolver:
+    """Learner modules: a flat folder, imported by their top-level name."""
+    def resolve(path: Path, name: str, level: int) -> list[Path]:
+        parts = name.split(".")
+        return [folder / f"{p}.py" for p in {parts[0], parts[-1]} if p and not level]
+    return resolve
+
+
+def _in_grader(path: Path, name: str, level: int) -> list[Path]:
+    """Grader modules that importing ``name`` from ``path`` runs: each package's __init__ too."""
+    if level:  # from . import x: relative to the package of ``path``
         try:
-            tree = ast.parse(path.read_bytes())
-        except (SyntaxError, ValueError):
-            continue  # a syntax error is graded, not cached around
-        for node in ast.walk(tree):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-            for name in names:
-                for part in (name.split(".")[-1], name.split(".")[0]):
-                    candidate = folder / f"{part}.py"
-                    if candidate.exists():
-                        todo.append(candidate)
-    return seen
+            package = path.relative_to(SOURCE).with_suffix("").parts[:-1]
+        except ValueError:
+            return []
+        name = ".".join([*package[:len(package) - level + 1], name]).rstrip(".")
+    parts = name.split(".")
+    if parts[0] != "grader":
+        return []
+    files = []
+    for i in range(1, len(parts) + 1):
+        base = SOURCE.joinpath(*parts[:i])
+        files += [f for f in (base / "__init__.py", base.with_suffix(".py")) if f.exists()]
+    return files
+
+
+def _digest(h, paths: Iterable[Path]) -> None:
+    for path in paths:
+        h.update(path.name.encode() + b"\0")
+        h.update(_read(path) if os.path.lexists(path) else b"<missing>")
+
+
+def shared_files() -> list[Path]:
+    """What every exercise's verdict depends on: the machinery, drivers and given code."""
+    start = [SOURCE / p for p in MACHINERY] + [p for d in SHARED for p in (SOURCE / d).rglob("*.py")]
+    return _closure(start, _in_grader)
+
+
+def check_files(ex: Exercise) -> list[Path]:
+    """The exercise's check file and the grader modules it imports, transitively."""
+    return _closure([SOURCE / ex.check_file.relative_to(ROOT)], _in_grader)
+
+
+def learner_files(module_file: Path) -> list[Path]:
+    """The learner's module, the folder's modules it imports, and the folder's helpers (every
+    non-exercise module: one could be imported by a computed name); other exercises' edits do not count."""
+    exercise_files = {f"{e.module}.py" for e in BY_MODULE.values()}
+    helpers = [p for p in module_file.parent.glob("*.py") if p.name not in exercise_files]
+    return _closure([module_file, *helpers], _in_folder(module_file.parent))
 
 
 class ResultCache:
@@ -80,28 +165,29 @@ class ResultCache:
         key = hashlib.sha256(str(target.resolve()).encode()).hexdigest()[:16]
         self.path = CACHE_DIR / f"{key}.json"
         self._lock = threading.Lock()
-        self._base = hashlib.sha256(_environment().encode() + _grader_source()).digest()
+        shared = hashlib.sha256(_environment().encode())
+        _digest(shared, shared_files())
+        self._shared = shared.digest()
         try:
-            self._entries = json.loads(self.path.read_text())
+            self._key: bytes | None = files.secret_key(files.own_folder(CACHE_DIR))
+        except OSError:
+            self._key = None  # a cache folder that is not the grader's own: nothing is kept or trusted
+        try:
+            self._entries = json.loads(files.read_regular(self.path, 256 << 20))
         except (OSError, ValueError):
+            self._entries = {}
+        if not isinstance(self._entries, dict):
             self._entries = {}
 
     def fingerprint(self, ex: Exercise, module_file: Path) -> str:
-        # Every non-exercise module of the folder counts (it could be imported by a computed
-        # name), and the exercise modules the file imports; other exercises' edits do not.
-        exercise_files = {f"{e.module}.py" for e in BY_MODULE.values()}
-        helpers = sorted(p for p in module_file.parent.glob("*.py") if p.name not in exercise_files)
-        paths = dict.fromkeys([*local_imports(module_file), *helpers, ex.check_file,
-                               ROOT / "solutions" / f"{ex.module}.py"])
-        h = hashlib.sha256(self._base + repr(ex).encode())
-        for path in paths:
-            h.update(str(path.name).encode())
-            h.update(path.read_bytes() if path.exists() else b"<missing>")
+        h = hashlib.sha256(self._shared + repr(ex).encode())
+        _digest(h, [*learner_files(module_file), *check_files(ex), ROOT / "solutions" / f"{ex.module}.py"])
         return h.hexdigest()
 
     def get(self, ex: Exercise, fingerprint: str) -> ExerciseResult | None:
+        """The latest result recorded under this fingerprint, if any (see :func:`reusable`)."""
         entry = self._entries.get(ex.id)
-        if not entry or entry.get("fingerprint") != fingerprint:
+        if not isinstance(entry, dict) or entry.get("fingerprint") != fingerprint or not self._signed(ex, entry):
             return None
         try:
             return ExerciseResult.from_dict(entry["result"])
@@ -109,11 +195,26 @@ class ResultCache:
             return None
 
     def put(self, ex: Exercise, fingerprint: str, result: ExerciseResult) -> None:
-        if result.status != "graded" or any(k.status in _UNSTABLE for k in result.key_points):
-            return
         with self._lock:
-            self._entries[ex.id] = {"fingerprint": fingerprint, "result": result.to_dict()}
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self._entries))
-            tmp.replace(self.path)
+            if self._key is None:
+                return
+            entry = {"fingerprint": fingerprint, "result": result.to_dict()}
+            self._entries[ex.id] = {**entry, "mac": _entry_mac(self._key, ex, entry)}
+            files.replace_file(self.path, json.dumps(self._entries).encode(), 0o600)
+
+    def _signed(self, ex: Exercise, entry: dict) -> bool:
+        return self._key is not None and files.mac_ok(self._key, _entry_payload(ex, entry), entry.get("mac"))
+
+
+def _entry_payload(ex: Exercise, entry: dict) -> bytes:
+    return json.dumps([ex.id, entry.get("fingerprint"), entry.get("result")], sort_keys=True).encode()
+
+
+def _entry_mac(key: bytes, ex: Exercise, entry: dict) -> str:
+    """What authenticates a cache entry: its exercise, fingerprint and result under the key."""
+    return files.mac(key, _entry_payload(ex, entry))
+
+
+def reusable(result: ExerciseResult) -> bool:
+    """A result that stands for its fingerprint: not one the machine's load may have decided."""
+    return result.status == "graded" and not any(k.status in _UNSTABLE for k in result.key_points)

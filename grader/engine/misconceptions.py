@@ -233,7 +233,8 @@ def _replay(path: Path, module: str, requests: list[dict], like) -> list[tuple[s
 
     handle = Learner(module, path, call_timeout_s=min(like.call_timeout_s, 2 * SLOW_CALL_S),
                      import_timeout_s=like.import_timeout_s, memory_gib=like.memory_gib,
-                     hidden=like.hidden, zygote=like.zygote)
+                     hidden=like.hidden, zygote=like.zygote,
+                     inputs=getattr(getattr(like, "_sandbox", None), "inputs", None))  # the same generated files
     out: list[tuple[str, Any] | None] = []
     try:
         for request in requests:

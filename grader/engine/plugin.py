@@ -24,7 +24,8 @@ from grader.course import catalog
 from grader.checks.support import forbidden
 from grader.checks.support.checking import KeyPointFailure
 from grader.engine import misconceptions
-from grader.isolation.learner import InProcessLearner, Learner, LearnerError
+from grader.isolation import files
+from grader.isolation.learner import InProcessLearner, Learner, LearnerError, drop_shared_inputs, shared_inputs
 
 # Deterministic: inputs are drawn from a seed tied to the learner's code (see
 # pytest_collection_modifyitems), so the same code gets the same verdict on every run.
@@ -40,7 +41,10 @@ settings.load_profile(os.environ.get("GRADER_HYPOTHESIS_PROFILE", "grading"))
 def pytest_addoption(parser):
     group = parser.getgroup("grader")
     group.addoption("--exercise", help="catalog id of the exercise being graded, e.g. A3")
-    group.addoption("--learner-file", help="the learner's module file for this exercise")
+    group.addoption("--learner-file", help="the learner's module file for this exercise (the runner's copy)")
+    group.addoption("--learner-shown-as", help="the learner's own path of that file, for messages")
+    group.addoption("--reference-visible", action="store_true",
+                    help="a solution or mutant is graded: solutions/ stays in the learner's view")
     group.addoption("--results", help="JSON-lines file to append key-point results to")
     group.addoption("--call-timeout", type=float, help="seconds per call into the learner's code")
     group.addoption("--import-timeout", type=float, help="seconds to start the learner's process")
@@ -66,7 +70,8 @@ def _new_learner(config, exercise, **limits):
     kwargs = dict(call_timeout_s=opt("--call-timeout") or exercise.call_timeout_s,
                   import_timeout_s=opt("--import-timeout") or exercise.import_timeout_s,
                   memory_gib=opt("--memory-gib") or exercise.memory_gib, hidden=opt("--hide"),
-                  zygote=opt("--zygote"), forbidden=forbidden.rule_for(exercise.id))
+                  zygote=opt("--zygote"), inputs=shared_inputs(), shown_as=opt("--learner-shown-as"),
+                  visible_reference=opt("--reference-visible"), forbidden=forbidden.rule_for(exercise.id))
     return Learner(exercise.module, opt("--learner-file"), **{**kwargs, **limits})
 
 
@@ -95,14 +100,15 @@ def learner_factory(request, exercise):
 
 @pytest.fixture
 def shared_tmp_path():
-    """A temporary folder the learner's process can read (pytest's tmp_path is private to root).
+    """A temporary folder the learner's process can read, not write (pytest's tmp_path is private
+    to root): a folder in this check's inputs folder, which every learner process sees read-only.
 
     Put generated inputs here (e.g. JSONL files) and pass their paths to the learner.
     """
     import shutil
     import tempfile
 
-    path = Path(tempfile.mkdtemp(prefix="grader-shared-"))
+    path = Path(tempfile.mkdtemp(prefix="shared-", dir=shared_inputs()))
     path.chmod(0o755)
     yield path
     shutil.rmtree(path, ignore_errors=True)
@@ -133,6 +139,10 @@ def _fresh_key_point(request):
     if handle is not None:
         handle.reset()
     yield
+
+
+def pytest_unconfigure(config):
+    drop_shared_inputs()
 
 
 def _key_point_id(item) -> str:
@@ -177,7 +187,10 @@ def pytest_collection_modifyitems(session, config, items):
     from hypothesis import seed
 
     path = config.getoption("--learner-file")
-    code = Path(path).read_bytes() if path and Path(path).is_file() else b""
+    try:
+        code = files.read_regular(path) if path else b""
+    except OSError:
+        code = b""
     for item in items:
         fn = getattr(item, "obj", None)
         if getattr(fn, "is_hypothesis_test", False):
@@ -214,7 +227,8 @@ def pytest_runtest_makereport(item, call):
     record.update(key_point=_key_point_id(item), duration_s=round(report.duration, 3), at=time.time())
     if getattr(item, "_grader_figures", None):
         record["figures"] = item._grader_figures
-    with Path(path).open("a") as f:
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "a") as f:
         f.write(json.dumps(record) + "\n")
 
 

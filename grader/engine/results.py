@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 # Key-point statuses. Only "passed" scores; "not_verifiable" (a GPU-only check on a CPU
 # machine) is left out of every count instead of being passed silently.
@@ -22,7 +22,10 @@ STATUS_TEXT = {
     "check_error": "grader bug",
     "not_verifiable": "not verifiable here",
     "not_available": "not available yet",
+    "not_graded": "not graded yet",
     "missing": "file missing",
+    "refused": "file refused",
+    "identical": "identical to the reference answer",
 }
 
 
@@ -39,6 +42,7 @@ class KeyPointResult:
     misconception: str = ""  # the registered wrong answer the failing call matches (engine.misconceptions)
     duration_s: float = 0.0
     figures: list = field(default_factory=list)  # charts a check attached (plugin.figure)
+    lesson: str = ""  # what the course says, added for display by grader.engine.attempts (never cached)
 
     @property
     def passed(self) -> bool:
@@ -48,11 +52,11 @@ class KeyPointResult:
 @dataclass
 class ExerciseResult:
     exercise: str
-    status: str  # "graded", "not_available", "missing", "timeout", "crashed"
+    status: str  # "graded", "not_available", "not_graded", "missing", "timeout", "crashed"
     key_points: list[KeyPointResult] = field(default_factory=list)
     duration_s: float = 0.0
     note: str = ""
-    cached: bool = False  # reused from an earlier run: nothing it depends on changed
+    cached: bool = False  # from an earlier run, and nothing it depends on changed since
 
     @property
     def available(self) -> bool:
@@ -67,4 +71,8 @@ class ExerciseResult:
 
     @classmethod
     def from_dict(cls, d: dict) -> "ExerciseResult":
-        return cls(**{**d, "key_points": [KeyPointResult(**kp) for kp in d["key_points"]]})
+        """From :meth:`to_dict`'s form; fields this version does not know (a results log written by
+        a newer grader, on another node) are left out, not an error."""
+        kp_fields = {f.name for f in fields(KeyPointResult)}
+        kps = [KeyPointResult(**{k: v for k, v in kp.items() if k in kp_fields}) for kp in d["key_points"]]
+        return cls(**{**{k: v for k, v in d.items() if k in {f.name for f in fields(cls)}}, "key_points": kps})

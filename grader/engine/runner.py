@@ -7,6 +7,8 @@ exercise that does not import, raises, hangs or eats memory costs that exercise 
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import json
 import multiprocessing
 import os
@@ -21,67 +23,72 @@ from typing import Callable, Iterable
 
 from grader.course import catalog
 from grader.isolation import zygote
-from grader.engine.cache import ResultCache
+from grader.engine.cache import ResultCache, reusable
 from grader.course.catalog import ROOT, Exercise
-from grader.engine.results import ExerciseResult, KeyPointResult
-from grader.isolation.sandbox import sweep_check
+from grader.engine.results import STATUS_TEXT, ExerciseResult, KeyPointResult
+from grader.isolation import files
+from grader.isolation.sandbox import reference_visible, sweep_check
 
 
 def resolve_target(target: str | Path) -> Path:
-    """A target is a folder of exercise modules: 'exercises', 'solutions' or any path."""
+    """A target is a folder of exercise modules: 'exercises', 'solutions' or any path. Made
+    absolute, links not resolved: what the learner may see is decided from the path asked for."""
     path = Path(target)
     if not path.is_absolute() and not path.exists() and (ROOT / path).exists():
         path = ROOT / path
     if not path.is_dir():
         raise FileNotFoundError(f"target folder {target!s} not found")
-    return path.resolve()
+    return Path(os.path.abspath(path))
 
 
 def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None,
           overrides: dict[str, str | Path] | None = None, jobs: int | None = None,
           on_result: Callable[[ExerciseResult], None] | None = None,
-          incremental: bool = False, in_process: bool = False) -> dict[str, ExerciseResult]:
+          incremental: bool = False, fresh: bool = False, in_process: bool = False) -> dict[str, ExerciseResult]:
     """Grade every catalog exercise (or those in ``only``); returns results keyed by id, in catalog order.
 
-    ``incremental=True`` reuses the results of exercises whose fingerprint (learner code, the
-    modules it imports, check, solution, grader, library versions) has not changed, and saves
-    each new result as soon as it is known (see :mod:`grader.engine.cache`). ``in_process=True`` is
-    the benchmark's baseline: no isolation, never used to grade anyone.
+    ``incremental=True`` keeps the learner's record (:mod:`grader.engine.cache`): each new result
+    is saved as soon as it is known; an exercise whose fingerprint (learner code, the modules it
+    imports, check and the grader modules it imports, solution, library versions) has not
+    changed is not graded again unless ``fresh``; and the answer covers the whole catalog, an
+    exercise outside ``only`` showing its latest result for its current fingerprint, or
+    "not_graded". Results not graded in this run have ``cached`` set. ``on_result`` hears of
+    the exercises in ``only`` alone. ``in_process=True`` is the benchmark's baseline: no
+    isolation, never used to grade anyone.
     """
     folder = resolve_target(target)
     overrides = {catalog.get(k).id: Path(v) for k, v in (overrides or {}).items()}
-    wanted = {catalog.get(i).id for i in only} if only is not None else None
-    selected = [ex for ex in catalog.CATALOG if wanted is None or ex.id in wanted]
+    wanted = {catalog.get(i).id for i in only} if only is not None else {ex.id for ex in catalog.CATALOG}
     jobs = max(1, jobs or os.cpu_count() or 1)
+    cache = ResultCache(folder) if incremental else None
     results: dict[str, ExerciseResult] = {}
 
     def done(res: ExerciseResult) -> None:
         results[res.exercise] = res
-        if on_result:
+        if on_result and res.exercise in wanted:
             on_result(res)
 
-    runnable = []
-    for ex in selected:
-        if not ex.available:
-            done(ExerciseResult(ex.id, "not_available", note="not available yet"))
+    runnable, fingerprints = [], {}
+    for ex in catalog.CATALOG:
+        if ex.id not in wanted and cache is None:
             continue
         module_file = overrides.get(ex.id, folder / f"{ex.module}.py")
-        if not module_file.exists():
+        if not ex.available:
+            done(ExerciseResult(ex.id, "not_available", note="not available yet"))
+        elif not module_file.exists():
             done(uniform_result(ex, "missing", f"{module_file} not found", status="missing"))
-            continue
-        runnable.append((ex, module_file))
-    cache = ResultCache(folder) if incremental else None
-    if cache is not None:
-        fingerprints = {ex.id: cache.fingerprint(ex, f) for ex, f in runnable}
-        still = []
-        for ex, f in runnable:
+        elif cache is None:
+            runnable.append((ex, module_file))
+        else:
+            fingerprints[ex.id] = cache.fingerprint(ex, module_file)
             hit = cache.get(ex, fingerprints[ex.id])
-            if hit is not None:
+            if ex.id in wanted and (hit is None or fresh or not reusable(hit)):
+                runnable.append((ex, module_file))
+            elif hit is None:
+                done(ExerciseResult(ex.id, "not_graded", note="no result recorded for its current code and checks"))
+            else:
                 hit.cached = True
                 done(hit)
-            else:
-                still.append((ex, f))
-        runnable = still
     # Longest first, so the wall time stays close to the longest exercise.
     runnable.sort(key=lambda item: -item[0].timeout_s)
     if runnable:
@@ -96,7 +103,7 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(run, runnable))
-    return {ex.id: results[ex.id] for ex in selected}
+    return {ex.id: results[ex.id] for ex in catalog.CATALOG if ex.id in results}
 
 
 def uniform_result(ex: Exercise, kp_status: str, message: str, status: str = "graded") -> ExerciseResult:
@@ -110,21 +117,38 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
     """Run one exercise's checks in a fresh pytest process with a wall-clock limit.
 
     ``key_points`` restricts the run to those key points (the mutant harness uses it so a
-    mutant of a heavy exercise runs only the checks that must catch it). ``name_mistakes=False``
-    skips replaying a failed call against the registered wrong answers (grader/engine/misconceptions.py).
+    mutant of a heavy exercise runs only the checks that must catch it). The learner's folder
+    is read once, into the check's own folder (:func:`grader.isolation.files.snapshot_modules`);
+    everything after that, the check included, works on that copy. ``name_mistakes=False`` skips
+    replaying a failed call against the registered wrong answers (grader/engine/misconceptions.py).
     """
     selected = [kp for kp in ex.key_points if key_points is None or kp.id in set(key_points)]
     start = time.monotonic()
+    requested = Path(os.path.abspath(module_file))  # as asked for: what to hide is decided from this
+    visible = reference_visible(requested)
     with tempfile.TemporaryDirectory(prefix=f"grade-{ex.id}-") as tmp:
+        try:  # the file must be the learner's: not a link, not (through a linked folder) the grader's
+            copy = files.snapshot_modules(requested, Path(tmp) / "learner",
+                                          not_inside=() if visible else (ROOT / "solutions", ROOT / "grader"))
+        except files.Refused as exc:
+            return _every(ex, selected, "refused", str(exc))
+        except OSError as exc:
+            return _every(ex, selected, "refused", f"{requested.name} cannot be read: {exc}")
+        if not visible and _is_the_reference(ex, copy.read_bytes()):
+            return _every(ex, selected, "identical", f"{requested.name} is identical to the reference answer "
+                          f"(solutions/{ex.module}.py): no credit for a copy")
         results_file = Path(tmp) / "results.jsonl"
         # Plugins by name only: entry-point plugins (anyio, ...) and the unraisable-exception
         # plugin's closing gc.collect() cost ~0.7 s per exercise with torch loaded.
         args = [str(ex.check_file), "-p", "grader.engine.plugin", "-p", "_hypothesis_pytestplugin",
                 "-p", "no:unraisableexception",
                "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(ex.check_file.parent),
-               "-c", os.devnull, "--exercise", ex.id, "--learner-file", str(module_file.resolve()),
+               "-c", os.devnull, "--exercise", ex.id, "--learner-file", str(copy),
+               "--learner-shown-as", str(requested),
                "--results", str(results_file), "--call-timeout", str(ex.call_timeout_s),
                "--import-timeout", str(ex.import_timeout_s), "--memory-gib", str(ex.memory_gib)]
+        if visible:
+            args.append("--reference-visible")
         if in_process:  # benchmark baseline only
             args.append("--in-process")
         elif zygote.running():
@@ -149,9 +173,13 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
             raise
         returncode = proc.exitcode
         sweep_check(proc.pid)  # whatever the learners left behind, even if their check died
-        output = log.read_bytes() if log.exists() else b""
-        records = _read_records(results_file)
-    graded = {r["key_point"]: r for r in records}
+        output = files.read_tail(log, LOG_TAIL)
+        try:
+            graded = read_results(files.read_tail(results_file, RESULTS_CAP, whole=True), ex,
+                                  cut_short=status == "timeout")
+        except ValueError as exc:  # never a pass: something other than the plugin wrote there
+            return ExerciseResult(ex.id, status, [KeyPointResult(kp.id, "check_error", f"results not trusted: {exc}")
+                                                  for kp in selected], round(time.monotonic() - start, 2), note)
     kps = []
     for kp in selected:
         r = graded.pop(kp.id, None)
@@ -161,9 +189,74 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
             continue
         r.pop("at", None)
         kps.append(KeyPointResult(**r))
-    for extra in graded:  # a test without a catalog key point is a maintainer's mistake
-        kps.append(KeyPointResult(extra, "check_error", f"test_{extra} is not a key point of {ex.id} in the catalog"))
     return ExerciseResult(ex.id, status, kps, round(time.monotonic() - start, 2), note)
+
+
+LOG_TAIL = 64 << 10  # bytes of the check process's own output kept for a "did not run" message
+RESULTS_CAP = 64 << 20  # a results file larger than this was not written by the plugin alone
+
+
+def _every(ex: Exercise, selected, status: str, message: str) -> ExerciseResult:
+    return ExerciseResult(ex.id, "graded", [KeyPointResult(kp.id, status, message) for kp in selected])
+
+
+def _is_the_reference(ex: Exercise, source: bytes) -> bool:
+    """The learner's module and the reference answer have the same syntax tree, comments,
+    docstrings and layout aside (a verbatim copy, reformatted or re-commented)."""
+    def bare_string(stmt) -> bool:
+        return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
+    def tree(src: bytes) -> str:
+        module = ast.parse(src)
+        for node in ast.walk(module):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and any(map(bare_string, body)):
+                node.body = [s for s in body if not bare_string(s)] or [ast.Pass()]
+        return ast.dump(module, annotate_fields=False)
+
+    try:
+        return tree(source) == tree(files.read_regular(ROOT / "solutions" / f"{ex.module}.py"))
+    except (SyntaxError, ValueError, OSError, RecursionError, MemoryError, SystemError):  # graded as it is, then
+        return False
+
+
+_FIELDS = {f.name: f.type for f in dataclasses.fields(KeyPointResult)}
+_CHECK_STATUSES = set(STATUS_TEXT) - {"not_available", "missing", "refused", "identical"}
+
+
+def read_results(data: bytes, ex: Exercise, *, cut_short: bool = False) -> dict[str, dict]:
+    """The plugin's records by key point. A line that is not one well-formed record of a key
+    point of ``ex``, or a second record of one, raises ValueError: the exercise is then a check
+    error. A last line without its newline is a record cut short by the kill when ``cut_short``."""
+    lines = data.split(b"\n")
+    if lines.pop() and not cut_short:
+        raise ValueError("the results file ends in the middle of a line")
+    known = {kp.id for kp in ex.key_points}
+    records: dict[str, dict] = {}
+    for n, line in enumerate(lines, 1):
+        try:
+            r = json.loads(line)
+        except ValueError:
+            raise ValueError(f"line {n} is not JSON") from None
+        if not (isinstance(r, dict) and set(r) <= {*_FIELDS, "at"} and r.get("status") in _CHECK_STATUSES
+                and all(_well_typed(k, v) for k, v in r.items())):
+            raise ValueError(f"line {n} is not a key-point record")
+        if r["key_point"] not in known:
+            raise ValueError(f"line {n}: {r['key_point']!r} is not a key point of {ex.id} in the catalog")
+        if r["key_point"] in records:
+            raise ValueError(f"line {n}: a second record for {r['key_point']}")
+        records[r["key_point"]] = r
+    return records
+
+
+def _well_typed(key: str, value) -> bool:
+    if key in ("duration_s", "at"):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if key == "figures":
+        return isinstance(value, list)
+    if key in ("expected", "got"):
+        return value is None or isinstance(value, str)
+    return isinstance(value, str)
 
 
 _SERVER_LOCK = threading.Lock()
@@ -189,7 +282,7 @@ def _fork_server():
 def _check_process(pytest_args: list[str], cwd: str, threads: int, log_path: str) -> None:
     """Body of a check process: its own session (so a kill takes its learner too), pytest."""
     os.setsid()
-    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_NOFOLLOW, 0o600)
     os.dup2(fd, 1)
     os.dup2(fd, 2)
     os.chdir(cwd)
@@ -210,18 +303,6 @@ def _kill_group(proc) -> None:
     except ProcessLookupError:
         pass
     proc.join()
-
-
-def _read_records(path: Path) -> list[dict]:
-    if not path.exists():
-        return []
-    records = []
-    for line in path.read_text().splitlines():
-        try:
-            records.append(json.loads(line))
-        except ValueError:
-            continue  # a line cut short by a kill
-    return records
 
 
 def _no_result_reason(returncode: int | None, output: bytes | None) -> str:

@@ -1,14 +1,13 @@
 """The course's character-level Transformer and its corpus, given to the learner (P2).
 
 Part 3 trains this model with the twenty-line loop: vocabulary 128 (ASCII bytes), 4 layers,
-``n_embd`` 128, 4 heads, ``block_size`` 128, exactly 840,448 parameters. Names follow nanoGPT
+``n_embd`` 128, 4 heads, ``block_size`` 128 (``N_PARAMS`` parameters). Names follow nanoGPT
 (``n_layer``, ``n_head``, ``n_embd``, ``block_size``; ``wte``, ``wpe``, ``ln_f``, ``lm_head``).
 
 - learned token and position embeddings, an untied LM head without bias;
 - per block: ``ln_1`` -> causal self-attention (``c_attn`` and ``c_proj`` without bias) ->
   ``ln_2`` -> MLP (``c_fc`` 4x wide, GELU, ``c_proj``, both with bias); pre-norm residuals;
-- a final LayerNorm ``ln_f``; weights initialised N(0, 0.02), biases 0, so the first loss is
-  close to ln 128 = 4.85.
+- a final LayerNorm ``ln_f``; weights and biases initialised as in ``GPT._init_weights``.
 
 The corpus is generated, not downloaded: :func:`make_corpus` writes deterministic English-like
 ASCII text (same seed, same text on every machine). Use it like this::

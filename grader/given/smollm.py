@@ -9,8 +9,10 @@ transformers de-quantises the GGUF into an fp32 model (slow: ~20-60 s on 2 cores
 ``save_pretrained`` refuses a model loaded from GGUF. So the first load writes a cache folder:
 the config without ``quantization_config``, the tokenizer, and the weights with
 ``safetensors.torch.save_model`` (~540 MB fp32), plus a ``manifest.json`` holding the sha256 of
-every file. A warm load reads that folder in seconds. A folder whose manifest does not match its
-files is rebuilt; the folder is written under a temporary name and renamed into place, so two
+every file and an HMAC of that list under a key only the grader's user can read (``.key``,
+mode 0600, in the folder above; learners see the cache read-only and never the key). A warm
+load reads that folder in seconds. A folder whose manifest is not authentic or does not match
+its files is rebuilt; the folder is written under a temporary name and renamed into place, so two
 processes building at once cannot leave a half-written cache behind (the loser's copy is dropped).
 
 Where the cache lives (:func:`cache_dir`): ``$TOOLBOX_GRADER_MODEL_CACHE`` if set; else, for a
@@ -54,9 +56,7 @@ def cache_dir() -> Path:
     if os.environ.get("TOOLBOX_GRADER_MODEL_CACHE"):
         return Path(os.environ["TOOLBOX_GRADER_MODEL_CACHE"]) / CACHE_NAME
     if hasattr(os, "geteuid") and os.geteuid() == 0:
-        from grader.course.catalog import ROOT
-
-        return ROOT / ".model-cache" / CACHE_NAME
+        return Path(__file__).resolve().parents[2] / ".model-cache" / CACHE_NAME  # the project's
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "toolbox-grader" / CACHE_NAME
 
@@ -69,14 +69,38 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def _key(folder: Path) -> bytes:
+    """The key that authenticates manifests in ``folder``'s parent (check side only: the
+    learner's view has no grader.isolation.files, and its uid cannot read the key)."""
+    from grader.isolation import files
+
+    return files.secret_key(files.own_folder(folder.parent, 0o755))
+
+
+def _signed_part(manifest: dict) -> bytes:
+    return json.dumps({"source": manifest["source"], "files": manifest["files"]}, sort_keys=True).encode()
+
+
 def is_valid(folder: Path) -> bool:
-    """True when ``folder`` holds a complete cache whose files match its manifest."""
+    """True when ``folder`` holds a complete cache whose manifest is authentic (its HMAC) and
+    whose files match it."""
+    from grader.isolation import files
+
     try:
-        manifest = json.loads((folder / MANIFEST).read_text())
+        manifest = json.loads(files.read_regular(folder / MANIFEST, 1 << 20))
+        if not files.mac_ok(_key(folder), _signed_part(manifest), manifest.get("mac")):
+            return False
         return bool(manifest["files"]) and all(
             _sha256(folder / name) == digest for name, digest in manifest["files"].items())
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
+
+
+def sign_manifest(folder: Path, manifest: dict) -> dict:
+    """``manifest`` with its HMAC, for a cache that will live in ``folder``."""
+    from grader.isolation import files
+
+    return {**manifest, "mac": files.mac(_key(folder), _signed_part(manifest))}
 
 
 def _build(target: Path) -> None:
@@ -84,7 +108,7 @@ def _build(target: Path) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     src = gguf_path()
-    target.parent.mkdir(parents=True, exist_ok=True)
+    _key(target)  # the folder above: the grader's own, 0755 (learners read the cache)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
         tokenizer = AutoTokenizer.from_pretrained(src.parent, gguf_file=src.name)
@@ -95,8 +119,9 @@ def _build(target: Path) -> None:
         (tmp / "config.json").write_text(json.dumps(config, indent=1, default=str))
         tokenizer.save_pretrained(tmp)
         safetensors.torch.save_model(model, str(tmp / WEIGHTS))
-        files = {p.name: _sha256(p) for p in sorted(tmp.iterdir()) if p.is_file()}
-        (tmp / MANIFEST).write_text(json.dumps({"source": src.name, "files": files}, indent=1))
+        digests = {p.name: _sha256(p) for p in sorted(tmp.iterdir()) if p.is_file()}
+        manifest = sign_manifest(target, {"source": src.name, "files": digests})
+        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1))
         for p in [tmp, *tmp.iterdir()]:  # learners run as other users: world-readable
             p.chmod(0o755 if p.is_dir() else 0o644)
         if is_valid(target):  # another process finished first while this one was building
@@ -124,12 +149,7 @@ def ensure_cache(folder: Path | None = None) -> Path:
         _build(folder)
         if not is_valid(folder):
             raise RuntimeError(f"could not build a valid model cache in {folder}")
-    for p in [folder.parent, *folder.parents][:2]:  # make the path traversable for learners
-        try:
-            p.chmod(p.stat().st_mode | 0o055)
-        except OSError:
-            pass
-    return folder
+    return folder  # learners reach it through their view (grader/isolation/sandbox.py): no chmod here
 
 
 def load_tokenizer(folder: Path | str | None = None):

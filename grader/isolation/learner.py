@@ -23,6 +23,7 @@ against the exercise's known wrong answers.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import select
@@ -31,16 +32,15 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import weakref
 from pathlib import Path
 from typing import Any
 
-from grader.isolation import codec
-from grader.isolation import watch, zygote
-from grader.course.catalog import ROOT
+from grader.isolation import codec, files, procfs, watch, zygote
 from grader.isolation import sandbox as _sandbox
-from grader.isolation.sandbox import Sandbox
+from grader.isolation.sandbox import ROOT, Sandbox, reference_visible
 
 
 class LearnerError(Exception):
@@ -112,6 +112,73 @@ class _DeadlineReader:
             self._watch()
 
 
+class _OutputTail:
+    """The learner's stdout and stderr: a pipe that a thread drains, keeping the last bytes.
+
+    Never a file: nothing the learner's process can replace by a link, nothing that grows on
+    the grader's disk, and the check reads only what it keeps (``KEEP`` bytes)."""
+
+    KEEP = 64 << 10
+
+    def __init__(self, read_fd: int):
+        self._fd = read_fd
+        self._tail = bytearray()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._drain, name="learner-output", daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        try:
+            while chunk := os.read(self._fd, 1 << 16):
+                with self._lock:
+                    self._tail += chunk
+                    if len(self._tail) > 2 * self.KEEP:
+                        del self._tail[:-self.KEEP]
+        except OSError:
+            pass
+        finally:
+            os.close(self._fd)
+
+    def text(self, n: int, settle_s: float = 0.0) -> str:
+        """The last ``n`` characters; ``settle_s``: first wait that long for the writers to end
+        (the process just died: what it wrote last is still in the pipe)."""
+        if settle_s:
+            self._thread.join(settle_s)
+        with self._lock:
+            return bytes(self._tail[-n:]).decode(errors="replace")
+
+
+_INPUTS: dict[int, Path] = {}
+
+
+def shared_inputs() -> Path:
+    """This check process's folder of generated inputs (e.g. JSONL files): the grader's own,
+    readable by every learner process of the check (bound read-only into its view)."""
+    folder = _INPUTS.get(os.getpid())
+    if folder is None:
+        folder = _INPUTS[os.getpid()] = Path(tempfile.mkdtemp(prefix="grader-inputs-"))
+        folder.chmod(0o755)
+    return folder
+
+
+def drop_shared_inputs() -> None:
+    folder = _INPUTS.pop(os.getpid(), None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def learner_env(workdir: str) -> dict:
+    """The learner's whole environment: an allowlist, nothing of the grader's (no report path)."""
+    env = {k: os.environ[k] for k in LOCALE if k in os.environ}
+    env.update(PATH=os.pathsep.join([os.path.join(sys.prefix, "bin"), "/usr/local/bin", "/usr/bin", "/bin"]),
+               HOME=workdir, TMPDIR=workdir, MPLCONFIGDIR=workdir, USER="learner", LOGNAME="learner",
+               PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1", HF_HUB_OFFLINE="1", **zygote.THREAD_ENV)
+    return env
+
+
+LOCALE = ("LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ")
+
+
 class Learner:
     """A lazily started learner process for one exercise module.
 
@@ -121,14 +188,22 @@ class Learner:
     gone; further calls in the same key point fail at once with the same error (so a
     property-based search does not wait out the limit again), and :meth:`reset` before the
     next key point starts a fresh process.
+
+    The learner's modules are copied once into the check's own folder (``box/src``); its
+    process sees that copy, never the learner's folder. ``shown_as`` names the learner's file
+    in messages; ``visible_reference`` overrides :func:`~grader.isolation.sandbox.reference_visible`
+    (the runner decides it from the requested target).
     """
 
     def __init__(self, module_name: str, module_file: str | Path, *, call_timeout_s: float = 20.0,
                  import_timeout_s: float = 60.0, memory_gib: float = 4.0,
                  max_result_bytes: int = codec.MAX_FRAME_BYTES, hidden: list[Path] = (),
-                 zygote: str | None = None, forbidden: dict | None = None):
+                 zygote: str | None = None, inputs: str | Path | None = None,
+                 shown_as: str | Path | None = None, visible_reference: bool | None = None,
+                 forbidden: dict | None = None):
         self.module_name = module_name
-        self.module_file = Path(module_file).resolve()
+        self.module_file = Path(os.path.abspath(module_file))
+        self.shown_as = Path(shown_as) if shown_as else self.module_file
         self.call_timeout_s = call_timeout_s
         self.import_timeout_s = import_timeout_s
         self.memory_gib = memory_gib
@@ -139,70 +214,82 @@ class Learner:
         self.last_call: dict | None = None  # {"request", "value" | "raised", "seconds"} of this key point
         self.recent_calls: list[dict] = []  # the key point's last few answered calls, oldest first
         self._proc: subprocess.Popen | None = None
+        self._output: _OutputTail | None = None
         self._dead: LearnerError | None = None
         self._start_failed: LearnerError | None = None  # import problems don't change between key points
+        visible = reference_visible(self.module_file) if visible_reference is None else visible_reference
         _skip_live_slots()  # a new learner never shares a uid with a live one (a sweep would kill it)
-        self._sandbox = Sandbox(int(memory_gib * 2**30), hidden=hidden,
-                                hide_solutions=(ROOT / "solutions") not in self.module_file.parents)
-        self._workdir = tempfile.TemporaryDirectory(prefix="learner-")
-        self._log_path = Path(self._workdir.name) / "output.log"
-        self._src = self._copy_sources()
+        self._box = Path(tempfile.mkdtemp(prefix="learner-"))  # 0700, the check's own
+        self._sandbox = Sandbox(int(memory_gib * 2**30), box=self._box, inputs=Path(inputs) if inputs else None,
+                                reference_visible=visible, hidden=hidden)
+        self._src = self._make_box()
         _LIVE.add(self)
 
-    def _copy_sources(self) -> Path:
-        """The learner's folder (its .py files) copied where the sandboxed user can read it."""
-        src = Path(self._workdir.name) / "src"
-        src.mkdir()
-        stage = Path(self._workdir.name) / ".stage"
-        stage.mkdir()
-        self._sandbox.set_stage(stage)
-        self._sandbox.set_workdir(Path(self._workdir.name))
-        for path in [*self.module_file.parent.glob("*.py"), self.module_file]:
-            # Copied as root: never follow a link (it could point at /etc/shadow or the checks).
-            if path.is_symlink() or not path.is_file() or path.stat().st_size > 4 << 20:
-                continue
-            shutil.copy(path, src / path.name, follow_symlinks=False)
-        for path in (Path(self._workdir.name), src, *src.iterdir()):
-            self._sandbox.prepare_workdir(path)
-        return src / self.module_file.name
+    def _make_box(self) -> Path:
+        """``src/``: a copy of the learner's modules (read without following links);
+        ``work/``: its work folder; ``stage/``: a mount point. Only the learner's uid (as group)
+        may enter the box, only its work folder is its own."""
+        try:
+            src = files.snapshot_modules(self.module_file, self._box / "src")
+        except OSError as exc:
+            raise LearnerImportError(f"{self.shown_as.name} cannot be read: {exc}") from None
+        (self._box / "stage").mkdir(mode=0o700)
+        (self._box / "work").mkdir(mode=0o700)
+        if self._sandbox.privileged:
+            uid = self._sandbox.uid
+            for path, owner, mode in ((self._box / "work", uid, 0o700), (self._box, 0, 0o710)):
+                fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                try:  # through the descriptor of the folder just made, never a path
+                    os.fchown(fd, owner, uid)
+                    os.fchmod(fd, mode)
+                finally:
+                    os.close(fd)
+        return src
+
+    @property
+    def _workdir(self) -> str:
+        return str(self._sandbox.workdir)
 
     # ------------------------------------------------------------------ lifecycle
     def _start(self) -> None:
-        found = watch.scan_source(self.module_file, self.forbidden)
+        found = watch.scan_source(self._src, self.forbidden)  # the copy read without following links
         if found:
             lines = ", ".join(f"line {n} ({name})" for n, name in found[:5])
             raise LearnerForbidden(
-                f"{self.module_file.name} refers to what {self.forbidden.get('exercise', 'this exercise')} forbids: "
+                f"{self.shown_as.name} refers to what {self.forbidden.get('exercise', 'this exercise')} forbids: "
                 f"{lines}. The stub says: {self.forbidden.get('says', 'do not call it')}. "
                 "(A self-test that uses it belongs under `if __name__ == \"__main__\":`.)")
         req_r, req_w = os.pipe()
         ans_r, ans_w = os.pipe()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
-        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-        # One thread: small models gain nothing from more, and verdicts stay reproducible.
-        env.update(PYTHONDONTWRITEBYTECODE="1", HOME=self._workdir.name, TMPDIR=self._workdir.name,
-                   MPLCONFIGDIR=self._workdir.name, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+        out_r, out_w = os.pipe()
+        try:
+            fcntl.fcntl(out_w, fcntl.F_SETPIPE_SZ, 1 << 20)  # room for bursts between drains
+        except OSError:
+            pass
+        env = learner_env(self._workdir)
         if self.forbidden:
             env[watch.ENV] = json.dumps(self.forbidden)
-        log = open(self._log_path, "ab")
-        self._sandbox.prepare_workdir(self._log_path)
+        sandbox = self._sandbox.params()  # the view, computed here: the child only mounts it
         try:
             if self.zygote is not None:  # forked from a process that has imported torch already
                 self._proc = zygote.spawn(self.zygote, module_name=self.module_name, module_file=str(self._src),
-                                          cwd=self._workdir.name, env=env, sandbox=self._sandbox.params(),
-                                          fds=(req_r, ans_w, log.fileno()))
+                                          cwd=self._workdir, env=env, sandbox=sandbox, fds=(req_r, ans_w, out_w))
             else:
                 self._proc = subprocess.Popen(
                     [sys.executable, "-m", "grader.isolation.worker", str(req_r), str(ans_w),
                      self.module_name, str(self._src)],
-                    pass_fds=(req_r, ans_w), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                    cwd=self._workdir.name, env=env, start_new_session=True,
+                    pass_fds=(req_r, ans_w), stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w,
+                    cwd=self._workdir, env=env, start_new_session=True,
                     preexec_fn=self._sandbox.preexec,
                 )
+        except BaseException:
+            os.close(out_r)
+            raise
         finally:
             os.close(req_r)
             os.close(ans_w)
-            log.close()
+            os.close(out_w)
+        self._output = _OutputTail(out_r)
         self._requests = os.fdopen(req_w, "wb")
         self._answers = os.fdopen(ans_r, "rb")
         # Importing torch takes a while; the import gets its own, longer budget.
@@ -222,12 +309,13 @@ class Learner:
 
     def peak_rss_bytes(self) -> int:
         """The learner process's peak resident memory (VmHWM), read from outside it."""
+        return self.vm_status()["VmHWM"]
+
+    def vm_status(self) -> dict[str, int]:
+        """``/proc/<pid>/status`` of the learner's process, read from outside it (bytes)."""
         if self._proc is None:
             raise RuntimeError("the learner's process is not running")
-        for line in Path(f"/proc/{self._proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-        raise RuntimeError("no VmHWM in /proc status")
+        return procfs.status(self._proc.pid)
 
     def cpu_times(self) -> dict:
         """CPU seconds of the learner process, read from ``/proc/<pid>/stat`` outside it:
@@ -235,7 +323,7 @@ class Learner:
         child processes once waited for, e.g. a process pool's workers after join/terminate)."""
         if self._proc is None:
             raise RuntimeError("the learner's process is not running")
-        return proc_cpu_times(self._proc.pid)
+        return procfs.cpu_times(self._proc.pid)
 
     def children_cpu(self) -> dict:
         """``{pid: CPU seconds}`` of the learner process's LIVE child processes (e.g. a pool's
@@ -243,14 +331,14 @@ class Learner:
         whether several children ran at once."""
         if self._proc is None:
             raise RuntimeError("the learner's process is not running")
-        return proc_children_cpu(self._proc.pid)
+        return procfs.children_cpu(self._proc.pid)
 
     _closed = False
 
     def close(self) -> None:
         self._closed = True
         self._kill()
-        self._workdir.cleanup()
+        shutil.rmtree(self._box, ignore_errors=True)  # fd-based: a link left in work/ is removed, not followed
 
     def _kill(self) -> None:
         proc, self._proc = self._proc, None
@@ -352,7 +440,7 @@ class Learner:
     def _died(self, what: str) -> LearnerError:
         proc = self._proc
         code = proc.wait(timeout=5) if proc is not None else None
-        tail = self.output_tail()
+        tail = self.output_tail(settle_s=0.5)
         if code is not None and code < 0:
             sig = signal.Signals(-code).name
             if sig == "SIGKILL":
@@ -364,12 +452,12 @@ class Learner:
 
     def _error(self, err: dict) -> LearnerError:
         # The learner's process loads a copy; messages name the learner's own file.
-        err = {k: v.replace(str(self._src), str(self.module_file)) if isinstance(v, str) else v
+        err = {k: v.replace(str(self._src), str(self.shown_as)) if isinstance(v, str) else v
                for k, v in err.items()}
         kind, tb = err["kind"], err.get("traceback", "")
         if kind == "import":
             return LearnerImportError(
-                f"{self.module_file.name} does not import: {err['type']}: {err['message']}", tb)
+                f"{self.shown_as.name} does not import: {err['type']}: {err['message']}", tb)
         if kind == "not_implemented":
             return NotImplementedYet(err["message"] or "NotImplementedError", tb)
         if kind == "oom":
@@ -380,12 +468,9 @@ class Learner:
             return LearnerBadOutput(f"your function returned something that is not plain data: {err['message']}", tb)
         return LearnerRaised(err["type"], err["message"], tb)
 
-    def output_tail(self, n: int = 1500) -> str:
+    def output_tail(self, n: int = 1500, settle_s: float = 0.0) -> str:
         """The last ``n`` characters the learner's code printed."""
-        try:
-            return self._log_path.read_bytes()[-n:].decode(errors="replace")
-        except OSError:
-            return ""
+        return self._output.text(n, settle_s) if self._output is not None else ""
 
 
 _LIVE: "weakref.WeakSet[Learner]" = weakref.WeakSet()
@@ -400,35 +485,6 @@ def _skip_live_slots() -> None:
             return
         Sandbox._next_slot += 1
 
-
-def proc_cpu_times(pid: int | str) -> dict:
-    """``{"self_s", "children_s"}`` CPU seconds of a process from the kernel's accounting."""
-    text = Path(f"/proc/{pid}/stat").read_text()
-    fields = text[text.rindex(")") + 2:].split()  # the name may hold spaces and ")"; field 3 on
-    tick = os.sysconf("SC_CLK_TCK")
-    utime, stime, cutime, cstime = (int(f) / tick for f in fields[11:15])  # fields 14-17
-    return {"self_s": utime + stime, "children_s": cutime + cstime}
-
-
-def proc_children_cpu(pid: int | str) -> dict:
-    """``{child pid: CPU seconds}`` of a process's live children (``/proc/<pid>/task/*/children``):
-    the scheduler's nanosecond run time (``/proc/<child>/schedstat``) where the kernel has it,
-    else utime + stime (10 ms ticks)."""
-    out = {}
-    for children in Path(f"/proc/{pid}/task").glob("*/children"):
-        try:
-            pids = children.read_text().split()
-        except OSError:
-            continue
-        for child in pids:
-            try:
-                try:
-                    out[int(child)] = int(Path(f"/proc/{child}/schedstat").read_text().split()[0]) / 1e9
-                except (OSError, IndexError):
-                    out[int(child)] = proc_cpu_times(child)["self_s"]
-            except (OSError, ValueError):
-                pass  # it exited between the two reads
-    return out
 
 
 class InProcessLearner:
@@ -469,10 +525,10 @@ class InProcessLearner:
 
     def cpu_times(self) -> dict:
         """This process's CPU times (the module runs here): same fields as :meth:`Learner.cpu_times`."""
-        return proc_cpu_times("self")
+        return procfs.cpu_times("self")
 
     def children_cpu(self) -> dict:
-        return proc_children_cpu(os.getpid())
+        return procfs.children_cpu(os.getpid())
 
     def reset(self) -> None:
         pass

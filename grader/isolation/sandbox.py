@@ -1,108 +1,175 @@
-"""The limits a learner's process runs under, set between fork and exec.
+"""What the learner's process sees, and its limits; set in the child before the learner's code runs.
 
-Always: an address-space cap (RLIMIT_AS), a file-size cap, no core dumps, and death with the
-check process (PR_SET_PDEATHSIG). Where the grader runs as root (the course machine, CI) also:
+Always: an address-space cap (RLIMIT_AS), a file-size cap, no core dumps, death with the check
+(PR_SET_PDEATHSIG). Where the grader runs as root (the course machine, CI) also: an unprivileged
+uid of its own with a process cap (RLIMIT_NPROC; :func:`sweep_uid` kills whatever it leaves),
+no new privileges (set-uid files do nothing), no network (an empty network namespace), no
+System V IPC of anyone else's (its own IPC namespace), and a mount namespace whose root is an
+empty tmpfs holding exactly :meth:`Sandbox.view`:
 
-* its own network namespace with no interfaces up: no network use;
-* its own mount namespace: the project read-only, the hidden checks (``grader/checks``) and,
-  unless a solution or mutant is being graded, ``solutions/`` replaced by empty folders, and so
-  is the project's git folder (its objects hold every check and solution); the
-  shared writable folders (/tmp, /var/tmp, /run/lock) read-only except the learner's own work
-  folder, and a private, size-capped /dev/shm (multiprocessing needs it);
-* an unprivileged user id of its own, with a process-count cap (RLIMIT_NPROC): it cannot touch
-  the grader's files or processes, and :func:`sweep_uid` (by the check, then again by the
-  runner) kills everything it left behind (a fork bomb, a daemon) by signalling every process
-  of that user id.
+* read-only: the interpreter and its venv, /usr and /lib*, a few files of /etc; of the grader,
+  ``grader/__init__.py``, ``given/``, ``drivers/`` and what the worker runs on
+  (``isolation/__init__.py``, ``worker.py``, ``codec.py``); the model cache; the check's inputs
+  folder; a copy of the learner's modules; ``solutions/`` only when a solution or a mutant is
+  what is graded;
+* its own: the work folder (cwd, HOME, TMPDIR), /tmp and /dev/shm, each a size-capped tmpfs;
+* fresh: /proc (``hidepid=invisible``: its own processes only, so no report path in anyone's
+  command line), /dev with null, zero, full, random, urandom.
 
-Memory: RLIMIT_AS caps each process; the learner's processes together (its user id's, or its
-session's without root) are held to the same cap by :meth:`Sandbox.memory_in_use`, which the
-check polls while it waits for an answer (no cgroup v2 here: the machine's cgroup v1 belongs to
-its host).
+Nothing else: no other copy of the project, no other user's files, no results or report path,
+no checks, no course/engine/reports/classroom code. A full work folder fills its own tmpfs only.
 
-Without root only the first group applies; :func:`isolation_level` says which one is in force.
+Where the kernel refuses ``pivot_root``, the older blocklist view instead (the project
+read-only, the checks, solutions, git objects and caches covered, the shared writable folders
+read-only) and :func:`isolation_level` says so. The learner's processes together are held to
+the memory cap by :meth:`Sandbox.memory_in_use`, polled by the check (no cgroup v2 here).
 """
 
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
+import platform
 import resource
 import signal
 import sys
 from pathlib import Path
 
-from grader.engine import cache
-from grader.course.catalog import ROOT
+from grader.isolation import procfs
 
-_CLONE_NEWNS, _CLONE_NEWNET = 0x00020000, 0x40000000
-_MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_MOVE, _MS_REC, _MS_PRIVATE = 1, 32, 4096, 8192, 16384, 1 << 18
-_PR_SET_PDEATHSIG = 1
+ROOT = Path(__file__).resolve().parents[2]
+_CLONE_NEWNS, _CLONE_NEWNET, _CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
+_MS_REMOUNT, _MS_BIND, _MS_MOVE, _MS_REC, _MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
+_MNT_DETACH = 2
+_PR_SET_PDEATHSIG, _PR_SET_NO_NEW_PRIVS = 1, 38
+_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41}.get(platform.machine())
 _UID_BASE = 100000  # learner uids: this + check pid * SLOTS + slot, unique among live checks
 SLOTS = 16  # learner processes one check process may have at once
 
 FILE_SIZE_CAP = 2 << 30  # bytes one file may grow to
-SHM_SIZE = b"256m"  # the private /dev/shm (tmpfs: counts as memory, not as address space)
-SHARED_WRITABLE = ("/tmp", "/var/tmp", "/run/lock")  # world-writable folders, made read-only
+WORK_SIZE, TMP_SIZE, SHM_SIZE = "512m", "64m", "256m"  # the learner's own tmpfs (memory, not address space)
 NPROC_CAP = 256  # processes and threads of one learner uid
+SHARED_WRITABLE = ("/tmp", "/var/tmp", "/run/lock")  # blocklist view: world-writable, made read-only
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "gitconfig")  # no passwd: no other users
+DEVICES = ("null", "zero", "full", "random", "urandom")
+WORKER = ("grader/__init__.py", "grader/given", "grader/drivers", "grader/isolation/__init__.py",
+          "grader/isolation/worker.py", "grader/isolation/codec.py", "grader/isolation/watch.py")
 
 
 def _libc():
     libc = ctypes.CDLL("libc.so.6", use_errno=True)
     libc.mount.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_ulong, ctypes.c_char_p]
+    libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
     return libc
 
 
+@functools.cache
 def isolation_level() -> str:
-    return "user+namespaces" if os.geteuid() == 0 else "rlimits"
+    if os.geteuid() != 0:
+        return "rlimits"
+    if not _can_pivot():
+        return "user+namespaces (blocklist: pivot_root refused here)"
+    return "user+namespaces+allowlist"
+
+
+def _can_pivot() -> bool:
+    """Try, in a throw-away child, what :meth:`Sandbox._allowlist` needs."""
+    if _SYS_PIVOT_ROOT is None:
+        return False
+    libc = _libc()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - only syscalls, then exit
+        code = 1
+        try:
+            if (libc.unshare(_CLONE_NEWNS) == 0 and libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) == 0
+                    and libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, b"size=64k") == 0):
+                os.chdir("/tmp")
+                code = 0 if libc.syscall(_SYS_PIVOT_ROOT, b".", b".") == 0 else 1
+        finally:
+            os._exit(code)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
 
 
 class Sandbox:
-    """Limits for one learner process tree; ``preexec`` runs in the child before exec."""
+    """Limits and the view of one learner process tree; :meth:`preexec` runs in the child.
+
+    ``box`` is the check's own folder for this learner (``src/`` the copy of its modules,
+    ``work/`` its work folder, ``stage/`` a mount point); ``inputs`` a folder of the check's
+    generated inputs; ``reference_visible`` when a solution or mutant is graded.
+    """
 
     _next_slot = 0
 
-    def __init__(self, memory_bytes: int, *, hide_solutions: bool = True, hidden: list[Path] = ()):
+    def __init__(self, memory_bytes: int, *, box: Path | None = None, inputs: Path | None = None,
+                 reference_visible: bool = False, hidden: list[Path] = ()):
         self.memory_bytes = memory_bytes
         self.privileged = os.geteuid() == 0
         # Each learner process of a check gets its own uid, so sweeping one spares the others.
         slot, Sandbox._next_slot = Sandbox._next_slot % SLOTS, Sandbox._next_slot + 1
         self.uid = uid_for(os.getpid(), slot) if self.privileged else os.geteuid()
-        self.hidden = [ROOT / "grader" / "checks", cache.CACHE_DIR, *_git_dirs(), *map(Path, hidden)]
-        if hide_solutions:
-            self.hidden.append(ROOT / "solutions")
+        self.box, self.inputs, self.reference_visible = box, inputs, reference_visible
+        self.hidden = list(map(Path, hidden))
+
+    @property
+    def workdir(self) -> Path | None:
+        return self.box / "work" if self.box else None
+
+    def view(self) -> list[tuple[str, str, str]]:
+        """What the learner's process sees: ``(kind, source, path)`` in mount order; kinds are
+        ``ro`` (read-only bind), ``dev`` (a device node), ``tmpfs`` (source = its options),
+        ``proc`` and ``link`` (source = the link's target)."""
+        view = []
+        for d in SYSTEM:
+            if os.path.islink(d):
+                view.append(("link", os.readlink(d), d))
+            elif os.path.isdir(d):
+                view.append(("ro", d, d))
+        view += [("ro", f"/etc/{name}", f"/etc/{name}") for name in ETC if os.path.exists(f"/etc/{name}")]
+        view += [("proc", "", "/proc"), ("tmpfs", "size=1m,mode=0755", "/dev")]
+        view += [("dev", f"/dev/{name}", f"/dev/{name}") for name in DEVICES if os.path.exists(f"/dev/{name}")]
+        view += [("link", f"/proc/self/fd{tail}", f"/dev/{name}")
+                 for name, tail in (("fd", ""), ("stdin", "/0"), ("stdout", "/1"), ("stderr", "/2"))]
+        view += [("tmpfs", f"size={SHM_SIZE},mode=1777", "/dev/shm"), ("tmpfs", f"size={TMP_SIZE},mode=1777", "/tmp")]
+        # After the private /tmp: a venv or project that lives under /tmp (a CI clone) stays visible.
+        for prefix in dict.fromkeys([sys.base_prefix, sys.prefix]):  # the interpreter, its venv
+            real = os.path.realpath(prefix)
+            if not any(real == d or real.startswith(d + "/") for d in SYSTEM):
+                view.append(("ro", real, real))
+        view += [("ro", str(ROOT / p), str(ROOT / p)) for p in WORKER]
+        if self.reference_visible:  # the harness grades a solution or mutant: they import solutions.*
+            view.append(("ro", str(ROOT / "solutions"), str(ROOT / "solutions")))
+        cache = _model_cache()
+        if cache is not None:
+            view.append(("ro", str(cache), str(cache)))
+        if self.inputs is not None:
+            view.append(("ro", str(self.inputs), str(self.inputs)))
+        if self.box is not None:
+            view += [("ro", str(self.box / "src"), str(self.box / "src")),
+                     ("tmpfs", f"size={WORK_SIZE},mode=0700,uid={self.uid},gid={self.uid}", str(self.workdir))]
+        return view
 
     def params(self) -> dict:
-        """Plain data to rebuild this sandbox in another process (:mod:`grader.isolation.zygote`)."""
-        return {"memory_bytes": self.memory_bytes, "privileged": self.privileged, "uid": self.uid,
-                "hidden": [str(p) for p in self.hidden], "stage": str(getattr(self, "_stage", "") or ""),
-                "workdir": str(getattr(self, "_workdir", "") or "")}
+        """Plain data to rebuild this sandbox in another process (:mod:`grader.isolation.zygote`),
+        the view computed now, in the check's process; :meth:`preexec` then uses these."""
+        self._frozen = {"memory_bytes": self.memory_bytes, "privileged": self.privileged, "uid": self.uid,
+                        "box": str(self.box or ""), "view": self.view() if self.privileged else [],
+                        "blocklist": [str(p) for p in self._blocklist_hidden()] if self.privileged else []}
+        return self._frozen
 
     @classmethod
     def from_params(cls, params: dict) -> "Sandbox":
-        box = cls.__new__(cls)
-        box.memory_bytes, box.privileged, box.uid = params["memory_bytes"], params["privileged"], params["uid"]
-        box.hidden = [Path(p) for p in params["hidden"]]
-        if params["stage"]:
-            box._stage = Path(params["stage"])
-        if params["workdir"]:
-            box._workdir = Path(params["workdir"])
-        return box
+        sandbox = cls.__new__(cls)
+        sandbox.memory_bytes, sandbox.privileged, sandbox.uid = params["memory_bytes"], params["privileged"], params["uid"]
+        sandbox.box = Path(params["box"]) if params["box"] else None
+        sandbox._frozen = params
+        return sandbox
 
-    def prepare_workdir(self, path: Path) -> None:
+    def preexec(self) -> None:  # runs in the forked child, after params(): no imports, no locks
         if self.privileged:
-            os.chown(path, self.uid, self.uid)
-
-    def set_stage(self, path: Path) -> None:
-        """An empty folder the child may use as a temporary mount point."""
-        self._stage = path
-
-    def set_workdir(self, path: Path) -> None:
-        """The one folder the learner may write to (its cwd, HOME and TMPDIR)."""
-        self._workdir = path
-
-    def preexec(self) -> None:  # runs in the forked child: no locks, no threads
-        if self.privileged:
-            self._namespaces()
+            self._namespaces(self._frozen)
             resource.setrlimit(resource.RLIMIT_NPROC, (NPROC_CAP, NPROC_CAP))
             os.setgroups([])
             os.setgid(self.uid)
@@ -110,76 +177,144 @@ class Sandbox:
         resource.setrlimit(resource.RLIMIT_AS, (self.memory_bytes, self.memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_CAP, FILE_SIZE_CAP))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # after setuid, which clears it
-
-    def _namespaces(self) -> None:
         libc = _libc()
-        if libc.unshare(_CLONE_NEWNS | _CLONE_NEWNET) != 0:
+        libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # after setuid, which clears it
+        if self.workdir is not None:
+            os.chdir(self.workdir)  # a cwd from before pivot_root would lead outside the new root
+
+    def _namespaces(self, params: dict) -> None:
+        libc = _libc()
+        if libc.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC) != 0:
             return  # no namespaces here (a container without the capability): user id only
         libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None)
+        if not (self.box and self._allowlist(libc, params["view"])):
+            self._blocklist(libc, [Path(p) for p in params["blocklist"]])
+
+    # ---------------------------------------------------------------- the allowlist view
+    def _allowlist(self, libc, view) -> bool:
+        """An empty tmpfs with the view mounted in it becomes the root; False if refused."""
+        new = str(self.box / "stage")
+        if _SYS_PIVOT_ROOT is None or libc.mount(b"tmpfs", new.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV,
+                                                 b"size=1m,mode=0755") != 0:
+            return False
+        try:
+            for kind, source, path in view:
+                _mount(libc, kind, source, new + path)
+            os.chdir(new)
+            if libc.syscall(_SYS_PIVOT_ROOT, b".", b".") != 0:
+                raise OSError(ctypes.get_errno(), "pivot_root")
+            libc.umount2(b".", _MNT_DETACH)  # the old root, stacked under the new one
+            os.chdir("/")
+            libc.mount(None, b"/", None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV, None)
+            return True
+        except OSError:
+            os.chdir("/")
+            libc.umount2(new.encode(), _MNT_DETACH)
+            return False
+
+    # ---------------------------------------------------------------- the blocklist view (fallback)
+    def _blocklist_hidden(self) -> list[Path]:
+        from grader.engine import cache
+
+        hidden = [ROOT / "grader" / "checks", cache.CACHE_DIR, *_git_dirs(), *self.hidden]
+        return hidden if self.reference_visible else [*hidden, ROOT / "solutions"]
+
+    def _blocklist(self, libc, hidden: list[Path]) -> None:
+        """The project read-only with ``hidden`` covered by empty folders; the shared writable
+        folders read-only except the work folder; a private /dev/shm."""
         root = str(ROOT).encode()
         if libc.mount(root, root, None, _MS_BIND | _MS_REC, None) == 0:
             libc.mount(None, root, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY, None)
-        for path in self.hidden:
+        for path in hidden:
             if path.is_dir():
                 libc.mount(b"tmpfs", str(path).encode(), b"tmpfs", _MS_RDONLY, b"size=4k,mode=0555")
-        self._confine_writes(libc)
-        self._reach_interpreter(libc)
-
-    def _confine_writes(self, libc) -> None:
-        """Writes go to the work folder only: bind it onto itself (a mount of its own stays
-        writable), then remount each shared writable folder read-only; /dev/shm is a fresh tmpfs
-        that vanishes with the namespace."""
         shared = [d.encode() for d in SHARED_WRITABLE if os.path.isdir(d) and not os.path.islink(d)]
         for d in shared:
             libc.mount(d, d, None, _MS_BIND | _MS_REC, None)
-        workdir = getattr(self, "_workdir", None)
-        if workdir is not None:
-            libc.mount(str(workdir).encode(), str(workdir).encode(), None, _MS_BIND | _MS_REC, None)
+        if self.workdir is not None:  # a mount of its own stays writable when /tmp turns read-only
+            libc.mount(str(self.workdir).encode(), str(self.workdir).encode(), None, _MS_BIND | _MS_REC, None)
         for d in shared:
             libc.mount(None, d, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY, None)
         if os.path.isdir("/dev/shm"):
-            libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", 0, b"size=" + SHM_SIZE + b",mode=1777")
+            libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", 0, f"size={SHM_SIZE},mode=1777".encode())
+        self._reach_interpreter(libc)
 
     def _reach_interpreter(self, libc) -> None:
         """Python may live under a folder other users cannot enter (e.g. /root/.pyenv): cover
         that folder with an empty one that leads to the interpreter's prefix only."""
         prefix = Path(sys.base_prefix).resolve()
         blocked = next((p for p in reversed(prefix.parents) if not os.stat(p).st_mode & 0o001), None)
-        stage = getattr(self, "_stage", None)
-        if blocked is None or stage is None:
+        if blocked is None or self.box is None:
             return
-        if libc.mount(str(prefix).encode(), str(stage).encode(), None, _MS_BIND | _MS_REC, None) != 0:
+        stage = str(self.box / "stage").encode()
+        if libc.mount(str(prefix).encode(), stage, None, _MS_BIND | _MS_REC, None) != 0:
             return
         libc.mount(b"tmpfs", str(blocked).encode(), b"tmpfs", 0, b"size=64k,mode=0755")
         os.makedirs(prefix, mode=0o755, exist_ok=True)
-        libc.mount(str(stage).encode(), str(prefix).encode(), None, _MS_MOVE, None)
+        libc.mount(stage, str(prefix).encode(), None, _MS_MOVE, None)
 
+    # ---------------------------------------------------------------- memory, clean-up
     def memory_in_use(self, leader: int) -> int:
         """Bytes resident in all the learner's processes when it has more than one (with one,
         RLIMIT_AS caps it and this returns 0). Sums RSS, the cheap figure; only when that exceeds
         the cap sums PSS, which counts pages shared after fork() once."""
-        pids = [pid for pid in _all_pids() if self._owns(pid, leader)]
+        pids = [pid for pid in procfs.pids() if self._owns(pid, leader)]
         if len(pids) < 2:
             return 0
-        rss = sum(_read_int(f"/proc/{pid}/statm", 1) * _PAGE for pid in pids)
+        rss = sum(procfs.rss_bytes(pid) for pid in pids)
         if rss <= self.memory_bytes:
             return rss
-        return sum(_pss_bytes(pid) for pid in pids)
+        return sum(procfs.pss_bytes(pid) for pid in pids)
 
     def _owns(self, pid: int, leader: int) -> bool:
-        try:
-            if self.privileged:
-                return os.stat(f"/proc/{pid}").st_uid == self.uid
-            stat = Path(f"/proc/{pid}/stat").read_text()
-            return int(stat.rpartition(")")[2].split()[3]) == leader  # its session
-        except (OSError, ValueError, IndexError):
-            return False
+        if self.privileged:
+            return procfs.owner(pid) == self.uid
+        return procfs.session(pid) == leader
 
     def sweep(self) -> None:
         """Kill every process of this sandbox's user id (what a fork bomb leaves behind)."""
         if self.privileged:
             sweep_uid(self.uid)
+
+
+def reference_visible(module_file: str | Path) -> bool:
+    """True when what is graded is a solution or a mutant, decided from the path as requested
+    (absolute, links not resolved): a link into solutions/ never makes them visible."""
+    return ROOT / "solutions" in Path(os.path.abspath(module_file)).parents
+
+
+def _mount(libc, kind: str, source: str, path: str) -> None:
+    """One entry of :meth:`Sandbox.view`, at ``path`` under the new root (parents made as needed)."""
+    if kind == "link":
+        os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
+        os.symlink(source, path)
+        return
+    if kind in ("ro", "dev") and not os.path.isdir(source):
+        os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644))
+    else:
+        os.makedirs(path, mode=0o755, exist_ok=True)
+    if kind == "proc":  # hidepid=invisible: per mount since Linux 5.8; older kernels refuse the word
+        ok = (libc.mount(b"proc", path.encode(), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, b"hidepid=invisible") == 0
+              or libc.mount(b"proc", path.encode(), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, None) == 0)
+    elif kind == "tmpfs":
+        ok = libc.mount(b"tmpfs", path.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, source.encode()) == 0
+    else:
+        ok = libc.mount(source.encode(), path.encode(), None, _MS_BIND, None) == 0
+        if ok and kind == "ro":
+            ok = libc.mount(None, path.encode(), None,
+                            _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV, None) == 0
+    if not ok:
+        raise OSError(ctypes.get_errno(), f"mount {kind} {source} on {path}")
+
+
+def _model_cache() -> Path | None:
+    """The folder of the de-quantised model (grader/given/smollm.py), if built."""
+    from grader.given import smollm
+
+    folder = smollm.cache_dir().parent
+    return folder if folder.is_dir() else None
 
 
 def _git_dirs() -> list[Path]:
@@ -190,30 +325,6 @@ def _git_dirs() -> list[Path]:
         common = gitdir.parent.parent if gitdir.parent.name == "worktrees" else gitdir
         return [gitdir, common]
     return [dot_git]
-
-
-_PAGE = os.sysconf("SC_PAGE_SIZE")
-
-
-def _all_pids() -> list[int]:
-    return [int(e.name) for e in os.scandir("/proc") if e.name.isdigit()]
-
-
-def _read_int(path: str, field: int) -> int:
-    try:
-        return int(Path(path).read_text().split()[field])
-    except (OSError, ValueError, IndexError):
-        return 0  # the process is gone
-
-
-def _pss_bytes(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) * 1024
-    except (OSError, ValueError):
-        pass
-    return 0
 
 
 def uid_for(check_pid: int, slot: int = 0) -> int:

@@ -22,6 +22,27 @@ from pathlib import Path
 from grader.isolation import codec, watch as _watch
 
 DRIVER_PREFIX = "grader.drivers."
+# The grader code the learner's process may import: its view has these files (sandbox.WORKER), no others.
+VISIBLE = ("grader", "grader.given", "grader.drivers", "grader.isolation", "grader.isolation.worker",
+           "grader.isolation.codec", "grader.isolation.watch")
+
+
+def forget_grader() -> None:
+    """Drop from ``sys.modules`` every grader module outside :data:`VISIBLE` (and ``solutions``):
+    a process forked from the zygote inherits some (the sandbox, the preloader), and a module
+    found there imports without its file. The learner's ``import grader.engine`` then fails as
+    it does in a fresh interpreter, whose view lacks the file."""
+    def hidden(name: str) -> bool:
+        if name.startswith("grader."):
+            return name not in VISIBLE and not name.startswith(("grader.given.", "grader.drivers."))
+        return name == "solutions" or name.startswith("solutions.")
+
+    for name in [n for n in sys.modules if hidden(n)]:
+        parent, _, child = name.rpartition(".")
+        del sys.modules[name]
+        if parent in sys.modules and getattr(sys.modules[parent], child, None) is not None:
+            delattr(sys.modules[parent], child)  # ``grader.engine`` as an attribute of ``grader``
+    importlib.invalidate_caches()
 
 
 def _describe(exc: BaseException, module_file: str) -> dict:
@@ -81,6 +102,7 @@ def main(argv: list[str]) -> int:
     req_fd, ans_fd, module_name, module_file = int(argv[0]), int(argv[1]), argv[2], argv[3]
     requests = os.fdopen(req_fd, "rb")
     answers = os.fdopen(ans_fd, "wb")
+    forget_grader()
     watch = _watch.install_from_env()  # what the exercise forbids, before the module can import it
     try:
         with watch.active():

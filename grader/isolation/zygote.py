@@ -8,7 +8,10 @@ child that sets up the same sandbox (:class:`grader.isolation.sandbox.Sandbox`) 
 :func:`grader.isolation.worker.main` on the learner's module, as the exec'd path does.
 
 A check process asks over a unix socket in a folder only the grader's user can enter, passing
-the learner's pipe ends and log file as file descriptors. The connection lives as long as the
+the learner's pipe ends (requests, answers, its stdout and stderr) as file descriptors. The
+zygote runs with the learner's minimal environment (a forked child's /proc/self/environ is
+the zygote's); the modules of the grader a child inherits in ``sys.modules`` are forgotten
+before the learner's module is imported (:func:`grader.isolation.worker.forget_grader`). The connection lives as long as the
 learner's process: the zygote writes the child's wait status on it when the child ends, and
 kills the child when the check hangs up (a check that timed out and was killed). The zygote
 dies with the process that started it; its children die with it (PR_SET_PDEATHSIG).
@@ -61,7 +64,7 @@ class Spawned:
 
 def spawn(path: str, *, module_name: str, module_file: str, cwd: str, env: dict, sandbox: dict,
           fds: tuple[int, int, int]) -> Spawned:
-    """Fork a learner's process from the zygote at ``path``; ``fds`` = (requests, answers, log)."""
+    """Fork a learner's process from the zygote at ``path``; ``fds`` = (requests, answers, output)."""
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     conn.connect(path)
     request = {"module_name": module_name, "module_file": module_file, "cwd": cwd, "env": env,
@@ -82,9 +85,10 @@ class Zygote:
 
         self._dir = tempfile.TemporaryDirectory(prefix="grader-zygote-")  # mode 0700: root only
         self.path = str(Path(self._dir.name) / "socket")
-        env = {**os.environ, **THREAD_ENV}
-        env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[2]),
-                                             env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        # Its children's /proc/self/environ shows this block: the learner's allowlist, no more.
+        env = {k: os.environ[k] for k in ("LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PATH") if k in os.environ}
+        env.update(THREAD_ENV, HOME=self._dir.name, PYTHONDONTWRITEBYTECODE="1",
+                   PYTHONPATH=str(Path(__file__).resolve().parents[2]))  # this project's grader, nothing else
         self._proc = subprocess.Popen([sys.executable, "-m", "grader.isolation.zygote", self.path, kind],
                                       stdin=subprocess.DEVNULL, env=env, start_new_session=True)
         while not os.path.exists(self.path):  # bound before it imports: clients queue meanwhile
@@ -137,9 +141,9 @@ def _child(request: dict, fds: list[int]) -> None:
 
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        req_fd, ans_fd, log_fd = fds
-        os.dup2(log_fd, 1)
-        os.dup2(log_fd, 2)
+        req_fd, ans_fd, out_fd = fds
+        os.dup2(out_fd, 1)
+        os.dup2(out_fd, 2)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         for fd in map(int, os.listdir("/proc/self/fd")):  # the zygote's sockets are none of its business
@@ -161,6 +165,7 @@ def _child(request: dict, fds: list[int]) -> None:
         sys.dont_write_bytecode = True
         Sandbox.from_params(request["sandbox"]).preexec()
         sys.argv = ["grader.isolation.worker"]
+        sys.modules["__main__"] = worker  # as under ``python -m grader.isolation.worker``, not the zygote
         code = worker.main([str(req_fd), str(ans_fd), request["module_name"], request["module_file"]])
     except BaseException:  # noqa: BLE001 - the learner's process must end here, whatever happened
         import traceback

@@ -15,8 +15,9 @@ from html import escape
 from grader.engine import cache
 from grader.course import catalog
 from grader.course.levels import Summary
-from grader.reports.terminal import _exercise_line, feedback
+from grader.reports.terminal import _exercise_line, feedback, pass_line_rule, quiz_scores, scores, when
 from grader.engine.results import STATUS_TEXT, ExerciseResult
+from grader.isolation import files
 
 CSS = """
 body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
@@ -24,9 +25,13 @@ h1{margin-bottom:.2em} .level{font-size:1.6em;padding:.4em .8em;border-radius:8p
 .none{background:#eee}.read{background:#dbeafe}.mastered{background:#dcfce7}.can-teach{background:#fde68a}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ddd;padding:4px 8px;text-align:left}
 .ok{color:#15803d}.bad{color:#b91c1c}.na{color:#888}
-pre{background:#f6f6f6;padding:.6em;white-space:pre-wrap;border-radius:4px}
+pre{background:#f6f6f6;padding:.6em;white-space:pre-wrap;border-radius:4px} img{max-width:100%}
 .kp{border-left:4px solid #b91c1c;padding-left:.8em;margin:1em 0}
 """
+
+
+def _spec_key(spec: dict) -> str:
+    return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 
 def _png(fig) -> str:
@@ -39,6 +44,10 @@ def _png(fig) -> str:
 
 
 def _parts_chart(results: dict[str, ExerciseResult]) -> str:
+    return _png(_parts_figure(results))
+
+
+def _parts_figure(results: dict[str, ExerciseResult]):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -51,14 +60,14 @@ def _parts_chart(results: dict[str, ExerciseResult]) -> str:
     for ex in catalog.CATALOG:
         res = results.get(ex.id)
         if res is None:
-            continue  # not graded in this run (make grade ONLY=...)
+            continue  # not asked for (the report of a run without the learner's record)
         if res.status == "not_available":
             missing[ex.part] += len(ex.key_points)
             continue
         for k in res.key_points:
             if k.status != "not_verifiable":
                 (passed if k.passed else failed)[ex.part] += 1
-    fig, ax = plt.subplots(figsize=(8, 3.2))
+    fig, ax = plt.subplots(figsize=(8, 3.4), layout="constrained")
     labels = [f"{p}. {catalog.PART_TITLES[p]}" for p in parts]
     bottom = [0] * len(parts)
     for data, color, name in ((passed, "#16a34a", "passed"), (failed, "#dc2626", "failed"),
@@ -69,24 +78,24 @@ def _parts_chart(results: dict[str, ExerciseResult]) -> str:
     ax.invert_yaxis()
     ax.set_xlabel("key points")
     ax.set_title("Key points per course part")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     ax.margins(x=0.05)
-    return _png(fig)
+    # Below the axes, inside the figure: beside them it ran off the page's right edge.
+    fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+    return fig
 
 
 def _figure(spec: dict) -> str:
     """An attached chart as an <img>; the same spec (a re-grade reusing cached results) is drawn
     once: drawing is most of the time of a one-exercise re-grade."""
-    key = hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:24]
-    path = cache.CACHE_DIR / "figures" / f"{key}.html"
+    path = cache.CACHE_DIR / "figures" / f"{_spec_key(spec)}.html"
     try:
-        return path.read_text()
-    except OSError:
+        return files.read_regular(path, 16 << 20).decode()
+    except (OSError, ValueError):
         pass
     html = _draw(spec)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(html)
+        files.own_folder(path.parent)
+        files.replace_file(path, html.encode())
     except OSError:
         pass  # a read-only project: draw again next time
     return html
@@ -123,25 +132,36 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
     out = [f"<!doctype html><html><head><meta charset='utf-8'><title>Grade report</title><style>{CSS}</style>"
            "</head><body>", f"<h1>Grade report</h1><p>{escape(target)}</p>",
            f"<div class='level {escape(summary.level)}'>Level: <b>{escape(summary.level)}</b></div>",
-           f"<p>Pass line (A ≥ 8, B ≥ 4, each C ≥ half its key points): "
-           f"<b class='{'ok' if summary.pass_line else 'bad'}'>{'met' if summary.pass_line else 'not met'}</b> · "
-           f"R {summary.r_passed}/{summary.r_total} · A {summary.a_passed}/10 · B {summary.b_passed}/5 · C "
-           + " ".join(f"{k} {p}/{t}" for k, (p, t) in summary.c_points.items()) + "</p>"]
+           f"<p>Pass line ({escape(pass_line_rule(summary))}{', closed book' if summary.quiz else ''}): "
+           f"<b class='{'ok' if summary.pass_line else 'bad'}'>{'met' if summary.pass_line else 'not met'}</b></p>"]
+    if summary.quiz is not None:
+        out.append(f"<p>Quiz (closed book: read, answering): {escape(quiz_scores(summary))}</p>"
+                   f"<p>Code (P, X and the code exercises): {escape(scores(summary))}; level from the code alone: "
+                   f"<b>{escape(summary.code_level)}</b></p>")
+    else:
+        out.append(f"<p>{escape(scores(summary))}</p>")
     if summary.next_level_needs:
         out.append("<p>For the next level: " + escape("; ".join(summary.next_level_needs)) + "</p>")
+    if summary.criteria:
+        out.append("<details><summary>Every criterion of every level, and where it comes from</summary><table>"
+                   "<tr><th>level</th><th>source</th><th>criterion</th><th>met</th></tr>")
+        for c in summary.criteria:
+            out.append(f"<tr><td>{escape(c.level)}</td><td>{escape(c.source)}</td><td>{escape(c.text)}</td>"
+                       f"<td class='{'ok' if c.met else 'bad'}'>{'yes' if c.met else 'no'}</td></tr>")
+        out.append("</table></details>")
     out.append(_parts_chart(results))
     for set_id in catalog.SETS:
         exs = [ex for ex in catalog.CATALOG if ex.set == set_id and ex.id in results]
         if not exs:
             continue
         out.append(f"<h2>{set_id} — {escape(catalog.SET_TITLES[set_id])}</h2><table>"
-                   "<tr><th>id</th><th>exercise</th><th>part</th><th>key points</th><th>status</th><th>time</th></tr>")
+                   "<tr><th>id</th><th>exercise</th><th>part</th><th>key points</th><th>status</th><th>graded</th></tr>")
         for ex in exs:
             res = results[ex.id]
             score, text = _exercise_line(res)
-            cls = "ok" if text.startswith("passed") else "na" if res.status == "not_available" else "bad"
+            cls = "ok" if text.startswith("passed") else "na" if score == "-" else "bad"
             out.append(f"<tr><td>{ex.id}</td><td>{escape(ex.title)}</td><td>{ex.part}</td><td>{score}</td>"
-                       f"<td class='{cls}'>{escape(text)}</td><td>{f'{res.duration_s:.1f}s' if res.duration_s else ''}</td></tr>")
+                       f"<td class='{cls}'>{escape(text)}</td><td>{when(res)}</td></tr>")
         out.append("</table>")
     failed = [(ex, k) for ex in catalog.CATALOG for k in (results[ex.id].key_points if ex.id in results else [])
               if not k.passed and k.status != "not_verifiable"]
@@ -150,11 +170,20 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
         for ex, k in failed:
             out.append(f"<div class='kp'><b>{ex.id} · {escape(k.key_point)}</b> "
                        f"({escape(STATUS_TEXT.get(k.status, k.status))})<pre>{escape(feedback(ex, k))}</pre></div>")
-    charts = [(ex, k, f) for ex in catalog.CATALOG for k in (results[ex.id].key_points if ex.id in results else [])
-              for f in k.figures]
-    if charts:
+    measured = [(ex, k) for ex in catalog.CATALOG for k in (results[ex.id].key_points if ex.id in results else [])
+                if k.figures]
+    if measured:
+        # One chart per measurement: hypothesis re-runs a check's body per example, and each run
+        # attaches its chart again; a chart another key point already shows is linked, not repeated.
         out.append("<h2>Measurements</h2>")
-        for ex, k, spec in charts:
-            out.append(f"<h3>{ex.id} · {escape(k.key_point)}</h3>{_figure(spec)}")
+        shown: set[str] = set()
+        for ex, k in measured:
+            out.append(f"<h3>{ex.id} · {escape(k.key_point)}</h3>")
+            for key, spec in {_spec_key(f): f for f in k.figures}.items():
+                if key in shown:
+                    out.append(f"<p><a href='#chart-{key}'>{escape(spec.get('title') or 'chart')}</a> (above)</p>")
+                else:
+                    shown.add(key)
+                    out.append(f"<figure id='chart-{key}'>{_figure(spec)}</figure>")
     out.append("</body></html>")
     return "\n".join(out)

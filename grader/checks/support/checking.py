@@ -79,21 +79,21 @@ def as_str(value: Any, what: str) -> str:
     return value
 
 
-def as_tensor(value: Any, what: str, shape: tuple[int, ...] | None = None, dtype=None):
+def as_tensor(value: Any, what: str, shape: tuple[int, ...] | None = None, dtype=None, hint: str = ""):
     """Validate a returned array/tensor: type, shape, dtype, finiteness; returns a torch tensor."""
     import torch
 
     if isinstance(value, np.ndarray):
         value = torch.from_numpy(value)
     if not isinstance(value, torch.Tensor):
-        fail(f"{what} must be a tensor", "torch.Tensor", type(value).__name__)
+        fail(f"{what} must be a tensor", "torch.Tensor", type(value).__name__, hint)
     if shape is not None and tuple(value.shape) != tuple(shape):
-        fail(f"{what} has the wrong shape", tuple(shape), tuple(value.shape))
+        fail(f"{what} has the wrong shape", tuple(shape), tuple(value.shape), hint)
     if dtype is not None and value.dtype != dtype:
-        fail(f"{what} has the wrong dtype", dtype, value.dtype)
+        fail(f"{what} has the wrong dtype", dtype, value.dtype, hint)
     if value.is_floating_point() and not torch.isfinite(value).all():
         bad = int((~torch.isfinite(value)).sum())
-        fail(f"{what} contains {bad} NaN/inf values", "finite values", f"{bad} non-finite of {value.numel()}")
+        fail(f"{what} contains {bad} NaN/inf values", "finite values", f"{bad} non-finite of {value.numel()}", hint)
     return value
 
 
@@ -101,7 +101,7 @@ def expect_close(got, expected, what: str, *, atol: float, rtol: float = 0.0, hi
     """Element-wise |got - expected| <= atol + rtol*|expected| for tensors of equal shape."""
     import torch
 
-    got = as_tensor(got, what, shape=tuple(expected.shape), dtype=expected.dtype)
+    got = as_tensor(got, what, shape=tuple(expected.shape), dtype=expected.dtype, hint=hint)
     err = (got - expected).abs()
     bound = atol + rtol * expected.abs()
     if not bool((err <= bound).all()):

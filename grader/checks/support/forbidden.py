@@ -1,17 +1,18 @@
 """What each exercise's stub forbids ("do not call X"), as rules :mod:`grader.isolation.watch` enforces.
 
-One entry per exercise whose stub forbids a call; ``says`` quotes the stub. The learner fixture
+One entry per exercise whose stub forbids a call; ``says`` quotes the stub (a rule without a
+sentence in the stub behind it would be unfair: when a stub stops forbidding, its rule goes). The learner fixture
 (:mod:`grader.engine.plugin`) gives the rule to :class:`grader.isolation.learner.Learner`, which
 scans the learner's source before starting it and watches its process while it answers: either
 finding fails every key point with status ``forbidden_call`` and a message naming the call.
-``tests/test_forbidden.py`` checks that every "do not call" / "don't call" in ``exercises/`` has a rule.
+``tests/test_feedback.py`` checks that every "do not call" / "don't call" in ``exercises/`` has a rule.
 """
 
 from __future__ import annotations
 
 RULES: dict[str, dict] = {
     "P1": {
-        "says": "do not call F.scaled_dot_product_attention (or torch.nn.MultiheadAttention) yourself",
+        "says": "Do not call F.scaled_dot_product_attention or torch.nn.MultiheadAttention yourself.",
         "torch_functions": ["scaled_dot_product_attention", "multi_head_attention_forward"],
         "aten_ops": ["_scaled_dot_product", "_native_multi_head_attention", "_flash_attention",
                      "_efficient_attention"],
@@ -19,37 +20,22 @@ RULES: dict[str, dict] = {
                          "_scaled_dot_product_attention_math", "_scaled_dot_product_flash_attention_for_cpu"],
     },
     "A3": {
-        "says": "write the rule, don't call NumPy (or torch) to broadcast for you",
+        "says": "Answer it for any two shapes, by the rules: do not call NumPy or torch to do it.",
         "callables": ["numpy.broadcast_shapes", "numpy.broadcast", "numpy.broadcast_to", "numpy.broadcast_arrays",
                       "torch.broadcast_shapes", "torch.broadcast_tensors", "torch.broadcast_to",
                       "torch.functional.broadcast_shapes"],
         "source_names": ["broadcast_shapes", "broadcast", "broadcast_to", "broadcast_arrays", "broadcast_tensors"],
     },
-    "A1": {
-        "says": "never read the whole file (no read(), readlines() or list(f))",
-        "source_names": ["readlines", "read_text"],
-        "source_calls_without_args": ["read"],
-    },
     "A2": {
-        "says": "answer by arithmetic: do not create tensors or arrays (no torch / numpy here)",
+        "says": "by arithmetic: do not create tensors or arrays here (no torch, no numpy)",
         "source_modules": ["torch", "numpy"],
         "torch_functions": ["empty", "zeros", "ones", "full", "tensor", "as_tensor", "rand", "randn", "arange",
                             "empty_like", "zeros_like", "ones_like", "from_numpy", "empty_strided"],
         "callables": ["numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full", "numpy.array", "numpy.asarray",
                       "numpy.arange", "numpy.ndarray"],
     },
-    "P2": {
-        "says": "always model(x), never model.forward(x)",
-        "forward_via_call": ["grader.given.char_model:GPT"],
-        "source_names": ["forward"],
-    },
-    "C5": {
-        "says": "always model(x), never model.forward(x) (the loop of P2)",
-        "forward_via_call": ["grader.given.char_model:GPT"],
-        "source_names": ["forward"],
-    },
     "A4": {
-        "says": "do not call optimizer.step(); return nothing",
+        "says": "do not call an optimizer, return nothing",
         "optimizer_step": True,
     },
 }

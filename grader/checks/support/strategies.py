@@ -9,6 +9,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from grader.checks.truth.experiments import SETTINGS_ITEMS
+
 
 @st.composite
 def llama_configs(draw, max_layers: int = 3, max_kv_heads: int = 4):
@@ -311,13 +313,16 @@ seed_scores = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=2, max_siz
 
 @st.composite
 def record_pairs(draw):
+    """Two seven-item run records and the sorted settings drawn to differ between them (run_id
+    and metrics always differ)."""
     base = {"run_id": "a", "commit": draw(st.text("0123456789abcdef", min_size=7, max_size=7)),
             "config": {"lr": draw(st.sampled_from([1e-4, 3e-4, 1e-3])), "batch_size": draw(st.integers(1, 64))},
             "data_version": draw(st.text("0123456789abcdef", min_size=8, max_size=8)), "seed": draw(st.integers(0, 99)),
             "environment": {"torch": draw(st.sampled_from(["2.3.0", "2.4.1", "2.13.0"])), "python": "3.12"},
             "metrics": {"accuracy": draw(st.floats(0, 1))}}
     other = {**base, "run_id": "b", "metrics": {"accuracy": draw(st.floats(0, 1))}}
-    for key in draw(st.sets(st.sampled_from(["commit", "config", "data_version", "seed", "environment"]))):
+    changed = draw(st.sets(st.sampled_from(SETTINGS_ITEMS)))
+    for key in changed:
         if key == "config":
             other["config"] = {**base["config"], "lr": base["config"]["lr"] * 2}
         elif key == "environment":
@@ -326,4 +331,4 @@ def record_pairs(draw):
             other["seed"] = base["seed"] + 1
         else:
             other[key] = base[key][::-1] + "x"
-    return base, other
+    return base, other, sorted(changed)

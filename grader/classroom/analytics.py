@@ -1,0 +1,285 @@
+"""Class analytics: what a class got right and wrong, for the instructor.
+
+From a graded class (``grader batch`` here or on Ray, ``grader batch --collect`` of a batch
+queue's results, or an nbgrader gradebook) it computes:
+
+* the **pass rate of every key point** across the students (a student who handed in nothing
+  for that exercise counts as not passed; a key point not verifiable on the grading machine is
+  left out, as in a student's own counts) and the most frequent way it failed;
+* the **most frequent named misconceptions**: a failed key point whose feedback names the
+  registered wrong answer the student's output matches (``misconception``, set by the engine:
+  "your result is what you get if you ..."), counted per key point;
+* the **level distribution** and how many met the pass line (the same rules as ``make grade``);
+* the pass rate per course part.
+
+:func:`write` puts them in a folder: ``keypoints.csv``, ``misconceptions.csv``, ``levels.csv``,
+``parts.csv`` and ``class-report.html`` (self-contained, charts as embedded PNG, no scripts:
+it renders in a headless browser, ``scripts/check_report_renders.sh``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+
+from grader.course import catalog, levels
+from grader.engine.results import STATUS_TEXT
+
+MISCONCEPTION_PREFIX = "your result "  # how the engine's named misconceptions begin
+
+
+@dataclass
+class ClassReport:
+    students: list[str]
+    key_points: list[dict]  # one row per catalog key point of the exercises graded
+    misconceptions: list[dict]  # (exercise, key point, misconception) -> students, most frequent first
+    levels: list[dict]  # level -> students, in the course's order, and the pass line
+    parts: list[dict]  # course part -> key points passed / counted
+    source: str = ""
+    rows: list[dict] = field(default_factory=list)  # per-student level rows (levels.csv of grader batch)
+
+
+def misconception_of(kp: dict) -> str:
+    """The named misconception of a failed key point's record, if the feedback has one."""
+    named = (kp.get("misconception") or "").strip()
+    if named:
+        return named
+    first = (kp.get("hint") or "").strip().splitlines()[:1]
+    return first[0] if first and first[0].startswith(MISCONCEPTION_PREFIX) else ""
+
+
+def records_from_jobs(job_results: list[dict]) -> list[dict]:
+    """One record per (student, exercise, key point) from batch job results."""
+    out = []
+    for r in job_results:
+        for kp in r["result"].get("key_points", []):
+            out.append({"student": r["student"], "exercise": r["exercise"], "key_point": kp["key_point"],
+                        "status": kp["status"], "misconception": misconception_of(kp) if kp["status"] != "passed" else ""})
+    return out
+
+
+def from_jobs(job_results: list[dict], source: str = "") -> ClassReport:
+    from grader.classroom.batch import summarize_class
+
+    rows = summarize_class(job_results)
+    return build(records_from_jobs(job_results), rows, source=source,
+                 graded={r["exercise"] for r in job_results})
+
+
+def from_gradebook(course_dir: str | Path) -> ClassReport:
+    """The same analytics from an nbgrader course: scores from the gradebook, misconceptions from
+    the verdicts GradeAnswerCells wrote into the autograded notebooks."""
+    from grader.classroom import notebooks
+
+    course = Path(course_dir).resolve()
+    per_student = notebooks.gradebook_outcomes(course)
+    named = _misconceptions_in_notebooks(course)
+    records, rows = [], []
+    graded: set[str] = set()
+    for student, (outcomes, _written) in sorted(per_student.items()):
+        for ex_id, kps in outcomes.items():
+            graded.add(ex_id)
+            for kp_id, ok in kps.items():
+                records.append({"student": student, "exercise": ex_id, "key_point": kp_id,
+                                "status": "passed" if ok else "failed",
+                                "misconception": "" if ok else named.get((student, ex_id, kp_id), "")})
+        rows.append({"student": student, **levels.summarize(outcomes).row()})
+    return build(records, rows, source=str(course), graded=graded, students=sorted(per_student))
+
+
+def _misconceptions_in_notebooks(course: Path) -> dict[tuple[str, str, str], str]:
+    import nbformat
+
+    out = {}
+    for path in sorted(course.glob("autograded/*/*/*.ipynb")):
+        student = path.parent.parent.name
+        try:
+            nb = nbformat.read(path, as_version=4)
+        except (OSError, ValueError):
+            continue
+        for cell in nb.cells:
+            ex_id, _, kp_id = cell.metadata.get("nbgrader", {}).get("grade_id", "").partition("__")
+            for o in cell.get("outputs", []):
+                for line in str(o.get("text", "")).splitlines():
+                    text = line.removeprefix("hint:").strip()
+                    if line.startswith("hint:") and text.startswith(MISCONCEPTION_PREFIX):
+                        out[(student, ex_id, kp_id)] = text
+    return out
+
+
+def build(records: list[dict], rows: list[dict], *, source: str = "", graded: set[str] | None = None,
+          students: list[str] | None = None) -> ClassReport:
+    students = students or sorted({r["student"] for r in records} | {r["student"] for r in rows})
+    by_kp: dict[tuple[str, str], dict[str, dict]] = {}
+    for rec in records:
+        by_kp.setdefault((rec["exercise"], rec["key_point"]), {})[rec["student"]] = rec
+    exs = [ex for ex in catalog.CATALOG if graded is None or ex.id in graded]
+    kp_rows, parts = [], {p: [0, 0] for p in sorted(catalog.PART_TITLES)}
+    for ex in exs:
+        for kp in ex.key_points:
+            got = by_kp.get((ex.id, kp.id), {})
+            statuses = [got[s]["status"] if s in got else "missing" for s in students]
+            counted = [s for s in statuses if s != "not_verifiable"]
+            passed = sum(s == "passed" for s in counted)
+            fails = Counter(STATUS_TEXT.get(s, s) for s in counted if s != "passed")
+            kp_rows.append({
+                "exercise": ex.id, "set": ex.set, "part": ex.part, "key_point": kp.id,
+                "followup": kp.followup, "claim": kp.claim, "students": len(counted), "passed": passed,
+                "pass_rate": round(passed / len(counted), 4) if counted else None,
+                "not_verifiable": len(statuses) - len(counted),
+                "most_frequent_failure": (f"{fails.most_common(1)[0][0]} ({fails.most_common(1)[0][1]})"
+                                          if fails else ""),
+            })
+            parts[ex.part][0] += passed
+            parts[ex.part][1] += len(counted)
+    named = Counter((r["exercise"], r["key_point"], r["misconception"]) for r in records
+                    if r["status"] != "passed" and r.get("misconception"))
+    mis_rows = [{"exercise": e, "key_point": k, "misconception": m, "students": n,
+                 "share_of_failures": round(n / max(1, sum(1 for r in records if r["exercise"] == e and
+                                                          r["key_point"] == k and r["status"] != "passed")), 4)}
+                for (e, k, m), n in sorted(named.items(), key=lambda item: (-item[1], item[0]))]
+    level_count = Counter(r["level"] for r in rows)
+    level_rows = [{"level": lv, "students": level_count.get(lv, 0)} for lv in levels.LEVELS]
+    level_rows.append({"level": "pass line met", "students": sum(bool(r["pass_line"]) for r in rows)})
+    part_rows = [{"part": p, "title": catalog.PART_TITLES[p], "key_points_passed": a, "key_points_counted": b,
+                  "pass_rate": round(a / b, 4) if b else None} for p, (a, b) in parts.items() if b]
+    return ClassReport(students, kp_rows, mis_rows, level_rows, part_rows, source, rows)
+
+
+# ---------------------------------------------------------------- files
+MISCONCEPTION_FIELDS = ["exercise", "key_point", "misconception", "students", "share_of_failures"]
+
+
+def _csv(rows: list[dict], path: Path, fields: list[str] | None = None) -> None:
+    buf = io.StringIO(newline="")
+    fields = fields or (list(rows[0]) if rows else [])
+    if fields:
+        w = csv.DictWriter(buf, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+    path.write_text(buf.getvalue())
+
+
+def write(report: ClassReport, out_dir: str | Path) -> Path:
+    """The CSVs and the HTML page in ``out_dir``; returns the page's path."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    _csv(report.key_points, out / "keypoints.csv")
+    _csv(report.misconceptions, out / "misconceptions.csv", MISCONCEPTION_FIELDS)
+    _csv(report.levels, out / "levels.csv")
+    _csv(report.parts, out / "parts.csv")
+    (out / "class.json").write_text(json.dumps({"source": report.source, "students": report.students,
+                                                "key_points": report.key_points,
+                                                "misconceptions": report.misconceptions,
+                                                "levels": report.levels, "parts": report.parts}, indent=1))
+    page = out / "class-report.html"
+    page.write_text(render(report))
+    return page
+
+
+# ---------------------------------------------------------------- the page
+CSS = """
+body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ddd;padding:3px 7px;text-align:left;
+vertical-align:top}th{background:#f4f4f5} img{max-width:100%} .num{text-align:right}
+.bar{display:inline-block;height:.8em;background:#16a34a;vertical-align:middle}
+.barbg{display:inline-block;width:120px;height:.8em;background:#fecaca;vertical-align:middle;margin-right:.4em}
+.low{color:#b91c1c;font-weight:600} .small{font-size:.85em;color:#555}
+"""
+
+
+def _rate(r: float | None) -> str:
+    return "–" if r is None else f"{r:.0%}"
+
+
+def render(report: ClassReport) -> str:
+    from grader.reports.html import _png
+
+    n = len(report.students)
+    out = [f"<!doctype html><html><head><meta charset='utf-8'><title>Class report</title><style>{CSS}</style>"
+           "</head><body><h1>Class report</h1>",
+           f"<p>{n} students · {len({r['exercise'] for r in report.key_points})} exercises · "
+           f"{len(report.key_points)} key points · {escape(report.source)}</p>"]
+    met = next((r["students"] for r in report.levels if r["level"] == "pass line met"), 0)
+    out.append("<h2>Levels</h2><p>" + " · ".join(f"{escape(r['level'])}: <b>{r['students']}</b>"
+                                                  for r in report.levels if r["level"] != "pass line met")
+               + f" · pass line met: <b>{met}</b> of {n}</p>")
+    out.append(_png(_levels_figure(report)))
+    if report.parts:
+        out.append("<h2>Key points passed per course part</h2>")
+        out.append(_png(_parts_figure(report)))
+    out.append("<h2>Hardest key points</h2>")
+    out.append(_png(_hardest_figure(report)))
+    out.append("<h2>Most frequent misconceptions</h2>")
+    if report.misconceptions:
+        out.append("<table><tr><th>students</th><th>exercise · key point</th><th>misconception</th>"
+                   "<th>of its failures</th></tr>")
+        for m in report.misconceptions[:25]:
+            out.append(f"<tr><td class='num'>{m['students']}</td><td>{m['exercise']} · {escape(m['key_point'])}</td>"
+                       f"<td>{escape(m['misconception'])}</td><td class='num'>{m['share_of_failures']:.0%}</td></tr>")
+        out.append("</table>")
+    else:
+        out.append("<p class='small'>No failed key point matched a registered wrong answer.</p>")
+    out.append("<h2>Every key point</h2><table><tr><th>exercise</th><th>key point</th><th>pass rate</th>"
+               "<th>passed</th><th>most frequent failure</th></tr>")
+    for r in report.key_points:
+        rate = r["pass_rate"]
+        width = int(120 * (rate or 0))
+        cls = " class='low'" if rate is not None and rate < 0.5 else ""
+        bar = f"<span class='barbg'><span class='bar' style='width:{width}px'></span></span>" if rate is not None else ""
+        out.append(f"<tr><td>{r['exercise']}</td><td title='{escape(r['claim'])}'>{escape(r['key_point'])}"
+                   f"{' (follow-up)' if r['followup'] else ''}</td><td{cls}>{bar}{_rate(rate)}</td>"
+                   f"<td class='num'>{r['passed']}/{r['students']}</td><td>{escape(r['most_frequent_failure'])}</td></tr>")
+    out.append("</table></body></html>")
+    return "\n".join(out)
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _levels_figure(report: ClassReport):
+    plt = _plt()
+    data = [r for r in report.levels if r["level"] != "pass line met"]
+    fig, ax = plt.subplots(figsize=(6, 2.6), layout="constrained")
+    colors = {"none": "#d4d4d4", "read": "#93c5fd", "mastered": "#4ade80", "can-teach": "#fbbf24"}
+    ax.bar([r["level"] for r in data], [r["students"] for r in data], color=[colors.get(r["level"], "#888") for r in data])
+    ax.set_ylabel("students")
+    ax.set_title("Level distribution")
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    return fig
+
+
+def _parts_figure(report: ClassReport):
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.5, 0.45 * len(report.parts) + 1), layout="constrained")
+    labels = [f"{r['part']}. {r['title']}" for r in report.parts]
+    ax.barh(labels, [100 * (r["pass_rate"] or 0) for r in report.parts], color="#16a34a")
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of key points passed, across the class")
+    return fig
+
+
+def _hardest_figure(report: ClassReport, n: int = 15):
+    plt = _plt()
+    rated = sorted((r for r in report.key_points if r["pass_rate"] is not None),
+                   key=lambda r: (r["pass_rate"], r["exercise"], r["key_point"]))[:n]
+    fig, ax = plt.subplots(figsize=(7.5, 0.32 * max(1, len(rated)) + 1), layout="constrained")
+    ax.barh([f"{r['exercise']} · {r['key_point']}" for r in rated], [100 * r["pass_rate"] for r in rated],
+            color="#dc2626")
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of students who passed")
+    ax.tick_params(axis="y", labelsize=8)
+    return fig

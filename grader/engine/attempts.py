@@ -1,0 +1,113 @@
+"""Attempts per key point, and what a failure may show.
+
+Some key points check a fact the course asks you to recall (``recall=True`` in the catalog: R's
+facts, the seven items of a run record, the label ignore index, a course number or threshold).
+Their expected value *is* the fact, so a failure first shows only what was checked, on which
+input, what came back and where to re-read; the expected value, the hint and the course's lesson
+come once the same key point has failed ``REVEAL_AFTER`` times, or when the learner asks
+(``grader grade --reveal``). Other key points show everything at the first failure.
+
+An attempt is a distinct wrong answer: a failure counts when its (status, message, value) differs
+from the failures already counted for that key point. Re-grading unchanged code, or editing
+another function of the same file, is not another attempt. Attempts are counted per learner
+target (the folder graded) and exercise, in a JSON file beside the results cache
+(``<cache dir>/<target key>.attempts.json``, as :mod:`grader.engine.cache` names its own).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+from grader.course import catalog
+from grader.engine.results import ExerciseResult, KeyPointResult
+from grader.isolation import files
+
+REVEAL_AFTER = 3
+COUNTED = {"failed", "bad_output", "error"}  # a wrong answer; not "not implemented", a timeout or a crash
+
+
+def withheld_note(count: int) -> str:
+    left = REVEAL_AFTER - count
+    return (f"the expected value is the fact this key point asks you to recall: re-read the place below. "
+            f"It is shown after {REVEAL_AFTER} different wrong answers here (this was {count}; {left} to go), "
+            f"or with `grader grade --reveal`.")
+
+
+def _target_key(target: Path) -> str:
+    return hashlib.sha256(str(Path(target).resolve()).encode()).hexdigest()[:16]
+
+
+def _answer_digest(kp: KeyPointResult) -> str:
+    return hashlib.sha256("\0".join((kp.status, kp.message or "", kp.got or "")).encode()).hexdigest()[:16]
+
+
+class Attempts:
+    """Distinct wrong answers per (exercise, key point) of one target folder."""
+
+    def __init__(self, target: Path, cache_dir: Path | None = None):
+        if cache_dir is None:
+            from grader.engine.cache import CACHE_DIR as cache_dir
+        self.path = Path(cache_dir) / f"{_target_key(target)}.attempts.json"
+        self._lock = threading.Lock()
+        try:  # as the results cache reads its own: never through a link, never a FIFO
+            self._seen: dict = json.loads(files.read_regular(self.path, 16 << 20))
+        except (OSError, ValueError, files.Refused):
+            self._seen = {}
+
+    def count(self, exercise: str, key_point: str) -> int:
+        return len(self._seen.get(exercise, {}).get(key_point, []))
+
+    def record(self, results: dict[str, ExerciseResult]) -> None:
+        """Count this run's wrong answers; save at once (an interrupted run keeps them)."""
+        changed = False
+        with self._lock:
+            for res in results.values():
+                for kp in res.key_points:
+                    if kp.status not in COUNTED:
+                        continue
+                    seen = self._seen.setdefault(res.exercise, {}).setdefault(kp.key_point, [])
+                    digest = _answer_digest(kp)
+                    if digest not in seen and len(seen) < REVEAL_AFTER:
+                        seen.append(digest)
+                        changed = True
+            if changed:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                files.replace_file(self.path, json.dumps(self._seen).encode(), 0o600)
+
+
+def shown(ex: catalog.Exercise, kp: KeyPointResult, *, count: int | None, reveal: bool = False) -> KeyPointResult:
+    """What a failed key point may show: a copy with the course's lesson added, or, for a recall key
+    point not yet revealed, with the expected value, the hint and the lesson withheld.
+
+    ``count``: the distinct wrong answers recorded for it (None: nothing is counted here, as in the
+    classroom, so a recall key point stays withheld unless ``reveal``)."""
+    if kp.status not in COUNTED:  # passed, not verifiable, or nothing answered (not implemented, a crash)
+        return kp
+    try:
+        point = ex.key_point(kp.key_point)
+    except KeyError:
+        return kp
+    if point.recall and not reveal and (count is None or count < REVEAL_AFTER):
+        note = withheld_note(count or 0) if count is not None else (
+            "the expected value is the fact this key point asks you to recall: re-read the place below.")
+        return replace(kp, expected=None, hint=note, lesson="")
+    return replace(kp, lesson=point.lesson)
+
+
+def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, reveal: bool = False) -> dict[str, ExerciseResult]:
+    """``results`` as the learner may see them (copies; the cached results are left as they are)."""
+    out = {}
+    for ex_id, res in results.items():
+        try:
+            ex = catalog.get(ex_id)
+        except KeyError:
+            out[ex_id] = res
+            continue
+        kps = [shown(ex, kp, count=attempts.count(ex_id, kp.key_point) if attempts else None, reveal=reveal)
+               for kp in res.key_points]
+        out[ex_id] = replace(res, key_points=kps)
+    return out

@@ -1,0 +1,103 @@
+"""What the kernel says about a process, read from ``/proc`` outside it (the one reader).
+
+The checks' measurements (A1 and C7 peak memory, X1 and C7 CPU time) and the sandbox's memory
+poll read the learner's process from the check's side, in the grader's own pid namespace: the
+learner's code cannot change what these return. A process that is gone reads as ``{}`` / 0.
+"""
+
+from __future__ import annotations
+
+import os
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _read(pid: int | str, name: str) -> str:
+    with open(f"/proc/{pid}/{name}") as f:
+        return f.read()
+
+
+def status(pid: int | str) -> dict[str, int]:
+    """The ``kB`` fields of ``/proc/<pid>/status`` in bytes: ``VmPeak``, ``VmHWM``, ``VmRSS``, ..."""
+    out = {}
+    for line in _read(pid, "status").splitlines():
+        key, _, value = line.partition(":")
+        parts = value.split()
+        if len(parts) == 2 and parts[1] == "kB":
+            out[key] = int(parts[0]) * 1024
+    return out
+
+
+def _stat_fields(pid: int | str) -> list[str]:
+    text = _read(pid, "stat")
+    return text[text.rindex(")") + 2:].split()  # the name may hold spaces and ")": field 3 on
+
+
+def cpu_times(pid: int | str) -> dict:
+    """``{"self_s", "children_s"}``: utime + stime (all its threads) and cutime + cstime (its
+    child processes once waited for, e.g. a pool's workers after join/terminate)."""
+    utime, stime, cutime, cstime = (int(f) / TICK for f in _stat_fields(pid)[11:15])  # fields 14-17
+    return {"self_s": utime + stime, "children_s": cutime + cstime}
+
+
+def session(pid: int) -> int | None:
+    try:
+        return int(_stat_fields(pid)[3])  # field 6
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def owner(pid: int) -> int | None:
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return None
+
+
+def rss_bytes(pid: int) -> int:
+    try:
+        return int(_read(pid, "statm").split()[1]) * PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def pss_bytes(pid: int) -> int:
+    """Proportional set size: pages shared after fork() count once among their sharers."""
+    try:
+        for line in _read(pid, "smaps_rollup").splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def pids() -> list[int]:
+    return [int(e.name) for e in os.scandir("/proc") if e.name.isdigit()]
+
+
+def children_cpu(pid: int | str) -> dict[int, float]:
+    """``{child pid: CPU seconds}`` of a process's LIVE children (``/proc/<pid>/task/*/children``):
+    the scheduler's nanosecond run time (``schedstat``) where the kernel has it, else utime +
+    stime (10 ms ticks). Sampled while a call runs, it says whether several children ran at once
+    (X1: a pool's workers); a child that exits between two reads is left out."""
+    out: dict[int, float] = {}
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tasks:
+        try:
+            kids = _read(pid, f"task/{tid}/children").split()
+        except OSError:
+            continue
+        for child in kids:
+            try:
+                try:
+                    out[int(child)] = int(_read(child, "schedstat").split()[0]) / 1e9
+                except (OSError, IndexError, ValueError):
+                    out[int(child)] = cpu_times(child)["self_s"]
+            except (OSError, ValueError, IndexError):
+                pass
+    return out

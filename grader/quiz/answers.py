@@ -1,0 +1,434 @@
+"""Answer types. Each one keeps *validation* (is this an answer of the right form? is it a unit or
+magnitude slip?) apart from *assessment* (is it right?), as STACK does:
+
+* :meth:`Answer.parse` turns the keystrokes into a value or raises :class:`Invalid` (unparseable,
+  wrong dimension, a percentage typed for a fraction): the learner types again, nothing recorded.
+* :meth:`Answer.slip` (numbers only) runs after parsing when the value is wrong as typed: if the
+  same keystrokes are right under a common slip (GB vs GiB, ms vs s, bits vs bytes, % vs fraction,
+  a factor of 1000), it names the slip and the learner re-enters, without losing the attempt.
+* :meth:`Answer.assess` decides right or wrong against the variant's ground truth.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from grader.quiz import units
+from grader.quiz.units import Invalid, Quantity
+
+
+def tr(lang: str, en: str, zh: str) -> str:
+    return zh if lang == "zh" else en
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How close counts as right: relative (``rel=0.03``), absolute (``abs=0.05``, base units) or a
+    ratio band around the truth (``low=0.5, high=1.25``, as A7's check accepts an estimate)."""
+
+    rel: float | None = None
+    abs: float | None = None
+    low: float | None = None
+    high: float | None = None
+
+    def ok(self, got: float, want: float) -> bool:
+        if not math.isfinite(got):
+            return False
+        if self.low is not None:
+            return want != 0 and self.low <= got / want <= self.high
+        slack = 0.0
+        if self.rel is not None:
+            slack = max(slack, self.rel * abs(want))
+        if self.abs is not None:
+            slack = max(slack, self.abs)
+        return abs(got - want) <= slack + 1e-12 * max(1.0, abs(want))
+
+    def describe(self, lang: str, u: units.Unit) -> str:
+        if self.low is not None:
+            return tr(lang, f"{self.low:g}x-{self.high:g}x of the measured value",
+                      f"在实测值的 {self.low:g}–{self.high:g} 倍之间")
+        if self.rel is not None and self.abs is None:
+            return f"±{self.rel * 100:g}%"
+        if self.abs is not None and self.abs == 0:
+            return tr(lang, "exact", "须精确")
+        return tr(lang, f"±{units.show(self.abs, u) if u.symbol not in ('', 'x') else f'{self.abs:g}'}",
+                  f"±{units.show(self.abs, u) if u.symbol not in ('', 'x') else f'{self.abs:g}'}")
+
+
+EXACT = Tolerance(abs=0)
+
+
+class Answer:
+    kind = "answer"
+
+    def hint(self, lang: str) -> str:
+        raise NotImplementedError
+
+    def parse(self, text: str) -> Any:
+        raise NotImplementedError
+
+    def slip(self, value: Any, truth: Any) -> Invalid | None:
+        return None
+
+    def assess(self, value: Any, truth: Any) -> bool:
+        raise NotImplementedError
+
+    def show(self, truth: Any, lang: str) -> str:
+        raise NotImplementedError
+
+    def options_text(self, lang: str) -> list[str]:
+        return []
+
+    def encode(self, value: Any) -> Any:
+        return value
+
+
+# ------------------------------------------------------------------ numbers with units
+@dataclass
+class Number(Answer):
+    """A quantity in ``dim`` (see ``units.DIM_NAMES``), shown in ``unit``; a bare number is read in
+    ``unit`` (counts: as the full count). ``also`` lists units shown beside the right value."""
+
+    dim: str
+    unit: str = ""
+    tol: Tolerance = field(default_factory=lambda: Tolerance(rel=0.03))
+    also: tuple[str, ...] = ()
+    sig: int = 3
+    kind = "number"
+
+    @property
+    def u(self) -> units.Unit:
+        if self.dim == "count":
+            return units.Unit(self.unit, "count", units._MULTIPLIERS.get(self.unit, 1.0)) if self.unit else units.COUNT
+        if not self.unit:
+            return units.PLAIN.get(self.dim, units.Unit("", self.dim, 1.0))
+        return units.unit(self.unit)
+
+    def _default(self) -> units.Unit:
+        """A bare number's unit: the question's (bytes, time), but the full count for counts and a
+        fraction (0-1) for fractions: a percentage needs its % sign."""
+        if self.dim in ("count", "fraction"):
+            return units.PLAIN[self.dim]
+        return self.u
+
+    def hint(self, lang: str) -> str:
+        tol = self.tol.describe(lang, self.u)
+        examples = {
+            "bytes": ("a size with its unit, e.g. 12 GB, 3.5 GiB, 640 MiB, 2e9 B", "带单位的大小，如 12 GB、3.5 GiB、640 MiB、2e9 B"),
+            "time": ("a time with its unit, e.g. 2.5 ms, 0.3 s", "带单位的时间，如 2.5 ms、0.3 s"),
+            "count": ("a count, e.g. 14, 17.6M, 1.3e9, 1760万", "一个数，如 14、17.6M、1.3e9、1760万"),
+            "fraction": ("a fraction 0-1 or a percentage, e.g. 0.35 or 35%", "0–1 的比例或百分数，如 0.35 或 35%"),
+            "speedup": ("a factor, e.g. 2.5x", "倍数，如 2.5x"),
+            "flop_per_byte": ("FLOP per byte, e.g. 150", "每字节 FLOP，如 150"),
+            "tokens_per_s": ("tokens per second, e.g. 1200 tokens/s", "每秒 token 数，如 1200 tokens/s"),
+            "nats": ("a loss in nats, e.g. 6.2", "loss（自然对数），如 6.2"),
+            "number": ("a number, e.g. 42", "一个数，如 42"),
+        }[self.dim]
+        bare = ""
+        if self.dim in ("bytes", "time") and self.unit:
+            bare = tr(lang, f"; a bare number is read as {self.unit}", f"；不带单位按 {self.unit} 读")
+        return tr(lang, f"{examples[0]}{bare}; tolerance {tol}", f"{examples[1]}{bare}；容差 {tol}")
+
+    def parse(self, text: str) -> Quantity:
+        q = units.parse(text, self.dim, self._default())
+        if self.dim == "fraction" and q.bare and not 0 <= q.value <= 1:
+            raise Invalid(f"{q.number:g} is not a fraction (0-1): for a percentage type {q.number:g}%.",
+                          f"{q.number:g} 不是 0–1 的比例：百分数请写 {q.number:g}%。")
+        return q
+
+    def assess(self, value: Quantity, truth: float) -> bool:
+        return self.tol.ok(value.value, float(truth))
+
+    def slip(self, value: Quantity, truth: float) -> Invalid | None:
+        """A slip is named only when another reading of the same keys is right, and close: within the
+        tolerance and, for an absolute tolerance, within 5% (a small truth is not matched by any small number)."""
+        if self.assess(value, truth):
+            return None
+        t = float(truth)
+        for reading in units.alternatives(value, self.dim, self._default() if self.dim not in ("count", "fraction") else None):
+            close = self.tol.low is not None or self.tol.abs is None or abs(reading.value - t) <= 0.05 * abs(t)
+            if self.tol.ok(reading.value, t) and close:
+                return Invalid(reading.en, reading.zh)
+        return None
+
+    def show(self, truth: float, lang: str) -> str:
+        main = units.show(float(truth), self.u, self.sig)
+        extra = [units.show(float(truth), units.unit(s) if self.dim != "count" else
+                            units.Unit(s, "count", units._MULTIPLIERS.get(s, 1.0)), self.sig) for s in self.also]
+        if self.dim == "fraction" and self.u.symbol != "%":
+            extra.append(f"{float(truth) * 100:.3g}%")
+        if self.dim == "count" and self.u.factor == 1.0 and abs(truth) >= 1e5 and not self.also:
+            extra.append(units.show(float(truth), units.Unit("M", "count", 1e6)) if abs(truth) < 1e9
+                         else units.show(float(truth), units.Unit("B", "count", 1e9)))
+        return main + (f" ({', '.join(extra)})" if extra else "")
+
+    def encode(self, value: Quantity) -> Any:
+        return value.value
+
+
+# ------------------------------------------------------------------ yes / no
+YES = {"y", "yes", "true", "t", "1", "是", "对", "能", "会", "可以", "够", "行", "可", "变", "是的", "能装下", "放得下",
+       "装得下", "yes.", "ja", "oui"}
+NO = {"n", "no", "false", "f", "0", "否", "不", "不是", "不对", "不能", "不会", "不可以", "不够", "不行", "不变", "装不下",
+      "放不下", "no."}
+
+
+@dataclass
+class YesNo(Answer):
+    kind = "yes/no"
+
+    def hint(self, lang: str) -> str:
+        return tr(lang, "y or n", "y / n（是 / 否）")
+
+    def parse(self, text: str) -> bool:
+        t = units.normalize(text).lower().rstrip("!.。")
+        if t in YES:
+            return True
+        if t in NO:
+            return False
+        raise Invalid("Answer y (yes) or n (no).", "请回答 y（是）或 n（否）。")
+
+    def assess(self, value: bool, truth: bool) -> bool:
+        return value == bool(truth)
+
+    def show(self, truth: bool, lang: str) -> str:
+        return tr(lang, "yes" if truth else "no", "是" if truth else "否")
+
+
+# ------------------------------------------------------------------ choices
+@dataclass(frozen=True)
+class Option:
+    key: str
+    en: str
+    zh: str
+
+    def text(self, lang: str) -> str:
+        return tr(lang, self.en, self.zh)
+
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _letters(text: str, n: int) -> list[str]:
+    t = units.normalize(text).lower()
+    t = re.sub(r"[\s,;、，/()\[\]>.-]+", " ", t).strip()
+    if not t:
+        return []
+    tokens = t.split() if " " in t else list(t) if all(c in LETTERS for c in t) else [t]
+    out = []
+    for tok in tokens:
+        if len(tok) == 1 and tok in LETTERS[:n]:
+            out.append(tok)
+        elif tok.isdigit() and 1 <= int(tok) <= n and n < 10:
+            out.append(LETTERS[int(tok) - 1])
+        else:
+            raise Invalid(f"{tok!r} is not one of the letters a-{LETTERS[n - 1]}.",
+                          f"{tok!r} 不是 a–{LETTERS[n - 1]} 中的字母。")
+    return out
+
+
+@dataclass
+class Choice(Answer):
+    """One option of several. Options are shown in a per-variant order (:meth:`shuffled`)."""
+
+    options: Sequence[Option]
+    kind = "choice"
+
+    def shuffled(self, rng: random.Random) -> "Choice":
+        opts = list(self.options)
+        rng.shuffle(opts)
+        return type(self)(opts)
+
+    def options_text(self, lang: str) -> list[str]:
+        return [f"{LETTERS[i]}) {o.text(lang)}" for i, o in enumerate(self.options)]
+
+    def hint(self, lang: str) -> str:
+        return tr(lang, f"one letter, a-{LETTERS[len(self.options) - 1]}", f"一个字母，a–{LETTERS[len(self.options) - 1]}")
+
+    def parse(self, text: str) -> str:
+        got = _letters(text, len(self.options))
+        if len(got) != 1:
+            raise Invalid("Type one letter.", "请只写一个字母。")
+        return self.options[LETTERS.index(got[0])].key
+
+    def assess(self, value: str, truth: str) -> bool:
+        return value == truth
+
+    def show(self, truth: str, lang: str) -> str:
+        for i, o in enumerate(self.options):
+            if o.key == truth:
+                return f"{LETTERS[i]}) {o.text(lang)}"
+        return str(truth)
+
+
+@dataclass
+class MultiSelect(Choice):
+    """Every option that applies (at least one)."""
+
+    kind = "multi-select"
+
+    def hint(self, lang: str) -> str:
+        return tr(lang, "every letter that applies, e.g. a c d", "所有适用的字母，如 a c d")
+
+    def parse(self, text: str) -> frozenset:
+        got = _letters(text, len(self.options))
+        if not got:
+            raise Invalid("Type at least one letter.", "请至少写一个字母。")
+        if len(set(got)) != len(got):
+            raise Invalid("Each letter once, please.", "每个字母只写一次。")
+        return frozenset(self.options[LETTERS.index(c)].key for c in got)
+
+    def assess(self, value: frozenset, truth) -> bool:
+        return set(value) == set(truth)
+
+    def show(self, truth, lang: str) -> str:
+        return "; ".join(f"{LETTERS[i]}) {o.text(lang)}" for i, o in enumerate(self.options) if o.key in set(truth))
+
+    def encode(self, value: frozenset) -> Any:
+        return sorted(value)
+
+
+@dataclass
+class Ordering(Choice):
+    """All options in order. ``truth`` is one order (a list of keys) or several acceptable ones."""
+
+    kind = "ordering"
+
+    def hint(self, lang: str) -> str:
+        n = len(self.options)
+        return tr(lang, f"all {n} letters in order, e.g. {' '.join(LETTERS[:n][::-1])}",
+                  f"按顺序写出全部 {n} 个字母，如 {' '.join(LETTERS[:n][::-1])}")
+
+    def parse(self, text: str) -> tuple:
+        got = _letters(text, len(self.options))
+        if sorted(got) != list(LETTERS[: len(self.options)]):
+            raise Invalid(f"Give every letter a-{LETTERS[len(self.options) - 1]} exactly once, in order.",
+                          f"请把 a–{LETTERS[len(self.options) - 1]} 每个字母恰好写一次，按顺序。")
+        return tuple(self.options[LETTERS.index(c)].key for c in got)
+
+    @staticmethod
+    def _orders(truth) -> list[tuple]:
+        return [tuple(t) for t in truth] if truth and isinstance(truth[0], (list, tuple)) else [tuple(truth)]
+
+    def assess(self, value: tuple, truth) -> bool:
+        return tuple(value) in self._orders(truth)
+
+    def show(self, truth, lang: str) -> str:
+        order = self._orders(truth)[0]
+        by_key = {o.key: (LETTERS[i], o) for i, o in enumerate(self.options)}
+        return " → ".join(f"{by_key[k][0]}) {by_key[k][1].text(lang)}" for k in order)
+
+    def encode(self, value: tuple) -> Any:
+        return list(value)
+
+
+# ------------------------------------------------------------------ shapes, einsum, commands
+@dataclass
+class Shape(Answer):
+    kind = "shape"
+
+    def hint(self, lang: str) -> str:
+        return tr(lang, "a shape, e.g. (4, 7, 3)", "一个形状，如 (4, 7, 3)")
+
+    def parse(self, text: str) -> tuple:
+        t = units.normalize(text)
+        t = re.sub(r"^torch\.Size\(\s*\[?|\]?\s*\)$", "", t)
+        t = t.strip("()[] ")
+        if t == "":
+            return ()
+        parts = [p for p in re.split(r"\s*(?:,|x|×|\*|\s)\s*", t) if p]
+        if not parts or not all(p.isdigit() for p in parts):
+            raise Invalid("A shape is whole numbers, e.g. (4, 7, 3) or 4, 7, 3.",
+                          "形状由整数组成，如 (4, 7, 3) 或 4, 7, 3。")
+        return tuple(int(p) for p in parts)
+
+    def assess(self, value: tuple, truth) -> bool:
+        return tuple(value) == tuple(truth)
+
+    def show(self, truth, lang: str) -> str:
+        truth = tuple(truth)
+        return str(truth) if len(truth) != 1 else f"({truth[0]},)"
+
+    def encode(self, value: tuple) -> Any:
+        return list(value)
+
+
+@dataclass
+class BroadcastShape(Shape):
+    """A shape, or "error" when the shapes cannot broadcast (truth ``None``)."""
+
+    def hint(self, lang: str) -> str:
+        return tr(lang, "a shape, e.g. (4, 7, 3), or 'error'", "一个形状，如 (4, 7, 3)；不能广播写 error")
+
+    def parse(self, text: str):
+        t = units.normalize(text).lower()
+        if t in ("error", "err", "none", "报错", "不能", "不能广播", "no", "n"):
+            return None
+        return super().parse(text)
+
+    def assess(self, value, truth) -> bool:
+        return value is None and truth is None or value is not None and truth is not None and tuple(value) == tuple(truth)
+
+    def show(self, truth, lang: str) -> str:
+        return tr(lang, "error (cannot broadcast)", "报错（不能广播）") if truth is None else super().show(truth, lang)
+
+    def encode(self, value):
+        return None if value is None else list(value)
+
+
+@dataclass
+class Einsum(Answer):
+    """An einsum subscripts string, assessed by what it computes (grader.quiz.truth.einsum_right)."""
+
+    which: str = "qk"
+    with_heads: bool = False
+    kind = "einsum"
+
+    def hint(self, lang: str) -> str:
+        return tr(lang, "np.einsum subscripts, e.g. 'ij,jk->ik'", "np.einsum 的下标串，如 'ij,jk->ik'")
+
+    def parse(self, text: str) -> str:
+        t = units.normalize(text).replace(" ", "")
+        if not re.fullmatch(r"[a-zA-Z.]+,[a-zA-Z.]+->[a-zA-Z.]*", t):
+            raise Invalid("Two operands and an output: 'xyz,xwz->xyw' (letters, a comma, ->).",
+                          "两个操作数与一个输出：'xyz,xwz->xyw'（字母、逗号、->）。")
+        return t
+
+    def assess(self, value: str, truth) -> bool:
+        from grader.quiz import truth as T
+
+        return T.einsum_right(value, self.which, self.with_heads)
+
+    def show(self, truth: str, lang: str) -> str:
+        return f"{truth!r}" + tr(lang, " (any letters that compute the same)", "（字母可换，算的一样即可）")
+
+
+@dataclass
+class Command(Answer):
+    """A torchrun command line, read by torch's own argument parser (B5's ground truth)."""
+
+    n: int = 8
+    script: str = "train.py"
+    kind = "command"
+
+    def hint(self, lang: str) -> str:
+        return tr(lang, f"a command line starting with torchrun, running {self.script}",
+                  f"以 torchrun 开头、运行 {self.script} 的命令行")
+
+    def parse(self, text: str) -> str:
+        t = units.normalize(text)
+        if not t:
+            raise Invalid("Type the command.", "请写出命令。")
+        return t
+
+    def assess(self, value: str, truth) -> bool:
+        from grader.quiz import truth as T
+
+        return T.torchrun_ok(value, self.n, self.script)
+
+    def show(self, truth: str, lang: str) -> str:
+        return truth

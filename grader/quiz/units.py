@@ -1,0 +1,304 @@
+"""What a learner types for a number: a value, an optional multiplier, an optional unit.
+
+``parse("48 GB", "bytes")`` -> ``Quantity(value=48e9, unit=GB)``: the value in the dimension's base
+unit (bytes, seconds, 1). Accepted: ``48 GB``, ``4.8ms``, ``1.3e9``, ``1.3×10^9``, ``2^30 B``,
+``16 MiB``, ``131,072 bytes``, ``8.80M``, ``17.6M params``, ``1760万``, ``70%``, ``0.7``,
+``295 FLOP/byte``, ``209 tokens/s``, ``1.0x``, ``4.8 毫秒``, full-width digits and signs.
+
+Bytes: ``KB``/``MB``/``GB``/``TB`` are powers of 1000 (as the course writes them: 131 KB = 131,072 B),
+``KiB``/``MiB``/``GiB``/``TiB`` powers of 1024; a lone ``K``/``M``/``G``/``T`` and all-lower-case
+``kb``/``mb``/``gb`` are read as bytes too. Bits only when written so: ``bit(s)``, ``Gbit``, or an
+upper-case prefix with a lower-case ``b`` (``Gb``, ``Mb``, ``Kb``, ``Tb``).
+
+A bare number takes the question's unit (stated in the question). Nothing here knows the right
+answer: :func:`alternatives` lists what the same keystrokes would mean under a slip (GB vs GiB, ms vs
+s, bits vs bytes, a percentage for a fraction, a factor of 1000), and the answer types
+(``grader.quiz.answers``) name the slip only if one of those readings is right.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+
+
+class Invalid(ValueError):
+    """The input is not an answer of this kind; nothing is assessed, the learner types again."""
+
+    def __init__(self, en: str, zh: str):
+        super().__init__(en)
+        self.en, self.zh = en, zh
+
+    def text(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+@dataclass(frozen=True)
+class Unit:
+    symbol: str  # how it is shown
+    dim: str
+    factor: float  # base units in one of this unit
+    family: str = ""  # bytes: "si" / "iec" / "bit" / "ibit"; time: "time"
+    power: int = 0  # bytes: the prefix's power (K 1, M 2, G 3, ...)
+
+
+# ------------------------------------------------------------------ unit tables
+DIM_NAMES = {
+    "bytes": ("a size in bytes", "字节数（大小）"),
+    "time": ("a time", "时间"),
+    "count": ("a count", "个数"),
+    "fraction": ("a fraction (0-1) or a percentage", "比例（0–1 或百分数）"),
+    "speedup": ("a factor (x)", "倍数"),
+    "flop_per_byte": ("an intensity in FLOP/byte", "算术强度（FLOP/字节）"),
+    "tokens_per_s": ("a throughput in tokens/s", "吞吐（token/s）"),
+    "nats": ("a loss in nats", "loss（nat）"),
+    "number": ("a plain number", "一个数"),
+}
+
+_BYTES: dict[str, Unit] = {}
+for alias in ("B", "byte", "bytes", "Byte", "Bytes", "字节", "个字节"):
+    _BYTES[alias] = Unit("B", "bytes", 1.0, "si")
+for alias in ("bit", "bits", "比特"):
+    _BYTES[alias] = Unit("bit", "bytes", 1 / 8, "bit")
+for _p, (_si, _iec) in enumerate([("K", "Ki"), ("M", "Mi"), ("G", "Gi"), ("T", "Ti"), ("P", "Pi")], start=1):
+    _s, _i = Unit(f"{_si}B", "bytes", 1000.0**_p, "si", _p), Unit(f"{_iec}B", "bytes", 1024.0**_p, "iec", _p)
+    for alias in (f"{_si}B", f"{_si.lower()}B", f"{_si.lower()}b", _si, f"{_si}Byte", f"{_si}Bytes", f"{_si}字节"):
+        _BYTES[alias] = _s
+    for alias in (f"{_iec}B", f"{_iec.lower()}B", _iec, f"{_iec}字节"):
+        _BYTES[alias] = _i
+    for alias in (f"{_si}b", f"{_si}bit", f"{_si}bits", f"{_si.lower()}bit", f"{_si.lower()}bits"):
+        _BYTES[alias] = Unit(f"{_si}bit", "bytes", 1000.0**_p / 8, "bit", _p)
+    for alias in (f"{_iec}b", f"{_iec}bit", f"{_iec}bits"):
+        _BYTES[alias] = Unit(f"{_iec}bit", "bytes", 1024.0**_p / 8, "ibit", _p)
+_BYTES["KB"] = _BYTES["K"] = _BYTES["k"] = _BYTES["kb"] = _BYTES["kB"]  # 131 KB = 131,072 B, as the course
+
+_TIME: dict[str, Unit] = {}
+for _syms, _sym, _f in [(("s", "sec", "secs", "second", "seconds", "秒", "秒钟"), "s", 1.0),
+                        (("ms", "msec", "msecs", "millisecond", "milliseconds", "毫秒"), "ms", 1e-3),
+                        (("us", "µs", "μs", "usec", "microsecond", "microseconds", "微秒"), "µs", 1e-6),
+                        (("ns", "nanosecond", "nanoseconds", "纳秒"), "ns", 1e-9),
+                        (("min", "mins", "minute", "minutes", "分钟", "分"), "min", 60.0),
+                        (("h", "hr", "hrs", "hour", "hours", "小时"), "h", 3600.0)]:
+    for alias in _syms:
+        _TIME[alias] = Unit(_sym, "time", _f, "time")
+
+_FRACTION = {"%": Unit("%", "fraction", 0.01), "percent": Unit("%", "fraction", 0.01),
+             "pct": Unit("%", "fraction", 0.01), "个百分点": Unit("%", "fraction", 0.01)}
+_SPEEDUP = {a: Unit("x", "speedup", 1.0) for a in ("x", "X", "×", "times", "倍", "fold")}
+_FLOP_PER_BYTE = {a: Unit("FLOP/byte", "flop_per_byte", 1.0)
+                  for a in ("FLOP/byte", "FLOP/B", "FLOPs/byte", "FLOPs/B", "FLOPS/byte", "flop/byte", "flops/byte",
+                            "FLOP/字节", "FLOPs/字节", "flop/字节", "FLOP per byte", "FLOPs per byte", "flop/b")}
+_TOKENS_PER_S = {a: Unit("tokens/s", "tokens_per_s", 1.0)
+                 for a in ("token/s", "tokens/s", "tok/s", "t/s", "tokens/sec", "token/sec", "tokens per second",
+                           "token per second", "token/秒", "tokens/秒", "个token/s", "tps")}
+_NATS = {a: Unit("nats", "nats", 1.0) for a in ("nat", "nats", "奈特")}
+_COUNT_WORDS = ("params", "param", "parameters", "parameter", "参数", "个参数", "个", "张", "张卡", "卡", "块",
+                "gpu", "gpus", "GPU", "GPUs", "card", "cards", "tokens", "token", "elements", "元素", "步", "steps",
+                "questions", "题", "道题", "requests", "个请求", "次")
+_MULTIPLIERS = {"": 1.0, "K": 1e3, "k": 1e3, "thousand": 1e3, "千": 1e3, "M": 1e6, "m": 1e6, "million": 1e6,
+                "mn": 1e6, "百万": 1e6, "B": 1e9, "b": 1e9, "G": 1e9, "bn": 1e9, "billion": 1e9, "T": 1e12,
+                "trillion": 1e12, "万": 1e4, "亿": 1e8}
+
+TABLES = {"bytes": _BYTES, "time": _TIME, "fraction": _FRACTION, "speedup": _SPEEDUP,
+          "flop_per_byte": _FLOP_PER_BYTE, "tokens_per_s": _TOKENS_PER_S, "nats": _NATS}
+MULTIPLIED = {"count", "tokens_per_s", "flop_per_byte"}  # a K/M/B multiplier may come before the unit
+
+
+def unit(symbol: str) -> Unit:
+    """The display unit of a question, by symbol: ``unit("GB")``, ``unit("ms")``, ``unit("M")``."""
+    for dim, table in TABLES.items():
+        if symbol in table:
+            return table[symbol]
+    if symbol in _MULTIPLIERS:
+        return Unit(symbol, "count", _MULTIPLIERS[symbol])
+    raise KeyError(symbol)
+
+
+COUNT = Unit("", "count", 1.0)
+PLAIN = {"count": COUNT, "number": Unit("", "number", 1.0), "fraction": Unit("", "fraction", 1.0),
+         "speedup": Unit("x", "speedup", 1.0), "flop_per_byte": Unit("FLOP/byte", "flop_per_byte", 1.0),
+         "tokens_per_s": Unit("tokens/s", "tokens_per_s", 1.0), "nats": Unit("nats", "nats", 1.0)}
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: float  # in the dimension's base unit (bytes, s, 1)
+    number: float  # the number as typed (after ×10^k)
+    unit: Unit  # the unit as typed, or the question's unit for a bare number
+    bare: bool  # no unit was typed
+    multiplier: float = 1.0  # K/M/B/万 typed before a count's unit
+    text: str = ""
+
+
+_NUM = r"(?:\d{1,3}(?:[,_ ]\d{3})+(?![\d])|\d+)(?:\.\d*)?|\.\d+"
+_NUMBER_RE = re.compile(
+    r"^(?P<sign>[-+\u2212]?)\s*(?P<num>" + _NUM + r")(?P<exp>[eE][+-]?\d+)?"
+    r"(?:\s*(?:\^|\*\*)\s*(?P<pow>[+-]?\d+))?"
+    r"(?:\s*[x×*·]\s*10\s*(?:\^|\*\*)\s*(?P<ten>[-+\u2212]?\d+))?"
+    r"\s*(?P<rest>.*?)\s*$")
+
+
+def normalize(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).replace("\u2212", "-").replace("，", ",").replace("。", ".")
+    return text.strip().strip("'\"`").strip()
+
+
+def _number(m) -> float:
+    raw = m.group("num")
+    digits = re.sub(r"[,_ ]", "", raw)
+    value = float(digits)
+    if m.group("exp"):
+        value *= 10.0 ** int(m.group("exp")[1:])
+    if m.group("pow"):
+        value = value ** int(m.group("pow"))
+    if m.group("ten"):
+        value *= 10.0 ** int(m.group("ten").replace("−", "-"))
+    return -value if m.group("sign") in ("-", "−") else value
+
+
+def _which_dim(rest: str) -> str | None:
+    for dim, table in TABLES.items():
+        if rest in table:
+            return dim
+    return None
+
+
+def parse(text: str, dim: str, default: Unit | None = None) -> Quantity:
+    """The quantity a learner typed, or :class:`Invalid` saying what is wrong with the input."""
+    raw = text
+    text = normalize(text)
+    if not text:
+        raise Invalid("Type a number (with its unit if it has one).", "请输入一个数（有单位的带上单位）。")
+    m = _NUMBER_RE.match(text)
+    if not m:
+        raise Invalid(f"No number at the start of {raw.strip()!r}: type e.g. 48 GB, 4.8 ms, 1.3e9, 70%.",
+                      f"{raw.strip()!r} 开头没有数：请输入如 48 GB、4.8 ms、1.3e9、70%。")
+    try:
+        number = _number(m)
+    except (OverflowError, ValueError):
+        raise Invalid("That number is too large to read.", "这个数太大，读不出来。") from None
+    if not math.isfinite(number):
+        raise Invalid("That number is too large to read.", "这个数太大，读不出来。")
+    rest = m.group("rest").strip()
+    default = default or PLAIN.get(dim) or Unit("", dim, 1.0)
+    if not rest:
+        return Quantity(number * default.factor, number, default, True, text=raw)
+    table = TABLES.get(dim, {})
+    if rest in table:
+        u = table[rest]
+        return Quantity(number * u.factor, number, u, False, text=raw)
+    if dim in MULTIPLIED:
+        # "17.6M", "17.6 M params", "26.7K tokens/s", "1760万", "1.3 billion"
+        for mult in sorted(_MULTIPLIERS, key=len, reverse=True):
+            if not rest.startswith(mult):
+                continue
+            noun = rest[len(mult):].strip()
+            factor = _MULTIPLIERS[mult]
+            if dim == "count" and (noun == "" or noun in _COUNT_WORDS or noun.lower() in _COUNT_WORDS):
+                return Quantity(number * factor, number, default, mult == "", factor, text=raw)
+            if dim != "count" and noun in table:
+                u = table[noun]
+                return Quantity(number * factor * u.factor, number, u, False, factor, text=raw)
+            if dim != "count" and noun == "" and mult:
+                return Quantity(number * factor, number, default, True, factor, text=raw)
+    lower = {k.lower(): v for k, v in table.items() if v.family != "bit" and v.family != "iec"}
+    if rest.lower() in lower and dim not in ("bytes",):
+        u = lower[rest.lower()]
+        return Quantity(number * u.factor, number, u, False, text=raw)
+    other = _which_dim(rest)
+    want_en, want_zh = DIM_NAMES.get(dim, (dim, dim))
+    if other and other != dim:
+        got_en, got_zh = DIM_NAMES[other]
+        raise Invalid(f"{rest!r} is {got_en}; this question asks for {want_en}.",
+                      f"{rest!r} 是{got_zh}的单位；这道题问的是{want_zh}。")
+    examples = {"bytes": "B, KB, MB, GB, GiB, MiB, bytes", "time": "s, ms, µs", "fraction": "% (or a bare fraction)",
+                "speedup": "x", "flop_per_byte": "FLOP/byte", "tokens_per_s": "tokens/s", "nats": "nats",
+                "count": "K, M, B (billion), 万, 亿", "number": "no unit"}.get(dim, "")
+    raise Invalid(f"Unknown unit {rest!r} for {want_en}: use {examples}.",
+                  f"不认识的单位 {rest!r}（{want_zh}）：请用 {examples}。")
+
+
+# ------------------------------------------------------------------ slips: other readings of the same keys
+@dataclass(frozen=True)
+class Reading:
+    value: float  # what the number would be worth under this reading (base unit)
+    en: str
+    zh: str
+
+
+def alternatives(q: Quantity, dim: str, default: Unit | None) -> list[Reading]:
+    """What the typed keys would mean under a common slip. The answer type keeps the readings that
+    are right and names the first one; it never says the right value."""
+    out: list[Reading] = []
+    n = q.number
+    u = q.unit
+    if dim == "bytes" and not q.bare:
+        si, iec = 1000.0**u.power, 1024.0**u.power
+        gap = f"{iec / si - 1:.1%}"
+        if u.family in ("iec", "ibit") and u.power:
+            dec = u.symbol.replace("i", "")
+            out.append(Reading(q.value * si / iec,
+                               f"you typed {u.symbol} (powers of 1024), not {dec} (powers of 1000): they differ by {gap}. "
+                               "Which one is your number in?",
+                               f"你写的是 {u.symbol}（1024 的幂），不是 {dec}（1000 的幂），两者差 {gap}。你的数是哪一种？"))
+        elif u.family in ("si", "bit") and u.power:
+            binary = u.symbol[0] + "i" + u.symbol[1:]
+            out.append(Reading(q.value * iec / si,
+                               f"you typed {u.symbol} (powers of 1000), not {binary} (powers of 1024): they differ by "
+                               f"{gap}. Which one is your number in?",
+                               f"你写的是 {u.symbol}（1000 的幂），不是 {binary}（1024 的幂），两者差 {gap}。你的数是哪一种？"))
+        if u.family in ("bit", "ibit"):
+            out.append(Reading(q.value * 8, f"you typed bits ({u.symbol}); the question asks for bytes (8 bits each). "
+                               "Is your number in bytes?",
+                               f"你写的是比特（{u.symbol}）；题目问的是字节（1 字节 = 8 比特）。你的数是字节吗？"))
+        else:
+            out.append(Reading(q.value / 8, "your number would fit if it counted bits, not bytes: did you count bits?",
+                               "你的数按比特算才对得上，不是字节：是不是算成了比特？"))
+    if dim == "time" and not q.bare:
+        for factor, sym in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
+            if sym != u.symbol and abs(math.log10(u.factor / factor)) <= 3.01:
+                out.append(Reading(n * factor, f"you typed {u.symbol}; check the unit: is your number in {sym}?",
+                                   f"你写的是 {u.symbol}；检查单位：你的数是不是 {sym}？"))
+    if dim == "fraction":
+        if u.symbol == "%":
+            out.append(Reading(n, f"{n:g}% is {q.value:g} as a fraction: did you mean {n:g} as a fraction "
+                               f"(= {n * 100:g}%)?", f"{n:g}% 是比例 {q.value:g}；你是想写比例 {n:g}（= {n * 100:g}%）吗？"))
+        elif q.bare:
+            out.append(Reading(n / 100, f"{n:g} is read as a fraction (0-1): for a percentage type {n:g}%.",
+                               f"{n:g} 按比例（0–1）读；百分数请写 {n:g}%。"))
+    if q.bare and default is not None and dim in TABLES:
+        for alias, other in TABLES[dim].items():
+            if other.symbol != default.symbol and alias == other.symbol and other.family != "bit":
+                out.append(Reading(n * other.factor, f"a bare number is read as {default.symbol}; type the unit you"
+                                   f" mean (e.g. {n:g} {other.symbol}).",
+                                   f"不带单位的数按 {default.symbol} 读；请写上你用的单位（如 {n:g} {other.symbol}）。"))
+    for k in (3, 6, 9, -3, -6, -9):
+        out.append(Reading(q.value * 10.0**k, f"your number is off by a factor of 10^{abs(k)}: check the prefix"
+                           " (K, M, G) or the unit", f"你的数差了 10^{abs(k)} 倍：检查前缀（K、M、G）或单位"))
+    return out
+
+
+# ------------------------------------------------------------------ display
+def fmt_number(x: float, sig: int = 3) -> str:
+    if x == 0:
+        return "0"
+    if float(x).is_integer() and abs(x) < 1e15:
+        return f"{int(x):,}"
+    mag = math.floor(math.log10(abs(x)))
+    if -3 <= mag < 7:
+        decimals = max(0, sig - 1 - mag)
+        return f"{x:,.{decimals}f}"
+    return f"{x:.{sig - 1}e}"
+
+
+def show(value: float, u: Unit, sig: int = 3) -> str:
+    """``show(48e9, GB)`` -> ``"48 GB"``."""
+    number = value / u.factor
+    text = fmt_number(round(number, 12) if abs(number) >= 1 else number, sig)
+    if u.dim == "fraction" and u.symbol == "%":
+        return f"{text}%"
+    if (u.dim == "count" and u.factor != 1.0) or u.symbol == "x":
+        return f"{text}{u.symbol}"
+    return f"{text} {u.symbol}".strip()

@@ -1,0 +1,105 @@
+"""Recalled facts are withheld on the first failures (grader/engine/attempts.py).
+
+A recall key point's first failure shows what was checked, what came back and where to re-read;
+its expected value, hint and the course's line come after three different wrong answers, or with
+``--reveal``. Other key points show everything at once. The real checks are run on mutants for
+the cases the issue named: R's run-record items, and the classroom feedback of A9 and A10.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from grader.classroom.notebooks import class_feedback
+from grader.course import catalog
+from grader.course.catalog import ROOT
+from grader.engine import attempts, cache, runner
+from grader.engine.results import ExerciseResult, KeyPointResult
+from grader.reports.terminal import feedback
+
+MUTANTS = ROOT / "solutions" / "mutants"
+
+
+def _result(got: str) -> dict[str, ExerciseResult]:
+    return {
+        "R": ExerciseResult("R", "graded", [
+            KeyPointResult("run_record_items", "failed", "the run record lacks some items",
+                           expected="['run id', 'commit', 'config', 'data version', 'seed', 'environment', 'metrics']",
+                           got=got, hint="missing: ['data version']; seven items"),
+            KeyPointResult("ridge_point", "not_implemented", "R: ridge_point")]),
+        "A3": ExerciseResult("A3", "graded", [
+            KeyPointResult("matches_numpy", "failed", "broadcast_shape((2,), (3, 1))", expected="(3, 2)", got="(2, 3)")]),
+    }
+
+
+def _shown(tmp_path, got: str, *, reveal: bool = False) -> dict[str, str]:
+    tries = attempts.Attempts(tmp_path / "exercises", cache_dir=tmp_path / "cache")
+    results = _result(got)
+    tries.record(results)
+    gated = attempts.gate(results, attempts.Attempts(tmp_path / "exercises", cache_dir=tmp_path / "cache"),
+                          reveal=reveal)
+    return {f"{ex}.{k.key_point}": feedback(catalog.get(ex), k) for ex, r in gated.items() for k in r.key_points}
+
+
+def test_recall_fact_withheld_until_three_different_answers(tmp_path):
+    first = _shown(tmp_path, "['seed']")["R.run_record_items"]
+    assert "data version" not in first and "expected:" not in first and "course:" not in first
+    assert "got:      ['seed']" in first and "re-read:  part 6" in first and "第六篇" in first
+    assert "checks:   the items of the minimal run record" in first and "1; 2 to go" in first
+    again = _shown(tmp_path, "['seed']")["R.run_record_items"]  # the same answer is not another attempt
+    assert "1; 2 to go" in again and "data version" not in again
+    assert "2; 1 to go" in _shown(tmp_path, "['seed', 'commit']")["R.run_record_items"]
+    third = _shown(tmp_path, "['seed', 'git']")["R.run_record_items"]
+    assert "expected: ['run id'," in third and "hint:     missing: ['data version']" in third
+    assert "course:   the minimal run record has seven items" in third
+
+
+def test_reveal_shows_the_fact_at_once(tmp_path):
+    text = _shown(tmp_path, "['seed']", reveal=True)["R.run_record_items"]
+    assert "expected: ['run id'," in text and "course:" in text and "withheld" not in text
+
+
+def test_other_key_points_teach_at_the_first_failure(tmp_path):
+    shown = _shown(tmp_path, "['seed']")
+    a3 = shown["A3.matches_numpy"]
+    assert "expected: (3, 2)" in a3 and "course:   broadcasting: align from the right" in a3
+    assert shown["R.ridge_point"].startswith("not implemented yet")  # nothing answered: nothing gated
+
+
+def test_attempts_live_beside_the_results_cache(tmp_path):
+    target = ROOT / "exercises"
+    tries = attempts.Attempts(target)
+    results_file = cache.ResultCache(target).path
+    assert tries.path.parent == results_file.parent and tries.path.name == results_file.stem + ".attempts.json"
+    assert tries.path.stem.split(".")[0] == hashlib.sha256(str(target.resolve()).encode()).hexdigest()[:16]
+
+
+def test_cached_results_without_a_lesson_still_load():
+    old = {"exercise": "A3", "status": "graded", "key_points": [{"key_point": "matches_numpy", "status": "passed"}]}
+    assert ExerciseResult.from_dict(old).key_points[0].lesson == ""
+
+
+def _graded(ex_id: str, mutant: str, key_point: str) -> KeyPointResult:
+    ex = catalog.get(ex_id)
+    res = runner.grade_exercise(ex, MUTANTS / ex.module / f"{mutant}.py", key_points=[key_point])
+    (kp,) = res.key_points
+    assert kp.status == "failed", kp
+    return kp
+
+
+def test_run_record_items_first_miss_names_no_item():
+    """The issue: a first miss of run_record_items printed all seven items."""
+    kp = _graded("R", "record_without_data_version", "run_record_items")  # names six items, not the data's
+    text = feedback(catalog.get("R"), attempts.shown(catalog.get("R"), kp, count=1))
+    assert "data version" not in text and "data_version" not in text and "seven" not in text, text
+    revealed = feedback(catalog.get("R"), attempts.shown(catalog.get("R"), kp, count=attempts.REVEAL_AFTER))
+    assert "data version" in revealed, revealed
+
+
+def test_classroom_feedback_keeps_a9_bytes_and_a10_ratio_out():
+    """The issue: classroom feedback printed A9's KV-cache bytes and A10's ratio."""
+    a9 = class_feedback(catalog.get("A9"), _graded("A9", "forgets_k_and_v", "fits_decision"))
+    kv = 128 * 4096 * 131_072  # the course's 128 requests x 4K on Llama-3-8B, bf16
+    assert f"{kv:,}" not in a9 and "68.7" not in a9 and "KV cache" not in a9.split("checks:")[0], a9
+    a10 = class_feedback(catalog.get("A10"), _graded("A10", "percent", "idle_fraction"))
+    assert "0.7" not in a10.replace("70.0", "") and "1 - device" not in a10, a10

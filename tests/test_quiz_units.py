@@ -1,0 +1,187 @@
+"""The quiz's input validation: what it accepts, what it refuses, which slips it names (hypothesis)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from grader.quiz import units
+from grader.quiz.answers import (BroadcastShape, Choice, Einsum, Invalid, MultiSelect, Number, Option, Ordering,
+                                 Shape, Tolerance, YesNo)
+
+BYTE_UNITS = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30,
+              "TiB": 2**40, "bytes": 1, "字节": 1, "Gb": 1e9 / 8, "Mbit": 1e6 / 8, "bits": 1 / 8}
+TIME_UNITS = {"s": 1, "ms": 1e-3, "µs": 1e-6, "us": 1e-6, "ns": 1e-9, "毫秒": 1e-3, "秒": 1, "min": 60}
+COUNT_SUFFIX = {"": 1, "K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "billion": 1e9, "万": 1e4, "亿": 1e8}
+numbers = st.floats(1e-3, 1e9, allow_nan=False).map(lambda x: float(f"{x:.6g}"))
+
+
+def spellings(x: float) -> list[str]:
+    out = [f"{x:g}", f"{x:.6e}", repr(x)]
+    if x >= 1000 and float(x).is_integer():
+        out.append(f"{int(x):,}")
+    return out
+
+
+@given(numbers, st.sampled_from(sorted(BYTE_UNITS)), st.sampled_from(["", " "]))
+def test_bytes_accepted(x, unit, space):
+    for text in spellings(x):
+        q = units.parse(f"{text}{space}{unit}", "bytes", units.unit("GB"))
+        assert math.isclose(q.value, x * BYTE_UNITS[unit], rel_tol=1e-9), (text, unit)
+
+
+@given(numbers, st.sampled_from(sorted(TIME_UNITS)))
+def test_times_accepted(x, unit):
+    q = units.parse(f"{x:g} {unit}", "time", units.unit("ms"))
+    assert math.isclose(q.value, x * TIME_UNITS[unit], rel_tol=1e-9)
+
+
+@given(numbers, st.sampled_from(sorted(COUNT_SUFFIX)), st.sampled_from(["", " params", " 个"]))
+def test_counts_accepted(x, suffix, noun):
+    assume(suffix or not noun.strip() or True)
+    q = units.parse(f"{x:g}{suffix}{noun}", "count")
+    assert math.isclose(q.value, x * COUNT_SUFFIX[suffix], rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("text,dim,value", [
+    ("48 GB", "bytes", 48e9), ("4.8ms", "time", 4.8e-3), ("1.3e9", "count", 1.3e9), ("16 MiB", "bytes", 2**24),
+    ("1.3×10^9", "count", 1.3e9), ("2^30 B", "bytes", 2**30), ("131,072 bytes", "bytes", 131072),
+    ("８.８０M", "count", 8.8e6), ("1760万", "count", 1.76e7), ("70%", "fraction", 0.7), ("0.7", "fraction", 0.7),
+    ("295 FLOP/byte", "flop_per_byte", 295), ("26.7K tokens/s", "tokens_per_s", 26700), ("1.0x", "speedup", 1),
+    ("1×", "speedup", 1), ("3 倍", "speedup", 3), ("−100", "number", -100), ("4.8 毫秒", "time", 4.8e-3),
+    ("14 GPUs", "count", 14), ("14 张卡", "count", 14), ("11.9 nats", "nats", 11.9), ("0.3 s", "time", 0.3),
+])
+def test_course_spellings(text, dim, value):
+    assert math.isclose(units.parse(text, dim, units.PLAIN.get(dim)).value, value, rel_tol=1e-12)
+
+
+@given(st.text(alphabet="abcdefghij xyz!?", min_size=0, max_size=12))
+def test_no_number_is_refused(text):
+    with pytest.raises(Invalid):
+        units.parse(text, "bytes", units.unit("GB"))
+
+
+@pytest.mark.parametrize("text,dim", [("4.8 ms", "bytes"), ("48 GB", "time"), ("3 parsecs", "bytes"),
+                                      ("70 % GB", "fraction"), ("5 ms", "count"), ("12 GB", "speedup")])
+def test_wrong_dimension_or_unknown_unit_is_refused(text, dim):
+    with pytest.raises(Invalid) as err:
+        units.parse(text, dim, units.PLAIN.get(dim))
+    assert err.value.en and err.value.zh
+
+
+@given(st.floats(1.01, 1000).map(lambda x: round(x, 2)))
+def test_a_percentage_typed_for_a_fraction_is_named(x):
+    with pytest.raises(Invalid) as err:
+        Number("fraction", "", Tolerance(abs=0.01)).parse(f"{x:g}")
+    assert "%" in err.value.en
+
+
+# ------------------------------------------------------------------ slips: named before assessment
+@given(st.floats(1, 900).map(lambda x: round(x, 2)), st.sampled_from(["MB", "GB", "TB"]))
+def test_gb_vs_gib_is_named(x, unit):
+    ans = Number("bytes", unit, Tolerance(rel=0.03))
+    truth = x * units.unit(unit).factor
+    binary = unit[0] + "iB"
+    assert ans.assess(ans.parse(f"{x} {unit}"), truth)
+    typed = ans.parse(f"{x} {binary}")
+    assert not ans.assess(typed, truth)
+    slip = ans.slip(typed, truth)
+    assert slip is not None and binary in slip.en and "1024" in slip.en and "1024" in slip.zh
+    # the right size in the other unit is simply right
+    assert ans.assess(ans.parse(f"{truth / units.unit(binary).factor:.6g} {binary}"), truth)
+
+
+@given(st.floats(1, 900).map(lambda x: round(x, 2)))
+def test_bits_for_bytes_is_named(x):
+    ans = Number("bytes", "GB", Tolerance(rel=0.03))
+    truth = x * 1e9
+    slip = ans.slip(ans.parse(f"{x} Gb"), truth)
+    assert slip is not None and "bit" in slip.en
+    slip = ans.slip(ans.parse(f"{x * 8} GB"), truth)  # counted bits, wrote bytes
+    assert slip is not None and "bit" in slip.en
+
+
+@given(st.floats(0.01, 900).map(lambda x: round(x, 3)))
+def test_ms_vs_s_is_named(x):
+    ans = Number("time", "ms", Tolerance(rel=0.03))
+    truth = x * 1e-3
+    assert ans.assess(ans.parse(f"{x}ms"), truth) and ans.assess(ans.parse(f"{x / 1e3!r} s"), truth)
+    slip = ans.slip(ans.parse(f"{x} s"), truth)
+    assert slip is not None and "ms" in slip.en
+
+
+@given(st.floats(0.01, 0.99).map(lambda x: round(x, 3)))
+def test_percent_vs_fraction_is_named(x):
+    ans = Number("fraction", "", Tolerance(abs=0.005))
+    assert ans.assess(ans.parse(f"{x}"), x) and ans.assess(ans.parse(f"{x * 100:.4g}%"), x)
+    slip = ans.slip(ans.parse(f"{x}%"), x)
+    assert slip is not None and "%" in slip.en
+
+
+@given(st.floats(1, 1e6).map(lambda x: round(x, 1)), st.sampled_from([1e3, 1e6, 1e-3]))
+def test_a_factor_of_1000_is_named(x, factor):
+    ans = Number("count", "", Tolerance(rel=0.02))
+    assert ans.slip(ans.parse(f"{x * factor:.8g}"), x) is not None
+
+
+@given(st.floats(1, 900).map(lambda x: round(x, 2)), st.floats(1.2, 2.5))
+def test_a_wrong_value_is_not_a_slip(x, off):
+    ans = Number("bytes", "GB", Tolerance(rel=0.03))
+    assert ans.slip(ans.parse(f"{x * off:.4g} GB"), x * 1e9) is None
+
+
+# ------------------------------------------------------------------ the other answer types
+OPTS = [Option(k, k.upper(), k) for k in ("w", "x", "y", "z")]
+
+
+def test_yes_no():
+    yn = YesNo()
+    for t in ("y", "Yes", "是", "能", "够", "对"):
+        assert yn.parse(t) is True
+    for t in ("n", "NO", "否", "不能", "不够", "装不下"):
+        assert yn.parse(t) is False
+    for t in ("maybe", "", "48 GB"):
+        with pytest.raises(Invalid):
+            yn.parse(t)
+
+
+@given(st.permutations(range(4)))
+def test_choice_multiselect_ordering(perm):
+    letters = "abcd"
+    c = Choice(OPTS)
+    assert c.parse(letters[perm[0]].upper()) == OPTS[perm[0]].key
+    with pytest.raises(Invalid):
+        c.parse("a b")
+    with pytest.raises(Invalid):
+        c.parse("e")
+    m = MultiSelect(OPTS)
+    assert m.parse(", ".join(letters[i] for i in perm[:2])) == {OPTS[i].key for i in perm[:2]}
+    with pytest.raises(Invalid):
+        m.parse("a a")
+    o = Ordering(OPTS)
+    assert o.parse("".join(letters[i] for i in perm)) == tuple(OPTS[i].key for i in perm)
+    assert o.assess(o.parse(" ".join(letters[i] for i in perm)), [OPTS[i].key for i in perm])
+    with pytest.raises(Invalid):
+        o.parse("a b c")
+
+
+@given(st.lists(st.integers(0, 5000), min_size=0, max_size=5))
+def test_shapes(shape):
+    s = Shape()
+    for text in (str(tuple(shape)), ", ".join(map(str, shape)), " x ".join(map(str, shape)), str(list(shape)),
+                 f"torch.Size({list(shape)})"):
+        assert s.parse(text) == tuple(shape), text
+    with pytest.raises(Invalid):
+        s.parse("(2.5, 3)")
+    assert BroadcastShape().parse("error") is None
+
+
+def test_einsum_is_assessed_by_what_it_computes():
+    e = Einsum("qk", with_heads=False)
+    assert e.assess(e.parse("btd,bsd->bts"), None) and e.assess(e.parse("'xyz,xwz->xyw'"), None)
+    assert not e.assess(e.parse("btd,bsd->bst"), None)  # transposed scores
+    with pytest.raises(Invalid):
+        e.parse("Q @ K.T")
