@@ -1,5 +1,6 @@
 """Answers with a tensor on the meta device (``torch.empty(shape, device="meta").nbytes`` and its
-``[index].shape``): exact, and what the stub forbids ("by arithmetic: no torch / numpy here").
+``[index].shape``): exact, and what the stub forbids ("by arithmetic: do not create tensors or
+arrays here (no torch, no numpy)").
 
 The meta device is the usual way to get sizes without allocating (meta-pytorch/torchrec PR #1740:
 "This allows calculating FLOPs for models locally without allocating memory"); the exercise asks

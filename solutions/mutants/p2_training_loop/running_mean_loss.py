@@ -2,8 +2,8 @@
 first call, wrong from the second on (the gradient and the step are right).
 
 The reporting bug of allenai/allennlp issue #4354, "Reported loss is confusing" (the logged loss
-was the average over the epoch so far, not the batch's loss); the stub asks for ``loss.item()``
-of this step.
+was the average over the epoch so far, not the batch's loss); the stub asks for "this step's mean
+loss ... computed before the update".
 """
 
 import solutions.p2_training_loop as reference

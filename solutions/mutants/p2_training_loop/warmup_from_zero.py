@@ -3,7 +3,8 @@ warmup ends one step late.
 
 What huggingface/transformers issue #34754 reports of its warmup schedulers ("warmup LR
 schedulers start from LR=0": "the effective LR is 0 for the first step, unnecessarily wasting
-compute"); also google-research/bert issue #1293. The stub asks for ``(step + 1) / warmup_steps``.
+compute"); also google-research/bert issue #1293. The stub: "step ``warmup_steps - 1`` runs
+at ``max_lr`` (so step 0 is not 0)".
 """
 
 import math
