@@ -160,3 +160,23 @@ def test_describe_is_short():
 
     text = misconceptions.describe({"q": torch.zeros(2, 3, 64, 64), "ids": list(range(500)), "s": "x" * 1000})
     assert len(text) < 200 and "tensor(2, 3, 64, 64) float32" in text and "(500 items)" in text, text
+
+
+def test_flaky_check_measurement_is_a_check_error_not_the_learners():
+    """Hypothesis calls a key point flaky when one input gave two outcomes. When the first outcome
+    was the check's own error (a real profile that did not show its setup under load), the learner
+    is not told to seed its randomness: that is a check error."""
+    from hypothesis.errors import FlakyFailure
+
+    from grader.checks.support.checking import KeyPointFailure
+    from grader.engine.plugin import _classify
+
+    class Info:
+        def __init__(self, value):
+            self.value = value
+
+    own = FlakyFailure("unreliable", [RuntimeError("the compute-bound setup did not show clearly")])
+    assert _classify(Info(own))["status"] == "check_error"
+    learners = FlakyFailure("unreliable", [KeyPointFailure("device_time_ms(ops)", 1.0, 2.0)])
+    out = _classify(Info(learners))
+    assert out["status"] == "failed" and "deterministic" in out["message"]

@@ -109,8 +109,10 @@ def _clearly(kind, idle, share) -> bool:
 
 
 @lru_cache(maxsize=None)
-def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2) -> dict:
-    """Profile ``steps`` real training steps of the given kind; plain data for the learner."""
+def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2, clear: bool = True) -> dict:
+    """Profile ``steps`` real training steps of the given kind; plain data for the learner.
+    ``clear=False``: any real profile will do (summing self times needs no clear label), so a
+    loaded machine that blurs the setup does not make that key point a check error."""
     from torch.profiler import ProfilerActivity, profile
 
     threads = torch.get_num_threads()
@@ -138,7 +140,7 @@ def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2) -> 
                     "total_ms": e.cpu_time_total / 1e3}
                    for e in prof.key_averages() if e.key.startswith("aten::")]  # operators, not annotations
             idle, share = _reference_view(ops, wall_ms)
-            if _clearly(kind, idle, share):
+            if _clearly(kind, idle, share) or not clear:
                 return {"wall_ms": wall_ms, "ops": ops}
         raise RuntimeError(f"the {kind} setup did not show clearly on this machine "
                            f"(idle {idle:.2f}, GEMM/attention share {share:.2f}): rerun the check")
@@ -171,7 +173,7 @@ def test_idle_fraction(learner, wall, busy):
 @given(st.sampled_from([4, 8]), st.sampled_from([64, 128]), st.integers(0, 1000))
 def test_device_time_from_ops(learner, batch, seq, seed):
     for kind in LABELS:
-        ops = profile_step(kind, batch, seq, seed)["ops"]
+        ops = profile_step(kind, batch, seq, seed, clear=False)["ops"]
         expected = sum(op["self_ms"] for op in ops)
         what = f"device_time_ms(ops) for a real profile of two training steps ({kind} setup, {len(ops)} op rows)"
         got = as_number(learner.device_time_ms(ops), what)
