@@ -16,6 +16,7 @@ from grader.engine import runner
 from grader.course.catalog import ROOT
 
 MUTANTS_DIR = ROOT / "solutions" / "mutants"
+VARIANTS_DIR = ROOT / "solutions" / "variants"
 
 
 def own_answer(reference: Path, dest: Path, who: str = "a learner") -> Path:
@@ -34,12 +35,19 @@ def all_mutants() -> list[tuple[catalog.Exercise, Path]]:
     return [(ex, m) for ex in catalog.available() for m in mutants_of(ex)]
 
 
-def killed_by(path: Path) -> tuple[str, ...]:
-    """A mutant's KILLED_BY, read without importing it."""
+def all_variants() -> list[tuple[catalog.Exercise, Path]]:
+    """Valid answers written differently from the solution (``solutions/variants/<module>/*.py``,
+    ``PASSES = ("key_point", ...)``): a check must accept them (issue 17: valid answers rejected)."""
+    return [(ex, p) for ex in catalog.available()
+            for p in sorted((VARIANTS_DIR / ex.module).glob("*.py")) if not p.name.startswith("_")]
+
+
+def killed_by(path: Path, name: str = "KILLED_BY") -> tuple[str, ...]:
+    """A mutant's KILLED_BY (or a variant's PASSES), read without importing it."""
     import ast
 
     for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "KILLED_BY" for t in node.targets):
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
             return tuple(ast.literal_eval(node.value))
     return ()
 
@@ -47,7 +55,11 @@ def killed_by(path: Path) -> tuple[str, ...]:
 def _grade(ex: catalog.Exercise, path: Path):
     # A mutant runs only the key points that must catch it: heavy exercises stay affordable.
     is_mutant = MUTANTS_DIR in path.parents
-    return runner.grade_exercise(ex, path, key_points=killed_by(path) if is_mutant else None)
+    if VARIANTS_DIR in path.parents:
+        return runner.grade_exercise(ex, path, key_points=killed_by(path, "PASSES"), name_mistakes=False)
+    # Naming the mistake (replaying a failed call against the other mutants) is tested in test_feedback.py.
+    return runner.grade_exercise(ex, path, key_points=killed_by(path) if is_mutant else None,
+                                 name_mistakes=not is_mutant)
 
 
 class Graded:
@@ -73,11 +85,11 @@ class Graded:
 def graded(request) -> Graded:
     wanted = []
     for item in request.session.items:
-        for name in ("solution_of", "stub_of", "mutant"):
+        for name in ("solution_of", "stub_of", "mutant", "variant"):
             spec = getattr(item, "callspec", None)
             if spec and name in spec.params:
                 value = spec.params[name]
-                ex, path = value if name == "mutant" else (value, None)
+                ex, path = value if name in ("mutant", "variant") else (value, None)
                 if path is None:
                     folder = "solutions" if name == "solution_of" else "exercises"
                     path = ROOT / folder / f"{ex.module}.py"

@@ -16,7 +16,7 @@ import pytest
 
 from grader.course import catalog
 from grader.course.catalog import ROOT
-from tests.conftest import all_mutants, killed_by as _killed_by, mutants_of
+from tests.conftest import all_mutants, all_variants, killed_by as _killed_by, mutants_of
 
 AVAILABLE = catalog.available()
 ids = [ex.id for ex in AVAILABLE]
@@ -60,6 +60,18 @@ def test_mutant_is_killed(graded, mutant, request):
     assert not any(k.status == "check_error" for k in res.key_points), _explain(res)
     missing = set(expected) - failed
     assert not missing, f"mutant {ex.id}/{path.stem} should fail {sorted(missing)}: {_explain(res)}"
+
+
+@pytest.mark.parametrize("variant", all_variants(), ids=[f"{ex.id}-{p.stem}" for ex, p in all_variants()])
+def test_valid_variant_passes(graded, variant):
+    """A valid answer written another way (float32 arithmetic, another library, another order of
+    independent steps) passes the key points it names in PASSES."""
+    ex, path = variant
+    expected = _killed_by(path, "PASSES")
+    assert expected and set(expected) <= {kp.id for kp in ex.key_points}, f"{path}: PASSES must name key points"
+    res = graded.get(ex, path)
+    bad = [k for k in res.key_points if k.status not in ("passed", "not_verifiable")]
+    assert not bad, f"valid variant {ex.id}/{path.stem} rejected: {_explain(res)}"
 
 
 @pytest.mark.parametrize("ex", AVAILABLE, ids=ids)

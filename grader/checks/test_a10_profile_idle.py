@@ -109,8 +109,10 @@ def _clearly(kind, idle, share) -> bool:
 
 
 @lru_cache(maxsize=None)
-def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2) -> dict:
-    """Profile ``steps`` real training steps of the given kind; plain data for the learner."""
+def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2, clear: bool = True) -> dict:
+    """Profile ``steps`` real training steps of the given kind; plain data for the learner.
+    ``clear=False``: any real profile will do (summing self times needs no clear label), so a
+    loaded machine that blurs the setup does not make that key point a check error."""
     from torch.profiler import ProfilerActivity, profile
 
     threads = torch.get_num_threads()
@@ -138,7 +140,7 @@ def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2) -> 
                     "total_ms": e.cpu_time_total / 1e3}
                    for e in prof.key_averages() if e.key.startswith("aten::")]  # operators, not annotations
             idle, share = _reference_view(ops, wall_ms)
-            if _clearly(kind, idle, share):
+            if _clearly(kind, idle, share) or not clear:
                 return {"wall_ms": wall_ms, "ops": ops}
         raise RuntimeError(f"the {kind} setup did not show clearly on this machine "
                            f"(idle {idle:.2f}, GEMM/attention share {share:.2f}): rerun the check")
@@ -159,7 +161,7 @@ def test_idle_fraction(learner, wall, busy):
     for w, d in cases:
         got, what = _idle(learner, w, d)
         expected = 1 - d / w
-        if not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12):
+        if not math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-9):  # float32 arithmetic is right too
             fail(what, expected, got, hint="idle = 1 - device / wall, a fraction: 300 ms wall, 90 ms device -> 0.7")
     got, what = _idle(learner, wall, wall * 1.5)
     expect_equal(got, 0.0, what + " (device time above wall time)", hint="the device cannot be idle less than never")
@@ -171,11 +173,11 @@ def test_idle_fraction(learner, wall, busy):
 @given(st.sampled_from([4, 8]), st.sampled_from([64, 128]), st.integers(0, 1000))
 def test_device_time_from_ops(learner, batch, seq, seed):
     for kind in LABELS:
-        ops = profile_step(kind, batch, seq, seed)["ops"]
+        ops = profile_step(kind, batch, seq, seed, clear=False)["ops"]
         expected = sum(op["self_ms"] for op in ops)
         what = f"device_time_ms(ops) for a real profile of two training steps ({kind} setup, {len(ops)} op rows)"
         got = as_number(learner.device_time_ms(ops), what)
-        if not math.isclose(got, expected, rel_tol=1e-9):
+        if not math.isclose(got, expected, rel_tol=1e-6):  # a float32 sum is right too
             fail(what, f"{expected:.3f} ms", f"{got:.3f} ms",
                  hint="add up self times: a total (inclusive) time repeats the time of the ops it called")
 

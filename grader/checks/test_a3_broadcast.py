@@ -1,4 +1,11 @@
-"""A3 — broadcasting. Ground truth: np.broadcast_shapes (part 2, broadcasting rules)."""
+"""A3 — broadcasting. Ground truth: np.broadcast_shapes (part 2, broadcasting rules).
+
+The contract's paths: equal ranks and different ranks (a missing leading dim is 1), size-0 dims
+(0 with 1 gives 0; 0 with any other size raises, like any two sizes neither of which is 1: the
+incompatible draw is checked again with its mismatched dim set to 0), scalars (), the course's
+(8, 1, 64) + (16, 64); what the stub forbids (NumPy's and torch's broadcasting functions) is
+watched in the learner's process and in its source (grader/checks/support/forbidden.py).
+"""
 
 import numpy as np
 import pytest
@@ -31,3 +38,10 @@ def test_raises_on_incompatible(learner, pair):
         np.broadcast_shapes(a, b)
     with expect_raises("ValueError", f"broadcast_shape({a}, {b}) must raise ValueError"):
         learner.broadcast_shape(a, b)
+    # The same mismatch with a 0-length dim: only a 1 stretches, a 0 does not match a 3.
+    i = next(k for k in range(1, min(len(a), len(b)) + 1) if a[-k] != b[-k] and 1 not in (a[-k], b[-k]))
+    a0 = a[:len(a) - i] + (0,) + a[len(a) - i + 1:]
+    with pytest.raises(ValueError):
+        np.broadcast_shapes(a0, b)
+    with expect_raises("ValueError", f"broadcast_shape({a0}, {b}) must raise ValueError (0 is not 1)"):
+        learner.broadcast_shape(a0, b)

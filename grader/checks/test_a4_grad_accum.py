@@ -6,6 +6,9 @@ matches_full_batch: the same float64 tiny LM (grader/drivers/a4_grad_accum.py, s
 and seed) built here; the reference is one backward, here, of the mean cross-entropy over all
 non-ignored tokens of all the micro-batches (the full batch). The learner's accumulated
 gradients, read back from the model after its call, must match it within 1e-6.
+The contract's paths: k = 1..4 micro-batches of different lengths, rows and valid-token counts;
+one micro-batch with no valid label (an explicit example: its mean would be NaN); stale gradients
+on entry; every parameter's gradient compared (1e-6). optimizer.step() is forbidden and watched.
 "One forward per micro-batch" rests on the data, not on watching the learner: the micro-batches
 have pairwise different sequence lengths and the model mixes each whole row (its logits change
 if a row is padded), so no forward over rows of two micro-batches can reach the reference
@@ -22,6 +25,9 @@ from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, expect_close, fail
 
 ATOL = 1e-6
+# A micro-batch with no valid label at all (the stub allows it): a per-micro-batch mean is 0/0 there.
+ONE_ALL_MASKED = {"config": {"vocab_size": 24, "n_embd": 6}, "seed": 3, "sizes": [2, 2, 1],
+                  "lengths": [4, 6, 3], "mask_rates": [0.3, 1.0, 0.0], "data_seed": 5}
 # Shown first: three micro-batches of different lengths and valid-token counts.
 COURSE_LIKE = {"config": {"vocab_size": 32, "n_embd": 8}, "seed": 7, "sizes": [2, 1, 3],
                "lengths": [5, 3, 7], "mask_rates": [0.3, 0.0, 0.6], "data_seed": 11}
@@ -92,6 +98,7 @@ def _mixed_forwards(shapes, micro: list) -> list:
 
 @settings(max_examples=8, deadline=None)
 @given(strategies.accumulation_cases())
+@example(ONE_ALL_MASKED)
 @example(COURSE_LIKE)
 def test_matches_full_batch(learner, case):
     micro, stale = _make_batches(case)

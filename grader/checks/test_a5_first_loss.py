@@ -7,6 +7,10 @@ shape, one block) and computes the first loss on random targets: it must be with
 ln V (the course: 5.07 against ln 128 = 4.85 counts as "about ln V"; PyTorch's default nn.Linear
 init lands ~0.2 above, He/kaiming init ~1 above, std 1 several nats above). No learner code runs
 while the loss is computed, so it cannot be forged.
+
+The contract's paths: is_suspicious on losses within ln V +- 0.5 (False), 1.5+ above (True) and
+1.5+ below (False: only "far above" is flagged); expected_first_loss at rel 1e-6 (float32 is
+right); init_output_layer's dtype (float32), shape and the first loss it gives.
 """
 
 import math
@@ -101,6 +105,8 @@ def test_flags_suspicious_loss(learner, fine, high):
     cases = [(15.0, 151936, True), (5.07, 128, False)]  # the course's two first losses
     cases += [(uniform_loss(V) + off, V, False) for V, off in [fine]]
     cases += [(uniform_loss(V) + off, V, True) for V, off in [high]]
+    # Far BELOW ln V is not flagged here ("only losses far ABOVE"): a label leak, not the init.
+    cases += [(max(0.0, uniform_loss(V) - off), V, False) for V, off in [high]]
     for loss, V, expected in cases:
         lnv = uniform_loss(V)
         expect_equal(_flag(learner, loss, V), expected,

@@ -21,7 +21,7 @@ def _ask(learner, config, r, target_modules="all-linear") -> tuple[int, str]:
 @settings(max_examples=15)
 @given(strategies.llama_config_variants(), st.integers(1, 64), strategies.lora_targets)
 def test_matches_peft(learner, variants, r, target_modules):
-    # The same config with head_dim given, absent and != hidden/heads; all-linear and the drawn targets.
+    # The same config with head_dim given, absent, != hidden/heads and null; all-linear and the drawn targets.
     for config in variants:
         for tm in dict.fromkeys(["all-linear", target_modules if isinstance(target_modules, str)
                                  else tuple(target_modules)]):
@@ -29,7 +29,8 @@ def test_matches_peft(learner, variants, r, target_modules):
             got, what = _ask(learner, config, r, tm)
             expect_equal(got, peft_trainable(config, r, tm), f"{what} for config {config}",
                          hint="each hooked linear adds r x (in + out); q/o have heads x head_dim and k/v "
-                              "kv_heads x head_dim features; all-linear leaves lm_head out")
+                              "kv_heads x head_dim features (head_dim absent or null: hidden / heads); "
+                              "all-linear leaves lm_head out")
 
 
 def test_qwen_0_5b(learner):

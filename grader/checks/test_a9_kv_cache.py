@@ -1,7 +1,13 @@
 """A9 — KV-cache bytes. Ground truth: the key and value tensors of a real transformers
 DynamicCache after a forward pass with use_cache=True: of a tiny random GQA Llama on CPU for drawn
 configs, and of the real Llama-3-8B / Qwen2.5-0.5B configs on the meta device, where a
-[128, 4096] batch allocates nothing but its tensors still know their nbytes (part 6, KV cache)."""
+[128, 4096] batch allocates nothing but its tensors still know their nbytes (part 6, KV cache).
+
+The contract's paths: head_dim given, absent, different from hidden/heads and null (a real config
+field written as null: vllm-project/vllm#18573); four cache dtypes (2, 4, 8 bytes); batch and
+sequence lengths; the course's Llama-3-8B and Qwen2.5-0.5B; fits_on_gpu exactly at, one byte
+below and around the need.
+"""
 
 import torch
 from hypothesis import given, settings
@@ -27,7 +33,7 @@ def _kv(learner, config, b, t, nbytes, name="config") -> tuple[int, str]:
 @settings(max_examples=8)
 @given(strategies.llama_config_variants(), st.integers(1, 3), st.integers(1, 24), st.sampled_from(DTYPES))
 def test_matches_dynamic_cache(learner, variants, batch, seq, dtype):
-    # The same config with head_dim given, absent and != hidden/heads.
+    # The same config with head_dim given, absent, != hidden/heads and null (Mistral's "head_dim": null).
     for config in variants:
         expected = real_cache_bytes(config, batch, seq, dtype)
         nbytes = torch.empty((), dtype=dtype).element_size()

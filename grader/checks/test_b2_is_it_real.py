@@ -5,7 +5,19 @@ part 6, run records; part 7 §五.B question 2).
 
 The verdict itself is the course's decision rule (real only with at least two seeds a side,
 mean +- std bands apart and a gap beyond ci95): no library decides "real", so the check composes
-that rule from the independent statistics above rather than from the reference answer's code."""
+that rule from the independent statistics above rather than from the reference answer's code.
+
+The contract's paths, and where each is exercised (multi_seed_stats unless said):
+- fewer than 2 seeds on either side -> need_more_seeds (a[:1] of the draw, the course's one-run case);
+- bands (sample std, ddof=1) overlap -> not_shown; bands apart but the means within ci95 -> not_shown;
+  bands apart and beyond ci95 -> real (the course cases and the draws);
+- sample vs population std: a drawn pair whose bands overlap with ddof=1 but not with ddof=0
+  (gap between the two band widths, ci95 far below it), so numpy's default np.std (ddof=0) is
+  caught; draws on a rounding edge (ci95 or band touching within 1e-6) are skipped, so float32
+  arithmetic is accepted;
+- record_diff: every settings item alone and together, run_id and metrics always differing, the
+  equal dicts in another key order (records read back from JSON written by other code).
+"""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,9 +32,11 @@ def expected_verdict(a, b, n) -> str | None:
     rounding edge (1.96 vs the exact quantile, band touching)."""
     if len(a) < 2 or len(b) < 2:
         return "need_more_seeds"
-    (ma, _), (mb, _) = mean_std(a), mean_std(b)
+    (ma, sa), (mb, sb) = mean_std(a), mean_std(b)
     ci = ci95_half_width((ma + mb) / 2, n)
     if abs(abs(ma - mb) - ci) <= 1e-3 * ci + 1e-12:
+        return None
+    if min(abs((ma - sa) - (mb + sb)), abs((mb - sb) - (ma + sa))) <= 1e-6:  # bands touching
         return None
     return "real" if not bands_overlap(a, b) and abs(ma - mb) > ci else "not_shown"
 
@@ -30,8 +44,11 @@ def expected_verdict(a, b, n) -> str | None:
 @settings(max_examples=30)
 @given(strategies.record_pairs())
 def test_record_diff(learner, pair):
-    a, b, want = pair  # want is drawn with the records: the failing example shows a and b only
-    example = f"a = {a!r}\nb = {b!r}"
+    a, b, want = pair
+    # The same dicts in another key order are the same settings (records are read back from JSON
+    # files written by different code): the equal ones come in reversed key order.
+    b = {k: (dict(reversed(list(v.items()))) if isinstance(v, dict) and v == a[k] else v) for k, v in b.items()}
+    example = f"a = {a!r}\nb = {b!r}"  # want is drawn with the records: the failing example shows a and b only
     got = learner.diff_records(a, b)
     if type(got) is not list:
         fail("diff_records must return a sorted list of keys", "a sorted list of str", got, example=example)
@@ -46,10 +63,24 @@ COURSE = [([0.612, 0.598, 0.605], [0.617, 0.603, 0.61], 80),  # 0.5 points, over
           ([0.60, 0.601, 0.599], [0.75, 0.751, 0.749], 1000)]  # tight bands, 15 points on 1000 questions
 
 
-@given(strategies.seed_scores, strategies.seed_scores, st.integers(10, 100_000), st.floats(0, 0.5))
-def test_multi_seed_stats(learner, a, b, n, shift):
+def ddof_pair(base: float, d: float, k: int) -> tuple[list[float], list[float], int]:
+    """Two configs of k seeds whose mean +- std bands overlap with the sample std (ddof=1) and do
+    not with the population std (ddof=0); 100,000 questions put ci95 (~0.003) far below the gap."""
+    import numpy as np
+
+    pattern = np.linspace(-1.0, 1.0, k)
+    a = base + d * pattern
+    pop, sample = float(a.std(ddof=0)), float(a.std(ddof=1))
+    gap = pop + sample  # between 2 x pop and 2 x sample
+    b = a + gap
+    return [round(float(x), 12) for x in a], [round(float(x), 12) for x in b], 100_000
+
+
+@given(strategies.seed_scores, strategies.seed_scores, st.integers(10, 100_000), st.floats(0, 0.5),
+       st.floats(0.3, 0.6), st.floats(0.01, 0.05), st.sampled_from([2, 3, 5]))
+def test_multi_seed_stats(learner, a, b, n, shift, base, d, k):
     b = [min(1.0, x + shift) for x in b]
-    for sa, sb, nn in COURSE + [(a, b, n), (a[:1], b, n)]:
+    for sa, sb, nn in COURSE + [(a, b, n), (a[:1], b, n), ddof_pair(base, d, k)]:
         want = expected_verdict(sa, sb, nn)
         if want is None:
             continue

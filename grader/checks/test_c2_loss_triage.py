@@ -7,7 +7,16 @@ removed, the removed line being the expected answer (part 3; part 2; part 7 Â§äº
 Verdicts are never recomputed with the stub's thresholds: each case is built to be of its kind
 (the shipped init is "ok" and a scaled head "too_high", checked as a premise on the real loss; a
 drawn loss is placed clearly above, within or below 1 nat of ln V; a grad-norm curve is drawn
-healthy, then spoiled by a spike or a NaN), and its kind is the expected answer."""
+healthy, then spoiled by a spike or a NaN), and its kind is the expected answer.
+
+The contract's paths, and where each is exercised:
+- missing_addition: every single line missing and nothing missing ("none"), AND two lines missing
+  at once, where only the stub's order (scheduler, then clip, then zero_grad) gives the answer: a
+  learner who tests them in another order is right on every single-line trace;
+- shapes_second: matching shapes (None) and five wrong ones, transposed labels that torch runs;
+- ln_v_first: real first losses of both inits and drawn (loss, V) pairs off the 1-nat edges;
+- grad_norm_shape: a healthy curve and one with a late spike or NaN.
+"""
 
 import torch
 import torch.nn.functional as F
@@ -89,8 +98,10 @@ def test_shapes_second(learner, cases):
         learner.check_loss_shapes(lg, lb)
 
 
-def real_trace(seed: int, missing: str, steps: int = 6) -> dict:
-    """A real short run of the loop on one repeated batch with ``missing`` removed."""
+def real_trace(seed: int, missing, steps: int = 6) -> dict:
+    """A real short run of the loop on one repeated batch with ``missing`` removed (a line's name,
+    or a tuple of names)."""
+    missing = (missing,) if isinstance(missing, str) else tuple(missing)
     model = build_model(seed % 10_000, SMALL)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: (s + 1) / 20)  # warmup: the lr changes every step
@@ -108,29 +119,39 @@ def real_trace(seed: int, missing: str, steps: int = 6) -> dict:
         loss = scale * F.cross_entropy(logits.float().view(-1, SMALL.vocab_size), y.view(-1), ignore_index=-100)
         loss.backward()
         norm = grad_norm()
-        if missing != "clip_grad_norm":
+        if "clip_grad_norm" not in missing:
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         at = grad_norm()
         trace["lr"].append(opt.param_groups[0]["lr"])
         trace["grad_norm"].append(float(norm))
         trace["grad_norm_at_step"].append(float(at))
         opt.step()
-        if missing != "scheduler_step":
+        if "scheduler_step" not in missing:
             sched.step()
-        if missing != "zero_grad":
+        if "zero_grad" not in missing:
             opt.zero_grad(set_to_none=True)
     return trace
 
 
+TRIAGE_ORDER = ("scheduler_step", "clip_grad_norm", "zero_grad")
+TWO_MISSING = [(a, b) for i, a in enumerate(TRIAGE_ORDER) for b in TRIAGE_ORDER[i + 1:]]
+
+
 @settings(max_examples=6)
-@given(st.integers(0, 2**31 - 1), st.permutations(LINES))
-def test_missing_addition(learner, seed, order):
+@given(st.integers(0, 2**31 - 1), st.permutations(LINES), st.sampled_from(TWO_MISSING))
+def test_missing_addition(learner, seed, order, two):
     for missing in order[:2]:
         trace = real_trace(seed, missing)
         got = as_str(learner.missing_line(trace), "missing_line(trace)")
         expect_equal(got, missing, f"missing_line on a real run with {missing!r} removed: {trace}",
                      hint="lr constant: no scheduler.step(); a norm above 1 at step: no clipping; norms growing "
                           "step after step on the same batch: no zero_grad")
+    # Two lines missing: the stub's order decides (the first of them in scheduler, clip, zero_grad).
+    trace = real_trace(seed, two)
+    got = as_str(learner.missing_line(trace), "missing_line(trace)")
+    expect_equal(got, two[0], f"missing_line on a real run with both {two[0]!r} and {two[1]!r} removed: {trace}",
+                 hint="test in the stub's order: first whether the lr changes (scheduler.step), then whether a step "
+                      "ran above norm 1 (clip_grad_norm_), then whether the norms grow (zero_grad)")
 
 
 # Healthy by construction: a large first step, then values within 4x of each other (so none can

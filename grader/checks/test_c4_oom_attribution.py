@@ -109,17 +109,21 @@ def test_remedy_per_block(learner, fixed, per_sample, gpu):
 
 
 @settings(max_examples=4)
-@given(llama_configs(max_layers=2), st.integers(1, 3), st.integers(1, 16),
+@given(strategies.llama_config_variants(max_layers=2), st.integers(1, 3), st.integers(1, 16),
        st.sampled_from([torch.bfloat16, torch.float32]))
-def test_kv_formula_gqa(learner, config, batch, seq, dtype):
+def test_kv_formula_gqa(learner, variants, batch, seq, dtype):
+    # Every head_dim shape the stub allows: given, absent, != hidden/heads, and None.
     nbytes = torch.empty((), dtype=dtype).element_size()
-    for cfg, b, t, want in ((LLAMA3_8B, 1, 1, 131_072),
-                            (config, batch, seq, real_cache_bytes(config, batch, seq, dtype))):
-        what = f"kv_cache_bytes({cfg}, {b}, {t}, {nbytes if cfg is config else 2})"
-        got = as_int(learner.kv_cache_bytes(cfg, b, t, nbytes if cfg is config else 2), what)
-        expect_equal(got, want, what + ": a real DynamicCache after a forward"
-                     if cfg is config else what + ": Llama-3-8B per token",
-                     hint="2 (K and V) x layers x n_kv_heads x head_dim x B x T x bytes")
+    cases = [(LLAMA3_8B, 1, 1, 131_072)] + [(cfg, batch, seq, real_cache_bytes(cfg, batch, seq, dtype))
+                                            for cfg in variants]
+    for cfg, b, t, want in cases:
+        course = cfg is LLAMA3_8B
+        what = f"kv_cache_bytes({cfg}, {b}, {t}, {2 if course else nbytes})"
+        got = as_int(learner.kv_cache_bytes(cfg, b, t, 2 if course else nbytes), what)
+        expect_equal(got, want, what + ": Llama-3-8B per token" if course else
+                     what + ": a real DynamicCache after a forward",
+                     hint="2 (K and V) x layers x n_kv_heads x head_dim x B x T x bytes; head_dim from the "
+                          "config, or hidden / heads when it is absent or None")
 
 
 @given(llama_configs(max_layers=4), st.integers(1, 64), st.integers(1, 8192), st.sampled_from([2, 4]))

@@ -6,7 +6,11 @@ warmup and cosine schedulers). The follow-up runs one accumulated step of the sm
 with that SGD(lr=1) (grader/drivers/c5_four_additions.py): the weights after it must be the
 initial weights minus the clipped full-batch gradient computed here, and the reported grad_norm
 the full-batch norm before clipping. How often optimizer.step() and model(x) ran is counted in
-the learner's process: only a reason to fail (part 3; part 7 §五.C question 5)."""
+the learner's process: only a reason to fail (part 3; part 7 §五.C question 5).
+
+Contract paths (as P2's): the clip is read on both branches of train_step (fp32 and
+amp_dtype=bfloat16), the schedule's loop on a drawn branch, the schedule with the clipped or the
+unclipped gradient (a missing clip is the clip key point's failure, not the scheduler's)."""
 
 import torch
 from hypothesis import given, settings
@@ -44,7 +48,8 @@ def test_warmup_cosine(learner, sched, data):
     loop.expect_schedule(learner, sched, loop.schedule_steps(sched, drawn_step))
     if data.draw(st.booleans(), label="also in a real loop") or sched["warmup_steps"] == 0:
         return
-    loop.expect_loop_follows_schedule(learner)
+    loop.expect_loop_follows_schedule(learner, amp_dtype=data.draw(st.sampled_from([None, torch.bfloat16]),
+                                                                   label="amp_dtype"))
 
 
 @settings(max_examples=3)

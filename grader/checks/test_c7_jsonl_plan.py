@@ -10,7 +10,8 @@ texts in order. process_pool: process_file's result equals the serial one, and t
 joined child processes (cutime + cstime, ``learner.cpu_times()``) is at least half what tokenizing
 and pickling those texts takes the check (a thread pool's is 0). Fail-only extras, observed inside
 the learner's process by grader/drivers/c7_jsonl_plan.py: unique_texts must be lazy and its
-tracemalloc peak must not grow; the pool must be a multiprocessing.Pool(n_workers) whose map/imap
+tracemalloc peak must not grow, and must not be reached by the time the FIRST text arrives (a list
+returned as iter(list) is an iterator too, and the 8x file, all repeats, adds no unique texts); the pool must be a multiprocessing.Pool(n_workers) whose map/imap
 gets the chunksize (part 1, generators and the GIL; part 7 §五.C q7)."""
 
 import hashlib
@@ -122,6 +123,12 @@ def test_streaming(learner, shared_tmp_path, seed, min_chars):
     if not a["lazy"]:
         fail("unique_texts(path, min_chars) must return a generator (a lazy iterator), not a list", "a generator",
              "a list or another non-lazy value", hint="write it with `yield`; one record in memory at a time")
+    # A generator's set of seen hashes grows AFTER its first yield (about 0.15 of the run's peak is
+    # traced by then); a list built up front and returned as iter(list) has the whole peak already.
+    if a["n"] > 1000 and a["peak_bytes"] > 128 * 1024 and a.get("peak_at_first_bytes", 0) > 0.8 * a["peak_bytes"]:
+        fail("tracemalloc peak when unique_texts yields its FIRST text: a generator yields as it reads",
+             f"well below the whole run's {a['peak_bytes']:,} B", f"{a['peak_at_first_bytes']:,} B",
+             hint="yield each kept text as soon as it is read; do not build a list and return iter(list)")
     if b["peak_bytes"] > 2 * a["peak_bytes"] + 256 * 1024:
         fail(f"tracemalloc peak of unique_texts on the same documents repeated 8x ({size_big:,} B vs "
              f"{size_small:,} B): it must not grow with the file", f"about {a['peak_bytes']:,} B", f"{b['peak_bytes']:,} B",
@@ -189,7 +196,7 @@ def test_why_not_8x(learner, s, workers, cores):
     for args in ((0.23, 8, 8), (s, workers, cores)):
         want = 1 / (args[0] + (1 - args[0]) / min(args[1], args[2]))
         got = as_number(learner.amdahl_speedup(*args), f"amdahl_speedup{args}")
-        if not math.isclose(got, want, rel_tol=1e-9):
+        if not math.isclose(got, want, rel_tol=1e-6):  # float32 arithmetic is right too
             fail(f"amdahl_speedup{args}", want, got, hint="the serial part and the real core count cap the speed-up")
     if not 2.9 <= learner.amdahl_speedup(0.23, 8, 8) <= 3.3:
         fail("amdahl_speedup(0.23, 8, 8): the course's 8 processes", "~3.1", learner.amdahl_speedup(0.23, 8, 8),

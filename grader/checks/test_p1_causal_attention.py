@@ -31,13 +31,60 @@ def _call(learner, q, k, v, what):
     return as_tensor(learner.causal_attention(q, k, v), what, shape=tuple(q.shape), dtype=q.dtype)
 
 
+def _with_zero_vectors(q, k):
+    """The same inputs with query 0 and the middle key set to zero: some allowed logits are exactly 0."""
+    q, k = q.clone(), k.clone()
+    q[..., 0, :] = 0
+    k[..., k.shape[-2] // 2, :] = 0
+    return q, k
+
+
+def _top_logit(q, k) -> float:
+    T, d = q.shape[-2], q.shape[-1]
+    allowed = ~torch.ones(T, T, dtype=torch.bool).triu(1)
+    return float((torch.einsum("bhtd,bhsd->bhts", q.double(), k.double()) / math.sqrt(d))[..., allowed].abs().max())
+
+
+def _bad_rows(got) -> str:
+    rows = sorted({int(t) for t in torch.nonzero(~torch.isfinite(got).all(dim=-1))[:, -1].tolist()})
+    return f"query row(s) {rows[:6]}" + (" ..." if len(rows) > 6 else "")
+
+
+MASK_NAN_HINT = ("this is not overflow. A softmax row is NaN when all its keys are masked (the diagonal masked too, "
+                 "a wrong triangle, scores == 0 treated as masked) or when the mask puts +inf or 0 * -inf in it; "
+                 "mask only keys s > t, with -inf")
+
+
+def _fail_non_finite(learner, got, q, k, v, what):
+    """NaN/inf on ordinary logits is the mask's doing; only large logits point at exp's overflow.
+    On large logits the same q, k scaled down to logits below 1 tell the two apart."""
+    counts = f"{int((~torch.isfinite(got)).sum())} non-finite of {got.numel()}"
+    top = _top_logit(q, k)
+    limit = 80.0 if q.dtype == torch.float32 else 700.0
+    if top < limit:
+        fail(f"{what} contains NaN/inf", "finite values", counts,
+             hint=f"NaN/inf in {_bad_rows(got)} although no logit exceeds {top:.3g}: " + MASK_NAN_HINT)
+    before = learner.last_call
+    c = math.sqrt(1.0 / top)
+    small = learner.causal_attention(q * c, k * c, v)
+    if isinstance(small, torch.Tensor) and small.is_floating_point() and tuple(small.shape) == tuple(q.shape) \
+            and not bool(torch.isfinite(small).all()):
+        fail(f"{what} contains NaN/inf, and so does the same input scaled down to logits below 1", "finite values",
+             f"{int((~torch.isfinite(small)).sum())} non-finite of {small.numel()} at logits below 1",
+             hint=f"NaN/inf in {_bad_rows(small)} at small logits: " + MASK_NAN_HINT)
+    learner.last_call = before  # the failing input is the large one
+    fail(f"{what} contains NaN/inf", "finite values", counts,
+         hint=f"NaN/inf in {_bad_rows(got)} with logits up to {top:.3g} (fine when scaled down): exp overflows on "
+              "large logits; subtract each row's maximum before exp (or use torch.softmax)")
+
+
 def _expect_matches(learner, q, k, v, what, atol, hint_if_close="",
                     hint_if_far="out = softmax over keys of (QK^T / sqrt(d)) with future keys at -inf, times V"):
     """The learner's output vs SDPA on the same inputs; the hint depends on how far off it is."""
     got = learner.causal_attention(q, k, v)
-    if isinstance(got, torch.Tensor) and got.is_floating_point() and not bool(torch.isfinite(got).all()):
-        fail(f"{what} contains NaN/inf", "finite values", f"{int((~torch.isfinite(got)).sum())} non-finite of {got.numel()}",
-             hint="exp overflows on large logits: subtract each row's maximum before exp (or use torch.softmax)")
+    if isinstance(got, torch.Tensor) and got.is_floating_point() and tuple(got.shape) == tuple(q.shape) \
+            and not bool(torch.isfinite(got).all()):
+        _fail_non_finite(learner, got, q, k, v, what)
     want = _sdpa(q, k, v)
     got = as_tensor(got, what, shape=tuple(want.shape), dtype=want.dtype)
     close = bool(((got - want).abs() <= 1e-4).all())
@@ -48,18 +95,24 @@ def _expect_matches(learner, q, k, v, what, atol, hint_if_close="",
 @given(strategies.attention_shapes(), strategies.seeds)
 def test_float32_matches_sdpa(learner, shape, seed):
     q, k, v = _uniform(shape, torch.float32, seed)
-    _expect_matches(learner, q, k, v, f"float32 causal_attention on shape {shape}", atol=1e-6,
-                    hint_if_close="close, but not to float32 precision: keep every step in the input dtype, "
-                                  "subtract the row max before exp, normalize by the row sum")
+    hint = ("close, but not to float32 precision: keep every step in the input dtype, "
+            "subtract the row max before exp, normalize by the row sum")
+    _expect_matches(learner, q, k, v, f"float32 causal_attention on shape {shape}", atol=1e-6, hint_if_close=hint)
+    q, k = _with_zero_vectors(q, k)
+    _expect_matches(learner, q, k, v, f"float32 causal_attention on shape {shape} with query 0 and key "
+                    f"{shape[2] // 2} all zeros (logits exactly 0)", atol=1e-6, hint_if_close=hint)
 
 
 @settings(max_examples=25)
 @given(strategies.attention_shapes(), strategies.seeds)
 def test_float64_matches_sdpa(learner, shape, seed):
     q, k, v = _uniform(shape, torch.float64, seed)
-    _expect_matches(learner, q, k, v, f"float64 causal_attention on shape {shape}", atol=1e-12,
-                    hint_if_close="close, but not to float64 precision: compute float64 inputs in float64 "
-                                  "all the way (no float32 masks, constants or intermediates)")
+    hint = ("close, but not to float64 precision: compute float64 inputs in float64 "
+            "all the way (no float32 masks, constants or intermediates)")
+    _expect_matches(learner, q, k, v, f"float64 causal_attention on shape {shape}", atol=1e-12, hint_if_close=hint)
+    q, k = _with_zero_vectors(q, k)
+    _expect_matches(learner, q, k, v, f"float64 causal_attention on shape {shape} with query 0 and key "
+                    f"{shape[2] // 2} all zeros (logits exactly 0)", atol=1e-12, hint_if_close=hint)
 
 
 @settings(max_examples=20)

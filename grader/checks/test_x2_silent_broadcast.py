@@ -1,6 +1,12 @@
 """X2 — silent broadcasting. Ground truth: torch itself: the check computes ``pred - target``
 and the mean of its square for drawn (N,) vs (N, 1)-style pairs, and ``F.mse_loss`` for equal
-shapes (part 2, broadcasting; part 7 §四 "shape errors often raise nothing")."""
+shapes (part 2, broadcasting; part 7 §四 "shape errors often raise nothing").
+
+Contract paths: naive_mse's two returned values (loss and shape) on the course's (3,) vs (3, 1)
+and on drawn pairs; safe_mse raising ValueError (not AssertionError) for broadcastable pairs and for
+same-numel different shapes, its value on equal shapes, its type (a tensor), and its gradient: the
+loss is back-propagated in the learner's process (grader/drivers/gradients.py) and d/dpred must
+equal autograd's on F.mse_loss (a loss rebuilt from .item() has the right value and no gradient)."""
 
 import math
 
@@ -12,6 +18,7 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, as_shape, expect_close, expect_equal, expect_raises, fail
+from grader.drivers.gradients import cotangent
 
 
 def _tensors(shapes, seed):
@@ -32,7 +39,7 @@ def test_silent_broadcast(learner, shapes, seed):
                      hint="it runs without an error: (N,) - (N, 1) broadcasts to (N, N)")
         want = float(((p - t) ** 2).mean())
         loss = as_number(got[0], what + " loss")
-        if not math.isclose(loss, want, rel_tol=1e-9, abs_tol=1e-12):
+        if not math.isclose(loss, want, rel_tol=1e-6, abs_tol=1e-9):  # a float64 mean of float32 tensors is right too
             fail(what + ": the mean over the broadcast (N, N) matrix (a number, just the wrong one)", want, loss)
 
 
@@ -49,3 +56,13 @@ def test_shape_safe_loss(learner, shapes, seed):
     same = _tensors([pred.shape, pred.shape], seed + 1)
     expect_close(learner.safe_mse(*same), F.mse_loss(*same), f"safe_mse on equal shapes {tuple(pred.shape)}",
                  atol=1e-12, rtol=1e-12, hint="equal shapes: the ordinary mean squared error")
+    # The returned loss is what training calls .backward() on: the gradient must reach pred.
+    got = learner.drive("grader.drivers.gradients:grad_of", "safe_mse", list(same), wrt=[0], seed=seed)
+    p = same[0].clone().requires_grad_(True)
+    F.mse_loss(p, same[1]).backward(cotangent((), torch.float64, seed))
+    what = f"gradient of safe_mse(pred {tuple(pred.shape)}, target) with respect to pred (loss.backward() in your process)"
+    if not got["has_graph"] or got["grads"][0] is None:
+        fail(what, "the gradient 2 (pred - target) / N", "no gradient: the returned loss is not connected to pred",
+             hint="return F.mse_loss(pred, target) itself: no .item(), no torch.tensor(value), no .detach(), "
+                  "no torch.no_grad()")
+    expect_close(got["grads"][0], p.grad, what, atol=1e-12, rtol=1e-9, hint="d/dpred mean((pred - target)^2)")

@@ -5,6 +5,11 @@ greedy held-out generations come back and are judged in this process (grader.che
 reference run (12 steps, EOS masked): loss 4.9 -> 0.0, 5/6 answered, 0/6 stopped; with EOS kept
 (P4's reference) 6/6 stop. The learner's two judging functions are compared with this check's
 rules on the real run and on drawn cases.
+
+Contract paths: mask_eos on the real examples (EOS last) and on synthetic ones (EOS in the middle,
+repeated, inside the prompt, another id, none), each synthetic one called in the learner's process
+(grader/drivers/purity.py: the argument unchanged, a new dict with new lists); loss_fell's Python
+bool on the real run and drawn curves; stops on the real generations and drawn token lists.
 """
 
 import pytest
@@ -38,6 +43,7 @@ def run(learner, cache, tokenizer):
     learner's process."""
     eos = sft.eos_id(tokenizer)
     pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos)
+    mask_error = _mask_eos_contract(learner)  # synthetic examples: EOS inside, repeated, other ids
     examples = []
     for q, a in sft.TRAIN_PAIRS:
         example = truth.reference_example(tokenizer, q, a, eos)
@@ -52,12 +58,52 @@ def run(learner, cache, tokenizer):
                         lora=truth.lora_settings(), cache=str(cache), steps=sft.TRAIN_STEPS, seed=0,
                         max_new_tokens=MAX_NEW_TOKENS, threads=1, timeout_s=CALL_TIMEOUT_S)
     out["eos_labels"] = sum(int(t == eos) for e in examples for t in e["labels"])
+    out["mask_error"] = mask_error
     return out
+
+
+def _mask_eos_rule(example, eos_id):
+    return {"input_ids": list(example["input_ids"]),
+            "labels": [-100 if t == eos_id else l for t, l in zip(example["input_ids"], example["labels"])]}
+
+
+def _mask_eos_contract(learner):
+    """mask_eos on synthetic examples the real data never shows: EOS in the middle and repeated
+    (packed rows), EOS inside the prompt, another EOS id, no EOS at all. Returns (what, expected)
+    for the first that differs from the rule, or that changes its argument; None when all agree."""
+    import random
+
+    rng = random.Random(17)
+    cases = [({"input_ids": [5, 6, 0, 7, 8, 0], "labels": [-100, 6, 0, 7, 8, 0]}, 0),  # packed: EOS mid-answer
+             ({"input_ids": [3, 2, 2, 4, 2], "labels": [-100, -100, 2, 4, 2]}, 2),  # EOS repeated, another id
+             ({"input_ids": [5, 0, 6, 0], "labels": [-100, -100, 6, 0]}, 0),  # EOS in the prompt and at the end
+             ({"input_ids": [5, 6, 7], "labels": [-100, 6, 7]}, 0)]  # no EOS: nothing to mask
+    for eos_id in (0, 2, 7):
+        for _ in range(3):
+            ids = [rng.choice([eos_id, 3, 4, 5, 9, 11]) for _ in range(rng.randint(2, 9))]
+            cases.append(({"input_ids": ids, "labels": [-100] + ids[1:]}, eos_id))
+    for example, eos_id in cases:
+        # in the learner's process: an argument changed there never shows here
+        out = learner.drive("grader.drivers.purity:call_and_compare", "mask_eos",
+                            [{k: list(v) for k, v in example.items()}, eos_id])
+        got, want = out["result"], _mask_eos_rule(example, eos_id)
+        what = f"mask_eos({example}, eos_id={eos_id})"
+        if out["changed_args"] or out["returns_an_argument"]:
+            return (f"{what} " + ("changed the example it was given" if out["changed_args"] else
+                                  "returned the example it was given (or its lists)"),
+                    "the argument unchanged; a NEW dict with new lists returned")
+        if type(got) is not dict or {k: list(v) for k, v in got.items()} != want:
+            return f"{what} returned {got}", want
+    return None
 
 
 def _masked(run):
     if "error" in run:
         fail("training batches built from mask_eos's examples", "{'input_ids': [...], 'labels': [...]}", run["error"])
+    if run.get("mask_error"):
+        what, expected = run["mask_error"]
+        fail(what, expected, "something else", "a new dict: the same input_ids, and labels with -100 at EVERY "
+             "position whose input token is eos_id (not only the last); the argument left as it was")
     if run["eos_labels"]:
         fail("EOS labels left in the training data after mask_eos", 0, run["eos_labels"],
              "take every EOS position out of the loss (the label ignore index): that is the experiment")

@@ -3,7 +3,8 @@ inside the learner's process only adds reasons to fail; a pass rests on the resu
 read from outside (grader/checks/test_c7_jsonl_plan.py).
 
 ``run_unique`` consumes ``unique_texts`` under tracemalloc and says whether it was a lazy
-iterator. ``run_pool`` runs ``process_file`` while recording every ``multiprocessing`` pool the
+iterator, and how much memory had been traced when the FIRST text arrived (a list built up front
+and returned as ``iter(list)`` has it all by then). ``run_pool`` runs ``process_file`` while recording every ``multiprocessing`` pool the
 code creates (class, process count) and the chunksize of each map call.
 """
 
@@ -21,14 +22,17 @@ def run_unique(learner_module, *, path: str, min_chars: int) -> dict:
     try:
         it = learner_module.unique_texts(path, min_chars)
         lazy = iter(it) is it and not isinstance(it, (list, tuple))
-        digest, n = hashlib.sha256(), 0
+        digest, n, peak_first = hashlib.sha256(), 0, None
         for text in it:
+            if peak_first is None:
+                peak_first = tracemalloc.get_traced_memory()[1]
             digest.update(text.encode("utf-8") + b"\n")
             n += 1
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    return {"lazy": lazy, "n": n, "digest": digest.hexdigest(), "peak_bytes": peak}
+    return {"lazy": lazy, "n": n, "digest": digest.hexdigest(), "peak_bytes": peak,
+            "peak_at_first_bytes": peak_first or 0}
 
 
 def run_pool(learner_module, *, path: str, min_chars: int, n_workers: int, chunksize: int) -> dict:

@@ -4,7 +4,9 @@ run record written to the learner's own temp folder and read back.
 ``seeded_metric``: first the global RNGs are reseeded from the OS (as in a fresh process), so
 only the learner's own seeding makes a run reproducible; a dataset whose ``__getitem__`` adds
 noise from NumPy's and Python's global RNGs and from torch; the learner's loader (2 workers) feeds a tiny linear model for a few SGD steps; returns the final
-loss (the metric) and every sample's noise (numpy, random, torch parts) so the check can see duplicated worker streams.
+loss (the metric) and every sample's noise (numpy, random, torch parts) so the check can see duplicated worker streams;
+with ``epochs`` > 1 the loader is iterated that many times (new workers each epoch, as in
+training) and ``epoch_noises`` holds each epoch's noise, so the check can see an epoch repeated.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ class NoisyDataset(torch.utils.data.Dataset):
         return x, (x @ self.w + 0.5 * noise.sum()).reshape(()), noise
 
 
-def seeded_metric(learner_module, *, seed: int, batch_size: int = 8) -> dict:
+def seeded_metric(learner_module, *, seed: int, batch_size: int = 8, epochs: int = 1) -> dict:
     torch.set_num_threads(1)
     torch.seed()  # the global torch RNG as a fresh process finds it: only the learner's seeding counts
     np.random.seed(None)
@@ -46,14 +48,17 @@ def seeded_metric(learner_module, *, seed: int, batch_size: int = 8) -> dict:
         model.weight.copy_(torch.randn(model.weight.shape, generator=g))
         model.bias.zero_()
     opt = torch.optim.SGD(model.parameters(), lr=0.05)
-    noises, loss = [], None
-    for x, y, noise in loader:
-        loss = torch.nn.functional.mse_loss(model(x).squeeze(-1), y)
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-        noises.extend(noise.tolist())
-    return {"metric": float(loss), "noises": noises, "num_workers": loader.num_workers}
+    epoch_noises, loss = [], None
+    for _ in range(epochs):
+        epoch_noises.append([])
+        for x, y, noise in loader:
+            loss = torch.nn.functional.mse_loss(model(x).squeeze(-1), y)
+            loss.backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+            epoch_noises[-1].extend(noise.tolist())
+    return {"metric": float(loss), "noises": epoch_noises[0], "epoch_noises": epoch_noises,
+            "num_workers": loader.num_workers}
 
 
 def run_record(learner_module, *, run_id, repo_dir, config, data_path, seed, metrics) -> dict:

@@ -21,7 +21,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from grader.course import catalog
+from grader.checks.support import forbidden
 from grader.checks.support.checking import KeyPointFailure
+from grader.engine import misconceptions
 from grader.isolation import files
 from grader.isolation.learner import InProcessLearner, Learner, LearnerError, drop_shared_inputs, shared_inputs
 
@@ -50,6 +52,8 @@ def pytest_addoption(parser):
     group.addoption("--hide", action="append", default=[],
                     help="a folder the learner's process must not see (e.g. other submissions)")
     group.addoption("--zygote", help="socket of a grader.isolation.zygote that forks the learner's processes")
+    group.addoption("--no-misconceptions", action="store_true",
+                    help="do not replay a failed call against the registered wrong answers")
     group.addoption("--in-process", action="store_true",
                     help="benchmark only: call the module in this process, without isolation")
 
@@ -67,7 +71,7 @@ def _new_learner(config, exercise, **limits):
                   import_timeout_s=opt("--import-timeout") or exercise.import_timeout_s,
                   memory_gib=opt("--memory-gib") or exercise.memory_gib, hidden=opt("--hide"),
                   zygote=opt("--zygote"), inputs=shared_inputs(), shown_as=opt("--learner-shown-as"),
-                  visible_reference=opt("--reference-visible"))
+                  visible_reference=opt("--reference-visible"), forbidden=forbidden.rule_for(exercise.id))
     return Learner(exercise.module, opt("--learner-file"), **{**kwargs, **limits})
 
 
@@ -151,6 +155,11 @@ def _classify(excinfo) -> dict:
     notes = "\n".join(line for note in getattr(exc, "__notes__", []) or [] for line in note.splitlines()
                       if "learner=" not in line and "exercise=" not in line)
     if _is_flaky(exc):
+        inner = list(getattr(exc, "exceptions", ()) or ())
+        if inner and not any(isinstance(e, (LearnerError, KeyPointFailure, AssertionError)) for e in inner):
+            # the check's own measurement (a real profile, a timing) varied, not the learner's answer
+            return {"status": "check_error", "message": "the check's own measurement gave different outcomes on "
+                    f"one input ({type(inner[0]).__name__}: {str(inner[0])[:300]}): rerun the check"}
         return {"status": "failed", "message": "your code gave different results for the same input "
                 "(it must be deterministic: seed any randomness)"}
     if isinstance(exc, LearnerError):
@@ -236,6 +245,11 @@ def pytest_runtest_makereport(item, call):
     else:
         record = _classify(call.excinfo) if call.excinfo else {"status": "check_error",
                                                                 "message": str(report.longrepr)[-1500:]}
+    if not report.passed and not report.skipped:  # the input that failed, and the mistake it matches
+        opt = item.config.getoption
+        record = misconceptions.annotate(record, catalog.get(opt("--exercise")), _key_point_id(item),
+                                         getattr(item.config, "_grader_learner", None), opt("--learner-file"),
+                                         name_mistakes=not opt("--no-misconceptions"))
     record.update(key_point=_key_point_id(item), duration_s=round(report.duration, 3), at=time.time())
     if getattr(item, "_grader_figures", None):
         record["figures"] = item._grader_figures

@@ -18,6 +18,7 @@ STATUS_TEXT = {
     "oom": "out of memory",
     "crashed": "process died",
     "bad_output": "bad output",
+    "forbidden_call": "calls what the exercise forbids",
     "check_error": "grader bug",
     "not_verifiable": "not verifiable here",
     "not_available": "not available yet",
@@ -38,6 +39,7 @@ class KeyPointResult:
     hint: str = ""
     example: str = ""
     traceback: str = ""
+    misconception: str = ""  # the registered wrong answer the failing call matches (engine.misconceptions)
     duration_s: float = 0.0
     figures: list = field(default_factory=list)  # charts a check attached (plugin.figure)
     lesson: str = ""  # what the course says, added for display by grader.engine.attempts (never cached)

@@ -117,13 +117,14 @@ def uniform_result(ex: Exercise, kp_status: str, message: str, status: str = "gr
 
 def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
                    key_points: Iterable[str] | None = None, in_process: bool = False,
-                   hidden: Iterable[Path] = ()) -> ExerciseResult:
+                   hidden: Iterable[Path] = (), name_mistakes: bool = True) -> ExerciseResult:
     """Run one exercise's checks in a fresh pytest process with a wall-clock limit.
 
     ``key_points`` restricts the run to those key points (the mutant harness uses it so a
     mutant of a heavy exercise runs only the checks that must catch it). The learner's folder
     is read once, into the check's own folder (:func:`grader.isolation.files.snapshot_modules`);
-    everything after that, the check included, works on that copy.
+    everything after that, the check included, works on that copy. ``name_mistakes=False`` skips
+    replaying a failed call against the registered wrong answers (grader/engine/misconceptions.py).
     """
     selected = [kp for kp in ex.key_points if key_points is None or kp.id in set(key_points)]
     start = time.monotonic()
@@ -158,6 +159,8 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
             args += ["--zygote", zygote.running()]
         for path in hidden:
             args += ["--hide", str(Path(path).resolve())]
+        if not name_mistakes:
+            args.append("--no-misconceptions")
         if key_points is not None:
             args += ["-k", " or ".join(f"test_{kp.id}" for kp in selected) or "nothing"]
         log = Path(tmp) / "pytest.log"

@@ -13,12 +13,18 @@ LearnerTimeout      one call ran past its time limit ("timed out after 20 s")
 LearnerOutOfMemory  the process hit its memory cap ("exceeded 4 GiB")
 LearnerCrashed      the process died (os._exit, a signal, a segfault)
 LearnerBadOutput    the result is not plain data or is too large
+LearnerForbidden    it calls what the exercise forbids (:mod:`grader.isolation.watch`)
 ==================  ===========================================================
+
+The last call of the current key point (request, answer, seconds) is kept as ``last_call``: the
+report shows its input as the failing input, and :mod:`grader.engine.misconceptions` replays it
+against the exercise's known wrong answers.
 """
 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import select
 import shutil
@@ -28,10 +34,12 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from pathlib import Path
 from typing import Any, Callable
 
-from grader.isolation import codec, files, procfs, zygote
+from grader.isolation import codec, files, procfs, watch, zygote
+from grader.isolation import sandbox as _sandbox
 from grader.isolation.sandbox import ROOT, Sandbox, reference_visible
 
 
@@ -76,6 +84,10 @@ class LearnerCrashed(LearnerError):
 
 class LearnerBadOutput(LearnerError):
     status = "bad_output"
+
+
+class LearnerForbidden(LearnerError):
+    status = "forbidden_call"
 
 
 MEMORY_POLL_S = 0.1  # how often the memory of all the learner's processes is read, whatever the traffic
@@ -196,7 +208,8 @@ class Learner:
                  import_timeout_s: float = 60.0, memory_gib: float = 4.0,
                  max_result_bytes: int = codec.MAX_FRAME_BYTES, hidden: list[Path] = (),
                  zygote: str | None = None, inputs: str | Path | None = None,
-                 shown_as: str | Path | None = None, visible_reference: bool | None = None):
+                 shown_as: str | Path | None = None, visible_reference: bool | None = None,
+                 forbidden: dict | None = None):
         self.module_name = module_name
         self.module_file = Path(os.path.abspath(module_file))
         self.shown_as = Path(shown_as) if shown_as else self.module_file
@@ -205,15 +218,21 @@ class Learner:
         self.memory_gib = memory_gib
         self.max_result_bytes = max_result_bytes
         self.zygote = zygote  # socket path of a grader.isolation.zygote to fork from, else python -m grader.isolation.worker
+        self.hidden = list(hidden)
+        self.forbidden = forbidden or None  # the exercise's "do not call X" rule (grader.isolation.watch)
+        self.last_call: dict | None = None  # {"request", "value" | "raised", "seconds"} of this key point
+        self.recent_calls: list[dict] = []  # the key point's last few answered calls, oldest first
         self._proc: subprocess.Popen | None = None
         self._output: _OutputTail | None = None
         self._dead: LearnerError | None = None
         self._start_failed: LearnerError | None = None  # import problems don't change between key points
         visible = reference_visible(self.module_file) if visible_reference is None else visible_reference
+        _skip_live_slots()  # a new learner never shares a uid with a live one (a sweep would kill it)
         self._box = Path(tempfile.mkdtemp(prefix="learner-"))  # 0700, the check's own
         self._sandbox = Sandbox(int(memory_gib * 2**30), box=self._box, inputs=Path(inputs) if inputs else None,
                                 reference_visible=visible, hidden=hidden)
         self._src = self._make_box()
+        _LIVE.add(self)
 
     def _make_box(self) -> Path:
         """``src/``: a copy of the learner's modules (read without following links);
@@ -242,6 +261,13 @@ class Learner:
 
     # ------------------------------------------------------------------ lifecycle
     def _start(self) -> None:
+        found = watch.scan_source(self._src, self.forbidden)  # the copy read without following links
+        if found:
+            lines = ", ".join(f"line {n} ({name})" for n, name in found[:5])
+            raise LearnerForbidden(
+                f"{self.shown_as.name} refers to what {self.forbidden.get('exercise', 'this exercise')} forbids: "
+                f"{lines}. The stub says: {self.forbidden.get('says', 'do not call it')}. "
+                "(A self-test that uses it belongs under `if __name__ == \"__main__\":`.)")
         req_r, req_w = os.pipe()
         ans_r, ans_w = os.pipe()
         out_r, out_w = os.pipe()
@@ -250,6 +276,8 @@ class Learner:
         except OSError:
             pass
         env = learner_env(self._workdir)
+        if self.forbidden:
+            env[watch.ENV] = json.dumps(self.forbidden)
         sandbox = self._sandbox.params()  # the view, computed here: the child only mounts it
         try:
             if self.zygote is not None:  # forked from a process that has imported torch already
@@ -281,6 +309,8 @@ class Learner:
     def reset(self) -> None:
         """Forget a previous timeout/crash; the next call starts a fresh process if needed."""
         self._dead = None
+        self.last_call = None
+        self.recent_calls = []
 
     def restart(self) -> None:
         """End the process now; the next call starts a fresh one (e.g. to measure a peak anew)."""
@@ -338,7 +368,18 @@ class Learner:
             raise RuntimeError("the learner's process is not running")
         return procfs.cpu_times(self._proc.pid)
 
+    def children_cpu(self) -> dict:
+        """``{pid: CPU seconds}`` of the learner process's LIVE child processes (e.g. a pool's
+        workers while they run), read from ``/proc`` outside it: sampled during a call, it says
+        whether several children ran at once."""
+        if self._proc is None:
+            raise RuntimeError("the learner's process is not running")
+        return procfs.children_cpu(self._proc.pid)
+
+    _closed = False
+
     def close(self) -> None:
+        self._closed = True
         self._kill()
         shutil.rmtree(self._box, ignore_errors=True)  # fd-based: a link left in work/ is removed, not followed
 
@@ -377,6 +418,8 @@ class Learner:
     def _request(self, request: dict, timeout_s: float | None, what: str) -> Any:
         if self._dead is not None or self._start_failed is not None:
             raise self._start_failed or self._dead
+        self.last_call = {"request": request, "seconds": None}
+        started = time.monotonic()
         try:
             if self._proc is None:
                 try:
@@ -400,8 +443,18 @@ class Learner:
             self._kill()
             self._dead = exc
             raise exc from None
+        self.last_call["seconds"] = time.monotonic() - started
+        self.recent_calls = [*self.recent_calls[-7:], self.last_call]
         if not answer["ok"]:
-            raise self._error(answer["error"])
+            error = self._error(answer["error"])
+            self.last_call["raised"] = getattr(error, "type_name", error.status)
+            raise error
+        if answer.get("forbidden"):
+            raise LearnerForbidden(
+                f"while answering {what} your code called {', '.join(answer['forbidden'])}, which "
+                f"{self.forbidden.get('exercise', 'this exercise') if self.forbidden else 'this exercise'} forbids. "
+                f"The stub says: {(self.forbidden or {}).get('says', 'do not call it')}.")
+        self.last_call["value"] = answer["value"]
         return answer["value"]
 
     def _receive(self, timeout_s: float, what: str) -> dict:
@@ -469,6 +522,20 @@ class Learner:
         return self._output.text(n, settle_s) if self._output is not None else ""
 
 
+_LIVE: "weakref.WeakSet[Learner]" = weakref.WeakSet()
+
+
+def _skip_live_slots() -> None:
+    """Sandbox slots go round-robin; skip the ones whose uid a learner not yet closed holds
+    (e.g. the key point's learner while :mod:`grader.engine.misconceptions` replays its call)."""
+    used = {h._sandbox.uid for h in list(_LIVE) if not h._closed}
+    for _ in range(_sandbox.SLOTS):
+        if _sandbox.uid_for(os.getpid(), Sandbox._next_slot % _sandbox.SLOTS) not in used:
+            return
+        Sandbox._next_slot += 1
+
+
+
 class InProcessLearner:
     """The same interface, calling the module directly in the check's process.
 
@@ -478,6 +545,8 @@ class InProcessLearner:
 
     def __init__(self, module_name: str, module_file: str | Path, **_):
         import importlib.util
+
+        self.last_call = None
 
         spec = importlib.util.spec_from_file_location(module_name, module_file)
         self._module = importlib.util.module_from_spec(spec)
@@ -506,6 +575,9 @@ class InProcessLearner:
     def cpu_times(self) -> dict:
         """This process's CPU times (the module runs here): same fields as :meth:`Learner.cpu_times`."""
         return procfs.cpu_times("self")
+
+    def children_cpu(self) -> dict:
+        return procfs.children_cpu(os.getpid())
 
     def reset(self) -> None:
         pass

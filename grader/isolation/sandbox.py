@@ -56,7 +56,7 @@ SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "gitconfig")  # no passwd: no other users
 DEVICES = ("null", "zero", "full", "random", "urandom")
 WORKER = ("grader/__init__.py", "grader/given", "grader/drivers", "grader/isolation/__init__.py",
-          "grader/isolation/worker.py", "grader/isolation/codec.py")
+          "grader/isolation/worker.py", "grader/isolation/codec.py", "grader/isolation/watch.py")
 
 
 def _libc():

@@ -19,12 +19,12 @@ import sys
 import traceback
 from pathlib import Path
 
-from grader.isolation import codec
+from grader.isolation import codec, watch as _watch
 
 DRIVER_PREFIX = "grader.drivers."
 # The grader code the learner's process may import: its view has these files (sandbox.WORKER), no others.
 VISIBLE = ("grader", "grader.given", "grader.drivers", "grader.isolation", "grader.isolation.worker",
-           "grader.isolation.codec")
+           "grader.isolation.codec", "grader.isolation.watch")
 
 
 def forget_grader() -> None:
@@ -103,8 +103,10 @@ def main(argv: list[str]) -> int:
     requests = os.fdopen(req_fd, "rb")
     answers = os.fdopen(ans_fd, "wb")
     forget_grader()
+    watch = _watch.install_from_env()  # what the exercise forbids, before the module can import it
     try:
-        module = _load(module_name, module_file)
+        with watch.active():
+            module = _load(module_name, module_file)
         hello = {"ok": True}
     except BaseException as exc:  # noqa: BLE001 - SystemExit at import is a learner error too
         module = None
@@ -121,12 +123,23 @@ def main(argv: list[str]) -> int:
             codec.write(answers, hello)
             continue
         try:
-            answer = {"ok": True, **_call(module, request)}
-            frame = codec.dumps(answer)
+            with watch.active():
+                answer = {"ok": True, **_call(module, request)}
+            frame = None
         except BaseException as exc:  # noqa: BLE001
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            frame = codec.dumps({"ok": False, "error": _describe(exc, module_file)})
+            answer, frame = None, codec.dumps({"ok": False, "error": _describe(exc, module_file)})
+        hits = watch.take()
+        if hits:  # whether it returned or raised: the check side fails the key point
+            frame = codec.dumps({"ok": True, "value": None, "forbidden": hits})
+        elif frame is None:
+            try:
+                frame = codec.dumps(answer)
+            except BaseException as exc:  # noqa: BLE001 - not plain data
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
+                frame = codec.dumps({"ok": False, "error": _describe(exc, module_file)})
         answers.write(frame)
         answers.flush()
 

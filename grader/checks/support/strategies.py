@@ -76,21 +76,25 @@ seeds = st.integers(0, 2**31 - 1)  # for a torch.Generator: the data is drawn in
 
 
 # ---------------------------------------------------------------- A8 / A9: model configs
-# Plain-dict Llama configs (grader/given/tiny_models.py) in the three shapes real config.json files
+# Plain-dict Llama configs (grader/given/tiny_models.py) in the four shapes real config.json files
 # take: head_dim given and equal to hidden/heads (Llama-3), head_dim absent (older Llama: then
-# head_dim = hidden/heads), head_dim given and different from hidden/heads (Qwen3, Gemma).
+# head_dim = hidden/heads), head_dim given and different from hidden/heads (Qwen3, Gemma), and
+# head_dim written out as null (Mistral/Mixtral: "head_dim": null, which means absent; a
+# ``config.get("head_dim", hidden // heads)`` then returns None: vllm-project/vllm#18573,
+# llm-d/llm-d-benchmark#426).
 LINEAR_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 
 
 @st.composite
 def llama_config_variants(draw, max_layers: int = 3, max_kv_heads: int = 4):
-    """One drawn config in all three shapes: (head_dim given, head_dim absent, head_dim differs)."""
+    """One drawn config in all four shapes: (head_dim given, absent, different, null)."""
 
     cfg = dict(draw(llama_configs(max_layers=max_layers, max_kv_heads=max_kv_heads)))
     absent = {k: v for k, v in cfg.items() if k != "head_dim"}
     per_head = draw(st.sampled_from([2, 4, 8, 16, 32]).filter(lambda m: m != cfg["head_dim"]))
     differs = dict(cfg, hidden_size=cfg["num_attention_heads"] * per_head)
-    return cfg, absent, differs
+    null = dict(absent, head_dim=None)
+    return cfg, absent, differs, null
 
 
 varied_llama_configs = llama_config_variants().flatmap(st.sampled_from)
@@ -245,9 +249,11 @@ p2_runs = st.tuples(st.integers(0, 2**31 - 1), st.integers(0, 2**31 - 1))
 # ---------------------------------------------------------------- P3 memory estimate
 @st.composite
 def memory_cases(draw):
-    """(plain Llama config, batch size, sequence length) for one fp32 AdamW training step."""
+    """(plain Llama config, batch size, sequence length) for one fp32 AdamW training step. The
+    config is drawn in any of its four shapes (head_dim given, absent, null, or different from
+    hidden_size / heads: the stub allows all four)."""
 
-    return draw(llama_configs(max_layers=3)), draw(st.integers(1, 4)), draw(st.integers(2, 64))
+    return draw(varied_llama_configs), draw(st.integers(1, 4)), draw(st.integers(2, 64))
 
 # ---------------------------------------------------------------- P4 / B3 / X5 SFT data path
 _qa_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ éü中?-'", min_size=1, max_size=16)

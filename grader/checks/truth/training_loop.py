@@ -127,13 +127,16 @@ def scheduled_lr(step: int, *, max_lr: float, min_lr: float, warmup_steps: int, 
     return _applied_lrs(max_lr, min_lr, warmup_steps, total_steps, horizon)[step]
 
 
-def adamw_unit_move(seed: int, batch) -> tuple[torch.Tensor, torch.Tensor]:
-    """(initial weights w, u): AdamW's first step from the initial SMALL model on ``batch`` moves the
-    weights by -lr * u, u = weight_decay * w + g / (|g| + eps) (m_hat = g and v_hat = g^2 whatever
-    the betas), g the clipped gradient: a step's move gives its learning rate. (The closed form
-    agrees with torch.optim.AdamW to rounding, and spares this process its ~1 s first step.)"""
-    step = reference_step(build_model(seed, SMALL), batch)
-    return step.before, SHORT["weight_decay"] * step.before + step.grad / (step.grad.abs() + 1e-8)
+def adamw_unit_move(seed: int, batch, amp_dtype=None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(initial weights w, u, u_raw): AdamW's first step from the initial SMALL model on ``batch``
+    moves the weights by -lr * u, u = weight_decay * w + g / (|g| + eps) (m_hat = g and v_hat = g^2
+    whatever the betas), g the clipped gradient (u_raw: g unclipped; a loop without clipping moves
+    by -lr * u_raw, which differs from u through eps): a step's move gives its learning rate.
+    (The closed form agrees with torch.optim.AdamW to rounding, and spares this process its ~1 s
+    first step.)"""
+    step = reference_step(build_model(seed, SMALL), batch, amp_dtype)
+    decay = SHORT["weight_decay"] * step.before
+    return step.before, decay + step.grad / (step.grad.abs() + 1e-8), decay + step.raw / (step.raw.abs() + 1e-8)
 
 
 # ---------------------------------------------------------------- the learner's loop
@@ -235,29 +238,37 @@ def expect_float_logits_ignore_index(learner, seed: int, data_seed: int) -> None
 
 def expect_clipped(learner, seed: int, data_seed: int) -> None:
     """Addition 3: optimizer.step() sees this step's gradient clipped to norm 1.0, and train_step
-    reports the norm before clipping."""
-    (x, y), = batches(data_seed, 1, 4, 32)
+    reports the norm before clipping; on BOTH branches of train_step (fp32 and amp_dtype=bf16: a
+    GradScaler-style clip of scaled gradients, or a clip only on one branch, shows on the other)."""
+    for amp_dtype, (B, T) in ((None, (4, 32)), (torch.bfloat16, (2, 16))):  # bf16 autocast is slow on CPU
+        _expect_clipped_step(learner, seed, data_seed, amp_dtype, B, T)
+
+
+def _expect_clipped_step(learner, seed, data_seed, amp_dtype, B, T) -> None:
+    (x, y), = batches(data_seed, 1, B, T)
     y = torch.full_like(y, int(y[0, 0]))  # one target everywhere: a large first gradient
     model = build_model(seed)
-    ref = reference_step(model, (x, y))
+    ref = reference_step(model, (x, y), amp_dtype)
     assert ref.norm > 1.5, f"check error: crafted batch gives grad norm {ref.norm}"
-    out = drive(learner, seed=seed, batches=[(x, y)], optimizer="unit_sgd", return_params=True)
+    out = drive(learner, seed=seed, batches=[(x, y)], optimizer="unit_sgd", return_params=True, amp_dtype=amp_dtype)
     rec = out["steps"][0]
-    what = f"total gradient norm when optimizer.step() runs (raw norm {ref.norm:.3f})"
+    path = "fp32" if amp_dtype is None else "amp_dtype=bfloat16"
+    what = f"{path}: total gradient norm when optimizer.step() runs (raw norm {ref.norm:.3f})"
     move = returned_weights(model, rec, what) - ref.before  # SGD(lr=1): minus the gradient at step()
     if not math.isclose(float(move.norm()), 1.0, rel_tol=1e-3):
         fail(what + ", read from the weights after a step of SGD(lr=1)", "1.0 (clipped to max_norm=1.0)",
              f"{float(move.norm()):.4f}", "call torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0) after "
-             "backward() and before optimizer.step() (part 3, must-remember)")
+             "backward() and before optimizer.step(), on the true gradients (bf16 needs no GradScaler; with "
+             "one, unscale_ before clipping) (part 3, must-remember)")
     err = rel(move, -ref.grad)
     if err > 1e-4:
-        fail("the gradient at optimizer.step() (read from the weights after a step of SGD(lr=1))",
+        fail(f"{path}: the gradient at optimizer.step() (read from the weights after a step of SGD(lr=1))",
              "the clipped gradient of this batch's loss, computed here (relative error <= 1e-4)",
              f"relative error {err:.1e}", "clip the gradient of THIS step's loss: forward, loss, backward(), "
              "clip_grad_norm_, optimizer.step() (part 3)")
-    reported = as_number(rec["grad_norm"], "train_step(...)['grad_norm']")
+    reported = as_number(rec["grad_norm"], f"{path}: train_step(...)['grad_norm']")
     if not math.isclose(reported, ref.norm, rel_tol=1e-3):
-        fail("train_step(...)['grad_norm']", f"{ref.norm:.4f} (the norm before clipping)", f"{reported:.4f}",
+        fail(f"{path}: train_step(...)['grad_norm']", f"{ref.norm:.4f} (the norm before clipping)", f"{reported:.4f}",
              "report what clip_grad_norm_ returns: the total norm before clipping")
 
 
@@ -280,24 +291,33 @@ def schedule_steps(sched: dict, drawn: int) -> list[int]:
                    sched["total_steps"], sched["total_steps"] + 5, drawn} - {-1})
 
 
-def expect_loop_follows_schedule(learner, seed: int = 1) -> None:
+def expect_loop_follows_schedule(learner, seed: int = 1, amp_dtype=None) -> None:
     """Addition 4, in the loop: the learner's configure_optimizer + train_step with SHORT's
-    schedule, each step from the same initial weights with a fresh AdamW state: the move of step k
-    must be -lr_k * u, lr_k the lr AdamW runs step k with under torch's schedulers."""
+    schedule (on the branch ``amp_dtype`` says), each step from the same initial weights with a
+    fresh AdamW state: the move of step k must be -lr_k * u, lr_k the lr AdamW runs step k with
+    under torch's schedulers. The schedule is what is judged: a move that fits lr_k with the
+    unclipped gradient is accepted too (clipping is the clip key point's business, and is not
+    blamed on the scheduler)."""
     batch = batches(7, 1, 2, 8)[0]
     n = SHORT["total_steps"] + 1
-    out = drive(learner, seed=seed, batches=[batch] * n, reset=True, small=True, return_params=True)
+    out = drive(learner, seed=seed, batches=[batch] * n, reset=True, small=True, return_params=True,
+                amp_dtype=amp_dtype)
     model = build_model(seed, SMALL)
-    before, u = adamw_unit_move(seed, batch)
+    before, u, u_raw = adamw_unit_move(seed, batch, amp_dtype)
     sched = {key: SHORT[key] for key in SCHEDULE_KEYS}
     for k, rec in enumerate(out["steps"]):
         expected = scheduled_lr(k, **sched)
-        what = f"learning rate of optimizer.step() in train_step call {k} ({sched})"
+        what = (f"learning rate of optimizer.step() in train_step call {k} ({sched}"
+                f"{', amp_dtype=bfloat16' if amp_dtype is not None else ''})")
         move = returned_weights(model, rec, what) - before
-        if rel(move, -expected * u) > 1e-3:
+        if min(rel(move, -expected * u), rel(move, -expected * u_raw)) > 1e-3:
             seen = float(-(move @ u) / (u @ u))
+            hint = ("configure_optimizer's scheduler must follow lr_at, and train_step must call "
+                    "scheduler.step() after optimizer.step(): the first step uses lr_at(0); the optimizer is "
+                    f"AdamW(lr=max_lr, betas=(0.9, 0.95), weight_decay={SHORT['weight_decay']}) (part 3)")
+            if seen and abs(seen - expected) <= 0.01 * expected:
+                hint = ("the learning rate is right, but the step's direction is not AdamW's first step on this "
+                        "batch's gradient: check the optimizer (AdamW, betas=(0.9, 0.95), weight_decay) and "
+                        "that the step uses this batch's gradient")
             fail(what, expected, f"{seen:.6g} (read from how far AdamW moved the weights)" if seen else
-                 "the step did not move the weights",
-                 "configure_optimizer's scheduler must follow lr_at, and train_step must call "
-                 "scheduler.step() after optimizer.step(): the first step uses lr_at(0); the optimizer is "
-                 f"AdamW(lr=max_lr, betas=(0.9, 0.95), weight_decay={SHORT['weight_decay']}) (part 3)")
+                 "the step did not move the weights", hint)

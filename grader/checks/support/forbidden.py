@@ -1,0 +1,46 @@
+"""What each exercise's stub forbids ("do not call X"), as rules :mod:`grader.isolation.watch` enforces.
+
+One entry per exercise whose stub forbids a call; ``says`` quotes the stub (a rule without a
+sentence in the stub behind it would be unfair: when a stub stops forbidding, its rule goes). The learner fixture
+(:mod:`grader.engine.plugin`) gives the rule to :class:`grader.isolation.learner.Learner`, which
+scans the learner's source before starting it and watches its process while it answers: either
+finding fails every key point with status ``forbidden_call`` and a message naming the call.
+``tests/test_feedback.py`` checks that every "do not call" / "don't call" in ``exercises/`` has a rule.
+"""
+
+from __future__ import annotations
+
+RULES: dict[str, dict] = {
+    "P1": {
+        "says": "Do not call F.scaled_dot_product_attention or torch.nn.MultiheadAttention yourself.",
+        "torch_functions": ["scaled_dot_product_attention", "multi_head_attention_forward"],
+        "aten_ops": ["_scaled_dot_product", "_native_multi_head_attention", "_flash_attention",
+                     "_efficient_attention"],
+        "source_names": ["scaled_dot_product_attention", "MultiheadAttention", "multi_head_attention_forward",
+                         "_scaled_dot_product_attention_math", "_scaled_dot_product_flash_attention_for_cpu"],
+    },
+    "A3": {
+        "says": "Answer it for any two shapes, by the rules: do not call NumPy or torch to do it.",
+        "callables": ["numpy.broadcast_shapes", "numpy.broadcast", "numpy.broadcast_to", "numpy.broadcast_arrays",
+                      "torch.broadcast_shapes", "torch.broadcast_tensors", "torch.broadcast_to",
+                      "torch.functional.broadcast_shapes"],
+        "source_names": ["broadcast_shapes", "broadcast", "broadcast_to", "broadcast_arrays", "broadcast_tensors"],
+    },
+    "A2": {
+        "says": "by arithmetic: do not create tensors or arrays here (no torch, no numpy)",
+        "source_modules": ["torch", "numpy"],
+        "torch_functions": ["empty", "zeros", "ones", "full", "tensor", "as_tensor", "rand", "randn", "arange",
+                            "empty_like", "zeros_like", "ones_like", "from_numpy", "empty_strided"],
+        "callables": ["numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full", "numpy.array", "numpy.asarray",
+                      "numpy.arange", "numpy.ndarray"],
+    },
+    "A4": {
+        "says": "do not call an optimizer, return nothing",
+        "optimizer_step": True,
+    },
+}
+
+
+def rule_for(exercise_id: str) -> dict | None:
+    rule = RULES.get(exercise_id)
+    return None if rule is None else {"exercise": exercise_id, **rule}

@@ -1,0 +1,24 @@
+"""Reads QLoRA's "4-bit base" as 4 bytes per parameter instead of 4 bits (half a byte): the 70B
+base alone becomes 280 GB instead of 35 GB.
+
+The bits/bytes slip of mlco2/ecologits issue #84 ("Quantization bit (or byte) value") and
+cfregly/ai-performance-engineering issue #11 (a sizing formula that multiplies by 8 bits per byte
+where it should divide).
+"""
+
+import solutions.c1_70b_plan as reference
+from solutions.c1_70b_plan import *  # noqa: F401,F403
+
+KILLED_BY = ("qlora_half_byte",)
+MISCONCEPTION = "read the 4-bit base as 4 bytes per parameter: 4 bits is half a byte"
+
+_right = reference.state_bytes
+
+
+def state_bytes(n_base, n_adapter, method):
+    if method == "qlora":
+        return 4 * n_base + 16 * n_adapter
+    return _right(n_base, n_adapter, method)
+
+
+reference.state_bytes = state_bytes

@@ -1,0 +1,182 @@
+"""Feedback that names the real mistake (issue 17): what a stub forbids is enforced, the failing
+input is the call that failed, and a wrong answer that equals a registered mutant is named.
+
+Each case is a small learner file graded for real (sandbox, zygote), on the key points it needs.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+
+from grader.checks.support import forbidden
+from grader.course import catalog
+from grader.course.catalog import ROOT
+from grader.engine import misconceptions, runner
+from grader.isolation import watch
+
+P1, A3, A4, A1, A2 = (catalog.get(i) for i in ("P1", "A3", "A4", "A1", "A2"))
+
+
+def _grade(tmp_path, ex, source, key_points=None):
+    path = tmp_path / f"{ex.module}.py"
+    path.write_text(textwrap.dedent(source))
+    return runner.grade_exercise(ex, path, key_points=key_points)
+
+
+# ------------------------------------------------------------------ forbidden calls
+FORBIDDEN_CASES = {
+    # (exercise, source, key points, status every one must have, text in the message)
+    "p1_calls_sdpa": (P1, """
+        import torch.nn.functional as F
+        def causal_attention(q, k, v):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        """, None, "forbidden_call", "line 4 (scaled_dot_product_attention)"),
+    "p1_sdpa_through_getattr": (P1, """
+        import torch.nn.functional as F
+        _name = "scaled_dot_" + "product_attention"
+        def causal_attention(q, k, v):
+            return getattr(F, _name)(q, k, v, is_causal=True)
+        """, ["float32_matches_sdpa", "no_future_leak"], "forbidden_call", "scaled_dot_product_attention"),
+    "p1_multihead_module": (P1, """
+        import torch
+        def causal_attention(q, k, v):
+            b, h, T, d = q.shape
+            m = torch.nn.MultiheadAttention(d, 1, batch_first=True, bias=False, dtype=q.dtype)
+            return m(q.flatten(0, 1), k.flatten(0, 1), v.flatten(0, 1))[0].view(b, h, T, d)
+        """, ["float64_matches_sdpa"], "forbidden_call", "MultiheadAttention"),
+    "a3_numpy": (A3, """
+        from numpy import broadcast_shapes as bs
+        def broadcast_shape(a, b):
+            return tuple(bs(a, b))
+        """, ["matches_numpy"], "forbidden_call", "broadcast_shapes"),
+    "a3_numpy_hidden": (A3, """
+        import importlib
+        def broadcast_shape(a, b):
+            return tuple(getattr(importlib.import_module("numpy"), "broadcast_" + "shapes")(a, b))
+        """, ["matches_numpy", "raises_on_incompatible"], "forbidden_call", "numpy.broadcast_shapes"),
+    "a2_imports_numpy": (A2, """
+        import numpy as np
+        def nbytes(shape, dtype):
+            return int(np.zeros(shape, dtype=dtype).nbytes)
+        def index_shape(shape, index):
+            return np.zeros(shape)[index].shape
+        """, ["nbytes_matches_meta_tensor"], "forbidden_call", "import numpy"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FORBIDDEN_CASES))
+def test_forbidden_call_fails_every_key_point(tmp_path, case):
+    ex, source, kps, status, needle = FORBIDDEN_CASES[case]
+    res = _grade(tmp_path, ex, source, kps)
+    assert res.key_points and all(k.status == status for k in res.key_points), \
+        [(k.key_point, k.status, k.message[:120]) for k in res.key_points]
+    assert all(needle in k.message for k in res.key_points), [k.message for k in res.key_points]
+
+
+def test_a4_optimizer_step_is_watched(tmp_path):
+    source = (ROOT / "solutions" / "a4_grad_accum.py").read_text() + textwrap.dedent("""
+
+        _right = accumulate_grads
+        def accumulate_grads(model, micro_batches):
+            import torch
+            _right(model, micro_batches)
+            torch.optim.SGD(model.parameters(), lr=0.0).step()  # a step the stub forbids
+        """)
+    res = _grade(tmp_path, A4, source, ["matches_full_batch"])
+    [kp] = res.key_points
+    assert kp.status == "forbidden_call" and "SGD.step()" in kp.message, kp
+
+
+def test_self_test_under_main_guard_is_allowed(tmp_path):
+    source = (ROOT / "solutions" / "p1_causal_attention.py").read_text() + textwrap.dedent("""
+
+        if __name__ == "__main__":
+            import torch.nn.functional as F
+            q = k = v = torch.randn(1, 1, 4, 8)
+            print((causal_attention(q, k, v) - F.scaled_dot_product_attention(q, k, v, is_causal=True)).abs().max())
+        """)
+    res = _grade(tmp_path, P1, source, ["float32_matches_sdpa"])
+    assert [k.status for k in res.key_points] == ["passed"], res.key_points
+
+
+def test_scan_ignores_comments_docstrings_and_own_names(tmp_path):
+    path = tmp_path / "x.py"
+    path.write_text('"""do not call scaled_dot_product_attention"""\n# broadcast_shapes\n'
+                    'broadcast = 3\ndef f(broadcast_to):\n    return broadcast_to\n')
+    assert watch.scan_source(path, forbidden.rule_for("P1")) == []
+    assert watch.scan_source(path, forbidden.rule_for("A3")) == []
+
+
+def test_every_do_not_call_in_a_stub_has_a_rule():
+    """Every stub sentence that forbids a call ("do not call", "don't call", "never read the whole
+    file", "do not create tensors", "never model.forward(x)") has a rule; the list of exercises
+    whose stubs forbid something is pinned, so a new one must add its rule."""
+    phrase = re.compile(r"\b(do not|don't|never) (call|use|create|read the whole|model\.forward)", re.I)
+    forbidding = set()
+    for ex in catalog.available():
+        text = (ROOT / "exercises" / f"{ex.module}.py").read_text()
+        if phrase.search(text):
+            forbidding.add(ex.id)
+            assert forbidden.rule_for(ex.id), f"{ex.id}'s stub says {phrase.search(text).group(0)!r} but has no rule"
+    assert forbidding >= {"A2", "A3", "A4", "P1"}, forbidding
+    # and the converse: a rule without a sentence in its stub forbids what the learner was never told
+    assert set(forbidden.RULES) <= forbidding, set(forbidden.RULES) - forbidding
+
+
+# ------------------------------------------------------------------ failing input and misconception
+def test_wrong_answer_is_named_and_its_input_shown(tmp_path):
+    res = _grade(tmp_path, P1, """
+        import torch
+        def causal_attention(q, k, v):  # the 1/sqrt(d) scale forgotten
+            T = q.shape[-2]
+            s = torch.einsum("bhtd,bhsd->bhts", q, k).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), float("-inf"))
+            return torch.einsum("bhts,bhsd->bhtd", torch.softmax(s, dim=-1), v)
+        """, ["float64_matches_sdpa"])
+    [kp] = res.key_points
+    assert kp.status == "failed"
+    assert "1/sqrt(d)" in kp.misconception and kp.hint.startswith(kp.misconception), kp
+    assert kp.example.startswith("failing input: causal_attention(q=tensor(") and "float64" in kp.example, kp.example
+    assert "Falsifying" not in kp.example and "Failing test case" not in kp.example
+
+
+def test_a_raising_answer_is_named_by_the_mutant_that_raises_alike(tmp_path):
+    res = _grade(tmp_path, A3, """
+        def broadcast_shape(a, b):
+            if len(a) != len(b):
+                raise ValueError("different ranks")
+            return tuple(x if y == 1 else y for x, y in zip(a, b))
+        """, ["aligns_from_the_right"])
+    [kp] = res.key_points
+    # Two registered wrong answers raise here too; both are named.
+    assert kp.status in ("failed", "error") and "missing dimension" in kp.misconception.lower(), kp
+    assert kp.example.startswith("failing input: broadcast_shape(a=(8, 1, 64), b=(16, 64))"), kp.example
+
+
+def test_describe_is_short():
+    import torch
+
+    text = misconceptions.describe({"q": torch.zeros(2, 3, 64, 64), "ids": list(range(500)), "s": "x" * 1000})
+    assert len(text) < 200 and "tensor(2, 3, 64, 64) float32" in text and "(500 items)" in text, text
+
+
+def test_flaky_check_measurement_is_a_check_error_not_the_learners():
+    """Hypothesis calls a key point flaky when one input gave two outcomes. When the first outcome
+    was the check's own error (a real profile that did not show its setup under load), the learner
+    is not told to seed its randomness: that is a check error."""
+    from hypothesis.errors import FlakyFailure
+
+    from grader.checks.support.checking import KeyPointFailure
+    from grader.engine.plugin import _classify
+
+    class Info:
+        def __init__(self, value):
+            self.value = value
+
+    own = FlakyFailure("unreliable", [RuntimeError("the compute-bound setup did not show clearly")])
+    assert _classify(Info(own))["status"] == "check_error"
+    learners = FlakyFailure("unreliable", [KeyPointFailure("device_time_ms(ops)", 1.0, 2.0)])
+    out = _classify(Info(learners))
+    assert out["status"] == "failed" and "deterministic" in out["message"]
