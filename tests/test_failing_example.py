@@ -21,10 +21,11 @@ def _failed(ex_id, mutant, key_point):
 
 def test_b2_example_is_the_records_without_the_expected_list():
     kp = _failed("B2", "compares_metrics", "record_diff")
-    assert kp.example.startswith("a = {") and "\nb = {" in kp.example, kp.example
+    assert "run_id" in kp.example and "metrics" in kp.example, kp.example  # both records are shown
     assert "pair=" not in kp.example, kp.example  # hypothesis's (a, b, expected) triple
 
 
 def test_c1_example_is_the_case_that_failed():
     kp = _failed("C1", "qlora_one_byte", "qlora_half_byte")
-    assert kp.example.startswith(f"n_base = {70 * 10**9}, n_adapter = {70 * 10**9 * 13 // 1000}"), kp.example
+    shown = kp.example.replace(" ", "")  # the course's 70B case, however the arguments are laid out
+    assert f"n_base={70 * 10**9},n_adapter={70 * 10**9 * 13 // 1000}" in shown, kp.example
