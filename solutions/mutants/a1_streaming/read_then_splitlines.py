@@ -3,6 +3,10 @@ the counts are right, but the file's whole text is in memory at once.
 
 How microsoft/graphrag's JSONL reader read its input (issue #2424: "parses every line returned by
 text.splitlines()"); fine for small files, a 10 GB corpus needs 10 GB for the text alone.
+tteon/seocho PR #186 replaced ``path.read_text().splitlines()`` in its read_jsonl_file with lazy
+iteration for exactly that ("an O(N) memory allocation spike"); vertexproject/synapse PR #144's
+review asked the same of ``readlines()`` ("would preclude ingest of files too large to lift into
+RAM").
 """
 
 import json
