@@ -98,7 +98,17 @@ def test_rich_markup_in_learner_text_is_shown_not_parsed():
         assert "[/nope]" in out.getvalue()
 
 
-FAST_ANSWER = "\ndef broadcast_shape(a, b):\n    import numpy as np\n    return tuple(np.broadcast_shapes(tuple(a), tuple(b)))\n"
+FAST_ANSWER = """
+def broadcast_shape(a, b):  # a right answer of its own (A3 forbids numpy's broadcasting helpers)
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    out = []
+    for x, y in zip(a, b):
+        if x != y and 1 not in (x, y):
+            raise ValueError(f"cannot broadcast {a} and {b}")
+        out.append(y if x == 1 else x)
+    return tuple(out)
+"""
 
 
 @pytest.mark.parametrize("case", ["forked_children", "memfd"])
