@@ -124,7 +124,6 @@ QUARANTINE = {
     "tests/test_classroom.py::test_what_each_failure_says": "classroom feedback vs the reveal rule after the merge",
     "tests/test_classroom.py::test_feedback_and_rubrics": "classroom feedback has no re-read line after the merge",
     "tests/test_robustness.py::test_memory_is_polled_while_the_learner_answers_fast[forked_children]": "no oom after the learner.py merge",
-    "tests/test_tamper.py::test_not_verifiable_is_never_a_pass_that_sticks": "calls notebooks.verdict_for_source, renamed to verdict",
 }
 
 

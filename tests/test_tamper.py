@@ -967,9 +967,10 @@ def test_not_verifiable_is_never_a_pass_that_sticks(monkeypatch):
     monkeypatch.setattr(runner, "warm_up", lambda **_: None)
     monkeypatch.setattr(runner, "grade_exercise", lambda *a, **k: res)
     monkeypatch.setattr(notebooks, "_graded", {})
-    verdict = notebooks.verdict_for_source(ex.id, kps[-1].key_point, "# any answer\n")
-    assert verdict is not None and "not verifiable on this machine" in verdict
-    assert notebooks.verdict_for_source(ex.id, kps[0].key_point, "# any answer\n") is None
+    history = [notebooks.ANSWER_MARK.format(id=ex.id) + "\n# any answer\n"]
+    state, text = notebooks.kernel_verdict(ex.id, kps[-1].key_point, history)
+    assert state == "not_verifiable" and "no point for it" in text, text
+    assert notebooks.kernel_verdict(ex.id, kps[0].key_point, history)[0] == "passed"
 
 
 @pytest.mark.parametrize("layout", ["sparse_big_helpers", "many_helpers"])
