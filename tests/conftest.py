@@ -116,8 +116,6 @@ def exercise_of(item) -> str | None:
 QUARANTINE = {
     "tests/test_check_validity.py::test_solution_passes_every_key_point[A10]": "load-sensitive profile setup raises check_error",
     "tests/test_check_validity.py::test_mutant_is_killed[A10-exact_gemm_names]": "same A10 check_error",
-    "tests/test_check_validity.py::test_mutant_is_killed[A2-no_clamping]": "survives after the checkfix/mutants merge",
-    "tests/test_check_validity.py::test_mutant_is_killed[A2-one_element_slice_drops_dim]": "fails a key point it does not name",
     "tests/test_check_validity.py::test_mutant_is_killed[P3-head_dim_from_hidden]": "survives after the merge",
     "tests/test_check_validity.py::test_mutant_is_killed[P3-kv_heads_as_query_heads]": "survives after the merge",
     "tests/test_check_validity.py::test_mutant_is_killed[X5-eos_anywhere]": "survives after the merge",
