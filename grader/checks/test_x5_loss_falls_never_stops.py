@@ -155,7 +155,10 @@ def test_never_stops(learner, run, tokenizer, gen):
     for (q, a), new, r in zip(sft.HELD_OUT_PAIRS, run["generated"], rows):
         n = len(tokenizer(f" {a}", add_special_tokens=False)["input_ids"])
         expect_equal(learner.stops(new, eos, n), r["stopped"], f"stops() on the generation {r['text']!r} for {a}")
-    tokens, e, n = gen
-    expect_equal(learner.stops(tokens, e, n), e in tokens[: n + truth.STOP_WITHIN + 1],
-                 f"stops({tokens}, eos_id={e}, answer_len={n})",
-                 hint="EOS must come within the first answer_len + 3 new tokens")
+    window = 2 + truth.STOP_WITHIN + 1  # new tokens allowed for a 2-token answer
+    late = ([4] * window + [1], 1, 2)  # rambles past the window, then stops: not stopped
+    edge = ([4] * (window - 1) + [1], 1, 2)  # EOS the last token the window allows: stopped
+    for tokens, e, n in (late, edge, gen):
+        expect_equal(learner.stops(tokens, e, n), e in tokens[: n + truth.STOP_WITHIN + 1],
+                     f"stops({tokens}, eos_id={e}, answer_len={n})",
+                     hint="EOS must come within the first answer_len + 3 new tokens")
