@@ -49,6 +49,8 @@ def test_mutant_is_killed(graded, mutant, request):
     assert set(expected) <= {kp.id for kp in ex.key_points}, f"{path}: unknown key point in {expected}"
     res = graded.get(ex, path)
     # Only the KILLED_BY key points were run (see conftest._grade).
+    if res.key_points and all(k.status == "not_verifiable" for k in res.key_points):
+        pytest.skip(f"{ex.id}/{path.stem}: not verifiable on this machine now ({res.key_points[0].message})")
     failed = {k.key_point for k in res.key_points if not k.passed and k.status != "not_verifiable"}
     tally = request.config._mutation_tally
     tally["total"] += 1

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 import torch
 import torch.nn as nn
+import pytest
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -99,6 +100,10 @@ def _reference_view(ops, wall_ms):
     return 1 - device / wall_ms, heavy / device
 
 
+class SetupUnclear(RuntimeError):
+    """Three runs in a row did not show their setup clearly: a loaded machine, not the learner."""
+
+
 def _clearly(kind, idle, share) -> bool:
     """The measurement shows its setup with a wide margin from the stub's 0.5 thresholds."""
     if kind == "input-bound":
@@ -122,9 +127,10 @@ def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2, cle
             torch.manual_seed(seed + attempt)
             if kind == "overhead-bound":  # large activations, so that the copies dominate
                 model, shape = Reshuffler(), (8 * batch, 2 * seq)
-            else:
-                model, shape = TinyLM(), (batch, seq)
-            opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+            else:  # twice the tokens: GEMM time grows with them, the optimizer's does not
+                model, shape = TinyLM(), (2 * batch, seq)
+            # fused: one optimizer op, not six per parameter, so a busy step is mostly GEMM
+            opt = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=True)
             x, y = torch.randint(0, 512, shape), torch.randint(0, 512, shape)
             t0 = time.perf_counter()
             _train_step(model, opt, x, y)  # warm-up, and the compute time of one step
@@ -142,7 +148,7 @@ def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2, cle
             idle, share = _reference_view(ops, wall_ms)
             if _clearly(kind, idle, share) or not clear:
                 return {"wall_ms": wall_ms, "ops": ops}
-        raise RuntimeError(f"the {kind} setup did not show clearly on this machine "
+        raise SetupUnclear(f"the {kind} setup did not show clearly on this machine "
                            f"(idle {idle:.2f}, GEMM/attention share {share:.2f}): rerun the check")
     finally:
         torch.set_num_threads(threads)
@@ -186,7 +192,10 @@ def test_device_time_from_ops(learner, batch, seq, seed):
 @given(st.sampled_from([4, 8]), st.sampled_from([64, 128]), st.integers(0, 1000))
 def test_classifies_real_profiles(learner, batch, seq, seed):
     for kind in LABELS:  # every setup, in every example
-        summary = profile_step(kind, batch, seq, seed)
+        try:
+            summary = profile_step(kind, batch, seq, seed)
+        except SetupUnclear as e:  # nothing to judge the learner on: re-graded next time
+            pytest.skip(f"not verifiable this time: {e}")
         idle, share = _reference_view(summary["ops"], summary["wall_ms"])
         what = f"classify_step(a real profile of two training steps: wall {summary['wall_ms']:.0f} ms, {len(summary['ops'])} op rows)"
         got = as_str(learner.classify_step(summary), what)
