@@ -116,7 +116,6 @@ def exercise_of(item) -> str | None:
 QUARANTINE = {
     "tests/test_classroom.py::test_what_each_failure_says": "classroom feedback vs the reveal rule after the merge",
     "tests/test_classroom.py::test_feedback_and_rubrics": "classroom feedback has no re-read line after the merge",
-    "tests/test_robustness.py::test_memory_is_polled_while_the_learner_answers_fast[forked_children]": "no oom after the learner.py merge",
 }
 
 
