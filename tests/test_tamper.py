@@ -851,6 +851,48 @@ def test_the_learners_environment_is_an_allowlist(tmp_path):
     assert seen["others"] == [], seen["others"]
 
 
+@pytest.mark.skipif(not (sandbox.isolation_level().startswith("user+namespaces") and sandbox.syscall_filter_available()),
+                    reason="needs root and libseccomp")
+@pytest.mark.parametrize("start", ["zygote", "fresh interpreter"])
+def test_the_learner_cannot_make_namespaces_mounts_or_trace(tmp_path, start):
+    """The seccomp filter: each refused syscall fails with EPERM, while fork, threads and
+    subprocesses (which answers use) still work; forked from the zygote or a fresh interpreter."""
+    import json
+
+    from grader.isolation import zygote
+    from grader.isolation.learner import Learner
+
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent("""
+        import ctypes, errno, json, os, subprocess, threading
+        def probe():
+            libc = ctypes.CDLL("libc.so.6", use_errno=True)
+            def err(rc):
+                return errno.errorcode.get(ctypes.get_errno()) if rc != 0 else "allowed"
+            seen = {"unshare_user": err(libc.unshare(0x10000000)),
+                    "mount": err(libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, None)),
+                    "ptrace_attach_parent": err(libc.ptrace(16, os.getppid(), None, None)),
+                    "keyctl": err(libc.syscall(250, 0, 0, 0, 0)),
+                    "seccomp": [l.split()[1] for l in open("/proc/self/status") if l.startswith("Seccomp:")]}
+            pid = os.fork()
+            if pid == 0:
+                os._exit(7)
+            t = threading.Thread(target=lambda: None)
+            t.start(); t.join()
+            seen["fork"] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+            seen["subprocess"] = subprocess.run(["/bin/true"]).returncode
+            return json.dumps(seen)
+        """))
+    handle = Learner("a3_broadcast", path, zygote=zygote.start("heavy") if start == "zygote" else None,
+                     import_timeout_s=120)
+    try:
+        seen = json.loads(handle.probe(timeout_s=60))
+    finally:
+        handle.close()
+    assert seen == {"unshare_user": "EPERM", "mount": "EPERM", "ptrace_attach_parent": "EPERM", "keyctl": "EPERM",
+                    "seccomp": ["2"], "fork": 7, "subprocess": 0}, seen
+
+
 LEARNER_MAY_NOT_IMPORT = ("grader.course", "grader.course.catalog", "grader.engine", "grader.engine.runner",
                           "grader.engine.plugin", "grader.engine.cache", "grader.reports", "grader.reports.terminal",
                           "grader.classroom", "grader.checks", "grader.checks.support.checking",

@@ -59,6 +59,55 @@ WORKER = ("grader/__init__.py", "grader/given", "grader/drivers", "grader/isolat
           "grader/isolation/worker.py", "grader/isolation/codec.py", "grader/isolation/watch.py")
 
 
+# Refused to the learner (EPERM) by a seccomp filter, through libseccomp: no namespaces of its
+# own (a user namespace would give it mount rights), no mounts, no tracing or reading of other
+# processes' memory, no kernel keyrings, BPF or io_uring (kernel attack surface no answer needs).
+DENIED_SYSCALLS = ("unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "ptrace",
+                   "process_vm_readv", "process_vm_writev", "keyctl", "add_key", "request_key", "bpf",
+                   "userfaultfd", "io_uring_setup", "open_by_handle_at", "kexec_load", "init_module")
+_CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
+_SCMP_ACT_ALLOW, _SCMP_CMP_MASKED_EQ = 0x7FFF0000, 7
+_EPERM, _ENOSYS = 1, 38
+
+
+class _ArgCmp(ctypes.Structure):  # struct scmp_arg_cmp
+    _fields_ = [("arg", ctypes.c_uint), ("op", ctypes.c_int), ("datum_a", ctypes.c_uint64),
+                ("datum_b", ctypes.c_uint64)]
+
+
+@functools.cache
+def _syscall_filter():
+    """libseccomp's filter context, built once in the process that forks learners (the child
+    only loads it); None where libseccomp is missing."""
+    try:
+        lib = ctypes.CDLL("libseccomp.so.2", use_errno=True)
+    except OSError:
+        return None
+    lib.seccomp_init.restype = ctypes.c_void_p
+    lib.seccomp_init.argtypes = [ctypes.c_uint32]
+    lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+    lib.seccomp_rule_add_array.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint,
+                                           ctypes.POINTER(_ArgCmp)]
+    lib.seccomp_load.argtypes = [ctypes.c_void_p]
+    ctx = lib.seccomp_init(_SCMP_ACT_ALLOW)
+    if not ctx:
+        return None
+
+    def deny(name: str, errno: int = _EPERM, *cmp: _ArgCmp) -> bool:
+        nr = lib.seccomp_syscall_resolve_name(name.encode())
+        args = (_ArgCmp * len(cmp))(*cmp) if cmp else None
+        return nr < 0 or lib.seccomp_rule_add_array(ctx, 0x00050000 | errno, nr, len(cmp), args) == 0
+
+    ok = all(deny(name) for name in DENIED_SYSCALLS)
+    ok &= all(deny("clone", _EPERM, _ArgCmp(0, _SCMP_CMP_MASKED_EQ, flag, flag)) for flag in _CLONE_NAMESPACES)
+    ok &= deny("clone3", _ENOSYS)  # its flags sit behind a pointer: ENOSYS makes libc fall back to clone
+    return (lib, ctx) if ok else None
+
+
+def syscall_filter_available() -> bool:
+    return _syscall_filter() is not None
+
+
 def _libc():
     libc = ctypes.CDLL("libc.so.6", use_errno=True)
     libc.mount.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_ulong, ctypes.c_char_p]
@@ -156,7 +205,8 @@ class Sandbox:
         the view computed now, in the check's process; :meth:`preexec` then uses these."""
         self._frozen = {"memory_bytes": self.memory_bytes, "privileged": self.privileged, "uid": self.uid,
                         "box": str(self.box or ""), "view": self.view() if self.privileged else [],
-                        "blocklist": [str(p) for p in self._blocklist_hidden()] if self.privileged else []}
+                        "blocklist": [str(p) for p in self._blocklist_hidden()] if self.privileged else [],
+                        "syscall_filter": self.privileged and syscall_filter_available()}
         return self._frozen
 
     @classmethod
@@ -180,6 +230,10 @@ class Sandbox:
         libc = _libc()
         libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # after setuid, which clears it
+        if self.privileged and self._frozen.get("syscall_filter"):
+            lib, ctx = _syscall_filter()  # built before the fork: loading it takes no lock
+            if lib.seccomp_load(ctx) != 0:
+                os._exit(71)  # never run the learner with less isolation than was promised
         if self.workdir is not None:
             os.chdir(self.workdir)  # a cwd from before pivot_root would lead outside the new root
 
