@@ -25,7 +25,8 @@ from grader.engine.results import ExerciseResult
 def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
     try:
         folder = runner.resolve_target(args.target)
-        only = [catalog.get(i).id for i in args.only.replace(" ", ",").split(",") if i] if args.only else None
+        wanted = ",".join([args.only or "", *args.ids]).replace(" ", ",")
+        only = [catalog.get(i).id for i in wanted.split(",") if i] or None
         overrides = dict(o.split("=", 1) for o in args.override)
         for ex_id in overrides:
             catalog.get(ex_id)
@@ -240,6 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("grade", help="grade a folder of exercise modules")
     g.add_argument("--target", default="exercises", help="folder to grade: exercises (default), solutions or a path")
+    g.add_argument("ids", nargs="*", metavar="ID", help="exercises to grade, e.g. A3 P1 (default: all; same as --only)")
     g.add_argument("--only", help="comma-separated exercise ids, e.g. A3,P1")
     g.add_argument("--jobs", type=int, default=None, help="exercises graded at once (default: CPU count)")
     g.add_argument("--json", default="grade-report.json", help="Gradescope results.json path ('' to skip)")
