@@ -53,7 +53,7 @@ def missing_line(trace: dict) -> str:
 
     Returns:
         ``"scheduler_step"``, ``"clip_grad_norm"`` or ``"zero_grad"``: the line that was left
-        out; ``"none"`` when the trace shows none missing.
+        out (when more than one was, any one of them); ``"none"`` when the trace shows none missing.
 
     Source: 第三篇 · 必记 / part 3, must-remember (the twenty lines).
     """

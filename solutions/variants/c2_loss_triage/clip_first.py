@@ -1,16 +1,14 @@
 """Asks whether clipping ran before asking whether the lr changes: a run without the scheduler
 and without the clip is reported as "clip_grad_norm".
 
-The ordering slip of the zero_grad one, one line up (see zero_grad_before_clip.py); the C2
-answer's triage order comes from the course, and a trace of a real run with two lines
-missing is where it shows: DINO's training loop lost its zero_grad on one path only
-(IDEA-Research/DINO issue #20), so two slips in one loop are no rarity.
+Valid: both lines are missing from that run and the contract asks for a line that was left out;
+the course gives no order among them (第七篇 · C 面试题 2: "二十行里少了哪一样").
 """
 
 from solutions.c2_loss_triage import *  # noqa: F403
 
-KILLED_BY = ("missing_addition",)
-MISCONCEPTION = "test for a missing clip before testing whether the learning rate changes"
+
+PASSES = ("missing_addition",)
 
 
 def missing_line(trace):
