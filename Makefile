@@ -18,7 +18,7 @@ grade: $(STAMP)
 	@$(BIN)/grader grade --target "$(TARGET)" $(ONLY_ARG)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest tests -q $(if $(ONLY),--exercise "$(ONLY)",)
+	$(BIN)/python -m pytest tests -q --durations=25 $(if $(ONLY),--exercise "$(ONLY)",)
 
 quiz: $(STAMP)
 	@$(BIN)/grader quiz $(QUIZ) $(LANG_ARG)
