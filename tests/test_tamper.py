@@ -152,6 +152,13 @@ ATTEMPTS = {
             time.sleep(60)
             return (1,)
         """,
+    "close_the_channel_and_live_on": """
+        import os, time
+        def broadcast_shape(a, b):
+            os.closerange(3, 256)  # the pipes to the check among them
+            time.sleep(60)
+            return (1,)
+        """,
     "half_a_frame_then_a_daemon": ANSWER_PIPE + """
         import struct
         def broadcast_shape(a, b):
@@ -437,6 +444,15 @@ def test_attempt_does_not_pass(tmp_path, attempt, learners_left):
     assert not any(k.passed for k in res.key_points), [(k.key_point, k.status, k.message) for k in res.key_points]
     assert _fingerprint() == before, "the grader's files changed"
     assert not learners_left(), "learner processes left running"
+
+
+def test_a_learner_that_closes_its_channel_is_its_own_failure(tmp_path):
+    """Never "grader bug": a process that shut its channel and lives on crashed, by its own doing."""
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(ATTEMPTS["close_the_channel_and_live_on"]))
+    res = runner.grade_exercise(A3, path)
+    assert {k.status for k in res.key_points} == {"crashed"}, _explain(res)
+    assert all("closed its channel" in k.message for k in res.key_points), _explain(res)
 
 
 @pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")

@@ -488,7 +488,13 @@ class Learner:
 
     def _died(self, what: str) -> LearnerError:
         proc = self._proc
-        code = proc.wait(timeout=5) if proc is not None else None
+        try:
+            code = proc.wait(timeout=5) if proc is not None else None
+        except subprocess.TimeoutExpired:  # it shut its end of the channel and lives on: the learner's doing
+            tail = self.output_tail(settle_s=0.5)
+            self._kill()
+            return LearnerCrashed(f"{what}: your process closed its channel to the grader and kept running "
+                                  "(it was stopped)", tail)
         tail = self.output_tail(settle_s=0.5)
         if code is not None and code < 0:
             sig = signal.Signals(-code).name
