@@ -295,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     qz = sub.add_parser("quiz", help="the closed-book quiz of sets R, A, B, C (drawn numbers, recorded attempts)")
     qz.add_argument("targets", nargs="*", help="sets R A B C and/or question ids (A6, C1, R.ridge_point); default: all")
     qz.add_argument("--lang", choices=["zh", "en"], help="question language (default: from the locale)")
-    qz.add_argument("--seed", type=int, help="draw the variants from this seed instead of the learner's own")
+    qz.add_argument("--seed", type=int, help="practice: draw the variants from this seed; nothing is recorded or counted")
     qz.add_argument("--history", action="store_true", help="show progress: attempts, streaks, mastered questions")
     qz.add_argument("--learner", help="whose attempts (default: $TOOLBOX_GRADER_LEARNER or the user name)")
     qz.add_argument("--rounds", type=int, default=2, help="rounds per run: later rounds re-ask what is not mastered")

@@ -24,10 +24,18 @@ SEED = 5
 PROMPT = r"\n(?:\x1b\[[0-9;]*m)*> "  # the answer prompt (bold, without colour under NO_COLOR)
 
 
+def own_seed(home, learner):
+    """The learner's own seed fixed in its store (a --seed run would be practice, not recorded)."""
+    st = store.Store(Path(home) / "toolbox-grader" / "quiz.sqlite")
+    st.set_learner_seed(learner, SEED)
+    st.close()
+
+
 def spawn(args, home, log=None):
+    own_seed(home, "pty-learner")
     env = dict(os.environ, XDG_DATA_HOME=str(home), PYTHONPATH=str(ROOT), NO_COLOR="1", TERM="xterm",
                TOOLBOX_GRADER_LEARNER="pty-learner", COLUMNS="250", LANG="C.UTF-8")
-    child = pexpect.spawn(sys.executable, ["-m", "grader.cli", "quiz", *args, "--seed", str(SEED)], cwd=str(ROOT),
+    child = pexpect.spawn(sys.executable, ["-m", "grader.cli", "quiz", *args], cwd=str(ROOT),
                           env=env, encoding="utf-8", timeout=240, dimensions=(60, 250))
     child.logfile_read = log  # everything the terminal showed
     return child
@@ -125,7 +133,8 @@ def test_piped_input_works_and_stops_at_the_end(tmp_path):
     v = q.variant(bank.variant_seed(SEED, "A3", 0))
     lines = [quiz_helpers.right(v.answer(p), v.truth(p)) for p in v.parts()]
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), PYTHONPATH=str(ROOT), TOOLBOX_GRADER_LEARNER="pipe")
-    out = subprocess.run([sys.executable, "-m", "grader.cli", "quiz", "A3", "--seed", str(SEED), "--lang", "en"],
+    own_seed(tmp_path, "pipe")
+    out = subprocess.run([sys.executable, "-m", "grader.cli", "quiz", "A3", "--lang", "en"],
                          input="\n".join(lines) + "\n", capture_output=True, text=True, env=env, cwd=ROOT, timeout=240)
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("✓") == len(lines) and "Stopped" in out.stdout  # round 2 met the end of input

@@ -47,7 +47,8 @@ class Scripted:
 def run(st, plan, targets, *, seed=3, lang="en", rounds=1, learner="ada"):
     out = io.StringIO()
     reader = Scripted(plan)
-    sess = session.Session(st, learner, lang, seed=seed, io=session.IO(Console(file=out, width=200), reader, echo=True),
+    st.set_learner_seed(learner, seed)  # the learner's own seed, fixed: its answers are recorded
+    sess = session.Session(st, learner, lang, io=session.IO(Console(file=out, width=200), reader, echo=True),
                            rounds=rounds)
     reader.sess = sess
     qs, explicit = session.expand_targets(targets)
@@ -145,8 +146,10 @@ def test_notebook_ask_uses_plain_input(st, monkeypatch, capsys):
     v = q.variant(bank.variant_seed(9, q.id, 0))
     (part,) = v.parts()
     monkeypatch.setattr("builtins.input", lambda prompt="": quiz_helpers.right(v.answer(part), v.truth(part)))
-    result = quiz.ask("R.ridge_point", seed=9, learner="nb", db=str(st.path))
+    st.set_learner_seed("nb", 9)
+    result = quiz.ask("R.ridge_point", learner="nb", db=str(st.path))
     assert result == {"question": "R.ridge_point", "result": "right", "mastered": False}
+    assert len(st.rows("nb", "R.ridge_point")) == 1
     assert "ridge point" in capsys.readouterr().out
 
 
@@ -199,3 +202,17 @@ def test_resuming_with_another_seed_keeps_the_begun_variant(st):
     assert len(rows) == 4 and len({r.variant_seed for r in rows}) == 1
     run(st, ["right"] * 4, ["A6"], seed=99)  # a new attempt follows the seed given now
     assert st.rows("ada", "A6")[-1].variant_seed == bank.variant_seed(99, "A6", 1)
+
+
+def test_a_seeded_run_is_practice_and_counts_toward_nothing(st):
+    """--seed draws numbers anyone can draw again (a preview of the variant): nothing recorded."""
+    q = bank.get("R.ridge_point")
+    out = io.StringIO()
+    reader = Scripted(["right"] * 4)
+    sess = session.Session(st, "ada", "en", seed=7, io=session.IO(Console(file=out, width=200), reader, echo=True),
+                           rounds=2)
+    reader.sess = sess
+    sess.run([q], True)
+    assert "Practice (--seed)" in out.getvalue()
+    assert st.rows("ada", q.id) == []
+    assert not progress.question_state(q, st.rows("ada", q.id)).mastered

@@ -84,7 +84,11 @@ def expand_targets(targets: Iterable[str]) -> tuple[list[qbank.Question], bool]:
 class Session:
     def __init__(self, store: qstore.Store, learner: str, lang: str = "en", seed: int | None = None,
                  io: IO | None = None, rounds: int = 2):
-        self.store, self.learner, self.lang, self.rounds = store, learner, lang, max(1, rounds)
+        self.learner, self.lang, self.rounds = learner, lang, max(1, rounds)
+        # --seed is practice: numbers anyone can draw again count toward nothing, so its answers
+        # live in memory only (a preview of a variant never becomes a mastered attempt)
+        self.practice = seed is not None
+        self.store = qstore.Store(":memory:") if self.practice else store
         self.base_seed = seed if seed is not None else store.learner_seed(learner)
         self.io = io or IO()
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quiz-truth")
@@ -98,6 +102,9 @@ class Session:
     # -------------------------------------------------------------- the run
     def run(self, questions: list[qbank.Question], explicit: bool = False) -> bool:
         """Ask the questions (those not mastered yet, unless named); False if the learner stopped."""
+        if self.practice:
+            self.io.out(self.t("Practice (--seed): answers are not recorded and count toward no mastery or level.",
+                               "练习模式（--seed）：作答不记录，不计入掌握与等级。"), "yellow")
         todo = questions if explicit else [q for q in questions if not self._mastered(q)]
         if not todo:
             self.io.out(self.t("Everything here is mastered: a review round with new variants.",

@@ -101,6 +101,11 @@ class Store:
         self.db.close()
 
     # -------------------------------------------------------------- learners
+    def set_learner_seed(self, name: str, seed: int) -> None:
+        """Fix a learner's own seed (a test, or an instructor reproducing a learner's variants)."""
+        self.db.execute("INSERT OR REPLACE INTO learners VALUES (?, ?, ?)", (name, seed, time.time()))
+        self.db.commit()
+
     def learner_seed(self, name: str) -> int:
         row = self.db.execute("SELECT seed FROM learners WHERE name = ?", (name,)).fetchone()
         if row:
