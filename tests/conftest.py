@@ -121,8 +121,6 @@ QUARANTINE = {
     "tests/test_check_validity.py::test_mutant_is_killed[P3-head_dim_from_hidden]": "survives after the merge",
     "tests/test_check_validity.py::test_mutant_is_killed[P3-kv_heads_as_query_heads]": "survives after the merge",
     "tests/test_check_validity.py::test_mutant_is_killed[X5-eos_anywhere]": "survives after the merge",
-    "tests/test_classroom.py::test_what_each_failure_says": "classroom feedback vs the reveal rule after the merge",
-    "tests/test_classroom.py::test_feedback_and_rubrics": "classroom feedback has no re-read line after the merge",
     "tests/test_robustness.py::test_memory_is_polled_while_the_learner_answers_fast[forked_children]": "no oom after the learner.py merge",
 }
 

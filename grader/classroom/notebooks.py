@@ -425,37 +425,18 @@ def untouched_result(ex: catalog.Exercise):
     return runner.uniform_result(ex, "not_implemented", "the answer cell is the release stub, unchanged")
 
 
-WHOLE_EXERCISE = {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom", "refused", "identical"}
-
-
 def class_feedback(ex: catalog.Exercise, kp, count: int | None = None) -> str:
-    """A failed key point as a student sees it in the classroom: what was checked (the call and
-    its input), what came back, where to re-read, and the hint and the course's lesson by the rule
-    of ``make grade`` (:func:`grader.engine.attempts.shown`: for a recall key point, withheld until
-    ``count`` distinct wrong answers reach the threshold; ``None``, nothing counted: withheld).
-    Never the hidden checks' expected value."""
+    """A failed key point as a student sees it in the classroom: make grade's feedback
+    (:func:`grader.reports.terminal.feedback`) after make grade's reveal rule
+    (:func:`grader.engine.attempts.shown`: a recall key point's lesson withheld until ``count``
+    distinct wrong answers reach the threshold; ``None``, nothing counted: withheld), never with
+    the hidden checks' expected value nor the hint that can state it, key points named as the
+    test cells name them."""
     from grader.engine import attempts
-    from grader.engine.results import STATUS_TEXT
+    from grader.reports import terminal
 
-    kp = attempts.shown(ex, kp, count=count)
-    lines = [f"{STATUS_TEXT.get(kp.status, kp.status)}: {kp.message}".rstrip(": ")]
-    if kp.got is not None:
-        lines.append(f"got:      {kp.got}")
-    if kp.hint:
-        lines.append(f"hint:     {kp.hint}")
-    if kp.example and kp.status not in WHOLE_EXERCISE:  # the drawn input; none for a module that did not load
-        lines.append(kp.example.strip())
-    if kp.traceback:
-        lines.append(kp.traceback.rstrip())
-    try:
-        point = ex.key_point(kp.key_point)
-        lines.append(f"checks:   {label(point)}")
-        lines.append(f"re-read:  {point.reread}")
-        if kp.lesson:
-            lines.append(f"course:   {kp.lesson}")
-    except KeyError:
-        pass
-    return "\n".join(lines)
+    return terminal.feedback(ex, attempts.shown(ex, kp, count=count), reveal_expected=False, label=label,
+                             whole_exercise=terminal.WHOLE_EXERCISE)
 
 
 def shown_as_cell(result, path: Path, ex: catalog.Exercise):
