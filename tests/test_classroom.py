@@ -438,6 +438,36 @@ def test_a_test_cell_without_the_grader_says_how_to_check(tmp_path):
         assert '"How to check your work" in the first cell' in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_check_notebook_takes_what_would_trip_nbgrader(tmp_path):
+    """pipeline.CheckNotebook, without nbgrader: set B's notebook as set_A.ipynb is recorded as the
+    wrong notebook (until that file changes) and the release stands in; set B's cells pasted into
+    set A's notebook become plain cells."""
+    from traitlets.config import Config
+
+    from grader import classroom
+    from grader.classroom import pipeline, roster
+
+    a, b = classroom.notebook("A", [catalog.get("A3")]), classroom.notebook("B", [catalog.get("B1")])
+    (tmp_path / "release" / "set_A").mkdir(parents=True)
+    nbformat.write(a, tmp_path / "release" / "set_A" / "set_A.ipynb")
+    submitted = roster.submitted_notebook(tmp_path, "set_A", "ian")
+    submitted.parent.mkdir(parents=True)
+    nbformat.write(b, submitted)
+    config = Config({"CourseDirectory": {"root": str(tmp_path)}})
+    resources = {"nbgrader": {"assignment": "set_A", "student": "ian", "notebook": "set_A"}}
+    step = pipeline.CheckNotebook(config=config)
+    out, _ = step.preprocess(nbformat.from_dict(b), resources)
+    assert out.cells[0].source.startswith("**Not graded: this is not set_A's notebook.**")
+    assert pipeline.sets_of(out) == {"A"} and len(out.cells) == len(a.cells) + 1
+    assert roster.wrong_notebook(tmp_path, "set_A", "ian") == "set_B's notebook"
+    mixed = nbformat.from_dict(a)
+    mixed.cells += b.cells[1:4]
+    nbformat.write(mixed, submitted)  # resubmitted: the record is of the other file
+    assert roster.wrong_notebook(tmp_path, "set_A", "ian") is None
+    out, _ = step.preprocess(mixed, resources)
+    assert pipeline.sets_of(out) == {"A"} and len(out.cells) == len(mixed.cells)
+
+
 def test_validate_waits_per_set_from_the_catalog():
     from grader.classroom import notebooks, pipeline
 

@@ -7,8 +7,8 @@ generate_assignment
 autograde (no ``Execute``: no kernel runs the student's notebook)
     :class:`CheckNotebook`, first: another set's notebook (or none of the course's) under this
     set's name is recorded as not submitted and replaced by the release notebook, instead of
-    failing in nbgrader's OverwriteCells. :class:`GradeAnswerCells` checks the grader's files against the course's manifest, reads each
-    answer cell from the notebook file and grades it with the sandboxed runner of ``make grade``,
+    failing in nbgrader's OverwriteCells. :class:`GradeAnswerCells` checks the grader's files
+    against the course's manifest, reads each answer cell from the notebook file and grades it with the sandboxed runner of ``make grade``,
     re-grading only answers whose fingerprint changed since the last autograde, and writes each
     test cell's verdict; :class:`RequireGradeOutputs` makes a test cell it did not write an error;
     :class:`AddRubrics` shows each C written answer's rubric under it, for formgrader.
@@ -104,16 +104,15 @@ class ReleaseStubs(ClearSolutions):
 
 
 # ---------------------------------------------------------------------------- autograde
+def set_of(cell) -> str | None:
+    """The set a cell of the course belongs to (``A3__answer``: A; ``A__intro``: A), or None."""
+    ex_id = _meta(cell).get("grade_id", "").partition("__")[0]
+    return catalog.get(ex_id).set if ex_id in catalog.BY_ID else ex_id if ex_id in catalog.SETS else None
+
+
 def sets_of(nb) -> set[str]:
-    """The sets whose cells a notebook holds (``A3__answer``: A; ``A__intro``: A)."""
-    out = set()
-    for cell in nb.cells:
-        ex_id = _meta(cell).get("grade_id", "").partition("__")[0]
-        if ex_id in catalog.BY_ID:
-            out.add(catalog.get(ex_id).set)
-        elif ex_id in catalog.SETS:
-            out.add(ex_id)
-    return out
+    """The sets whose cells a notebook holds."""
+    return {s for s in map(set_of, nb.cells) if s}
 
 
 class CheckNotebook(NbGraderPreprocessor):
@@ -122,7 +121,8 @@ class CheckNotebook(NbGraderPreprocessor):
     OverwriteCells trips over cells it does not know), so this step runs first: it records the
     submission as **not submitted (wrong notebook: ...)** for grades.csv and mastery.csv
     (:func:`grader.classroom.roster.record_wrong_notebook`), and grades the release notebook in its
-    place, under a first cell that tells the student what happened. Nothing of it is run."""
+    place, under a first cell that tells the student what happened. Nothing of it is run. Cells
+    of another set pasted into the right notebook become plain cells, for the same reason."""
 
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
@@ -134,6 +134,11 @@ class CheckNotebook(NbGraderPreprocessor):
         found = sets_of(nb)
         if set_id in found:
             roster.record_wrong_notebook(course, assignment, student, None)
+            for cell in nb.cells:  # another set's cells pasted in: plain cells (OverwriteCells fails on them)
+                if set_of(cell) not in (None, set_id):
+                    self.log.warning("%s %s: cell %s is not %s's: kept as a plain cell, not graded",
+                                     student, assignment, _meta(cell)["grade_id"], assignment)
+                    del cell.metadata["nbgrader"]
             return nb, resources
         what = (" and ".join(f"set_{s}'s" for s in sorted(found)) + " notebook") if found \
             else "a notebook of no set"
