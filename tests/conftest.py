@@ -111,12 +111,8 @@ def exercise_of(item) -> str | None:
     return None
 
 
-# Known failures found by the last full run of this session, after the final merges (see the
-# closing note of stop 12): each is an open defect for the next session, not a passing test.
-QUARANTINE = {
-    "tests/test_classroom.py::test_what_each_failure_says": "classroom feedback vs the reveal rule after the merge",
-    "tests/test_classroom.py::test_feedback_and_rubrics": "classroom feedback has no re-read line after the merge",
-}
+# Known failures, each an open defect with its reason (xfail, not a pass); empty when none is known.
+QUARANTINE: dict[str, str] = {}
 
 
 def pytest_collection_modifyitems(config, items):

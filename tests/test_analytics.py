@@ -7,7 +7,6 @@ import csv
 import shutil
 import subprocess
 
-import nbformat
 import pytest
 
 from grader.classroom import analytics, notebooks
@@ -66,18 +65,16 @@ def test_pass_rates_misconceptions_levels_from_jobs(tmp_path):
         assert next(csv.DictReader(f))["students"] == "2"
 
 
-def test_from_gradebook_reads_outcomes_and_autograded_verdicts(tmp_path, monkeypatch):
+def test_from_gradebook_reads_outcomes_and_recorded_misconceptions(tmp_path, monkeypatch):
+    """Misconceptions come from the results autograde recorded, not from the students' verdicts
+    (those leave named mistakes out: one can state the expected value)."""
+    from grader.classroom import roster
+    from grader.engine.results import ExerciseResult, KeyPointResult
+
     outcomes = {"alice": ({"A3": {k: True for k in KPS}}, {}), "bob": ({"A3": {KPS[0]: False}}, {})}
     monkeypatch.setattr(notebooks, "gradebook_outcomes", lambda course: outcomes)
-    nb = nbformat.v4.new_notebook()
-    cell = nbformat.v4.new_code_cell("")
-    cell.metadata["nbgrader"] = {"grade_id": f"A3__{KPS[0]}", "grade": True}
-    cell.outputs = [nbformat.v4.new_output("stream", name="stderr",
-                                           text=f"A3 · {KPS[0]} failed\nwrong answer: x\nhint:     {MISTAKE}\n")]
-    nb.cells.append(cell)
-    dest = tmp_path / "autograded" / "bob" / "set_A"
-    dest.mkdir(parents=True)
-    nbformat.write(nb, dest / "set_A.ipynb")
+    roster.save_results(tmp_path, "set_A", "bob", {"A3": ExerciseResult("A3", "graded", [
+        KeyPointResult(KPS[0], "failed", "x", hint=MISTAKE, misconception=MISTAKE)])})
     report = analytics.from_gradebook(tmp_path)
     rows = {r["key_point"]: r for r in report.key_points}
     assert rows[KPS[0]]["pass_rate"] == 0.5 and rows[KPS[1]]["passed"] == 1  # bob has no grade for it

@@ -11,7 +11,8 @@ di    a syntax error in A2
 eve   a cheater (as root only: without root there is no sandbox): her A3 cell writes into the
       project's checks and the course folder, her notebook carries an edited test cell and forged
       outputs; nothing of it counts, and zed, graded after her, is graded as usual
-fay   an empty submission folder; gus a misnamed notebook ("set_A (1).ipynb"): not submitted
+fay   an empty submission folder; gus a misnamed notebook ("set_A (1).ipynb"); ian set C's notebook
+      saved as set_A.ipynb: not submitted
 hal   a resubmission (a newer timestamp.txt): only the changed answer is graded again
 zed   the release notebook, untouched
 
@@ -170,6 +171,7 @@ def klass(tmp_path_factory):
         k.eve_before = {str(t): sha(t) for t in k.eve_targets if t.exists()}
     k.submit("fay", "set_A")
     k.submit("gus", "set_A", answered(release, A3__answer=own("A3", "gus")), name="set_A (1).ipynb")
+    k.submit("ian", "set_A", k.notebook("release", "set_C"))  # the wrong notebook under the right name
     k.submit("hal", "set_A", answered(release, A2__answer=own("A2", "hal"), A3__answer=partial),
              timestamp="2026-03-01 10:00:00.000000 UTC")
     k.submit("zed", "set_A", release)
@@ -244,6 +246,8 @@ def test_grades_of_the_class(klass):
     assert key_points == {"ada": "8.0", "bo": "6.0", "cy": "5.0", "di": "0.0", "hal": "8.0", "zed": "0.0"}
     assert g["set_A", "fay"]["status"] == "not submitted (empty folder)" and g["set_A", "fay"]["score"] == ""
     assert g["set_A", "gus"]["status"] == "not submitted (found set_A (1).ipynb)" and g["set_A", "gus"]["score"] == ""
+    assert g["set_A", "ian"]["status"] == "not submitted (wrong notebook: set_C's notebook)"
+    assert g["set_A", "ian"]["score"] == "" and g["set_A", "ian"]["key_points"] == ""
     assert g["set_B", "ada"]["status"] == "not submitted"
     assert g["set_C", "ada"]["key_points"] == "0.0" and g["set_C", "ada"]["written"] == "4.0"
     assert g["set_C", "bo"]["written"] == "0.0" and g["set_C", "bo"]["written_to_grade"] == "0"  # no response
@@ -303,19 +307,34 @@ def test_resubmission_grades_only_the_changed_answer(klass):
 
 def test_missing_work_and_mastery(klass):
     rows = {r["student"]: r for r in csv.DictReader((klass.course / "mastery.csv").open())}
-    assert set(rows) == {"ada", "bo", "cy", "di", "fay", "gus", "hal", "zed"} | ({"eve"} if ROOTED else set())
+    assert set(rows) == {"ada", "bo", "cy", "di", "fay", "gus", "hal", "ian", "zed"} | ({"eve"} if ROOTED else set())
     assert list(rows["ada"])[:10] == ["student", "level", "pass_line", "next_level_needs", *catalog.SETS]
     n_a = sum(ex.set == "A" for ex in catalog.CATALOG)
     assert {s: rows[s]["A"] for s in ("ada", "bo", "cy", "di", "hal", "zed")} == {
         "ada": f"2/{n_a}", "bo": f"1/{n_a}", "cy": f"1/{n_a}", "di": f"0/{n_a}", "hal": f"2/{n_a}", "zed": f"0/{n_a}"}
     assert rows["fay"]["A"] == "not submitted (empty folder)"
     assert rows["gus"]["A"] == "not submitted (found set_A (1).ipynb)"
+    assert rows["ian"]["A"] == "not submitted (wrong notebook: set_C's notebook)"
     assert rows["ada"]["R"] == "not submitted" and rows["ada"]["level"] == "none"
     assert rows["ada"]["next_level_needs"].startswith("R: 0/12")
     assert rows["ada"]["written_C1"] == "4/7" and rows["bo"]["written_C1"] == "no response"
     assert rows["ada"]["C1"] == "0/5" and rows["ada"]["C"] == "0/7"  # written points never count
     detail = {r["student"]: r for r in json.loads((klass.course / "mastery.json").read_text())}
     assert detail["gus"]["status"]["A"] == {"state": "not submitted", "note": "found set_A (1).ipynb"}
+
+
+def test_the_wrong_notebook_is_not_submitted_not_an_error(klass):
+    """Set C's notebook saved as set_A.ipynb: nbgrader's OverwriteCells would fail on it; it is
+    recorded as not submitted (grades and mastery above), nothing of it is graded, and the
+    student's feedback says why."""
+    log = klass.first_autograde
+    assert "There was an error processing" not in log and "Traceback" not in log, log[-3000:]
+    assert "ian set_A: set_A.ipynb is set_C's notebook, not set_A's: recorded as not submitted" in log
+    graded = klass.notebook("autograded", "set_A", "ian")
+    assert graded.cells[0].source.startswith("**Not graded: this is not set_A's notebook.**")
+    assert not any(c.metadata.get("nbgrader", {}).get("grade_id", "").startswith("C") for c in graded.cells)
+    page = (klass.course / "feedback" / "ian" / "set_A" / "set_A.html").read_text()
+    assert "Not graded: this is not set_A" in page
 
 
 def test_feedback_and_rubrics(klass):
@@ -396,6 +415,57 @@ def test_autograde_refuses_a_pipeline_that_executes_notebooks():
     step = exporter._preprocessors[-1]
     with pytest.raises(RuntimeError, match="outside the sandbox"):
         step.preprocess(nbformat.v4.new_notebook(), {"nbgrader": {"student": "s", "assignment": "set_A"}})
+
+
+def test_a_test_cell_without_the_grader_says_how_to_check(tmp_path):
+    """A student with only the released notebook (a class JupyterHub): each test cell prints, to
+    stderr (Validate lists it as failing), that it was not checked and where the notebook says
+    how to check one's work; no ModuleNotFoundError traceback. Run by a Python without the project
+    on its path (-I -S: no PYTHONPATH, no site-packages), as that kernel would."""
+    from grader import classroom
+
+    ex = catalog.get("A3")
+    nb = classroom.notebook("A", [ex])
+    intro = nb.cells[0].source
+    assert "How to check your work" in intro and "*not checked*" in intro and "submitting" in intro
+    tests = [c for c in nb.cells if c.metadata["nbgrader"].get("grade")]
+    assert len(tests) == len(ex.key_points)
+    for c, kp in zip(tests, ex.key_points):
+        proc = subprocess.run([sys.executable, "-I", "-S", "-c", c.source], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=60)
+        assert proc.returncode == 0 and proc.stdout == "", proc.stderr
+        assert proc.stderr.startswith(f"A3 · {kp.id}: not checked: this Jupyter does not have the course grader")
+        assert '"How to check your work" in the first cell' in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_check_notebook_takes_what_would_trip_nbgrader(tmp_path):
+    """pipeline.CheckNotebook, without nbgrader: set B's notebook as set_A.ipynb is recorded as the
+    wrong notebook (until that file changes) and the release stands in; set B's cells pasted into
+    set A's notebook become plain cells."""
+    from traitlets.config import Config
+
+    from grader import classroom
+    from grader.classroom import pipeline, roster
+
+    a, b = classroom.notebook("A", [catalog.get("A3")]), classroom.notebook("B", [catalog.get("B1")])
+    (tmp_path / "release" / "set_A").mkdir(parents=True)
+    nbformat.write(a, tmp_path / "release" / "set_A" / "set_A.ipynb")
+    submitted = roster.submitted_notebook(tmp_path, "set_A", "ian")
+    submitted.parent.mkdir(parents=True)
+    nbformat.write(b, submitted)
+    config = Config({"CourseDirectory": {"root": str(tmp_path)}})
+    resources = {"nbgrader": {"assignment": "set_A", "student": "ian", "notebook": "set_A"}}
+    step = pipeline.CheckNotebook(config=config)
+    out, _ = step.preprocess(nbformat.from_dict(b), resources)
+    assert out.cells[0].source.startswith("**Not graded: this is not set_A's notebook.**")
+    assert pipeline.sets_of(out) == {"A"} and len(out.cells) == len(a.cells) + 1
+    assert roster.wrong_notebook(tmp_path, "set_A", "ian") == "set_B's notebook"
+    mixed = nbformat.from_dict(a)
+    mixed.cells += b.cells[1:4]
+    nbformat.write(mixed, submitted)  # resubmitted: the record is of the other file
+    assert roster.wrong_notebook(tmp_path, "set_A", "ian") is None
+    out, _ = step.preprocess(mixed, resources)
+    assert pipeline.sets_of(out) == {"A"} and len(out.cells) == len(mixed.cells)
 
 
 def test_validate_waits_per_set_from_the_catalog():

@@ -73,12 +73,12 @@ def from_jobs(job_results: list[dict], source: str = "") -> ClassReport:
 
 def from_gradebook(course_dir: str | Path) -> ClassReport:
     """The same analytics from an nbgrader course: scores from the gradebook, misconceptions from
-    the verdicts GradeAnswerCells wrote into the autograded notebooks."""
+    the results GradeAnswerCells recorded beside it."""
     from grader.classroom import notebooks
 
     course = Path(course_dir).resolve()
     per_student = notebooks.gradebook_outcomes(course)
-    named = _misconceptions_in_notebooks(course)
+    named = _misconceptions_recorded(course)
     records, rows = [], []
     graded: set[str] = set()
     for student, (outcomes, _written) in sorted(per_student.items()):
@@ -92,23 +92,18 @@ def from_gradebook(course_dir: str | Path) -> ClassReport:
     return build(records, rows, source=str(course), graded=graded, students=sorted(per_student))
 
 
-def _misconceptions_in_notebooks(course: Path) -> dict[tuple[str, str, str], str]:
-    import nbformat
+def _misconceptions_recorded(course: Path) -> dict[tuple[str, str, str], str]:
+    """The named misconception of each failed key point, from the results autograde recorded
+    (``.grader/results/<set>/<student>.json``): the students' verdicts leave it out, since a
+    named mistake can state the expected value."""
+    from grader.classroom import roster
 
     out = {}
-    for path in sorted(course.glob("autograded/*/*/*.ipynb")):
-        student = path.parent.parent.name
-        try:
-            nb = nbformat.read(path, as_version=4)
-        except (OSError, ValueError):
-            continue
-        for cell in nb.cells:
-            ex_id, _, kp_id = cell.metadata.get("nbgrader", {}).get("grade_id", "").partition("__")
-            for o in cell.get("outputs", []):
-                for line in str(o.get("text", "")).splitlines():
-                    text = line.removeprefix("hint:").strip()
-                    if line.startswith("hint:") and text.startswith(MISCONCEPTION_PREFIX):
-                        out[(student, ex_id, kp_id)] = text
+    for path in sorted((course / roster.PRIVATE / "results").glob("*/*.json")):
+        for ex_id, res in roster.load_results(course, path.parent.name, path.stem).items():
+            for kp in res.key_points:
+                if kp.status != "passed" and (named := misconception_of({"misconception": kp.misconception, "hint": kp.hint})):
+                    out[(path.stem, ex_id, kp.key_point)] = named
     return out
 
 

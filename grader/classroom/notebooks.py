@@ -242,9 +242,26 @@ def label(kp: catalog.KeyPoint) -> str:
     return claim + (" (follow-up: counts for can-teach only)" if kp.followup else "")
 
 
+NOT_HERE = ("{ex_id} · {kp_id}: not checked: this Jupyter does not have the course grader (toolbox-grader). "
+            "See \"How to check your work\" in the first cell of this notebook.")
+
+# The import is guarded: where the released notebook is all a student has (a class JupyterHub),
+# each test cell says how to check the work instead of a ModuleNotFoundError traceback.
 CHECK_CALL = """# {ex_id} · {kp_id}: {label}
-from grader.classroom import check
-check({ex_id!r}, {kp_id!r}, In)"""
+try:
+    from grader.classroom import check
+except ModuleNotFoundError:  # no course grader in this Jupyter
+    import sys
+    print({not_here!r}, file=sys.stderr)
+else:
+    check({ex_id!r}, {kp_id!r}, In)"""
+
+
+def check_call(ex: catalog.Exercise, kp: catalog.KeyPoint) -> str:
+    """A test cell's code: one key point's verdict, printed by :func:`check`."""
+    return CHECK_CALL.format(ex_id=ex.id, kp_id=kp.id, label=label(kp),
+                             not_here=NOT_HERE.format(ex_id=ex.id, kp_id=kp.id))
+
 
 INTRO = """# {title} (set {set_id})
 
@@ -264,6 +281,12 @@ course to re-read (never the expected value). So:
 - press **Validate** (or run `nbgrader validate {name}.ipynb`): it lists every key point that fails, and
   says *Success* only when all of them pass; or
 - outside the notebook, copy an answer cell into `exercises/<module>.py` and run `make grade ONLY=<id>`.
+
+The test cells need the course's grader (the toolbox-grader project) in the Jupyter you work in: the
+course machine, or a Jupyter started from the project's environment. Where you have only this notebook
+(a class JupyterHub, a laptop), each test cell says *not checked* instead of a verdict, and Validate
+fails on every one: check your work by submitting it and reading the feedback once your instructor
+releases it, or with `make grade` on a machine that has the project; ask your instructor which.
 
 When you submit, every answer cell is graded again from the notebook file; what your notebook printed
 does not count, and editing a test cell changes nothing. Each key point is one point.{written}"""
@@ -300,7 +323,7 @@ def notebook(set_id: str, exercises: list[catalog.Exercise]) -> nbformat.Noteboo
                                   locked=True, grade_id=f"{ex.id}__question"))
         nb.cells.append(_nbgrader(new_code_cell(answer_source(ex)), solution=True, grade_id=f"{ex.id}__answer"))
         for kp in ex.key_points:
-            nb.cells.append(_nbgrader(new_code_cell(CHECK_CALL.format(ex_id=ex.id, kp_id=kp.id, label=label(kp))),
+            nb.cells.append(_nbgrader(new_code_cell(check_call(ex, kp)),
                                       grade=True, locked=True, points=1, grade_id=grade_id(ex.id, kp.id)))
         if ex.set == "C":
             model = "\n".join(f"- {label(kp)}" + (f": {kp.lesson}" if kp.lesson else "") for kp in ex.key_points)
@@ -344,6 +367,9 @@ try:
     # RequireGradeOutputs turns a test cell it did not write into an error, never free points;
     # AddRubrics puts each C written answer's rubric under it, for formgrader.
     c.Autograde.autograde_preprocessors = pipeline.autograde_steps(Autograde, SaveAutoGrades)
+    # Before nbgrader's own checks: another set's notebook under this set's name is "not submitted
+    # (wrong notebook)", not an OverwriteCells error.
+    c.Autograde.sanitize_preprocessors = pipeline.sanitize_steps(Autograde)
     c.OverwriteCells.add_missing_cells = True   # a deleted test cell comes back and is graded
     c.Autograde.create_student = True
     c.GradeAnswerCells.jobs = 0                 # exercises graded at once; 0: one per CPU
@@ -425,37 +451,18 @@ def untouched_result(ex: catalog.Exercise):
     return runner.uniform_result(ex, "not_implemented", "the answer cell is the release stub, unchanged")
 
 
-WHOLE_EXERCISE = {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom", "refused", "identical"}
-
-
 def class_feedback(ex: catalog.Exercise, kp, count: int | None = None) -> str:
-    """A failed key point as a student sees it in the classroom: what was checked (the call and
-    its input), what came back, where to re-read, and the hint and the course's lesson by the rule
-    of ``make grade`` (:func:`grader.engine.attempts.shown`: for a recall key point, withheld until
-    ``count`` distinct wrong answers reach the threshold; ``None``, nothing counted: withheld).
-    Never the hidden checks' expected value."""
+    """A failed key point as a student sees it in the classroom: make grade's feedback
+    (:func:`grader.reports.terminal.feedback`) after make grade's reveal rule
+    (:func:`grader.engine.attempts.shown`: a recall key point's lesson withheld until ``count``
+    distinct wrong answers reach the threshold; ``None``, nothing counted: withheld), never with
+    the hidden checks' expected value nor the hint that can state it, key points named as the
+    test cells name them."""
     from grader.engine import attempts
-    from grader.engine.results import STATUS_TEXT
+    from grader.reports import terminal
 
-    kp = attempts.shown(ex, kp, count=count)
-    lines = [f"{STATUS_TEXT.get(kp.status, kp.status)}: {kp.message}".rstrip(": ")]
-    if kp.got is not None:
-        lines.append(f"got:      {kp.got}")
-    if kp.hint:
-        lines.append(f"hint:     {kp.hint}")
-    if kp.example and kp.status not in WHOLE_EXERCISE:  # the drawn input; none for a module that did not load
-        lines.append(kp.example.strip())
-    if kp.traceback:
-        lines.append(kp.traceback.rstrip())
-    try:
-        point = ex.key_point(kp.key_point)
-        lines.append(f"checks:   {label(point)}")
-        lines.append(f"re-read:  {point.reread}")
-        if kp.lesson:
-            lines.append(f"course:   {kp.lesson}")
-    except KeyError:
-        pass
-    return "\n".join(lines)
+    return terminal.feedback(ex, attempts.shown(ex, kp, count=count), reveal_expected=False, label=label,
+                             whole_exercise=terminal.WHOLE_EXERCISE)
 
 
 def shown_as_cell(result, path: Path, ex: catalog.Exercise):

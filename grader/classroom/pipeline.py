@@ -5,8 +5,10 @@ generate_assignment
     :class:`ReleaseStubs` instead of ``ClearSolutions``: a release answer cell is the stub, with its
     own ``raise NotImplementedError("A3: ...")`` and no wrapper.
 autograde (no ``Execute``: no kernel runs the student's notebook)
-    :class:`GradeAnswerCells` checks the grader's files against the course's manifest, reads each
-    answer cell from the notebook file and grades it with the sandboxed runner of ``make grade``,
+    :class:`CheckNotebook`, first: another set's notebook (or none of the course's) under this
+    set's name is recorded as not submitted and replaced by the release notebook, instead of
+    failing in nbgrader's OverwriteCells. :class:`GradeAnswerCells` checks the grader's files
+    against the course's manifest, reads each answer cell from the notebook file and grades it with the sandboxed runner of ``make grade``,
     re-grading only answers whose fingerprint changed since the last autograde, and writes each
     test cell's verdict; :class:`RequireGradeOutputs` makes a test cell it did not write an error;
     :class:`AddRubrics` shows each C written answer's rubric under it, for formgrader.
@@ -56,6 +58,11 @@ def autograde_steps(autograde, save_grades) -> list:
     return [GradeAnswerCells, RequireGradeOutputs, *steps[:at], AddRubrics, *steps[at:]]
 
 
+def sanitize_steps(autograde) -> list:
+    """nbgrader's sanitize preprocessors (run before autograde's), :class:`CheckNotebook` first."""
+    return [CheckNotebook, *autograde.class_traits()["sanitize_preprocessors"].default()]
+
+
 def require_manifest(course: str | Path) -> None:
     """Stop this process with the manifest's error if the grader's files changed since the build."""
     import sys
@@ -97,6 +104,60 @@ class ReleaseStubs(ClearSolutions):
 
 
 # ---------------------------------------------------------------------------- autograde
+def set_of(cell) -> str | None:
+    """The set a cell of the course belongs to (``A3__answer``: A; ``A__intro``: A), or None."""
+    ex_id = _meta(cell).get("grade_id", "").partition("__")[0]
+    return catalog.get(ex_id).set if ex_id in catalog.BY_ID else ex_id if ex_id in catalog.SETS else None
+
+
+def sets_of(nb) -> set[str]:
+    """The sets whose cells a notebook holds."""
+    return {s for s in map(set_of, nb.cells) if s}
+
+
+class CheckNotebook(NbGraderPreprocessor):
+    """A submitted ``set_A.ipynb`` that holds none of set A's cells (set B's notebook saved under
+    set A's name, or a notebook of no set) is not set A's work. nbgrader would fail on it (its
+    OverwriteCells trips over cells it does not know), so this step runs first: it records the
+    submission as **not submitted (wrong notebook: ...)** for grades.csv and mastery.csv
+    (:func:`grader.classroom.roster.record_wrong_notebook`), and grades the release notebook in its
+    place, under a first cell that tells the student what happened. Nothing of it is run. Cells
+    of another set pasted into the right notebook become plain cells, for the same reason."""
+
+    def preprocess(self, nb, resources):
+        info = resources["nbgrader"]
+        assignment, student = info["assignment"], info["student"]
+        set_id = assignment.removeprefix("set_")
+        if set_id not in catalog.SETS:
+            return nb, resources  # not one of the course's assignments
+        course = course_root(self)
+        found = sets_of(nb)
+        if set_id in found:
+            roster.record_wrong_notebook(course, assignment, student, None)
+            for cell in nb.cells:  # another set's cells pasted in: plain cells (OverwriteCells fails on them)
+                if set_of(cell) not in (None, set_id):
+                    self.log.warning("%s %s: cell %s is not %s's: kept as a plain cell, not graded",
+                                     student, assignment, _meta(cell)["grade_id"], assignment)
+                    del cell.metadata["nbgrader"]
+            return nb, resources
+        what = (" and ".join(f"set_{s}'s" for s in sorted(found)) + " notebook") if found \
+            else "a notebook of no set"
+        roster.record_wrong_notebook(course, assignment, student, what)
+        self.log.warning("%s %s: %s.ipynb is %s, not %s's: recorded as not submitted (wrong notebook); "
+                         "nothing in it is graded", student, assignment, info["notebook"], what, assignment)
+        release_dir = self.config.get("CourseDirectory", {}).get("release_directory") or "release"
+        release = course / release_dir / assignment / f"{info['notebook']}.ipynb"
+        if not release.is_file():
+            raise RuntimeError(f"{student}'s {assignment}.ipynb is {what}, not {assignment}'s (recorded as not "
+                               f"submitted); {release} is missing: run nbgrader generate_assignment {assignment}")
+        stand_in = nbformat.read(release, as_version=4)
+        stand_in.cells.insert(0, nbformat.v4.new_markdown_cell(
+            f"**Not graded: this is not {assignment}'s notebook.** The file you submitted as "
+            f"`{assignment}.ipynb` is {what}, so {assignment} counts as not submitted. Submit "
+            f"{assignment}'s own notebook (fetch it again) with your answers in it."))
+        return stand_in, resources
+
+
 class GradeAnswerCells(NbGraderPreprocessor):
     """Grade each answer cell from the notebook file, outside any process of the student's.
 

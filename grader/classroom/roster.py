@@ -4,7 +4,9 @@ The class is every student of the gradebook and every folder of ``submitted/`` (
 folder is empty never reaches the gradebook). For each student and assignment, :func:`status`:
 
 graded          ``submitted/<student>/<set>/<set>.ipynb`` was autograded
-not submitted   no folder, an empty one, or a notebook of another name (named in the note)
+not submitted   no folder, an empty one, a notebook of another name (named in the note), or the
+                wrong notebook under the right name (another set's: autograde records it, see
+                :func:`record_wrong_notebook`)
 not graded      submitted, but autograde has not graded it (not run yet, or it failed)
 
 ``mastery.csv`` / ``mastery.json`` (:func:`mastery`): one row per student, by the same rules as
@@ -56,6 +58,47 @@ def save_results(course: Path, assignment: str, student: str, results: dict[str,
     write_text(path, json.dumps({k: r.to_dict() for k, r in results.items()}))
 
 
+def submitted_notebook(course: Path, assignment: str, student: str) -> Path:
+    return Path(course) / "submitted" / _safe(student) / _safe(assignment) / f"{assignment}.ipynb"
+
+
+def _wrong_file(course: Path, assignment: str, student: str) -> Path:
+    return Path(course) / PRIVATE / "wrong" / _safe(assignment) / f"{_safe(student)}.json"
+
+
+def _digest(path: Path) -> str:
+    import hashlib
+
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def record_wrong_notebook(course: Path, assignment: str, student: str, found: str | None) -> None:
+    """What autograde found in ``submitted/<student>/<set>/<set>.ipynb`` when it is not that set's
+    notebook (``found``: "set_B's notebook", ...), tied to that file's bytes: a resubmission is
+    judged afresh. ``None``: the right notebook, the record goes."""
+    path = _wrong_file(course, assignment, student)
+    if found is None:
+        path.unlink(missing_ok=True)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sha = _digest(submitted_notebook(course, assignment, student))
+    write_text(path, json.dumps({"found": found, "sha256": sha}))
+
+
+def wrong_notebook(course: Path, assignment: str, student: str) -> str | None:
+    """What autograde found instead of the set's notebook, if the file submitted is still that one."""
+    try:
+        record = json.loads(_wrong_file(course, assignment, student).read_text())
+        if record["sha256"] and record["sha256"] == _digest(submitted_notebook(course, assignment, student)):
+            return str(record["found"])
+    except (OSError, ValueError, TypeError, KeyError):
+        pass
+    return None
+
+
 def load_results(course: Path, assignment: str, student: str) -> dict[str, ExerciseResult]:
     try:
         data = json.loads(results_file(course, assignment, student).read_text())
@@ -83,6 +126,9 @@ def status(course: Path, gradebook, assignment: str, student: str) -> tuple[str,
     if not notebook.is_file():
         others = sorted(p.name for p in folder.glob("*.ipynb"))
         return "not submitted", f"found {', '.join(others)}" if others else "empty folder"
+    found = wrong_notebook(course, assignment, student)
+    if found:
+        return "not submitted", f"wrong notebook: {found}"
     try:
         gradebook.find_submission(assignment, student)
     except MissingEntry:

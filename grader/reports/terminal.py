@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from rich.console import Console
@@ -17,26 +18,37 @@ from grader.isolation import files
 
 _STYLE = {"passed": "green", "not_verifiable": "yellow", "not_available": "dim", "not_graded": "dim"}
 _UNGRADED = {"not_available", "not_graded"}  # no key point results to show
-# Statuses that say the same thing about every key point of an exercise: one line is enough.
-_WHOLE_EXERCISE = {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom", "refused", "identical"}
+# Statuses that say the same thing about every key point of an exercise: one line is enough, and
+# the failure is about the answer as a whole, not about an input.
+WHOLE_EXERCISE = frozenset({"not_implemented", "import_error", "missing", "crashed", "timeout", "oom", "refused",
+                            "identical"})
 
 
-def feedback(ex: catalog.Exercise, kp: KeyPointResult, *, reveal_expected: bool = True) -> str:
-    """What failed, expected vs got, and what to re-read."""
+def feedback(ex: catalog.Exercise, kp: KeyPointResult, *, reveal_expected: bool = True,
+             label: Callable[[catalog.KeyPoint], str] | None = None,
+             whole_exercise: Collection[str] = ()) -> str:
+    """A failed key point as the learner reads it: what failed, what came back, the drawn input,
+    what was checked, where to re-read and the course's lesson; ``kp`` as the reveal rule left it
+    (:func:`grader.engine.attempts.shown`).
+
+    ``reveal_expected=False`` (the classroom, Gradescope) leaves out the hidden checks' expected
+    value and with it the hint: a hint, or a named mistake ("gives (1,) instead of (0,)"), can
+    state it. ``label``: how the key point is named on the ``checks:`` line (default its claim).
+    ``whole_exercise``: statuses about the answer as a whole, shown without a drawn input."""
     lines = [f"{STATUS_TEXT.get(kp.status, kp.status)}: {kp.message}".rstrip(": ")]
     if reveal_expected and kp.expected is not None:
         lines.append(f"expected: {kp.expected}")
     if kp.got is not None:
         lines.append(f"got:      {kp.got}")
-    if kp.hint:
+    if reveal_expected and kp.hint:
         lines.append(f"hint:     {kp.hint}")
-    if kp.example:
+    if kp.example and kp.status not in whole_exercise:
         lines.append(kp.example.strip())
     if kp.traceback:
         lines.append(kp.traceback.rstrip())
     try:
         point = ex.key_point(kp.key_point)
-        lines.append(f"checks:   {point.claim}")
+        lines.append(f"checks:   {label(point) if label else point.claim}")
         lines.append(f"re-read:  {point.reread}")
         if kp.lesson:
             lines.append(f"course:   {kp.lesson}")
@@ -54,7 +66,7 @@ def _exercise_line(res: ExerciseResult) -> tuple[str, str]:
     unverified = sum(k.status == "not_verifiable" for k in res.key_points)
     if not statuses:
         text = "passed" + (f" ({unverified} not verified here)" if unverified else "")
-    elif len(statuses) == 1 and statuses <= _WHOLE_EXERCISE:
+    elif len(statuses) == 1 and statuses <= WHOLE_EXERCISE:
         text = STATUS_TEXT[statuses.pop()]
     else:
         text = ", ".join(sorted(STATUS_TEXT.get(s, s) for s in statuses))
@@ -136,7 +148,7 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
         bad = [k for k in res.key_points if not k.passed and k.status != "not_verifiable"]
         if not bad:
             continue
-        if len({k.status for k in bad}) == 1 and bad[0].status in _WHOLE_EXERCISE and len(bad) == len(res.key_points):
+        if len({k.status for k in bad}) == 1 and bad[0].status in WHOLE_EXERCISE and len(bad) == len(res.key_points):
             failures.append(f"[bold]{escape(ex.id)}[/] {escape(STATUS_TEXT[bad[0].status])}: "
                             f"{escape(str(bad[0].message))}\n  re-read: {escape(ex.key_points[0].reread)}")
             continue
