@@ -100,9 +100,10 @@ def test_full_index_expressions(learner, case):
     hint = ("ints drop a dim, slices keep it (length len(range(*s.indices(n)))), None inserts a 1, "
             "... stands for the dims the other items don't address")
     # Fixed cases first, whatever the draw: ... spanning two dims, a step, None, a negative int,
-    # bounds past either end (clamped), a one-element slice.
+    # bounds past either end (clamped), a one-element slice, ... beside None (None addresses no dim).
     for fixed_shape, fixed_index in [((2, 3, 4, 5), (Ellipsis, 0)), ((8, 3), (slice(None, None, 3), None, -1)),
-                                     ((4, 6, 5), (slice(-10, None), slice(2, 100), slice(-1, None)))]:
+                                     ((4, 6, 5), (slice(-10, None), slice(2, 100), slice(-1, None))),
+                                     ((2, 3, 5), (None, Ellipsis, None))]:
         _check_index(learner, fixed_shape, fixed_index, hint)
     shape, index = case
     _check_index(learner, shape, index, hint)

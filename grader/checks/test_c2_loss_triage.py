@@ -15,7 +15,8 @@ The contract's paths, and where each is exercised:
   or a line that ran is not;
 - shapes_second: matching shapes (None) and five wrong ones, transposed labels that torch runs;
 - ln_v_first: real first losses of both inits and drawn (loss, V) pairs off the 1-nat edges;
-- grad_norm_shape: a healthy curve and one with a late spike or NaN.
+- grad_norm_shape: a healthy curve, one with a late spike or NaN, and one with +-inf in the first 5
+  steps (non-finite anywhere, not only NaN, not only where the spike rule looks).
 """
 
 import torch
@@ -155,13 +156,17 @@ def test_missing_addition(learner, seed, order, two):
 
 
 # Healthy by construction: a large first step, then values within 4x of each other (so none can
-# exceed 5x the median); spoiled at step >= 5 by a NaN or a value 6-50x the largest one.
+# exceed 5x the median); spoiled at step >= 5 by a NaN or a value 6-50x the largest one, and
+# (another curve) by an infinite value within the first 5 steps, where the spike rule does not
+# look: "not finite" is NaN and +-inf alike.
 @given(st.lists(st.floats(0.2, 0.8), min_size=6, max_size=40), st.floats(2.0, 3.0), st.floats(6, 50),
-       st.integers(5, 39), st.booleans())
-def test_grad_norm_shape(learner, late, first, spike, at, nan):
+       st.integers(5, 39), st.booleans(), st.integers(0, 4), st.sampled_from([float("inf"), float("-inf")]))
+def test_grad_norm_shape(learner, late, first, spike, at, nan, early_at, inf):
     healthy = [first] + late
     bad = list(healthy)
     bad[min(at, len(bad) - 1)] = float("nan") if nan else spike * max(healthy)
-    for norms, want in ((healthy, True), (bad, False)):
+    early = list(healthy)
+    early[early_at] = inf
+    for norms, want in ((healthy, True), (bad, False), (early, False)):
         expect_equal(learner.grad_norm_healthy(norms), want, f"grad_norm_healthy({[round(v, 3) for v in norms]})",
                      hint="the grader's rule: not finite anywhere, or a value after the first 5 steps above 5x the median, is unhealthy")
