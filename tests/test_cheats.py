@@ -17,6 +17,7 @@ HERE = Path(__file__).parent / "cheats"
 CASES = [
     (catalog.get("X1"), "x1_sleepy_threads_one_worker.py", ("processes_speed_up",)),
     (catalog.get("A1"), "a1_child_interpreter.py", ("peak_independent_of_size",)),
+    (catalog.get("A1"), "a1_detached_helper.py", ("peak_independent_of_size",)),
 ]
 
 

@@ -327,7 +327,7 @@ class Learner:
         return procfs.status(self._proc.pid)
 
     def watched(self, run: Callable[[], Any]) -> tuple[Any, dict]:
-        """``run()`` (a call or drive of this learner), while the learner's other processes (descendants, session) are sampled from
+        """``run()`` (a call or drive of this learner), while the learner's other processes (all of its uid's) are sampled from
         /proc every few ms: ``(result, {"pids": [...], "peak_hwm": max VmHWM of any of them,
         "children_cpu_s": CPU time of children waited for during the call})``. A measurement of
         the learner process's own memory is meaningless when the work ran in another process."""
@@ -339,7 +339,7 @@ class Learner:
             while not stop.is_set():
                 lead = self._proc.pid if self._proc is not None else None
                 if lead:
-                    for pid in procfs.tree(lead):
+                    for pid in self._sandbox.others(lead):
                         seen.add(pid)
                         try:
                             peak[0] = max(peak[0], procfs.status(pid).get("VmHWM", 0))

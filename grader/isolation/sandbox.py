@@ -324,6 +324,13 @@ class Sandbox:
             return rss + memfd
         return sum(procfs.pss_bytes(pid) for pid in pids) + memfd
 
+    def others(self, leader: int) -> list[int]:
+        """The learner's processes besides ``leader``: every process of its uid where it has one of
+        its own (an orphan that left the tree and the session still counts), else the tree."""
+        if self.privileged:
+            return [pid for pid in procfs.pids() if pid != leader and procfs.owner(pid) == self.uid]
+        return procfs.tree(leader)
+
     def _owns(self, pid: int, leader: int) -> bool:
         if self.privileged:
             return procfs.owner(pid) == self.uid
