@@ -60,7 +60,7 @@ def test_effective_batch(learner, b, n, k, shard, d, seed):
 
 
 @given(st.integers(1, 64), st.sampled_from(["train.py", "sft.py", "scripts/run_sft.py"]))
-def test_processes_not_threads(learner, n, script):
+def test_launch_command(learner, n, script):
     from torch.distributed.run import get_args_parser
 
     for gpus in (8, n):

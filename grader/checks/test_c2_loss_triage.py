@@ -10,12 +10,12 @@ drawn loss is placed clearly above, within or below 1 nat of ln V; a grad-norm c
 healthy, then spoiled by a spike or a NaN), and its kind is the expected answer.
 
 The contract's paths, and where each is exercised:
-- missing_addition: every single line missing and nothing missing ("none"), AND two lines missing
+- missing_line: every single line missing and nothing missing ("none"), AND two lines missing
   at once, where only the stub's order (scheduler, then clip, then zero_grad) gives the answer: a
   learner who tests them in another order is right on every single-line trace;
-- shapes_second: matching shapes (None) and five wrong ones, transposed labels that torch runs;
-- ln_v_first: real first losses of both inits and drawn (loss, V) pairs off the 1-nat edges;
-- grad_norm_shape: a healthy curve and one with a late spike or NaN.
+- shape_guard: matching shapes (None) and five wrong ones, transposed labels that torch runs;
+- first_loss_verdict: real first losses of both inits and drawn (loss, V) pairs off the 1-nat edges;
+- grad_norm_curve: a healthy curve and one with a late spike or NaN.
 """
 
 import torch
@@ -61,7 +61,7 @@ def _first_losses(draw):
 
 @settings(max_examples=4)
 @given(st.integers(0, 2**31 - 1), st.floats(30, 200), _first_losses())
-def test_ln_v_first(learner, seed, scale, drawn):
+def test_first_loss_verdict(learner, seed, scale, drawn):
     ln_v = uniform_loss(SMALL.vocab_size)
     for head, label, want in ((1.0, "the shipped N(0, 0.02) init", "ok"),
                               (scale, f"the output layer scaled x{scale:.0f}", "too_high")):
@@ -88,7 +88,7 @@ def _shape_cases(draw):
 
 @settings(max_examples=20)
 @given(_shape_cases())
-def test_shapes_second(learner, cases):
+def test_shape_guard(learner, cases):
     good, (lg, lb) = cases
     expect_equal(learner.check_loss_shapes(good[0], good[1]), None, f"check_loss_shapes{good} (matching shapes)")
     logits, labels = torch.zeros(lg), torch.zeros(lb, dtype=torch.long)
@@ -139,7 +139,7 @@ TWO_MISSING = [(a, b) for i, a in enumerate(TRIAGE_ORDER) for b in TRIAGE_ORDER[
 
 @settings(max_examples=6)
 @given(st.integers(0, 2**31 - 1), st.permutations(LINES), st.sampled_from(TWO_MISSING))
-def test_missing_addition(learner, seed, order, two):
+def test_missing_line(learner, seed, order, two):
     for missing in order[:2]:
         trace = real_trace(seed, missing)
         got = as_str(learner.missing_line(trace), "missing_line(trace)")
@@ -158,7 +158,7 @@ def test_missing_addition(learner, seed, order, two):
 # exceed 5x the median); spoiled at step >= 5 by a NaN or a value 6-50x the largest one.
 @given(st.lists(st.floats(0.2, 0.8), min_size=6, max_size=40), st.floats(2.0, 3.0), st.floats(6, 50),
        st.integers(5, 39), st.booleans())
-def test_grad_norm_shape(learner, late, first, spike, at, nan):
+def test_grad_norm_curve(learner, late, first, spike, at, nan):
     healthy = [first] + late
     bad = list(healthy)
     bad[min(at, len(bad) - 1)] = float("nan") if nan else spike * max(healthy)

@@ -4,7 +4,7 @@ reads_profiler_table: this process profiles a real training step of a drawn MLP 
 ``torch.profiler.profile`` (``record_function("forward")`` / ``("backward")`` around the two
 phases), turns ``key_averages()`` into plain rows and gives them to the learner; top ops and the
 backward/forward ratio are recomputed here from the same rows.
-seven_item_record: this process makes a git repository with a commit and a random data file;
+run_record: this process makes a git repository with a commit and a random data file;
 the learner's record must hold that commit (``git rev-parse HEAD`` here), the file's sha256
 (hashlib here), the config, seed and metrics given, a pip-freeze-like environment with the real
 torch version, and the JSON it saved must equal it.
@@ -15,7 +15,7 @@ seed twice -> identical metric, another seed -> different, no two samples with t
 The contract's paths (issue 17): seed_reproducible runs five times: seeds a (two epochs), b, 0,
 then a and 0 again more than a second later, so a seed that ignores the run's seed, treats 0 as
 "no seed", comes from the clock, or repeats every epoch (workers re-seeded from seed + id) fails;
-seven_item_record compares every item, the saved JSON as well; reads_profiler_table every top
+run_record compares every item, the saved JSON as well; reads_profiler_table every top
 op and the ratio.
 """
 
@@ -89,7 +89,7 @@ def _git(repo, *args) -> str:
 @settings(max_examples=2)
 @given(st.integers(0, 2**31 - 1), st.binary(min_size=1, max_size=4096),
        st.dictionaries(st.sampled_from(["lr", "batch_size", "steps", "warmup"]), st.integers(1, 1000), min_size=1))
-def test_seven_item_record(learner, shared_tmp_path, seed, data, config):
+def test_run_record(learner, shared_tmp_path, seed, data, config):
     repo = Path(tempfile.mkdtemp(prefix="repo-", dir=shared_tmp_path))
     _git(repo, "init", "-q")
     (repo / "train.py").write_text(f"# run {seed}\n")

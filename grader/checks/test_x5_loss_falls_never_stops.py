@@ -122,7 +122,7 @@ loss_curves = st.lists(st.floats(0.0, 12.0, allow_nan=False), min_size=4, max_si
 
 @settings(max_examples=30)
 @given(loss_curves)
-def test_loss_falls(learner, run, figure, curve):
+def test_loss_curve(learner, run, figure, curve):
     _masked(run)
     losses = [as_number(x, "a training loss") for x in run["losses"]]
     if not _loss_rule(losses):
@@ -143,7 +143,7 @@ def generations(draw):
 
 @settings(max_examples=30)
 @given(generations())
-def test_never_stops(learner, run, tokenizer, gen):
+def test_generations(learner, run, tokenizer, gen):
     _masked(run)
     eos = sft.eos_id(tokenizer)
     rows = truth.judge(tokenizer, sft.HELD_OUT_PAIRS, run["generated"], eos)

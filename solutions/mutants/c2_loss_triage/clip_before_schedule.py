@@ -9,7 +9,7 @@ missing is where it shows: DINO's training loop lost its zero_grad on one path o
 
 from solutions.c2_loss_triage import *  # noqa: F403
 
-KILLED_BY = ("missing_addition",)
+KILLED_BY = ("missing_line",)
 MISCONCEPTION = "test for a missing clip before testing whether the learning rate changes"
 
 

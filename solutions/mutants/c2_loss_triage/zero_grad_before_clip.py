@@ -9,7 +9,7 @@ the first thing a learner looks for; with a single line missing the order never 
 
 from solutions.c2_loss_triage import *  # noqa: F403
 
-KILLED_BY = ("missing_addition",)
+KILLED_BY = ("missing_line",)
 MISCONCEPTION = "test for a missing zero_grad before testing whether clipping ran (the triage order is scheduler, clip, zero_grad)"
 
 

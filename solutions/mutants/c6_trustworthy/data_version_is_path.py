@@ -5,7 +5,7 @@ import hashlib
 from solutions.c6_trustworthy import *  # noqa: F403
 from solutions.c6_trustworthy import run_record as _run_record
 
-KILLED_BY = ("data_version",)
+KILLED_BY = ("changed_data",)
 
 
 def run_record(config, data_path, seed, metrics):

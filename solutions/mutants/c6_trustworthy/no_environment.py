@@ -3,7 +3,7 @@
 from solutions.c6_trustworthy import *  # noqa: F403
 from solutions.c6_trustworthy import run_record as _run_record
 
-KILLED_BY = ("seven_items",)
+KILLED_BY = ("run_record",)
 
 
 def run_record(config, data_path, seed, metrics):
