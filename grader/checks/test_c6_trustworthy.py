@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, expect_equal, fail
-from grader.checks.support.meaning import by_meaning, record_item
+from grader.checks.support.meaning import by_meaning, record_item, run_facts
 from grader.checks.truth.experiments import SEVEN_ITEMS, bands_overlap, ci95_half_width, close, mean_std
 
 
@@ -85,8 +85,8 @@ def _record(learner, shared_tmp_path, content: str, seed: int):
     path.write_text(content)
     config, metrics = {"lr": 3e-4, "batch_size": 8, "seed": seed}, {"accuracy": 0.61, "loss": 1.7}
     # keys matched by meaning: which items a record holds is what the learner recalls
-    rec, _ = by_meaning(learner.run_record(config, str(path), seed, metrics), record_item, SEVEN_ITEMS,
-                        "run_record(...)")
+    run = run_facts({"config": config, "data_path": str(path), "seed": seed, "metrics": metrics}, seed)
+    rec, _ = by_meaning(learner.run_record(run), record_item, SEVEN_ITEMS, "run_record(run)")
     return rec, config, metrics, path
 
 

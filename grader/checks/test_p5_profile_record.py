@@ -5,9 +5,10 @@ reads_profiler_table: this process profiles a real training step of a drawn MLP 
 phases), turns ``key_averages()`` into plain rows and gives them to the learner; top ops and the
 backward/forward ratio are recomputed here from the same rows.
 run_record: this process makes a git repository with a commit and a random data file;
-the learner's record must hold that commit (``git rev-parse HEAD`` here), the file's sha256
-(hashlib here), the config, seed and metrics given, a pip-freeze-like environment with the real
-torch version, and the JSON it saved must equal it.
+the learner's ``make_run_record`` gets the run's facts among others a record leaves out
+(``meaning.run_facts``); its record must hold that commit (``git rev-parse HEAD`` here), the
+file's sha256 (hashlib here), the run id, config, seed and metrics given, a pip-freeze-like
+environment with the real torch version, and nothing else; the JSON it saved must equal it.
 seed_reproducible: the driver (grader/drivers/p5_profile_record.py) trains a tiny model from the
 learner's 2-worker DataLoader whose dataset draws noise from NumPy, ``random`` and torch; same
 seed twice -> identical metric, another seed -> different, no two samples with the same noise.
@@ -33,7 +34,7 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, fail
-from grader.checks.support.meaning import by_meaning, record_item
+from grader.checks.support.meaning import by_meaning, record_item, run_facts
 
 torch.set_num_threads(1)
 P6_PROF = "part 6, conclusion: reading the profiler table"
@@ -103,8 +104,10 @@ def test_run_record(learner, shared_tmp_path, seed, data, config):
     data_path.chmod(0o644)
     metrics = {"val_loss": round(1 + seed % 997 / 1000, 6)}
     run_id = f"run-{seed}"
-    out = learner.drive("grader.drivers.p5_profile_record:run_record", run_id=run_id, repo_dir=str(repo),
-                        config=config, data_path=str(data_path), seed=seed, metrics=metrics)
+    # the facts of the run among others a record leaves out: which make the record is the learner's call
+    run = run_facts({"run_id": run_id, "repo_dir": str(repo), "config": config, "data_path": str(data_path),
+                     "seed": seed, "metrics": metrics}, seed)
+    out = learner.drive("grader.drivers.p5_profile_record:run_record", run=run)
     rec, names = by_meaning(out["record"], record_item, ITEMS, "make_run_record(...)")  # keys matched by meaning
     expected = {"run_id": run_id, "commit": _git(repo, "rev-parse", "HEAD"), "config": config,
                 "data_version": hashlib.sha256(data).hexdigest(), "seed": seed, "metrics": metrics}
