@@ -176,3 +176,19 @@ def test_the_guard_catches_a_stub_that_answers(tmp_path):
     text = _stub_text(ex, tmp_path)
     assert {"16 bytes", "48 GB"} <= {i for i in _banned(ex) if _found(i, text)}
     assert _flat(ex.question) not in text
+
+
+def test_recall_topics_do_not_name_their_part():
+    """R asks which part teaches each topic (grader/given/recall_topics.py, shown to the learner): a
+    topic that borrows a part's title ("Pandas ...", "... Python protocols") answers itself, and
+    one that states a fact (the master weights, process pools, generators) answers another item."""
+    from grader.given.recall_topics import TOPICS
+
+    title_words = {w for title in catalog.PART_TITLES.values() for w in re.findall(r"[a-z]+", title.lower())}
+    title_words -= {"and", "training", "loop", "review", "self", "test"}  # generic: they name no part
+    facts = ("master", "process pool", "generator", "multi-seed", "fp32")
+    named = {t: sorted(title_words & set(re.findall(r"[a-z]+", t.lower()))) for t in TOPICS}
+    named = {t: w for t, w in named.items() if w}
+    stated = {t: [f for f in facts if f in t.lower()] for t in TOPICS}
+    stated = {t: f for t, f in stated.items() if f}
+    assert not named and not stated, (named, stated)
