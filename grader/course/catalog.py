@@ -453,12 +453,12 @@ CATALOG: tuple[Exercise, ...] = (
            "before the loss — 「loss 前 assert 形状」"),
         fact("missing_line", "the missing line, read from real short runs with one line removed", p7("C", 2),
              L_LOOP),
-        kp("grad_norm_curve", "follow-up: the judgement on drawn gradient-norm curves", p7("C", 2, followup=True),
+        fact("grad_norm_curve", "follow-up: the judgement on drawn gradient-norm curves", p7("C", 2, followup=True),
            "a healthy curve: a larger first step, then small values; a later spike or a NaN is not healthy",
            followup=True),
         question="训练 loss 不降或第一步就异常，你排查的顺序是什么？",
         allowed=("clip_grad_norm",),  # missing_line's answers are a closed list of line names
-        forbidden=("shapes second", "10.4", "ln 32000", "labels_shape + (", "+ (V,)", "transposed", "never changes", "1.25",
+        forbidden=("1 nat", "median", "5 x", "shapes second", "10.4", "ln 32000", "labels_shape + (", "+ (V,)", "transposed", "never changes", "1.25",
                    "above 1.0", "1.0 +", "1e-3", "too_high if", "output layer's init", "leak", "0.3", "~2.0")),
     _ex("C3", "c3_decode_roofline", "C", 6, "Why inference is fast only at large batch",
         fact("decode_step_cost", "a decode step's FLOPs and bytes against FlopCounterMode on a real model, "
@@ -652,7 +652,7 @@ CATALOG: tuple[Exercise, ...] = (
            "stops() reads generations as the grader does", P5_MIS, L_EOS),
         timeout_s=600, call_timeout_s=60,
         question="loss 降下来 SFT 就成了",
-        forbidden=("never stops", "still falls", "never stop", "does not stop", "5.3", "1.7", "Paris", "Rome", "enough times", "often enough")),
+        forbidden=("half the", "mean of the last", "never stops", "still falls", "never stop", "does not stop", "5.3", "1.7", "Paris", "Rome", "enough times", "often enough")),
 )
 BY_ID: dict[str, Exercise] = {ex.id: ex for ex in CATALOG}
 BY_MODULE: dict[str, Exercise] = {ex.module: ex for ex in CATALOG}
