@@ -21,7 +21,7 @@ transformers from your ``config``, eager attention)::
 
 ``config`` is a plain dict: ``vocab_size``, ``hidden_size``, ``intermediate_size``,
 ``num_hidden_layers``, ``num_attention_heads``, ``num_key_value_heads``, ``head_dim`` (may
-differ from hidden_size / heads; absent means hidden_size / heads), ``tie_word_embeddings``
+differ from hidden_size / heads; absent or ``None`` means hidden_size / heads), ``tie_word_embeddings``
 (True: the LM head is the embedding matrix), ``max_position_embeddings``. The layers are
 transformers' Llama layers (bias-free linears, RMSNorm).
 
