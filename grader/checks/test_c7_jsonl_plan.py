@@ -195,9 +195,9 @@ def test_parallel_tokenizing(learner, shared_tmp_path, seed, chunksize, min_char
 def test_speedup_bound(learner, s, workers, cores):
     for args in ((0.23, 8, 8), (s, workers, cores)):
         want = 1 / (args[0] + (1 - args[0]) / min(args[1], args[2]))
-        got = as_number(learner.amdahl_speedup(*args), f"amdahl_speedup{args}")
+        got = as_number(learner.speedup_bound(*args), f"speedup_bound{args}")
         if not math.isclose(got, want, rel_tol=1e-6):  # float32 arithmetic is right too
-            fail(f"amdahl_speedup{args}", want, got, hint="the serial part and the real core count cap the speed-up")
-    if not 2.9 <= learner.amdahl_speedup(0.23, 8, 8) <= 3.3:
-        fail("amdahl_speedup(0.23, 8, 8): the course's 8 processes", "~3.1", learner.amdahl_speedup(0.23, 8, 8),
+            fail(f"speedup_bound{args}", want, got, hint="the serial part and the real core count cap the speed-up")
+    if not 2.9 <= learner.speedup_bound(0.23, 8, 8) <= 3.3:
+        fail("speedup_bound(0.23, 8, 8): the course's 8 processes", "~3.1", learner.speedup_bound(0.23, 8, 8),
              "23% serial work caps 8 processes near the course's 3.1x")

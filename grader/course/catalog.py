@@ -417,7 +417,7 @@ CATALOG: tuple[Exercise, ...] = (
         fact("merged_logits", "the merged model, loaded into a plain base model, against the unmerged logits",
              P5_MUST, L_LORA),
         question="第五篇那个 Qwen2.5-0.5B merge_and_unload 后部署在 H100 上，batch 1 decode 每 token 的下限约多少？合并前后这个数字变不变？",
-        forbidden=("equals unmerged", "0.29", "0.3 ms", "0.99", "494", "n_params * bytes", "* 1e3", "W'", "W +", "B A", "BA",
+        forbidden=("parameter count", "same outputs", "equals unmerged", "0.29", "0.3 ms", "0.99", "494", "n_params * bytes", "* 1e3", "W'", "W +", "B A", "BA",
                    "unload()", "zero inference overhead", "negligible", "memory-bound")),
     _ex("B5", "b5_ddp", "B", 4, "A LoRA SFT on 8 GPUs in DDP mode",
         fact("per_gpu_memory", "bytes per GPU under DDP, against a real LoRA replica's state", P4_CONC, L_DDP),
@@ -425,7 +425,7 @@ CATALOG: tuple[Exercise, ...] = (
         fact("launch_command", "the launch command, as torchrun's own parser reads it", P1_MUST,
              L_GIL + "; torchrun --nproc_per_node=N starts one process per GPU (accelerate launch does the same)"),
         question="用 accelerate launch 在 8 卡上跑 8B LoRA SFT，DDP 模式。每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效 batch 是多少？",
-        forbidden=("not threads", "full replica", "replica per", "divide", "/ n_gpus", "x GPUs", "per-GPU batch x", "mean of the",
+        forbidden=("averages", "not threads", "full replica", "replica per", "divide", "/ n_gpus", "x GPUs", "per-GPU batch x", "mean of the",
                    "average", "--nproc", "one process per GPU", "bytecode", "16.7 GB")),
     # ---------------------------------------------------------------- C
     _ex("C1", "c1_70b_plan", "C", 4, "A 70B fine-tuning plan",
@@ -527,7 +527,7 @@ CATALOG: tuple[Exercise, ...] = (
              "processes do not reach 8x: the serial part (reading, dedupe, pickling in the parent) and the real "
              "cores cap it (Amdahl: 1 / (s + (1 - s) / n)); the course measured 3.1x", followup=True),
         question="一份 10 GB 的 JSONL 要清洗、去重、tokenize，机器 16 GB 内存 8 核，怎么做到又快又不爆内存？",
-        forbidden=("streaming", "generator", "yield", "set of", "hash", "SHA-256", "sha256", "process pool", "processes, not",
+        forbidden=("amdahl", "streaming", "generator", "yield", "set of", "hash", "SHA-256", "sha256", "process pool", "processes, not",
                    "not threads", "imap(", "chunksize=chunksize", "pickle", "1 / (", "min(n_workers")),
     # ---------------------------------------------------------------- P
     _ex("P1", "p1_causal_attention", "P", 2, "Causal attention in einsum",

@@ -5,5 +5,5 @@ from solutions.c7_jsonl_plan import *  # noqa: F403
 KILLED_BY = ("speedup_bound",)
 
 
-def amdahl_speedup(serial_fraction, n_workers, n_cores):
+def speedup_bound(serial_fraction, n_workers, n_cores):
     return float(min(n_workers, n_cores))
