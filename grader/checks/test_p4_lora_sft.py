@@ -130,7 +130,7 @@ def test_masked_fraction(learner, tokenizer, pairs):
     # 1e-6: (labels == -100).float().mean() is float32 (0.8571428656578064 for 6/7) and right;
     # a wrong denominator or count is off by at least 1 / (B x T) ~ 1e-3.
     if abs(got - want) > 1e-6:
-        fail(f"masked_fraction of a {tuple(labels.shape)} batch with {count} labels of -100", want, got,
+        fail(f"masked_fraction of a {tuple(labels.shape)} batch with {count} labels the loss leaves out", want, got,
              "count -100 over ALL B x T label positions (padding included), divide by B x T")
 
 
