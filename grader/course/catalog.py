@@ -7,7 +7,8 @@ Every exercise of the course (README: "For maintainers") is registered here, bui
     solutions/<module>.py              the reference answer
     grader/checks/test_<module>.py     the hidden checks, one test function per key point
 
-A key point's id is the name of its test function without ``test_``. Mutants of the solution
+A key point's id is the name of its test function without ``test_``; it is shown with every
+result, so it names what is checked, never the answer (tests/test_stubs_ask.py). Mutants of the solution
 live in ``solutions/mutants/<module>/<name>.py`` (see ``tests/test_check_validity.py``).
 
 A stub asks, it never answers (tests/test_stubs_ask.py): each exercise names the course's
