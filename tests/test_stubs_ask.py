@@ -192,3 +192,23 @@ def test_recall_topics_do_not_name_their_part():
     stated = {t: [f for f in facts if f in t.lower()] for t in TOPICS}
     stated = {t: f for t, f in stated.items() if f}
     assert not named and not stated, (named, stated)
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
+def test_source_lines_point_into_the_course(ex):
+    """A stub's ``Source:`` / ``Study:`` lines say where to study, "第四篇 · 必记 / part 4,
+    must-remember": each Chinese section named there is the course's own heading (searching the
+    course text finds it); the part labels themselves (第四篇, 总纲) are the series' numbering."""
+    course = _course_text()
+    text = _flat((STUBS_DIR / f"{ex.module}.py").read_text(encoding="utf-8"))
+    missing = set()
+    for m in re.finditer(r"(?:Source|Study): (.+?)(?:\.\s|\"\"\"|$)", text):
+        for pointer in m.group(1).split(";"):
+            chinese = pointer.split(" / ")[0]
+            for piece in chinese.split(" · "):
+                for name in re.split(r"[()（）]", piece):
+                    name = name.strip()
+                    if re.search(r"[\u4e00-\u9fff]", name) and not re.fullmatch(r"第[一二三四五六七]篇|总纲", name) \
+                            and not re.search(r"[A-Za-z]{3}", name) and name not in course:
+                        missing.add(name)
+    assert not missing, f"{ex.id}: the stub's study pointers name {sorted(missing)}, not headings of the course"
