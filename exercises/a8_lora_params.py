@@ -24,9 +24,9 @@ def lora_trainable_params(config: dict, r: int, target_modules="all-linear") -> 
         config: a plain dict with the fields of a Llama / Qwen2 ``config.json``:
             ``hidden_size``, ``intermediate_size``, ``num_hidden_layers``,
             ``num_attention_heads``, ``num_key_value_heads``, ``vocab_size``,
-            ``tie_word_embeddings`` and, optionally, ``head_dim`` (absent: it is
-            ``hidden_size // num_attention_heads``; present: it may differ from that, as in
-            Qwen3). The decoder layers are transformers' ``LlamaDecoderLayer`` (bias-free
+            ``tie_word_embeddings`` and, optionally, ``head_dim`` (absent, or ``None`` as real
+            configs write it: it is ``hidden_size // num_attention_heads``; an int: it may differ
+            from that, as in Qwen3). The decoder layers are transformers' ``LlamaDecoderLayer`` (bias-free
             linears).
         r: the LoRA rank, an int >= 1.
         target_modules: ``"all-linear"``, as peft reads it, or a list of the linear modules'

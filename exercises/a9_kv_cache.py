@@ -24,8 +24,8 @@ def kv_cache_bytes(config: dict, batch_size: int, seq_len: int, bytes_per_elemen
         config: a plain dict with the fields of a Llama / Qwen2 ``config.json``:
             ``hidden_size``, ``num_hidden_layers``, ``num_attention_heads``,
             ``num_key_value_heads``, ``vocab_size``, ``intermediate_size``, ... and, optionally,
-            ``head_dim`` (absent: it is ``hidden_size // num_attention_heads``; present: it may
-            differ from that).
+            ``head_dim`` (absent, or ``None`` as real configs write it: it is
+            ``hidden_size // num_attention_heads``; an int: it may differ from that).
         batch_size: sequences (requests) in the cache, >= 1.
         seq_len: tokens per sequence held in the cache (prompt + generated so far), >= 1.
         bytes_per_element: bytes of one cached number.

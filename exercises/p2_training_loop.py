@@ -32,7 +32,8 @@ def lr_at(step: int, *, max_lr: float, min_lr: float, warmup_steps: int, total_s
     """The learning rate of optimizer step ``step`` (0-based) under the course's schedule.
 
     Conventions the grader relies on: during the warmup (``step < warmup_steps``) the rate
-    rises linearly and step ``warmup_steps - 1`` runs at ``max_lr`` (so step 0 is not 0);
+    rises as the course's warmup does and step ``warmup_steps - 1`` runs at ``max_lr`` (so
+    step 0 is not 0);
     ``warmup_steps == 0`` means no warmup; step ``warmup_steps`` runs at ``max_lr``, then the
     rate decays as the course's schedule does, reaching ``min_lr`` at ``total_steps``; every
     step from ``total_steps`` on runs at ``min_lr``.

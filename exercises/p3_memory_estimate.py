@@ -21,7 +21,7 @@ transformers from your ``config``, eager attention)::
 
 ``config`` is a plain dict: ``vocab_size``, ``hidden_size``, ``intermediate_size``,
 ``num_hidden_layers``, ``num_attention_heads``, ``num_key_value_heads``, ``head_dim`` (may
-differ from hidden_size / heads; absent means hidden_size / heads), ``tie_word_embeddings``
+differ from hidden_size / heads; absent or ``None`` means hidden_size / heads), ``tie_word_embeddings``
 (True: the LM head is the embedding matrix), ``max_position_embeddings``. The layers are
 transformers' Llama layers (bias-free linears, RMSNorm).
 
@@ -62,8 +62,8 @@ def course_memory_gb(config: dict, lora_r: int = 16) -> dict:
         ``"full"``: bf16 mixed precision with AdamW, every parameter trains;
         ``"lora"``: the base frozen, LoRA of rank ``lora_r`` with ``target_modules="all-linear"``
             (as peft reads it) trains;
-        ``"qlora"``: as ``"lora"``, with the frozen base stored in NF4 at 4.5 bits per
-            parameter (its per-block scales included).
+        ``"qlora"``: as ``"lora"``, with the frozen base stored in NF4 with one fp32 scale
+            per block of 64 weights.
 
     Source: 第四篇 · 必记 / part 4, must-remember.
     """

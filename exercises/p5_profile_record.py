@@ -60,17 +60,25 @@ def make_loader(dataset, seed: int, batch_size: int):
     raise NotImplementedError("P5: make_loader")
 
 
-def make_run_record(run_id: str, repo_dir: str, config: dict, data_path: str, seed: int, metrics: dict) -> dict:
+def make_run_record(run: dict) -> dict:
     """The course's minimal record of this run, as a JSON-able dict.
 
+    Args:
+        run: what is known about the run when it ends, more than a record needs (which of it
+            goes into the record, and what else the record needs, is yours to decide): a dict
+            with the keys ``"config"`` (dict), ``"data_path"`` (str, the training data file),
+            ``"host"`` (str), ``"metrics"`` (dict), ``"notes"`` (str), ``"output_dir"`` (str),
+            ``"repo_dir"`` (str, the git repository of the training code), ``"run_id"`` (str),
+            ``"seed"`` (int), ``"started_at"`` (str, ISO 8601) and ``"user"`` (str).
+
     Returns:
-        One entry per item of that record, keyed by short names (matched by meaning, any
-        spelling), no other entries. Conventions for the values: what is passed in is recorded
-        as given; a revision of code is the full sha git reports for ``HEAD`` of the repository
-        at ``repo_dir`` (which belongs to another user: git refuses such a repository unless
-        told it is safe); a digest of a file is the SHA-256 hex digest of its bytes; software
-        versions are a dict ``{distribution name: version string}`` of the installed
-        distributions, ``"torch"`` among them.
+        One entry per item of the course's record, keyed by short names (matched by meaning,
+        any spelling), no other entries. Conventions for the values: a value taken from ``run``
+        is recorded as given; a revision of code is the full sha git reports for ``HEAD`` of
+        the repository at ``run["repo_dir"]`` (which belongs to another user: git refuses such
+        a repository unless told it is safe); a digest of a file is the SHA-256 hex digest of
+        its bytes; software versions are a dict ``{distribution name: version string}`` of the
+        installed distributions, ``"torch"`` among them; a time is an ISO 8601 string.
 
     Source: 第六篇 · 必记 / part 6, must-remember; 总纲 · 七、实验工具 / L1 overview, §七.
     """

@@ -118,8 +118,7 @@ def first_step_loss(vocab_size: int) -> float:
 
 
 def ignore_index() -> int:
-    """The label value that takes a position out of the cross-entropy loss (how SFT masks the
-    prompt and the padding).
+    """The label value that takes a position out of the cross-entropy loss (the SFT loss mask).
 
     Returns:
         The value, as an int.

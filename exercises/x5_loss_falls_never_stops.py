@@ -44,8 +44,8 @@ def loss_fell(losses: list) -> bool:
         losses: the loss of every step, floats (at least 4).
 
     Returns:
-        A plain bool: the grader's rule (not the course's) is True when the mean of the last 3
-        losses is below half the FIRST loss.
+        A plain bool. The grader asks only curves that clearly fell and curves that clearly did
+        not.
 
     Source: 第七篇 · 四、常见误区 / part 7, §四.
     """
@@ -63,6 +63,10 @@ def stops(new_tokens: list, eos_id: int, answer_len: int) -> bool:
     Returns:
         A plain bool: True when ``eos_id`` comes within the first ``answer_len + 3`` new tokens
         (the answer, at most 2 more tokens, then the end), else False.
+
+    (This window is stated because it is the grader's definition of "stopped", not a course fact:
+    the grader judges the real run's generations with it, as P4 does, and stops() must read them
+    alike.)
 
     Source: 第五篇 · 结论 / part 5, conclusion.
     """

@@ -11,7 +11,7 @@ def effective_batch(per_gpu_batch, n_gpus, accumulation_steps):
     return per_gpu_batch * n_gpus * accumulation_steps
 
 
-def allreduce_mean(rank_grads):
+def allreduce_grads(rank_grads):
     return torch.stack(list(rank_grads)).mean(dim=0)
 
 

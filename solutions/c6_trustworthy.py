@@ -40,12 +40,12 @@ def _commit():
         return "unknown"
 
 
-def run_record(config, data_path, seed, metrics):
-    with open(data_path, "rb") as f:
+def run_record(run):
+    with open(run["data_path"], "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
-    return {"run_id": uuid.uuid4().hex, "commit": _commit(), "config": dict(config), "data_version": digest,
-            "seed": seed, "environment": {"python": platform.python_version(), "torch": torch.__version__},
-            "metrics": dict(metrics)}
+    return {"run_id": uuid.uuid4().hex, "commit": _commit(), "config": dict(run["config"]), "data_version": digest,
+            "seed": run["seed"], "environment": {"python": platform.python_version(), "torch": torch.__version__},
+            "metrics": dict(run["metrics"])}
 
 
 def seeded_experiment(seed):

@@ -36,5 +36,5 @@ def process_file(path, min_chars, n_workers, chunksize):
     return {"documents": documents, "tokens": tokens}
 
 
-def amdahl_speedup(serial_fraction, n_workers, n_cores):
+def speedup_bound(serial_fraction, n_workers, n_cores):
     return 1 / (serial_fraction + (1 - serial_fraction) / min(n_workers, n_cores))

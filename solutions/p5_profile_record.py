@@ -33,17 +33,17 @@ def make_loader(dataset, seed, batch_size):
                                        worker_init_fn=_seed_worker, generator=g)
 
 
-def make_run_record(run_id, repo_dir, config, data_path, seed, metrics):
-    commit = subprocess.run(["git", "-c", "safe.directory=*", "-C", repo_dir, "rev-parse", "HEAD"],
+def make_run_record(run):
+    commit = subprocess.run(["git", "-c", "safe.directory=*", "-C", run["repo_dir"], "rev-parse", "HEAD"],
                             capture_output=True, text=True, check=True).stdout.strip()
     h = hashlib.sha256()
-    with open(data_path, "rb") as f:
+    with open(run["data_path"], "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     env = {d.metadata["Name"]: d.version for d in metadata.distributions() if d.metadata["Name"]}
     env["python"] = platform.python_version()
-    return {"run_id": run_id, "commit": commit, "config": dict(config), "data_version": h.hexdigest(),
-            "seed": seed, "environment": env, "metrics": dict(metrics)}
+    return {"run_id": run["run_id"], "commit": commit, "config": dict(run["config"]), "data_version": h.hexdigest(),
+            "seed": run["seed"], "environment": env, "metrics": dict(run["metrics"])}
 
 
 def save_run_record(record, run_dir):

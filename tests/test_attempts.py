@@ -103,3 +103,19 @@ def test_classroom_feedback_keeps_a9_bytes_and_a10_ratio_out():
     assert f"{kv:,}" not in a9 and "68.7" not in a9 and "KV cache" not in a9.split("checks:")[0], a9
     a10 = class_feedback(catalog.get("A10"), _graded("A10", "percent", "idle_fraction"))
     assert "0.7" not in a10.replace("70.0", "") and "1 - device" not in a10, a10
+
+
+def test_first_miss_names_no_rule_in_its_hint_or_mistake():
+    """The review: B2's hint and named mistake listed the record's items, A7's the 6 d + 3 d_ff of
+    its estimate, on a first miss. Both are recall key points: the hint, the named mistake and the
+    expected value wait for the third different miss (the failing input, B2's records, is shown)."""
+    for ex_id, mutant, key_point, rule in (("B2", "compares_metrics", "record_diff", ("always differ", "included")),
+                                           ("A7", "sixteen_d_per_token", "tracks_measurement", ("6 d", "d_ff-sized"))):
+        ex = catalog.get(ex_id)
+        kp = _graded(ex_id, mutant, key_point)
+        assert kp.misconception and any(r in kp.hint for r in rule), kp  # the raw result has them
+        first = attempts.shown(ex, kp, count=1)
+        text = feedback(ex, first) + class_feedback(ex, kp, count=1)
+        assert not first.misconception and not any(r in text for r in rule), text
+        revealed = feedback(ex, attempts.shown(ex, kp, count=attempts.REVEAL_AFTER))
+        assert any(r in revealed for r in rule), revealed

@@ -15,9 +15,9 @@ from grader.engine import runner
 HERE = Path(__file__).parent / "cheats"
 
 CASES = [
-    (catalog.get("X1"), "x1_sleepy_threads_one_worker.py", ("processes_speed_up",)),
-    (catalog.get("A1"), "a1_child_interpreter.py", ("peak_independent_of_size",)),
-    (catalog.get("A1"), "a1_detached_helper.py", ("peak_independent_of_size",)),
+    (catalog.get("X1"), "x1_sleepy_threads_one_worker.py", ("processes_cpu_use",)),
+    (catalog.get("A1"), "a1_child_interpreter.py", ("peak_vs_file_size",)),
+    (catalog.get("A1"), "a1_detached_helper.py", ("peak_vs_file_size",)),
 ]
 
 
@@ -78,7 +78,7 @@ def test_x1_processes_need_more_than_one_core(monkeypatch, p_cores, caught):
     monkeypatch.setattr(x1, "reference_gain", lambda tasks: 2.0)
     monkeypatch.setattr(x1, "own_busy_cpu_s", lambda n: 0.1)
     learner = _ScriptedX1(p_cores)
-    test = x1.test_processes_speed_up.hypothesis.inner_test
+    test = x1.test_processes_cpu_use.hypothesis.inner_test
     if caught:
         with pytest.raises(KeyPointFailure, match=r"cores at once \(their CPU time / wall time"):
             test(learner, 1_500_000)

@@ -268,7 +268,7 @@ def test_what_each_failure_says(klass):
     di = verdicts(klass.notebook("autograded", "set_A", "di"), "A2")
     assert all("SyntaxError" in text and "A2 answer cell" in text and "line 2" in text for _, text in di.values())
     bo = klass.notebook("autograded", "set_A", "bo")
-    assert verdicts(bo, "A2")["slice_keeps_dim"] == ("stdout", "A2 · slice_keeps_dim: passed\n")  # restored
+    assert verdicts(bo, "A2")["slice_shape"] == ("stdout", "A2 · slice_shape: passed\n")  # restored
     for name, text in verdicts(bo, "A3").values():
         if name == "stderr":  # what was checked, on which input, what came back, where to re-read; no expected
             assert "got:" in text and "checks:" in text and "re-read:" in text
@@ -354,7 +354,7 @@ def test_validate_tells_the_truth(klass):
     n_a = sum(len(ex.key_points) for ex in catalog.CATALOG if ex.set == "A")
     assert "Success" not in out and f"VALIDATION FAILED ON {n_a - 5 - 1} CELL(S)" in out
     assert "A3 · matches_numpy failed" in out and "re-read:" in out and "expected:" not in out
-    assert "A2 · " not in out and "A3 · aligns_from_the_right" not in out  # these pass
+    assert "A2 · " not in out and "A3 · different_lengths" not in out  # these pass
     assert "A1 · pipeline_counts failed" in out and "not implemented yet" in out
 
 
@@ -486,7 +486,7 @@ def test_class_analytics_read_the_same_class(klass):
                  cwd=klass.project)
     with (klass.course / "report" / "keypoints.csv").open() as f:
         rows = {(r["exercise"], r["key_point"]): r for r in csv.DictReader(f)}
-    assert ("A3", "aligns_from_the_right") in rows and ("A2", "slice_keeps_dim") in rows
+    assert ("A3", "different_lengths") in rows and ("A2", "slice_shape") in rows
 
 
 def test_a_key_point_not_verifiable_here_is_no_point_and_no_failure_to_fix():

@@ -26,6 +26,6 @@ def test_b2_example_is_the_records_without_the_expected_list():
 
 
 def test_c1_example_is_the_case_that_failed():
-    kp = _failed("C1", "qlora_one_byte", "qlora_half_byte")
+    kp = _failed("C1", "qlora_one_byte", "qlora_state")
     shown = kp.example.replace(" ", "")  # the course's 70B case, however the arguments are laid out
     assert f"n_base={70 * 10**9},n_adapter={70 * 10**9 * 13 // 1000}" in shown, kp.example

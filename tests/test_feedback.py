@@ -148,7 +148,7 @@ def test_a_raising_answer_is_named_by_the_mutant_that_raises_alike(tmp_path):
             if len(a) != len(b):
                 raise ValueError("different ranks")
             return tuple(x if y == 1 else y for x, y in zip(a, b))
-        """, ["aligns_from_the_right"])
+        """, ["different_lengths"])
     [kp] = res.key_points
     # Two registered wrong answers raise here too; both are named.
     assert kp.status in ("failed", "error") and "missing dimension" in kp.misconception.lower(), kp

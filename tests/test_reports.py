@@ -53,7 +53,7 @@ def test_html_report_content():
     summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
     page = html_report.render(results, summary, "answers/<b>")
     assert "Level: <b>none</b>" in page and "answers/&lt;b&gt;" in page  # escaped
-    assert "aligns_from_the_right" in page and "timed out after 20 s" in page
+    assert "different_lengths" in page and "timed out after 20 s" in page
     assert page.count("data:image/png;base64,") == 2  # parts chart + the attached loss curve
 
 

@@ -99,6 +99,50 @@ def test_claims_give_no_answer(ex):
     assert not leaks, f"{ex.id}: claims give away {leaks}"
 
 
+def _id_words(text: str) -> str:
+    """An id or a forbidden item as words: ``full_1120_gb`` -> ``full 1120 gb``, ``set_to_none`` -> ``set to none``."""
+    return _flat(text.replace("_", " "))
+
+
+def _id_leaks(ex: catalog.Exercise, kp_id: str) -> list[str]:
+    return [item for item in _banned(ex) if _found(_id_words(item), _id_words(kp_id))]
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
+def test_key_point_ids_give_no_answer(ex):
+    """A key point's id is shown with every result (the terminal, the JSON, the HTML report, the
+    notebooks' test cells): it names what is checked, never the answer."""
+    leaks = {kp.id: _id_leaks(ex, kp.id) for kp in ex.key_points}
+    leaks = {k: v for k, v in leaks.items() if v}
+    assert not leaks, f"{ex.id}: key point ids give away {leaks}"
+
+
+# Ids the key points had before they were renamed (issue 14's review): each carried its answer.
+OLD_IDS = {
+    "A2": ("bf16_is_two_bytes", "integer_index_drops_dim", "slice_keeps_dim"), "A3": ("aligns_from_the_right",),
+    "A4": ("backward_accumulates",), "A5": ("init_gives_ln_v",), "A7": ("checkpointing_keeps_inputs",),
+    "A8": ("linear_in_r",), "B3": ("eos_kept_in_labels",), "B4": ("merged_equals_unmerged",),
+    "B5": ("processes_not_threads",),
+    "C1": ("full_1120_gb", "lora_155_gb", "qlora_half_byte", "inference_one_eighth", "sixteen_byte_breakdown",
+           "activations_outside"),
+    "C2": ("ln_v_first", "shapes_second"), "C3": ("intensity_equals_batch", "quantization_helps_decode", "moe_decode_hard"),
+    "C4": ("four_blocks", "by_when"),
+    "C5": ("autocast", "float_ignore_index", "clip_grad_norm", "warmup_cosine", "grad_accumulation"),
+    "C6": ("seven_items", "data_version"), "C7": ("streaming", "process_pool"),
+    "P1": ("scaled_softmax_over_keys",), "P2": ("first_loss_ln_v", "float_logits_ignore_index", "zero_grad_set_to_none"),
+    "P3": ("state_blocks_within_30pct",), "P4": ("eos_label_kept", "labels_mask_prompt_and_padding"),
+    "P5": ("seven_item_record",), "X1": ("threads_no_speedup", "processes_speed_up"), "X2": ("silent_broadcast",),
+    "X3": ("params_stay_fp32", "matmul_outputs_bf16", "loss_fp32"), "X4": ("bytes_over_bandwidth", "not_flops_over_compute"),
+    "X5": ("never_stops",),  # "the loss falls" is what its question states
+}
+
+
+def test_the_id_guard_catches_the_old_ids():
+    """The guard itself: every id the review found carrying its answer is caught by its catalog entry."""
+    missed = [f"{ex_id}.{old}" for ex_id, olds in OLD_IDS.items() for old in olds if not _id_leaks(catalog.get(ex_id), old)]
+    assert not missed, f"the forbidden lists do not catch {missed}"
+
+
 @pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
 def test_rereads_quote_course_headings(ex):
     course = _course_text()
@@ -132,3 +176,39 @@ def test_the_guard_catches_a_stub_that_answers(tmp_path):
     text = _stub_text(ex, tmp_path)
     assert {"16 bytes", "48 GB"} <= {i for i in _banned(ex) if _found(i, text)}
     assert _flat(ex.question) not in text
+
+
+def test_recall_topics_do_not_name_their_part():
+    """R asks which part teaches each topic (grader/given/recall_topics.py, shown to the learner): a
+    topic that borrows a part's title ("Pandas ...", "... Python protocols") answers itself, and
+    one that states a fact (the master weights, process pools, generators) answers another item."""
+    from grader.given.recall_topics import TOPICS
+
+    title_words = {w for title in catalog.PART_TITLES.values() for w in re.findall(r"[a-z]+", title.lower())}
+    title_words -= {"and", "training", "loop", "review", "self", "test"}  # generic: they name no part
+    facts = ("master", "process pool", "generator", "multi-seed", "fp32")
+    named = {t: sorted(title_words & set(re.findall(r"[a-z]+", t.lower()))) for t in TOPICS}
+    named = {t: w for t, w in named.items() if w}
+    stated = {t: [f for f in facts if f in t.lower()] for t in TOPICS}
+    stated = {t: f for t, f in stated.items() if f}
+    assert not named and not stated, (named, stated)
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
+def test_source_lines_point_into_the_course(ex):
+    """A stub's ``Source:`` / ``Study:`` lines say where to study, "第四篇 · 必记 / part 4,
+    must-remember": each Chinese section named there is the course's own heading (searching the
+    course text finds it); the part labels themselves (第四篇, 总纲) are the series' numbering."""
+    course = _course_text()
+    text = _flat((STUBS_DIR / f"{ex.module}.py").read_text(encoding="utf-8"))
+    missing = set()
+    for m in re.finditer(r"(?:Source|Study): (.+?)(?:\.\s|\"\"\"|$)", text):
+        for pointer in m.group(1).split(";"):
+            chinese = pointer.split(" / ")[0]
+            for piece in chinese.split(" · "):
+                for name in re.split(r"[()（）]", piece):
+                    name = name.strip()
+                    if re.search(r"[\u4e00-\u9fff]", name) and not re.fullmatch(r"第[一二三四五六七]篇|总纲", name) \
+                            and not re.search(r"[A-Za-z]{3}", name) and name not in course:
+                        missing.add(name)
+    assert not missing, f"{ex.id}: the stub's study pointers name {sorted(missing)}, not headings of the course"

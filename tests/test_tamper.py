@@ -78,7 +78,7 @@ ATTEMPTS = {
         def broadcast_shape(a, b):
             for path in glob.glob("/tmp/**/results.jsonl", recursive=True):
                 with open(path, "a") as f:
-                    for kp in ("matches_numpy", "aligns_from_the_right", "raises_on_incompatible"):
+                    for kp in ("matches_numpy", "different_lengths", "raises_on_incompatible"):
                         f.write(json.dumps({{"key_point": kp, "status": "passed"}}) + "\\n")
             {WRONG}
         """,
@@ -219,7 +219,7 @@ FORGED_OBSERVATIONS = {
             with multiprocessing.Pool(n_workers) as pool:
                 return pool.map(busy, tasks, chunksize=1)
         run_processes = run_threads
-        """, None, ("threads_no_speedup",)),
+        """, None, ("threads_cpu_use",)),
     "c7_thread_pool_forged_driver": ("C7", """
         import json
         from multiprocessing.pool import ThreadPool
@@ -242,7 +242,7 @@ FORGED_OBSERVATIONS = {
                     "pools": [{"kind": "Pool", "processes": n_workers}],
                     "calls": [{"method": "imap", "chunksize": chunksize, "kind": "Pool"}]}
         driver.run_pool = forged_run_pool
-        """, None, ("process_pool",)),
+        """, None, ("parallel_tokenizing",)),
     "b4_peft_forward_patched_like_the_wrong_merge": ("B4", """
         import torch
         import peft.tuners.lora.layer as L
@@ -261,7 +261,7 @@ FORGED_OBSERVATIONS = {
                     if isinstance(m, L.Linear):
                         m.base_layer.weight += m.lora_B["default"].weight @ m.lora_A["default"].weight
             return peft_model.unload()
-        """, "run in the check's own base model", ("merged_equals_unmerged",)),
+        """, "run in the check's own base model", ("merged_logits",)),
     "b4_driver_replaced": ("B4", """
         import torch
         import grader.drivers.b4_merged_decode as drv
@@ -280,7 +280,7 @@ FORGED_OBSERVATIONS = {
 
         def merge_lora(peft_model):
             return peft_model.unload()
-        """, "run in the check's own base model", ("merged_equals_unmerged",)),
+        """, "run in the check's own base model", ("merged_logits",)),
     "a4_padded_concatenation_with_forged_hook": ("A4", """
         import torch
         import torch.nn.functional as F
@@ -348,8 +348,8 @@ FORGED_OBSERVATIONS.update({
             rec.update(optimizer_steps=1, grads_held_after=0, grads_nonzero_after=0)
         return out
     driver.run_steps = run_steps
-    """, None, ("schedule_values", "uses_autocast", "float_logits_ignore_index", "clips_grad_norm",
-                "zero_grad_set_to_none")),
+    """, None, ("learning_rates", "amp_step", "loss_value", "step_gradient",
+                "grads_after_step")),
     "P2-returns_the_initial_weights": ("P2", _P2_WRONG_LOOP + """
     import math
     def run_steps(module, *, seed, batches, small=False, **kw):
@@ -358,8 +358,8 @@ FORGED_OBSERVATIONS.update({
                "grads_nonzero_after": 0, "params": driver.named_params(model)}
         return {"steps": [dict(rec) for _ in batches], "n_params": len(list(model.parameters()))}
     driver.run_steps = run_steps
-    """, None, ("schedule_values", "uses_autocast", "float_logits_ignore_index", "clips_grad_norm",
-                "zero_grad_set_to_none")),
+    """, None, ("learning_rates", "amp_step", "loss_value", "step_gradient",
+                "grads_after_step")),
     "C5-steps_per_micro_batch_and_rewrites_counts": ("C5", """
     import torch, torch.nn.functional as F
     import grader.drivers.c5_four_additions as driver
@@ -377,7 +377,7 @@ FORGED_OBSERVATIONS.update({
     def run_accumulated(module, *, micro_batches, **kw):
         return dict(real(module, micro_batches=micro_batches, **kw), optimizer_steps=1, forwards=len(micro_batches))
     driver.run_accumulated = run_accumulated
-    """, None, ("grad_accumulation",)),
+    """, None, ("accumulated_step",)),
 })
 
 
@@ -668,7 +668,7 @@ def test_a_forged_result_line_does_not_count(tmp_path, world_readable, monkeypat
         import glob, json, os
         FLAG = os.path.join(os.getcwd(), "linked")
         if os.path.exists(FLAG):  # a later process: its stdout would be the results file
-            for kp in ("matches_numpy", "aligns_from_the_right", "raises_on_incompatible"):
+            for kp in ("matches_numpy", "different_lengths", "raises_on_incompatible"):
                 print(json.dumps({{"key_point": kp, "status": "passed"}}), flush=True)
         def broadcast_shape(a, b):
             if not os.path.exists(FLAG):

@@ -16,7 +16,7 @@ HERE = Path(__file__).parent / "valid_answers"
 
 CASES = [
     # (exercise, file, key points it must pass)
-    (catalog.get("A7"), "a7_activations_fp32_norms.py", ("scales_with_batch_and_seq", "tracks_measurement")),
+    (catalog.get("A7"), "a7_activations_fp32_norms.py", ("growth_with_inputs", "tracks_measurement")),
     (catalog.get("C3"), "c3_decode_roofline_cross_multiplied.py", ("ridge",)),
 ]
 

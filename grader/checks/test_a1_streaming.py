@@ -5,10 +5,10 @@ Memory is measured from OUTSIDE the learner's process (its code could fake trace
 a driver): /proc/<pid>/status of the worker, and an RLIMIT_AS set before its code runs. The
 honest baseline is a worker started here on a module written here (imports json + hashlib).
 
-peak_independent_of_size: fresh process per file (restart -> cheap call -> pipeline), 1 MB and
+peak_vs_file_size: fresh process per file (restart -> cheap call -> pipeline), 1 MB and
 16 MB files with the same distinct texts; VmHWM and VmPeak (which cannot be reset from inside)
 after the 16 MB run may exceed the 1 MB run's by at most 1/8 of the extra bytes and the idle
-worker's by at most 1/4 of the file. streams_under_rlimit: a fresh process whose RLIMIT_AS
+worker's by at most 1/4 of the file. runs_under_rlimit: a fresh process whose RLIMIT_AS
 (hard too) is the idle worker's VmPeak + 1/8 of the list approach's need (factor measured here)
 must finish the pipeline on the 16 MB file. fits_in_memory: the list approach's peak factor is
 measured here (tracemalloc around ``[json.loads(l) for l in f]`` on a generated file, ~5x like
@@ -159,7 +159,7 @@ def pipeline_peaks(handle, path, min_chars: int, what: str) -> dict:
 
 @settings(max_examples=1, deadline=None)
 @given(strategies.seeds, strategies.small_corpora())
-def test_peak_independent_of_size(learner, outside_processes, shared_tmp_path, seed, corpus):
+def test_peak_vs_file_size(learner, outside_processes, shared_tmp_path, seed, corpus):
     min_chars = corpus["min_chars"]
     idle = idle_worker_status(shared_tmp_path / "idle", like=learner)
     handle = outside_processes()
@@ -187,7 +187,7 @@ def test_peak_independent_of_size(learner, outside_processes, shared_tmp_path, s
 
 @settings(max_examples=1, deadline=None)
 @given(strategies.seeds)
-def test_streams_under_rlimit(learner, outside_processes, shared_tmp_path, seed):
+def test_runs_under_rlimit(learner, outside_processes, shared_tmp_path, seed):
     path = shared_tmp_path / f"rlimit-{BIG_MB}mb.jsonl"
     generate_mb(path, BIG_MB, seed=seed)
     size = os.path.getsize(path)

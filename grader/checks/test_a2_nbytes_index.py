@@ -61,14 +61,14 @@ def test_nbytes_matches_meta_tensor(learner, shape):
 
 
 @given(strategies.nbytes_shapes, st.sampled_from(["bfloat16", "float16"]))
-def test_bf16_is_two_bytes(learner, shape, dtype):
+def test_half_precision_nbytes(learner, shape, dtype):
     hint = "bfloat16 and float16 are 2 bytes per element: (16, 512, 1024) bf16 is 16 MiB"
     _check_nbytes(learner, COURSE_SHAPE, "bfloat16", hint)  # the course's example: 16 MiB
     _check_nbytes(learner, shape, dtype, hint)
 
 
 @given(hnp.array_shapes(min_dims=1, max_dims=5, min_side=1, max_side=9), st.data())
-def test_integer_index_drops_dim(learner, shape, data):
+def test_integer_index_shape(learner, shape, data):
     hint = ("an integer index removes its dimension, and only that one (':' keeps its dimension): "
             "x[:, -1] of (16, 512, 1024) is (16, 1024)")
     _check_index(learner, COURSE_SHAPE, (ALL, -1), hint)  # the course's example
@@ -78,7 +78,7 @@ def test_integer_index_drops_dim(learner, shape, data):
 
 
 @given(hnp.array_shapes(min_dims=1, max_dims=5, min_side=1, max_side=9), st.data())
-def test_slice_keeps_dim(learner, shape, data):
+def test_slice_shape(learner, shape, data):
     _check_index(learner, COURSE_SHAPE, (ALL, slice(-1, None)),
                  "a slice keeps its dimension, even of length 1: x[:, -1:] of (16, 512, 1024) is (16, 1, 1024)")
     i = data.draw(st.integers(0, len(shape) - 1), label="dimension")

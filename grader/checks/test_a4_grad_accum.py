@@ -1,6 +1,6 @@
 """A4 — gradient accumulation. Ground truth: real torch autograd in this process.
 
-backward_accumulates: the scalar loss L = (w*x - 1)^2 backpropagated k times here, and the
+repeated_backward: the scalar loss L = (w*x - 1)^2 backpropagated k times here, and the
 course's case w=3, x=2, k=3 -> 60 as a second check.
 matches_full_batch: the same float64 tiny LM (grader/drivers/a4_grad_accum.py, same config
 and seed) built here; the reference is one backward, here, of the mean cross-entropy over all
@@ -41,7 +41,7 @@ def _autograd_k_backwards(w: float, x: float, k: int) -> float:
 
 
 @given(strategies.scalar_grad_cases)
-def test_backward_accumulates(learner, case):
+def test_repeated_backward(learner, case):
     for w, x, k in [(3.0, 2.0, 3), case]:  # the course's example first
         what = f"grad_after_k_backwards(w={w}, x={x}, k={k})"
         got = as_number(learner.grad_after_k_backwards(w, x, k), what)

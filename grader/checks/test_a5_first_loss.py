@@ -1,7 +1,7 @@
 """A5 — first-step loss. Ground truth: ``F.cross_entropy`` on all-zero logits (a uniform
 prediction) computed in this process, for each drawn V.
 
-init_gives_ln_v: the learner's ``init_output_layer`` returns only the weight (plain data); this
+init_first_loss: the learner's ``init_output_layer`` returns only the weight (plain data); this
 process checks its shape, dtype and finiteness, puts it into a real tiny GPT built here (nanoGPT's
 shape, one block) and computes the first loss on random targets: it must be within 0.4 nats of
 ln V (the course: 5.07 against ln 128 = 4.85 counts as "about ln V"; PyTorch's default nn.Linear
@@ -117,7 +117,7 @@ def test_flags_suspicious_loss(learner, fine, high):
 
 @settings(max_examples=8, deadline=None)
 @given(strategies.tiny_gpt_shapes())
-def test_init_gives_ln_v(learner, shape):
+def test_init_first_loss(learner, shape):
     V, d = shape["vocab_size"], shape["n_embd"]
     weight = as_tensor(learner.init_output_layer(V, d), f"init_output_layer({V}, {d})",
                        shape=(V, d), dtype=torch.float32)

@@ -46,7 +46,7 @@ def _ratio_check(what, want, got, hint):
 @settings(max_examples=4)
 @given(strategies.llama_like_configs(max_layers=2), strategies.activation_batches,
        strategies.activation_seq_lens, st.integers(2, 3), strategies.activation_dtypes)
-def test_scales_with_batch_and_seq(learner, plain, batch, seq_len, k, dtype):
+def test_growth_with_inputs(learner, plain, batch, seq_len, k, dtype):
     nbytes = BYTES[dtype]
     base = measured_bytes(plain, batch, seq_len, dtype)
     est = estimate(learner, plain, batch, seq_len, False, nbytes)
@@ -81,7 +81,7 @@ def test_scales_with_batch_and_seq(learner, plain, batch, seq_len, k, dtype):
 @settings(max_examples=5)
 @given(strategies.llama_like_configs(), strategies.activation_batches, strategies.activation_seq_lens,
        strategies.activation_dtypes)
-def test_checkpointing_keeps_inputs(learner, plain, batch, seq_len, dtype):
+def test_checkpointed_bytes(learner, plain, batch, seq_len, dtype):
     nbytes = BYTES[dtype]
     want = measured_bytes(plain, batch, seq_len, dtype, checkpointing=True)
     got = estimate(learner, plain, batch, seq_len, True, nbytes)

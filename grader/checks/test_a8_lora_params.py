@@ -45,7 +45,7 @@ def test_qwen_0_5b(learner):
 
 @settings(max_examples=20)
 @given(strategies.varied_llama_configs, st.integers(1, 32), st.integers(2, 4), strategies.lora_targets)
-def test_linear_in_r(learner, config, r, k, target_modules):
+def test_change_with_r(learner, config, r, k, target_modules):
     cases = [(QWEN2_5_0_5B, 16, 2, "all-linear"), (config, r, k, target_modules)]  # the course's question first
     for cfg, r1, factor, tm in cases:
         base, what1 = _ask(learner, cfg, r1, tm)

@@ -33,7 +33,7 @@ def _budgets(draw):
 
 
 @given(_budgets())
-def test_names_activation_block(learner, case):
+def test_overflowing_block(learner, case):
     course = [(STATE_8B_LORA, ACT_8B_1x4096 * 8, GPU80, "activations"),  # B1: B=4, T=8192 (~132 GiB)
               (STATE_8B_LORA, 0, GPU80, "fits")]
     for s, a, g, block in course + [case]:
@@ -45,7 +45,7 @@ def test_names_activation_block(learner, case):
 @settings(max_examples=2)
 @given(strategies.llama_like_configs(max_layers=2), strategies.activation_batches, strategies.activation_seq_lens,
        st.integers(2, 4), strategies.activation_dtypes)
-def test_activations_scale_with_bt(learner, config, batch, seq, k, dtype):
+def test_activations_at_new_shape(learner, config, batch, seq, k, dtype):
     base = measured_bytes(config, batch, seq, dtype)
     for b, t in ((k * batch, seq), (batch, k * seq)):
         want = measured_bytes(config, b, t, dtype)
@@ -63,7 +63,7 @@ def test_activations_scale_with_bt(learner, config, batch, seq, k, dtype):
 @settings(max_examples=2)
 @given(strategies.llama_like_configs(max_layers=2), strategies.activation_batches, strategies.activation_seq_lens,
        strategies.activation_dtypes)
-def test_checkpointing_fix(learner, config, batch, seq, dtype):
+def test_checkpointed_activations(learner, config, batch, seq, dtype):
     want = measured_bytes(config, batch, seq, dtype, checkpointing=True)
     what = f"checkpointed_activation_bytes(config, {batch}, {seq}, {DTYPE_BYTES[dtype]})"
     expect_equal(as_int(learner.checkpointed_activation_bytes(config, batch, seq, DTYPE_BYTES[dtype]), what), want,
@@ -78,7 +78,7 @@ def test_checkpointing_fix(learner, config, batch, seq, dtype):
 
 @given(st.integers(1, 512), st.integers(1, 512), strategies.state_sizes, st.integers(1, 10**7), st.integers(1, 64),
        strategies.gpu_bytes)
-def test_accumulation_or_shorter(learner, batch, max_micro, state, per_token, b, gpu):
+def test_plans_that_fit(learner, batch, max_micro, state, per_token, b, gpu):
     for bt, mm in ((4, 1), (batch, max_micro)):
         what = f"accumulation_plan({bt}, {mm})"
         got = learner.accumulation_plan(bt, mm)

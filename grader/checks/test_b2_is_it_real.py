@@ -7,7 +7,7 @@ The verdict itself is the course's decision rule (real only with at least two se
 mean +- std bands apart and a gap beyond ci95): no library decides "real", so the check composes
 that rule from the independent statistics above rather than from the reference answer's code.
 
-The contract's paths, and where each is exercised (multi_seed_stats unless said):
+The contract's paths, and where each is exercised (score_verdict unless said):
 - fewer than 2 seeds on either side -> need_more_seeds (a[:1] of the draw, the course's one-run case);
 - bands (sample std, ddof=1) overlap -> not_shown; bands apart but the means within ci95 -> not_shown;
   bands apart and beyond ci95 -> real (the course cases and the draws);
@@ -78,7 +78,7 @@ def ddof_pair(base: float, d: float, k: int) -> tuple[list[float], list[float], 
 
 @given(strategies.seed_scores, strategies.seed_scores, st.integers(10, 100_000), st.floats(0, 0.5),
        st.floats(0.3, 0.6), st.floats(0.01, 0.05), st.sampled_from([2, 3, 5]))
-def test_multi_seed_stats(learner, a, b, n, shift, base, d, k):
+def test_score_verdict(learner, a, b, n, shift, base, d, k):
     b = [min(1.0, x + shift) for x in b]
     for sa, sb, nn in COURSE + [(a, b, n), (a[:1], b, n), ddof_pair(base, d, k)]:
         want = expected_verdict(sa, sb, nn)

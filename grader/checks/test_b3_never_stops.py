@@ -1,9 +1,9 @@
 """B3 — the model answers but never stops: where to look. Ground truth computed here with
 SmolLM2's real tokenizer (grader.given.smollm) and P4's reference data path (grader.checks.truth.sft):
 
-* eos_kept_in_labels: the learner's ``build_labels`` on real right-padded batches (pad id = EOS
+* padded_batch_labels: the learner's ``build_labels`` on real right-padded batches (pad id = EOS
   or not) against ``grader.checks.truth.sft.reference_batch`` labels (prompt and padding -100, answer and EOS kept);
-* finds_masked_eos: real batches whose labels were produced by the reference or by one of two
+* collator_diagnosis: real batches whose labels were produced by the reference or by one of two
   real buggy collators (mask by pad id with pad = EOS; EOS label dropped); the positions of the
   masked EOS tokens are known here by construction and compared with the learner's list.
 """
@@ -37,7 +37,7 @@ def _batch(tokenizer, pairs, pad_is_eos):
 
 @settings(max_examples=20)
 @given(strategies.qa_batches(), st.booleans())
-def test_eos_kept_in_labels(learner, tokenizer, pairs, pad_is_eos):
+def test_padded_batch_labels(learner, tokenizer, pairs, pad_is_eos):
     batch, prompt_lens, lengths, eos, pad = _batch(tokenizer, pairs, pad_is_eos)
     got = learner.build_labels(batch["input_ids"], prompt_lens, lengths)
     if not isinstance(got, torch.Tensor) or tuple(got.shape) != tuple(batch["labels"].shape):
@@ -73,7 +73,7 @@ def _buggy(batch, lengths, eos, pad, bug, rows_hit):
 @settings(max_examples=20)
 @given(strategies.qa_batches(min_size=2), st.booleans(), st.sampled_from(["none", "pad_by_id", "drop_eos"]),
        st.sets(st.integers(0, 4)))
-def test_finds_masked_eos(learner, tokenizer, pairs, pad_is_eos, bug, rows_hit):
+def test_collator_diagnosis(learner, tokenizer, pairs, pad_is_eos, bug, rows_hit):
     batch, _, lengths, eos, pad = _batch(tokenizer, pairs, pad_is_eos)
     labels, expected = _buggy(batch, lengths, eos, pad, bug, {i for i in rows_hit if i < len(pairs)})
     got = learner.find_masked_eos(batch["input_ids"], batch["attention_mask"], labels, eos)

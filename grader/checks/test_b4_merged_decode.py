@@ -3,7 +3,7 @@
 * decode_floor: bytes / bandwidth from the drawn inputs, and for the merged model the parameter
   count of a meta-device copy of the same base model (merging adds no parameters), i.e. the
   same floor as the base; the course's Qwen2.5-0.5B (bf16, 3.35 TB/s, ~0.29 ms) as a second check;
-* merged_equals_unmerged: the same tiny Llama + LoRA (r=16, alpha=32, all-linear, non-zero A
+* merged_logits: the same tiny Llama + LoRA (r=16, alpha=32, all-linear, non-zero A
   and B) is built HERE from the drawn config and seed (``build_peft_model`` of the driver
   module, imported in this process) and its unmerged and base logits are computed here, never
   in the learner's process. The learner's merged model comes back as its state dict; a fresh
@@ -88,7 +88,7 @@ def served_logits(config: dict, state, ids, what: str):
 
 @settings(max_examples=6)
 @given(strategies.tiny_llama_configs(), st.integers(0, 2**16), st.integers(1, 2), st.integers(1, 12))
-def test_merged_equals_unmerged(learner, config, seed, batch, seq_len):
+def test_merged_logits(learner, config, seed, batch, seq_len):
     ref = reference(config, seed, batch, seq_len)
     if (ref["unmerged"] - ref["base"]).abs().max() < 1e-4:  # the adapters must matter, or this proves nothing
         fail("check set-up: LoRA adapters change the logits", "a difference", "none (report this)")

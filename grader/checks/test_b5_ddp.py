@@ -54,13 +54,13 @@ def test_effective_batch(learner, b, n, k, shard, d, seed):
         expect_equal(as_int(learner.effective_batch(*args), what), args[0] * args[1] * args[2], what,
                      hint="per-GPU batch x GPUs x accumulation steps")
     ranks, full = _shard_grads(min(n, 8), shard, d, seed)
-    expect_close(learner.allreduce_mean(ranks), full,
-                 f"allreduce_mean of {len(ranks)} ranks' gradients (shards of {shard}) vs the full-batch gradient",
+    expect_close(learner.allreduce_grads(ranks), full,
+                 f"allreduce_grads of {len(ranks)} ranks' gradients (shards of {shard}) vs the full-batch gradient",
                  atol=1e-10, rtol=1e-10, hint="all-reduce averages: DDP is mathematically one n_gpus-times larger batch")
 
 
 @given(st.integers(1, 64), st.sampled_from(["train.py", "sft.py", "scripts/run_sft.py"]))
-def test_processes_not_threads(learner, n, script):
+def test_launch_command(learner, n, script):
     from torch.distributed.run import get_args_parser
 
     for gpus in (8, n):

@@ -35,7 +35,7 @@ def _real(config, r=None, targets=None, seed=0) -> dict:
 
 @settings(max_examples=3)
 @given(llama_configs(max_layers=2), st.integers(0, 3))
-def test_sixteen_byte_breakdown(learner, config, seed):
+def test_bytes_per_param_parts(learner, config, seed):
     got, names = by_meaning(learner.bytes_per_trainable_param(), state_part, PARTS, "bytes_per_trainable_param()")
     got = {k: as_int(got[k], f"bytes_per_trainable_param()[{names[k]!r}]") for k in PARTS}
     real = _real(config, seed=seed)
@@ -51,7 +51,7 @@ def test_sixteen_byte_breakdown(learner, config, seed):
 @settings(max_examples=3)
 @given(st.lists(st.tuples(strategies.model_params, strategies.gpu_bytes), min_size=8, max_size=8),
        llama_configs(max_layers=2))
-def test_full_1120_gb(learner, sizes, config):
+def test_full_finetune_total(learner, sizes, config):
     real = _real(config)
     total = sum(real["parts"].values())
     expect_equal(_state(learner, real["n_trainable"], 0, "full"), total,
@@ -70,7 +70,7 @@ def test_full_1120_gb(learner, sizes, config):
 
 @settings(max_examples=3)
 @given(llama_configs(max_layers=2), st.integers(1, 16), strategies.lora_targets, st.integers(0, 3))
-def test_lora_155_gb(learner, config, r, targets, seed):
+def test_lora_total(learner, config, r, targets, seed):
     targets = targets if isinstance(targets, str) else tuple(targets)
     real = _real(config, r, targets, seed)
     total = sum(real["parts"].values())
@@ -88,7 +88,7 @@ def test_lora_155_gb(learner, config, r, targets, seed):
 
 
 @given(strategies.state_sizes, st.integers(1, 10**12), st.sampled_from(["DDP", "FSDP"]), strategies.gpu_counts)
-def test_activations_outside(learner, state, act, strategy, n_gpus):
+def test_per_gpu_with_activations(learner, state, act, strategy, n_gpus):
     share = state if strategy == "DDP" else _ceil_div(state, n_gpus)
     what = f"per_gpu_bytes({state}, activation_bytes={act}, {strategy!r}, {n_gpus})"
     expect_equal(as_int(learner.per_gpu_bytes(state, act, strategy, n_gpus), what), share + act, what,
@@ -111,7 +111,7 @@ def test_ddp_vs_fsdp(learner, replica, gpu, n_gpus):
 
 
 @given(strategies.model_params, st.integers(0, 10**10))
-def test_qlora_half_byte(learner, n, n_adapter):
+def test_qlora_state(learner, n, n_adapter):
     # The stub says "stored the way QLoRA stores it" without fixing the convention, and the course
     # gives two: 4 bits ~ 0.5 byte per parameter (part 7, C1's follow-up) and Llama-3-8B's
     # "4.4 + 0.67 ~ 5.1 GB" (part 4: 4.4 GB for 8.03B, the NF4 blocks' scales included, as P3's
@@ -134,7 +134,7 @@ def test_qlora_half_byte(learner, n, n_adapter):
 
 @settings(max_examples=3)
 @given(st.lists(strategies.model_params, min_size=8, max_size=8), llama_configs(max_layers=2))
-def test_inference_one_eighth(learner, sizes, config):
+def test_inference_bytes(learner, sizes, config):
     model = build_llama(config, dtype=torch.bfloat16)
     real = sum(p.numel() * p.element_size() for p in model.parameters())
     n_real = sum(p.numel() for p in model.parameters())

@@ -53,7 +53,7 @@ def _roofline(learner, flops, nbytes, peak, bw):
 
 @settings(max_examples=4)
 @given(llama_configs(max_layers=2), st.integers(1, 8))
-def test_intensity_equals_batch(learner, config, batch):
+def test_decode_step_cost(learner, config, batch):
     n, nbytes, flops = real_decode_step(config, batch)
     what = f"decode_cost({n}, batch={batch}, bytes_per_param=2)"
     got_f, got_b = _pair(learner.decode_cost(n, batch, 2), what)
@@ -102,7 +102,7 @@ def _quant_cases(draw):
 
 
 @given(_quant_cases())
-def test_quantization_helps_decode(learner, case):
+def test_quantization_speedup(learner, case):
     def truth(n, t, b0, b1, p, bw):
         return max(2 * n * t / p, n * b0 / bw) / max(2 * n * t / p, n * b1 / bw)
 
@@ -115,7 +115,7 @@ def test_quantization_helps_decode(learner, case):
 
 
 @given(st.integers(10**8, 10**12), st.floats(0.01, 0.5), st.integers(1, 256), strategies.weight_bytes_per_param)
-def test_moe_decode_hard(learner, total, frac, batch, bpp):
+def test_moe_decode_cost(learner, total, frac, batch, bpp):
     active = max(1, int(total * frac))
     what = f"moe_decode_cost(total={total}, active={active}, batch={batch}, bytes_per_param={bpp})"
     got_f, got_b = _pair(learner.moe_decode_cost(total, active, batch, bpp), what)

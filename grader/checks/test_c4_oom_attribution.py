@@ -1,13 +1,13 @@
 """C4 — OOM attribution. Ground truth: the bytes of real tensors (``truth/training_state.py``: a
 small model with peft LoRA adapters in the bf16 + AdamW convention after one step; as A6), real
-transformers DynamicCaches (``truth/kv_cache.py``; as A9), and, for ``by_when``, the course's table
+transformers DynamicCaches (``truth/kv_cache.py``; as A9), and, for ``oom_attribution``, the course's table
 of when each block overflows (part 4, OOM attribution; part 6, the fourth block; part 7 §五.C q4).
 
-``by_when`` has no library truth: attributing an OOM by its moment is the course's diagnostic
+``oom_attribution`` has no library truth: attributing an OOM by its moment is the course's diagnostic
 rule, not a quantity anything computes. The check holds that rule as the course states it, a
 table read by the drawn events, not as code; the sizes that make it right (14 bytes per
 trainable parameter against activations that grow with B x T, a KV cache that grows with the
-context) are measured by ``four_blocks`` and ``kv_formula_gqa``."""
+context) are measured by ``memory_blocks`` and ``kv_cache_gqa``."""
 
 import torch
 from hypothesis import given, settings
@@ -56,7 +56,7 @@ def course_block(event: dict) -> str:
 @settings(max_examples=3)
 @given(llama_configs(max_layers=2), st.integers(1, 16), strategies.lora_targets,
        strategies.activation_sizes, strategies.activation_sizes)
-def test_four_blocks(learner, config, r, targets, act, kv):
+def test_memory_blocks(learner, config, r, targets, act, kv):
     targets = targets if isinstance(targets, str) else tuple(targets)
     real = real_state(tuple(sorted(config.items())), r, targets, 0)
     parts = real["parts"]
@@ -80,7 +80,7 @@ COURSE_EVENTS = [{"when": "first_backward", "training": True, "lora": True, "no_
 
 @settings(max_examples=10)
 @given(st.lists(strategies.oom_events, min_size=8, max_size=16))
-def test_by_when(learner, events):
+def test_oom_attribution(learner, events):
     for event in COURSE_EVENTS + events:
         got = as_str(learner.attribute_oom(dict(event)), f"attribute_oom({event})")
         expect_equal(got, course_block(event), f"attribute_oom({event})",
@@ -111,7 +111,7 @@ def test_remedy_per_block(learner, fixed, per_sample, gpu):
 @settings(max_examples=4)
 @given(strategies.llama_config_variants(max_layers=2), st.integers(1, 3), st.integers(1, 16),
        st.sampled_from([torch.bfloat16, torch.float32]))
-def test_kv_formula_gqa(learner, variants, batch, seq, dtype):
+def test_kv_cache_gqa(learner, variants, batch, seq, dtype):
     # Every head_dim shape the stub allows: given, absent, != hidden/heads, and None.
     nbytes = torch.empty((), dtype=dtype).element_size()
     cases = [(LLAMA3_8B, 1, 1, 131_072)] + [(cfg, batch, seq, real_cache_bytes(cfg, batch, seq, dtype))

@@ -25,25 +25,25 @@ from grader.given.char_model import build_model, encode, get_batch, make_corpus
 
 @settings(max_examples=2)
 @given(strategies.p2_runs)
-def test_autocast(learner, run):
+def test_amp_step(learner, run):
     loop.expect_autocast(learner, *run)
 
 
 @settings(max_examples=2)
 @given(strategies.p2_runs)
-def test_float_ignore_index(learner, run):
+def test_loss_value(learner, run):
     loop.expect_float_logits_ignore_index(learner, *run)
 
 
 @settings(max_examples=2)
 @given(strategies.p2_runs)
-def test_clip_grad_norm(learner, run):
+def test_step_gradient(learner, run):
     loop.expect_clipped(learner, *run)
 
 
 @settings(max_examples=10)
 @given(strategies.lr_schedules(), st.data())
-def test_warmup_cosine(learner, sched, data):
+def test_learning_rates(learner, sched, data):
     drawn_step = data.draw(st.integers(0, sched["total_steps"] + 10))
     loop.expect_schedule(learner, sched, loop.schedule_steps(sched, drawn_step))
     if data.draw(st.booleans(), label="also in a real loop") or sched["warmup_steps"] == 0:
@@ -54,7 +54,7 @@ def test_warmup_cosine(learner, sched, data):
 
 @settings(max_examples=3)
 @given(strategies.p2_runs, st.integers(2, 4), st.integers(1, 3))
-def test_grad_accumulation(learner, run, k, micro):
+def test_accumulated_step(learner, run, k, micro):
     seed, data_seed = run
     data = encode(make_corpus(5_000, seed=data_seed % 10_000))
     g = torch.Generator().manual_seed(data_seed)

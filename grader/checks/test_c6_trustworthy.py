@@ -5,7 +5,7 @@ versions, and repeated calls of the learner's seeded experiment (part 2, statist
 experiment management; part 7 §五.C question 6).
 
 The contract's paths (issue 17), and where each is exercised:
-- same_seed_identical: the same seed twice in one process with another seed between; seed 0
+- seeded_reruns: the same seed twice in one process with another seed between; seed 0
   (``seed or ...`` treats it as none); once per grading, the same seeds again more than a second
   later (a clock-based seed differs) and in a freshly started interpreter (not forked: its own
   string-hash secret, so a seed derived from ``hash()`` differs, PYTHONHASHSEED);
@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, expect_equal, fail
-from grader.checks.support.meaning import by_meaning, record_item
+from grader.checks.support.meaning import by_meaning, record_item, run_facts
 from grader.checks.truth.experiments import SEVEN_ITEMS, bands_overlap, ci95_half_width, close, mean_std
 
 
@@ -85,14 +85,14 @@ def _record(learner, shared_tmp_path, content: str, seed: int):
     path.write_text(content)
     config, metrics = {"lr": 3e-4, "batch_size": 8, "seed": seed}, {"accuracy": 0.61, "loss": 1.7}
     # keys matched by meaning: which items a record holds is what the learner recalls
-    rec, _ = by_meaning(learner.run_record(config, str(path), seed, metrics), record_item, SEVEN_ITEMS,
-                        "run_record(...)")
+    run = run_facts({"config": config, "data_path": str(path), "seed": seed, "metrics": metrics}, seed)
+    rec, _ = by_meaning(learner.run_record(run), record_item, SEVEN_ITEMS, "run_record(run)")
     return rec, config, metrics, path
 
 
 @given(st.integers(0, 10**6), st.text(min_size=1, max_size=200))
 @settings(max_examples=10)
-def test_seven_items(learner, shared_tmp_path, seed, text):
+def test_run_record(learner, shared_tmp_path, seed, text):
     content = json.dumps({"text": text}) + "\n"
     rec, config, metrics, _ = _record(learner, shared_tmp_path, content, seed)
     rec2, *_ = _record(learner, shared_tmp_path, content, seed)
@@ -125,7 +125,7 @@ def later_and_elsewhere(learner_factory):
 
 @settings(max_examples=10)
 @given(st.integers(0, 2**31 - 1), st.integers(1, 1000))
-def test_same_seed_identical(learner, later_and_elsewhere, seed, delta):
+def test_seeded_reruns(learner, later_and_elsewhere, seed, delta):
     first = as_number(learner.seeded_experiment(seed), f"seeded_experiment({seed})")
     other = as_number(learner.seeded_experiment(seed + delta), f"seeded_experiment({seed + delta})")
     again = as_number(learner.seeded_experiment(seed), f"seeded_experiment({seed}) again")
@@ -153,7 +153,7 @@ def test_same_seed_identical(learner, later_and_elsewhere, seed, delta):
 
 @settings(max_examples=10)
 @given(st.text(min_size=1, max_size=200), st.text(min_size=1, max_size=5))
-def test_data_version(learner, shared_tmp_path, text, extra):
+def test_changed_data(learner, shared_tmp_path, text, extra):
     content = json.dumps({"text": text}) + "\n"
     rec, _, _, path = _record(learner, shared_tmp_path, content, 0)
     expect_equal(rec["data_version"], hashlib.sha256(path.read_bytes()).hexdigest(),

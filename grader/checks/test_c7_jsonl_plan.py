@@ -3,10 +3,10 @@ clean -> filter -> exact dedupe -> UTF-8 tokenize over the JSONL it writes (in t
 ``shared_tmp_path`` fixture), and the kernel's accounting of the learner's process, read from
 /proc outside it (its code could fake anything observed inside: tracemalloc, a driver's report).
 
-streaming: a fresh process runs unique_texts on a file, then on the same documents repeated 8x;
+peak_memory: a fresh process runs unique_texts on a file, then on the same documents repeated 8x;
 its peak resident memory (VmHWM, ``learner.peak_rss_bytes()``) may grow by at most the 8x file's
 extra bytes (a list of records needs ~8x the extra bytes), and both runs must give the check's unique
-texts in order. process_pool: process_file's result equals the serial one, and the CPU time of its
+texts in order. parallel_tokenizing: process_file's result equals the serial one, and the CPU time of its
 joined child processes (cutime + cstime, ``learner.cpu_times()``) is at least half what tokenizing
 and pickling those texts takes the check (a thread pool's is 0). Fail-only extras, observed inside
 the learner's process by grader/drivers/c7_jsonl_plan.py: unique_texts must be lazy and its
@@ -92,7 +92,7 @@ def _unique(learner, path, min_chars, outside: bool = False) -> dict:
 
 @settings(max_examples=2, phases=NO_SHRINK)  # a second of work per example; a smaller one says no more
 @given(st.integers(0, 2**31 - 1), st.integers(1, 6))
-def test_streaming(learner, shared_tmp_path, seed, min_chars):
+def test_peak_memory(learner, shared_tmp_path, seed, min_chars):
     docs = make_docs(seed, 3000)
     small = write_jsonl(shared_tmp_path / "small.jsonl", docs)
     big_docs = docs * 8
@@ -159,7 +159,7 @@ def tokenize_cpu_s(texts) -> float:
 
 @settings(max_examples=3, phases=NO_SHRINK)
 @given(st.integers(0, 2**31 - 1), st.integers(2, 64), st.integers(0, 4))
-def test_process_pool(learner, shared_tmp_path, seed, chunksize, min_chars):
+def test_parallel_tokenizing(learner, shared_tmp_path, seed, chunksize, min_chars):
     docs = make_docs(seed, POOL_DOCS, max_words=400)  # ~1 KB texts: the workers' share shows in CPU time
     path = write_jsonl(shared_tmp_path / f"p{seed}.jsonl", docs)
     what = f"process_file(path, {min_chars}, n_workers=2, chunksize={chunksize})"
@@ -192,12 +192,12 @@ def test_process_pool(learner, shared_tmp_path, seed, chunksize, min_chars):
 
 
 @given(st.floats(0, 1), st.integers(1, 64), st.integers(1, 64))
-def test_why_not_8x(learner, s, workers, cores):
+def test_speedup_bound(learner, s, workers, cores):
     for args in ((0.23, 8, 8), (s, workers, cores)):
         want = 1 / (args[0] + (1 - args[0]) / min(args[1], args[2]))
-        got = as_number(learner.amdahl_speedup(*args), f"amdahl_speedup{args}")
+        got = as_number(learner.speedup_bound(*args), f"speedup_bound{args}")
         if not math.isclose(got, want, rel_tol=1e-6):  # float32 arithmetic is right too
-            fail(f"amdahl_speedup{args}", want, got, hint="the serial part and the real core count cap the speed-up")
-    if not 2.9 <= learner.amdahl_speedup(0.23, 8, 8) <= 3.3:
-        fail("amdahl_speedup(0.23, 8, 8): the course's 8 processes", "~3.1", learner.amdahl_speedup(0.23, 8, 8),
+            fail(f"speedup_bound{args}", want, got, hint="the serial part and the real core count cap the speed-up")
+    if not 2.9 <= learner.speedup_bound(0.23, 8, 8) <= 3.3:
+        fail("speedup_bound(0.23, 8, 8): the course's 8 processes", "~3.1", learner.speedup_bound(0.23, 8, 8),
              "23% serial work caps 8 processes near the course's 3.1x")

@@ -17,25 +17,25 @@ four additions show is said in the truth module. What the driver counts in the l
 (optimizer.step() calls per train_step, .grad fields left after it: set_to_none=True vs False
 changes no number) can only make a key point fail.
 
-Short runs on small crafted batches keep every key point but ppl_falls under a few seconds;
+Short runs on small crafted batches keep every key point but validation_perplexity under a few seconds;
 bf16 autocast runs are tiny (B=2, T=16: autocast on CPU is ~30x slower, part 3).
 
 The contract's paths, and the key point that exercises each (issue 17: a path no check runs with
 the bug in it lets the bug through):
-- amp_dtype None and torch.bfloat16 are two branches of train_step: zero_grad_set_to_none and
-  clips_grad_norm run BOTH, several steps without reset (a bf16 branch that forgets zero_grad
+- amp_dtype None and torch.bfloat16 are two branches of train_step: grads_after_step and
+  step_gradient run BOTH, several steps without reset (a bf16 branch that forgets zero_grad
   shows only on its second step, facebookresearch/nwm#16; a GradScaler clip before unscale_ only
   under bf16, milesial/Pytorch-UNet#468); the schedule's loop runs on a drawn branch;
-  float_logits_ignore_index and uses_autocast run bf16, first_loss_ln_v fp32.
-- every returned value on every call: loss and grad_norm of each step of zero_grad_set_to_none
+  loss_value and amp_step run bf16, first_loss fp32.
+- every returned value on every call: loss and grad_norm of each step of grads_after_step
   are compared with the step's reference (a running mean, or the norm after clipping, is right
   on step 0 only); the parameters' dtype after each step (fp32).
-- repeated calls: 2-3 steps in zero_grad_set_to_none, 3 in float_logits_ignore_index, 7 in the
+- repeated calls: 2-3 steps in grads_after_step, 3 in loss_value, 7 in the
   schedule's loop; lr_at on the warmup boundary, the last step and past total_steps.
-- labels -100: float_logits_ignore_index (half masked; mean over the labelled positions only).
+- labels -100: loss_value (half masked; mean over the labelled positions only).
 - tolerances: losses 1e-4/1e-5 absolute, grad_norm 1e-3 relative, directions 1e-4 relative, lr 1e-6 relative.
 
-ppl_falls: 80 steps, batch 8 x 64 characters, AdamW max_lr 3e-3, 10 warmup steps, cosine to
+validation_perplexity: 80 steps, batch 8 x 64 characters, AdamW max_lr 3e-3, 10 warmup steps, cosine to
 3e-4, fp32. Measured here for the reference: validation PPL 8.7-9.5 over four seeds (from 128 at
 step 0; 12.8 after 30 steps; 9.4-10.6 after 60), 8-11 s single-threaded on a loaded 2-core box;
 the threshold is 12 (the course: 9.6 after one CPU minute).
@@ -65,7 +65,7 @@ TRAIN = {"steps": 80, "batch_size": 8, "seq_len": 64, "max_lr": 3e-3, "min_lr": 
 # ---------------------------------------------------------------- first loss
 @settings(max_examples=3)
 @given(strategies.p2_runs)
-def test_first_loss_ln_v(learner, run):
+def test_first_loss(learner, run):
     seed, data_seed = run
     drawn = loop.batches(data_seed, 1, 4, 32)
     out = loop.drive(learner, seed=seed, batches=drawn)
@@ -86,7 +86,7 @@ def test_first_loss_ln_v(learner, run):
 # ---------------------------------------------------------------- perplexity
 @settings(max_examples=1)
 @given(strategies.p2_runs)
-def test_ppl_falls(learner, figure, run):
+def test_validation_perplexity(learner, figure, run):
     seed, data_seed = run
     config = dict(TRAIN, seed=seed % 10_000, data_seed=data_seed % 10_000)
     out = learner.drive("grader.drivers.p2_training_loop:run_train", config=config, timeout_s=150)
@@ -117,7 +117,7 @@ def test_ppl_falls(learner, figure, run):
 # ---------------------------------------------------------------- the four additions
 @settings(max_examples=30)
 @given(strategies.lr_schedules(), st.data())
-def test_schedule_values(learner, sched, data):
+def test_learning_rates(learner, sched, data):
     drawn_step = data.draw(st.integers(0, sched["total_steps"] + 10))
     loop.expect_schedule(learner, sched, loop.schedule_steps(sched, drawn_step))
     if data.draw(st.booleans(), label="also in a real loop") or sched["warmup_steps"] == 0:
@@ -128,26 +128,26 @@ def test_schedule_values(learner, sched, data):
 
 @settings(max_examples=2)
 @given(strategies.p2_runs)
-def test_uses_autocast(learner, run):
+def test_amp_step(learner, run):
     loop.expect_autocast(learner, *run)
 
 
 @settings(max_examples=2)
 @given(strategies.p2_runs)
-def test_float_logits_ignore_index(learner, run):
+def test_loss_value(learner, run):
     loop.expect_float_logits_ignore_index(learner, *run)
 
 
 @settings(max_examples=2)
 @given(strategies.p2_runs)
-def test_clips_grad_norm(learner, run):
+def test_step_gradient(learner, run):
     loop.expect_clipped(learner, *run)  # both branches of train_step: fp32 and amp_dtype=bfloat16
 
 
 # ---------------------------------------------------------------- zero_grad
 @settings(max_examples=2)
 @given(strategies.p2_runs)
-def test_zero_grad_set_to_none(learner, run):
+def test_grads_after_step(learner, run):
     seed, data_seed = run
     for amp_dtype, n in ((None, 3), (torch.bfloat16, 2)):  # both branches, several steps each
         _expect_own_gradients(learner, seed, data_seed, amp_dtype, n)

@@ -21,7 +21,7 @@ from hidden_size / heads: q/k/v/o are heads x head_dim wide), GQA and MHA, tied 
 cases TIED (the embedding dominates: counted once) and LONG_T (T=128 over narrow layers: the eager
 (B, heads, T, T) softmax is most of what is saved, for activations and peak). A 2-matrix MLP stays
 inside 30% of the blocks (at most a third of the parameters); the exact counts of
-``course_llama3_8b`` catch it. ``cuda_max_allocated`` repeats
+``course_llama3_8b`` catch it. ``cuda_peak`` repeats
 the peak comparison against ``torch.cuda.max_memory_allocated()`` on a larger config when a GPU
 is present (not verifiable here otherwise). ``course_llama3_8b``: full / LoRA / QLoRA GB of
 drawn configs against parameter counts of a meta-device model, and the course's Llama-3-8B
@@ -160,7 +160,7 @@ ATTENTION_HEAVY = ({"vocab_size": 32, "hidden_size": 64, "intermediate_size": 16
 @example(case=TIED)
 @example(case=ATTENTION_HEAVY)
 @given(strategies.memory_cases())
-def test_state_blocks_within_30pct(learner, case):
+def test_state_blocks(learner, case):
     _check_blocks(learner, case, ("parameters", "gradients", "optimizer_state"), _state_hint)
 
 
@@ -174,14 +174,14 @@ LONG_T = ({"vocab_size": 32, "hidden_size": 16, "intermediate_size": 16, "num_hi
 @settings(max_examples=12)
 @example(case=LONG_T)
 @given(strategies.memory_cases())
-def test_activations_within_30pct(learner, case):
+def test_activation_block(learner, case):
     _check_blocks(learner, case, ("activations",), lambda b: P4_ACT)
 
 
 @settings(max_examples=12)
 @example(case=LONG_T)
 @given(strategies.memory_cases())
-def test_peak_within_30pct(learner, figure, case):
+def test_peak_block(learner, figure, case):
     _check_blocks(learner, case, ("peak",),
                   lambda b: "weights and optimizer state are always live; the gradients and the activations "
                             "are not all live at once (backward frees activations as gradients appear; "
@@ -192,7 +192,7 @@ def test_peak_within_30pct(learner, figure, case):
 @needs_cuda()
 @settings(max_examples=3)
 @given(st.sampled_from([(1024, 2816, 4, 8192, 4, 512), (768, 2048, 6, 4096, 8, 256), (512, 1536, 8, 16384, 2, 1024)]))
-def test_cuda_max_allocated(learner, dims):
+def test_cuda_peak(learner, dims):
     d, ff, L, V, B, T = dims
     config = {"vocab_size": V, "hidden_size": d, "intermediate_size": ff, "num_hidden_layers": L,
               "num_attention_heads": d // 64, "num_key_value_heads": d // 128, "head_dim": 64,

@@ -6,7 +6,7 @@
 * the masked fraction: ``(labels == -100)`` counted over the whole padded batch;
 * the trainable parameters: peft's own ``get_peft_model`` (r=16, alpha=32, all-linear) on a
   meta-device copy of the same tiny random Llama;
-* the contract's paths: pad id != EOS and pad id == EOS (eos_kept_when_pad_is_eos), one pair and
+* the contract's paths: pad id != EOS and pad id == EOS (label_at_eos_when_pad_is_eos), one pair and
   several of different lengths (padding), every position's label (prompt, answer, EOS, padding),
   masked_fraction compared with a stated tolerance (1e-6: float32 means are right); a row that
   comes back one token short of the reference is reported as a missing EOS before any padding
@@ -91,7 +91,7 @@ def _expected(tokenizer, pairs, pad):
 
 @settings(max_examples=6)
 @given(strategies.qa_batches())
-def test_labels_mask_prompt_and_padding(learner, cache, tokenizer, pairs):
+def test_data_path_labels(learner, cache, tokenizer, pairs):
     pad = tokenizer.pad_token_id  # <|im_end|>, not the EOS of this format
     expected, eos = _expected(tokenizer, pairs, pad)
     got = _learner_data(learner, cache, pairs, pad)
@@ -104,7 +104,7 @@ def test_labels_mask_prompt_and_padding(learner, cache, tokenizer, pairs):
             fail(f"collate(...)[{key!r}] {_row_context(tokenizer, expected, i)}", expected[key][i].tolist(),
                  got[key][i].tolist(), "tokenise 'Q: {question}\\nA:' and ' {answer}' separately "
                  "(add_special_tokens=False), append the EOS id, right-pad with pad_id; mask 1 on real tokens")
-    # Every position except the EOS (judged by eos_label_kept) must carry the expected label.
+    # Every position except the EOS (judged by label_at_eos) must carry the expected label.
     not_eos = torch.ones_like(expected["labels"], dtype=torch.bool)
     lengths = expected["attention_mask"].sum(1)
     not_eos[torch.arange(len(pairs)), lengths - 1] = False
@@ -130,7 +130,7 @@ def test_masked_fraction(learner, tokenizer, pairs):
     # 1e-6: (labels == -100).float().mean() is float32 (0.8571428656578064 for 6/7) and right;
     # a wrong denominator or count is off by at least 1 / (B x T) ~ 1e-3.
     if abs(got - want) > 1e-6:
-        fail(f"masked_fraction of a {tuple(labels.shape)} batch with {count} labels of -100", want, got,
+        fail(f"masked_fraction of a {tuple(labels.shape)} batch with {count} labels the loss leaves out", want, got,
              "count -100 over ALL B x T label positions (padding included), divide by B x T")
 
 
@@ -152,13 +152,13 @@ def _check_eos(learner, cache, tokenizer, pairs, pad, what):
 
 @settings(max_examples=6)
 @given(strategies.qa_batches())
-def test_eos_label_kept(learner, cache, tokenizer, pairs):
+def test_label_at_eos(learner, cache, tokenizer, pairs):
     _check_eos(learner, cache, tokenizer, pairs, tokenizer.pad_token_id, f"pad_id {tokenizer.pad_token_id} != EOS")
 
 
 @settings(max_examples=6)
 @given(strategies.qa_batches(min_size=2))
-def test_eos_kept_when_pad_is_eos(learner, cache, tokenizer, pairs):
+def test_label_at_eos_when_pad_is_eos(learner, cache, tokenizer, pairs):
     eos = sft.eos_id(tokenizer)
     _check_eos(learner, cache, tokenizer, pairs, eos,
                f"pad_id == EOS == {eos}: masking 'input_ids == pad_id' would mask the real EOS too")

@@ -4,10 +4,11 @@ reads_profiler_table: this process profiles a real training step of a drawn MLP 
 ``torch.profiler.profile`` (``record_function("forward")`` / ``("backward")`` around the two
 phases), turns ``key_averages()`` into plain rows and gives them to the learner; top ops and the
 backward/forward ratio are recomputed here from the same rows.
-seven_item_record: this process makes a git repository with a commit and a random data file;
-the learner's record must hold that commit (``git rev-parse HEAD`` here), the file's sha256
-(hashlib here), the config, seed and metrics given, a pip-freeze-like environment with the real
-torch version, and the JSON it saved must equal it.
+run_record: this process makes a git repository with a commit and a random data file;
+the learner's ``make_run_record`` gets the run's facts among others a record leaves out
+(``meaning.run_facts``); its record must hold that commit (``git rev-parse HEAD`` here), the
+file's sha256 (hashlib here), the run id, config, seed and metrics given, a pip-freeze-like
+environment with the real torch version, and nothing else; the JSON it saved must equal it.
 seed_reproducible: the driver (grader/drivers/p5_profile_record.py) trains a tiny model from the
 learner's 2-worker DataLoader whose dataset draws noise from NumPy, ``random`` and torch; same
 seed twice -> identical metric, another seed -> different, no two samples with the same noise.
@@ -15,7 +16,7 @@ seed twice -> identical metric, another seed -> different, no two samples with t
 The contract's paths (issue 17): seed_reproducible runs five times: seeds a (two epochs), b, 0,
 then a and 0 again more than a second later, so a seed that ignores the run's seed, treats 0 as
 "no seed", comes from the clock, or repeats every epoch (workers re-seeded from seed + id) fails;
-seven_item_record compares every item, the saved JSON as well; reads_profiler_table every top
+run_record compares every item, the saved JSON as well; reads_profiler_table every top
 op and the ratio.
 """
 
@@ -33,7 +34,7 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, fail
-from grader.checks.support.meaning import by_meaning, record_item
+from grader.checks.support.meaning import by_meaning, record_item, run_facts
 
 torch.set_num_threads(1)
 P6_PROF = "part 6, conclusion: reading the profiler table"
@@ -89,7 +90,7 @@ def _git(repo, *args) -> str:
 @settings(max_examples=2)
 @given(st.integers(0, 2**31 - 1), st.binary(min_size=1, max_size=4096),
        st.dictionaries(st.sampled_from(["lr", "batch_size", "steps", "warmup"]), st.integers(1, 1000), min_size=1))
-def test_seven_item_record(learner, shared_tmp_path, seed, data, config):
+def test_run_record(learner, shared_tmp_path, seed, data, config):
     repo = Path(tempfile.mkdtemp(prefix="repo-", dir=shared_tmp_path))
     _git(repo, "init", "-q")
     (repo / "train.py").write_text(f"# run {seed}\n")
@@ -103,8 +104,10 @@ def test_seven_item_record(learner, shared_tmp_path, seed, data, config):
     data_path.chmod(0o644)
     metrics = {"val_loss": round(1 + seed % 997 / 1000, 6)}
     run_id = f"run-{seed}"
-    out = learner.drive("grader.drivers.p5_profile_record:run_record", run_id=run_id, repo_dir=str(repo),
-                        config=config, data_path=str(data_path), seed=seed, metrics=metrics)
+    # the facts of the run among others a record leaves out: which make the record is the learner's call
+    run = run_facts({"run_id": run_id, "repo_dir": str(repo), "config": config, "data_path": str(data_path),
+                     "seed": seed, "metrics": metrics}, seed)
+    out = learner.drive("grader.drivers.p5_profile_record:run_record", run=run)
     rec, names = by_meaning(out["record"], record_item, ITEMS, "make_run_record(...)")  # keys matched by meaning
     expected = {"run_id": run_id, "commit": _git(repo, "rev-parse", "HEAD"), "config": config,
                 "data_version": hashlib.sha256(data).hexdigest(), "seed": seed, "metrics": metrics}

@@ -154,7 +154,7 @@ def _tasks(n):
 
 @settings(max_examples=1, phases=(Phase.explicit, Phase.generate))  # seconds per example: no shrinking
 @given(st.integers(1_500_000, 2_500_000))
-def test_threads_no_speedup(learner, n):
+def test_threads_cpu_use(learner, n):
     for attempt in range(2):
         run = experiment(learner, _tasks(n))
         serial, threads = run["serial"], run["threads"]
@@ -177,7 +177,7 @@ def test_threads_no_speedup(learner, n):
 
 @settings(max_examples=1, phases=(Phase.explicit, Phase.generate))  # seconds per example: no shrinking
 @given(st.integers(1_500_000, 2_500_000))
-def test_processes_speed_up(learner, n):
+def test_processes_cpu_use(learner, n):
     tasks = _tasks(n)
     for attempt in range(2):
         run = experiment(learner, tasks)

@@ -28,7 +28,7 @@ def _tensors(shapes, seed):
 
 @settings(max_examples=20)
 @given(strategies.silently_broadcasting_pairs(), st.integers(0, 2**31 - 1))
-def test_silent_broadcast(learner, shapes, seed):
+def test_naive_loss(learner, shapes, seed):
     pred, target = _tensors(shapes, seed)
     for p, t in [_tensors([(3,), (3, 1)], seed), (pred, target)]:  # the course's (3,) + (3, 1) first
         what = f"naive_mse(pred {tuple(p.shape)}, target {tuple(t.shape)})"
@@ -45,7 +45,7 @@ def test_silent_broadcast(learner, shapes, seed):
 
 @settings(max_examples=20)
 @given(strategies.silently_broadcasting_pairs(), st.integers(0, 2**31 - 1))
-def test_shape_safe_loss(learner, shapes, seed):
+def test_safe_loss(learner, shapes, seed):
     pred, target = _tensors(shapes, seed)
     with expect_raises("ValueError", f"safe_mse(pred {tuple(pred.shape)}, target {tuple(target.shape)}) must raise ValueError"):
         learner.safe_mse(pred, target)

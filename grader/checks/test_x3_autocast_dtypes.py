@@ -41,7 +41,7 @@ def _run(learner, case) -> tuple[dict, dict]:
 
 @settings(max_examples=10)
 @given(_cases())
-def test_params_stay_fp32(learner, case):
+def test_weight_dtype(learner, case):
     got, want = _run(learner, case)
     w = as_tensor(got["weight_after"], "weight_after", shape=tuple(want["weight_after"].shape))
     if w.dtype != torch.float32:
@@ -54,7 +54,7 @@ def test_params_stay_fp32(learner, case):
 
 @settings(max_examples=10)
 @given(_cases())
-def test_matmul_outputs_bf16(learner, case):
+def test_logits_dtype(learner, case):
     got, want = _run(learner, case)
     expect_close(got["logits"], want["logits"], "logits = linear(x) under CPU autocast(bfloat16)", atol=1e-2, rtol=1e-2,
                  hint="a matmul under autocast runs in bf16 and returns a bf16 tensor")
@@ -62,7 +62,7 @@ def test_matmul_outputs_bf16(learner, case):
 
 @settings(max_examples=10)
 @given(_cases())
-def test_loss_fp32(learner, case):
+def test_loss_dtype(learner, case):
     got, want = _run(learner, case)
     expect_close(got["loss"], want["loss"], "cross_entropy(logits, targets) under CPU autocast(bfloat16)",
                  atol=1e-2, rtol=1e-2, hint="autocast runs the loss (a reduction) in fp32 even on bf16 logits")

@@ -29,7 +29,7 @@ def _ms(learner, fn, *args) -> float:
 
 @settings(max_examples=6)
 @given(st.one_of(st.sampled_from([QWEN2_5_0_5B, LLAMA3_8B]), llama_configs()), strategies.bandwidths)
-def test_bytes_over_bandwidth(learner, config, bw):
+def test_decode_floor(learner, config, bw):
     nbytes = weight_bytes(tuple(sorted(config.items())))
     for b, band, course in ((16.06e9, H100_BW, 4.8), (nbytes, bw, None)):
         got = _ms(learner, "decode_floor_ms", b, band)
@@ -42,7 +42,7 @@ def test_bytes_over_bandwidth(learner, config, bw):
 
 @given(st.integers(10**6, 10**12), strategies.weight_bytes_per_param, strategies.peak_flops, strategies.bandwidths,
        st.integers(1, 4096))
-def test_not_flops_over_compute(learner, n, bpp, peak, bw, batch):
+def test_step_time_vs_batch(learner, n, bpp, peak, bw, batch):
     def truth(b):
         return max(2 * n * b / peak, n * bpp / bw) * 1e3
 

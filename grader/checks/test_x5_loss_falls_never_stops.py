@@ -110,29 +110,42 @@ def _masked(run):
 
 
 def _loss_rule(losses):
-    """X5's own definition of "the loss fell" (its contract), not a measurement: no library decides
-    it, so the rule is stated here and the real run is what it is applied to."""
+    """The premise on the real run: it clearly fell (no library decides "fell"; the stub states no
+    rule, so the drawn curves below are clear-cut either way)."""
     last = losses[-3:]
     return sum(last) / len(last) < 0.5 * losses[0]
 
 
-loss_curves = st.lists(st.floats(0.0, 12.0, allow_nan=False), min_size=4, max_size=30).filter(
-    lambda c: abs(sum(c[-3:]) / 3 - 0.5 * c[0]) > 1e-6)
+@st.composite
+def loss_curves(draw):
+    """(curve, fell): one that clearly fell (its last 3 losses below 0.3x the first), or one that
+    clearly did not (every loss within 15% of the first: flat and noisy, its last step often below
+    the first)."""
+    first, n, fell = draw(st.floats(0.5, 12.0)), draw(st.integers(4, 30)), draw(st.booleans())
+    if fell:
+        middle = [draw(st.floats(0.0, first)) for _ in range(n - 4)]
+        tail = [draw(st.floats(0.0, 0.3 * first)) for _ in range(3)]
+    else:
+        middle = [draw(st.floats(0.85 * first, 1.15 * first)) for _ in range(n - 4)]
+        tail = [draw(st.floats(0.85 * first, 1.15 * first)) for _ in range(3)]
+    return [first, *middle, *tail], fell
 
 
 @settings(max_examples=30)
-@given(loss_curves)
-def test_loss_falls(learner, run, figure, curve):
+@given(loss_curves())
+def test_loss_curve(learner, run, figure, drawn):
     _masked(run)
     losses = [as_number(x, "a training loss") for x in run["losses"]]
     if not _loss_rule(losses):
-        fail(f"the loss with EOS masked ({len(losses)} steps)", "mean of the last 3 < half the first",
+        fail(f"the loss with EOS masked ({len(losses)} steps)", "a loss that clearly fell (the last 3 below half the first)",
              [round(x, 3) for x in losses])
     expect_equal(learner.loss_fell(losses), True, f"loss_fell on the real run {[round(x, 3) for x in losses]}")
     figure(kind="line", title="SFT loss with EOS masked", x_label="step", y_label="loss",
            series={"EOS masked": [[i, x] for i, x in enumerate(losses)]})
-    expect_equal(learner.loss_fell(curve), _loss_rule(curve), f"loss_fell({[round(x, 3) for x in curve]})",
-                 hint="compare the mean of the last 3 losses with half the FIRST loss")
+    curve, fell = drawn
+    expect_equal(learner.loss_fell(curve), fell, f"loss_fell({[round(x, 3) for x in curve]})",
+                 hint="this curve " + ("clearly fell: its end is far below its start" if fell else
+                                       "did not fall: it stays around its first loss, whatever its last step"))
 
 
 @st.composite
@@ -143,7 +156,7 @@ def generations(draw):
 
 @settings(max_examples=30)
 @given(generations())
-def test_never_stops(learner, run, tokenizer, gen):
+def test_generations(learner, run, tokenizer, gen):
     _masked(run)
     eos = sft.eos_id(tokenizer)
     rows = truth.judge(tokenizer, sft.HELD_OUT_PAIRS, run["generated"], eos)

@@ -61,8 +61,8 @@ def seeded_metric(learner_module, *, seed: int, batch_size: int = 8, epochs: int
             "num_workers": loader.num_workers}
 
 
-def run_record(learner_module, *, run_id, repo_dir, config, data_path, seed, metrics) -> dict:
-    record = learner_module.make_run_record(run_id, repo_dir, config, data_path, seed, metrics)
+def run_record(learner_module, *, run: dict) -> dict:
+    record = learner_module.make_run_record(dict(run))
     run_dir = tempfile.mkdtemp(prefix="run-")
     path = learner_module.save_run_record(record, run_dir)
     with open(path) as f:

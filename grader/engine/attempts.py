@@ -3,8 +3,8 @@
 Some key points check a fact the course asks you to recall (``recall=True`` in the catalog: R's
 facts, the seven items of a run record, the label ignore index, a course number or threshold).
 Their expected value *is* the fact, so a failure first shows only what was checked, on which
-input, what came back and where to re-read; the expected value, the hint and the course's lesson
-come once the same key point has failed ``REVEAL_AFTER`` times, or when the learner asks
+input, what came back and where to re-read; the expected value, the hint (and the known mistake
+it names, which states the rule it breaks) and the course's lesson come once the same key point has failed ``REVEAL_AFTER`` times, or when the learner asks
 (``grader grade --reveal``). Other key points show everything at the first failure.
 
 An attempt is a distinct wrong answer: a failure counts when its (status, message, value) differs
@@ -94,7 +94,7 @@ def shown(ex: catalog.Exercise, kp: KeyPointResult, *, count: int | None, reveal
     if point.recall and not reveal and (count is None or count < REVEAL_AFTER):
         note = withheld_note(count or 0) if count is not None else (
             "the expected value is the fact this key point asks you to recall: re-read the place below.")
-        return replace(kp, expected=None, hint=note, lesson="")
+        return replace(kp, expected=None, hint=note, lesson="", misconception="")
     return replace(kp, lesson=point.lesson)
 
 

@@ -196,7 +196,7 @@ def _activation_per_token_layer(config: dict, dtype: str, checkpointing: bool) -
 def activation_bytes(config: dict, batch: int, seq: int, dtype: str = "bfloat16", checkpointing: bool = False) -> float:
     """Saved-for-backward bytes of the decoder layers, measured with ``saved_tensors_hooks`` in one
     real transformers decoder layer of this config (A7's ``measured_bytes``), times
-    B x T x layers: the proportionality A7's checks measure (``scales_with_batch_and_seq``)."""
+    B x T x layers: the proportionality A7's checks measure (``growth_with_inputs``)."""
     per = _cached("activation_per_token_layer", (sorted(config.items()), dtype, checkpointing),
                   lambda: _activation_per_token_layer(config, dtype, checkpointing))
     return per * batch * seq * config["num_hidden_layers"]

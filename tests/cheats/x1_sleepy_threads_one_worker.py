@@ -14,7 +14,7 @@ def busy(n):
         s += i * i % 7
     return s
 
-CAUGHT_BY = ("processes_speed_up",)  # not a mutant: on a saturated box the key point is not verifiable
+CAUGHT_BY = ("processes_cpu_use",)  # not a mutant: on a saturated box the key point is not verifiable
 
 
 def _slow_busy(n):

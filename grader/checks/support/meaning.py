@@ -11,6 +11,7 @@ how many items are missing or which key is not understood; which items were expe
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Callable
 
@@ -19,6 +20,19 @@ from grader.checks.support.checking import as_str, fail
 STATE_PARTS = ("weights", "grads", "master", "adam_m", "adam_v")  # per trainable parameter
 FROZEN = "frozen_weights"
 RECORD_ITEMS = ("run_id", "commit", "config", "data_version", "seed", "environment", "metrics")
+# What a run also knows when it ends, and a minimal record leaves out (none of them means an item).
+OTHER_RUN_FACTS = ("host", "user", "started_at", "output_dir", "notes")
+
+
+def run_facts(known: dict, seed: int) -> dict:
+    """What a record maker is given (P5, C6): the facts its record is made from among others it
+    leaves out, in name order, so that which facts make the record is the learner's to decide."""
+    rng = random.Random(seed)
+    other = {"host": f"node-{rng.randint(1, 64):02d}", "user": rng.choice(["ana", "li", "sam", "kim"]),
+             "started_at": f"2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:00:00",
+             "output_dir": f"/runs/{rng.randint(1000, 9999)}", "notes": rng.choice(["baseline", "lr sweep", "rerun"])}
+    assert not set(known) & set(other) and all(record_item(k) is None for k in other)
+    return dict(sorted({**known, **other}.items()))
 
 
 def words(text: str) -> str:

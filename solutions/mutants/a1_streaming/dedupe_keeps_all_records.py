@@ -4,7 +4,7 @@ without seeing everything"), so all parsed records (~5x the file) are in memory 
 from solutions.a1_streaming import *  # noqa: F401,F403
 from solutions.a1_streaming import _counted
 
-KILLED_BY = ("peak_independent_of_size", "streams_under_rlimit")
+KILLED_BY = ("peak_vs_file_size", "runs_under_rlimit")
 
 
 def dedupe(records):

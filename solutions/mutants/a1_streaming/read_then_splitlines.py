@@ -14,7 +14,7 @@ import json
 import solutions.a1_streaming as reference
 from solutions.a1_streaming import *  # noqa: F401,F403
 
-KILLED_BY = ("peak_independent_of_size", "streams_under_rlimit")
+KILLED_BY = ("peak_vs_file_size", "runs_under_rlimit")
 MISCONCEPTION = "read the whole file and split it into lines: the text is in memory at once"
 
 

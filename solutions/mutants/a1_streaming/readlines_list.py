@@ -6,7 +6,7 @@ import json
 from solutions.a1_streaming import *  # noqa: F401,F403
 from solutions.a1_streaming import _counted
 
-KILLED_BY = ("peak_independent_of_size", "streams_under_rlimit")
+KILLED_BY = ("peak_vs_file_size", "runs_under_rlimit")
 
 
 def read_jsonl(path):

@@ -5,7 +5,7 @@ import math
 from solutions.a2_nbytes_index import *  # noqa: F401,F403
 from solutions.a2_nbytes_index import BYTES_PER_ELEMENT
 
-KILLED_BY = ("bf16_is_two_bytes", "nbytes_matches_meta_tensor")
+KILLED_BY = ("half_precision_nbytes", "nbytes_matches_meta_tensor")
 
 
 def nbytes(shape, dtype):

@@ -3,7 +3,7 @@
 from solutions.a2_nbytes_index import *  # noqa: F401,F403
 from solutions.mutants.a2_nbytes_index import _shape_rules
 
-KILLED_BY = ("integer_index_drops_dim", "full_index_expressions")
+KILLED_BY = ("integer_index_shape", "full_index_expressions")
 
 
 def index_shape(shape, index):

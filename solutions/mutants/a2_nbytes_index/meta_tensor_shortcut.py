@@ -10,7 +10,7 @@ sees it (tests/test_feedback.py covers the source scan).
 
 import importlib
 
-KILLED_BY = ("nbytes_matches_meta_tensor", "bf16_is_two_bytes", "integer_index_drops_dim", "slice_keeps_dim",
+KILLED_BY = ("nbytes_matches_meta_tensor", "half_precision_nbytes", "integer_index_shape", "slice_shape",
              "full_index_expressions")
 
 

@@ -3,7 +3,7 @@
 from solutions.a2_nbytes_index import *  # noqa: F401,F403
 from solutions.mutants.a2_nbytes_index import _shape_rules
 
-KILLED_BY = ("slice_keeps_dim", "full_index_expressions")
+KILLED_BY = ("slice_shape", "full_index_expressions")
 
 
 def _rule(s, n):

@@ -1,6 +1,6 @@
 """Aligns shapes from the left: pads the shorter shape with 1s at the end."""
 
-KILLED_BY = ("aligns_from_the_right", "matches_numpy")
+KILLED_BY = ("different_lengths", "matches_numpy")
 
 
 def broadcast_shape(a, b):

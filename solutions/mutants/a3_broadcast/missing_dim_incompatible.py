@@ -1,6 +1,6 @@
 """Treats a missing dimension as incompatible: only equal-rank shapes broadcast."""
 
-KILLED_BY = ("aligns_from_the_right",)
+KILLED_BY = ("different_lengths",)
 
 
 def broadcast_shape(a, b):

@@ -7,7 +7,7 @@ and finch-tensor/Finch.jl issue #529 ("broadcasting of singleton dimensions fail
 DimensionMismatch: mismatched dimension limits (10 != 1)").
 """
 
-KILLED_BY = ("matches_numpy", "aligns_from_the_right")
+KILLED_BY = ("matches_numpy", "different_lengths")
 MISCONCEPTION = "let only missing leading dims broadcast: an aligned dim of size 1 stretches to the other size too"
 
 

@@ -7,7 +7,7 @@ a wrong output dimension whenever exactly one operand's dimension is 1: the broa
 collapses to 1 instead of taking the partner's extent").
 """
 
-KILLED_BY = ("matches_numpy", "aligns_from_the_right")
+KILLED_BY = ("matches_numpy", "different_lengths")
 MISCONCEPTION = "keep the 1 where one of two aligned dims is 1: the result takes the other, stretched size"
 
 

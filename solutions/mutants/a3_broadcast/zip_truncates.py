@@ -6,7 +6,7 @@ The silent truncation PEP 618 was written against (https://www.python.org/dev/pe
 in silently losing data").
 """
 
-KILLED_BY = ("aligns_from_the_right", "matches_numpy")
+KILLED_BY = ("different_lengths", "matches_numpy")
 MISCONCEPTION = "zip the shapes from the right and lose the longer shape's leading dims (zip stops at the shorter)"
 
 

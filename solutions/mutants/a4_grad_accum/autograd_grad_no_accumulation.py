@@ -9,7 +9,7 @@ import torch
 
 from solutions.a4_grad_accum import *  # noqa: F401,F403
 
-KILLED_BY = ("backward_accumulates",)
+KILLED_BY = ("repeated_backward",)
 MISCONCEPTION = "take torch.autograd.grad k times: it returns each gradient and adds nothing into .grad"
 
 

@@ -11,7 +11,7 @@ import torch
 
 from solutions.a5_first_loss import *  # noqa: F401,F403
 
-KILLED_BY = ("init_gives_ln_v",)
+KILLED_BY = ("init_first_loss",)
 MISCONCEPTION = "initialise the output layer like nn.Embedding (std 1): logits of std ~sqrt(d) start far above ln V"
 
 

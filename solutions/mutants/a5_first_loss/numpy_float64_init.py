@@ -11,7 +11,7 @@ import torch
 
 from solutions.a5_first_loss import *  # noqa: F401,F403
 
-KILLED_BY = ("init_gives_ln_v",)
+KILLED_BY = ("init_first_loss",)
 MISCONCEPTION = "build the weight with NumPy (float64) and torch.from_numpy: the layer's dtype is float32"
 
 

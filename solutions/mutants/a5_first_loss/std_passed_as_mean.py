@@ -12,7 +12,7 @@ import torch
 
 from solutions.a5_first_loss import *  # noqa: F401,F403
 
-KILLED_BY = ("init_gives_ln_v",)
+KILLED_BY = ("init_first_loss",)
 MISCONCEPTION = "pass the std positionally to normal_(w, 0.02): that sets the mean, and the std stays 1"
 
 

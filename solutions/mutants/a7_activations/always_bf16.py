@@ -3,7 +3,7 @@ activations come out at half their size."""
 
 from solutions.a7_activations import activation_bytes as _solution
 
-KILLED_BY = ("scales_with_batch_and_seq", "checkpointing_keeps_inputs", "tracks_measurement")
+KILLED_BY = ("growth_with_inputs", "checkpointed_bytes", "tracks_measurement")
 
 
 def activation_bytes(config, batch, seq_len, checkpointing=False, bytes_per_elem=2):

@@ -13,7 +13,7 @@ manuelescobar-dev/LLM-Tools issue #4 uses it.
 from solutions.a7_activations import *  # noqa: F401,F403
 from solutions.a7_activations import activation_bytes as _right
 
-KILLED_BY = ("scales_with_batch_and_seq",)
+KILLED_BY = ("growth_with_inputs",)
 MISCONCEPTION = "use s b h (34 + 5 a s / h) with its T^2 attention-score term: a fused attention kernel keeps no scores"
 
 

@@ -10,7 +10,7 @@ boundary ... A*(s + ceil(n/s))"), here with segments of one layer as transformer
 from solutions.a7_activations import *  # noqa: F401,F403
 from solutions.a7_activations import activation_bytes as _right
 
-KILLED_BY = ("checkpointing_keeps_inputs",)
+KILLED_BY = ("checkpointed_bytes",)
 MISCONCEPTION = "add one layer's recomputed activations under checkpointing: the forward keeps each layer's input only"
 
 

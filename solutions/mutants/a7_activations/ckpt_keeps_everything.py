@@ -2,7 +2,7 @@
 
 from solutions.a7_activations import activation_bytes as _solution
 
-KILLED_BY = ("checkpointing_keeps_inputs",)
+KILLED_BY = ("checkpointed_bytes",)
 
 
 def activation_bytes(config, batch, seq_len, checkpointing=False, bytes_per_elem=2):

@@ -12,7 +12,7 @@ import math
 from solutions.a7_activations import *  # noqa: F401,F403
 from solutions.a7_activations import activation_bytes as _right
 
-KILLED_BY = ("checkpointing_keeps_inputs",)
+KILLED_BY = ("checkpointed_bytes",)
 MISCONCEPTION = "keep ~sqrt(L) segment inputs plus one segment's activations (sqrt(n) checkpointing): HF checkpoints every layer"
 
 

@@ -8,7 +8,7 @@ The logits are "one of the dominant activations held in memory" (huggingface/trl
 from solutions.a7_activations import *  # noqa: F401,F403
 from solutions.a7_activations import activation_bytes as _right
 
-KILLED_BY = ("scales_with_batch_and_seq",)
+KILLED_BY = ("growth_with_inputs",)
 MISCONCEPTION = "add the B x T x vocab logits: the exercise counts the decoder layers' saved tensors only"
 
 

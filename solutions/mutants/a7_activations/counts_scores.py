@@ -3,7 +3,7 @@ stores but a fused kernel (SDPA / flash attention) never does: grows faster than
 
 from solutions.a7_activations import activation_bytes as _solution
 
-KILLED_BY = ("scales_with_batch_and_seq",)
+KILLED_BY = ("growth_with_inputs",)
 
 
 def activation_bytes(config, batch, seq_len, checkpointing=False, bytes_per_elem=2):

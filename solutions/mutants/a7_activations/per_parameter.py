@@ -4,7 +4,7 @@ the parameters")."""
 
 from solutions.a7_activations import activation_bytes as _solution
 
-KILLED_BY = ("scales_with_batch_and_seq", "tracks_measurement")
+KILLED_BY = ("growth_with_inputs", "tracks_measurement")
 
 
 def activation_bytes(config, batch, seq_len, checkpointing=False, bytes_per_elem=2):

@@ -4,7 +4,7 @@ fully frozen in this count, so it is no longer proportional to r."""
 from solutions.a8_lora_params import *  # noqa: F403
 from solutions import a8_lora_params as _sol
 
-KILLED_BY = ("linear_in_r", "matches_peft", "qwen_0_5b")
+KILLED_BY = ("change_with_r", "matches_peft", "qwen_0_5b")
 
 
 def lora_trainable_params(config, r, target_modules="all-linear"):

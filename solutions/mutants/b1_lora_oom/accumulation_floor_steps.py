@@ -8,7 +8,7 @@ and not 128"): accumulation must keep micro x steps = the batch.
 
 from solutions.b1_lora_oom import *  # noqa: F401,F403
 
-KILLED_BY = ("accumulation_or_shorter",)
+KILLED_BY = ("plans_that_fit",)
 MISCONCEPTION = "take the largest micro-batch that fits and floor the steps: micro x steps must equal the batch"
 
 

@@ -8,7 +8,7 @@ blocks share one GPU.
 
 from solutions.b1_lora_oom import *  # noqa: F401,F403
 
-KILLED_BY = ("names_activation_block",)
+KILLED_BY = ("overflowing_block",)
 MISCONCEPTION = "compare the activations alone with the GPU: the state and the activations share it"
 
 

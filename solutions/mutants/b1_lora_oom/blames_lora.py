@@ -2,7 +2,7 @@
 
 from solutions.b1_lora_oom import *  # noqa: F403
 
-KILLED_BY = ("names_activation_block",)
+KILLED_BY = ("overflowing_block",)
 
 
 def diagnose(state_bytes, activation_bytes, gpu_bytes):

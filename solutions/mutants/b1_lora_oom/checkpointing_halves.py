@@ -2,7 +2,7 @@
 
 from solutions.b1_lora_oom import *  # noqa: F403
 
-KILLED_BY = ("checkpointing_fix",)
+KILLED_BY = ("checkpointed_activations",)
 
 
 def checkpointed_activation_bytes(config, batch, seq_len, bytes_per_element):

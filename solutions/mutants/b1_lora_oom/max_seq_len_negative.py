@@ -7,7 +7,7 @@ The case vllm-project/vllm PR #18966 handles in its "estimated maximum model len
 
 from solutions.b1_lora_oom import *  # noqa: F401,F403
 
-KILLED_BY = ("accumulation_or_shorter",)
+KILLED_BY = ("plans_that_fit",)
 MISCONCEPTION = "return (gpu - state) // per-token bytes without a floor at 0: no memory left means length 0, not negative"
 
 

@@ -2,7 +2,7 @@
 
 from solutions.b1_lora_oom import *  # noqa: F403
 
-KILLED_BY = ("accumulation_or_shorter",)
+KILLED_BY = ("plans_that_fit",)
 
 
 def accumulation_plan(batch, max_micro_batch):

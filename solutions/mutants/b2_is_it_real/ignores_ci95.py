@@ -4,7 +4,7 @@ import statistics
 
 from solutions.b2_is_it_real import *  # noqa: F403
 
-KILLED_BY = ("multi_seed_stats",)
+KILLED_BY = ("score_verdict",)
 
 
 def verdict(scores_a, scores_b, n_questions):

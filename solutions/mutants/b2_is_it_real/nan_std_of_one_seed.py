@@ -12,7 +12,7 @@ import numpy as np
 
 from solutions.b2_is_it_real import *  # noqa: F401,F403
 
-KILLED_BY = ("multi_seed_stats",)
+KILLED_BY = ("score_verdict",)
 MISCONCEPTION = "compute the std of a single seed (NaN with ddof=1) instead of answering need_more_seeds"
 
 

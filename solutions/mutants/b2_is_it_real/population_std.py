@@ -12,7 +12,7 @@ import numpy as np
 
 from solutions.b2_is_it_real import *  # noqa: F401,F403
 
-KILLED_BY = ("multi_seed_stats",)
+KILLED_BY = ("score_verdict",)
 MISCONCEPTION = "use numpy's default np.std (ddof=0, population) instead of the sample std (ddof=1)"
 
 

@@ -3,7 +3,7 @@
 from solutions.b3_never_stops import *  # noqa: F401,F403
 from solutions.b3_never_stops import build_labels as _build
 
-KILLED_BY = ("eos_kept_in_labels",)
+KILLED_BY = ("padded_batch_labels",)
 
 
 def build_labels(input_ids, prompt_lens, lengths):

@@ -10,7 +10,7 @@ import torch
 
 from solutions.b3_never_stops import *  # noqa: F401,F403
 
-KILLED_BY = ("eos_kept_in_labels",)
+KILLED_BY = ("padded_batch_labels",)
 MISCONCEPTION = "keep the prompt tokens in the labels: only the answer and its EOS belong in the loss"
 
 

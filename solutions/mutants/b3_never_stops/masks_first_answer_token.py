@@ -9,7 +9,7 @@ the prompt): the first answer token must keep its label.
 from solutions.b3_never_stops import *  # noqa: F401,F403
 from solutions.b3_never_stops import build_labels as _right
 
-KILLED_BY = ("eos_kept_in_labels",)
+KILLED_BY = ("padded_batch_labels",)
 MISCONCEPTION = "mask one token past the prompt: the first answer token loses its label"
 
 

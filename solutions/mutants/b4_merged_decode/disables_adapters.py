@@ -7,7 +7,7 @@ The suggestion in huggingface/peft issue #208 ("You may try model.disable_adapte
 
 from solutions.b4_merged_decode import *  # noqa: F401,F403
 
-KILLED_BY = ("merged_equals_unmerged",)
+KILLED_BY = ("merged_logits",)
 MISCONCEPTION = "disable the adapter layers instead of merging them: the outputs become the base model's"
 
 

@@ -8,7 +8,7 @@ merge_and_unload() folds the adapters into the weights and removes the LoRA modu
 
 from solutions.b4_merged_decode import *  # noqa: F401,F403
 
-KILLED_BY = ("merged_equals_unmerged",)
+KILLED_BY = ("merged_logits",)
 MISCONCEPTION = "take the model inside the peft wrapper without merging: the LoRA layers are still there"
 
 

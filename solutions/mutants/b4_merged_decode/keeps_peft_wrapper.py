@@ -3,7 +3,7 @@ the logits match, but the served model still carries the LoRA parameters."""
 
 from solutions.b4_merged_decode import *  # noqa: F401,F403
 
-KILLED_BY = ("merged_equals_unmerged",)
+KILLED_BY = ("merged_logits",)
 
 
 def merge_lora(peft_model):

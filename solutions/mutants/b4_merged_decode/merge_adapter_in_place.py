@@ -9,7 +9,7 @@ unloads.
 
 from solutions.b4_merged_decode import *  # noqa: F401,F403
 
-KILLED_BY = ("merged_equals_unmerged",)
+KILLED_BY = ("merged_logits",)
 MISCONCEPTION = "call merge_adapter() and keep the wrapper: merge_and_unload() also removes the LoRA modules"
 
 

@@ -3,7 +3,7 @@ being merged, so the served model is the base model and the fine-tuning is lost.
 
 from solutions.b4_merged_decode import *  # noqa: F401,F403
 
-KILLED_BY = ("merged_equals_unmerged",)
+KILLED_BY = ("merged_logits",)
 
 
 def merge_lora(peft_model):

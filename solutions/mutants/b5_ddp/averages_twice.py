@@ -14,6 +14,6 @@ KILLED_BY = ("effective_batch",)
 MISCONCEPTION = "divide by the number of ranks on top of the all-reduce mean: the gradient comes out world_size times too small"
 
 
-def allreduce_mean(rank_grads):
+def allreduce_grads(rank_grads):
     grads = list(rank_grads)
     return torch.stack(grads).mean(dim=0) / len(grads)

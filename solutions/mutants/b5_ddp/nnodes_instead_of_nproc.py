@@ -8,7 +8,7 @@ me sometime to figure out the right args for nnodes, nproc_per_node").
 
 from solutions.b5_ddp import *  # noqa: F401,F403
 
-KILLED_BY = ("processes_not_threads",)
+KILLED_BY = ("launch_command",)
 MISCONCEPTION = "pass the GPU count as --nnodes: one machine's GPUs need --nproc_per_node=<GPUs>"
 
 

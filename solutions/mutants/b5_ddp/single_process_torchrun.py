@@ -2,7 +2,7 @@
 
 from solutions.b5_ddp import *  # noqa: F403
 
-KILLED_BY = ("processes_not_threads",)
+KILLED_BY = ("launch_command",)
 
 
 def launch_command(n_gpus, script):

@@ -3,7 +3,7 @@
 from solutions.c1_70b_plan import *  # noqa: F403
 from solutions.c1_70b_plan import per_gpu_bytes as _per_gpu_bytes
 
-KILLED_BY = ("activations_outside",)
+KILLED_BY = ("per_gpu_with_activations",)
 
 
 def per_gpu_bytes(state_bytes, activation_bytes, strategy, n_gpus):

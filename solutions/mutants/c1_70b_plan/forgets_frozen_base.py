@@ -3,7 +3,7 @@
 from solutions.c1_70b_plan import *  # noqa: F403
 from solutions.c1_70b_plan import state_bytes as _state_bytes
 
-KILLED_BY = ("lora_155_gb",)
+KILLED_BY = ("lora_total",)
 
 
 def state_bytes(n_base, n_adapter, method):

@@ -9,7 +9,7 @@ where it should divide).
 import solutions.c1_70b_plan as reference
 from solutions.c1_70b_plan import *  # noqa: F401,F403
 
-KILLED_BY = ("qlora_half_byte",)
+KILLED_BY = ("qlora_state",)
 MISCONCEPTION = "read the 4-bit base as 4 bytes per parameter: 4 bits is half a byte"
 
 _right = reference.state_bytes

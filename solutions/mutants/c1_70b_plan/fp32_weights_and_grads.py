@@ -9,7 +9,7 @@ assumption of FP16/BF16").
 import solutions.c1_70b_plan as reference
 from solutions.c1_70b_plan import *  # noqa: F401,F403
 
-KILLED_BY = ("sixteen_byte_breakdown", "full_1120_gb")
+KILLED_BY = ("bytes_per_param_parts", "full_finetune_total")
 MISCONCEPTION = "count the bf16 weights and gradients at 4 bytes each: mixed precision keeps them at 2"
 
 reference.PARTS = {"weights": 4, "grads": 4, "master": 4, "adam_m": 4, "adam_v": 4}

@@ -2,7 +2,7 @@
 
 from solutions.c1_70b_plan import *  # noqa: F403
 
-KILLED_BY = ("activations_outside",)
+KILLED_BY = ("per_gpu_with_activations",)
 
 
 def per_gpu_bytes(state_bytes, activation_bytes, strategy, n_gpus):

@@ -2,7 +2,7 @@
 
 from solutions.c1_70b_plan import *  # noqa: F403
 
-KILLED_BY = ("inference_one_eighth",)
+KILLED_BY = ("inference_bytes",)
 
 
 def inference_bytes(n_params):

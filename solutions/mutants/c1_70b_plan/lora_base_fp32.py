@@ -8,7 +8,7 @@ as float32"): the plan's LoRA base is the bf16 copy, 2 bytes per parameter.
 import solutions.c1_70b_plan as reference
 from solutions.c1_70b_plan import *  # noqa: F401,F403
 
-KILLED_BY = ("lora_155_gb",)
+KILLED_BY = ("lora_total",)
 MISCONCEPTION = "count the frozen LoRA base at fp32 (4 bytes): the plan loads it in bf16 (2 bytes)"
 
 _right = reference.state_bytes

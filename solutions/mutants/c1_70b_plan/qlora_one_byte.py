@@ -3,7 +3,7 @@
 from solutions.c1_70b_plan import *  # noqa: F403
 from solutions.c1_70b_plan import state_bytes as _state_bytes
 
-KILLED_BY = ("qlora_half_byte",)
+KILLED_BY = ("qlora_state",)
 
 
 def state_bytes(n_base, n_adapter, method):

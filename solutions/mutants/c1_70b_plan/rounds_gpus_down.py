@@ -2,7 +2,7 @@
 
 from solutions.c1_70b_plan import *  # noqa: F403
 
-KILLED_BY = ("full_1120_gb", "lora_155_gb")
+KILLED_BY = ("full_finetune_total", "lora_total")
 
 
 def gpus_needed(total_bytes, gpu_bytes):

@@ -4,6 +4,6 @@ fine-tuning looks like 840 GB."""
 from solutions.c1_70b_plan import *  # noqa: F403
 from solutions import c1_70b_plan as _s
 
-KILLED_BY = ("sixteen_byte_breakdown", "full_1120_gb", "lora_155_gb")
+KILLED_BY = ("bytes_per_param_parts", "full_finetune_total", "lora_total")
 
 _s.PARTS.pop("master")

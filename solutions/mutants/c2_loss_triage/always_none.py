@@ -2,7 +2,7 @@
 
 from solutions.c2_loss_triage import *  # noqa: F403
 
-KILLED_BY = ("missing_addition",)
+KILLED_BY = ("missing_line",)
 MISCONCEPTION = "read every trace as a healthy loop: each missing line leaves its own sign in lr or grad_norm"
 
 

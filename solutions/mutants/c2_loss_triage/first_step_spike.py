@@ -5,7 +5,7 @@ import statistics
 
 from solutions.c2_loss_triage import *  # noqa: F403
 
-KILLED_BY = ("grad_norm_shape",)
+KILLED_BY = ("grad_norm_curve",)
 
 
 def grad_norm_healthy(grad_norms):

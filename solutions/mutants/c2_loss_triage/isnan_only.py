@@ -12,7 +12,7 @@ import statistics
 
 from solutions.c2_loss_triage import *  # noqa: F403
 
-KILLED_BY = ("grad_norm_shape",)
+KILLED_BY = ("grad_norm_curve",)
 MISCONCEPTION = "test for NaN only: an infinite norm is not finite either (math.isfinite, not math.isnan)"
 
 

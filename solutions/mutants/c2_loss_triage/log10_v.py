@@ -9,7 +9,7 @@ import math
 
 from solutions.c2_loss_triage import *  # noqa: F403
 
-KILLED_BY = ("ln_v_first",)
+KILLED_BY = ("first_loss_verdict",)
 MISCONCEPTION = "compare the first loss with log10(V) instead of ln(V) (cross-entropy is in nats)"
 
 

@@ -11,7 +11,7 @@ import statistics
 
 from solutions.c2_loss_triage import *  # noqa: F403
 
-KILLED_BY = ("grad_norm_shape",)
+KILLED_BY = ("grad_norm_curve",)
 MISCONCEPTION = "test only x > 5 x median: any comparison with NaN is False, so test for non-finite values first"
 
 

@@ -2,7 +2,7 @@
 
 from solutions.c2_loss_triage import *  # noqa: F403
 
-KILLED_BY = ("ln_v_first",)
+KILLED_BY = ("first_loss_verdict",)
 
 
 def first_loss_verdict(first_loss, vocab_size):

@@ -6,7 +6,7 @@ logits' shape without V: a (B, T, 1) tensor says the labels came from the wrong 
 
 from solutions.c2_loss_triage import *  # noqa: F403
 
-KILLED_BY = ("shapes_second",)
+KILLED_BY = ("shape_guard",)
 MISCONCEPTION = "squeeze a trailing 1 off the labels' shape instead of refusing it"
 
 

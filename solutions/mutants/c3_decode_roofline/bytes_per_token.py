@@ -3,7 +3,7 @@
 
 from solutions.c3_decode_roofline import *  # noqa: F403
 
-KILLED_BY = ("intensity_equals_batch",)
+KILLED_BY = ("decode_step_cost",)
 
 
 def decode_cost(n_params, batch, bytes_per_param):

@@ -3,7 +3,7 @@
 from solutions.c3_decode_roofline import *  # noqa: F403
 from solutions.c3_decode_roofline import ridge_point
 
-KILLED_BY = ("ridge", "quantization_helps_decode")
+KILLED_BY = ("ridge", "quantization_speedup")
 
 
 def roofline(flops, nbytes, peak_flops, bandwidth):

@@ -9,7 +9,7 @@ sovrasov/flops-counter.pytorch issue #40 ("everywhere variables named flops are 
 import solutions.c3_decode_roofline as reference
 from solutions.c3_decode_roofline import *  # noqa: F401,F403
 
-KILLED_BY = ("intensity_equals_batch",)
+KILLED_BY = ("decode_step_cost",)
 MISCONCEPTION = "count a multiply-add as one FLOP: a decode step does 2 FLOPs per weight per token"
 
 

@@ -8,7 +8,7 @@ of total experts for each ffn to number of active experts ... Mixtral 8x7b - Tot
 
 from solutions.c3_decode_roofline import *  # noqa: F401,F403
 
-KILLED_BY = ("moe_decode_hard",)
+KILLED_BY = ("moe_decode_cost",)
 MISCONCEPTION = "count an MoE step's FLOPs with every expert: only the active experts compute, all are read"
 
 

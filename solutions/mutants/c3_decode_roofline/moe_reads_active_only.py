@@ -2,7 +2,7 @@
 
 from solutions.c3_decode_roofline import *  # noqa: F403
 
-KILLED_BY = ("moe_decode_hard",)
+KILLED_BY = ("moe_decode_cost",)
 
 
 def moe_decode_cost(total_params, active_params, batch, bytes_per_param):

@@ -2,7 +2,7 @@
 
 from solutions.c3_decode_roofline import *  # noqa: F403
 
-KILLED_BY = ("quantization_helps_decode",)
+KILLED_BY = ("quantization_speedup",)
 
 
 def quantization_speedup(n_params, tokens_per_step, bytes_before, bytes_after, peak_flops, bandwidth):

@@ -7,7 +7,7 @@ crashing on Mixtral's "head_dim": null: "unsupported operand type(s) for *: 'int
 
 from solutions.c4_oom_attribution import *  # noqa: F403
 
-KILLED_BY = ("kv_formula_gqa",)
+KILLED_BY = ("kv_cache_gqa",)
 MISCONCEPTION = "read head_dim with config.get('head_dim', default): a head_dim of None is not replaced"
 
 

@@ -7,7 +7,7 @@ The calculator bug of LMCache/LMCache issue #688 ("head_size = hidden_size / num
 
 from solutions.c4_oom_attribution import *  # noqa: F403
 
-KILLED_BY = ("kv_formula_gqa",)
+KILLED_BY = ("kv_cache_gqa",)
 MISCONCEPTION = "take the head size as hidden_size / num_attention_heads even when head_dim is given and differs"
 
 

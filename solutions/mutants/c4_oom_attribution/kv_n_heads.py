@@ -2,7 +2,7 @@
 
 from solutions.c4_oom_attribution import *  # noqa: F403
 
-KILLED_BY = ("kv_formula_gqa",)
+KILLED_BY = ("kv_cache_gqa",)
 
 
 def kv_cache_bytes(config, batch_size, seq_len, bytes_per_element):

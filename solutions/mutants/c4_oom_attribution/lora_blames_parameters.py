@@ -4,7 +4,7 @@ even with LoRA, where only the tiny adapters carry state and the activations ove
 from solutions.c4_oom_attribution import *  # noqa: F403
 from solutions.c4_oom_attribution import attribute_oom as _attribute_oom
 
-KILLED_BY = ("by_when",)
+KILLED_BY = ("oom_attribution",)
 
 
 def attribute_oom(event):

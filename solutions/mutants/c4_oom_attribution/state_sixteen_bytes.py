@@ -2,7 +2,7 @@
 
 from solutions.c4_oom_attribution import *  # noqa: F403
 
-KILLED_BY = ("four_blocks",)
+KILLED_BY = ("memory_blocks",)
 
 
 def memory_blocks(n_frozen, n_trainable, activation_bytes, kv_cache_bytes):

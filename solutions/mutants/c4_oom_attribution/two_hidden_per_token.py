@@ -8,7 +8,7 @@ cache size depends on num_key_value_heads"); also KolosalAI/model-memory-calcula
 
 from solutions.c4_oom_attribution import *  # noqa: F403
 
-KILLED_BY = ("kv_formula_gqa",)
+KILLED_BY = ("kv_cache_gqa",)
 MISCONCEPTION = "count 2 x hidden_size numbers per token and layer: K and V have n_kv_heads x head_dim each"
 
 

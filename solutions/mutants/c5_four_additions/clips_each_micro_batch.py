@@ -11,7 +11,7 @@ import torch.nn.functional as F
 
 from solutions.c5_four_additions import *  # noqa: F403
 
-KILLED_BY = ("grad_accumulation",)
+KILLED_BY = ("accumulated_step",)
 MISCONCEPTION = "clip after every micro-batch: clip once, the accumulated full-batch gradient, before the step"
 
 

@@ -5,4 +5,4 @@ SFT loss mask)."""
 from solutions.c5_four_additions import *  # noqa: F403
 from solutions.mutants.p2_training_loop.mask_not_applied import *  # noqa: F403
 
-KILLED_BY = ("float_ignore_index",)
+KILLED_BY = ("loss_value",)

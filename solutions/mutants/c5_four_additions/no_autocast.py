@@ -3,4 +3,4 @@
 from solutions.c5_four_additions import *  # noqa: F403
 from solutions.mutants.p2_training_loop.no_autocast import *  # noqa: F403
 
-KILLED_BY = ("autocast",)
+KILLED_BY = ("amp_step",)

@@ -4,4 +4,4 @@
 from solutions.c5_four_additions import *  # noqa: F403
 from solutions.mutants.p2_training_loop.no_clipping import *  # noqa: F403
 
-KILLED_BY = ("clip_grad_norm",)
+KILLED_BY = ("step_gradient",)

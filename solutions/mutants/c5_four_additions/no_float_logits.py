@@ -4,4 +4,4 @@ loss are computed in bf16 (~3 significant digits) (part 3 addition 2)."""
 from solutions.c5_four_additions import *  # noqa: F403
 from solutions.mutants.p2_training_loop.no_float_logits import *  # noqa: F403
 
-KILLED_BY = ("float_ignore_index",)
+KILLED_BY = ("loss_value",)

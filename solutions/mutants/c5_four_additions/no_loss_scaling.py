@@ -6,7 +6,7 @@ import torch.nn.functional as F
 
 from solutions.c5_four_additions import *  # noqa: F403
 
-KILLED_BY = ("grad_accumulation",)
+KILLED_BY = ("accumulated_step",)
 
 
 def train_step_accumulated(model, optimizer, scheduler, micro_batches, amp_dtype=None):

@@ -4,4 +4,4 @@
 from solutions.c5_four_additions import *  # noqa: F403
 from solutions.mutants.p2_training_loop.no_schedule import *  # noqa: F403
 
-KILLED_BY = ("warmup_cosine",)
+KILLED_BY = ("learning_rates",)

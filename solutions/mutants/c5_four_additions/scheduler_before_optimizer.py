@@ -5,5 +5,5 @@ first value of the learning rate schedule", asked about in zju3dv/NeuralRecon is
 from solutions.c5_four_additions import *  # noqa: F403
 from solutions.mutants.p2_training_loop.scheduler_before_optimizer import *  # noqa: F403
 
-KILLED_BY = ("warmup_cosine",)
+KILLED_BY = ("learning_rates",)
 MISCONCEPTION = "call scheduler.step() before optimizer.step(): each step runs with the next step's learning rate"

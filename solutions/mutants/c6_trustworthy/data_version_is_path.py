@@ -5,10 +5,10 @@ import hashlib
 from solutions.c6_trustworthy import *  # noqa: F403
 from solutions.c6_trustworthy import run_record as _run_record
 
-KILLED_BY = ("data_version",)
+KILLED_BY = ("changed_data",)
 
 
-def run_record(config, data_path, seed, metrics):
-    rec = _run_record(config, data_path, seed, metrics)
-    rec["data_version"] = hashlib.sha256(str(data_path).encode()).hexdigest()
+def run_record(run):
+    rec = _run_record(run)
+    rec["data_version"] = hashlib.sha256(str(run["data_path"]).encode()).hexdigest()
     return rec

@@ -12,7 +12,7 @@ import torch
 from solutions.c6_trustworthy import *  # noqa: F403
 from solutions.c6_trustworthy import seeded_experiment as _right
 
-KILLED_BY = ("same_seed_identical",)
+KILLED_BY = ("seeded_reruns",)
 MISCONCEPTION = "derive the seed from hash() of a string: the same seed differs in every new Python process"
 
 

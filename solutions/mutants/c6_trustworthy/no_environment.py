@@ -3,11 +3,11 @@
 from solutions.c6_trustworthy import *  # noqa: F403
 from solutions.c6_trustworthy import run_record as _run_record
 
-KILLED_BY = ("seven_items",)
+KILLED_BY = ("run_record",)
 
 
-def run_record(config, data_path, seed, metrics):
-    rec = _run_record(config, data_path, seed, metrics)
+def run_record(run):
+    rec = _run_record(run)
     rec["environment"] = {}
     rec["run_id"] = "run"
     return rec

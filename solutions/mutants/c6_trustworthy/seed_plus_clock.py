@@ -10,7 +10,7 @@ import time
 from solutions.c6_trustworthy import *  # noqa: F403
 from solutions.c6_trustworthy import seeded_experiment as _right
 
-KILLED_BY = ("same_seed_identical",)
+KILLED_BY = ("seeded_reruns",)
 MISCONCEPTION = "mix the clock into the seed: the same seed a second later gives another number"
 
 

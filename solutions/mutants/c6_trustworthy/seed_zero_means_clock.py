@@ -10,7 +10,7 @@ import time
 from solutions.c6_trustworthy import *  # noqa: F403
 from solutions.c6_trustworthy import seeded_experiment as _right
 
-KILLED_BY = ("same_seed_identical",)
+KILLED_BY = ("seeded_reruns",)
 MISCONCEPTION = "treat seed 0 as no seed (seed or time...): seeded_experiment(0) is not reproducible"
 
 

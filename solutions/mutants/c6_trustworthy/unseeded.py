@@ -4,7 +4,7 @@ import torch
 
 from solutions.c6_trustworthy import *  # noqa: F403
 
-KILLED_BY = ("same_seed_identical",)
+KILLED_BY = ("seeded_reruns",)
 
 
 def seeded_experiment(seed):

@@ -9,9 +9,9 @@ parallel part runs on min(workers, cores).
 
 from solutions.c7_jsonl_plan import *  # noqa: F401,F403
 
-KILLED_BY = ("why_not_8x",)
+KILLED_BY = ("speedup_bound",)
 MISCONCEPTION = "put the worker count into Amdahl's law even beyond the cores: the parallel part runs on min(workers, cores)"
 
 
-def amdahl_speedup(serial_fraction, n_workers, n_cores):
+def speedup_bound(serial_fraction, n_workers, n_cores):
     return 1 / (serial_fraction + (1 - serial_fraction) / n_workers)

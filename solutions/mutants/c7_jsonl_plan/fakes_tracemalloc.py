@@ -8,7 +8,7 @@ import tracemalloc
 from solutions.c7_jsonl_plan import *  # noqa: F403
 from solutions.c7_jsonl_plan import clean
 
-KILLED_BY = ("streaming",)
+KILLED_BY = ("peak_memory",)
 
 tracemalloc.get_traced_memory = lambda: (0, 0)
 

@@ -12,7 +12,7 @@ import json
 from solutions.c7_jsonl_plan import *  # noqa: F401,F403
 from solutions.c7_jsonl_plan import clean
 
-KILLED_BY = ("streaming",)
+KILLED_BY = ("peak_memory",)
 MISCONCEPTION = "collect every unique text in a list and return iter() of it: the texts are all in memory"
 
 

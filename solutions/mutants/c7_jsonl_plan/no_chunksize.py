@@ -5,7 +5,7 @@ import multiprocessing
 from solutions.c7_jsonl_plan import *  # noqa: F403
 from solutions.c7_jsonl_plan import tokenize, unique_texts
 
-KILLED_BY = ("process_pool",)
+KILLED_BY = ("parallel_tokenizing",)
 
 
 def process_file(path, min_chars, n_workers, chunksize):

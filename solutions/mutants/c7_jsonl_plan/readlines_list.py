@@ -6,7 +6,7 @@ import json
 from solutions.c7_jsonl_plan import *  # noqa: F403
 from solutions.c7_jsonl_plan import clean
 
-KILLED_BY = ("streaming",)
+KILLED_BY = ("peak_memory",)
 
 
 def unique_texts(path, min_chars):

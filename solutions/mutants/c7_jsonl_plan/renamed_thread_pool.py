@@ -6,7 +6,7 @@ from multiprocessing.pool import ThreadPool
 import solutions.mutants.c7_jsonl_plan.thread_pool as thread_pool
 from solutions.mutants.c7_jsonl_plan.thread_pool import *  # noqa: F403
 
-KILLED_BY = ("process_pool",)
+KILLED_BY = ("parallel_tokenizing",)
 
 
 class Pool(ThreadPool):

@@ -7,7 +7,7 @@ site's checks. Right only for d = 1.
 
 import torch
 
-KILLED_BY = ("float32_matches_sdpa", "float64_matches_sdpa", "scaled_softmax_over_keys")
+KILLED_BY = ("float32_matches_sdpa", "float64_matches_sdpa", "attention_weights")
 MISCONCEPTION = "divide QK^T by d instead of sqrt(d)"
 
 

@@ -9,7 +9,7 @@ import math
 
 import torch
 
-KILLED_BY = ("float32_matches_sdpa", "float64_matches_sdpa", "scaled_softmax_over_keys", "numerically_stable")
+KILLED_BY = ("float32_matches_sdpa", "float64_matches_sdpa", "attention_weights", "large_logits")
 MISCONCEPTION = "fill the future with -float('-inf'), which is +inf: softmax gives inf / inf = NaN"
 
 

@@ -11,7 +11,7 @@ import torch
 import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
-KILLED_BY = ("zero_grad_set_to_none",)
+KILLED_BY = ("grads_after_step",)
 MISCONCEPTION = "clear the gradients only on the fp32 path: the bf16 path's second step adds the first step's gradient"
 
 

@@ -11,7 +11,7 @@ import torch
 import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
-KILLED_BY = ("clips_grad_norm",)
+KILLED_BY = ("step_gradient",)
 MISCONCEPTION = "clip the loss-scaled gradients (GradScaler) before unscale_: the clip acts on gradients 65536x too large"
 
 

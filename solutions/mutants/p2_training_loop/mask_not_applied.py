@@ -7,7 +7,7 @@ import torch.nn.functional as F
 import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
-KILLED_BY = ("float_logits_ignore_index",)
+KILLED_BY = ("loss_value",)
 
 
 def _unmasked_cross_entropy(logits, y):

@@ -11,7 +11,7 @@ import torch.nn.functional as F
 import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
-KILLED_BY = ("float_logits_ignore_index",)
+KILLED_BY = ("loss_value",)
 MISCONCEPTION = "average the loss over all positions, the -100 ones included, instead of over the labelled ones"
 
 

@@ -7,7 +7,7 @@ precision (1 + 1e-5 == 1 in bf16), though the matmul outputs are bf16 as with au
 import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
-KILLED_BY = ("uses_autocast",)
+KILLED_BY = ("amp_step",)
 
 
 def _bf16_model_forward(model, x, amp_dtype=None):

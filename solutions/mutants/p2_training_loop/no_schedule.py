@@ -5,7 +5,7 @@ import torch
 
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
-KILLED_BY = ("schedule_values",)
+KILLED_BY = ("learning_rates",)
 
 
 class _NoSchedule:

@@ -5,7 +5,7 @@ import math
 
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
-KILLED_BY = ("schedule_values",)
+KILLED_BY = ("learning_rates",)
 
 
 def lr_at(step, *, max_lr, min_lr, warmup_steps, total_steps):

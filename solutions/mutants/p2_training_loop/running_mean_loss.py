@@ -9,7 +9,7 @@ loss ... computed before the update".
 import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
-KILLED_BY = ("zero_grad_set_to_none", "float_logits_ignore_index")
+KILLED_BY = ("grads_after_step", "loss_value")
 MISCONCEPTION = "report the running mean of the losses so far instead of this step's loss"
 _seen = []
 

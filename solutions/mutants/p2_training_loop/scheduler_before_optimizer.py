@@ -9,7 +9,7 @@ the learning rate schedule"), asked about in zju3dv/NeuralRecon issue #51 and ma
 import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
-KILLED_BY = ("schedule_values",)
+KILLED_BY = ("learning_rates",)
 MISCONCEPTION = "call scheduler.step() before optimizer.step(): each step runs with the next step's learning rate"
 
 

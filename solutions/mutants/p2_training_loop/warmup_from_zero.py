@@ -11,7 +11,7 @@ import math
 
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
-KILLED_BY = ("schedule_values",)
+KILLED_BY = ("learning_rates",)
 MISCONCEPTION = "warm up from 0 (max_lr * step / warmup_steps): step 0 runs with lr 0"
 
 

@@ -11,7 +11,7 @@ eole-nlp/eole PR #78 ("I had hard time to find out why 551M params" — head_dim
 import solutions.p3_memory_estimate as reference
 from solutions.p3_memory_estimate import *  # noqa: F401,F403
 
-KILLED_BY = ("state_blocks_within_30pct",)
+KILLED_BY = ("state_blocks",)
 MISCONCEPTION = ("take the head size as hidden_size // num_attention_heads: the config's head_dim may differ, "
                  "and q/k/v/o are heads x head_dim wide")
 

@@ -12,7 +12,7 @@ attention path is not flash).
 from solutions.p3_memory_estimate import *  # noqa: F401,F403
 from solutions.p3_memory_estimate import estimate_training_memory as _reference
 
-KILLED_BY = ("activations_within_30pct", "peak_within_30pct")
+KILLED_BY = ("activation_block", "peak_block")
 MISCONCEPTION = ("leave the (B, heads, T, T) attention scores out of the activations: eager attention saves them "
                  "for backward")
 

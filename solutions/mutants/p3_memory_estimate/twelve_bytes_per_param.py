@@ -6,7 +6,7 @@ from solutions.p3_memory_estimate import course_memory_gb as _course
 from solutions.p3_memory_estimate import estimate_training_memory as _reference
 from solutions.p3_memory_estimate import parameter_count
 
-KILLED_BY = ("state_blocks_within_30pct", "course_llama3_8b")
+KILLED_BY = ("state_blocks", "course_llama3_8b")
 
 
 def estimate_training_memory(config, batch_size, seq_len):

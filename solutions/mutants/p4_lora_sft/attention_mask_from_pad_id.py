@@ -11,7 +11,7 @@ import torch
 from solutions.p4_lora_sft import *  # noqa: F401,F403
 from solutions.p4_lora_sft import collate as _collate
 
-KILLED_BY = ("eos_kept_when_pad_is_eos",)
+KILLED_BY = ("label_at_eos_when_pad_is_eos",)
 MISCONCEPTION = "derive the attention mask from input_ids != pad_id: with pad = EOS the real EOS is masked out"
 
 

@@ -4,7 +4,7 @@ The loss falls and the model learns the capitals, but it never learns to stop.""
 from solutions.p4_lora_sft import *  # noqa: F401,F403
 from solutions.p4_lora_sft import encode_example as _encode
 
-KILLED_BY = ("eos_label_kept", "eos_kept_when_pad_is_eos", "answers_and_stops")
+KILLED_BY = ("label_at_eos", "label_at_eos_when_pad_is_eos", "answers_and_stops")
 
 
 def encode_example(tokenizer, question, answer, eos_id):

@@ -9,7 +9,7 @@ the model is never trained to produce eos after the response ends") and huggingf
 from solutions.p4_lora_sft import *  # noqa: F401,F403
 from solutions.p4_lora_sft import encode_example as _encode
 
-KILLED_BY = ("labels_mask_prompt_and_padding", "eos_label_kept", "eos_kept_when_pad_is_eos")
+KILLED_BY = ("data_path_labels", "label_at_eos", "label_at_eos_when_pad_is_eos")
 MISCONCEPTION = "leave the EOS id out: every row ends with the answer, one token short, with no EOS label"
 
 

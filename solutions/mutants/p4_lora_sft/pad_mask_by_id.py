@@ -5,7 +5,7 @@ it silently masks every real EOS too."""
 from solutions.p4_lora_sft import *  # noqa: F401,F403
 from solutions.p4_lora_sft import collate as _collate
 
-KILLED_BY = ("eos_kept_when_pad_is_eos",)
+KILLED_BY = ("label_at_eos_when_pad_is_eos",)
 
 
 def collate(examples, pad_id):

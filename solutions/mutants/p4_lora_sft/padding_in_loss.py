@@ -6,7 +6,7 @@ import torch
 from solutions.p4_lora_sft import *  # noqa: F401,F403
 from solutions.p4_lora_sft import collate as _collate
 
-KILLED_BY = ("labels_mask_prompt_and_padding",)
+KILLED_BY = ("data_path_labels",)
 
 
 def collate(examples, pad_id):

@@ -4,7 +4,7 @@ trained to write questions. The masked fraction is then only the padding."""
 from solutions.p4_lora_sft import *  # noqa: F401,F403
 from solutions.p4_lora_sft import encode_example as _encode
 
-KILLED_BY = ("labels_mask_prompt_and_padding",)
+KILLED_BY = ("data_path_labels",)
 
 
 def encode_example(tokenizer, question, answer, eos_id):

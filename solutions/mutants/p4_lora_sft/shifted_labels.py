@@ -4,7 +4,7 @@ inside: every label is one position early, and the EOS label sits before the EOS
 from solutions.p4_lora_sft import *  # noqa: F401,F403
 from solutions.p4_lora_sft import encode_example as _encode
 
-KILLED_BY = ("labels_mask_prompt_and_padding", "eos_label_kept")
+KILLED_BY = ("data_path_labels", "label_at_eos")
 
 
 def encode_example(tokenizer, question, answer, eos_id):

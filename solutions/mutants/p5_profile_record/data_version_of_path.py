@@ -6,10 +6,10 @@ import hashlib
 from solutions.p5_profile_record import *  # noqa: F401,F403
 from solutions.p5_profile_record import make_run_record as _reference
 
-KILLED_BY = ("seven_item_record",)
+KILLED_BY = ("run_record",)
 
 
-def make_run_record(run_id, repo_dir, config, data_path, seed, metrics):
-    record = _reference(run_id, repo_dir, config, data_path, seed, metrics)
-    record["data_version"] = hashlib.sha256(str(data_path).encode()).hexdigest()
+def make_run_record(run):
+    record = _reference(run)
+    record["data_version"] = hashlib.sha256(str(run["data_path"]).encode()).hexdigest()
     return record

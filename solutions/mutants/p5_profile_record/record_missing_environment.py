@@ -4,10 +4,10 @@ nobody knows which torch produced the number (part 6: seven items, or "it seemed
 from solutions.p5_profile_record import *  # noqa: F401,F403
 from solutions.p5_profile_record import make_run_record as _reference
 
-KILLED_BY = ("seven_item_record",)
+KILLED_BY = ("run_record",)
 
 
-def make_run_record(run_id, repo_dir, config, data_path, seed, metrics):
-    record = _reference(run_id, repo_dir, config, data_path, seed, metrics)
+def make_run_record(run):
+    record = _reference(run)
     del record["environment"]
     return record

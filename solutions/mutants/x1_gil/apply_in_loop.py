@@ -13,7 +13,7 @@ import multiprocessing
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("processes_speed_up",)
+KILLED_BY = ("processes_cpu_use",)
 MISCONCEPTION = "call pool.apply in a loop: apply blocks until each result is back, so the tasks run one at a time"
 
 

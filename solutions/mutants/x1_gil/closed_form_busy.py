@@ -4,7 +4,7 @@ the experiment measures nothing — neither the GIL nor a speed-up can show."""
 import solutions.x1_gil as reference
 from solutions.x1_gil import *  # noqa: F403
 
-KILLED_BY = ("threads_no_speedup", "processes_speed_up")
+KILLED_BY = ("threads_cpu_use", "processes_cpu_use")
 
 PERIOD = [i * i % 7 for i in range(7)]
 

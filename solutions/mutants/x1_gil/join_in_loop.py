@@ -13,7 +13,7 @@ import multiprocessing
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("processes_speed_up",)
+KILLED_BY = ("processes_cpu_use",)
 MISCONCEPTION = "join each worker process right after starting it: start them all first, then join them all"
 
 

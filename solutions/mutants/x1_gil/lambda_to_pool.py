@@ -12,7 +12,7 @@ import multiprocessing
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("processes_speed_up",)
+KILLED_BY = ("processes_cpu_use",)
 MISCONCEPTION = "give the process pool a lambda: what it runs is pickled by name, so use a module-level function"
 
 

@@ -12,7 +12,7 @@ import multiprocessing
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("processes_speed_up",)
+KILLED_BY = ("processes_cpu_use",)
 MISCONCEPTION = "return without closing and joining the pool: its worker processes are left running"
 
 _pools = []  # kept alive, as a module-level or cached pool would be

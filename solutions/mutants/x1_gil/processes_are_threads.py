@@ -5,7 +5,7 @@ from multiprocessing.dummy import Pool
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("processes_speed_up",)
+KILLED_BY = ("processes_cpu_use",)
 
 
 def run_processes(n_workers, tasks):

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("threads_no_speedup", "processes_speed_up")
+KILLED_BY = ("threads_cpu_use", "processes_cpu_use")
 MISCONCEPTION = "collect results as they complete: the results must be in task order (pool.map / executor.map)"
 
 

@@ -14,7 +14,7 @@ import multiprocessing
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("processes_speed_up",)
+KILLED_BY = ("processes_cpu_use",)
 MISCONCEPTION = "collect results in a global list from worker processes: each has its own memory, return them through the pool"
 
 RESULTS = []

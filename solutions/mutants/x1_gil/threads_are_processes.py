@@ -5,7 +5,7 @@ import multiprocessing
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("threads_no_speedup",)
+KILLED_BY = ("threads_cpu_use",)
 
 
 def run_threads(n_workers, tasks):

@@ -10,7 +10,7 @@ import torch.nn.functional as F
 
 from solutions.x2_silent_broadcast import *  # noqa: F403
 
-KILLED_BY = ("shape_safe_loss",)
+KILLED_BY = ("safe_loss",)
 MISCONCEPTION = "assert the shapes: an AssertionError (gone under python -O); raise ValueError"
 
 

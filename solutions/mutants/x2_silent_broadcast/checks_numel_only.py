@@ -4,7 +4,7 @@ import torch.nn.functional as F
 
 from solutions.x2_silent_broadcast import *  # noqa: F403
 
-KILLED_BY = ("shape_safe_loss",)
+KILLED_BY = ("safe_loss",)
 
 
 def safe_mse(pred, target):

@@ -12,7 +12,7 @@ import torch.nn.functional as F
 
 from solutions.x2_silent_broadcast import *  # noqa: F403
 
-KILLED_BY = ("shape_safe_loss",)
+KILLED_BY = ("safe_loss",)
 MISCONCEPTION = "rely on F.mse_loss to refuse a mismatch: it only warns and returns the broadcast mean"
 
 

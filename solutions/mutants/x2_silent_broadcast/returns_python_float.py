@@ -10,7 +10,7 @@ import torch.nn.functional as F
 from solutions.x2_silent_broadcast import *  # noqa: F403
 from solutions.x2_silent_broadcast import safe_mse as _reference
 
-KILLED_BY = ("shape_safe_loss",)
+KILLED_BY = ("safe_loss",)
 MISCONCEPTION = "return loss.item(): a Python float has no .backward(); return the scalar tensor"
 
 

@@ -15,7 +15,7 @@ import torch.nn.functional as F
 
 from solutions.x3_autocast_dtypes import *  # noqa: F403
 
-KILLED_BY = ("matmul_outputs_bf16",)
+KILLED_BY = ("logits_dtype",)
 MISCONCEPTION = ("open autocast for \"cuda\" around CPU tensors: autocast only touches ops on its own device type; "
                  "use torch.autocast(\"cpu\", dtype=torch.bfloat16)")
 

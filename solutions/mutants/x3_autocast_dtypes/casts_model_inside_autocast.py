@@ -13,7 +13,7 @@ import torch.nn.functional as F
 
 from solutions.x3_autocast_dtypes import *  # noqa: F403
 
-KILLED_BY = ("params_stay_fp32",)
+KILLED_BY = ("weight_dtype",)
 MISCONCEPTION = ("cast the layer to bf16 for mixed precision: autocast casts copies for the matmul; the stored "
                  "parameters stay fp32")
 

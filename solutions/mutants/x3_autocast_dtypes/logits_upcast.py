@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from solutions.x3_autocast_dtypes import *  # noqa: F403
 from solutions.x3_autocast_dtypes import autocast_experiment as _reference
 
-KILLED_BY = ("matmul_outputs_bf16",)
+KILLED_BY = ("logits_dtype",)
 MISCONCEPTION = "upcast the logits (logits.float()): autocast's matmul output is bf16; report it as produced"
 
 

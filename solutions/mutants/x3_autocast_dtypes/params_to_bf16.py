@@ -5,7 +5,7 @@ import torch.nn.functional as F
 
 from solutions.x3_autocast_dtypes import *  # noqa: F403
 
-KILLED_BY = ("params_stay_fp32", "loss_fp32")
+KILLED_BY = ("weight_dtype", "loss_dtype")
 
 
 def autocast_experiment(x, weight, bias, targets):

@@ -2,7 +2,7 @@
 
 from solutions.x4_decode_bytes import *  # noqa: F403
 
-KILLED_BY = ("not_flops_over_compute",)
+KILLED_BY = ("step_time_vs_batch",)
 
 
 def decode_step_ms(n_params, bytes_per_param, batch, peak_flops, bandwidth):

@@ -7,7 +7,7 @@ pytorch/torchtitan issue #94 ("Standardize on either GiB/MiB or GB/MB": GiB is 1
 
 from solutions.x4_decode_bytes import *  # noqa: F403
 
-KILLED_BY = ("bytes_over_bandwidth",)
+KILLED_BY = ("decode_floor",)
 MISCONCEPTION = "mix GB (1e9) and GiB (2**30): keep bytes and bytes/s, and the ratio is seconds"
 
 

@@ -7,7 +7,7 @@ one flop"); sovrasov/flops-counter.pytorch issue #40 (MACs reported where FLOPs 
 
 from solutions.x4_decode_bytes import *  # noqa: F403
 
-KILLED_BY = ("not_flops_over_compute",)
+KILLED_BY = ("step_time_vs_batch",)
 MISCONCEPTION = "count one FLOP per parameter per token: a multiply-add is 2 FLOPs, so compute is 2 x params x batch"
 
 

@@ -2,7 +2,7 @@
 
 from solutions.x4_decode_bytes import *  # noqa: F403
 
-KILLED_BY = ("bytes_over_bandwidth",)
+KILLED_BY = ("decode_floor",)
 
 
 def decode_floor_ms(weight_bytes, bandwidth):

@@ -3,7 +3,7 @@ for 200 tokens and then stops would pass."""
 
 from solutions.x5_loss_falls_never_stops import *  # noqa: F401,F403
 
-KILLED_BY = ("never_stops",)
+KILLED_BY = ("generations",)
 
 
 def stops(new_tokens, eos_id, answer_len):

@@ -3,7 +3,7 @@ to stop, and the experiment shows nothing."""
 
 from solutions.x5_loss_falls_never_stops import *  # noqa: F401,F403
 
-KILLED_BY = ("loss_falls", "never_stops")
+KILLED_BY = ("loss_curve", "generations")
 
 
 def mask_eos(example, eos_id):

@@ -2,7 +2,7 @@
 
 from solutions.x5_loss_falls_never_stops import *  # noqa: F401,F403
 
-KILLED_BY = ("loss_falls",)
+KILLED_BY = ("loss_curve",)
 
 
 def loss_fell(losses):

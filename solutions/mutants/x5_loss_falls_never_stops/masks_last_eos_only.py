@@ -9,7 +9,7 @@ mosaicml/llm-foundry PR #878 (masking decided by "the input token is EOS Token",
 
 from solutions.x5_loss_falls_never_stops import *  # noqa: F401,F403
 
-KILLED_BY = ("loss_falls", "never_stops")
+KILLED_BY = ("loss_curve", "generations")
 MISCONCEPTION = "mask only the last token: every position whose input token is EOS gets label -100"
 
 

@@ -10,7 +10,7 @@ argument)".
 
 from solutions.x5_loss_falls_never_stops import *  # noqa: F401,F403
 
-KILLED_BY = ("loss_falls", "never_stops")
+KILLED_BY = ("loss_curve", "generations")
 MISCONCEPTION = "write the -100s into the example you were given: build new lists and return a new dict"
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from solutions.x5_loss_falls_never_stops import *  # noqa: F401,F403
 
-KILLED_BY = ("loss_falls",)
+KILLED_BY = ("loss_curve",)
 MISCONCEPTION = "return NumPy's bool: wrap it in bool(...) — the answer must be a Python bool"
 
 

@@ -8,7 +8,7 @@ the course gives no order among them (第七篇 · C 面试题 2: "二十行里�
 from solutions.c2_loss_triage import *  # noqa: F403
 
 
-PASSES = ("missing_addition",)
+PASSES = ("missing_line",)
 
 
 def missing_line(trace):

@@ -9,7 +9,7 @@ the contract's answer.
 from solutions.c2_loss_triage import *  # noqa: F403
 
 
-PASSES = ("missing_addition",)
+PASSES = ("missing_line",)
 
 
 def missing_line(trace):

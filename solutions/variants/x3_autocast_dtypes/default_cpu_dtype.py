@@ -8,7 +8,7 @@ import torch.nn.functional as F
 
 from solutions.x3_autocast_dtypes import *  # noqa: F403
 
-PASSES = ("params_stay_fp32", "matmul_outputs_bf16", "loss_fp32")
+PASSES = ("weight_dtype", "logits_dtype", "loss_dtype")
 
 
 def autocast_experiment(x, weight, bias, targets):
