@@ -22,8 +22,8 @@ Study: 第三篇 · 必记 / part 3, must-remember; 第二篇 · 常见误解 / 
 
 def first_loss_verdict(first_loss: float, vocab_size: int) -> str:
     """``"ok"``, ``"too_high"`` or ``"too_low"``: the first step's loss compared with the loss a
-    freshly initialised model should have for this vocabulary; within 1 nat either way is
-    ``"ok"``.
+    freshly initialised model should have for this vocabulary. The grader asks only losses that
+    are clearly one of the three.
 
     Source: 第三篇 · 必记 / part 3, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q2.
     """
@@ -61,11 +61,9 @@ def missing_line(trace: dict) -> str:
 
 
 def grad_norm_healthy(grad_norms: list[float]) -> bool:
-    """Follow-up: does this gradient-norm curve (one value per step) look healthy?
+    """Follow-up: does this gradient-norm curve (one value per step) look healthy? A plain bool.
 
-    The grader's definition (not the course's): a curve is unhealthy when any value is not
-    finite, or when a value after the first 5 steps exceeds 5 x the median of all values.
-    Returns a plain bool.
+    The grader asks only curves that are clearly healthy or clearly not.
 
     Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q2, follow-up directions.
     """
