@@ -909,6 +909,38 @@ def test_the_learner_cannot_make_namespaces_mounts_or_trace(tmp_path, start):
                     "seccomp": ["2"], "fork": 7, "subprocess": 0}, seen
 
 
+@pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")
+def test_what_the_learner_left_running_is_stopped_while_the_check_measures(tmp_path):
+    """A learner's burner (detached, in a session of its own) is stopped during the check's own
+    measurement (learner.paused(): A10's profiles, X1's reference) and resumes after it."""
+    from grader.isolation import procfs, zygote
+    from grader.isolation.learner import Learner
+
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent("""
+        import os
+        def start_burner():
+            pid = os.fork()
+            if pid == 0:
+                os.setsid()
+                while True:
+                    pass
+            return pid
+        """))
+    handle = Learner("a3_broadcast", path, zygote=zygote.start("light"), import_timeout_s=60)
+    try:
+        handle.start_burner(timeout_s=30)
+        burner = next(p for p in handle._sandbox.others(handle._proc.pid))
+
+        with handle.paused():
+            during, learner_state = procfs.state(burner), procfs.state(handle._proc.pid)
+        time.sleep(0.2)
+        assert during == "T" and learner_state == "T", (during, learner_state)
+        assert procfs.state(burner) in ("R", "S"), procfs.state(burner)
+    finally:
+        handle.close()
+
+
 LEARNER_MAY_NOT_IMPORT = ("grader.course", "grader.course.catalog", "grader.engine", "grader.engine.runner",
                           "grader.engine.plugin", "grader.engine.cache", "grader.reports", "grader.reports.terminal",
                           "grader.classroom", "grader.checks", "grader.checks.support.checking",

@@ -199,7 +199,9 @@ def test_processes_cpu_use(learner, n):
              f"{procs['together']:.2f}: one worker at a time",
              hint="pool.map(busy, tasks) (or apply_async for all, then get); pool.apply blocks until each "
                   "result is back")
-    if reference_gain(tasks) < PROCESS_GAIN:
+    with learner.paused():  # nothing the learner left running shares the cores with the grader's experiment
+        gain = reference_gain(tasks)
+    if gain < PROCESS_GAIN:
         pytest.skip(f"this machine is saturated: even the grader's own processes used no more cores than threads "
                     f"(yours: processes {p_cores:.2f} vs threads {t_cores:.2f} cores); not verifiable here")
     if p_cores < PROCESS_CORES:

@@ -23,6 +23,7 @@ against the exercise's known wrong answers.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -316,6 +317,17 @@ class Learner:
         """End the process now; the next call starts a fresh one (e.g. to measure a peak anew)."""
         self._kill()
 
+    @contextlib.contextmanager
+    def paused(self):
+        """Every process of the learner stopped while the check measures something of its own
+        (a reference timing or profile): what the learner left running cannot blur it."""
+        leader = self._proc.pid if self._proc is not None else None
+        self._sandbox.stop_all(leader)
+        try:
+            yield
+        finally:
+            self._sandbox.stop_all(leader, resume=True)
+
     def peak_rss_bytes(self) -> int:
         """The learner process's peak resident memory (VmHWM), read from outside it."""
         return self.vm_status()["VmHWM"]
@@ -587,6 +599,9 @@ class InProcessLearner:
 
     def reset(self) -> None:
         pass
+
+    def paused(self):
+        return contextlib.nullcontext()  # the learner's code runs here: nothing of its own to stop
 
     def close(self) -> None:
         pass

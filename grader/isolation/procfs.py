@@ -75,6 +75,15 @@ def tree(leader: int) -> list[int]:
     return sorted(found)
 
 
+def state(pid: int) -> str | None:
+    """The process's state letter (R running, S sleeping, T stopped, ...); None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rpartition(b")")[2].split()[0].decode()
+    except (OSError, IndexError):
+        return None
+
+
 def owner(pid: int) -> int | None:
     try:
         return os.stat(f"/proc/{pid}").st_uid

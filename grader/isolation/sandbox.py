@@ -34,6 +34,7 @@ import platform
 import resource
 import signal
 import sys
+import time
 from pathlib import Path
 
 from grader.isolation import procfs
@@ -336,6 +337,23 @@ class Sandbox:
             return procfs.owner(pid) == self.uid
         return procfs.session(pid) == leader
 
+    def stop_all(self, leader: int | None, resume: bool = False) -> None:
+        """SIGSTOP (or SIGCONT) every process of the learner: of its uid where it has one, else its
+        process group."""
+        sig = signal.SIGCONT if resume else signal.SIGSTOP
+        if self.privileged:
+            signal_uid(self.uid, sig)
+        elif leader is not None:
+            try:
+                os.killpg(leader, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if resume or leader is None:
+            return
+        deadline = time.monotonic() + 1.0  # kill() returns before a process on another core has stopped
+        while time.monotonic() < deadline and any(procfs.state(p) == "R" for p in [leader, *self.others(leader)]):
+            time.sleep(0.002)
+
     def sweep(self) -> None:
         """Kill every process of this sandbox's user id (what a fork bomb leaves behind)."""
         if self.privileged:
@@ -402,15 +420,20 @@ def sweep_check(check_pid: int) -> None:
         sweep_uid(uid_for(check_pid, slot))
 
 
-def sweep_uid(uid: int) -> None:
-    """Kill every process of ``uid``: signalled as that uid, nothing else can be hit."""
+def signal_uid(uid: int, sig: int) -> None:
+    """Send ``sig`` to every process of ``uid``: signalled as that uid, nothing else can be hit."""
     if os.geteuid() != 0:
         return
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child only signals and exits
         try:
             os.setuid(uid)
-            os.kill(-1, signal.SIGKILL)
+            os.kill(-1, sig)
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
+
+
+def sweep_uid(uid: int) -> None:
+    """Kill every process of ``uid`` (what a fork bomb leaves behind)."""
+    signal_uid(uid, signal.SIGKILL)
