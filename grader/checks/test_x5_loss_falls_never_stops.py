@@ -118,12 +118,13 @@ def _loss_rule(losses):
 
 @st.composite
 def loss_curves(draw):
-    """(curve, fell): one that clearly fell (its last 3 losses below 0.3x the first), or one that
-    clearly did not (every loss within 15% of the first: flat and noisy, its last step often below
-    the first)."""
+    """(curve, fell): one that clearly fell (a noisy decline to its last 3 losses, below 0.3x the
+    first: any sensible reading of "fell" agrees), or one that clearly did not (every loss within
+    15% of the first: flat and noisy, its last step often below the first)."""
     first, n, fell = draw(st.floats(0.5, 12.0)), draw(st.integers(4, 30)), draw(st.booleans())
     if fell:
-        middle = [draw(st.floats(0.0, first)) for _ in range(n - 4)]
+        k = n - 4
+        middle = [first * (1 - 0.7 * (i + 1) / (k + 1)) * draw(st.floats(0.9, 1.1)) for i in range(k)]
         tail = [draw(st.floats(0.0, 0.3 * first)) for _ in range(3)]
     else:
         middle = [draw(st.floats(0.85 * first, 1.15 * first)) for _ in range(n - 4)]
