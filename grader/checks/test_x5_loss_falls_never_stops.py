@@ -1,14 +1,17 @@
 """X5 — loss falls while the model never stops. Ground truth re-measured here: SmolLM2-135M-
-Instruct (grader.given.smollm) trained in the learner's process with the reference data path and
-LoRA (grader.checks.truth.sft), every example passed through the learner's ``mask_eos``; the losses and the
-greedy held-out generations come back and are judged in this process (grader.checks.truth.sft.judge). The
+Instruct (grader.given.smollm) trained IN THIS PROCESS (grader.checks.truth.sft.train_and_answer)
+with the reference data path and LoRA (grader.checks.truth.sft), every example passed through the
+learner's ``mask_eos`` (its returned lists are the only thing of the learner's in the run); the
+losses and the greedy held-out generations are judged here (grader.checks.truth.sft.judge). The
 reference run (12 steps, EOS masked): loss 4.9 -> 0.0, 5/6 answered, 0/6 stopped; with EOS kept
 (P4's reference) 6/6 stop. The learner's two judging functions are compared with this check's
 rules on the real run and on drawn cases.
 
 Contract paths: mask_eos on the real examples (EOS last) and on synthetic ones (EOS in the middle,
 repeated, inside the prompt, another id, none), each synthetic one called in the learner's process
-(grader/drivers/purity.py: the argument unchanged, a new dict with new lists); loss_fell's Python
+(grader/drivers/purity.py: the argument unchanged, a new dict with new lists; what that driver
+reports is only ever a reason to fail, and a mutation inside the learner's process changes no
+value the check uses, since arguments cross as copies); loss_fell's Python
 bool on the real run and drawn curves; stops on the real generations and drawn token lists.
 """
 
@@ -23,7 +26,6 @@ from grader.checks.support.checking import as_number, expect_equal, fail
 
 MIN_ANSWERED, MAX_STOPPED = 4, 1  # reference 5/6 answered, 0/6 stopped, with margin
 MAX_NEW_TOKENS = 8
-CALL_TIMEOUT_S = 400
 
 
 @pytest.fixture(scope="module")
@@ -39,26 +41,30 @@ def tokenizer(cache):
 @pytest.fixture(scope="module")
 def run(learner, cache, tokenizer):
     """One training run shared by both key points (a failure here fails both): the reference
-    examples through the learner's ``mask_eos`` (called here), batched here, trained in the
-    learner's process."""
+    examples through the learner's ``mask_eos`` (called from here: plain lists both ways), batched
+    here, trained and decoded here (nothing of the run is the learner's to report)."""
     eos = sft.eos_id(tokenizer)
     pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos)
     mask_error = _mask_eos_contract(learner)  # synthetic examples: EOS inside, repeated, other ids
-    examples = []
+    examples, mismatch = [], None
     for q, a in sft.TRAIN_PAIRS:
         example = truth.reference_example(tokenizer, q, a, eos)
         masked = learner.mask_eos({k: list(v) for k, v in example.items()}, eos)
         if (type(masked) is not dict or sorted(masked) != ["input_ids", "labels"]
                 or any(type(masked[k]) is not list or len(masked[k]) != len(example["input_ids"]) for k in masked)):
             return {"error": f"mask_eos on {q!r} returned {str(masked)[:200]}"}
-        examples.append({k: [int(t) for t in masked[k]] for k in ("input_ids", "labels")})
+        masked = {k: [int(t) for t in masked[k]] for k in ("input_ids", "labels")}
+        if mismatch is None and masked != _mask_eos_rule(example, eos):  # the training data is the rule's, exactly
+            mismatch = (f"mask_eos on the training example {q!r}", _mask_eos_rule(example, eos), masked)
+        examples.append(masked)
+    out = {"eos_labels": sum(int(t == eos) for e in examples for t in e["labels"]), "mask_error": mask_error,
+           "mismatch": mismatch}
+    if mask_error or mismatch or out["eos_labels"]:
+        return out  # the key points fail on these: no run to spend
     batches = [truth.reference_batch([examples[i] for i in idx], pad)
                for idx in sft.batch_order(len(examples), sft.TRAIN_STEPS, sft.BATCH_SIZE, seed=0)]
-    out = learner.drive("grader.drivers.x5_loss_falls_never_stops:run", batches=batches,
-                        lora=truth.lora_settings(), cache=str(cache), steps=sft.TRAIN_STEPS, seed=0,
-                        max_new_tokens=MAX_NEW_TOKENS, threads=1, timeout_s=CALL_TIMEOUT_S)
-    out["eos_labels"] = sum(int(t == eos) for e in examples for t in e["labels"])
-    out["mask_error"] = mask_error
+    out.update(truth.train_and_answer(batches, truth.lora_settings(), cache=cache, steps=sft.TRAIN_STEPS, seed=0,
+                                      max_new_tokens=MAX_NEW_TOKENS))
     return out
 
 
@@ -107,6 +113,10 @@ def _masked(run):
     if run["eos_labels"]:
         fail("EOS labels left in the training data after mask_eos", 0, run["eos_labels"],
              "take every EOS position out of the loss (the label ignore index): that is the experiment")
+    if run["mismatch"]:
+        what, expected, got = run["mismatch"]
+        fail(what, expected, got, "the same input_ids; labels with -100 where the input token is eos_id, "
+             "every other label as it was")
 
 
 def _loss_rule(losses):

@@ -3,10 +3,10 @@
 ``data``: the learner's ``encode_example`` on each pair (with SmolLM2's real tokenizer) and
 ``collate`` on the results; returns them as plain data for the check to compare with its own
 tokenisation. ``lora_params``: a tiny random Llama from a plain config through the learner's
-``add_lora``; returns what peft's counters and modules say. ``train_and_answer``: SmolLM2-135M
-from the model cache, the learner's LoRA and batches, the shared twenty-line loop of
-``grader.given.sft.train``, then greedy answers to the held-out prompts (token ids; the check judges).
-X5's driver reuses :func:`train_and_decode` with the batches its check built.
+``add_lora``; returns what peft's counters and modules say. ``training_batches`` and
+``lora_config``: the learner's batches of the training pairs and its LoRA configuration, the
+artefacts the check trains SmolLM2 with in its own process (what this process reports about a
+training run could be forged: the learner's module runs here, beside this code).
 """
 
 from __future__ import annotations
@@ -76,41 +76,49 @@ def lora_params(learner_module, *, config: dict, seed: int) -> dict:
             "wrapped": sorted(set(wrapped))}
 
 
-def train_and_answer(learner_module, *, cache: str, steps: int, seed: int, max_new_tokens: int,
-                     threads: int = 0) -> dict:
-    """Train the learner's LoRA on ``sft.TRAIN_PAIRS`` with the learner's batches, answer the
-    held-out prompts greedily. Returns losses and new token ids (or an error)."""
-    _one_thread(threads)
-    torch.manual_seed(seed)
+# The LoraConfig fields the check rebuilds the learner's LoRA from (plain values only): the rest
+# (paths, revisions, method-specific sub-configs) stay peft's defaults.
+LORA_FIELDS = ("task_type", "r", "lora_alpha", "target_modules", "exclude_modules", "lora_dropout", "bias",
+               "fan_in_fan_out", "use_rslora", "use_dora", "modules_to_save", "init_lora_weights",
+               "layers_to_transform", "layers_pattern", "rank_pattern", "alpha_pattern")
+
+
+def _plain(value):
+    """A config value as plain data: sets sorted into lists, str enums as their value."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(_plain(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, str):
+        return str(getattr(value, "value", value))
+    return value
+
+
+def lora_config(learner_module, *, cache: str) -> dict:
+    """The learner's ``add_lora`` on SmolLM2 from the cache: its peft LoRA configuration, the
+    :data:`LORA_FIELDS` as plain data (the check builds its own LoRA model from them)."""
+    peft_model = learner_module.add_lora(smollm.load_model(cache))
+    configs = getattr(peft_model, "peft_config", None)
+    if not isinstance(configs, dict) or len(configs) != 1:
+        return {"error": f"add_lora returned {type(peft_model).__name__} without one peft adapter config"}
+    config = next(iter(configs.values()))
+    if str(_plain(getattr(config, "peft_type", ""))) != "LORA":
+        return {"error": f"add_lora's adapter is {_plain(getattr(config, 'peft_type', None))!r}, not LoRA"}
+    return {"lora": {name: _plain(getattr(config, name)) for name in LORA_FIELDS if hasattr(config, name)}}
+
+
+def training_batches(learner_module, *, cache: str, pairs, order, pad: int) -> dict:
+    """The learner's ``encode_example`` on every pair and its ``collate`` on each step's rows
+    (``order``: the pair indices of each batch, the check's). Returns the batches (or an error)."""
     tokenizer = smollm.load_tokenizer(cache)
-    eos = sft.eos_id(tokenizer)
-    examples = encode_all(learner_module, tokenizer, sft.TRAIN_PAIRS, eos)
-    pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos)
+    examples = encode_all(learner_module, tokenizer, pairs, sft.eos_id(tokenizer))
     batches = []
-    for idx in sft.batch_order(len(examples), steps, sft.BATCH_SIZE, seed):
+    for idx in order:
         batch = learner_module.collate([dict(examples[i]) for i in idx], pad)
         problem = _batch_problem(batch)
         if problem:
             return {"error": problem}
-        batches.append(batch)
-    out = train_and_decode(batches, learner_module.add_lora, cache=cache, steps=steps, max_new_tokens=max_new_tokens)
-    out["eos_labels"] = sum(int(t == eos) for e in examples for t in e["labels"])
-    return out
-
-
-def _one_thread(threads: int) -> None:
-    if threads:  # one thread: reproducible sums, and no OpenMP stalls on a shared machine
-        torch.set_num_threads(threads)
-
-
-def train_and_decode(batches, add_lora, *, cache: str, steps: int, max_new_tokens: int) -> dict:
-    """SmolLM2 from the cache, ``add_lora`` on it, ``sft.train`` on ``batches``, greedy held-out
-    answers (new token ids; the check judges them)."""
-    tokenizer = smollm.load_tokenizer(cache)
-    eos = sft.eos_id(tokenizer)
-    peft_model = add_lora(smollm.load_model(cache))
-    trainable, total = trainable_count(peft_model)
-    losses = sft.train(peft_model, batches, steps=steps)
-    questions = [q for q, _ in sft.HELD_OUT_PAIRS]
-    generated = sft.greedy_new_tokens(peft_model, tokenizer, questions, max_new_tokens, eos)
-    return {"losses": losses, "generated": generated, "trainable": trainable, "total": total}
+        batches.append({k: batch[k].detach().clone() for k in BATCH_KEYS})
+    return {"batches": batches}

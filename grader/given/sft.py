@@ -1,5 +1,7 @@
-"""The SFT pieces the drivers run in the learner's process (P4, X5, B4): the data, the training
-loop and greedy decoding. Learner-visible: it holds no part of any answer (the data path, the
+"""The SFT pieces of P4, X5 and B4: the data, the training loop and greedy decoding. P4's and X5's
+checks run the loop and the decoding in their own process (a run in the learner's process could be
+replaced by the learner's module); the drivers use the data and ``add_lora``. Learner-visible
+(the stubs describe this run): it holds no part of any answer (the data path, the
 LoRA recipe and the judge of "answered and stopped" are the checks', in grader/checks/truth/sft.py).
 
 The format is a plain ``Q: {question}\\nA:`` prompt followed by `` {answer}`` and the EOS token
@@ -47,9 +49,9 @@ def train(model, batches, *, steps: int = TRAIN_STEPS, lr: float = LR) -> list[f
     """The training loop the drivers run: AdamW on the trainable parameters, one batch per step,
     the loss the model computes from ``labels``. Returns the loss of every step.
 
-    This loop runs in the learner's process, so its code is necessarily visible there; the
-    exercises that ask about a training loop's steps (P2, C5) are graded on the learner's own
-    loop, never on this one."""
+    The checks run it in their own process; its code is visible to the learner (the stubs
+    describe the run), so the exercises that ask about a training loop's steps (P2, C5) are
+    graded on the learner's own loop, never on this one."""
     import torch
 
     params = [p for p in model.parameters() if p.requires_grad]

@@ -66,3 +66,26 @@ def judge(tokenizer, pairs, generated: list[list[int]], eos: int) -> list[dict]:
                      "answered": text.strip().startswith(answer),
                      "stopped": eos in new[: n_answer + STOP_WITHIN + 1]})
     return rows
+
+
+def train_and_answer(batches: list[dict], lora: dict, *, cache, steps: int, seed: int, max_new_tokens: int) -> dict:
+    """The SFT run of P4 and X5, in THIS process: SmolLM2 from the model cache wrapped in LoRA
+    (``lora``: ``LoraConfig`` fields), grader.given.sft's loop on ``batches``, then greedy answers
+    to the held-out prompts. Returns the losses and the new token ids of each answer.
+
+    Here, not in the learner's process: there the learner's module runs beside the training and
+    could replace it, the model or what is reported. One torch thread (reproducible sums)."""
+    from grader.given import sft, smollm
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        torch.manual_seed(seed)
+        tokenizer = smollm.load_tokenizer(cache)
+        eos = sft.eos_id(tokenizer)
+        model = sft.add_lora(smollm.load_model(cache), lora)
+        losses = sft.train(model, batches, steps=steps)
+        questions = [q for q, _ in sft.HELD_OUT_PAIRS]
+        return {"losses": losses, "generated": sft.greedy_new_tokens(model, tokenizer, questions, max_new_tokens, eos)}
+    finally:
+        torch.set_num_threads(threads)
