@@ -8,10 +8,19 @@ run_record: this process makes a git repository with a commit and a random data 
 the learner's ``make_run_record`` gets the run's facts among others a record leaves out
 (``meaning.run_facts``); its record must hold that commit (``git rev-parse HEAD`` here), the
 file's sha256 (hashlib here), the run id, config, seed and metrics given, a pip-freeze-like
-environment with the real torch version, and nothing else; the JSON it saved must equal it.
-seed_reproducible: the driver (grader/drivers/p5_profile_record.py) trains a tiny model from the
-learner's 2-worker DataLoader whose dataset draws noise from NumPy, ``random`` and torch; same
-seed twice -> identical metric, another seed -> different, no two samples with the same noise.
+environment with the real torch version, and nothing else; the JSON it saved must equal it
+(read back by the driver: the file lives in the learner's sandbox, out of this process's reach,
+so that one comparison is only as good as the learner's process reports; the items are not).
+seed_reproducible: the driver (grader/drivers/p5_profile_record.py) reads the batches of the
+learner's 2-worker DataLoader over a dataset that draws noise from NumPy, ``random`` and torch in
+``__getitem__``; every sample's index and noise come back, and this process trains the tiny model
+on them (``final_loss``) for the metric: same seed twice -> identical metric, another seed ->
+different, no two samples with the same noise, another epoch other noise. What cannot be
+re-derived here: that the samples came out of the learner's loader and its workers' RNGs (they
+live only in the learner's processes; a module that replaced the driver could hand in noise it
+drew itself, and would then have to seed it per run, per worker and per epoch as the exercise
+asks). The report is data checked for those properties, never a verdict: the metric is computed
+here, and the number of workers (``num_workers``) is what the loader says of itself.
 
 The contract's paths (issue 17): seed_reproducible runs five times: seeds a (two epochs), b, 0,
 then a and 0 again more than a second later, so a seed that ignores the run's seed, treats 0 as
@@ -35,11 +44,13 @@ from hypothesis import strategies as st
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, fail
 from grader.checks.support.meaning import by_meaning, record_item, run_facts
+from grader.drivers.p5_profile_record import NoisyDataset, final_loss
 
 torch.set_num_threads(1)
 P6_PROF = "part 6, conclusion: reading the profiler table"
 P6_RECORD = "part 6, must-remember: seven items: run id, commit, config, data version, seed, environment, metrics"
 P6_SEED = "part 6, must-remember: the same seed twice gives the identical result"
+BATCH = 8  # samples per batch of the loader in seed_reproducible
 ITEMS = ("run_id", "commit", "config", "data_version", "seed", "environment", "metrics")
 
 
@@ -128,6 +139,27 @@ def test_run_record(learner, shared_tmp_path, seed, data, config):
              "json.dump the record beside the run")
 
 
+def _epochs(r, seed: int, n: int) -> list:
+    """The batches a run of the learner's loader gave, validated: per epoch every sample of the
+    dataset once, in batches of at most BATCH, each sample with its three noise values."""
+    epochs = r.get("epochs") if type(r) is dict else None
+    size = len(NoisyDataset())
+    what = f"the batches of make_loader(dataset, {seed}, {BATCH}) over {n} epochs"
+    if type(epochs) is not list or len(epochs) != n:
+        fail(what, f"{n} epochs", type(epochs).__name__ if type(epochs) is not list else f"{len(epochs)} epochs")
+    for e, epoch in enumerate(epochs):
+        ok = type(epoch) is list and all(
+            type(b) is dict and type(b.get("indices")) is list and type(b.get("noise")) is list
+            and 0 < len(b["indices"]) <= BATCH and len(b["noise"]) == len(b["indices"])
+            and all(type(i) is int for i in b["indices"])
+            and all(type(v) is list and len(v) == 3 and all(type(x) is float for x in v) for v in b["noise"])
+            for b in epoch)
+        if not ok or sorted(i for b in epoch for i in b["indices"]) != list(range(size)):
+            fail(f"{what}: epoch {e}", f"every one of the {size} samples once, in batches of at most {BATCH}",
+                 "something else", "shuffle=True over the whole dataset, batch_size as given")
+    return epochs
+
+
 @settings(max_examples=1)
 @given(st.lists(st.integers(1, 2**31 - 1), min_size=2, max_size=2, unique=True))
 def test_seed_reproducible(learner, seeds):
@@ -140,17 +172,20 @@ def test_seed_reproducible(learner, seeds):
     a, b = seeds
 
     def run(seed, epochs=2):  # every run the same length: metrics are compared
-        r = learner.drive("grader.drivers.p5_profile_record:seeded_metric", seed=seed, epochs=epochs, timeout_s=60)
-        if "error" in r:
+        r = learner.drive("grader.drivers.p5_profile_record:seeded_batches", seed=seed, batch_size=BATCH,
+                          epochs=epochs, timeout_s=60)
+        if type(r) is dict and "error" in r:
             fail("make_loader(...)", "a torch DataLoader", r["error"])
-        return r
+        batches = _epochs(r, seed, epochs)
+        return {"metric": final_loss(batches), "num_workers": r["num_workers"],  # the metric computed HERE
+                "epoch_noises": [[n for b in epoch for n in b["noise"]] for epoch in batches]}
 
     first, other, zero = run(a), run(b), run(0)
     time.sleep(1.1)  # a seed taken from the clock (in seconds) now differs
     again, zero_again = run(a), run(0)
     if first["num_workers"] != 2:
         fail("make_loader(...).num_workers", 2, first["num_workers"], "load with two worker processes")
-    noises = first["noises"]
+    noises = first["epoch_noises"][0]
     for part, source in enumerate(("np.random", "random", "torch")):
         values = [n[part] for n in noises]
         dup = len(values) - len(set(values))

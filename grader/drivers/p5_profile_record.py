@@ -1,12 +1,14 @@
 """P5 driver: a DataLoader with worker processes around the learner's ``make_loader``, and the
 run record written to the learner's own temp folder and read back.
 
-``seeded_metric``: first the global RNGs are reseeded from the OS (as in a fresh process), so
+``seeded_batches``: first the global RNGs are reseeded from the OS (as in a fresh process), so
 only the learner's own seeding makes a run reproducible; a dataset whose ``__getitem__`` adds
-noise from NumPy's and Python's global RNGs and from torch; the learner's loader (2 workers) feeds a tiny linear model for a few SGD steps; returns the final
-loss (the metric) and every sample's noise (numpy, random, torch parts) so the check can see duplicated worker streams;
-with ``epochs`` > 1 the loader is iterated that many times (new workers each epoch, as in
-training) and ``epoch_noises`` holds each epoch's noise, so the check can see an epoch repeated.
+noise from NumPy's and Python's global RNGs and from torch, read through the learner's loader.
+Returns the batches as they came (every sample's index and noise: numpy, random, torch parts),
+per epoch (``epochs`` > 1 iterates the loader that many times, new workers each epoch, as in
+training). The metric is computed by the check, in its own process, from those batches
+(:func:`final_loss`: a tiny linear model's SGD steps on them); it reads duplicated worker
+streams and repeated epochs from the noise.
 """
 
 from __future__ import annotations
@@ -30,11 +32,34 @@ class NoisyDataset(torch.utils.data.Dataset):
 
     def __getitem__(self, i):
         noise = torch.tensor([float(np.random.normal()), random.gauss(0.0, 1.0), float(torch.randn(()))])
-        x = self.x[i]
-        return x, (x @ self.w + 0.5 * noise.sum()).reshape(()), noise
+        return self.x[i], self.target(self.x[i], noise), noise, i
+
+    def target(self, x, noise):
+        return x @ self.w + 0.5 * noise.sum(-1)
 
 
-def seeded_metric(learner_module, *, seed: int, batch_size: int = 8, epochs: int = 1) -> dict:
+def final_loss(epochs: list) -> float:
+    """The metric of a run, from its batches (``[[{"indices", "noise"}, ...] per epoch]``): the
+    last loss of SGD on a tiny linear model fed those batches in order. The check calls it in its
+    own process on what came back."""
+    data, model = NoisyDataset(), torch.nn.Linear(4, 1)
+    with torch.no_grad():  # a fixed init that does not touch the global RNG
+        model.weight.copy_(torch.randn(model.weight.shape, generator=torch.Generator().manual_seed(0)))
+        model.bias.zero_()
+    opt = torch.optim.SGD(model.parameters(), lr=0.05)
+    loss = float("nan")
+    for batch in (b for epoch in epochs for b in epoch):
+        x = data.x[torch.as_tensor(batch["indices"], dtype=torch.long)]
+        y = data.target(x, torch.tensor(batch["noise"], dtype=torch.float32))
+        step = torch.nn.functional.mse_loss(model(x).squeeze(-1), y)
+        step.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        loss = float(step)
+    return loss
+
+
+def seeded_batches(learner_module, *, seed: int, batch_size: int = 8, epochs: int = 1) -> dict:
     torch.set_num_threads(1)
     torch.seed()  # the global torch RNG as a fresh process finds it: only the learner's seeding counts
     np.random.seed(None)
@@ -42,23 +67,10 @@ def seeded_metric(learner_module, *, seed: int, batch_size: int = 8, epochs: int
     loader = learner_module.make_loader(NoisyDataset(), seed, batch_size)
     if not isinstance(loader, torch.utils.data.DataLoader):
         return {"error": f"make_loader returned {type(loader).__name__}, not a DataLoader"}
-    model = torch.nn.Linear(4, 1)
-    with torch.no_grad():  # a fixed init that does not touch the global RNG
-        g = torch.Generator().manual_seed(0)
-        model.weight.copy_(torch.randn(model.weight.shape, generator=g))
-        model.bias.zero_()
-    opt = torch.optim.SGD(model.parameters(), lr=0.05)
-    epoch_noises, loss = [], None
+    epoch_batches = []
     for _ in range(epochs):
-        epoch_noises.append([])
-        for x, y, noise in loader:
-            loss = torch.nn.functional.mse_loss(model(x).squeeze(-1), y)
-            loss.backward()
-            opt.step()
-            opt.zero_grad(set_to_none=True)
-            epoch_noises[-1].extend(noise.tolist())
-    return {"metric": float(loss), "noises": epoch_noises[0], "epoch_noises": epoch_noises,
-            "num_workers": loader.num_workers}
+        epoch_batches.append([{"indices": idx.tolist(), "noise": noise.tolist()} for _, _, noise, idx in loader])
+    return {"epochs": epoch_batches, "num_workers": loader.num_workers}
 
 
 def run_record(learner_module, *, run: dict) -> dict:
