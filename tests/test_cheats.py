@@ -18,6 +18,8 @@ CASES = [
     (catalog.get("X1"), "x1_sleepy_threads_one_worker.py", ("processes_cpu_use",)),
     (catalog.get("A1"), "a1_child_interpreter.py", ("peak_vs_file_size",)),
     (catalog.get("A1"), "a1_detached_helper.py", ("peak_vs_file_size",)),
+    (catalog.get("P4"), "p4_forged_driver.py", ("answers_and_stops",)),
+    (catalog.get("X5"), "x5_patched_training.py", ("loss_curve", "generations")),
 ]
 
 
@@ -29,8 +31,10 @@ def test_cheat_is_caught(ex, name, key_points, tmp_path):
     res = runner.grade_exercise(ex, answer, key_points=key_points)
     if all(kp.status == "not_verifiable" for kp in res.key_points):
         pytest.skip(f"not verifiable on this machine now: {res.key_points[0].message}")
-    passed = [kp.key_point for kp in res.key_points if kp.status in ("passed", "not_verifiable")]
-    assert not passed, [(kp.key_point, kp.status, kp.message) for kp in res.key_points]
+    assert sorted(kp.key_point for kp in res.key_points) == sorted(key_points), res
+    # failed, not merely "not passed": a check error here would be the grader's bug, not a catch
+    assert all(kp.status == "failed" for kp in res.key_points), [(kp.key_point, kp.status, kp.message)
+                                                                 for kp in res.key_points]
 
 
 class _ScriptedX1:
