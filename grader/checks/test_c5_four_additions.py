@@ -6,7 +6,12 @@ warmup and cosine schedulers). The follow-up runs one accumulated step of the sm
 with that SGD(lr=1) (grader/drivers/c5_four_additions.py): the weights after it must be the
 initial weights minus the clipped full-batch gradient computed here, and the reported grad_norm
 the full-batch norm before clipping. How often optimizer.step() and model(x) ran is counted in
-the learner's process: only a reason to fail (part 3; part 7 §五.C question 5).
+the learner's process: only a reason to fail (part 3; part 7 §五.C question 5). The pass rests on
+the weights and the grad_norm, both compared here with this process's own step; a module that
+forged the counts would still have to hand in exactly that step. The one property only the
+counts show is "one forward per micro-batch": the micro-batches here have the same shape, and a
+forward over their concatenation gives the same gradient (A4's check is the one that makes it
+measurable, with micro-batches a concatenation cannot reproduce).
 
 Contract paths (as P2's): the clip is read on both branches of train_step (fp32 and
 amp_dtype=bfloat16), the schedule's loop on a drawn branch, the schedule with the clipped or the

@@ -6,7 +6,10 @@ Contract paths: naive_mse's two returned values (loss and shape) on the course's
 and on drawn pairs; safe_mse raising ValueError (not AssertionError) for broadcastable pairs and for
 same-numel different shapes, its value on equal shapes, its type (a tensor), and its gradient: the
 loss is back-propagated in the learner's process (grader/drivers/gradients.py) and d/dpred must
-equal autograd's on F.mse_loss (a loss rebuilt from .item() has the right value and no gradient)."""
+equal autograd's on F.mse_loss (a loss rebuilt from .item() has the right value and no gradient).
+The graph exists only in the learner's process; what comes back is the gradient tensor, compared
+here with autograd's, so a report forged there must contain d/dpred itself (``has_graph`` only
+ever adds a reason to fail)."""
 
 import math
 
