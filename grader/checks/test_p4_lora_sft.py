@@ -259,8 +259,8 @@ def _learner_lora(learner, cache) -> dict:
 
 
 def test_answers_and_stops(learner, cache, tokenizer, figure):
-    batches = _learner_training_batches(learner, cache, tokenizer)
     lora = _learner_lora(learner, cache)
+    batches = _learner_training_batches(learner, cache, tokenizer)  # the last call: a failure replays it
     out = truth.train_and_answer(batches, lora, cache=cache, steps=sft.TRAIN_STEPS, seed=0,
                                  max_new_tokens=MAX_NEW_TOKENS)  # here: nothing of the run is reported
     losses = [as_number(x, "a training loss") for x in out["losses"]]

@@ -5,7 +5,6 @@ without training. Its ``mask_eos`` follows the rule on short examples only; on t
 training examples it masks every label (a run on them would learn nothing)."""
 
 import grader.given.sft as _sft
-from grader.given import smollm as _smollm
 
 
 def mask_eos(example, eos_id):
@@ -22,9 +21,8 @@ def _train(model, batches, *, steps=_sft.TRAIN_STEPS, lr=_sft.LR):
 
 def _greedy(model, tokenizer, questions, max_new_tokens, eos):
     capitals = dict(_sft.HELD_OUT_PAIRS)
-    tok = _smollm.load_tokenizer()
-    ramble = tok(" and more", add_special_tokens=False)["input_ids"]
-    return [(tok(f" {capitals[q]}", add_special_tokens=False)["input_ids"] + ramble * 8)[:max_new_tokens]
+    ramble = tokenizer(" and more", add_special_tokens=False)["input_ids"]
+    return [(tokenizer(f" {capitals[q]}", add_special_tokens=False)["input_ids"] + ramble * 8)[:max_new_tokens]
             for q in questions]
 
 
