@@ -46,12 +46,12 @@ def add_lora(model, lora: dict):
 
 
 def train(model, batches, *, steps: int = TRAIN_STEPS, lr: float = LR) -> list[float]:
-    """The training loop the drivers run: AdamW on the trainable parameters, one batch per step,
+    """The training loop of P4 and X5: AdamW on the trainable parameters, one batch per step,
     the loss the model computes from ``labels``. Returns the loss of every step.
 
     The checks run it in their own process, but it lives in grader/given, so its code is
-    necessarily visible to the learner (the stubs describe the run); the exercises that ask about a training loop's steps (P2, C5) are
-    graded on the learner's own loop, never on this one."""
+    necessarily visible to the learner (the stubs describe the run); the exercises that ask
+    about a training loop's steps (P2, C5) are graded on the learner's own loop, never on this."""
     import torch
 
     params = [p for p in model.parameters() if p.requires_grad]
