@@ -18,15 +18,14 @@
 """
 
 
-import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader.checks.support.fixtures import cache, tokenizer  # noqa: F401  (pytest fixtures)
 from grader.checks.truth import sft as truth
 from grader.checks.truth.lora_params import peft_trainable
 from grader.given import sft
-from grader.given import smollm
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_number, as_tensor, expect_equal, fail
 from grader.given.tiny_models import build_llama
@@ -36,16 +35,6 @@ from grader.given.tiny_models import build_llama
 MIN_ANSWERED, MIN_STOPPED = 4, 4
 MAX_NEW_TOKENS = 8
 TRAIN_CALL_TIMEOUT_S = 400  # the one long call: load + 12 steps + 6 greedy answers (shared 2 cores)
-
-
-@pytest.fixture(scope="module")
-def cache():
-    return smollm.ensure_cache()
-
-
-@pytest.fixture(scope="module")
-def tokenizer(cache):
-    return smollm.load_tokenizer(cache)
 
 
 def _learner_data(learner, cache, pairs, pad):
