@@ -8,21 +8,15 @@ SmolLM2's real tokenizer (grader.given.smollm) and P4's reference data path (gra
   masked EOS tokens are known here by construction and compared with the learner's list.
 """
 
-import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader.checks.support.fixtures import cache, tokenizer  # noqa: F401  (pytest fixtures)
 from grader.checks.truth import sft as truth
 from grader.given import sft
-from grader.given import smollm
 from grader.checks.support import strategies
 from grader.checks.support.checking import expect_equal, fail
-
-
-@pytest.fixture(scope="module")
-def tokenizer():
-    return smollm.load_tokenizer(smollm.ensure_cache())
 
 
 def _batch(tokenizer, pairs, pad_is_eos):

@@ -91,28 +91,36 @@ def _expect_matches(learner, q, k, v, what, atol, hint_if_close="",
     expect_close(got, want, what, atol=atol, hint=hint_if_close if close else hint_if_far)
 
 
+# what each input dtype is held to against SDPA, and the hint when it is close but not that close
+PRECISION = {
+    torch.float32: (1e-6, "close, but not to float32 precision: keep every step in the input dtype, "
+                          "subtract the row max before exp, normalize by the row sum"),
+    torch.float64: (1e-12, "close, but not to float64 precision: compute float64 inputs in float64 "
+                           "all the way (no float32 masks, constants or intermediates)"),
+}
+
+
+def _expect_matches_in(learner, dtype, shape, seed):
+    """Uniform inputs in ``dtype``, then the same with a query and a key all zeros (logits exactly 0)."""
+    atol, hint = PRECISION[dtype]
+    name = str(dtype).removeprefix("torch.")
+    q, k, v = _uniform(shape, dtype, seed)
+    _expect_matches(learner, q, k, v, f"{name} causal_attention on shape {shape}", atol=atol, hint_if_close=hint)
+    q, k = _with_zero_vectors(q, k)
+    _expect_matches(learner, q, k, v, f"{name} causal_attention on shape {shape} with query 0 and key "
+                    f"{shape[2] // 2} all zeros (logits exactly 0)", atol=atol, hint_if_close=hint)
+
+
 @settings(max_examples=25)
 @given(strategies.attention_shapes(), strategies.seeds)
 def test_float32_matches_sdpa(learner, shape, seed):
-    q, k, v = _uniform(shape, torch.float32, seed)
-    hint = ("close, but not to float32 precision: keep every step in the input dtype, "
-            "subtract the row max before exp, normalize by the row sum")
-    _expect_matches(learner, q, k, v, f"float32 causal_attention on shape {shape}", atol=1e-6, hint_if_close=hint)
-    q, k = _with_zero_vectors(q, k)
-    _expect_matches(learner, q, k, v, f"float32 causal_attention on shape {shape} with query 0 and key "
-                    f"{shape[2] // 2} all zeros (logits exactly 0)", atol=1e-6, hint_if_close=hint)
+    _expect_matches_in(learner, torch.float32, shape, seed)
 
 
 @settings(max_examples=25)
 @given(strategies.attention_shapes(), strategies.seeds)
 def test_float64_matches_sdpa(learner, shape, seed):
-    q, k, v = _uniform(shape, torch.float64, seed)
-    hint = ("close, but not to float64 precision: compute float64 inputs in float64 "
-            "all the way (no float32 masks, constants or intermediates)")
-    _expect_matches(learner, q, k, v, f"float64 causal_attention on shape {shape}", atol=1e-12, hint_if_close=hint)
-    q, k = _with_zero_vectors(q, k)
-    _expect_matches(learner, q, k, v, f"float64 causal_attention on shape {shape} with query 0 and key "
-                    f"{shape[2] // 2} all zeros (logits exactly 0)", atol=1e-12, hint_if_close=hint)
+    _expect_matches_in(learner, torch.float64, shape, seed)
 
 
 @settings(max_examples=20)

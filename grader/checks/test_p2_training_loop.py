@@ -118,12 +118,7 @@ def test_validation_perplexity(learner, figure, run):
 @settings(max_examples=30)
 @given(strategies.lr_schedules(), st.data())
 def test_learning_rates(learner, sched, data):
-    drawn_step = data.draw(st.integers(0, sched["total_steps"] + 10))
-    loop.expect_schedule(learner, sched, loop.schedule_steps(sched, drawn_step))
-    if data.draw(st.booleans(), label="also in a real loop") or sched["warmup_steps"] == 0:
-        return
-    loop.expect_loop_follows_schedule(learner, amp_dtype=data.draw(st.sampled_from([None, torch.bfloat16]),
-                                                                   label="amp_dtype"))
+    loop.expect_schedule_drawn(learner, sched, data)
 
 
 @settings(max_examples=2)

@@ -23,15 +23,14 @@
 """
 
 
-import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader.checks.support.fixtures import cache, tokenizer  # noqa: F401  (pytest fixtures)
 from grader.checks.truth import sft as truth
 from grader.checks.truth.lora_params import peft_trainable
 from grader.given import sft
-from grader.given import smollm
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_number, as_tensor, expect_equal, fail
 from grader.given.tiny_models import build_llama
@@ -42,16 +41,6 @@ MIN_ANSWERED, MIN_STOPPED = 4, 4
 MAX_NEW_TOKENS = 8
 CALL_TIMEOUT_S = 120  # the learner's batches, or its add_lora on SmolLM2 (a model load), on shared 2 cores
 MAX_RANK = 256  # a LoRA rank this check still trains in its time
-
-
-@pytest.fixture(scope="module")
-def cache():
-    return smollm.ensure_cache()
-
-
-@pytest.fixture(scope="module")
-def tokenizer(cache):
-    return smollm.load_tokenizer(cache)
 
 
 def _learner_data(learner, cache, pairs, pad):

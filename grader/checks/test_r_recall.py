@@ -23,7 +23,6 @@ Ground truth, per key point:
 from __future__ import annotations
 
 import inspect
-import re
 import sys
 
 import numpy as np
@@ -33,6 +32,7 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_number, as_str, fail
+from grader.checks.support.meaning import record_item, state_part
 from grader.checks.truth.experiments import SEVEN_ITEMS, ci95_half_width, close
 from grader.checks.truth.kv_cache import meta_cache_bytes
 from grader.course.catalog import PART_TITLES
@@ -50,29 +50,7 @@ def _number(learner, name: str, *args) -> tuple[float, str]:
     return as_number(getattr(learner, name)(*args), what), what
 
 
-def _words(text: str) -> str:
-    """Lower case, every run of non-alphanumerics one space: 'Git-SHA (commit)' -> 'git sha commit'."""
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower().replace("_", " ")).split())
-
-
 # ---------------------------------------------------------------- bytes per parameter
-
-def _state_part(name: str) -> str | None:
-    """Which of the five parts a name means (None: not recognised). Order matters."""
-    w = _words(name)
-    tokens = set(w.split())
-    if "master" in tokens or ("fp32" in tokens and tokens & {"weights", "weight", "params", "parameters", "copy"}):
-        return "master"
-    if tokens & {"grad", "grads", "gradient", "gradients"}:
-        return "grads"
-    if ("exp avg sq" in w or tokens & {"v", "second", "variance", "nu", "sq"}):
-        return "adam_v"
-    if ("exp avg" in w or tokens & {"m", "first", "momentum", "mu", "mean"}):
-        return "adam_m"
-    if tokens & {"weights", "weight", "params", "parameters", "param", "model"}:
-        return "weights"
-    return None
-
 
 def test_bytes_per_param(learner):
     import torch
@@ -87,7 +65,7 @@ def test_bytes_per_param(learner):
     seen: dict[str, str] = {}
     for name, size in got.items():
         name = as_str(name, "a part name (dict key)")
-        part = _state_part(name)
+        part = state_part(name, frozen=False)
         if part is None:
             fail(f"part {name!r} is not one of the training state's parts", sorted(expected), name,
                  "the parts are the bf16 weights, their bf16 gradients, the fp32 master weights and "
@@ -237,38 +215,40 @@ def _einsum(spec, a, b, what):
 _dims = st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 6), st.integers(1, 6), st.integers(1, 6))
 
 
-@given(dims=_dims, seed=strategies.seeds)
-def test_einsum_qk(learner, dims, seed):
+# which: (the operands' shapes from (T, S, d), the product the spec must equal, its names, the hint)
+_EINSUM = {
+    "qk": (lambda t, s, d: ((t, d), (s, d)), lambda q, k: q @ k.swapaxes(-1, -2), ("Q", "K", "Q @ K^T"),
+           "contract the feature axis d; the output is (..., T, S): queries then keys"),
+    "pv": (lambda t, s, d: ((t, s), (s, d)), lambda p, v: p @ v, ("P", "V", "P @ V"),
+           "contract the key axis S; the output is (..., T, d)"),
+}
+
+
+def _expect_einsum(learner, which, dims, seed):
+    shapes, product, (a_name, b_name, rule), hint = _EINSUM[which]
     rng = np.random.default_rng(seed)
     for b, h, t, s, d in [(2, 3, 4, 5, 6), dims]:  # all sizes distinct first: a swapped axis can't hide
         for with_heads in (False, True):
             lead = (b, h) if with_heads else (b,)
-            q, k = rng.standard_normal(lead + (t, d)), rng.standard_normal(lead + (s, d))
-            what = f"einsum_qk(with_heads={with_heads})"
-            spec = learner.einsum_qk(with_heads)
-            got = _einsum(spec, q, k, what)
-            expected = q @ k.swapaxes(-1, -2)  # scores (..., T, S)
+            a_shape, b_shape = shapes(t, s, d)
+            x, y = rng.standard_normal(lead + a_shape), rng.standard_normal(lead + b_shape)
+            what = f"einsum_{which}(with_heads={with_heads})"
+            spec = getattr(learner, f"einsum_{which}")(with_heads)
+            got = _einsum(spec, x, y, what)
+            expected = product(x, y)
             if got.shape != expected.shape or not np.allclose(got, expected, rtol=0, atol=1e-12):
-                fail(f"np.einsum({spec!r}, Q, K) with Q {q.shape}, K {k.shape} must equal Q @ K^T",
-                     f"shape {expected.shape}", _shape_and_values(got, expected),
-                     "contract the feature axis d; the output is (..., T, S): queries then keys")
+                fail(f"np.einsum({spec!r}, {a_name}, {b_name}) with {a_name} {x.shape}, {b_name} {y.shape} must equal "
+                     f"{rule}", f"shape {expected.shape}", _shape_and_values(got, expected), hint)
+
+
+@given(dims=_dims, seed=strategies.seeds)
+def test_einsum_qk(learner, dims, seed):
+    _expect_einsum(learner, "qk", dims, seed)  # scores (..., T, S)
 
 
 @given(dims=_dims, seed=strategies.seeds)
 def test_einsum_pv(learner, dims, seed):
-    rng = np.random.default_rng(seed)
-    for b, h, t, s, d in [(2, 3, 4, 5, 6), dims]:
-        for with_heads in (False, True):
-            lead = (b, h) if with_heads else (b,)
-            p, v = rng.standard_normal(lead + (t, s)), rng.standard_normal(lead + (s, d))
-            what = f"einsum_pv(with_heads={with_heads})"
-            spec = learner.einsum_pv(with_heads)
-            got = _einsum(spec, p, v, what)
-            expected = p @ v  # output (..., T, d)
-            if got.shape != expected.shape or not np.allclose(got, expected, rtol=0, atol=1e-12):
-                fail(f"np.einsum({spec!r}, P, V) with P {p.shape}, V {v.shape} must equal P @ V",
-                     f"shape {expected.shape}", _shape_and_values(got, expected),
-                     "contract the key axis S; the output is (..., T, d)")
+    _expect_einsum(learner, "pv", dims, seed)  # output (..., T, d)
 
 
 # ---------------------------------------------------------------- statistics
@@ -334,27 +314,6 @@ def test_part_topics(learner, order):
 RECORD_ITEMS = tuple(item.replace("_", " ") for item in SEVEN_ITEMS)  # "run id", "commit", ...
 
 
-def _record_item(name: str) -> str | None:
-    """Which of the seven items a name means (None: none). First match wins."""
-    w = _words(name)
-    tokens = set(w.split())
-    if tokens & {"data", "dataset", "datasets", "corpus"}:
-        return "data version"
-    if "seed" in tokens or "seeds" in tokens:
-        return "seed"
-    if "runid" in tokens or tokens & {"run", "experiment"} and tokens & {"id", "name", "uuid", "identifier"}:
-        return "run id"
-    if tokens & {"commit", "git", "sha", "hash"} or "code version" in w:
-        return "commit"
-    if tokens & {"config", "configuration", "configs", "hyperparameters", "hparams", "cfg", "args"}:
-        return "config"
-    if tokens & {"environment", "env", "pip", "freeze", "requirements", "packages", "versions", "conda", "docker"}:
-        return "environment"
-    if tokens & {"metrics", "metric", "results", "result", "scores", "score", "evaluation", "eval"}:
-        return "metrics"
-    return None
-
-
 def test_run_record_items(learner):
     got = learner.run_record_items()
     if type(got) not in (list, tuple):
@@ -362,13 +321,13 @@ def test_run_record_items(learner):
     seen: dict[str, str] = {}
     for name in got:
         name = as_str(name, "a run-record item")
-        item = _record_item(name)
+        item = record_item(name)
         if item is None:
             fail(f"{name!r} is not one of the run record's items", list(RECORD_ITEMS), list(got))
         if item in seen:
             fail(f"{seen[item]!r} and {name!r} are the same item", list(RECORD_ITEMS), list(got))
         seen[item] = name
-    missing = [i for i in RECORD_ITEMS if i not in seen]
+    missing = [i.replace("_", " ") for i in SEVEN_ITEMS if i not in seen]
     if missing:
         fail("the run record lacks some items", list(RECORD_ITEMS), list(got),
              f"missing: {missing}; seven items, or the result is only 'it seemed so at the time'")

@@ -19,23 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader.checks.support.fixtures import cache, tokenizer  # noqa: F401  (pytest fixtures)
 from grader.checks.truth import sft as truth
 from grader.given import sft
-from grader.given import smollm
 from grader.checks.support.checking import as_number, expect_equal, fail
 
 MIN_ANSWERED, MAX_STOPPED = 4, 1  # reference 5/6 answered, 0/6 stopped, with margin
 MAX_NEW_TOKENS = 8
-
-
-@pytest.fixture(scope="module")
-def cache():
-    return smollm.ensure_cache()
-
-
-@pytest.fixture(scope="module")
-def tokenizer(cache):
-    return smollm.load_tokenizer(cache)
 
 
 @pytest.fixture(scope="module")

@@ -617,10 +617,12 @@ def part_topics() -> dict[str, int]:
 
 
 def record_item(name: str) -> str | None:
-    """Which of the seven run-record items a name means (the R check's matcher)."""
-    from grader.checks.test_r_recall import _record_item
+    """Which of the seven run-record items a name means ("data version"), by the matcher of the R
+    and C6 checks (grader/checks/support/meaning.py)."""
+    from grader.checks.support.meaning import record_item as _record_item
 
-    return _record_item(name)
+    item = _record_item(name)
+    return None if item is None else item.replace("_", " ")
 
 
 def record_items() -> tuple[str, ...]:

@@ -40,11 +40,12 @@ def words(text: str) -> str:
     return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower().replace("_", " ")).split())
 
 
-def state_part(name: str) -> str | None:
-    """Which part of the training state a name means (None: not recognised). Order matters."""
+def state_part(name: str, *, frozen: bool = True) -> str | None:
+    """Which part of the training state a name means (None: not recognised). Order matters.
+    ``frozen=False``: only the parts of a trainable parameter ("base weights" are its weights)."""
     w = words(name)
     tokens = set(w.split())
-    if tokens & {"frozen", "base"}:
+    if frozen and tokens & {"frozen", "base"}:
         return FROZEN
     if "master" in tokens or ("fp32" in tokens and tokens & {"weights", "weight", "params", "parameters", "copy"}):
         return "master"

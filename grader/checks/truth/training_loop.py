@@ -19,7 +19,7 @@ and the weights' move says the lr of that step. What the driver counts in the le
 (``optimizer.step()`` calls per ``train_step``) can only make a key point fail.
 
 The ``expect_*`` functions are the key points on the four additions; P2's and C5's checks draw
-their own inputs and call them.
+their own inputs and call them (``expect_schedule_drawn`` draws the rest from the check's ``data``).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 import torch
 import torch.nn.functional as F
+from hypothesis import strategies as st
 from torch.optim import lr_scheduler
 
 from grader.checks.support.checking import as_number, as_tensor, fail
@@ -289,6 +290,18 @@ def schedule_steps(sched: dict, drawn: int) -> list[int]:
     cosine, after it), and one drawn step."""
     return sorted({0, sched["warmup_steps"] - 1, sched["warmup_steps"], sched["total_steps"] - 1,
                    sched["total_steps"], sched["total_steps"] + 5, drawn} - {-1})
+
+
+def expect_schedule_drawn(learner, sched: dict, data) -> None:
+    """Addition 4 as P2 and C5 check it: the formula at the hard steps and one drawn from ``data``
+    (Hypothesis's ``st.data()``), then, on half of the draws with a warmup, the loop on a drawn
+    branch of train_step."""
+    drawn_step = data.draw(st.integers(0, sched["total_steps"] + 10))
+    expect_schedule(learner, sched, schedule_steps(sched, drawn_step))
+    if data.draw(st.booleans(), label="also in a real loop") or sched["warmup_steps"] == 0:
+        return
+    expect_loop_follows_schedule(learner, amp_dtype=data.draw(st.sampled_from([None, torch.bfloat16]),
+                                                              label="amp_dtype"))
 
 
 def expect_loop_follows_schedule(learner, seed: int = 1, amp_dtype=None) -> None:

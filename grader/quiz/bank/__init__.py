@@ -22,14 +22,15 @@ from typing import Any, Callable, Sequence
 
 from grader.quiz.answers import Answer, Choice, MultiSelect, Option
 
-PART_NAMES = {
-    1: ("part 1, Python", "第一篇 Python 使用层"),
-    2: ("part 2, NumPy / Pandas / Matplotlib", "第二篇 科学计算栈"),
-    3: ("part 3, the training loop", "第三篇 PyTorch 使用层（上）"),
-    4: ("part 4, memory and multi-GPU", "第四篇 PyTorch 使用层（下）"),
-    5: ("part 5, Hugging Face", "第五篇 Hugging Face 生态"),
-    6: ("part 6, GPU intuition and experiment management", "第六篇 GPU 直觉与实验管理"),
+PART_NAMES = {  # the six parts of the series, as the quiz's choices name them
+    1: ("part 1: Python", "第一篇：Python 使用层"),
+    2: ("part 2: NumPy / Pandas / Matplotlib", "第二篇：科学计算栈"),
+    3: ("part 3: the training loop", "第三篇：PyTorch 使用层（上）"),
+    4: ("part 4: memory, mixed precision, multi-GPU", "第四篇：PyTorch 使用层（下）"),
+    5: ("part 5: Hugging Face", "第五篇：Hugging Face 生态"),
+    6: ("part 6: GPU intuition and experiment management", "第六篇：GPU 直觉与实验管理"),
 }
+PART_OPTIONS = [Option(str(n), en, zh) for n, (en, zh) in PART_NAMES.items()]
 
 
 @dataclass
@@ -84,7 +85,7 @@ class Question:
             self.all_parts.append(Part(
                 "draws_on", "Which parts of the course does the answer draw on?",
                 "这道题的答案用到了哪几篇？",
-                MultiSelect([Option(str(n), PART_NAMES[n][0], PART_NAMES[n][1]) for n in PART_NAMES]),
+                MultiSelect(PART_OPTIONS),
                 lambda p, parts=self.draws_on: frozenset(str(n) for n in parts), shuffle=False))
         ids = [p.id for p in self.all_parts]
         if len(set(ids)) != len(ids):

@@ -21,11 +21,17 @@ from grader.quiz.bank.r import RECORD_DISTRACTORS, RECORD_OPTIONS, STATE_DISTRAC
 GB, GIB = 1e9, 2**30
 
 
-def points(qid: str, en: list[str]) -> list[tuple[str, str]]:
+def interview(qid: str, points: list[str], followups: str, good: str) -> dict:
+    """A C question's course text, by its id: the 答案 verbatim, and its key points, follow-up
+    directions and what makes a good answer, each (zh verbatim, en). The English 答案 is made of
+    those renderings, so each is written once."""
     zh = C.C_POINTS[qid]
-    if len(zh) != len(en):
-        raise ValueError(f"{qid}: {len(zh)} key points in the course, {len(en)} renderings")
-    return list(zip(zh, en))
+    if len(zh) != len(points):
+        raise ValueError(f"{qid}: {len(zh)} key points in the course, {len(points)} renderings")
+    answer_en = "Key points: " + "; ".join(f"({k}) {en}" for k, en in enumerate(points, 1)) + \
+        f" Follow-ups: {followups} {good}"
+    return {"answer_zh": C.ANSWERS[qid], "answer_en": answer_en, "points": list(zip(zh, points)),
+            "followups": (C.C_FOLLOWUPS[qid], followups), "good": (C.C_GOOD[qid], good)}
 
 
 # ------------------------------------------------------------------ C1
@@ -101,29 +107,23 @@ C1 = Question(
      Part("inference", "Follow-up: inference needs what fraction of full fine-tuning's state?",
           "追问：推理只要全量训练状态的几分之几？", Number("fraction", "", Tolerance(abs=0.005)),
           lambda p: T.inference_bytes(p["n_b"] * 1e9) / _c1_full(p), followup=True)],
-    C.ANSWERS["C1"],
-    "Key points: (1) the first constraint is memory, not quality: 16 bytes per trainable parameter (2 + 2 + 4 + 4 + "
-    "4); (2) full: 70 x 16 = 1120 GB, 8 GPUs' 640 GB are not enough, it takes 16+ GPUs + FSDP sharding the state; "
-    "(3) LoRA: frozen bf16 140 GB + 16 bytes for the trainable part (about 14.6 GB at 1.3%) ≈ 155 GB, two GPUs and "
-    "up; (4) activations are outside the account: proportional to B x T x layers x d; for long sequences turn on "
-    "gradient checkpointing, about 30% more compute; (5) DDP needs the model to fit one GPU, otherwise FSDP; "
-    "reconcile with max_memory_allocated() after the run. Follow-ups: how much QLoRA saves (4 bits ≈ 0.5 bytes per "
-    "parameter); why inference needs only 1/8; when tensor / pipeline parallelism becomes necessary.",
-    ("part 4, must-remember: 16 bytes; Llama-3-8B 128.5 / 16.7 / 5.1 GB; FSDP", "第四篇“必记”：16 字节；128.5 / 16.7 / 5.1 GB；FSDP"),
+    reread=("part 4, must-remember: 16 bytes; Llama-3-8B 128.5 / 16.7 / 5.1 GB; FSDP", "第四篇“必记”：16 字节；128.5 / 16.7 / 5.1 GB；FSDP"),
     course={"n_b": 70, "gpu_gb": 80, "pct": 1.3, "shards": 16, "distractors": ["activations", "kv_cache", "loss_scale"]},
     view=lambda p: {"pct": g(p["pct"])},
-    points=points("C1", [
+    **interview("C1", points=[
         "the first constraint is memory, not quality: 16 bytes per trainable parameter (2 + 2 + 4 + 4 + 4)",
         "full: 70 x 16 = 1120 GB; 8 GPUs' 640 GB are not enough: 16+ GPUs and FSDP sharding the state",
         "LoRA: frozen bf16 140 GB + 16 bytes per trainable parameter (about 14.6 GB at 1.3%) ≈ 155 GB, two GPUs and up",
         "activations are outside the account: proportional to B x T x layers x d; long sequences: gradient checkpointing, about 30% more compute",
         "DDP needs the model to fit one GPU, otherwise FSDP; check against max_memory_allocated() after the run.",
-    ]),
-    followups=(C.C_FOLLOWUPS["C1"], "how much QLoRA saves (4 bits ≈ 0.5 bytes per parameter); why inference needs "
-               "only 1/8; when tensor / pipeline parallelism becomes necessary."),
-    good=(C.C_GOOD["C1"], "What separates a good answer from an average one: the average answer says \"70B surely "
-          "needs LoRA\"; a good one splits the 16 bytes into five pieces, puts the numbers in, and points out that "
-          "the activations are not in this account."))
+    ], followups=(
+        "how much QLoRA saves (4 bits ≈ 0.5 bytes per parameter); why inference needs only 1/8; when tensor / "
+        "pipeline parallelism becomes necessary."
+    ), good=(
+        "What separates a good answer from an average one: the average answer says \"70B surely needs LoRA\"; a good "
+        "one splits the 16 bytes into five pieces, puts the numbers in, and points out that the activations are not "
+        "in this account."
+    )))
 
 # ------------------------------------------------------------------ C2
 TRIAGE = [Option("lnv", "compare the first loss with ln V", "第一步 loss 与 ln V 比"),
@@ -211,28 +211,21 @@ C2 = Question(
           YesNo(), lambda p: T.grad_norm_healthy(p["norms"], p["healthy"]), followup=True),
      Part("cpu_autocast", "Follow-up: bf16 autocast on a CPU makes a step…", "追问：在 CPU 上开 bf16 autocast，一步会……",
           Choice(CPU_AUTOCAST), lambda p: "slow", followup=True)],
-    C.ANSWERS["C2"],
-    "Key points: (1) the first loss should be ≈ ln V (4.85 for a vocabulary of 128, 10.4 for 32000): clearly higher "
-    "means the output layer's init; (2) shapes: a softmax over the wrong axis, or view(-1, V) not matching "
-    "labels.view(-1), raise no error: assert the shapes before the loss; (3) which of the twenty lines is missing: "
-    "zero_grad (accumulation), .float() (softmax loses precision in bf16), ignore_index=-100 (the prompt becomes a "
-    "target), clip_grad_norm_, warmup, sched.step(); (4) with a high-level wrapper, go back to the twenty lines and "
-    "ask which line it does differently, then read the source down from compute_loss; (5) a log x-axis for the first "
-    "1% of steps, several seeds to rule out luck. Follow-ups: what the grad_norm curve should look like (around 0.3 "
-    "in the script, 2.0 at the first step); why autocast is slower on a CPU.",
-    ("part 3, must-remember: the twenty lines, ln V; part 2: shapes", "第三篇“必记”：二十行、ln V；第二篇：形状"),
-    points=points("C2", [
+    reread=("part 3, must-remember: the twenty lines, ln V; part 2: shapes", "第三篇“必记”：二十行、ln V；第二篇：形状"),
+    **interview("C2", points=[
         "the first loss should be ≈ ln V (4.85 for a vocabulary of 128, 10.4 for 32000); clearly higher means the output layer's init",
         "shapes: a softmax along the wrong axis or view(-1, V) not matching labels.view(-1) raise no error; assert shapes before the loss",
         "which of the twenty lines is missing: zero_grad, .float(), ignore_index=-100, clip_grad_norm_, warmup, sched.step()",
         "with a wrapper, go back to the twenty lines and ask which line it does differently, then read down from compute_loss",
         "a log x-axis for the first 1% of steps, several seeds to rule out luck.",
-    ]),
-    followups=(C.C_FOLLOWUPS["C2"], "what the grad_norm curve should look like (around 0.3 in the script, 2.0 at the "
-               "first step); why autocast is slower on a CPU."),
-    good=(C.C_GOOD["C2"], "What separates a good answer from an average one: the average answer says \"try tuning the "
-          "learning rate\"; a good one first rules out the two cheapest kinds of error with ln V and the shapes, then "
-          "goes through the twenty lines one by one."),
+    ], followups=(
+        "what the grad_norm curve should look like (around 0.3 in the script, 2.0 at the first step); why autocast "
+        "is slower on a CPU."
+    ), good=(
+        "What separates a good answer from an average one: the average answer says \"try tuning the learning rate\"; "
+        "a good one first rules out the two cheapest kinds of error with ln V and the shapes, then goes through the "
+        "twenty lines one by one."
+    )),
     view=lambda p: {"first_loss": f"{_c2_loss(p):.2f}", "lg": tuple(p["logits"]), "lb": tuple(p["labels"]),
                     "trace_en": _fmt_trace(p), "trace_zh": _fmt_trace(p, True),
                     "norms_text": ", ".join("nan" if isinstance(x, float) and math.isnan(x) else f"{x:g}" for x in p["norms"])})
@@ -295,29 +288,21 @@ C3 = Question(
           MultiSelect(MFU_REST), lambda p: frozenset({"comm", "data", "small", "wait"}), followup=True),
      Part("prefill_ms", "Follow-up: a prefill of {T} tokens of the {n_b}B model takes about?", "追问：{n_b}B 模型 prefill {T} 个 token 约多少时间？",
           Number("time", "ms", Tolerance(rel=0.05)), lambda p: _c3_step(p, p["T"])["time_s"], followup=True)],
-    C.ANSWERS["C3"],
-    "Key points: (1) two ceilings: compute 989 TFLOPS, bandwidth 3.35 TB/s, ridge ≈ 295 FLOP/byte; (2) each decoded "
-    "token reads every weight and does 2 operations per weight: intensity 1, memory-bound, batch-1 floor 16.06 GB / "
-    "3.35 TB/s ≈ 4.8 ms; (3) at batch B one read of the weights is shared by B tokens: intensity B, the moving time "
-    "stays, the computing time grows linearly, throughput grows almost linearly until the ridge (26,700 tokens/s at "
-    "128); (4) quantization cuts the bytes read to 1/4, and a memory-bound time by 1/4 too; (5) training and prefill "
-    "run at intensities in the thousands: compute-bound, reading the weights is not the bottleneck, and the backward "
-    "needs high-precision gradients; the KV cache, 131 KB/token, grows with concurrency and is one reason batches "
-    "cannot grow. Follow-ups: why MoE inference is especially hard (fewer FLOPs, but every expert's weights are "
-    "read); where the rest of 40-50% MFU goes; how prefill's 67 ms is computed.",
-    ("part 6, must-remember: ridge, decode floor, prefill", "第六篇“必记”：ridge、decode 下限、prefill"),
-    points=points("C3", [
+    reread=("part 6, must-remember: ridge, decode floor, prefill", "第六篇“必记”：ridge、decode 下限、prefill"),
+    **interview("C3", points=[
         "two ceilings: compute 989 TFLOPS, bandwidth 3.35 TB/s, ridge ≈ 295 FLOP/byte",
         "decode reads every weight per token, 2 operations each: intensity 1, memory-bound, batch-1 floor 16.06 GB / 3.35 TB/s ≈ 4.8 ms",
         "at batch B one read of the weights serves B tokens: intensity B; throughput grows almost linearly until the ridge (26,700 tokens/s at 128)",
         "quantization cuts the bytes read to 1/4, and a memory-bound time by 1/4",
         "training and prefill run at intensities in the thousands: compute-bound; the KV cache (131 KB/token) grows with concurrency.",
-    ]),
-    followups=(C.C_FOLLOWUPS["C3"], "why MoE inference is especially hard (fewer FLOPs, but every expert's weights are "
-               "read); where the rest of 40-50% MFU goes; how prefill's 67 ms is computed."),
-    good=(C.C_GOOD["C3"], "What separates a good answer from an average one: the average answer says \"GPUs are very "
-          "parallel\"; a good one uses arithmetic intensity to put decode on the roofline's slope and says why it stops "
-          "growing after the ridge."),
+    ], followups=(
+        "why MoE inference is especially hard (fewer FLOPs, but every expert's weights are read); where the rest of "
+        "40-50% MFU goes; how prefill's 67 ms is computed."
+    ), good=(
+        "What separates a good answer from an average one: the average answer says \"GPUs are very parallel\"; a "
+        "good one uses arithmetic intensity to put decode on the roofline's slope and says why it stops growing "
+        "after the ridge."
+    )),
     view=lambda p: {"n_b": g(p["n_b"]), "moe_active": g(p["moe_total"] * p["moe_frac"])})
 
 # ------------------------------------------------------------------ C4
@@ -411,29 +396,21 @@ C4 = Question(
      Part("kv_gqa", "Follow-up: {kv_layers} layers, {kv_heads} KV heads of head_dim 128 (GQA), bf16: KV-cache bytes per token?",
           "追问：{kv_layers} 层、{kv_heads} 个 KV 头、head_dim 128（GQA）、bf16：每 token 的 KV cache 字节数？",
           Number("bytes", "B", Tolerance(rel=0.01), also=("KB",)), lambda p: T.kv_cache_bytes(_kv_cfg(p), 1, 1), followup=True)],
-    C.ANSWERS["C4"],
-    "Key points: (1) four blocks: weights, gradients and optimizer state (14 bytes per trainable parameter), "
-    "activations, KV cache; (2) attribute by when it overflows: at load, the weights; at the first backward, the "
-    "state; with longer sequences, the activations (training) or the KV cache (inference); during generation, a "
-    "forgotten no_grad or too much concurrency; (3) LoRA and still OOM is not a parameter problem: look at the "
-    "activations; reserved far above allocated is fragmentation; (4) treat the block: bf16 / quantization / more "
-    "GPUs, LoRA / FSDP / 8-bit optimizer, checkpointing / smaller batch / shorter sequences, less concurrency; (5) "
-    "compute the account before the run, compare with max_memory_allocated() after. Follow-ups: how the 16.5 GiB of "
-    "activations is estimated (per layer about 6 d-wide + 3 d_ff-wide bf16 tensors); FSDP vs DDP per GPU; the KV-cache "
-    "formula and GQA.",
-    ("part 4, must-remember: OOM by when it happens; part 6: the four blocks", "第四篇“必记”：按爆的时机归因；第六篇：显存四块"),
-    points=points("C4", [
+    reread=("part 4, must-remember: OOM by when it happens; part 6: the four blocks", "第四篇“必记”：按爆的时机归因；第六篇：显存四块"),
+    **interview("C4", points=[
         "four blocks: weights, gradients and optimizer state (14 bytes per trainable parameter), activations, KV cache",
         "by when it overflows: load: weights; first backward: state; longer sequences: activations (training) or KV cache (inference); generation: no_grad forgotten or too much concurrency",
         "LoRA and still OOM is not a parameter problem: look at the activations; reserved far above allocated is fragmentation",
         "treat the block: bf16 / quantization / more GPUs, LoRA / FSDP / 8-bit optimizer, checkpointing / smaller batch / shorter sequences, less concurrency",
         "compute the account before the run, compare with max_memory_allocated() after.",
-    ]),
-    followups=(C.C_FOLLOWUPS["C4"], "how the 16.5 GiB of activations is estimated (per layer about 6 d-wide + 3 d_ff-wide "
-               "bf16 tensors); FSDP vs DDP per GPU; the KV-cache formula and GQA."),
-    good=(C.C_GOOD["C4"], "What separates a good answer from an average one: the average answer says \"reduce the "
-          "batch\"; a good one first puts it in one of the four blocks, gives that block's remedies, and can predict "
-          "with numbers whether a smaller batch is enough."),
+    ], followups=(
+        "how the 16.5 GiB of activations is estimated (per layer about 6 d-wide + 3 d_ff-wide bf16 tensors); FSDP vs "
+        "DDP per GPU; the KV-cache formula and GQA."
+    ), good=(
+        "What separates a good answer from an average one: the average answer says \"reduce the batch\"; a good one "
+        "first puts it in one of the four blocks, gives that block's remedies, and can predict with numbers whether "
+        "a smaller batch is enough."
+    )),
     view=lambda p: {"event_en": EVENT_TEXT[_event_key(EVENTS[p["event"]])][0],
                     "event_zh": EVENT_TEXT[_event_key(EVENTS[p["event"]])][1],
                     "block_en": BLOCK_TEXT[p["block"]][0], "block_zh": BLOCK_TEXT[p["block"]][1],
@@ -500,28 +477,21 @@ C5 = Question(
           how=lambda p, t: ("real autograd: full-batch gradient / sum of the micro-batch gradients", "真实 autograd：全 batch 梯度 / 各 micro-batch 梯度之和")),
      Part("model_call", "Follow-up: why model(x) and not model.forward(x)?", "追问：为什么写 model(x) 而不是 model.forward(x)？",
           Choice(MODEL_CALL), lambda p: "hooks" if T.hooks_run() == {"call": True, "forward": False} else "same", followup=True)],
-    C.ANSWERS["C5"],
-    "Key points: (1) the five-line skeleton: forward, loss, backward, step, zero_grad; (2) autocast(bfloat16): matmuls "
-    "in bf16, reductions stay fp32; without it memory and speed are more than 2x worse; (3) .float() + "
-    "ignore_index=-100: the softmax computed in fp32, prompt and padding left out of the loss: SFT's loss mask; (4) "
-    "clip_grad_norm_(1.0): one bad gradient sends the loss up and it never comes back; (5) warmup + cosine schedule: "
-    "without warmup the first steps can diverge; (6) where each of SFTTrainer's six things lands in these lines "
-    "(chat template in __getitem__, mask in -100, packing in collate_fn, LoRA in requires_grad). Follow-ups: how to "
-    "write gradient accumulation (accumulation semantics, step every k batches); which lines Trainer's compute_loss / "
-    "training_step are; why model(x) and not model.forward(x).",
-    ("part 3, must-remember: the twenty lines", "第三篇“必记”：二十行里的对应"),
-    points=points("C5", [
+    reread=("part 3, must-remember: the twenty lines", "第三篇“必记”：二十行里的对应"),
+    **interview("C5", points=[
         "the five-line skeleton: forward, loss, backward, step, zero_grad",
         "autocast(bfloat16): matmuls in bf16, reductions stay fp32; without it memory and speed are more than 2x worse",
         ".float() + ignore_index=-100: the softmax in fp32, prompt and padding not in the loss: SFT's loss mask",
         "clip_grad_norm_(1.0): one bad gradient sends the loss up for good",
         "warmup + cosine: without warmup the first steps may diverge",
         "where SFTTrainer's six things land (chat template in __getitem__, mask in -100, packing in collate_fn, LoRA in requires_grad).",
-    ]),
-    followups=(C.C_FOLLOWUPS["C5"], "how to write gradient accumulation (accumulation semantics, step every k "
-               "batches); which lines Trainer's compute_loss / training_step are; why model(x) and not model.forward(x)."),
-    good=(C.C_GOOD["C5"], "What separates a good answer from an average one: the average answer recites five lines; "
-          "a good one says which accident each of the four extras prevents and maps SFTTrainer back onto them."),
+    ], followups=(
+        "how to write gradient accumulation (accumulation semantics, step every k batches); which lines Trainer's "
+        "compute_loss / training_step are; why model(x) and not model.forward(x)."
+    ), good=(
+        "What separates a good answer from an average one: the average answer recites five lines; a good one says "
+        "which accident each of the four extras prevents and maps SFTTrainer back onto them."
+    )),
     view=lambda p: {"min_lr": p["max_lr"] * p["min_ratio"], "thing_en": SFT_THINGS[p["thing"]][0], "thing_zh": SFT_THINGS[p["thing"]][1]})
 
 # ------------------------------------------------------------------ C6
@@ -578,30 +548,21 @@ C6 = Question(
           Choice(DET), lambda p: "deterministic", point=5),
      Part("data_version", "Follow-up: how do you define the data version?", "追问：数据版本怎么定义？", Choice(DATA_VERSION),
           lambda p: "hash", followup=True)],
-    C.ANSWERS["C6"],
-    "Key points: (1) several seeds, report mean and standard deviation, plot the mean with shaded bands: only bands "
-    "that do not overlap are a difference (0.30 apart, about 1.7 standard deviations in the script; another seed moves "
-    "a 20-step run by 0.14); (2) read eval tables with ci95: the ±10.9 of 80 questions cannot tell 5 points apart; "
-    "(3) merge + query the questions that got worse or better and look at each, not only the total; (4) the seven "
-    "items run id, commit, config, data version, seed, environment, metrics all in one line, the config as a "
-    "dataclass + asdict saved into the run folder, pip freeze to pin the environment; (5) the same seed giving the "
-    "same result twice is the premise (some GPU kernels are non-deterministic: use_deterministic_algorithms); while "
-    "the two bands overlap in the first 200 steps, do not say \"converges faster\". Follow-ups: which of the seven "
-    "items W&B / Hydra / git each keep; how to define the data version (a file hash or a datasets revision); how to "
-    "rescue an experiment that is only \"it seemed so at the time\".",
-    ("part 2, must-remember: ci95, seeds; part 6: the seven items", "第二篇“必记”：ci95、多 seed；第六篇：七项记录"),
-    points=points("C6", [
+    reread=("part 2, must-remember: ci95, seeds; part 6: the seven items", "第二篇“必记”：ci95、多 seed；第六篇：七项记录"),
+    **interview("C6", points=[
         "several seeds: mean and standard deviation, mean with shaded bands; only non-overlapping bands are a difference",
         "eval tables with ci95: the ±10.9 of 80 questions cannot tell 5 points apart",
         "merge + query the questions that got worse or better, one by one, not just the total",
         "the seven items in one line: run id, commit, config, data version, seed, environment, metrics; config via dataclass + asdict, pip freeze",
         "the same seed gives the same result twice (GPU: use_deterministic_algorithms); no \"converges faster\" while the bands overlap.",
-    ]),
-    followups=(C.C_FOLLOWUPS["C6"], "which of the seven items W&B / Hydra / git each keep; how to define the data "
-               "version (a file hash or a datasets revision); how to rescue an experiment that is only \"it seemed so\"."),
-    good=(C.C_GOOD["C6"], "What separates a good answer from an average one: the average answer says \"log it in "
-          "W&B\"; a good one first says that variance and confidence intervals decide whether a conclusion can be drawn, "
-          "then that without all seven items the conclusion does not stand."),
+    ], followups=(
+        "which of the seven items W&B / Hydra / git each keep; how to define the data version (a file hash or a "
+        "datasets revision); how to rescue an experiment that is only \"it seemed so\"."
+    ), good=(
+        "What separates a good answer from an average one: the average answer says \"log it in W&B\"; a good one "
+        "first says that variance and confidence intervals decide whether a conclusion can be drawn, then that "
+        "without all seven items the conclusion does not stand."
+    )),
     view=lambda p: {"a_text": ", ".join(f"{x:.3f}" for x in p["a"]), "b_text": ", ".join(f"{x:.3f}" for x in p["b"]),
                     "p_pct": f"{p['p'] * 100:.0f}%", "d": g(p["d"]), "ta": _table(p["ta"]), "tb": _table(p["tb"])})
 
@@ -665,30 +626,21 @@ C7 = Question(
           lambda p: "processes", followup=True),
      Part("map_lazy", "Follow-up: why does a streaming dataset's .map() not run immediately?", "追问：streaming 数据集的 .map() 为什么不立即执行？",
           Choice(MAP_LAZY), lambda p: "lazy", followup=True)],
-    C.ANSWERS["C7"],
-    "Key points: (1) not into a list: 5x the file size, about 50 GB; a generator reads line by line, read -> filter -> "
-    "dedupe -> count, one generator per step chained into a pipeline; in memory only one record plus the dedupe hash "
-    "set; (2) the CPU-bound part in a multiprocessing.Pool, not threads (GIL: 8 threads 1.0x, 8 processes 3.1x); "
-    "chunksize sends a batch at a time to spread the pickle cost; the function must be importable at module top level; "
-    "(3) the industrial version is datasets: streaming=True (hence no len()), .filter() / .map(batched=True, "
-    "num_proc=8), the same generators and process pool underneath; (4) exact dedupe by a hash set of the contents; "
-    "near-dedupe (MinHash) is outside this series; (5) record the output with the data version (hash): changed data "
-    "is another experiment. Follow-ups: why processes do not reach 8x; how DataLoader(num_workers) relates; why "
-    ".map() does not run immediately.",
-    ("part 1, must-remember: generators (5.3x), the GIL (1.0x / 3.1x)", "第一篇“必记”：生成器（5.3 倍）、GIL（1.0× / 3.1×）"),
+    reread=("part 1, must-remember: generators (5.3x), the GIL (1.0x / 3.1x)", "第一篇“必记”：生成器（5.3 倍）、GIL（1.0× / 3.1×）"),
     course={"file_gb": 10, "ram_gb": 16, "cores": 8, "doc_seed": 0, "n_docs": 8, "serial": 0.23, "workers": 8, "threads": 8},
-    points=points("C7", [
+    **interview("C7", points=[
         "not into a list (5x the file, about 50 GB): a generator pipeline read -> filter -> dedupe -> count, one record plus the hash set in memory",
         "CPU-bound work in a multiprocessing.Pool, not threads (GIL: 8 threads 1.0x, 8 processes 3.1x); chunksize spreads the pickle cost; top-level functions",
         "the industrial version: datasets streaming=True (no len()), .filter() / .map(batched=True, num_proc=8), the same generators and pool",
         "exact dedupe by a hash set of the contents; near-dedupe (MinHash) is outside the series",
         "record the output with the data version (hash): changed data is another experiment.",
-    ]),
-    followups=(C.C_FOLLOWUPS["C7"], "why processes do not reach 8x; how DataLoader(num_workers) relates; why .map() "
-               "does not run immediately."),
-    good=(C.C_GOOD["C7"], "What separates a good answer from an average one: the average answer says \"read it in "
-          "chunks with pandas\"; a good one says why the memory is 5x, why threads are useless, and that datasets does "
-          "exactly these two things underneath."),
+    ], followups=(
+        "why processes do not reach 8x; how DataLoader(num_workers) relates; why .map() does not run immediately."
+    ), good=(
+        "What separates a good answer from an average one: the average answer says \"read it in chunks with "
+        "pandas\"; a good one says why the memory is 5x, why threads are useless, and that datasets does exactly "
+        "these two things underneath."
+    )),
     view=lambda p: {"docs": "\n    ".join(repr(d) for d in _c7_docs(p)), "serial_pct": f"{p['serial'] * 100:g}%"})
 
 QUESTIONS = [C1, C2, C3, C4, C5, C6, C7]

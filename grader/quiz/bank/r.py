@@ -8,7 +8,7 @@ from grader.given import recall_topics as topic
 from grader.quiz import course_text
 from grader.quiz import truth as T
 from grader.quiz.answers import EXACT, Choice, Einsum, MultiSelect, Number, Option, Tolerance
-from grader.quiz.bank import Part, Question
+from grader.quiz.bank import PART_OPTIONS, Part, Question
 from grader.quiz.bank.fmt import g, mr
 
 STATE_OPTIONS = [
@@ -94,14 +94,6 @@ TOPICS_ZH = {  # grader/given/recall_topics.py's topics, in Chinese
     topic.THREADS_VS_PROCESSES: "CPU 密集任务：线程与进程",
     topic.TRAINING_LOOP: "二十行循环",
 }
-PART_OPTIONS = [Option(str(n), en, zh) for n, (en, zh) in {
-    1: ("part 1: Python", "第一篇：Python 使用层"),
-    2: ("part 2: NumPy / Pandas / Matplotlib", "第二篇：科学计算栈"),
-    3: ("part 3: the training loop", "第三篇：PyTorch 使用层（上）"),
-    4: ("part 4: memory, mixed precision, multi-GPU", "第四篇：PyTorch 使用层（下）"),
-    5: ("part 5: Hugging Face", "第五篇：Hugging Face 生态"),
-    6: ("part 6: GPU intuition and experiment management", "第六篇：GPU 直觉与实验管理"),
-}.items()]
 
 RECORD_OPTIONS = [Option("run id", "run id", "run id"), Option("commit", "git commit", "commit"),
                   Option("config", "config file", "配置文件"), Option("data version", "data version", "数据版本"),
@@ -133,13 +125,27 @@ def _einsum_truth(which):
     return truth
 
 
-def _einsum_view(which):
+# which: (the product, what attention calls it (en, zh), the two operands and the result, as (name, axes))
+EINSUM = {"qk": ("QK^T", "scores", "分数", ("Q", "T, d"), ("K", "S, d"), "T, S"),
+          "pv": ("PV", "output", "输出", ("P", "T, S"), ("V", "S, d"), "T, d")}
+
+
+def _einsum_question(which):
+    product, en, zh, (a, a_axes), (b, b_axes), out_axes = EINSUM[which]
+
     def view(p):
         lead = "B, H, " if p["with_heads"] else "B, "
-        if which == "qk":
-            return {"a": f"({lead}T, d)", "b": f"({lead}S, d)", "out": f"({lead}T, S)"}
-        return {"a": f"({lead}T, S)", "b": f"({lead}S, d)", "out": f"({lead}T, d)"}
-    return view
+        return {"a": f"({lead}{a_axes})", "b": f"({lead}{b_axes})", "out": f"({lead}{out_axes})"}
+
+    return Question(
+        f"R.einsum_{which}", "R", f"einsum for {product}",
+        f"用 np.einsum 写 attention 的{zh} \\({product}\\)：{a} 的形状 {{a}}，{b} 的形状 {{b}}，结果 {{out}}。下标串怎么写？",
+        f"Write attention's {en} {product} with np.einsum: {a} has shape {{a}}, {b} {{b}}, the result {{out}}. What are "
+        "the subscripts?",
+        lambda rng: {"with_heads": rng.random() < 0.5},
+        [Part("spec", "Subscripts?", "下标串？", lambda p: Einsum(which, p["with_heads"]), _einsum_truth(which))],
+        mr(2, 1), "QK^T is \"btd,bsd->bts\", PV is \"bts,bsd->btd\"; with heads \"bhtd,bhsd->bhts\".",
+        ("part 2, must-remember: einsum for attention", "第二篇“必记”：attention 的 einsum"), view=view)
 
 
 QUESTIONS = [
@@ -222,24 +228,7 @@ QUESTIONS = [
         ".float() the softmax's numerics, ignore_index=-100 the SFT loss mask, clip_grad_norm_(1.0) gradient "
         "clipping, zero_grad(set_to_none=True) saves a memory write, .item() every 10 steps because it syncs the GPU.",
         ("part 3, must-remember: the twenty lines", "第三篇“必记”：二十行里的对应")),
-    Question(
-        "R.einsum_qk", "R", "einsum for QK^T",
-        "用 np.einsum 写 attention 的分数 \\(QK^T\\)：Q 的形状 {a}，K 的形状 {b}，结果 {out}。下标串怎么写？",
-        "Write attention's scores QK^T with np.einsum: Q has shape {a}, K {b}, the result {out}. What are the "
-        "subscripts?",
-        lambda rng: {"with_heads": rng.random() < 0.5},
-        [Part("spec", "Subscripts?", "下标串？", lambda p: Einsum("qk", p["with_heads"]), _einsum_truth("qk"))],
-        mr(2, 1), "QK^T is \"btd,bsd->bts\", PV is \"bts,bsd->btd\"; with heads \"bhtd,bhsd->bhts\".",
-        ("part 2, must-remember: einsum for attention", "第二篇“必记”：attention 的 einsum"), view=_einsum_view("qk")),
-    Question(
-        "R.einsum_pv", "R", "einsum for PV",
-        "用 np.einsum 写 attention 的输出 \\(PV\\)：P 的形状 {a}，V 的形状 {b}，结果 {out}。下标串怎么写？",
-        "Write attention's output PV with np.einsum: P has shape {a}, V {b}, the result {out}. What are the "
-        "subscripts?",
-        lambda rng: {"with_heads": rng.random() < 0.5},
-        [Part("spec", "Subscripts?", "下标串？", lambda p: Einsum("pv", p["with_heads"]), _einsum_truth("pv"))],
-        mr(2, 1), "QK^T is \"btd,bsd->bts\", PV is \"bts,bsd->btd\"; with heads \"bhtd,bhsd->bhts\".",
-        ("part 2, must-remember: einsum for attention", "第二篇“必记”：attention 的 einsum"), view=_einsum_view("pv")),
+    *(_einsum_question(which) for which in EINSUM),
     Question(
         "R.ci95", "R", "ci95 of an accuracy",
         "一个 {n} 道题的评测，准确率 {p}。它的 95% 置信区间半宽是多少？",

@@ -2,6 +2,9 @@
 
 KILLED_BY = ("different_lengths", "matches_numpy")
 
+# Self-contained, not built on _rules: tests/test_batch.py hands this file in as a learner's answer,
+# and a learner's folder cannot import solutions/.
+
 
 def broadcast_shape(a, b):
     n = max(len(a), len(b))

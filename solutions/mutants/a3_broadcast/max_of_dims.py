@@ -2,6 +2,9 @@
 
 KILLED_BY = ("raises_on_incompatible",)
 
+# Self-contained, not built on _rules: tests/test_classroom.py and tests/test_gradescope.py hand
+# this file in as a learner's answer, and a learner's folder cannot import solutions/.
+
 
 def broadcast_shape(a, b):
     n = max(len(a), len(b))

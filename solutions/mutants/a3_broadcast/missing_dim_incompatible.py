@@ -1,14 +1,15 @@
 """Treats a missing dimension as incompatible: only equal-rank shapes broadcast."""
 
+from solutions.mutants.a3_broadcast import _rules
+
 KILLED_BY = ("different_lengths",)
 
 
-def broadcast_shape(a, b):
+def _equal_ranks_only(a, b):
     if len(a) != len(b):
         raise ValueError("ranks differ")
-    out = []
-    for x, y in zip(a, b):
-        if x != y and 1 not in (x, y):
-            raise ValueError("incompatible")
-        out.append(y if x == 1 else x)
-    return tuple(out)
+    return a, b
+
+
+def broadcast_shape(a, b):
+    return _rules.broadcast_shape(a, b, align=_equal_ranks_only)

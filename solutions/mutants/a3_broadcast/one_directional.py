@@ -6,17 +6,11 @@ The one-way reading numpy/numpy issue #19425 ran into ("You can't broadcast an a
 that the result must be the second shape").
 """
 
+from solutions.mutants.a3_broadcast import _rules
+
 KILLED_BY = ("matches_numpy",)
 MISCONCEPTION = "apply broadcast_to's one-way rule (only the first shape's 1s stretch) instead of the mutual one"
 
 
 def broadcast_shape(a, b):
-    n = max(len(a), len(b))
-    a = (1,) * (n - len(a)) + tuple(a)
-    b = (1,) * (n - len(b)) + tuple(b)
-    out = []
-    for x, y in zip(a, b):
-        if x != y and x != 1:
-            raise ValueError(f"shape {a} cannot be broadcast to {b}")
-        out.append(y)
-    return tuple(out)
+    return _rules.broadcast_shape(a, b, agree=lambda x, y: x == y or x == 1, take=lambda x, y: y)

@@ -6,17 +6,11 @@ broadcast size was computed incorrectly when one of the sizes was 0 ... used max
 for 1 vs N but not for 1 vs 0, where the result is 0 rather than 1").
 """
 
+from solutions.mutants.a3_broadcast import _rules
+
 KILLED_BY = ("matches_numpy",)
 MISCONCEPTION = "take the larger of two dims when one is 1: a 1 against a 0 gives 0"
 
 
 def broadcast_shape(a, b):
-    n = max(len(a), len(b))
-    a = (1,) * (n - len(a)) + tuple(a)
-    b = (1,) * (n - len(b)) + tuple(b)
-    out = []
-    for x, y in zip(a, b):
-        if x != y and 1 not in (x, y):
-            raise ValueError("incompatible")
-        out.append(max(x, y))
-    return tuple(out)
+    return _rules.broadcast_shape(a, b, take=max)

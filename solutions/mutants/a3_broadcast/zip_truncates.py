@@ -6,14 +6,16 @@ The silent truncation PEP 618 was written against (https://www.python.org/dev/pe
 in silently losing data").
 """
 
+from solutions.mutants.a3_broadcast import _rules
+
 KILLED_BY = ("different_lengths", "matches_numpy")
 MISCONCEPTION = "zip the shapes from the right and lose the longer shape's leading dims (zip stops at the shorter)"
 
 
+def _zipped_from_the_right(a, b):
+    n = min(len(a), len(b))
+    return a[len(a) - n:], b[len(b) - n:]
+
+
 def broadcast_shape(a, b):
-    out = []
-    for x, y in zip(reversed(tuple(a)), reversed(tuple(b))):
-        if x != y and 1 not in (x, y):
-            raise ValueError(f"shapes {a} and {b} do not broadcast")
-        out.append(y if x == 1 else x)
-    return tuple(reversed(out))
+    return _rules.broadcast_shape(a, b, align=_zipped_from_the_right)

@@ -6,19 +6,12 @@ cfregly/ai-performance-engineering issue #11 (a sizing formula that multiplies b
 where it should divide).
 """
 
-import solutions.c1_70b_plan as reference
 from solutions.c1_70b_plan import *  # noqa: F401,F403
+from solutions.mutants.c1_70b_plan import _frozen_base
 
 KILLED_BY = ("qlora_state",)
 MISCONCEPTION = "read the 4-bit base as 4 bytes per parameter: 4 bits is half a byte"
 
-_right = reference.state_bytes
-
 
 def state_bytes(n_base, n_adapter, method):
-    if method == "qlora":
-        return 4 * n_base + 16 * n_adapter
-    return _right(n_base, n_adapter, method)
-
-
-reference.state_bytes = state_bytes
+    return _frozen_base.state_bytes(n_base, n_adapter, method, wrong_for="qlora", base_bytes_per_param=4)

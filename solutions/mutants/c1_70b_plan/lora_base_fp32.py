@@ -5,19 +5,12 @@ huggingface/transformers issue #34743 ("Unexpected 2x cpu memory usage due to bf
 as float32"): the plan's LoRA base is the bf16 copy, 2 bytes per parameter.
 """
 
-import solutions.c1_70b_plan as reference
 from solutions.c1_70b_plan import *  # noqa: F401,F403
+from solutions.mutants.c1_70b_plan import _frozen_base
 
 KILLED_BY = ("lora_total",)
 MISCONCEPTION = "count the frozen LoRA base at fp32 (4 bytes): the plan loads it in bf16 (2 bytes)"
 
-_right = reference.state_bytes
-
 
 def state_bytes(n_base, n_adapter, method):
-    if method == "lora":
-        return 4 * n_base + 16 * n_adapter
-    return _right(n_base, n_adapter, method)
-
-
-reference.state_bytes = state_bytes
+    return _frozen_base.state_bytes(n_base, n_adapter, method, wrong_for="lora", base_bytes_per_param=4)

@@ -1,12 +1,10 @@
 """Counts a 4-bit base as one byte per parameter (the 8-bit number) instead of half a byte."""
 
 from solutions.c1_70b_plan import *  # noqa: F403
-from solutions.c1_70b_plan import state_bytes as _state_bytes
+from solutions.mutants.c1_70b_plan import _frozen_base
 
 KILLED_BY = ("qlora_state",)
 
 
 def state_bytes(n_base, n_adapter, method):
-    if method == "qlora":
-        return n_base + 16 * n_adapter
-    return _state_bytes(n_base, n_adapter, method)
+    return _frozen_base.state_bytes(n_base, n_adapter, method, wrong_for="qlora", base_bytes_per_param=1)

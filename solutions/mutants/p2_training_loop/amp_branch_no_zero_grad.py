@@ -6,22 +6,19 @@ silent gradient accumulation" (the train step zeroed the gradients only when bfl
 The first bf16 step is right; only the bf16 path's second step shows it.
 """
 
-import torch
-
-import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
+from solutions.mutants.p2_training_loop import _update_order
 
 KILLED_BY = ("grads_after_step",)
 MISCONCEPTION = "clear the gradients only on the fp32 path: the bf16 path's second step adds the first step's gradient"
 
 
-def train_step(model, optimizer, scheduler, batch, amp_dtype=None):
-    x, y = batch
-    loss = reference.forward_loss(model, x, y, amp_dtype)
-    loss.backward()
-    grad_norm = reference.clip_gradients(model)
-    optimizer.step()
-    scheduler.step()
+def _clear_on_fp32_only(optimizer, scheduler, amp_dtype):
     if amp_dtype is None:
         optimizer.zero_grad(set_to_none=True)
-    return {"loss": loss.item(), "grad_norm": float(grad_norm)}
+
+
+def train_step(model, optimizer, scheduler, batch, amp_dtype=None):
+    return _update_order.train_step(model, optimizer, scheduler, batch, amp_dtype,
+                                    update=(_update_order.optimizer_step, _update_order.scheduler_step,
+                                            _clear_on_fp32_only))

@@ -6,19 +6,14 @@ The order PyTorch warns about ("Detected call of `lr_scheduler.step()` before
 the learning rate schedule"), asked about in zju3dv/NeuralRecon issue #51 and many others.
 """
 
-import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
+from solutions.mutants.p2_training_loop import _update_order
 
 KILLED_BY = ("learning_rates",)
 MISCONCEPTION = "call scheduler.step() before optimizer.step(): each step runs with the next step's learning rate"
 
 
 def train_step(model, optimizer, scheduler, batch, amp_dtype=None):
-    x, y = batch
-    loss = reference.forward_loss(model, x, y, amp_dtype)
-    loss.backward()
-    grad_norm = reference.clip_gradients(model)
-    scheduler.step()
-    optimizer.step()
-    reference.clear_gradients(optimizer)
-    return {"loss": loss.item(), "grad_norm": float(grad_norm)}
+    return _update_order.train_step(model, optimizer, scheduler, batch, amp_dtype,
+                                    update=(_update_order.scheduler_step, _update_order.optimizer_step,
+                                            _update_order.clear))

@@ -11,24 +11,20 @@ available. Disabling").
 import warnings
 
 import torch
-import torch.nn.functional as F
 
 from solutions.x3_autocast_dtypes import *  # noqa: F403
+from solutions.mutants.x3_autocast_dtypes import _experiment
 
 KILLED_BY = ("logits_dtype",)
 MISCONCEPTION = ("open autocast for \"cuda\" around CPU tensors: autocast only touches ops on its own device type; "
                  "use torch.autocast(\"cpu\", dtype=torch.bfloat16)")
 
 
-def autocast_experiment(x, weight, bias, targets):
-    linear = torch.nn.Linear(weight.shape[1], weight.shape[0])
-    with torch.no_grad():
-        linear.weight.copy_(weight)
-        linear.bias.copy_(bias)
+def _cuda_autocast():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ctx = torch.autocast("cuda", dtype=torch.bfloat16)
-    with ctx:
-        logits = linear(x)
-        loss = F.cross_entropy(logits, targets)
-    return {"weight_after": linear.weight.detach(), "logits": logits.detach(), "loss": loss.detach()}
+        return torch.autocast("cuda", dtype=torch.bfloat16)
+
+
+def autocast_experiment(x, weight, bias, targets):
+    return _experiment.autocast_experiment(x, weight, bias, targets, context=_cuda_autocast)

@@ -8,10 +8,8 @@ tianweiy/CausVid issue #19 (the parameters printed fp32 under mixed_precision=Tr
 was cast to bf16 by hand, and training "is unable to converge").
 """
 
-import torch
-import torch.nn.functional as F
-
 from solutions.x3_autocast_dtypes import *  # noqa: F403
+from solutions.mutants.x3_autocast_dtypes import _experiment
 
 KILLED_BY = ("weight_dtype",)
 MISCONCEPTION = ("cast the layer to bf16 for mixed precision: autocast casts copies for the matmul; the stored "
@@ -19,12 +17,4 @@ MISCONCEPTION = ("cast the layer to bf16 for mixed precision: autocast casts cop
 
 
 def autocast_experiment(x, weight, bias, targets):
-    linear = torch.nn.Linear(weight.shape[1], weight.shape[0])
-    with torch.no_grad():
-        linear.weight.copy_(weight)
-        linear.bias.copy_(bias)
-    linear = linear.to(torch.bfloat16)
-    with torch.autocast("cpu", dtype=torch.bfloat16):
-        logits = linear(x.to(torch.bfloat16))
-        loss = F.cross_entropy(logits, targets)
-    return {"weight_after": linear.weight.detach(), "logits": logits.detach(), "loss": loss.detach()}
+    return _experiment.autocast_experiment(x, weight, bias, targets, prepare=_experiment.cast_to_bf16)
