@@ -72,7 +72,7 @@ def test_ridge(learner, peak, bw, flops, nbytes):
     # (equal in float64 but not in exact arithmetic, or nearly) is not drawn
     assume(abs((flops / nbytes) / (peak / bw) - 1) > TIE_MARGIN)
     _close(as_number(learner.ridge_point(H100_PEAK, H100_BW), "ridge_point(H100)"), H100_PEAK / H100_BW,
-           "ridge_point(989e12, 3.35e12): ~295 FLOP/byte")
+           "ridge_point(989e12, 3.35e12) in FLOP/byte")
     _close(as_number(learner.ridge_point(peak, bw), f"ridge_point({peak:g}, {bw:g})"), peak / bw,
            f"ridge_point({peak:g}, {bw:g})", hint="peak FLOP/s / bandwidth bytes/s")
     # the course's decode floor (batch 1) and batch 128 on an H100, then drawn steps

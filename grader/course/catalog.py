@@ -246,6 +246,32 @@ L_RECORD = ("the minimal run record has seven items: run id, commit, config, dat
 L_SEED = ("the same seed twice must give the identical result (3.237898 both times); another seed moved a "
           "20-step run by 0.14 — 「同 seed 两次 3.237898 一致，seed 1 差 0.1404」")
 
+# The rules without the course's numbers, for key points whose expected value is shown at the first
+# failure (``kp``): what they teach must not give away a value a ``fact`` key point withholds.
+L_GIL_RULE = ("the GIL lets one thread run Python bytecode at a time: CPU-bound threads keep one core busy; worker "
+              "processes, each with its own interpreter, run on several — 「GIL 让 CPU 密集的线程不并行，进程池才有用」")
+L_ACT_RULE = ("activations are outside the account: they grow with B x T x layers x d, not with the parameters; "
+              "gradient checkpointing keeps only each layer's input and recomputes the rest — 「激活是账外的一块」")
+L_LORA_RULE = ("LoRA adds (alpha/r) B A x beside a frozen linear: r x (in + out) parameters per hooked linear; "
+               "target_modules='all-linear' hooks every linear of the blocks, not lm_head; merging folds it in: "
+               "W' = W + (alpha/r) B A, the base model's shape")
+L_KV_RULE = ("the KV cache keeps K and V of every layer for every token: two [B, n_kv_heads, T, head_dim] tensors "
+             "per layer; GQA's fewer KV heads shrink it")
+L_EOS_RULE = ("the end-of-sequence token must be in the loss, and often enough: the prompt and the padding are left "
+              "out of it, the answer and its EOS kept — 「结束符必须进 loss、且要见够多次」")
+L_BYTES_RULE = ("every tensor a step keeps counts numel x element_size: the weights (a tied embedding once), a "
+                "gradient per trainable parameter and the optimizer's state — 「numel() × element_size() 是任何张量的字节数」")
+L_AMP = ("autocast(bfloat16) runs the matmuls in bf16 and keeps reductions such as the loss in fp32; the parameters "
+         "stay fp32 — 「autocast(bfloat16) 是混合精度」")
+L_FLOAT_LOSS = ("the loss is computed on fp32 logits, over the labelled positions only (the prompt and the padding are "
+                "no targets) — 「.float() 是 softmax 的数值」")
+L_SCHEDULE = "the learning rate warms up, then decays along a cosine to its minimum — 「不 warmup 前几步可能发散」"
+L_LINES = ("forward, loss, backward(), clip, optimizer.step(), scheduler.step(), zero_grad: each line guards against "
+           "its own accident — 「二十行里每一行对应一个概念」")
+L_TRACE = ("each line of the loop leaves its sign in a trace: the lr moves only when the scheduler steps, the norm at "
+           "the step stays bounded only when clipped, gradients pile up across steps unless cleared — "
+           "「backward() 累加所以要 zero_grad」")
+
 # Answers no stub may contain: the course's must-remember numbers and formulas, and the calls that
 # would do the exercise for the learner. An item found in an exercise's own quoted question is
 # allowed there (the question states what it states). Matched case-insensitively; an item that
@@ -351,14 +377,14 @@ CATALOG: tuple[Exercise, ...] = (
            "blocks process, and bf16 saves some tensors in fp32 (RMSNorm's upcast)"),
         fact("checkpointed_bytes", "activations under gradient checkpointing against the measured bytes, "
              "and the course's model", P4_MUST, L_ACT),
-        fact("tracks_measurement", "activations without checkpointing within 0.5x-1.25x of the bytes measured with "
-             "saved_tensors_hooks on real Llama models", P4_MUST, L_ACT),
+        kp("tracks_measurement", "activations without checkpointing within 0.5x-1.25x of the bytes measured with "
+           "saved_tensors_hooks on real Llama models", P4_MUST, L_ACT_RULE),
         question="Llama-3-8B 微调，\\(B = 2\\)、\\(T = 8192\\)，不开 checkpointing 的激活约多少？开了呢？",
         forbidden=("keeps inputs", "scales with", "6 d", "6d", "3 d_ff", "6 vectors", "layer's input", "layer input", "keeps only",
                    "its input", "B x T", "B × T", "proportional", "66 GiB", "4 GiB", "32 MiB", "T x T", "recompute")),
     _ex("A8", "a8_lora_params", "A", 5, "LoRA's trainable parameters from a config",
-        fact("matches_peft", "the count against peft on a meta-device model for drawn configs and targets",
-             P5_MUST, L_LORA),
+        kp("matches_peft", "the count against peft on a meta-device model for drawn configs and targets",
+           P5_MUST, L_LORA_RULE),
         fact("qwen_0_5b", "the course's Qwen2.5-0.5B at r = 16, all-linear", P5_MUST, L_LORA),
         fact("change_with_r", "how the count changes with r", p7("A", 8), L_LORA),
         question="第五篇的 0.5B 模型 \\(r = 16\\) 时可训练 8.80M、训练状态 141 MB；把 r 改成 32，两者各变成多少？",
@@ -366,8 +392,8 @@ CATALOG: tuple[Exercise, ...] = (
                    "lm_head", "kv_heads*head_dim", "heads*head_dim", "d -> d_ff", "doubles", "linear in r",
                    "proportional")),
     _ex("A9", "a9_kv_cache", "A", 6, "KV-cache bytes, and whether they fit",
-        fact("matches_dynamic_cache", "the bytes against a real DynamicCache after a forward of a tiny GQA model",
-             P6_MUST, L_KV),
+        kp("matches_dynamic_cache", "the bytes against a real DynamicCache after a forward of a tiny GQA model",
+           P6_MUST, L_KV_RULE),
         fact("llama3_8b_per_token", "the course's Llama-3-8B per token, and real configs for drawn B x T",
              P6_MUST, L_KV),
         fact("fits_decision", "the decision on GPUs drawn around the exact need, the course's question first",
@@ -378,8 +404,8 @@ CATALOG: tuple[Exercise, ...] = (
         fact("idle_fraction", "the device's idle fraction, the course's question first", P6_MUST, L_PROF),
         kp("device_time_from_ops", "device time from the op rows of a real profile", P6_CONC,
            "a row's total time includes the ops it called: add up self times, or nested work counts twice"),
-        fact("classifies_real_profiles", "the label of real torch.profiler runs whose time goes to different places",
-             P6_MUST, L_PROF),
+        kp("classifies_real_profiles", "the label of real torch.profiler runs whose time goes to different places",
+           P6_MUST, L_PROF),
         timeout_s=240,
         question="一步训练墙钟 300 ms，profiler 表里 CUDA 时间合计 90 ms、aten::mm 与 attention 占其中 60%。瓶颈最可能在哪？",
         forbidden=("0.7", "70%", "1 - device", "device / wall", "more than half", "half of", "at least half",
@@ -407,24 +433,24 @@ CATALOG: tuple[Exercise, ...] = (
     _ex("B3", "b3_never_stops", "B", 5, "The model answers but never stops",
         fact("padded_batch_labels", "the labels of real right-padded batches, against the reference data path",
              P5_MUST, L_EOS),
-        fact("collator_diagnosis", "the masked end tokens of batches labelled by the reference and by buggy collators",
-             P5_MUST, L_EOS),
+        kp("collator_diagnosis", "the findings on batches labelled by the reference and by buggy collators",
+           P5_MUST, L_EOS_RULE),
         question="微调后的模型回答正确但一直不停、吐乱码。从哪一行、哪个文件查？",
         forbidden=("eos kept", "by position", "by token id", "never by", "pad_token = eos_token", "pad = EOS", "pad id 0",
                    "(id 0)", "id 0", "masks every", "EOS label", "in the loss often", "completion_only_loss",
                    "sft_trainer", "attention mask 1) whose", "is not a finding")),
     _ex("B4", "b4_merged_decode", "B", 6, "The decode floor of a merged LoRA model",
         fact("decode_floor", "the batch-1 decode floor on drawn models and cards, and the course's", P6_MUST, L_DECODE),
-        fact("merged_logits", "the merged model, loaded into a plain base model, against the unmerged logits",
-             P5_MUST, L_LORA),
+        kp("merged_logits", "the merged model, loaded into a plain base model, against the unmerged logits",
+           P5_MUST, L_LORA_RULE),
         question="第五篇那个 Qwen2.5-0.5B merge_and_unload 后部署在 H100 上，batch 1 decode 每 token 的下限约多少？合并前后这个数字变不变？",
         forbidden=("parameter count", "same outputs", "equals unmerged", "0.29", "0.3 ms", "0.99", "494", "n_params * bytes", "* 1e3", "W'", "W +", "B A", "BA",
                    "unload()", "zero inference overhead", "negligible", "memory-bound")),
     _ex("B5", "b5_ddp", "B", 4, "A LoRA SFT on 8 GPUs in DDP mode",
         fact("per_gpu_memory", "bytes per GPU under DDP, against a real LoRA replica's state", P4_CONC, L_DDP),
         fact("effective_batch", "the effective batch, and the all-reduce against the full-batch gradient", P4_CONC, L_DDP),
-        fact("launch_command", "the launch command, as torchrun's own parser reads it", P1_MUST,
-             L_GIL + "; torchrun --nproc_per_node=N starts one process per GPU (accelerate launch does the same)"),
+        kp("launch_command", "the launch command, as torchrun's own parser reads it", P1_MUST,
+           "torchrun --nproc_per_node=N starts N processes, one per GPU (accelerate launch does the same)"),
         question="用 accelerate launch 在 8 卡上跑 8B LoRA SFT，DDP 模式。每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效 batch 是多少？",
         forbidden=("averages", "not threads", "full replica", "replica per", "divide", "/ n_gpus", "x GPUs", "per-GPU batch x", "mean of the",
                    "average", "--nproc", "one process per GPU", "bytecode", "16.7 GB")),
@@ -435,7 +461,8 @@ CATALOG: tuple[Exercise, ...] = (
         fact("full_finetune_total", "full fine-tuning's state and GPU count, the course's 70B first", p7("C", 1), L_16),
         fact("lora_total", "LoRA's state against real peft tensors, and the course's 70B at 1.3%", p7("C", 1),
              L_16 + "; " + L_LORA_STATE),
-        fact("per_gpu_with_activations", "bytes per GPU with activations, under DDP and FSDP", p7("C", 1), L_ACT),
+        kp("per_gpu_with_activations", "bytes per GPU with activations, under DDP and FSDP", p7("C", 1),
+           L_ACT_RULE + "; DDP keeps the whole state on every GPU, FSDP shards it; neither shards the activations"),
         fact("ddp_vs_fsdp", "the choice between DDP and FSDP, and each one's bytes per GPU", p7("C", 1), L_DDP),
         fact("qlora_state", "follow-up: QLoRA's state, and the course's 70B", p7("C", 1, followup=True),
              "QLoRA stores the frozen base in 4 bits, ~0.5 bytes per parameter: 70B QLoRA fits one 80 GB GPU",
@@ -452,9 +479,9 @@ CATALOG: tuple[Exercise, ...] = (
         kp("shape_guard", "the shape guard on shapes that torch's cross_entropy runs on silently", p7("C", 2),
            "shapes: a wrong axis or view(-1, V) against transposed labels raises nothing; assert the shapes "
            "before the loss — 「loss 前 assert 形状」"),
-        fact("missing_line", "the missing line, read from real short runs with one line removed", p7("C", 2),
-             L_LOOP),
-        fact("grad_norm_curve", "follow-up: the judgement on drawn gradient-norm curves", p7("C", 2, followup=True),
+        kp("missing_line", "the missing line, read from real short runs with one line removed", p7("C", 2),
+           L_TRACE),
+        kp("grad_norm_curve", "follow-up: the judgement on drawn gradient-norm curves", p7("C", 2, followup=True),
            "a healthy curve: a larger first step, then small values; a later spike or a NaN is not healthy",
            followup=True),
         question="训练 loss 不降或第一步就异常，你排查的顺序是什么？",
@@ -468,7 +495,7 @@ CATALOG: tuple[Exercise, ...] = (
              p7("C", 3), L_RIDGE + "; " + L_DECODE),
         fact("quantization_speedup", "the roofline speed-up of quantization, for decode and for prefill / "
              "training", p7("C", 3), L_DECODE),
-        fact("moe_decode_cost", "follow-up: an MoE decode step's FLOPs and bytes", p7("C", 3, followup=True),
+        kp("moe_decode_cost", "follow-up: an MoE decode step's FLOPs and bytes", p7("C", 3, followup=True),
              "MoE decode computes with the active experts only, but the batch's tokens reach every expert: all "
              "weights are read", followup=True),
         question="为什么 LLM 推理 batch 大才快？量化为什么对推理有效、对训练用处不大？",
@@ -490,15 +517,14 @@ CATALOG: tuple[Exercise, ...] = (
         forbidden=("by when", "four blocks", "2 bytes", "bf16 copies", "loading ->", "load ->", "first backward ->", "look at activations",
                    "6 vectors", "6 d", "3 d_ff", "E.g. weights", "LoRA / FSDP", "2 (K", "n_kv_heads x")),
     _ex("C5", "c5_four_additions", "C", 3, "The lines of an LLM training loop the MNIST tutorial lacks",
-        fact("amp_step", "under amp_dtype=bf16: the loss and the gradient against the course's loop; "
-             "parameters' dtype",
-             p7("C", 5), L_LOOP),
-        fact("loss_value", "the loss on targets with ignored positions, against the course's loss", p7("C", 5),
-             L_LOOP),
+        kp("amp_step", "under amp_dtype=bf16: the loss and the gradient against the course's loop; "
+           "parameters' dtype", p7("C", 5), L_AMP),
+        kp("loss_value", "the loss on targets with ignored positions, against the course's loss", p7("C", 5),
+           L_FLOAT_LOSS),
         fact("step_gradient", "the gradient optimizer.step() sees, read from the weights", p7("C", 5), L_LOOP),
-        fact("learning_rates", "the learning rate of lr_at and of each optimizer.step()", p7("C", 5), L_LOOP),
-        fact("accumulated_step", "follow-up: an accumulated step against the full-batch gradient",
-             p7("C", 5, followup=True), L_ACCUM, followup=True),
+        kp("learning_rates", "the learning rate of lr_at and of each optimizer.step()", p7("C", 5), L_SCHEDULE),
+        kp("accumulated_step", "follow-up: an accumulated step against the full-batch gradient",
+           p7("C", 5, followup=True), L_ACCUM, followup=True),
         timeout_s=240,
         question="不用 Trainer 写一个 LLM 的训练循环，哪几行是 MNIST 教程里没有的、各在防什么？",
         forbidden=("linearly", "ignore index", "grad accumulation", "four", "bfloat16)", ".float()", "float()", "max_norm", "1.0)", "norm 1", "lambda", "zero_grad",
@@ -520,9 +546,9 @@ CATALOG: tuple[Exercise, ...] = (
     _ex("C7", "c7_jsonl_plan", "C", 1, "Clean, dedupe and tokenize 10 GB of JSONL",
         kp("peak_memory", "unique_texts's peak resident memory, read from outside, on a file and on it repeated 8x",
            p7("C", 7), L_STREAM),
-        fact("parallel_tokenizing", "where the tokenizing's CPU time is spent, and the pool and chunksize used", p7("C", 7),
-             L_GIL + "; multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=...): chunksize sends a "
-             "batch of texts per pickle round-trip"),
+        kp("parallel_tokenizing", "where the tokenizing's CPU time is spent, read from /proc", p7("C", 7),
+           L_GIL_RULE + "; e.g. multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=...): a chunksize "
+           "sends a batch of texts per pickle round-trip"),
         kp("exact_dedupe", "exact dedupe of the cleaned texts, first occurrences in order", p7("C", 7), L_STREAM),
         fact("speedup_bound", "follow-up: the speed-up bound on drawn cases and the course's", p7("C", 7, followup=True),
              "processes do not reach 8x: the serial part (reading, dedupe, pickling in the parent) and the real "
@@ -532,45 +558,45 @@ CATALOG: tuple[Exercise, ...] = (
                    "not threads", "imap(", "chunksize=chunksize", "pickle", "1 / (", "min(n_workers")),
     # ---------------------------------------------------------------- P
     _ex("P1", "p1_causal_attention", "P", 2, "Causal attention in einsum",
-        fact("float32_matches_sdpa", "float32 output against F.scaled_dot_product_attention(is_causal=True)",
-             P2_MUST, L_TOL),
-        fact("float64_matches_sdpa", "float64 output against SDPA", P2_MUST, L_TOL),
+        kp("float32_matches_sdpa", "float32 output against F.scaled_dot_product_attention(is_causal=True)",
+           P2_MUST, L_TOL),
+        kp("float64_matches_sdpa", "float64 output against SDPA", P2_MUST, L_TOL),
         kp("no_future_leak", "changing later queries, keys or values never changes an earlier output", P2_CONC,
            "causal: position t attends to keys s <= t only; the future gets weight exactly 0"),
         kp("attention_weights", "the attention weights against SDPA's (the output for v = identity)", P2_CONC,
            "attention weights = softmax over the key axis of QK^T / sqrt(d), future keys masked — "
            "「attention 沿 key 维」"),
-        fact("large_logits", "large logits: finite and still matching SDPA", P2_MUST, L_TOL +
-             "; subtract each row's maximum before exp"),
+        kp("large_logits", "large logits: finite and still matching SDPA", P2_MUST, L_TOL +
+           "; subtract each row's maximum before exp"),
         question="看到一个 attention 的公式，能不能写出对应的 einsum？",
         forbidden=("softmax", "sqrt", "√", "1e-6", "1e-06", "1e-12", "2e-7", "2.65", "row max", "maximum",
                    "-inf", "triu", "tril", "upper triangle", "btd", "bhtd", "bsd", "key axis", "each row sums")),
     _ex("P2", "p2_training_loop", "P", 3, "The twenty-line training loop",
-        fact("first_loss", "train_step's loss of the initial model, against the grader's own forward",
-             P3_MUST, L_LNV),
-        fact("validation_perplexity", "train(config): validation perplexity on unseen text after a short run, and the first loss",
-             P3_MUST, L_LOOP + "; the course: 840,448 parameters, first loss 5.07 ~ ln 128, PPL 128 -> 9.6 in a CPU minute"),
-        fact("learning_rates", "lr_at on drawn schedules, and the lr at each optimizer.step()", P3_MUST, L_LOOP),
-        fact("amp_step", "under amp_dtype=bf16: the loss and the gradient against the course's loop; "
-             "parameters' dtype", P3_MUST, L_LOOP),
-        fact("loss_value", "the loss on targets with ignored positions, against the course's loss",
-             P3_MUST, L_LOOP),
+        kp("first_loss", "train_step's loss of the initial model, against the grader's own forward",
+           P3_MUST, L_LINES),
+        kp("validation_perplexity", "train(config): validation perplexity on unseen text after a short run, and the first loss",
+           P3_MUST, L_LINES),
+        kp("learning_rates", "lr_at on drawn schedules, and the lr at each optimizer.step()", P3_MUST, L_SCHEDULE),
+        kp("amp_step", "under amp_dtype=bf16: the loss and the gradient against the course's loop; "
+           "parameters' dtype", P3_MUST, L_AMP),
+        kp("loss_value", "the loss on targets with ignored positions, against the course's loss",
+           P3_MUST, L_FLOAT_LOSS),
         fact("step_gradient", "the gradient optimizer.step() sees, and the reported norm", P3_MUST, L_LOOP),
-        fact("grads_after_step", "each step's gradient alone, and the .grad fields after train_step", P3_CONC,
-             L_ACCUM + "; " + L_LOOP),
+        kp("grads_after_step", "each step's gradient alone, and the .grad fields after train_step", P3_CONC,
+           L_ACCUM),
         timeout_s=300,
         question="不用 Trainer，能不能从零写一个训练循环、在小数据集上训一个小 Transformer、并解释每一行为什么在那里？",
         forbidden=("linearly", "linear warmup", "float logits", "clips", ".float()", "float()", "max_norm", "1.0)", "norm 1", "lambda", "zero_grad", "(step + 1)",
                    "math.cos", "pi *", "betas", "0.95", "in this order", "9.6", "below 12", "~128",
                    "4 layers", "n_embd 128", "cross_entropy(", "backward();")),
     _ex("P3", "p3_memory_estimate", "P", 4, "Estimate the memory before the run",
-        fact("state_blocks", "parameter, gradient and AdamW-state bytes against real tensors after a step",
-             P4_MUST, L_16 + " (here plain fp32: 4 + 4 + 8)"),
-        fact("activation_block", "activation bytes against the saved-for-backward tensors of a real step",
-             P4_MUST, L_ACT + "; eager attention also saves (B, heads, T, T), the loss the (B*T, V) logits"),
-        fact("peak_block", "the peak against MemTracker's peak of a steady-state step on CPU", P4_MUST,
-             L_ACT + "; the peak comes at the start of backward: weights, state and all activations alive at once"),
-        fact("cuda_peak", "the peak against torch.cuda.max_memory_allocated()", P4_MUST,
+        kp("state_blocks", "parameter, gradient and AdamW-state bytes against real tensors after a step",
+           P4_MUST, L_BYTES_RULE + " (here plain fp32: 4 + 4 + 8 bytes per parameter)"),
+        kp("activation_block", "activation bytes against the saved-for-backward tensors of a real step",
+           P4_MUST, L_ACT_RULE + "; eager attention also saves (B, heads, T, T), the loss the (B*T, V) logits"),
+        kp("peak_block", "the peak against MemTracker's peak of a steady-state step on CPU", P4_MUST,
+           L_ACT_RULE + "; the peak comes at the start of backward: weights, state and all activations alive at once"),
+        kp("cuda_peak", "the peak against torch.cuda.max_memory_allocated()", P4_MUST,
              "estimate before the run, max_memory_allocated() after: within 30% is a match — "
              "「跑前算、跑后 max_memory_allocated()，误差 30% 内算会算」", needs_gpu=True),
         fact("course_llama3_8b", "full / LoRA / QLoRA GB from a config, on drawn configs and the course's 8B",
@@ -584,14 +610,15 @@ CATALOG: tuple[Exercise, ...] = (
     _ex("P4", "p4_lora_sft", "P", 5, "A LoRA SFT on a real model",
         fact("data_path_labels", "the tokens and labels of the data path against the grader's own "
              "tokenisation", P5_MUST, L_EOS),
-        fact("masked_fraction", "the fraction of label positions left out of the loss", P5_MUST, L_EOS),
-        fact("label_at_eos", "the label at the end-of-sequence position", P5_MUST, L_EOS),
-        fact("label_at_eos_when_pad_is_eos", "the label at the end-of-sequence position when the pad id is the EOS id",
-             P5_MUST, L_EOS),
+        kp("masked_fraction", "the fraction of label positions left out of the loss", P5_MUST,
+           "the prompt and the padding are no targets — 「只有 assistant 的几个 token 进入交叉熵」"),
+        kp("label_at_eos", "the label at the end-of-sequence position", P5_MUST, L_EOS_RULE),
+        kp("label_at_eos_when_pad_is_eos", "the label at the end-of-sequence position when the pad id is the EOS id",
+           P5_MUST, L_EOS_RULE),
         fact("trainable_params_match_peft", "the LoRA model's trainable parameters and scaling against peft's for the "
              "course's configuration", P5_MUST, L_LORA),
-        fact("answers_and_stops", "after 12 LoRA steps on a real model: held-out questions answered and stopped",
-             P5_MIS, L_EOS),
+        kp("answers_and_stops", "after 12 LoRA steps on a real model: held-out questions answered and stopped",
+           P5_MIS, L_EOS_RULE),
         timeout_s=600, call_timeout_s=60,
         question="能不能用 peft + trl 在一小时内跑起一个 LoRA SFT？卡住的时候能不能直接读源码找到原因？",
         forbidden=("mask prompt", "eos kept", "r=16", "r = 16", "lora_alpha", "alpha=32", "alpha = 32", "all-linear", "target_modules=",
@@ -613,9 +640,10 @@ CATALOG: tuple[Exercise, ...] = (
                    "importlib", "2x", "~2", "about 2", "GEMM")),
     # ---------------------------------------------------------------- X
     _ex("X1", "x1_gil", "X", 1, "Threads and processes for CPU-bound Python",
-        fact("threads_cpu_use", "threads: where the CPU time goes, and how many cores they use at once", P1_MIS, L_GIL),
-        fact("processes_cpu_use", "processes: where the CPU time goes, and their cores against the threads'",
-             P1_MIS, L_GIL),
+        kp("threads_cpu_use", "threads: where the CPU time goes, and how many cores they use at once", P1_MIS,
+           L_GIL_RULE),
+        kp("processes_cpu_use", "processes: where the CPU time goes, and their cores against the threads'",
+           P1_MIS, L_GIL_RULE),
         timeout_s=180,
         question="预处理慢就开多线程",
         forbidden=("no speedup", "speed up", "ThreadPoolExecutor", "multiprocessing.Pool", "Pool(", "one thread at a time", "bytecode",
