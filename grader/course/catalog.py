@@ -632,7 +632,7 @@ CATALOG: tuple[Exercise, ...] = (
         forbidden=("mask prompt", "eos kept", "r=16", "r = 16", "lora_alpha", "alpha=32", "alpha = 32", "all-linear", "target_modules=",
                    "get_peft_model", "LoraConfig", "separately", "EOS label", "the EOS token itself", "85",
                    "task_type", "2.0", "never by", "by position", "(id 0", "id 0", "sharpest",
-                   "never stopped", "pad_token = eos")),
+                   "never stopped", "pad_token = eos", "also occurs among the real tokens")),
     _ex("P5", "p5_profile_record", "P", 6, "Read a profile, make a run reproducible",
         kp("reads_profiler_table", "top ops by time and the backward/forward ratio of a real profiler table",
            P6_CONC, "top ops by self time (children excluded), largest first; " + L_PROF),
