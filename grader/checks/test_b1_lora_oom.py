@@ -88,6 +88,8 @@ def test_plans_that_fit(learner, batch, max_micro, state, per_token, b, gpu):
         want = max(d for d in range(1, min(bt, mm) + 1) if bt % d == 0)
         expect_equal((micro, steps), (want, bt // want), what,
                      hint="micro-batch x accumulation steps must equal the original batch (the effective batch)")
-    what = f"fit_limit({state}, {per_token}, {b}, {gpu})"
-    expect_equal(as_int(learner.fit_limit(state, per_token, b, gpu), what), max(0, (gpu - state) // (per_token * b)), what,
-                 hint="the state stays; the activations shrink with T: (gpu - state) // (bytes per token x batch)")
+    # the drawn budget, and one whose state alone is over the GPU (no length fits), whatever the draw
+    for st_, g in ((state, gpu), (gpu + 1 + state % gpu, gpu)):
+        what = f"fit_limit({st_}, {per_token}, {b}, {g})"
+        expect_equal(as_int(learner.fit_limit(st_, per_token, b, g), what), max(0, (g - st_) // (per_token * b)), what,
+                     hint="the state stays; the activations shrink with T: (gpu - state) // (bytes per token x batch)")
