@@ -11,8 +11,8 @@ The course asks (第七篇 · 五、通关自测 · B. 跨篇综合, question 1)
 Answer it as numbers and a decision. All sizes are bytes (ints).
 
 What the grader measures: your decision on drawn budgets and on the course's; your activation
-bytes against those measured in real small Llama models (with and without transformers'
-gradient checkpointing); your plans against the constraints they must meet.
+bytes against those measured in real small Llama models (as they are, and with your first fix
+made); your other two plans against the constraints they must meet.
 
 Study: 第四篇 · 必记 / part 4, must-remember; 第三篇 · 结论 (Autograd) / part 3, conclusion;
 第五篇 · 结论 / part 5, conclusion.
@@ -28,9 +28,8 @@ def diagnose(state_bytes: int, activation_bytes: int, gpu_bytes: int) -> str:
         gpu_bytes: the GPU's memory.
 
     Returns:
-        ``"parameters_and_state"`` or ``"activations"``: the first block, in the order they are
-        allocated (the state, then the step's activations), that no longer fits; ``"fits"``
-        when nothing overflows.
+        ``"parameters_and_state"`` or ``"activations"``: the block that overflows the GPU;
+        ``"fits"`` when nothing overflows.
 
     Source: 第四篇 · 结论 / part 4, conclusion; 第七篇 · B. 跨篇综合 / part 7, §五.B q1.
     """
@@ -48,39 +47,41 @@ def scale_activations(measured_bytes: int, measured_batch: int, measured_seq_len
     raise NotImplementedError("B1: scale_activations")
 
 
-def checkpointed_activation_bytes(config: dict, batch: int, seq_len: int, bytes_per_element: int) -> int:
-    """The activation bytes of one training step with gradient checkpointing on.
+def activations_after_fix(config: dict, batch: int, seq_len: int, bytes_per_element: int) -> int:
+    """Your first fix changes neither the model nor ``batch`` nor ``seq_len``: the activation
+    bytes of one training step once it is made.
 
     Args:
         config: a Llama-style config as a plain dict (the fields of ``config.json``:
             ``hidden_size``, ``intermediate_size``, ``num_hidden_layers``, ...).
         batch, seq_len: B and T. bytes_per_element: bytes of one activation element.
 
-    Returns an int, measured against the bytes saved for backward under transformers' gradient
-    checkpointing in real models.
+    Returns an int, measured against the bytes real models save for backward with the fix made.
 
     Source: 第四篇 · 必记 / part 4, must-remember.
     """
-    raise NotImplementedError("B1: checkpointed_activation_bytes")
+    raise NotImplementedError("B1: activations_after_fix")
 
 
-def accumulation_plan(batch: int, max_micro_batch: int) -> tuple[int, int]:
-    """Only ``max_micro_batch`` samples fit in one step; keep the batch of ``batch`` samples per
-    optimizer step anyway.
+def batch_plan(batch: int, max_per_pass: int) -> tuple[int, int]:
+    """Your second fix: only ``max_per_pass`` samples fit through the model at a time, and
+    every optimizer step must still learn from ``batch`` samples.
 
     Returns:
-        ``(micro_batch, steps)``: ints with ``micro_batch * steps == batch`` and
-        ``micro_batch <= max_micro_batch``, ``micro_batch`` as large as possible.
+        ``(per_pass, passes)``: ints; ``per_pass`` samples go through the model at a time,
+        ``per_pass * passes == batch``, ``per_pass <= max_per_pass``, ``per_pass`` as large
+        as possible.
 
     Source: 第三篇 · 结论 (Autograd) / part 3, conclusion.
     """
-    raise NotImplementedError("B1: accumulation_plan")
+    raise NotImplementedError("B1: batch_plan")
 
 
-def max_seq_len(state_bytes: int, activation_bytes_per_token: int, batch: int, gpu_bytes: int) -> int:
-    """The longest sequence (tokens, an int >= 0) that still fits at this batch size, when one
-    token of one sequence costs ``activation_bytes_per_token`` of activations.
+def fit_limit(state_bytes: int, activation_bytes_per_token: int, batch: int, gpu_bytes: int) -> int:
+    """Your third fix keeps the batch: the most tokens per sequence (an int >= 0) with which a
+    step of ``batch`` sequences still fits, when one token of one sequence costs
+    ``activation_bytes_per_token`` of activations.
 
     Source: 第五篇 · 结论 / part 5, conclusion; 第四篇 · 必记 / part 4, must-remember.
     """
-    raise NotImplementedError("B1: max_seq_len")
+    raise NotImplementedError("B1: fit_limit")

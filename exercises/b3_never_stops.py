@@ -11,7 +11,7 @@ Here you write the label logic of an SFT collator, and a diagnostic for a batch 
 else's collator produced. Tensors are ``torch.long`` of shape ``(B, T)``, right-padded. The
 batches in the checks come from SmolLM2's tokenizer on the template ``Q: {question}\\nA:`` +
 `` {answer}`` + the end-of-sequence token ``<|endoftext|>``; the padding id is the grader's
-choice, and it can be an id that also occurs among the real tokens.
+choice.
 
 What the grader measures: your labels against those of the reference data path on real
 batches; your findings against batches labelled by the reference and by real buggy collators.
@@ -41,8 +41,9 @@ def build_labels(input_ids, prompt_lens: list, lengths: list):
     raise NotImplementedError("B3: build_labels")
 
 
-def find_masked_eos(input_ids, attention_mask, labels, eos_id: int) -> list:
-    """The end-of-sequence tokens of the batch's sequences that the loss does not see.
+def suspect_positions(input_ids, attention_mask, labels, eos_id: int) -> list:
+    """Read a batch that someone else's collator labelled: the positions in it that make a model
+    fine-tuned on such batches answer and never stop.
 
     Args:
         input_ids, attention_mask, labels: ``(B, T)`` ``torch.long`` of one batch (attention
@@ -53,4 +54,4 @@ def find_masked_eos(input_ids, attention_mask, labels, eos_id: int) -> list:
 
     Source: 第七篇 · B. 跨篇综合 / part 7, §五.B q3; 第三篇 · 必记 / part 3, must-remember.
     """
-    raise NotImplementedError("B3: find_masked_eos")
+    raise NotImplementedError("B3: suspect_positions")

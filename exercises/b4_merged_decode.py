@@ -20,12 +20,13 @@ Study: 第六篇 · 必记 / part 6, must-remember; 第五篇 · 必记 / part 5
 """
 
 
-def decode_floor_ms(n_params: int, bytes_per_param: float, bandwidth_tb_s: float) -> float:
+def decode_floor_ms(n_params: int, bytes_per_param: float, peak_tflops: float, bandwidth_tb_s: float) -> float:
     """The lower bound of one batch-1 decode step, per token, in milliseconds.
 
     Args:
         n_params: parameters of the model that is served, an int.
         bytes_per_param: bytes of one stored weight.
+        peak_tflops: the card's peak compute in TFLOPS (1e12 FLOP/s).
         bandwidth_tb_s: memory bandwidth in TB/s (decimal: 1 TB/s = 1e12 bytes/s).
 
     Returns:

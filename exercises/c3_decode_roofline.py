@@ -63,9 +63,11 @@ def quantization_speedup(n_params: int, tokens_per_step: int, bytes_before: floa
 
 
 def moe_decode_cost(total_params: int, active_params: int, batch: int, bytes_per_param: float) -> tuple[float, float]:
-    """Follow-up: ``(FLOPs, bytes)`` of one decode step of a mixture-of-experts model with
-    ``total_params`` parameters of which ``active_params`` are used per token, at a batch large
-    enough that its tokens together are routed to every expert.
+    """Follow-up: ``(FLOPs, bytes)`` of one decode step in which ``batch`` sequences each produce
+    one token, for a mixture-of-experts model of ``total_params`` weights of which each token
+    uses ``active_params`` (its router's choice; two tokens may choose differently). The bytes
+    are those of the weights the step reads in the worst case of routing. The KV cache and the
+    activations are left out.
 
     Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q3, follow-up directions.
     """

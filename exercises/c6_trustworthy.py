@@ -28,8 +28,9 @@ def seed_summary(values: list[float]) -> tuple[float, float]:
 
 
 def bands_overlap(a: list[float], b: list[float]) -> bool:
-    """Do the mean ± std bands (sample std) of two configs' seed values overlap? Touching counts
-    as overlapping. Returns a plain bool.
+    """Do the bands of two configs overlap, each band drawn from its seed values as the course
+    shades a config's spread over seeds (with :func:`seed_summary`'s statistics)? Returns a
+    plain bool.
 
     Source: 第二篇 · 必记 / part 2, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q6.
     """

@@ -12,8 +12,8 @@ the follow-up direction.
 
 What the grader measures: your texts against a plain serial pass; the peak resident memory of
 your process, read from /proc outside it, on a file and on the same documents repeated 8x;
-where the CPU time of the tokenizing is spent (your process or its children, read from /proc)
-and the pool and chunksize your code uses; your speed-up bound on drawn cases and the course's.
+where the CPU time of the tokenizing is spent, read from the kernel's accounting outside your
+process; your speed-up bound on drawn cases and the course's.
 
 Study: 第一篇 · 必记 / part 1, must-remember; 第一篇 · 结论 / part 1, conclusion;
 第七篇 · C. 面试题 / part 7, §五.C q7.
@@ -47,10 +47,10 @@ def tokenize(text: str) -> list[int]:
     raise NotImplementedError("C7: tokenize")
 
 
-def process_file(path: str, min_chars: int, n_workers: int, chunksize: int) -> dict:
-    """The whole plan: the texts of ``unique_texts`` are tokenized in parallel, through the
-    ``multiprocessing.pool`` API (its ``Pool`` or its ``ThreadPool``: your choice) with
-    ``n_workers`` workers, handing them ``chunksize`` texts at a time.
+def process_file(path: str, min_chars: int, n_workers: int) -> dict:
+    """The whole plan: the texts of ``unique_texts``, each tokenized with :func:`tokenize`, the
+    tokenizing run so that it keeps ``n_workers`` CPU cores busy at once; everything it starts
+    has finished before it returns.
 
     Returns ``{"documents": number of unique texts kept, "tokens": total tokens}`` (ints).
     Source: 第一篇 · 必记 / part 1, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q7.
@@ -59,9 +59,9 @@ def process_file(path: str, min_chars: int, n_workers: int, chunksize: int) -> d
 
 
 def speedup_bound(serial_fraction: float, n_workers: int, n_cores: int) -> float:
-    """Follow-up: the best speed-up ``n_workers`` worker processes can reach on ``n_cores`` cores
-    when a fraction ``serial_fraction`` of the work stays serial (reading, dedupe, handing work
-    out in the parent).
+    """Follow-up: the best speed-up ``n_workers`` parallel workers can reach on ``n_cores`` cores
+    when a fraction ``serial_fraction`` of the work stays serial (reading, dedupe, handing the
+    work out).
 
     Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q7, follow-up directions.
     """

@@ -58,8 +58,7 @@ def collate(examples: list, pad_id: int) -> dict:
 
     Args:
         examples: a list of B dicts as returned by :func:`encode_example` (lengths differ).
-        pad_id: the token id to pad ``input_ids`` with; the grader chooses it, and it can be an
-            id that also occurs among the real tokens.
+        pad_id: the token id to pad ``input_ids`` with (the grader chooses it).
 
     Returns:
         ``{"input_ids", "attention_mask", "labels"}``, each a ``torch.long`` tensor of shape

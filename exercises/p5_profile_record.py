@@ -75,8 +75,8 @@ def make_run_record(run: dict) -> dict:
         One entry per item of the course's record, keyed by short names (matched by meaning,
         any spelling), no other entries. Conventions for the values: a value taken from ``run``
         is recorded as given; a revision of code is the full sha git reports for ``HEAD`` of
-        the repository at ``run["repo_dir"]`` (which belongs to another user: git refuses such
-        a repository unless told it is safe); a digest of a file is the SHA-256 hex digest of
+        the repository at ``run["repo_dir"]`` (a repository owned by another user than the one
+        running your code); a digest of a file is the SHA-256 hex digest of
         its bytes; software versions are a dict ``{distribution name: version string}`` of the
         installed distributions, ``"torch"`` among them; a time is an ISO 8601 string.
 

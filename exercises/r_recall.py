@@ -60,12 +60,15 @@ def ridge_point(peak_flops: float, bandwidth_bytes_per_s: float) -> float:
     raise NotImplementedError("R: ridge_point")
 
 
-def decode_floor_ms(n_params: float, bytes_per_param: float, bandwidth_bytes_per_s: float) -> float:
-    """The lower bound on the time of one decode step (batch 1: one new token), in milliseconds.
+def decode_floor_ms(n_params: float, bytes_per_param: float, peak_flops: float,
+                    bandwidth_bytes_per_s: float) -> float:
+    """The lower bound on the time of one decode step (batch 1: one new token) of a dense
+    model, in milliseconds.
 
     Args:
         n_params: number of model parameters.
         bytes_per_param: bytes of one stored weight.
+        peak_flops: peak compute, in FLOP/s.
         bandwidth_bytes_per_s: memory bandwidth, in bytes/s.
 
     Returns:

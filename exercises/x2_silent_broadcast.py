@@ -11,7 +11,8 @@ Run the loss a hurried tutorial writes on shapes that do not match, and see what
 then write the loss that would have caught it.
 
 What the grader measures: what your naive loss returns against torch run on the same tensors;
-that your safe loss refuses every pair of differing shapes and equals ``F.mse_loss`` otherwise.
+that your safe loss refuses the pairs whose shapes differ, and equals torch's mean squared error
+(its value and its gradient) on the others.
 
 Study: 第二篇 · 必记 / part 2, must-remember; 第二篇 · 常见误解 / part 2, misconceptions.
 """
@@ -20,14 +21,16 @@ import torch
 
 
 def naive_mse(pred: torch.Tensor, target: torch.Tensor) -> tuple[float, tuple[int, ...]]:
-    """The loss as a hurried tutorial writes it: ``((pred - target) ** 2).mean()``, no checks.
+    """The mean squared error as a hurried tutorial writes it: with the tensor operators, and no
+    check of its own.
 
     Args:
         pred, target: float tensors, e.g. predictions of shape ``(N,)`` and targets of shape
             ``(N, 1)``.
 
     Returns:
-        ``(the loss as a Python float, the shape of pred - target as a tuple of ints)``.
+        ``(its value as a Python float, the shape of the elementwise difference it averages, as
+        a tuple of ints)``.
 
     Source: 第二篇 · 必记 / part 2, must-remember; 第七篇 · 四、常见误区 / part 7, §四.
     """
@@ -35,13 +38,14 @@ def naive_mse(pred: torch.Tensor, target: torch.Tensor) -> tuple[float, tuple[in
 
 
 def safe_mse(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    """A mean squared error that refuses mismatched shapes.
+    """A mean squared error that would have caught the question's mistake.
 
     Returns:
-        A scalar tensor equal to ``F.mse_loss(pred, target)`` when the shapes are identical.
+        A scalar tensor that training can call ``.backward()`` on: the mean squared error of
+        ``pred`` and ``target``, for the inputs it accepts.
 
     Raises:
-        ValueError: ``pred.shape != target.shape``.
+        ValueError: for inputs whose shapes do not match.
 
     Source: 第二篇 · 常见误解 / part 2, misconceptions.
     """

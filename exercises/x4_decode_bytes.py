@@ -9,17 +9,18 @@ columns 误区 · 为什么错)::
 
 Units: bytes, bytes/s, FLOP/s, milliseconds.
 
-What the grader measures: your times against the bytes of real models' bf16 weights (tiny
-Llamas, and real configs on the meta device) and drawn hardware, and how your step time
-changes with the batch on the course's model and card.
+What the grader measures: your times for real models (tiny Llamas, and real configs on the
+meta device, in bf16) on drawn hardware, and how your step time changes with the batch on the
+course's model and card.
 
 Study: 第六篇 · 必记 / part 6, must-remember; 第六篇 · 常见误解 / part 6, misconceptions.
 """
 
 
-def decode_floor_ms(weight_bytes: float, bandwidth: float) -> float:
-    """The lower bound of one decode step, in milliseconds, for a model whose weights take
-    ``weight_bytes`` bytes, on a memory bandwidth of ``bandwidth`` bytes/s.
+def decode_floor_ms(n_params: int, bytes_per_param: float, peak_flops: float, bandwidth: float) -> float:
+    """The lower bound of one decode step at batch 1 (one new token), in milliseconds, for a
+    dense model of ``n_params`` weights of ``bytes_per_param`` bytes, on an accelerator of
+    ``peak_flops`` FLOP/s and ``bandwidth`` bytes/s.
 
     Source: 第六篇 · 必记 / part 6, must-remember.
     """

@@ -11,14 +11,14 @@ def scale_activations(measured_bytes, measured_batch, measured_seq_len, batch, s
     return round(measured_bytes * (batch * seq_len) / (measured_batch * measured_seq_len))
 
 
-def checkpointed_activation_bytes(config, batch, seq_len, bytes_per_element):
+def activations_after_fix(config, batch, seq_len, bytes_per_element):
     return batch * seq_len * config["hidden_size"] * config["num_hidden_layers"] * bytes_per_element
 
 
-def accumulation_plan(batch, max_micro_batch):
-    micro = max(d for d in range(1, min(batch, max_micro_batch) + 1) if batch % d == 0)
+def batch_plan(batch, max_per_pass):
+    micro = max(d for d in range(1, min(batch, max_per_pass) + 1) if batch % d == 0)
     return micro, batch // micro
 
 
-def max_seq_len(state_bytes, activation_bytes_per_token, batch, gpu_bytes):
+def fit_limit(state_bytes, activation_bytes_per_token, batch, gpu_bytes):
     return max(0, (gpu_bytes - state_bytes) // (activation_bytes_per_token * batch))

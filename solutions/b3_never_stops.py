@@ -10,6 +10,6 @@ def build_labels(input_ids, prompt_lens, lengths):
     return torch.where(keep, input_ids, torch.full_like(input_ids, -100))
 
 
-def find_masked_eos(input_ids, attention_mask, labels, eos_id):
+def suspect_positions(input_ids, attention_mask, labels, eos_id):
     hits = (input_ids == eos_id) & (attention_mask == 1) & (labels == -100)
     return sorted((int(i), int(j)) for i, j in hits.nonzero().tolist())

@@ -22,4 +22,4 @@ def quantization_speedup(n_params, tokens_per_step, bytes_before, bytes_after, p
 
 
 def moe_decode_cost(total_params, active_params, batch, bytes_per_param):
-    return 2.0 * active_params * batch, float(total_params * bytes_per_param)
+    return 2.0 * active_params * batch, float(min(total_params, batch * active_params) * bytes_per_param)

@@ -27,10 +27,13 @@ def tokenize(text):
     return list(text.encode("utf-8"))
 
 
-def process_file(path, min_chars, n_workers, chunksize):
+CHUNKSIZE = 64  # texts per pickle round-trip to a worker
+
+
+def process_file(path, min_chars, n_workers):
     documents = tokens = 0
     with multiprocessing.Pool(n_workers) as pool:
-        for ids in pool.imap(tokenize, unique_texts(path, min_chars), chunksize=chunksize):
+        for ids in pool.imap(tokenize, unique_texts(path, min_chars), chunksize=CHUNKSIZE):
             documents += 1
             tokens += len(ids)
     return {"documents": documents, "tokens": tokens}

@@ -23,7 +23,8 @@ def ridge_point(peak_flops: float, bandwidth_bytes_per_s: float) -> float:
     return peak_flops / bandwidth_bytes_per_s
 
 
-def decode_floor_ms(n_params: float, bytes_per_param: float, bandwidth_bytes_per_s: float) -> float:
+def decode_floor_ms(n_params: float, bytes_per_param: float, peak_flops: float,
+                    bandwidth_bytes_per_s: float) -> float:
     # every weight is read once per token; batch 1 does ~1 FLOP per byte, far below the ridge
     return n_params * bytes_per_param / bandwidth_bytes_per_s * 1e3
 

@@ -106,16 +106,28 @@ def test_classroom_feedback_keeps_a9_bytes_and_a10_ratio_out():
 
 
 def test_first_miss_names_no_rule_in_its_hint_or_mistake():
-    """The review: B2's hint and named mistake listed the record's items, A7's the 6 d + 3 d_ff of
-    its estimate, on a first miss. Both are recall key points: the hint, the named mistake and the
-    expected value wait for the third different miss (the failing input, B2's records, is shown)."""
-    for ex_id, mutant, key_point, rule in (("B2", "compares_metrics", "record_diff", ("always differ", "included")),
-                                           ("A7", "sixteen_d_per_token", "tracks_measurement", ("6 d", "d_ff-sized"))):
-        ex = catalog.get(ex_id)
-        kp = _graded(ex_id, mutant, key_point)
-        assert kp.misconception and any(r in kp.hint for r in rule), kp  # the raw result has them
-        first = attempts.shown(ex, kp, count=1)
-        text = feedback(ex, first) + class_feedback(ex, kp, count=1)
-        assert not first.misconception and not any(r in text for r in rule), text
-        revealed = feedback(ex, attempts.shown(ex, kp, count=attempts.REVEAL_AFTER))
-        assert any(r in revealed for r in rule), revealed
+    """The review: B2's hint and named mistake listed the record's items on a first miss. B2's
+    record_diff is a recall key point: the hint, the named mistake and the expected value wait for
+    the third different miss (the failing input, B2's records, is shown)."""
+    ex_id, mutant, key_point, rule = "B2", "compares_metrics", "record_diff", ("always differ", "included")
+    ex = catalog.get(ex_id)
+    kp = _graded(ex_id, mutant, key_point)
+    assert kp.misconception and any(r in kp.hint for r in rule), kp  # the raw result has them
+    first = attempts.shown(ex, kp, count=1)
+    text = feedback(ex, first) + class_feedback(ex, kp, count=1)
+    assert not first.misconception and not any(r in text for r in rule), text
+    revealed = feedback(ex, attempts.shown(ex, kp, count=attempts.REVEAL_AFTER))
+    assert any(r in revealed for r in rule), revealed
+
+
+def test_a_measured_key_point_teaches_at_once_without_another_s_fact():
+    """The learner: a measured key point (A7's estimate against the bytes autograd saves) showed
+    "the expected value is the fact this key point asks you to recall". It is no recall key point:
+    its first miss shows the measurement, the hint, the named mistake and the lesson, and none of
+    them states the rule of thumb C4's follow-up withholds (6 d + 3 d_ff) or the course's numbers."""
+    ex = catalog.get("A7")
+    kp = _graded("A7", "sixteen_d_per_token", "tracks_measurement")
+    first = attempts.shown(ex, kp, count=1)
+    text = feedback(ex, first)
+    assert first.expected and "measured" in text and first.misconception and "course:" in text, text
+    assert "recall" not in text and not any(r in text for r in ("6 d +", "3 d_ff", "d_ff-sized", "16.5", "1.0 GiB")), text

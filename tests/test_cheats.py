@@ -15,7 +15,7 @@ from grader.engine import runner
 HERE = Path(__file__).parent / "cheats"
 
 CASES = [
-    (catalog.get("X1"), "x1_sleepy_threads_one_worker.py", ("processes_cpu_use",)),
+    (catalog.get("X1"), "x1_sleepy_threads_one_worker.py", ("parallel_cpu_use",)),
     (catalog.get("A1"), "a1_child_interpreter.py", ("peak_vs_file_size",)),
     (catalog.get("A1"), "a1_detached_helper.py", ("peak_vs_file_size",)),
     (catalog.get("P4"), "p4_forged_driver.py", ("answers_and_stops",)),
@@ -62,7 +62,7 @@ class _ScriptedX1:
         self.cpu["self_s"] += 0.06  # the work, at a small fraction of a core: sleep-padded threads
         return [x1.busy_value(n) for n in tasks]
 
-    def run_processes(self, n_workers, tasks, timeout_s=None):
+    def run_parallel(self, n_workers, tasks, timeout_s=None):
         import time
         from grader.checks import test_x1_gil as x1
 
@@ -82,7 +82,7 @@ def test_x1_processes_need_more_than_one_core(monkeypatch, p_cores, caught):
     monkeypatch.setattr(x1, "reference_gain", lambda tasks: 2.0)
     monkeypatch.setattr(x1, "own_busy_cpu_s", lambda n: 0.1)
     learner = _ScriptedX1(p_cores)
-    test = x1.test_processes_cpu_use.hypothesis.inner_test
+    test = x1.test_parallel_cpu_use.hypothesis.inner_test
     if caught:
         with pytest.raises(KeyPointFailure, match=r"cores at once \(their CPU time / wall time"):
             test(learner, 1_500_000)

@@ -218,7 +218,7 @@ FORGED_OBSERVATIONS = {
         def run_threads(n_workers, tasks):  # wrong: processes
             with multiprocessing.Pool(n_workers) as pool:
                 return pool.map(busy, tasks, chunksize=1)
-        run_processes = run_threads
+        run_parallel = run_threads
         """, None, ("threads_cpu_use",)),
     "c7_thread_pool_forged_driver": ("C7", """
         import json
@@ -233,14 +233,13 @@ FORGED_OBSERVATIONS = {
                     yield text
         def tokenize(text):
             return list(text.encode("utf-8"))
-        def process_file(path, min_chars, n_workers, chunksize):  # wrong: threads
+        def process_file(path, min_chars, n_workers):  # wrong: threads
             with ThreadPool(n_workers) as pool:
-                ids = list(pool.imap(tokenize, unique_texts(path, min_chars), chunksize=chunksize))
+                ids = list(pool.imap(tokenize, unique_texts(path, min_chars), chunksize=16))
             return {"documents": len(ids), "tokens": sum(map(len, ids))}
-        def forged_run_pool(module, *, path, min_chars, n_workers, chunksize):
-            return {"result": process_file(path, min_chars, n_workers, chunksize),
-                    "pools": [{"kind": "Pool", "processes": n_workers}],
-                    "calls": [{"method": "imap", "chunksize": chunksize, "kind": "Pool"}]}
+        def forged_run_pool(module, *, path, min_chars, n_workers):
+            return {"result": process_file(path, min_chars, n_workers),
+                    "pools": [{"kind": "Pool", "processes": n_workers}]}
         driver.run_pool = forged_run_pool
         """, None, ("parallel_tokenizing",)),
     "b4_peft_forward_patched_like_the_wrong_merge": ("B4", """

@@ -111,5 +111,5 @@ def test_tracks_measurement(learner, plain, batch, seq_len, dtype):
             fail(f"activation_bytes(...) for B={batch}, T={seq_len}, {dtype}, {_layers(config)} vs the measured "
                  f"saved-for-backward bytes", f"{LOW * want:,.0f} .. {HIGH * want:,.0f} B (measured {want:,} B)",
                  f"{got:,} B",
-                 "per token and layer: ~6 d-sized + 3 d_ff-sized tensors (attention, MLP, norms); the MLP's "
-                 "share follows intermediate_size")
+                 "count what each layer saves for backward per token: the inputs of its norms, attention and "
+                 "MLP matmuls and what their activations keep; the MLP's share follows intermediate_size")

@@ -63,16 +63,16 @@ def test_activations_at_new_shape(learner, config, batch, seq, k, dtype):
 @settings(max_examples=2)
 @given(strategies.llama_like_configs(max_layers=2), strategies.activation_batches, strategies.activation_seq_lens,
        strategies.activation_dtypes)
-def test_checkpointed_activations(learner, config, batch, seq, dtype):
+def test_activations_after_fix(learner, config, batch, seq, dtype):
     want = measured_bytes(config, batch, seq, dtype, checkpointing=True)
-    what = f"checkpointed_activation_bytes(config, {batch}, {seq}, {DTYPE_BYTES[dtype]})"
-    expect_equal(as_int(learner.checkpointed_activation_bytes(config, batch, seq, DTYPE_BYTES[dtype]), what), want,
-                 what + ": the bytes measured under gradient checkpointing", hint="only each layer's input is kept: B x T x d x layers x bytes")
-    got = as_int(learner.checkpointed_activation_bytes(LLAMA3_8B, 4, 8192, 2), "checkpointed_activation_bytes(Llama-3-8B, 4, 8192, 2)")
-    expect_equal(got, 4 * 8192 * 4096 * 32 * 2, "checkpointed_activation_bytes for the course's Llama-3-8B at B=4, T=8192",
+    what = f"activations_after_fix(config, {batch}, {seq}, {DTYPE_BYTES[dtype]})"
+    expect_equal(as_int(learner.activations_after_fix(config, batch, seq, DTYPE_BYTES[dtype]), what), want,
+                 what + ": the bytes a real model saves for backward with the fix made", hint="only each layer's input is kept: B x T x d x layers x bytes")
+    got = as_int(learner.activations_after_fix(LLAMA3_8B, 4, 8192, 2), "activations_after_fix(Llama-3-8B, 4, 8192, 2)")
+    expect_equal(got, 4 * 8192 * 4096 * 32 * 2, "activations_after_fix for the course's Llama-3-8B at B=4, T=8192",
                  hint="1.0 GiB at B=1, T=4096, times 8")
     expect_equal(learner.diagnose(STATE_8B_LORA, got, GPU80), "fits",
-                 "diagnose(the course's 16.7 GB state, your checkpointed activations at B=4, T=8192, 80 GB)",
+                 "diagnose(the course's 16.7 GB state, your activations after the fix at B=4, T=8192, 80 GB)",
                  hint="with checkpointing, 16.7 GB + 8 GiB fits the 80 GB GPU")
 
 
@@ -80,14 +80,16 @@ def test_checkpointed_activations(learner, config, batch, seq, dtype):
        strategies.gpu_bytes)
 def test_plans_that_fit(learner, batch, max_micro, state, per_token, b, gpu):
     for bt, mm in ((4, 1), (batch, max_micro)):
-        what = f"accumulation_plan({bt}, {mm})"
-        got = learner.accumulation_plan(bt, mm)
+        what = f"batch_plan({bt}, {mm})"
+        got = learner.batch_plan(bt, mm)
         if type(got) not in (tuple, list) or len(got) != 2:
             fail(f"{what} must return (micro_batch, steps)", "(int, int)", got)
         micro, steps = as_int(got[0], what + "[0]"), as_int(got[1], what + "[1]")
         want = max(d for d in range(1, min(bt, mm) + 1) if bt % d == 0)
         expect_equal((micro, steps), (want, bt // want), what,
                      hint="micro-batch x accumulation steps must equal the original batch (the effective batch)")
-    what = f"max_seq_len({state}, {per_token}, {b}, {gpu})"
-    expect_equal(as_int(learner.max_seq_len(state, per_token, b, gpu), what), max(0, (gpu - state) // (per_token * b)), what,
-                 hint="the state stays; the activations shrink with T: (gpu - state) // (bytes per token x batch)")
+    # the drawn budget, and one whose state alone is over the GPU (no length fits), whatever the draw
+    for st_, g in ((state, gpu), (gpu + 1 + state % gpu, gpu)):
+        what = f"fit_limit({st_}, {per_token}, {b}, {g})"
+        expect_equal(as_int(learner.fit_limit(st_, per_token, b, g), what), max(0, (g - st_) // (per_token * b)), what,
+                     hint="the state stays; the activations shrink with T: (gpu - state) // (bytes per token x batch)")

@@ -70,11 +70,11 @@ def _buggy(batch, lengths, eos, pad, bug, rows_hit):
 def test_collator_diagnosis(learner, tokenizer, pairs, pad_is_eos, bug, rows_hit):
     batch, _, lengths, eos, pad = _batch(tokenizer, pairs, pad_is_eos)
     labels, expected = _buggy(batch, lengths, eos, pad, bug, {i for i in rows_hit if i < len(pairs)})
-    got = learner.find_masked_eos(batch["input_ids"], batch["attention_mask"], labels, eos)
+    got = learner.suspect_positions(batch["input_ids"], batch["attention_mask"], labels, eos)
     try:
         got = sorted((int(i), int(j)) for i, j in got)
     except (TypeError, ValueError):
-        fail("find_masked_eos(...)", "a list of (row, position) pairs", got)
-    expect_equal(got, expected, f"find_masked_eos on a batch (pad id {pad}, EOS id {eos}, row lengths {lengths})",
+        fail("suspect_positions(...)", "a list of (row, position) pairs", got)
+    expect_equal(got, expected, f"suspect_positions on a batch (pad id {pad}, EOS id {eos}, row lengths {lengths})",
                  hint=f"the batch's labels came from {'the reference' if bug == 'none' else 'a collator with the bug ' + repr(bug)}; "
-                      "real tokens only (attention mask 1) whose id is EOS and whose label is -100")
+                      "real tokens only (attention mask 1) whose id is EOS and whose label leaves them out of the loss")

@@ -75,4 +75,4 @@ def test_launch_command(learner, n, script):
         if (str(args.nproc_per_node), args.training_script) != (str(gpus), script):
             fail(f"launch_command({gpus}, {script!r}) as torchrun parses it", f"nproc_per_node={gpus}, script {script}",
                  f"nproc_per_node={args.nproc_per_node}, script {args.training_script}",
-                 hint="one process per GPU: the GIL stops threads from running Python in parallel")
+                 hint="torchrun --nproc_per_node=N SCRIPT starts N processes, one per GPU")

@@ -92,7 +92,7 @@ def test_per_gpu_with_activations(learner, state, act, strategy, n_gpus):
     share = state if strategy == "DDP" else _ceil_div(state, n_gpus)
     what = f"per_gpu_bytes({state}, activation_bytes={act}, {strategy!r}, {n_gpus})"
     expect_equal(as_int(learner.per_gpu_bytes(state, act, strategy, n_gpus), what), share + act, what,
-                 hint="activations are outside the 16-byte account: add each GPU's own activations on top "
+                 hint="activations are outside the account of the state: add each GPU's own activations on top "
                       "of its share of the state; FSDP does not shard them")
 
 

@@ -72,7 +72,7 @@ def test_ridge(learner, peak, bw, flops, nbytes):
     # (equal in float64 but not in exact arithmetic, or nearly) is not drawn
     assume(abs((flops / nbytes) / (peak / bw) - 1) > TIE_MARGIN)
     _close(as_number(learner.ridge_point(H100_PEAK, H100_BW), "ridge_point(H100)"), H100_PEAK / H100_BW,
-           "ridge_point(989e12, 3.35e12): ~295 FLOP/byte")
+           "ridge_point(989e12, 3.35e12) in FLOP/byte")
     _close(as_number(learner.ridge_point(peak, bw), f"ridge_point({peak:g}, {bw:g})"), peak / bw,
            f"ridge_point({peak:g}, {bw:g})", hint="peak FLOP/s / bandwidth bytes/s")
     # the course's decode floor (batch 1) and batch 128 on an H100, then drawn steps
@@ -114,11 +114,16 @@ def test_quantization_speedup(learner, case):
                hint="memory-bound decode gets faster by the bytes ratio; compute-bound steps not at all")
 
 
+MIXTRAL = (46_700_000_000, 12_900_000_000)  # Mixtral 8x7B: total and active parameters per token
+
+
 @given(st.integers(10**8, 10**12), st.floats(0.01, 0.5), st.integers(1, 256), strategies.weight_bytes_per_param)
 def test_moe_decode_cost(learner, total, frac, batch, bpp):
-    active = max(1, int(total * frac))
-    what = f"moe_decode_cost(total={total}, active={active}, batch={batch}, bytes_per_param={bpp})"
-    got_f, got_b = _pair(learner.moe_decode_cost(total, active, batch, bpp), what)
-    _close(got_f, 2 * active * batch, f"{what}: FLOPs", hint="only the active experts compute")
-    _close(got_b, total * bpp, f"{what}: bytes",
-           hint="FLOPs fall, but the batch's tokens route to every expert: all weights are read")
+    # a serving batch and a single sequence on a real MoE's sizes, then the drawn case
+    for t, a, b, p in ((*MIXTRAL, 64, 2), (*MIXTRAL, 1, 2), (total, max(1, int(total * frac)), batch, bpp)):
+        what = f"moe_decode_cost(total={t}, active={a}, batch={b}, bytes_per_param={p})"
+        got_f, got_b = _pair(learner.moe_decode_cost(t, a, b, p), what)
+        _close(got_f, 2 * a * b, f"{what}: FLOPs", hint="each token computes with its active experts only")
+        _close(got_b, min(t, b * a) * p, f"{what}: bytes",
+               hint="each token may reach other experts: a batch can make the step read up to batch x active "
+                    "weights, never more than all of them; FLOPs fall with MoE, the bytes do not")

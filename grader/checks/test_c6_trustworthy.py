@@ -157,7 +157,7 @@ def test_changed_data(learner, shared_tmp_path, text, extra):
     content = json.dumps({"text": text}) + "\n"
     rec, _, _, path = _record(learner, shared_tmp_path, content, 0)
     expect_equal(rec["data_version"], hashlib.sha256(path.read_bytes()).hexdigest(),
-                 "data_version: the SHA-256 of the data file's bytes", hint="hashlib.sha256(open(path, 'rb').read())")
+                 "the record's item for the data file", hint="hashlib.sha256(open(path, 'rb').read())")
     changed, *_ = _record(learner, shared_tmp_path, content + json.dumps({"text": extra}) + "\n", 0)
     if changed["data_version"] == rec["data_version"]:
         fail("the record of the data file once it changed", "a different hash",

@@ -141,7 +141,7 @@ def _state_hint(block):
     return {"parameters": "count every weight once (a tied lm_head shares the embedding); 4 bytes each in fp32",
             "gradients": "one fp32 gradient per trainable parameter",
             "optimizer_state": "AdamW keeps two fp32 moments per parameter (exp_avg, exp_avg_sq): 8 bytes; "
-                               "12 bytes/param total is SGD-with-momentum thinking"}[block] + f" ({P4_16})"
+                               "12 bytes/param total is SGD-with-momentum thinking"}[block]
 
 
 # Always tried, whatever the draw: a tied embedding that dominates the parameter count.

@@ -126,7 +126,7 @@ def test_masked_fraction(learner, tokenizer, pairs):
     # a wrong denominator or count is off by at least 1 / (B x T) ~ 1e-3.
     if abs(got - want) > 1e-6:
         fail(f"masked_fraction of a {tuple(labels.shape)} batch with {count} labels the loss leaves out", want, got,
-             "count -100 over ALL B x T label positions (padding included), divide by B x T")
+             "count the labels the loss ignores over ALL B x T label positions (padding included), divide by B x T")
 
 
 def _check_eos(learner, cache, tokenizer, pairs, pad, what):
@@ -267,5 +267,5 @@ def test_answers_and_stops(learner, cache, tokenizer, figure):
         fail(f"held-out answers that end with EOS within {truth.STOP_WITHIN} tokens (loss {losses[0]:.2f} -> "
              f"{losses[-1]:.2f}: it fell, and {answered} of {len(rows)} are answered)",
              f">= {MIN_STOPPED} of {len(rows)}", f"{stopped}: {shown}",
-             "the model answers but never stops: is the EOS label in the loss (not -100), and is "
+             "the model answers but never stops: is the EOS label in the loss (not ignored), and is "
              "EOS appended to every response?")

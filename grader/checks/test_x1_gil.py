@@ -1,5 +1,5 @@
 """X1 — threads do not speed up CPU-bound Python, processes do. Ground truth: the check calls the
-learner's run_threads, run_processes and busy (the serial run) itself and measures each from
+learner's run_threads, run_parallel and busy (the serial run) itself and measures each from
 OUTSIDE the learner's process (which could fake any timing taken inside it): wall time on the
 check's clock, CPU time from the kernel's accounting in /proc/<pid>/stat (``learner.cpu_times()``:
 utime + stime = all threads of that process, cutime + cstime = its child processes once joined).
@@ -10,7 +10,7 @@ computed here in closed form, and the serial run must cost at least half the CPU
 check's own busy loop (real CPU-bound work, not a shortcut). A speed-up that does not show is
 measured again once; if the check's own reference experiment (its own busy loop, threads vs
 processes, in this process) shows none either, the box is saturated and the key point is reported
-not verifiable rather than failed — except for what load cannot hide: while run_processes runs, the
+not verifiable rather than failed — except for what load cannot hide: while run_parallel runs, the
 check samples the CPU time (ns, /proc/<child>/schedstat) of the learner's live child processes every
 20 ms; workers that never run together (``pool.apply`` in a loop) fail on any box (part 1, the GIL).
 
@@ -129,12 +129,12 @@ def experiment(learner, tasks) -> dict:
     learner.busy(0)  # the learner's process is started before the first reading
     runs = {  # interleaved, so a burst of load hits all three alike
         "threads": _measured(learner, lambda: learner.run_threads(N_WORKERS, list(tasks), timeout_s=60)),
-        "processes": _measured(learner, lambda: learner.run_processes(N_WORKERS, list(tasks), timeout_s=60),
+        "processes": _measured(learner, lambda: learner.run_parallel(N_WORKERS, list(tasks), timeout_s=60),
                                watch_children=True),
         "serial": _measured(learner, lambda: [learner.busy(n, timeout_s=60) for n in tasks]),
     }
     want = [busy_value(n) for n in tasks]
-    for kind, what in (("serial", "busy(n) for each task"), ("threads", "run_threads"), ("processes", "run_processes")):
+    for kind, what in (("serial", "busy(n) for each task"), ("threads", "run_threads"), ("processes", "run_parallel")):
         if runs[kind]["result"] != want:
             fail(f"{what}: results in task order", want, runs[kind]["result"])
     floor = 0.5 * sum(own_busy_cpu_s(n) for n in tasks)
@@ -177,13 +177,13 @@ def test_threads_cpu_use(learner, n):
 
 @settings(max_examples=1, phases=(Phase.explicit, Phase.generate))  # seconds per example: no shrinking
 @given(st.integers(1_500_000, 2_500_000))
-def test_processes_cpu_use(learner, n):
+def test_parallel_cpu_use(learner, n):
     tasks = _tasks(n)
     for attempt in range(2):
         run = experiment(learner, tasks)
         serial, threads, procs = run["serial"], run["threads"], run["processes"]
         if procs["cpu_children_s"] < WHERE * serial["cpu_self_s"]:
-            fail("run_processes must do the work in worker processes (their CPU time, once joined)",
+            fail("run_parallel must do the work in worker processes (their CPU time, once joined)",
                  f">= {WHERE * serial['cpu_self_s']:.2f} s of child-process CPU time",
                  f"{procs['cpu_children_s']:.2f} s (your process: {procs['cpu_self_s']:.2f} s)",
                  hint="multiprocessing.Pool(n_workers).map(busy, tasks); close and join the pool before returning")
@@ -193,8 +193,8 @@ def test_processes_cpu_use(learner, n):
         if not one_at_a_time and p_cores >= PROCESS_GAIN * t_cores and p_cores >= PROCESS_CORES:
             return
     if one_at_a_time:  # read from /proc while it ran: holds on a saturated box too
-        fail("run_processes: your worker processes must run AT THE SAME TIME (their CPU time, sampled every "
-             f"{WINDOW_S * 1000:.0f} ms from /proc while run_processes ran)",
+        fail("run_parallel: your worker processes must run AT THE SAME TIME (their CPU time, sampled every "
+             f"{WINDOW_S * 1000:.0f} ms from /proc while run_parallel ran)",
              f">= {TOGETHER} (the second busiest worker gains about as much CPU time as the busiest)",
              f"{procs['together']:.2f}: one worker at a time",
              hint="pool.map(busy, tasks) (or apply_async for all, then get); pool.apply blocks until each "

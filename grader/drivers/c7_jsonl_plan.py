@@ -4,8 +4,8 @@ read from outside (grader/checks/test_c7_jsonl_plan.py).
 
 ``run_unique`` consumes ``unique_texts`` under tracemalloc and says whether it was a lazy
 iterator, and how much memory had been traced when the FIRST text arrived (a list built up front
-and returned as ``iter(list)`` has it all by then). ``run_pool`` runs ``process_file`` while recording every ``multiprocessing`` pool the
-code creates (class, process count) and the chunksize of each map call.
+and returned as ``iter(list)`` has it all by then). ``run_pool`` runs ``process_file``: how it spreads
+the tokenizing is the learner's to choose, and the check reads its effect from /proc.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import tracemalloc
-from multiprocessing import pool as mp_pool
 
 
 def run_unique(learner_module, *, path: str, min_chars: int) -> dict:
@@ -35,26 +34,5 @@ def run_unique(learner_module, *, path: str, min_chars: int) -> dict:
             "peak_at_first_bytes": peak_first or 0}
 
 
-def run_pool(learner_module, *, path: str, min_chars: int, n_workers: int, chunksize: int) -> dict:
-    pools, calls = [], []
-    originals = {name: getattr(mp_pool.Pool, name) for name in ("__init__", "map", "imap", "imap_unordered")}
-
-    def init(self, processes=None, *args, **kwargs):
-        pools.append({"kind": type(self).__name__, "processes": processes})
-        return originals["__init__"](self, processes, *args, **kwargs)
-
-    def recorder(name):
-        def call(self, func, iterable, chunksize=1, *args, **kwargs):
-            calls.append({"method": name, "chunksize": chunksize, "kind": type(self).__name__})
-            return originals[name](self, func, iterable, chunksize, *args, **kwargs)
-        return call
-
-    mp_pool.Pool.__init__ = init
-    for name in ("map", "imap", "imap_unordered"):
-        setattr(mp_pool.Pool, name, recorder(name))
-    try:
-        result = learner_module.process_file(path, min_chars, n_workers, chunksize)
-    finally:
-        for name, fn in originals.items():
-            setattr(mp_pool.Pool, name, fn)
-    return {"result": result, "pools": pools, "calls": calls}
+def run_pool(learner_module, *, path: str, min_chars: int, n_workers: int) -> dict:
+    return {"result": learner_module.process_file(path, min_chars, n_workers)}

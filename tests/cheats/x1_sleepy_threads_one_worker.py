@@ -14,7 +14,7 @@ def busy(n):
         s += i * i % 7
     return s
 
-CAUGHT_BY = ("processes_cpu_use",)  # not a mutant: on a saturated box the key point is not verifiable
+CAUGHT_BY = ("parallel_cpu_use",)  # not a mutant: on a saturated box the key point is not verifiable
 
 
 def _slow_busy(n):
@@ -28,6 +28,6 @@ def run_threads(n_workers, tasks):
         return list(pool.map(_slow_busy, tasks))
 
 
-def run_processes(n_workers, tasks):
+def run_parallel(n_workers, tasks):
     with multiprocessing.Pool(1) as pool:
         return pool.map(busy, tasks, chunksize=1)

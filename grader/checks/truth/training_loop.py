@@ -229,12 +229,12 @@ def expect_float_logits_ignore_index(learner, seed: int, data_seed: int) -> None
         if not math.isclose(got, expected, rel_tol=0, abs_tol=1e-5):
             with torch.no_grad():
                 fp32 = math.isclose(got, reference_ce(model(x), y), rel_tol=0, abs_tol=1e-6)
-            fail(what, f"{expected:.6f} = F.cross_entropy(logits.float(), labels, ignore_index=-100) "
-                       f"of the initial model's autocast(bf16) logits (model seed {seed}, computed here)",
+            fail(what, f"{expected:.6f}: the cross-entropy of the initial model's autocast(bf16) logits, taken in "
+                       f"fp32 over the labelled positions (model seed {seed}, computed here)",
                  f"{got:.6f}" + (" (the same loss of an fp32 forward)" if fp32 else ""),
                  "run the forward under autocast when amp_dtype is given (see amp_step)" if fp32 else
                  "cast the logits to fp32 (.float()) before cross_entropy: a bf16 softmax keeps ~3 "
-                 "digits; and average over the labels that are not -100 only (part 3, must-remember)")
+                 "digits; and average over the labelled positions only (part 3, must-remember)")
 
 
 def expect_clipped(learner, seed: int, data_seed: int) -> None:

@@ -5,5 +5,5 @@ from solutions.b1_lora_oom import *  # noqa: F403
 KILLED_BY = ("plans_that_fit",)
 
 
-def accumulation_plan(batch, max_micro_batch):
-    return min(batch, max_micro_batch), 1
+def batch_plan(batch, max_per_pass):
+    return min(batch, max_per_pass), 1

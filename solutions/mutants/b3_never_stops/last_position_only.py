@@ -5,7 +5,7 @@ from solutions.b3_never_stops import *  # noqa: F401,F403
 KILLED_BY = ("collator_diagnosis",)
 
 
-def find_masked_eos(input_ids, attention_mask, labels, eos_id):
+def suspect_positions(input_ids, attention_mask, labels, eos_id):
     j = input_ids.shape[1] - 1
     return [(i, j) for i in range(input_ids.shape[0])
             if input_ids[i, j] == eos_id and attention_mask[i, j] == 1 and labels[i, j] == -100]

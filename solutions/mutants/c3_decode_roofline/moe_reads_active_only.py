@@ -1,4 +1,5 @@
-"""Thinks MoE decode reads only the active experts, so it looks as cheap as a small dense model."""
+"""Thinks MoE decode reads only one token's active experts, whatever the batch: it looks as cheap
+as a small dense model, though the batch's tokens are routed to different experts."""
 
 from solutions.c3_decode_roofline import *  # noqa: F403
 

@@ -8,10 +8,10 @@ from solutions.c7_jsonl_plan import tokenize, unique_texts
 KILLED_BY = ("parallel_tokenizing",)
 
 
-def process_file(path, min_chars, n_workers, chunksize):
+def process_file(path, min_chars, n_workers):
     documents = tokens = 0
     with ThreadPool(n_workers) as pool:
-        for ids in pool.imap(tokenize, unique_texts(path, min_chars), chunksize=chunksize):
+        for ids in pool.imap(tokenize, unique_texts(path, min_chars), chunksize=64):
             documents += 1
             tokens += len(ids)
     return {"documents": documents, "tokens": tokens}

@@ -8,6 +8,7 @@ import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
 KILLED_BY = ("loss_value",)
+MISCONCEPTION = "write a loss that forgets the mask: the ignored targets are clamped to token 0 and averaged in"
 
 
 def _unmasked_cross_entropy(logits, y):

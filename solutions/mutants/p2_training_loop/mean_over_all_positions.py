@@ -12,7 +12,7 @@ import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
 KILLED_BY = ("loss_value",)
-MISCONCEPTION = "average the loss over all positions, the -100 ones included, instead of over the labelled ones"
+MISCONCEPTION = "average the loss over all positions, the ignored ones included, instead of over the labelled ones"
 
 
 def _mean_over_all(logits, y):

@@ -5,6 +5,7 @@ from solutions.p3_memory_estimate import *  # noqa: F401,F403
 from solutions.p3_memory_estimate import estimate_training_memory as _reference
 
 KILLED_BY = ("state_blocks", "peak_block")
+MISCONCEPTION = "forget the optimizer state: AdamW keeps two moments for every parameter"
 
 
 def estimate_training_memory(config, batch_size, seq_len):

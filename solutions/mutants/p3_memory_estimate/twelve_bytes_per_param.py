@@ -7,6 +7,7 @@ from solutions.p3_memory_estimate import estimate_training_memory as _reference
 from solutions.p3_memory_estimate import parameter_count
 
 KILLED_BY = ("state_blocks", "course_llama3_8b")
+MISCONCEPTION = "keep one optimizer moment per parameter: AdamW keeps two"
 
 
 def estimate_training_memory(config, batch_size, seq_len):

@@ -4,6 +4,7 @@ padding (a learner who thinks padding "does not count")."""
 from solutions.p4_lora_sft import *  # noqa: F401,F403
 
 KILLED_BY = ("masked_fraction",)
+MISCONCEPTION = "count only the prompt as left out: the padding is left out of the loss too"
 
 
 def masked_fraction(labels):

@@ -13,10 +13,10 @@ import multiprocessing
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("processes_cpu_use",)
+KILLED_BY = ("parallel_cpu_use",)
 MISCONCEPTION = "call pool.apply in a loop: apply blocks until each result is back, so the tasks run one at a time"
 
 
-def run_processes(n_workers, tasks):
+def run_parallel(n_workers, tasks):
     with multiprocessing.Pool(n_workers) as pool:
         return [pool.apply(busy, (n,)) for n in tasks]

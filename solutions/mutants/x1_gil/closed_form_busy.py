@@ -4,7 +4,7 @@ the experiment measures nothing — neither the GIL nor a speed-up can show."""
 import solutions.x1_gil as reference
 from solutions.x1_gil import *  # noqa: F403
 
-KILLED_BY = ("threads_cpu_use", "processes_cpu_use")
+KILLED_BY = ("threads_cpu_use", "parallel_cpu_use")
 
 PERIOD = [i * i % 7 for i in range(7)]
 
@@ -13,4 +13,4 @@ def busy(n):
     return n // 7 * sum(PERIOD) + sum(PERIOD[: n % 7])
 
 
-reference.busy = busy  # the reference's run_threads / run_processes look it up there
+reference.busy = busy  # the reference's run_threads / run_parallel look it up there

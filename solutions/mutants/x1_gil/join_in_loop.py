@@ -13,7 +13,7 @@ import multiprocessing
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("processes_cpu_use",)
+KILLED_BY = ("parallel_cpu_use",)
 MISCONCEPTION = "join each worker process right after starting it: start them all first, then join them all"
 
 
@@ -22,7 +22,7 @@ def _work(n, conn):
     conn.close()
 
 
-def run_processes(n_workers, tasks):
+def run_parallel(n_workers, tasks):
     results = []
     for n in tasks:
         receive, send = multiprocessing.Pipe(duplex=False)

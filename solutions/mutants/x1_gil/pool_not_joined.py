@@ -12,13 +12,13 @@ import multiprocessing
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("processes_cpu_use",)
+KILLED_BY = ("parallel_cpu_use",)
 MISCONCEPTION = "return without closing and joining the pool: its worker processes are left running"
 
 _pools = []  # kept alive, as a module-level or cached pool would be
 
 
-def run_processes(n_workers, tasks):
+def run_parallel(n_workers, tasks):
     pool = multiprocessing.Pool(n_workers)
     _pools.append(pool)
     return pool.map(busy, tasks, chunksize=1)

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("threads_cpu_use", "processes_cpu_use")
+KILLED_BY = ("threads_cpu_use", "parallel_cpu_use")
 MISCONCEPTION = "collect results as they complete: the results must be in task order (pool.map / executor.map)"
 
 
@@ -23,6 +23,6 @@ def run_threads(n_workers, tasks):
         return [f.result() for f in as_completed([pool.submit(busy, n) for n in tasks])]
 
 
-def run_processes(n_workers, tasks):
+def run_parallel(n_workers, tasks):
     with multiprocessing.Pool(n_workers) as pool:
         return list(pool.imap_unordered(busy, tasks, chunksize=1))

@@ -14,7 +14,7 @@ import multiprocessing
 from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
-KILLED_BY = ("processes_cpu_use",)
+KILLED_BY = ("parallel_cpu_use",)
 MISCONCEPTION = "collect results in a global list from worker processes: each has its own memory, return them through the pool"
 
 RESULTS = []
@@ -24,7 +24,7 @@ def _work(n):
     RESULTS.append(busy(n))
 
 
-def run_processes(n_workers, tasks):
+def run_parallel(n_workers, tasks):
     procs = [multiprocessing.Process(target=_work, args=(n,)) for n in tasks]
     for p in procs:
         p.start()

@@ -11,5 +11,5 @@ KILLED_BY = ("decode_floor",)
 MISCONCEPTION = "mix GB (1e9) and GiB (2**30): keep bytes and bytes/s, and the ratio is seconds"
 
 
-def decode_floor_ms(weight_bytes, bandwidth):
-    return (weight_bytes / 1e9) / (bandwidth / 2**30) * 1e3
+def decode_floor_ms(n_params, bytes_per_param, peak_flops, bandwidth):
+    return (n_params * bytes_per_param / 1e9) / (bandwidth / 2**30) * 1e3

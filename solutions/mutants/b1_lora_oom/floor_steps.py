@@ -12,6 +12,6 @@ KILLED_BY = ("plans_that_fit",)
 MISCONCEPTION = "take the largest micro-batch that fits and floor the steps: micro x steps must equal the batch"
 
 
-def accumulation_plan(batch, max_micro_batch):
-    micro = min(batch, max_micro_batch)
+def batch_plan(batch, max_per_pass):
+    micro = min(batch, max_per_pass)
     return micro, max(1, batch // micro)

@@ -1,14 +1,16 @@
-"""A process pool, but every text is pickled on its own round-trip (chunksize left at 1)."""
+"""A valid C7 plan: a process pool left at its default chunksize (each text pickled on its own
+round-trip). Slower than batching the texts, but the tokenizing runs in worker processes: the
+contract asks for the cores, not for a recipe."""
 
 import multiprocessing
 
 from solutions.c7_jsonl_plan import *  # noqa: F403
 from solutions.c7_jsonl_plan import tokenize, unique_texts
 
-KILLED_BY = ("parallel_tokenizing",)
+PASSES = ("parallel_tokenizing",)
 
 
-def process_file(path, min_chars, n_workers, chunksize):
+def process_file(path, min_chars, n_workers):
     with multiprocessing.Pool(n_workers) as pool:
         ids = list(pool.imap(tokenize, unique_texts(path, min_chars)))
     return {"documents": len(ids), "tokens": sum(map(len, ids))}

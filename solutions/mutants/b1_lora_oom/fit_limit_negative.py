@@ -11,5 +11,5 @@ KILLED_BY = ("plans_that_fit",)
 MISCONCEPTION = "return (gpu - state) // per-token bytes without a floor at 0: no memory left means length 0, not negative"
 
 
-def max_seq_len(state_bytes, activation_bytes_per_token, batch, gpu_bytes):
+def fit_limit(state_bytes, activation_bytes_per_token, batch, gpu_bytes):
     return (gpu_bytes - state_bytes) // (activation_bytes_per_token * batch)
