@@ -18,6 +18,24 @@ CASES = [
     (catalog.get("X1"), "x1_sleepy_threads_one_worker.py", ("processes_speed_up",)),
     (catalog.get("A1"), "a1_child_interpreter.py", ("peak_independent_of_size",)),
 ]
+P1, A2, A3 = (catalog.get(i) for i in ("P1", "A2", "A3"))
+# What a stub forbids, reached around the watch (issue 17, item 2): each fails every key point as a
+# forbidden call, and the message names what was called.
+FORBIDDEN = [
+    (P1, "p1_sdpa_built_name.py", ("float32_matches_sdpa",), "scaled_dot_product_attention"),
+    (P1, "p1_sdpa_in_thread.py", ("float32_matches_sdpa",), "scaled_dot_product_attention"),
+    (P1, "p1_sdpa_char_codes_thread.py", ("float32_matches_sdpa", "no_future_leak"), "scaled_dot_product_attention"),
+    (P1, "p1_aten_op_raw_thread.py", ("float64_matches_sdpa",), "_scaled_dot_product_flash_attention_for_cpu"),
+    (P1, "p1_decomposition.py", ("float32_matches_sdpa",), "scaled_dot_product_flash_attention_for_cpu"),
+    (A3, "a3_torch_refs_broadcast.py", ("matches_numpy", "raises_on_incompatible"), "_broadcast_shapes"),
+    (A3, "a3_zero_stride_tensors.py", ("matches_numpy",), "torch"),
+    (A3, "a3_meta_tensors.py", ("matches_numpy",), "torch"),
+    (A3, "a3_numpy_type_prefetched.py", ("matches_numpy", "aligns_from_the_right"), "numpy.ndarray"),
+    (A3, "a3_numpy_hidden_in_thread.py", ("matches_numpy",), "numpy"),
+    (A3, "a3_torch_refs_hidden_thread.py", ("matches_numpy",), "torch._refs"),
+    (A2, "a2_computed_import_thread.py", ("nbytes_matches_meta_tensor", "full_index_expressions"), "torch"),
+    (A2, "a2_hidden_import_thread.py", ("nbytes_matches_meta_tensor",), "torch"),
+]
 
 
 @pytest.mark.parametrize("ex,name,key_points", CASES, ids=[c[1] for c in CASES])
@@ -30,6 +48,17 @@ def test_cheat_is_caught(ex, name, key_points, tmp_path):
         pytest.skip(f"not verifiable on this machine now: {res.key_points[0].message}")
     passed = [kp.key_point for kp in res.key_points if kp.status in ("passed", "not_verifiable")]
     assert not passed, [(kp.key_point, kp.status, kp.message) for kp in res.key_points]
+
+
+@pytest.mark.parametrize("ex,name,key_points,needle", FORBIDDEN, ids=[c[1] for c in FORBIDDEN])
+def test_forbidden_call_is_caught(ex, name, key_points, needle, tmp_path):
+    answer = tmp_path / f"{ex.module}.py"
+    reference = catalog.ROOT / "solutions" / f"{ex.module}.py"
+    answer.write_text(reference.read_text() + "\n\n# ---- the cheat\n" + (HERE / name).read_text())
+    res = runner.grade_exercise(ex, answer, key_points=key_points, name_mistakes=False)
+    got = [(kp.key_point, kp.status, kp.message) for kp in res.key_points]
+    assert len(got) == len(key_points) and all(status == "forbidden_call" for _, status, _ in got), got
+    assert all(m.startswith("forbidden call:") and needle in m for _, _, m in got), got
 
 
 class _ScriptedX1:
