@@ -35,6 +35,10 @@ FORBIDDEN = [
     (A3, "a3_torch_refs_hidden_thread.py", ("matches_numpy",), "torch._refs"),
     (A2, "a2_computed_import_thread.py", ("nbytes_matches_meta_tensor", "full_index_expressions"), "torch"),
     (A2, "a2_hidden_import_thread.py", ("nbytes_matches_meta_tensor",), "torch"),
+    (P1, "p1_profile_hook_off.py", ("float32_matches_sdpa",), "switches off the grader's watch"),
+    (P1, "p1_sdpa_in_forked_child.py", ("float32_matches_sdpa",), "(in a child process)"),
+    (A3, "a3_numpy_in_subprocess.py", ("matches_numpy",), "another program"),
+    (A3, "a3_numpy_in_spawned_pool.py", ("matches_numpy",), "another program"),
 ]
 
 

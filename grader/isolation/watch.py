@@ -97,12 +97,37 @@ class Watch:
         self._swapped: dict[int, tuple[types.ModuleType, str]] = {}  # id -> (module, its name)
         self.hooks = bool(self.libraries or self.python_names)  # profile (and trace) hooks in every thread
         self._profiling = self._tracing = False
-        self._profiler = None
+        self._child = False
+        self._pipe: tuple[int, int, int] | None = None  # read end, write end, its inode
 
     # ------------------------------------------------------------------ the log
     def note(self, name: str) -> None:
-        if name not in self.hits:
-            self.hits.append(name)
+        if name in self.hits:
+            return
+        self.hits.append(name)
+        if self._child:  # a forked child of the learner's process: its parent reports it
+            try:
+                os.write(self._pipe[1], (name[:300].replace("\n", " ") + "\n").encode(errors="replace"))
+            except OSError:
+                pass
+
+    def _forked(self) -> None:
+        self._child = True
+
+    def _collect(self) -> None:
+        """What the learner's forked children noted (they run its code with the same watch)."""
+        if self._pipe is None:
+            return
+        try:
+            if os.fstat(self._pipe[1]).st_ino != self._pipe[2]:
+                self.note(f"os.close of the grader's pipe for child processes{_OFF}")
+                return
+            data = os.read(self._pipe[0], 1 << 16)
+        except (BlockingIOError, OSError):
+            return
+        for line in data.decode(errors="replace").splitlines():
+            if line:
+                self.note(f"{line} (in a child process)")
 
     def take(self) -> list[str]:
         hits, self.hits = self.hits, []
@@ -130,6 +155,7 @@ class Watch:
             try:
                 yield
             finally:
+                self._collect()
                 self._check_intact()
                 self._libs_on = False
                 self.phase = None
@@ -208,7 +234,7 @@ class Watch:
             P._prepare_profiler(config, activities)
             P._enable_profiler(config, activities)
         except RuntimeError:  # one runs already: the learner's, started to block this one
-            self.note("switched off the grader's watch (a torch profiler of its own was running)")
+            self.note(f"a torch profiler of its own, left running{_OFF}")
             return
         stack.callback(self._stop_profiler, P, whole)
 
@@ -216,7 +242,7 @@ class Watch:
         try:
             events = P._disable_profiler().events()
         except RuntimeError:
-            self.note("switched off the grader's watch (the torch profiler)")
+            self.note(f"torch's profiler stop{_OFF}")
             return
         for event in events:
             name = event.name()
@@ -239,13 +265,13 @@ class Watch:
             off.append("sys.settrace")
         if self.hooks and (_thread.start_new_thread is not _start_learner_thread
                            or threading._start_new_thread is not _start_learner_thread):
-            off.append("thread start")
+            off.append("a replaced _thread.start_new_thread")
         for module, name in self._swapped.values():
             if not getattr(type(module), "_grader_watched", False):
-                off.append(f"{name}.__class__")
+                off.append(f"{name}.__class__ =")
                 break
         for what in off:
-            self.note(f"switched off the grader's watch ({what})")
+            self.note(f"{what}{_OFF}")
 
     # ------------------------------------------------------------------ who did it
     def _owner(self, filename: str) -> str:
@@ -393,6 +419,7 @@ class Watch:
 
 
 _MISSING = object()
+_OFF = ", which switches off the grader's watch"
 _IMPORT_READS = {"__spec__", "__path__", "__name__", "__file__", "__loader__", "__package__", "__class__"}
 _DESCRIPTORS = (types.WrapperDescriptorType, types.MethodDescriptorType, types.ClassMethodDescriptorType,
                 types.GetSetDescriptorType, types.MemberDescriptorType)
@@ -492,12 +519,42 @@ def _start_learner_thread(function, args=(), kwargs=None, /):
     return _START_THREAD(_learner_thread, (function, tuple(args), dict(kwargs or {})))
 
 
+def _audit(event: str, args) -> None:
+    """Process-wide (not thread-local): the learner's code starting another program, whose calls
+    no watch of this process sees."""
+    if event in _PROGRAM_STARTS:
+        _program_started(event, sys._getframe(1))
+
+
+def _program_started(event: str, frame) -> None:
+    watch = _ACTIVE
+    if watch is not None and watch.hooks:
+        try:
+            if watch._actor(frame) == LEARNER:
+                watch.note(f"another program ({event}), where the grader cannot watch what is called")
+        except Exception:  # noqa: BLE001
+            pass
+
+
+_PROGRAM_STARTS = {"subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile", "pty.spawn"}
+
+
+def _guarded_fork_exec(original):
+    """``_posixsubprocess.fork_exec`` (subprocess, multiprocessing's spawn and forkserver) as the
+    learner sees it: unlike os.fork, what it starts is a new program, outside this watch."""
+    def fork_exec(*args, **kwargs):
+        _program_started("fork_exec", sys._getframe(1))
+        return original(*args, **kwargs)
+
+    return fork_exec
+
+
 def _guarded(original, what: str):
     """``sys.setprofile`` / ``sys.settrace`` as the learner sees them: a call from its code is reported."""
     def guarded(*args):
         watch = _ACTIVE
         if watch is not None and watch._actor(sys._getframe(1)) == LEARNER:
-            watch.note(f"switched off the grader's watch ({what})")
+            watch.note(f"{what}{_OFF}")
         return original(*args)
 
     guarded.__name__ = getattr(original, "__name__", what)
@@ -564,6 +621,19 @@ def install(rule: dict | None, learner_file: str | None = None, learner_module: 
         threading._start_new_thread = _start_learner_thread
         sys.setprofile = _guarded(_SET_PROFILE, "sys.setprofile")
         sys.settrace = _guarded(_SET_TRACE, "sys.settrace")
+        # Other processes: a forked child keeps this watch and reports through a pipe; a new
+        # program (exec) is reported as such (sys.addaudithook is process-wide, never removed).
+        read, write = os.pipe()
+        os.set_blocking(read, False)
+        watch._pipe = (read, write, os.fstat(write).st_ino)
+        os.register_at_fork(after_in_child=watch._forked)
+        sys.addaudithook(_audit)
+        try:
+            import _posixsubprocess
+
+            _posixsubprocess.fork_exec = _guarded_fork_exec(_posixsubprocess.fork_exec)
+        except (ImportError, AttributeError):
+            pass
     if rule.get("optimizer_step"):
         from torch.optim.optimizer import register_optimizer_step_pre_hook
 
@@ -647,7 +717,9 @@ def _wrap_callable(dotted: str, watch: Watch) -> bool:
 
     def watched(*args, **kwargs):
         depth = getattr(local, "depth", 0)
-        if depth == 0:  # the outermost call only (numpy.broadcast_shapes calls numpy.broadcast)
+        # The outermost call only (numpy.broadcast_shapes calls numpy.broadcast); where the rule
+        # forbids the whole library, the learner's own calls only (not numpy's calls of itself).
+        if depth == 0 and (not watch.libraries or watch._actor(sys._getframe(1)) == LEARNER):
             watch.note(dotted)
         local.depth = depth + 1
         try:
@@ -674,7 +746,7 @@ def _wrap_callable(dotted: str, watch: Watch) -> bool:
 EVASIONS = {"DisableTorchFunction", "DisableTorchFunctionSubclass", "_DisableTorchDispatch",
             "_disable_current_modes", "_pop_mode", "_pop_torch_function_stack", "_disable_profiler",
             "setprofile", "settrace", "__getattribute__", "get_referents", "get_objects"}
-EVASION_MODULES = {"ctypes", "grader"}
+EVASION_MODULES = {"ctypes"}  # and the watch itself, grader.isolation
 _IMPORTERS = {"import_module", "__import__", "find_spec", "spec_from_file_location", "load_module"}
 _PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
 
@@ -713,12 +785,12 @@ def scan_source(path: str | Path, rule: dict | None) -> list[tuple[int, str]]:
             if hit is None and isinstance(node, ast.ImportFrom) and (node.module or "").rpartition(".")[2] in names:
                 hit = node.module.rpartition(".")[2]
             if hit is None:
-                tops = [a.name.split(".")[0] for a in node.names] if isinstance(node, ast.Import) else \
-                    [(node.module or "").split(".")[0]]
-                if isinstance(node, ast.ImportFrom) and any(a.name in EVASIONS for a in node.names):
-                    hit = f"{next(a.name for a in node.names if a.name in EVASIONS)} (switches off the grader's watch)"
-                elif any(t in EVASION_MODULES for t in tops):
-                    hit = f"import {next(t for t in tops if t in EVASION_MODULES)} (reaches around the grader's watch)"
+                full = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                    [f"{node.module or ''}.{a.name}" for a in node.names]
+                evading = [m for m in full if m.split(".")[0] in EVASION_MODULES or m.startswith("grader.isolation")
+                           or m.rpartition(".")[2] in EVASIONS]
+                if evading:
+                    hit = f"import {evading[0]} (reaches around the grader's watch)"
         elif isinstance(node, (ast.Constant, ast.BinOp, ast.JoinedStr, ast.Call, ast.Subscript)):
             text = _fold(node, consts)
             if text is not None:
