@@ -98,7 +98,7 @@ class Watch:
         self.hooks = bool(self.libraries or self.python_names)  # profile (and trace) hooks in every thread
         self._profiling = self._tracing = False
         self._child = False
-        self._pipe: tuple[int, int, int] | None = None  # read end, write end, its inode
+        self._channel = None  # (read socket, write socket, its inode): what forked children noted
 
     # ------------------------------------------------------------------ the log
     def note(self, name: str) -> None:
@@ -107,7 +107,7 @@ class Watch:
         self.hits.append(name)
         if self._child:  # a forked child of the learner's process: its parent reports it
             try:
-                os.write(self._pipe[1], (name[:300].replace("\n", " ") + "\n").encode(errors="replace"))
+                self._channel[1].send(name[:300].encode(errors="replace"))
             except OSError:
                 pass
 
@@ -116,18 +116,17 @@ class Watch:
 
     def _collect(self) -> None:
         """What the learner's forked children noted (they run its code with the same watch)."""
-        if self._pipe is None:
+        if self._channel is None:
             return
+        read, write, inode = self._channel
         try:
-            if os.fstat(self._pipe[1]).st_ino != self._pipe[2]:
-                self.note(f"os.close of the grader's pipe for child processes{_OFF}")
+            if os.fstat(write.fileno()).st_ino != inode:
+                self.note(f"os.close of the grader's socket for child processes{_OFF}")
                 return
-            data = os.read(self._pipe[0], 1 << 16)
-        except (BlockingIOError, OSError):
+            for _ in range(256):
+                self.note(f"{read.recv(1024).decode(errors='replace')} (in a child process)")
+        except OSError:  # none left (BlockingIOError), or closed
             return
-        for line in data.decode(errors="replace").splitlines():
-            if line:
-                self.note(f"{line} (in a child process)")
 
     def take(self) -> list[str]:
         hits, self.hits = self.hits, []
@@ -230,12 +229,18 @@ class Watch:
         config = ProfilerConfig(ProfilerState.KINETO, False, False, False, False, False,
                                 _ExperimentalConfig(profile_all_threads=True))
         activities = {ProfilerActivity.CPU}
+        quiet = "KINETO_LOG_LEVEL" not in os.environ  # read when it starts: no start/stop lines in
+        if quiet:                                     # the learner's output, nothing left in its environment
+            os.environ["KINETO_LOG_LEVEL"] = "99"
         try:
             P._prepare_profiler(config, activities)
             P._enable_profiler(config, activities)
         except RuntimeError:  # one runs already: the learner's, started to block this one
             self.note(f"a torch profiler of its own, left running{_OFF}")
             return
+        finally:
+            if quiet:
+                os.environ.pop("KINETO_LOG_LEVEL", None)
         stack.callback(self._stop_profiler, P, whole)
 
     def _stop_profiler(self, P, whole: bool) -> None:
@@ -613,19 +618,20 @@ def install(rule: dict | None, learner_file: str | None = None, learner_module: 
                 importlib.import_module(module)
             except ImportError:
                 pass  # a class path (torch.nn.MultiheadAttention.forward): its package is imported
-    if watch.aten or (watch.libraries and "torch" in watch.libraries):
-        os.environ.setdefault("KINETO_LOG_LEVEL", "99")  # the profiler's start/stop lines
     watch._sync()
     if watch.hooks:
         _thread.start_new_thread = _thread.start_new = _start_learner_thread
         threading._start_new_thread = _start_learner_thread
         sys.setprofile = _guarded(_SET_PROFILE, "sys.setprofile")
         sys.settrace = _guarded(_SET_TRACE, "sys.settrace")
-        # Other processes: a forked child keeps this watch and reports through a pipe; a new
-        # program (exec) is reported as such (sys.addaudithook is process-wide, never removed).
-        read, write = os.pipe()
-        os.set_blocking(read, False)
-        watch._pipe = (read, write, os.fstat(write).st_ino)
+        # Other processes: a forked child keeps this watch and reports through a datagram socket
+        # (not a pipe: the learner's answer pipe stays the only one it can write); a new program
+        # (exec) is reported as such (sys.addaudithook is process-wide, never removed).
+        import socket
+
+        read, write = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        read.setblocking(False)
+        watch._channel = (read, write, os.fstat(write.fileno()).st_ino)
         os.register_at_fork(after_in_child=watch._forked)
         sys.addaudithook(_audit)
         try:
