@@ -39,6 +39,8 @@ FORBIDDEN = [
     (P1, "p1_sdpa_in_forked_child.py", ("float32_matches_sdpa",), "(in a child process)"),
     (A3, "a3_numpy_in_subprocess.py", ("matches_numpy",), "another program"),
     (A3, "a3_numpy_in_spawned_pool.py", ("matches_numpy",), "another program"),
+    (A3, "a3_numpy_subclass.py", ("matches_numpy",), "numpy.ndarray (a base of _A)"),
+    (A3, "a3_numpy_in_child_forked_at_import.py", ("matches_numpy",), "numpy.broadcast (in a child process)"),
 ]
 
 

@@ -25,8 +25,10 @@ Two independent sides:
   :class:`grader.isolation.learner.Learner` turns it into a failure. Nothing it relies on is
   thread-local: wrappers replace module attributes, library modules log who reads their
   attributes, the torch profiler records every operator of every thread, and each thread the
-  learner starts gets the profile and trace hooks before its first line. A hook that the
-  learner's code switches off is itself reported.
+  learner starts gets the profile and trace hooks before its first line. A child the learner
+  forks keeps the watch and reports through a socket; a new program it starts (subprocess,
+  multiprocessing's spawn) is reported as such. A hook that the learner's code switches off is
+  itself reported.
 * :func:`scan_source` runs in the check's process on the learner's file: a reference to a
   forbidden name (attribute, name, import, or a string built of constants for ``getattr``)
   outside ``if __name__ == "__main__":`` is reported with its line, before the learner's code runs.
@@ -37,9 +39,11 @@ types, arrays, tensors: in a variable, a global, a closure, a container) or runn
 operator. Importing it is not using it, unless ``libraries_when`` is ``always``; types are never
 replaced (a Cython module checks ``numpy.broadcast`` is a type when it is imported).
 
-What is still possible: ``ctypes``, or editing this module's state from the learner's code (the
-scan reports both); the checks still compare every answer with ground truth computed outside the
-learner's process.
+What is still possible: ``ctypes``; a library object reached by ``object.__getattribute__`` and used
+in one expression (no variable holds it: the scan reports ``__getattribute__``); a channel of its
+own to another process it started before a rule applies; or editing this module's state (the
+scan reports importing it). The checks still compare every answer with ground truth computed
+outside the learner's process.
 """
 
 from __future__ import annotations
@@ -102,17 +106,23 @@ class Watch:
 
     # ------------------------------------------------------------------ the log
     def note(self, name: str) -> None:
-        if name in self.hits:
-            return
-        self.hits.append(name)
-        if self._child:  # a forked child of the learner's process: its parent reports it
-            try:
+        if self._child:  # a forked child of the learner's process: its parent reports it, for
+            try:         # each answer (a full queue drops the datagram, never blocks the child)
                 self._channel[1].send(name[:300].encode(errors="replace"))
             except OSError:
                 pass
+            return
+        if name not in self.hits:
+            self.hits.append(name)
 
     def _forked(self) -> None:
+        """In a child forked by the learner's code: whatever it does, it does for the answers
+        (a helper process forked at import serves them later), so the libraries are off limits."""
         self._child = True
+        if self.libraries:
+            self.strict = self._libs_on = True
+        if self.phase is None:
+            self.phase = "answer"
 
     def _collect(self) -> None:
         """What the learner's forked children noted (they run its code with the same watch)."""
@@ -324,8 +334,12 @@ class Watch:
             if isinstance(value, types.ModuleType):
                 name = types.ModuleType.__getattribute__(value, "__dict__").get("__name__")
                 return name if self._library_of_name(name) else None
-            if self._library_of_name(kind.__module__):
-                return f"a {kind.__module__}.{kind.__qualname__}"
+            for base in kind.__mro__[:-1]:  # an instance of its types, or of the learner's subclass of one
+                if self._library_of_name(base.__module__):
+                    return f"a {base.__module__}.{base.__qualname__}"
+            for base in value.__mro__[1:-1] if isinstance(value, type) else ():
+                if self._library_of_name(base.__module__):
+                    return f"{base.__module__}.{base.__qualname__} (a base of {value.__qualname__})"
             module = _defined_in(value)
             if self._library_of_name(module):
                 return f"{module}.{getattr(value, '__qualname__', getattr(value, '__name__', '?'))}"
@@ -631,6 +645,7 @@ def install(rule: dict | None, learner_file: str | None = None, learner_module: 
 
         read, write = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
         read.setblocking(False)
+        write.setblocking(False)
         watch._channel = (read, write, os.fstat(write.fileno()).st_ino)
         os.register_at_fork(after_in_child=watch._forked)
         sys.addaudithook(_audit)
@@ -752,7 +767,7 @@ def _wrap_callable(dotted: str, watch: Watch) -> bool:
 EVASIONS = {"DisableTorchFunction", "DisableTorchFunctionSubclass", "_DisableTorchDispatch",
             "_disable_current_modes", "_pop_mode", "_pop_torch_function_stack", "_disable_profiler",
             "setprofile", "settrace", "__getattribute__", "get_referents", "get_objects"}
-EVASION_MODULES = {"ctypes"}  # and the watch itself, grader.isolation
+EVASION_MODULES: set[str] = set()  # besides the watch itself, grader.isolation (ctypes is left to crash as it may)
 _IMPORTERS = {"import_module", "__import__", "find_spec", "spec_from_file_location", "load_module"}
 _PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
 
