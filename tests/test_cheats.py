@@ -21,6 +21,30 @@ CASES = [
     (catalog.get("P4"), "p4_forged_driver.py", ("answers_and_stops",)),
     (catalog.get("X5"), "x5_patched_training.py", ("loss_curve", "generations")),
 ]
+P1, A2, A3 = (catalog.get(i) for i in ("P1", "A2", "A3"))
+# What a stub forbids, reached around the watch (issue 17, item 2): each fails every key point as a
+# forbidden call, and the message names what was called.
+FORBIDDEN = [
+    (P1, "p1_sdpa_built_name.py", ("float32_matches_sdpa",), "scaled_dot_product_attention"),
+    (P1, "p1_sdpa_in_thread.py", ("float32_matches_sdpa",), "scaled_dot_product_attention"),
+    (P1, "p1_sdpa_char_codes_thread.py", ("float32_matches_sdpa", "no_future_leak"), "scaled_dot_product_attention"),
+    (P1, "p1_aten_op_raw_thread.py", ("float64_matches_sdpa",), "_scaled_dot_product_flash_attention_for_cpu"),
+    (P1, "p1_decomposition.py", ("float32_matches_sdpa",), "scaled_dot_product_flash_attention_for_cpu"),
+    (A3, "a3_torch_refs_broadcast.py", ("matches_numpy", "raises_on_incompatible"), "_broadcast_shapes"),
+    (A3, "a3_zero_stride_tensors.py", ("matches_numpy",), "torch"),
+    (A3, "a3_meta_tensors.py", ("matches_numpy",), "torch"),
+    (A3, "a3_numpy_type_prefetched.py", ("matches_numpy", "aligns_from_the_right"), "numpy.ndarray"),
+    (A3, "a3_numpy_hidden_in_thread.py", ("matches_numpy",), "numpy"),
+    (A3, "a3_torch_refs_hidden_thread.py", ("matches_numpy",), "torch._refs"),
+    (A2, "a2_computed_import_thread.py", ("nbytes_matches_meta_tensor", "full_index_expressions"), "torch"),
+    (A2, "a2_hidden_import_thread.py", ("nbytes_matches_meta_tensor",), "torch"),
+    (P1, "p1_profile_hook_off.py", ("float32_matches_sdpa",), "switches off the grader's watch"),
+    (P1, "p1_sdpa_in_forked_child.py", ("float32_matches_sdpa",), "(in a child process)"),
+    (A3, "a3_numpy_in_subprocess.py", ("matches_numpy",), "another program"),
+    (A3, "a3_numpy_in_spawned_pool.py", ("matches_numpy",), "another program"),
+    (A3, "a3_numpy_subclass.py", ("matches_numpy",), "numpy.ndarray (a base of _A)"),
+    (A3, "a3_numpy_in_child_forked_at_import.py", ("matches_numpy",), "numpy.broadcast (in a child process)"),
+]
 
 
 @pytest.mark.parametrize("ex,name,key_points", CASES, ids=[c[1] for c in CASES])
@@ -35,6 +59,17 @@ def test_cheat_is_caught(ex, name, key_points, tmp_path):
     # failed, not merely "not passed": a check error here would be the grader's bug, not a catch
     assert all(kp.status == "failed" for kp in res.key_points), [(kp.key_point, kp.status, kp.message)
                                                                  for kp in res.key_points]
+
+
+@pytest.mark.parametrize("ex,name,key_points,needle", FORBIDDEN, ids=[c[1] for c in FORBIDDEN])
+def test_forbidden_call_is_caught(ex, name, key_points, needle, tmp_path):
+    answer = tmp_path / f"{ex.module}.py"
+    reference = catalog.ROOT / "solutions" / f"{ex.module}.py"
+    answer.write_text(reference.read_text() + "\n\n# ---- the cheat\n" + (HERE / name).read_text())
+    res = runner.grade_exercise(ex, answer, key_points=key_points, name_mistakes=False)
+    got = [(kp.key_point, kp.status, kp.message) for kp in res.key_points]
+    assert len(got) == len(key_points) and all(status == "forbidden_call" for _, status, _ in got), got
+    assert all(m.startswith("forbidden call:") and needle in m for _, _, m in got), got
 
 
 class _ScriptedX1:

@@ -56,7 +56,7 @@ FORBIDDEN_CASES = {
         import importlib
         def broadcast_shape(a, b):
             return tuple(getattr(importlib.import_module("numpy"), "broadcast_" + "shapes")(a, b))
-        """, ["matches_numpy", "raises_on_incompatible"], "forbidden_call", "numpy.broadcast_shapes"),
+        """, ["matches_numpy", "raises_on_incompatible"], "forbidden_call", "broadcast_shapes"),
     "a2_imports_numpy": (A2, """
         import numpy as np
         def nbytes(shape, dtype):
@@ -108,6 +108,87 @@ def test_scan_ignores_comments_docstrings_and_own_names(tmp_path):
                     'broadcast = 3\ndef f(broadcast_to):\n    return broadcast_to\n')
     assert watch.scan_source(path, forbidden.rule_for("P1")) == []
     assert watch.scan_source(path, forbidden.rule_for("A3")) == []
+
+
+def test_scan_reads_names_built_of_constants(tmp_path):
+    """A name built at run time from constants is still the name (issue 17, red team): the scan
+    folds concatenation, joins, f-strings, slices and names bound once to such strings."""
+    rule = forbidden.rule_for("P1")
+    for expr in ('"scaled_dot_" + "product_attention"', '"".join(["scaled_dot", "_product_attention"])',
+                 'f"scaled_dot_{_P}"', '"noitnetta_tcudorp_tod_delacs"[::-1]',
+                 '"torch.nn.functional.scaled_dot_product_attention"', '_A + _B'):
+        path = tmp_path / "p1.py"
+        path.write_text(f'import torch.nn.functional as F\n_P = "product_attention"\n_A = "scaled_dot_"\n'
+                        f'_B = "product_attention"\ndef f(q):\n    return getattr(F, {expr})(q, q, q)\n')
+        assert any("scaled_dot_product_attention" in name for _, name in watch.scan_source(path, rule)), expr
+    path = tmp_path / "a3.py"
+    path.write_text('def broadcast_shape(a, b):\n    raise ValueError("cannot broadcast " + str(a))\n')
+    assert watch.scan_source(path, forbidden.rule_for("A3")) == []  # a message is not a name
+    path.write_text('import importlib\nm = importlib.import_module("to" + "rch")\n')
+    assert watch.scan_source(path, forbidden.rule_for("A2")) == [(2, "import torch")]
+
+
+WATCHED = {
+    # (exercise, source, call, args, None if allowed else the text the forbidden call's message names)
+    "p1_char_codes_in_a_thread": ("P1", """
+        import threading
+        import torch.nn.functional as F
+        _N = "".join(map(chr, [115, 99, 97, 108, 101, 100, 95, 100, 111, 116, 95, 112, 114, 111, 100, 117, 99,
+                               116, 95, 97, 116, 116, 101, 110, 116, 105, 111, 110]))
+        def causal_attention(q, k, v):
+            out = []
+            t = threading.Thread(target=lambda: out.append(getattr(F, _N)(q, k, v, is_causal=True)))
+            t.start(); t.join()
+            return out[0]
+        """, "causal_attention", "tensors", "scaled_dot_product_attention"),
+    "a3_numpy_random_imported": ("A3", """
+        import numpy.random
+        def broadcast_shape(a, b):
+            return (max(len(a), len(b)),)
+        """, "broadcast_shape", ((2,), (2,)), None),
+    "a3_numpy_type_prefetched": ("A3", """
+        import numpy as np, operator
+        _N = np.ndarray
+        def broadcast_shape(a, b):
+            x, y = _N(a, bool, b"\\0", 0, (0,) * len(a)), _N(b, bool, b"\\0", 0, (0,) * len(b))
+            return tuple(operator.and_(x, y).shape)
+        """, "broadcast_shape", ((2, 1), (3,)), "numpy.ndarray"),
+    "a2_import_through_builtins": ("A2", """
+        _t = __builtins__["__im" + "port__"](bytes([116, 111, 114, 99, 104]).decode())
+        def nbytes(shape, dtype):
+            return int(getattr(_t, "empty")(tuple(shape), device="meta").nbytes)
+        """, "nbytes", ((2, 3), "float32"), "torch"),
+}
+
+
+@pytest.mark.parametrize("start", ["zygote", "fresh interpreter"])
+@pytest.mark.parametrize("case", sorted(WATCHED))
+def test_rule_is_on_whatever_the_learner_process_preloads(tmp_path, case, start):
+    """A one-exercise grade forks from the light zygote (numpy only), the harness from the heavy
+    one (torch too): a rule is on in both (it was off for P1 without torch loaded), and a module
+    that imports numpy.random is not broken by it (a type replaced by a function broke it)."""
+    import torch
+
+    from grader.isolation import zygote
+    from grader.isolation.learner import Learner, LearnerForbidden
+
+    ex_id, source, name, args, needle = WATCHED[case]
+    ex = catalog.get(ex_id)
+    path = tmp_path / f"{ex.module}.py"
+    path.write_text(textwrap.dedent(source))
+    if args == "tensors":
+        args = (torch.randn(1, 2, 4, 8),) * 3
+    handle = Learner(ex.module, path, zygote=zygote.start("heavy") if start == "zygote" else None,
+                     import_timeout_s=120, forbidden=forbidden.rule_for(ex_id))
+    try:
+        if needle is None:
+            handle.call(name, *args, timeout_s=60)
+        else:
+            with pytest.raises(LearnerForbidden, match="forbidden call") as caught:
+                handle.call(name, *args, timeout_s=60)
+            assert needle in str(caught.value), caught.value
+    finally:
+        handle.close()
 
 
 def test_every_do_not_call_in_a_stub_has_a_rule():

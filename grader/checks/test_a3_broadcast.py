@@ -3,8 +3,9 @@
 The contract's paths: equal ranks and different ranks (a missing leading dim is 1), size-0 dims
 (0 with 1 gives 0; 0 with any other size raises, like any two sizes neither of which is 1: the
 incompatible draw is checked again with its mismatched dim set to 0), scalars (), the course's
-(8, 1, 64) + (16, 64); what the stub forbids (NumPy's and torch's broadcasting functions) is
-watched in the learner's process and in its source (grader/checks/support/forbidden.py).
+(8, 1, 64) + (16, 64); what the stub forbids (calling NumPy or torch to answer: their functions,
+types, arrays, tensors, operators, in any thread or child process) is watched in the learner's
+process and in its source (grader/checks/support/forbidden.py).
 """
 
 import numpy as np

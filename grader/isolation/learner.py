@@ -266,8 +266,8 @@ class Learner:
         if found:
             lines = ", ".join(f"line {n} ({name})" for n, name in found[:5])
             raise LearnerForbidden(
-                f"{self.shown_as.name} refers to what {self.forbidden.get('exercise', 'this exercise')} forbids: "
-                f"{lines}. The stub says: {self.forbidden.get('says', 'do not call it')}. "
+                f"forbidden call: {self.shown_as.name} refers to what {self.forbidden.get('exercise', 'this exercise')} forbids: "
+                f"{lines}. The stub says: {self.forbidden.get('says', 'do not call it').rstrip('.')}. "
                 "(A self-test that uses it belongs under `if __name__ == \"__main__\":`.)")
         req_r, req_w = os.pipe()
         ans_r, ans_w = os.pipe()
@@ -306,6 +306,8 @@ class Learner:
         hello = self._receive(self.import_timeout_s, "importing your module")
         if not hello["ok"]:
             raise self._error(hello["error"])
+        if hello.get("forbidden"):
+            raise self._forbidden(hello["forbidden"], f"importing {self.shown_as.name}")
 
     def reset(self) -> None:
         """Forget a previous timeout/crash; the next call starts a fresh process if needed."""
@@ -462,12 +464,16 @@ class Learner:
             self.last_call["raised"] = getattr(error, "type_name", error.status)
             raise error
         if answer.get("forbidden"):
-            raise LearnerForbidden(
-                f"while answering {what} your code called {', '.join(answer['forbidden'])}, which "
-                f"{self.forbidden.get('exercise', 'this exercise') if self.forbidden else 'this exercise'} forbids. "
-                f"The stub says: {(self.forbidden or {}).get('says', 'do not call it')}.")
+            raise self._forbidden(answer["forbidden"], f"answering {what}")
         self.last_call["value"] = answer["value"]
         return answer["value"]
+
+    def _forbidden(self, hits: list, doing: str) -> LearnerForbidden:
+        rule = self.forbidden or {}
+        shown = [str(h)[:200] for h in hits[:6]] + ([f"and {len(hits) - 6} more"] if len(hits) > 6 else [])
+        return LearnerForbidden(
+            f"forbidden call: while {doing} your code called {', '.join(shown)}, which "
+            f"{rule.get('exercise', 'this exercise')} forbids. The stub says: {rule.get('says', 'do not call it').rstrip('.')}.")
 
     def _receive(self, timeout_s: float, what: str) -> dict:
         stream = _DeadlineReader(self._answers, time.monotonic() + timeout_s,

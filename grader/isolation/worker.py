@@ -77,7 +77,7 @@ def _load(module_name: str, module_file: str):
     return module
 
 
-def _call(module, request: dict):
+def _call(module, request: dict, watch=None):
     op = request.get("op")
     args, kwargs = request.get("args", []), request.get("kwargs", {})
     if op == "call":
@@ -87,6 +87,8 @@ def _call(module, request: dict):
             raise AttributeError(f"{module.__name__} has no function {name!r}")
         if not callable(fn):
             return {"value": fn}  # a module-level constant
+        if watch is not None:
+            watch.inspect_answer(fn)
         return {"value": fn(*args, **kwargs)}
     if op == "drive":  # trusted code of the grader that needs live objects (models, loaders)
         target = request["driver"]
@@ -103,11 +105,17 @@ def main(argv: list[str]) -> int:
     requests = os.fdopen(req_fd, "rb")
     answers = os.fdopen(ans_fd, "wb")
     forget_grader()
-    watch = _watch.install_from_env()  # what the exercise forbids, before the module can import it
+    # What the exercise forbids, before the module can import it; the module's folder says which
+    # code is the learner's, and what _call calls directly is the learner's doing.
+    watch = _watch.install_from_env(module_file, module_name)
+    _watch.boundary(_call)
     try:
-        with watch.active():
+        with watch.during("import"):
             module = _load(module_name, module_file)
         hello = {"ok": True}
+        hits = watch.take()
+        if hits:  # at import: every key point fails the same way
+            hello["forbidden"] = hits
     except BaseException as exc:  # noqa: BLE001 - SystemExit at import is a learner error too
         module = None
         hello = {"ok": False, "error": {**_describe(exc, module_file), "kind": (
@@ -123,8 +131,8 @@ def main(argv: list[str]) -> int:
             codec.write(answers, hello)
             continue
         try:
-            with watch.active():
-                answer = {"ok": True, **_call(module, request)}
+            with watch.during("answer"):
+                answer = {"ok": True, **_call(module, request, watch)}
             frame = None
         except BaseException as exc:  # noqa: BLE001
             if isinstance(exc, KeyboardInterrupt):

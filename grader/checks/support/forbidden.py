@@ -14,25 +14,30 @@ RULES: dict[str, dict] = {
     "P1": {
         "says": "Do not call F.scaled_dot_product_attention or torch.nn.MultiheadAttention yourself.",
         "torch_functions": ["scaled_dot_product_attention", "multi_head_attention_forward"],
-        "aten_ops": ["_scaled_dot_product", "_native_multi_head_attention", "_flash_attention",
-                     "_efficient_attention"],
+        "aten_ops": ["_scaled_dot_product", "scaled_dot_product_attention", "_native_multi_head_attention",
+                     "_flash_attention", "_efficient_attention", "_cudnn_attention", "_fused_sdp_choice"],
+        # torch's own functions by name, Python or builtin, whatever the path (torch._decomp's too)
+        "python_names": ["scaled_dot_product", "multi_head_attention", "_flash_attention", "_efficient_attention"],
+        "callables": ["torch.nn.functional.scaled_dot_product_attention", "torch._C._nn.scaled_dot_product_attention",
+                      "torch.nn.functional.multi_head_attention_forward", "torch.nn.MultiheadAttention.forward"],
         "source_names": ["scaled_dot_product_attention", "MultiheadAttention", "multi_head_attention_forward",
-                         "_scaled_dot_product_attention_math", "_scaled_dot_product_flash_attention_for_cpu"],
+                         "_scaled_dot_product_attention_math", "_scaled_dot_product_flash_attention_for_cpu",
+                         "_native_multi_head_attention", "scaled_dot_product_flash_attention_for_cpu"],
     },
     "A3": {
         "says": "Answer it for any two shapes, by the rules: do not call NumPy or torch to do it.",
-        "callables": ["numpy.broadcast_shapes", "numpy.broadcast", "numpy.broadcast_to", "numpy.broadcast_arrays",
+        "libraries": ["numpy", "torch"],  # while answering: importing them (a self-test) is fine
+        "callables": ["numpy.broadcast_shapes", "numpy.broadcast_to", "numpy.broadcast_arrays",
                       "torch.broadcast_shapes", "torch.broadcast_tensors", "torch.broadcast_to",
                       "torch.functional.broadcast_shapes"],
-        "source_names": ["broadcast_shapes", "broadcast", "broadcast_to", "broadcast_arrays", "broadcast_tensors"],
+        "source_names": ["broadcast_shapes", "broadcast", "broadcast_to", "broadcast_arrays", "broadcast_tensors",
+                         "_broadcast_shapes", "_infer_size", "infer_size"],
     },
     "A2": {
         "says": "by arithmetic: do not create tensors or arrays here (no torch, no numpy)",
+        "libraries": ["numpy", "torch"],
+        "libraries_when": "always",  # "here": the module, its import included
         "source_modules": ["torch", "numpy"],
-        "torch_functions": ["empty", "zeros", "ones", "full", "tensor", "as_tensor", "rand", "randn", "arange",
-                            "empty_like", "zeros_like", "ones_like", "from_numpy", "empty_strided"],
-        "callables": ["numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full", "numpy.array", "numpy.asarray",
-                      "numpy.arange", "numpy.ndarray"],
     },
     "A4": {
         "says": "do not call an optimizer, return nothing",
