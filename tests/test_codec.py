@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import math
 
 import numpy as np
@@ -74,6 +75,29 @@ def test_malformed_frames_are_refused():
     good = codec.dumps({"a": np.zeros(3)})
     with pytest.raises((codec.CodecError, EOFError)):
         codec.read(io.BytesIO(good[:-5]))
-    forged = codec.dumps("x").replace(b'"x"', b'{"$a": ["object", [1], 0, false]}'[:3])
-    with pytest.raises(Exception):
-        codec.read(io.BytesIO(forged))
+
+
+def frame(header: object, *bufs: bytes) -> bytes:
+    """A well-formed frame around a hand-written header: what a forged answer would send."""
+    head = json.dumps(header).encode()
+    parts = [codec._U64.pack(len(bufs)), codec._U64.pack(len(head)), head]
+    for b in bufs:
+        parts += [codec._U64.pack(len(b)), b]
+    return b"".join(parts)
+
+
+def test_the_frame_helper_builds_what_dumps_builds():
+    # Otherwise the forged frames below could be refused for a framing slip, not for their dtype.
+    assert codec.read(io.BytesIO(frame({"$a": ["float32", [2], 0, False]}, bytes(8)))).tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("header, bufs", [
+    ({"$a": ["<U2", [1], 0, False]}, [bytes(8)]),      # a string array, sized to match
+    ({"$a": ["object", [1], 0, False]}, [bytes(8)]),   # pickled objects would follow
+    ({"$T": ["complex_float", [1], 0]}, [bytes(8)]),
+    ({"$nd": "<U2"}, []),
+    ({"$td": "__class__"}, []),
+], ids=["np-unicode", "np-object", "torch-name", "np-dtype", "torch-dtype"])
+def test_forged_dtypes_are_refused(header, bufs):
+    with pytest.raises(codec.CodecError, match="not allowed"):
+        codec.read(io.BytesIO(frame(header, *bufs)))
