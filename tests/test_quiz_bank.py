@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import statistics
 from pathlib import Path
@@ -27,9 +26,8 @@ from grader.quiz import bank, course_text, units
 from grader.quiz import truth as T
 from grader.quiz.answers import Number
 from grader.quiz.bank import Variant
-from tests import quiz_helpers
+from tests import course_files, quiz_helpers
 
-COURSE_FILE = Path(os.environ.get("TOOLBOX_COURSE_DIR", "/work/shared/course")) / "000_1b4e932c79c828c0.txt"
 GB, GIB = 1e9, 2**30
 seeds = st.integers(0, 2**40)
 SLOW = {"A7", "B1"}
@@ -313,14 +311,13 @@ def test_r_quotes_are_must_remember_lines():
         assert q.answer_zh in lines, q.id
 
 
-@pytest.mark.skipif(not COURSE_FILE.exists(), reason=f"the course file {COURSE_FILE} is not on this machine")
 def test_course_text_is_copied_verbatim_from_the_course():
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("extract", Path(__file__).parents[1] / "scripts" / "extract_course_text.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    text = COURSE_FILE.read_text(encoding="utf-8")
+    text = (course_files.course_dir() / course_files.PART_7).read_text(encoding="utf-8")
     data = mod.extract(text)
     assert data["questions"] == course_text.QUESTIONS and data["answers"] == course_text.ANSWERS
     assert data["c_points"] == course_text.C_POINTS and data["must_remember"] == course_text.MUST_REMEMBER

@@ -6,8 +6,8 @@ values every stub must keep out (``FORBIDDEN_EVERYWHERE``). The catalog's re-rea
 the course's headings verbatim, so that searching the course text finds them, and its claims (the
 "what is checked" line, printed before any answer is revealed) give no answer away either.
 
-The course text is read from ``$TOOLBOX_COURSE_DIR`` or ``../shared/course`` beside the project;
-the checks that need it are skipped where it is absent. ``$TOOLBOX_STUBS_DIR`` points the stub
+The course text is found by tests/course_files.py (``$TOOLBOX_COURSE_DIR``, else ``shared/course``
+beside the project or beside the checkout it was cloned from); a test that needs it fails without it. ``$TOOLBOX_STUBS_DIR`` points the stub
 checks at another folder of stubs (e.g. an older version, to see these tests fail on it).
 """
 
@@ -22,8 +22,8 @@ import pytest
 
 from grader.course import catalog
 from grader.course.catalog import FORBIDDEN_EVERYWHERE, ROOT
+from tests import course_files
 
-COURSE_DIR = Path(os.environ.get("TOOLBOX_COURSE_DIR") or ROOT.parent / "shared" / "course")
 STUBS_DIR = Path(os.environ.get("TOOLBOX_STUBS_DIR") or ROOT / "exercises")
 EXERCISES = list(catalog.CATALOG)
 IDS = [ex.id for ex in EXERCISES]
@@ -34,9 +34,7 @@ def _flat(text: str) -> str:
 
 
 def _course_text() -> str:
-    files = sorted(COURSE_DIR.glob("*.txt")) if COURSE_DIR.is_dir() else []
-    if not files:
-        pytest.skip(f"the course text is not here ({COURSE_DIR})")
+    files = sorted(course_files.course_dir().glob("*.txt"))
     return _flat("\n".join(f.read_text(encoding="utf-8") for f in files))
 
 
