@@ -243,7 +243,8 @@ def _draw_c3(rng):
     name, peak, bw = rng.choice(C3_GPUS)
     return {"gpu": name, "peak": peak, "bw": bw, "n_b": rng.choice([1, 3, 7, 8.03, 13, 34, 70]),
             "b": rng.choice([2, 4, 8, 16]), "B": rng.choice([16, 32, 64, 128]), "big": rng.choice([1024, 2048, 4096]),
-            "T": rng.choice([2048, 4096, 8192]), "bits": rng.choice([4, 4, 8]), "moe_total": rng.choice([47, 141, 235, 671]), "moe_frac": rng.choice([0.06, 0.1, 0.2, 0.27])}
+            "T": rng.choice([2048, 4096, 8192]), "bits": rng.choice([4, 4, 8]), "moe_total": rng.choice([47, 141, 235, 671]), "moe_frac": rng.choice([0.06, 0.1, 0.2, 0.27]),
+            "moe_batch": rng.choice([32, 64, 128])}  # x the smallest fraction >= 1: every expert is reachable
 
 
 def _c3_step(p, batch):
@@ -279,10 +280,14 @@ C3 = Question(
           lambda p: T.quantization_speedup(int(p["n_b"] * 1e9), p["T"], 2, p["bits"] / 8, p["peak"] * 1e12, p["bw"] * 1e12), point=5),
      Part("prefill_bound", "Which ceiling limits that prefill?", "这个 prefill 受哪个上限限制？", Choice(BOUND),
           lambda p: _c3_step(p, p["T"])["bound"], point=5, shuffle=False),
-     Part("moe", "Follow-up: an MoE of {moe_total}B parameters, {moe_active}B active per token, bf16, batch 1 on the same "
-          "GPU: the decode floor?", "追问：MoE 共 {moe_total}B 参数、每 token 激活 {moe_active}B，bf16、batch 1、同一张卡：decode 下限？",
+     # A serving batch (issue 23): at batch 1 one token reads its active experts only; the course's
+     # 「全部专家权重都要读」 is the serving case, which the question names (batch x active >= total).
+     Part("moe", "Follow-up: an MoE of {moe_total}B parameters, {moe_active}B active per token, bf16, on the same GPU, "
+          "serving a batch of {moe_batch} sequences (batch x active >= total): the decode floor per step?",
+          "追问：MoE 共 {moe_total}B 参数、每 token 激活 {moe_active}B，bf16、同一张卡，服务 {moe_batch} 条序列的 batch"
+          "（batch × 激活 ≥ 总参数）：每步 decode 下限？",
           Number("time", "ms", Tolerance(rel=0.03)), lambda p: T.roofline(
-              *T.moe_decode_cost(int(p["moe_total"] * 1e9), int(p["moe_total"] * 1e9 * p["moe_frac"]), 1, 2),
+              *T.moe_decode_cost(int(p["moe_total"] * 1e9), int(p["moe_total"] * 1e9 * p["moe_frac"]), p["moe_batch"], 2),
               p["peak"] * 1e12, p["bw"] * 1e12)["time_s"], followup=True),
      Part("mfu", "Follow-up: at 40-50% MFU, where does the rest of the time go?", "追问：MFU 40–50% 时，剩下的时间去哪了？",
           MultiSelect(MFU_REST), lambda p: frozenset({"comm", "data", "small", "wait"}), followup=True),
