@@ -256,7 +256,7 @@ COURSE_ANSWERS = [  # (question, part, what the course says, typed as a learner 
     ("B1", "activations", "132 GiB"), ("B1", "ckpt_fits", "y"), ("B2", "ci", "10.9%"), ("B4", "floor", "0.3 ms"),
     ("B4", "changes", "n"), ("B4", "extra", "17.6 MB"), ("B5", "per_gpu", "16.7 GB"),
     ("B5", "command", "torchrun --nproc_per_node=8 train.py"),
-    ("C1", "bytes", "16"), ("C1", "full", "1120 GB"), ("C1", "one_node", "n"), ("C1", "lora", "155 GB"),
+    ("C1", "bytes", "16"), ("C1", "full", "1120 GB"), ("C1", "full_gpus", "16"), ("C1", "full_gpus", "14"), ("C1", "one_node", "n"), ("C1", "lora", "155 GB"),
     ("C1", "lora_gpus", "2"), ("C1", "inference", "0.125"), ("C7", "list_gb", "50 GB"), ("C7", "amdahl", "3.1x"),
 ]
 
@@ -392,3 +392,16 @@ def test_the_quiz_asks_every_question_of_the_catalogs_sets():
     for set_id in "ABC":
         assert [q.id for q in bank.questions(set_id)] == [ex.id for ex in catalog.CATALOG if ex.set == set_id]
     assert [q.id[2:] for q in bank.questions("R")] == [kp.id for kp in catalog.BY_ID["R"].key_points]
+
+
+def test_c3_moe_asks_the_serving_batch_the_course_means():
+    """「FLOPs 降但全部专家权重都要读」 is true of a serving batch, not of one token at batch 1 (issue 23):
+    the question names a batch whose tokens can reach every expert, and its answer is the time to
+    read every expert's bf16 weights, as the course says."""
+    q = bank.get("C3")
+    for seed in range(1, 30):
+        v = q.variant(seed)
+        p = v.params
+        assert p["moe_batch"] * p["moe_frac"] >= 1, p
+        all_weights_s = p["moe_total"] * 1e9 * 2 / (p["bw"] * 1e12)
+        assert math.isclose(v.truth(q.part("moe")), all_weights_s, rel_tol=1e-9), p

@@ -45,6 +45,30 @@ def _c1_full(p):
     return T.full_state_bytes(p["n_b"] * 1e9)
 
 
+def _c1_floor(p):
+    """The fewest GPUs whose memory together holds the full state: a floor, not a plan."""
+    return T.gpus_needed(_c1_full(p), p["gpu_gb"] * GB)
+
+
+NODE_GPUS = 8  # GPUs per node, the course's "8 卡"
+
+
+def _c1_planned(p):
+    """The floor rounded up to whole 8-GPU nodes: the course's 14 -> "16 卡以上"."""
+    return -(-_c1_floor(p) // NODE_GPUS) * NODE_GPUS
+
+
+def _c1_gpus_how(p, truth):
+    floor, plan = _c1_floor(p), _c1_planned(p)
+    return (f"the state alone needs {g(_c1_full(p) / GB)} GB / {p['gpu_gb']} GB -> {floor} GPUs: a floor, not a plan, "
+            f"since the activations, buffers and fragmentation need room on top and FSDP runs on whole "
+            f"{NODE_GPUS}-GPU nodes; the course plans the next whole nodes (70B: 14 -> \"16 卡以上\"), so "
+            f"{floor} to {plan} is accepted",
+            f"光是训练状态就要 {g(_c1_full(p) / GB)} GB / {p['gpu_gb']} GB -> {floor} 张卡：这是下限，不是方案——激活、"
+            f"缓冲与碎片还要占地方，FSDP 按整台 {NODE_GPUS} 卡机来开；课程取整到整机（70B：14 -> “16 卡以上”），"
+            f"所以 {floor} 到 {plan} 张都算对")
+
+
 def _c1_lora(p):
     n = p["n_b"] * 1e9
     return T.lora_state_bytes(n, n * p["pct"] / 100)
@@ -83,8 +107,11 @@ C1 = Question(
      Part("full", "Full fine-tuning of {n_b}B parameters: the training state?", "全量微调 {n_b}B 参数：训练状态多少？",
           Number("bytes", "GB", Tolerance(rel=0.03)), _c1_full, point=2,
           how=lambda p, t: (f"{p['n_b']}e9 x {g(T.bytes_per_trainable_param())} bytes", f"{p['n_b']}e9 × {g(T.bytes_per_trainable_param())} 字节")),
-     Part("full_gpus", "The fewest {gpu_gb} GB GPUs that hold it?", "至少几张 {gpu_gb} GB 卡才装得下？", Number("count", "", EXACT),
-          lambda p: T.gpus_needed(_c1_full(p), p["gpu_gb"] * GB), point=2),
+     # The course plans "16 卡以上" where the state alone needs 14 (issue 23): any count from the floor up to
+     # whole 8-GPU nodes is a right plan, and the feedback says why the floor is not the plan.
+     Part("full_gpus", "How many {gpu_gb} GB GPUs do you plan for it?", "要几张 {gpu_gb} GB 卡？",
+          lambda p: Number("count", "", Tolerance(low=1.0, high=_c1_planned(p) / _c1_floor(p))), _c1_floor, point=2,
+          how=_c1_gpus_how),
      Part("one_node", "Is one 8-GPU node enough?", "一台 8 卡机够吗？", YesNo(),
           lambda p: T.gpus_needed(_c1_full(p), p["gpu_gb"] * GB) <= 8, point=2),
      Part("lora", "LoRA training {pct}% of the parameters: the state?", "LoRA 可训练 {pct}%：状态多少？",
