@@ -613,6 +613,11 @@ RECORD_WITH = [Option("data_version", "the data version (a hash of the input)", 
                Option("host", "the machine's name", "机器名"), Option("cores", "the number of cores", "核数"), Option("nothing", "nothing else", "不用别的")]
 WORKERS = [Option("processes", "worker processes (a process pool)", "worker 进程（进程池）"), Option("threads", "threads", "线程"),
            Option("streams", "CUDA streams", "CUDA stream"), Option("coroutines", "coroutines", "协程")]
+NOT_LINEAR = [Option("startup", "starting the worker processes", "进程启动"),
+              Option("serialization", "pickling the items and results between processes", "pickle（进程间传数据）"),
+              Option("gil", "the GIL, shared by the processes", "进程之间共用的 GIL"),
+              Option("shared_memory", "locks on the memory the processes share", "进程共享内存的锁"),
+              Option("gc", "Python's garbage collector", "Python 垃圾回收")]
 MAP_LAZY = [Option("lazy", "it is lazy: each record is mapped when the iteration reaches it", "它是惰性的：迭代到哪条才处理哪条"),
             Option("gpu", "it runs asynchronously on the GPU", "它在 GPU 上异步执行"), Option("disk", "it first writes everything to disk", "它先全写到磁盘"),
             Option("bug", "it is a bug", "是个 bug")]
@@ -621,7 +626,7 @@ MAP_LAZY = [Option("lazy", "it is lazy: each record is mapped when the iteration
 def _draw_c7(rng):
     return {"file_gb": rng.choice([4, 6, 8, 10, 12, 20, 40, 100]), "ram_gb": rng.choice([8, 16, 32, 64]),
             "cores": rng.choice([4, 8, 16, 32]), "doc_seed": rng.randrange(10**6), "n_docs": rng.randint(7, 11),
-            "serial": rng.choice([0.05, 0.1, 0.15, 0.2, 0.25]), "workers": rng.choice([4, 8, 16, 32]), "threads": rng.choice([4, 8, 16])}
+            "workers": rng.choice([4, 8, 16, 32]), "threads": rng.choice([4, 8, 16])}
 
 
 def _c7_docs(p):
@@ -651,15 +656,16 @@ C7 = Question(
           lambda p: len(T.unique_texts(_c7_docs(p))), point=4,
           how=lambda p, t: ("C7's serial clean -> exact dedupe", "C7 的串行清洗 → 精确去重")),
      Part("record", "The output is recorded together with?", "输出要和什么一起记录？", Choice(RECORD_WITH), lambda p: "data_version", point=5),
-     Part("amdahl", "Follow-up: {serial_pct} of the work is serial, {workers} processes, {cores} cores: the best speed-up?",
-          "追问：{serial_pct} 的工作是串行的、{workers} 个进程、{cores} 核：最多加速几倍？", Number("speedup", "x", Tolerance(rel=0.03)),
-          lambda p: T.amdahl_speedup(p["serial"], p["workers"], p["cores"]), followup=True),
+     # what the course says (issue 23: this was Amdahl's law, which the course never gives)
+     Part("not_linear", "Follow-up: why do {workers} processes on {workers} cores not reach {workers}x?",
+          "追问：{workers} 个进程、{workers} 核，为什么到不了 {workers} 倍？", MultiSelect(NOT_LINEAR),
+          lambda p: T.why_processes_fall_short(), followup=True),
      Part("num_workers", "Follow-up: DataLoader(num_workers=…) starts?", "追问：DataLoader(num_workers=…) 开的是？", Choice(WORKERS),
           lambda p: "processes", followup=True),
      Part("map_lazy", "Follow-up: why does a streaming dataset's .map() not run immediately?", "追问：streaming 数据集的 .map() 为什么不立即执行？",
           Choice(MAP_LAZY), lambda p: "lazy", followup=True)],
     reread=("part 1, must-remember: generators (5.3x), the GIL (1.0x / 3.1x)", "第一篇“必记”：生成器（5.3 倍）、GIL（1.0× / 3.1×）"),
-    course={"file_gb": 10, "ram_gb": 16, "cores": 8, "doc_seed": 0, "n_docs": 8, "serial": 0.23, "workers": 8, "threads": 8},
+    course={"file_gb": 10, "ram_gb": 16, "cores": 8, "doc_seed": 0, "n_docs": 8, "workers": 8, "threads": 8},
     **interview("C7", points=[
         "not into a list (5x the file, about 50 GB): a generator pipeline read -> filter -> dedupe -> count, one record plus the hash set in memory",
         "CPU-bound work in a multiprocessing.Pool, not threads (GIL: 8 threads 1.0x, 8 processes 3.1x); chunksize spreads the pickle cost; top-level functions",
@@ -673,6 +679,6 @@ C7 = Question(
         "pandas\"; a good one says why the memory is 5x, why threads are useless, and that datasets does exactly "
         "these two things underneath."
     )),
-    view=lambda p: {"docs": "\n    ".join(repr(d) for d in _c7_docs(p)), "serial_pct": f"{p['serial'] * 100:g}%"})
+    view=lambda p: {"docs": "\n    ".join(repr(d) for d in _c7_docs(p))})
 
 QUESTIONS = [C1, C2, C3, C4, C5, C6, C7]
