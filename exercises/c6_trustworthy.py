@@ -34,8 +34,7 @@ def bands_overlap(a: list[float], b: list[float], k: float = 1.0, spread: str = 
 
     Band width convention: each band is ``mean ± k × s``, where ``s`` is the sample standard
     deviation of the seed values when ``spread == "std"``, and the standard error of their mean
-    (that standard deviation / √n, n the number of seeds) when ``spread == "sem"``. A band
-    touching the other counts as overlapping.
+    (that standard deviation / √n, n the number of seeds) when ``spread == "sem"``.
 
     Source: 第二篇 · 必记 / part 2, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q6.
     """
@@ -76,7 +75,7 @@ def run_record(run: dict) -> dict:
             with the keys ``"config"`` (dict), ``"data_path"`` (str, the training data file),
             ``"host"`` (str), ``"metrics"`` (dict), ``"notes"`` (str), ``"output_dir"`` (str),
             ``"repo_dir"`` (str, the git repository of the training code, a repository owned by
-            another user than the one running your code), ``"run_id"`` (str), ``"seed"`` (int),
+            another user than the one running your code), ``"id"`` (str, the run's identifier), ``"seed"`` (int),
             ``"started_at"`` (str, ISO 8601) and ``"user"`` (str).
 
     Returns:

@@ -51,7 +51,7 @@ def process_file(path: str, min_chars: int, n_workers: int) -> dict:
     """The whole plan: the texts of ``unique_texts``, each tokenized with :func:`tokenize`, the
     tokenizing run so that it keeps ``n_workers`` CPU cores busy at once; everything it starts
     has finished before it returns. Memory: like :func:`unique_texts`, its peak must not grow with
-    the texts it processes (measured on a file and on one with about 4x the unique texts).
+    the texts it handles (measured on a file and on one with about 4x the unique texts).
 
     Returns ``{"documents": number of unique texts kept, "tokens": total tokens}`` (ints).
     Source: 第一篇 · 必记 / part 1, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q7.
@@ -60,12 +60,13 @@ def process_file(path: str, min_chars: int, n_workers: int) -> dict:
 
 
 def why_not_linear() -> list[str]:
-    """Follow-up: why do 8 worker processes on 8 cores fall short of an 8x speed-up on the course's
-    CPU-bound preprocessing? Returns the keys of the causes (a list of str, in any order), chosen from:
+    """Follow-up: why does the course's parallel version of its CPU-bound preprocessing, 8 workers
+    on 8 cores, fall short of an 8x speed-up? Returns the keys of the causes (a list of str, in
+    any order), chosen from:
 
     - ``"startup"``: starting the workers;
     - ``"serialization"``: serializing every item sent to a worker and every result sent back;
-    - ``"gil"``: one interpreter lock that all the workers share;
+    - ``"one_lock"``: one interpreter lock that all the workers share;
     - ``"shared_memory"``: the workers locking the memory they share;
     - ``"gc"``: Python's garbage collector pausing the workers.
 

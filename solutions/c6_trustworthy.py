@@ -45,7 +45,7 @@ def _commit(repo_dir):
 def run_record(run):
     with open(run["data_path"], "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
-    return {"run_id": run["run_id"], "commit": _commit(run["repo_dir"]), "config": dict(run["config"]),
+    return {"run_id": run["id"], "commit": _commit(run["repo_dir"]), "config": dict(run["config"]),
             "data_version": digest, "seed": run["seed"],
             "environment": {"python": platform.python_version(), "torch": torch.__version__},
             "metrics": dict(run["metrics"])}

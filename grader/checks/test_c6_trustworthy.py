@@ -106,7 +106,7 @@ def _record(learner, shared_tmp_path, content: str, seed: int):
     config, metrics = {"lr": 3e-4, "batch_size": 8, "seed": seed}, {"accuracy": 0.61, "loss": 1.7}
     # keys matched by meaning: which items a record holds is what the learner recalls
     run = run_facts({"config": config, "data_path": str(path), "seed": seed, "metrics": metrics,
-                     "repo_dir": repo, "run_id": f"run-{seed}-{len(content)}"}, seed)
+                     "repo_dir": repo, "id": f"run-{seed}-{len(content)}"}, seed)
     rec, _ = by_meaning(learner.run_record(run), record_item, SEVEN_ITEMS, "run_record(run)")
     return rec, run, head, path
 
@@ -117,7 +117,7 @@ def test_run_record(learner, shared_tmp_path, seed, text):
     content = json.dumps({"text": text}) + "\n"
     rec, run, head, path = _record(learner, shared_tmp_path, content, seed)
     expect_equal((rec["run_id"], rec["config"], rec["seed"], rec["metrics"]),
-                 (run["run_id"], run["config"], run["seed"], run["metrics"]), "run id, config, seed and metrics as given")
+                 (run["id"], run["config"], run["seed"], run["metrics"]), "run id, config, seed and metrics as given")
     # issue 29: "unknown" passed as the commit, and the data file's path as its version: a commit is the
     # repository's real HEAD, a data version identifies the bytes
     if rec["commit"] != head:

@@ -227,7 +227,7 @@ def test_parallel_tokenizing(learner, shared_tmp_path, seed, min_chars):
 # The course's answer to "为什么进程到不了 8×" (part 1, must-remember: 「差在进程启动与 pickle，chunksize 是最重要的
 # 旋钮」); issue 23: the follow-up was graded with Amdahl's law, which the course never gives.
 COURSE_CAUSES = frozenset({"startup", "serialization"})
-CAUSE_KEYS = COURSE_CAUSES | {"gil", "shared_memory", "gc"}
+CAUSE_KEYS = COURSE_CAUSES | {"one_lock", "shared_memory", "gc"}
 
 
 def test_why_not_linear(learner):

@@ -556,7 +556,7 @@ CATALOG: tuple[Exercise, ...] = (
            L_GIL_RULE + "; e.g. multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=...): a chunksize "
            "sends a batch of texts per pickle round-trip"),
         kp("exact_dedupe", "exact dedupe of the cleaned texts, first occurrences in order", p7("C", 7), L_STREAM),
-        fact("why_not_linear", "follow-up: why processes fall short of a linear speed-up, against the course",
+        fact("why_not_linear", "follow-up: why the parallel version falls short of a linear speed-up, against the course",
              p7("C", 7, followup=True),
              "8 processes reach 3.1x, not 8x: the gap is process start-up and pickling — 「差在进程启动与 pickle，"
              "chunksize 是最重要的旋钮」", followup=True),

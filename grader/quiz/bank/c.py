@@ -615,7 +615,7 @@ WORKERS = [Option("processes", "worker processes (a process pool)", "worker 进�
            Option("streams", "CUDA streams", "CUDA stream"), Option("coroutines", "coroutines", "协程")]
 NOT_LINEAR = [Option("startup", "starting the worker processes", "进程启动"),
               Option("serialization", "pickling the items and results between processes", "pickle（进程间传数据）"),
-              Option("gil", "the GIL, shared by the processes", "进程之间共用的 GIL"),
+              Option("one_lock", "the GIL, shared by the processes", "进程之间共用的 GIL"),
               Option("shared_memory", "locks on the memory the processes share", "进程共享内存的锁"),
               Option("gc", "Python's garbage collector", "Python 垃圾回收")]
 MAP_LAZY = [Option("lazy", "it is lazy: each record is mapped when the iteration reaches it", "它是惰性的：迭代到哪条才处理哪条"),

@@ -10,4 +10,4 @@ MISCONCEPTION = "blame the GIL for the processes too: each worker process has it
 
 
 def why_not_linear():
-    return sorted({"startup", "serialization", "gil"})
+    return sorted({"startup", "serialization", "one_lock"})
