@@ -104,7 +104,7 @@ def test_run_record(learner, shared_tmp_path, seed, data, config):
     metrics = {"val_loss": round(1 + seed % 997 / 1000, 6)}
     run_id = f"run-{seed}"
     # the facts of the run among others a record leaves out: which make the record is the learner's call
-    run = run_facts({"run_id": run_id, "repo_dir": str(repo), "config": config, "data_path": str(data_path),
+    run = run_facts({"id": run_id, "repo_dir": str(repo), "config": config, "data_path": str(data_path),
                      "seed": seed, "metrics": metrics}, seed)
     out = learner.drive("grader.drivers.p5_profile_record:run_record", run=run)
     rec, names = by_meaning(out["record"], record_item, ITEMS, "make_run_record(...)")  # keys matched by meaning
