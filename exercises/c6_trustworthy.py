@@ -75,8 +75,8 @@ def run_record(run: dict) -> dict:
             with the keys ``"config"`` (dict), ``"data_path"`` (str, the training data file),
             ``"host"`` (str), ``"metrics"`` (dict), ``"notes"`` (str), ``"output_dir"`` (str),
             ``"repo_dir"`` (str, the git repository of the training code, a repository owned by
-            another user than the one running your code), ``"id"`` (str, the run's identifier), ``"seed"`` (int),
-            ``"started_at"`` (str, ISO 8601) and ``"user"`` (str).
+            another user than the one running your code), ``"id"`` (str, the run's identifier),
+            ``"seed"`` (int), ``"started_at"`` (str, ISO 8601) and ``"user"`` (str).
 
     Returns:
         A dict with one entry per item of that record, keyed by short names (matched by meaning,
