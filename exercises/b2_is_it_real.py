@@ -42,8 +42,11 @@ def verdict(scores_a: list[float], scores_b: list[float], n_questions: int) -> s
         n_questions: the size of the eval set.
 
     Returns:
-        ``"need_more_seeds"`` when a config has too few seeds to judge at all; otherwise
+        ``"need_more_seeds"`` when a config has too few seeds to measure any spread between
+        them (its sample standard deviation is undefined); otherwise
         ``"real"`` when the course's tools show a difference, ``"not_shown"`` when they do not.
+        Convention where a judgement rests on the seeds' spread: a config's spread reaches one
+        sample standard deviation either side of its mean.
 
     Source: 第二篇 · 必记 / part 2, must-remember; 第七篇 · B. 跨篇综合 / part 7, §五.B q2.
     """

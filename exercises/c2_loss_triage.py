@@ -63,7 +63,10 @@ def missing_line(trace: dict) -> str:
 def grad_norm_healthy(grad_norms: list[float]) -> bool:
     """Follow-up: does this gradient-norm curve (one value per step) look healthy? A plain bool.
 
-    The grader asks only curves that are clearly healthy or clearly not.
+    The grader asks only curves that are clearly healthy or clearly not: curves of the kind the
+    course's script logs, and such curves with one value changed: a value after the first step
+    set to 6 or more times the curve's largest value, or any value set to one that is not a
+    finite number.
 
     Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q2, follow-up directions.
     """

@@ -69,6 +69,9 @@ def moe_decode_cost(total_params: int, active_params: int, batch: int, bytes_per
     are those of the weights the step reads in the worst case of routing. The KV cache and the
     activations are left out.
 
+    Convention: ``batch`` is a serving batch of at least ``total_params / active_params``
+    sequences (the grader asks no smaller one; below that the answer depends on the routing).
+
     Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q3, follow-up directions.
     """
     raise NotImplementedError("C3: moe_decode_cost")

@@ -11,7 +11,7 @@ Answer it as code; then the follow-up direction. Accuracies are fractions in [0,
 
 What the grader measures: your statistics against numpy's on drawn seed values and the exact
 normal quantile; your question lists against an inner merge of drawn eval tables; your run
-record against the data file's bytes and this interpreter's versions; your experiment run
+record against a git repository, a data file and the interpreter the grader set up; your experiment run
 again with the same seed and with others.
 
 Study: 第二篇 · 必记 / part 2, must-remember; 第六篇 · 必记 / part 6, must-remember;
@@ -27,10 +27,14 @@ def seed_summary(values: list[float]) -> tuple[float, float]:
     raise NotImplementedError("C6: seed_summary")
 
 
-def bands_overlap(a: list[float], b: list[float]) -> bool:
+def bands_overlap(a: list[float], b: list[float], k: float = 1.0, spread: str = "std") -> bool:
     """Do the bands of two configs overlap, each band drawn from its seed values as the course
     shades a config's spread over seeds (with :func:`seed_summary`'s statistics)? Returns a
     plain bool.
+
+    Band width convention: each band is ``mean ± k × s``, where ``s`` is the sample standard
+    deviation of the seed values when ``spread == "std"``, and the standard error of their mean
+    (that standard deviation / √n, n the number of seeds) when ``spread == "sem"``.
 
     Source: 第二篇 · 必记 / part 2, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q6.
     """
@@ -70,16 +74,19 @@ def run_record(run: dict) -> dict:
             goes into the record, and what else the record needs, is yours to decide): a dict
             with the keys ``"config"`` (dict), ``"data_path"`` (str, the training data file),
             ``"host"`` (str), ``"metrics"`` (dict), ``"notes"`` (str), ``"output_dir"`` (str),
-            ``"seed"`` (int), ``"started_at"`` (str, ISO 8601) and ``"user"`` (str). The code
-            is the git checkout of the working directory.
+            ``"repo_dir"`` (str, the git repository of the training code, a repository owned by
+            another user than the one running your code), ``"id"`` (str, the run's identifier),
+            ``"seed"`` (int), ``"started_at"`` (str, ISO 8601) and ``"user"`` (str).
 
     Returns:
         A dict with one entry per item of that record, keyed by short names (matched by meaning,
-        any spelling), no other entries. Conventions for the values: a value taken from ``run``
-        is recorded as given; identifiers and digests are non-empty strings, a new identifier
-        per call; a digest of a file is the SHA-256 hex digest of its bytes; software versions
-        are a dict that includes ``"python": platform.python_version()`` and
-        ``"torch": torch.__version__``; a time is an ISO 8601 string.
+        any spelling), no other entries. Conventions for whatever values it holds (more kinds
+        than a record needs): a value taken from ``run`` is recorded as given; what describes a
+        file or a folder describes it as it is now: a git repository by the full sha git reports
+        for its ``HEAD``, a file's content by the SHA-256 hex digest of its bytes, a size in bytes
+        (int); software by a dict ``{name: version string}`` that includes
+        ``"python": platform.python_version()`` and ``"torch": torch.__version__``; a time is an
+        ISO 8601 string; a machine by its host name.
 
     Source: 第六篇 · 必记 / part 6, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q6.
     """

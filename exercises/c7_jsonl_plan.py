@@ -13,7 +13,7 @@ the follow-up direction.
 What the grader measures: your texts against a plain serial pass; the peak resident memory of
 your process, read from /proc outside it, on a file and on the same documents repeated 8x;
 where the CPU time of the tokenizing is spent, read from the kernel's accounting outside your
-process; your speed-up bound on drawn cases and the course's.
+process; your answer to the follow-up against the course's.
 
 Study: 第一篇 · 必记 / part 1, must-remember; 第一篇 · 结论 / part 1, conclusion;
 第七篇 · C. 面试题 / part 7, §五.C q7.
@@ -50,7 +50,8 @@ def tokenize(text: str) -> list[int]:
 def process_file(path: str, min_chars: int, n_workers: int) -> dict:
     """The whole plan: the texts of ``unique_texts``, each tokenized with :func:`tokenize`, the
     tokenizing run so that it keeps ``n_workers`` CPU cores busy at once; everything it starts
-    has finished before it returns.
+    has finished before it returns. Memory: like :func:`unique_texts`, its peak must not grow with
+    the texts it handles (measured on a file and on one with about 4x the unique texts).
 
     Returns ``{"documents": number of unique texts kept, "tokens": total tokens}`` (ints).
     Source: 第一篇 · 必记 / part 1, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q7.
@@ -58,11 +59,17 @@ def process_file(path: str, min_chars: int, n_workers: int) -> dict:
     raise NotImplementedError("C7: process_file")
 
 
-def speedup_bound(serial_fraction: float, n_workers: int, n_cores: int) -> float:
-    """Follow-up: the best speed-up ``n_workers`` parallel workers can reach on ``n_cores`` cores
-    when a fraction ``serial_fraction`` of the work stays serial (reading, dedupe, handing the
-    work out).
+def why_not_linear() -> list[str]:
+    """Follow-up: why does the course's parallel version of its CPU-bound preprocessing, 8 workers
+    on 8 cores, fall short of an 8x speed-up? Returns the keys of the causes (a list of str, in
+    any order), chosen from:
 
-    Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q7, follow-up directions.
+    - ``"startup"``: starting the workers;
+    - ``"serialization"``: serializing every item sent to a worker and every result sent back;
+    - ``"one_lock"``: one interpreter lock that all the workers share;
+    - ``"shared_memory"``: the workers locking the memory they share;
+    - ``"gc"``: Python's garbage collector pausing the workers.
+
+    Source: 第一篇 · 必记 / part 1, must-remember; 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q7, follow-up directions.
     """
-    raise NotImplementedError("C7: speedup_bound")
+    raise NotImplementedError("C7: why_not_linear")

@@ -82,7 +82,8 @@ def train_step(model, optimizer, scheduler, batch, amp_dtype=None) -> dict:
 
     Exactly one ``optimizer.step()`` per call. Measured: the loss and the gradient
     ``optimizer.step()`` saw against the course's loop run in the grader's process on the same
-    model and batch, and the ``.grad`` fields after ``train_step`` returns.
+    model and batch, and the ``.grad`` fields after ``train_step`` returns: each is either
+    ``None`` or exactly the gradient this step applied (a tensor of zeros is neither).
 
     Source: 第三篇 · 必记 / part 3, must-remember; 第三篇 · 结论 (Autograd) / part 3, conclusion.
     """

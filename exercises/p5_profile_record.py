@@ -68,17 +68,19 @@ def make_run_record(run: dict) -> dict:
             goes into the record, and what else the record needs, is yours to decide): a dict
             with the keys ``"config"`` (dict), ``"data_path"`` (str, the training data file),
             ``"host"`` (str), ``"metrics"`` (dict), ``"notes"`` (str), ``"output_dir"`` (str),
-            ``"repo_dir"`` (str, the git repository of the training code), ``"run_id"`` (str),
+            ``"repo_dir"`` (str, the git repository of the training code, a repository owned by
+            another user than the one running your code), ``"id"`` (str, the run's identifier),
             ``"seed"`` (int), ``"started_at"`` (str, ISO 8601) and ``"user"`` (str).
 
     Returns:
         One entry per item of the course's record, keyed by short names (matched by meaning,
-        any spelling), no other entries. Conventions for the values: a value taken from ``run``
-        is recorded as given; a revision of code is the full sha git reports for ``HEAD`` of
-        the repository at ``run["repo_dir"]`` (a repository owned by another user than the one
-        running your code); a digest of a file is the SHA-256 hex digest of
-        its bytes; software versions are a dict ``{distribution name: version string}`` of the
-        installed distributions, ``"torch"`` among them; a time is an ISO 8601 string.
+        any spelling), no other entries. Conventions for whatever values it holds (more kinds
+        than a record needs): a value taken from ``run`` is recorded as given; what describes a
+        file or a folder describes it as it is now: a git repository by the full sha git reports
+        for its ``HEAD``, a file's content by the SHA-256 hex digest of its bytes, a size in bytes
+        (int); software by a dict ``{distribution name: version string}`` of the installed
+        distributions, ``"torch"`` among them; a time is an ISO 8601 string; a machine by its host
+        name.
 
     Source: 第六篇 · 必记 / part 6, must-remember; 总纲 · 七、实验工具 / L1 overview, §七.
     """

@@ -5,7 +5,6 @@ import math
 import platform
 import statistics
 import subprocess
-import uuid
 
 import torch
 
@@ -16,9 +15,14 @@ def seed_summary(values):
     return statistics.mean(values), statistics.stdev(values)
 
 
-def bands_overlap(a, b):
-    (ma, sa), (mb, sb) = seed_summary(a), seed_summary(b)
-    return ma - sa <= mb + sb and mb - sb <= ma + sa
+def bands_overlap(a, b, k=1.0, spread="std"):
+    def band(values):
+        m, s = seed_summary(values)
+        half = k * (s if spread == "std" else s / math.sqrt(len(values)))
+        return m - half, m + half
+
+    (la, ha), (lb, hb) = band(a), band(b)
+    return la <= hb and lb <= ha
 
 
 def ci95_half_width(p, n):
@@ -32,19 +36,18 @@ def changed_questions(results_a, results_b):
             "degraded": sorted(q for q in both if a[q] and not b[q])}
 
 
-def _commit():
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5)
-        return out.stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
+def _commit(repo_dir):
+    out = subprocess.run(["git", "-c", "safe.directory=*", "-C", repo_dir, "rev-parse", "HEAD"],
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip()
 
 
 def run_record(run):
     with open(run["data_path"], "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
-    return {"run_id": uuid.uuid4().hex, "commit": _commit(), "config": dict(run["config"]), "data_version": digest,
-            "seed": run["seed"], "environment": {"python": platform.python_version(), "torch": torch.__version__},
+    return {"run_id": run["id"], "commit": _commit(run["repo_dir"]), "config": dict(run["config"]),
+            "data_version": digest, "seed": run["seed"],
+            "environment": {"python": platform.python_version(), "torch": torch.__version__},
             "metrics": dict(run["metrics"])}
 
 

@@ -39,5 +39,5 @@ def process_file(path, min_chars, n_workers):
     return {"documents": documents, "tokens": tokens}
 
 
-def speedup_bound(serial_fraction, n_workers, n_cores):
-    return 1 / (serial_fraction + (1 - serial_fraction) / min(n_workers, n_cores))
+def why_not_linear():
+    return ["serialization", "startup"]  # part 1: 「差在进程启动与 pickle」

@@ -42,7 +42,7 @@ def make_run_record(run):
             h.update(chunk)
     env = {d.metadata["Name"]: d.version for d in metadata.distributions() if d.metadata["Name"]}
     env["python"] = platform.python_version()
-    return {"run_id": run["run_id"], "commit": commit, "config": dict(run["config"]), "data_version": h.hexdigest(),
+    return {"run_id": run["id"], "commit": commit, "config": dict(run["config"]), "data_version": h.hexdigest(),
             "seed": run["seed"], "environment": env, "metrics": dict(run["metrics"])}
 
 

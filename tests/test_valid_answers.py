@@ -18,6 +18,8 @@ CASES = [
     # (exercise, file, key points it must pass)
     (catalog.get("A7"), "a7_activations_fp32_norms.py", ("growth_with_inputs", "tracks_measurement")),
     (catalog.get("C3"), "c3_decode_roofline_cross_multiplied.py", ("ridge",)),
+    # a key point takes its inputs from ground truth: a broken state_bytes costs only its own key points
+    (catalog.get("C1"), "c1_broken_state_right_inference.py", ("inference_bytes",)),
     # what a stub forbids is watched; importing a library, threads, tables are not forbidden
     (catalog.get("A3"), "a3_imports_numpy_random.py", ("matches_numpy", "different_lengths", "raises_on_incompatible")),
     (catalog.get("P1"), "p1_einsum_in_threads.py", ("float32_matches_sdpa", "float64_matches_sdpa", "no_future_leak")),

@@ -61,7 +61,7 @@ def test_decode_step_cost(learner, config, batch):
            hint="every weight: one multiply-add (2 FLOPs) per token, batch tokens per step")
     _close(got_b, nbytes, f"{what}: bytes of the real bf16 weights",
            hint="the weights are read once and shared by the whole batch")
-    res, what = _roofline(learner, got_f, got_b, H100_PEAK, H100_BW)
+    res, what = _roofline(learner, flops, nbytes, H100_PEAK, H100_BW)  # ground truth in: blame roofline alone
     _close(res["intensity"], batch, f"{what}: the intensity of a bf16 decode step of batch {batch}",
            hint="2 FLOPs x batch per weight / 2 bytes per weight")
 
@@ -117,13 +117,16 @@ def test_quantization_speedup(learner, case):
 MIXTRAL = (46_700_000_000, 12_900_000_000)  # Mixtral 8x7B: total and active parameters per token
 
 
-@given(st.integers(10**8, 10**12), st.floats(0.01, 0.5), st.integers(1, 256), strategies.weight_bytes_per_param)
-def test_moe_decode_cost(learner, total, frac, batch, bpp):
-    # a serving batch and a single sequence on a real MoE's sizes, then the drawn case
-    for t, a, b, p in ((*MIXTRAL, 64, 2), (*MIXTRAL, 1, 2), (total, max(1, int(total * frac)), batch, bpp)):
+@given(st.integers(10**8, 10**12), st.floats(0.01, 0.5), st.integers(0, 256), strategies.weight_bytes_per_param)
+def test_moe_decode_cost(learner, total, frac, extra, bpp):
+    # The stub's convention: a serving batch of at least total / active sequences, where the worst
+    # case of routing and the course's 「全部专家权重都要读」 agree (issue 23: at batch 1 they do not).
+    # Mixtral at the course's kind of serving batch first, then a drawn case.
+    active = max(1, int(total * frac))
+    for t, a, b, p in ((*MIXTRAL, 64, 2), (total, active, -(-total // active) + extra, bpp)):
         what = f"moe_decode_cost(total={t}, active={a}, batch={b}, bytes_per_param={p})"
         got_f, got_b = _pair(learner.moe_decode_cost(t, a, b, p), what)
         _close(got_f, 2 * a * b, f"{what}: FLOPs", hint="each token computes with its active experts only")
         _close(got_b, min(t, b * a) * p, f"{what}: bytes",
-               hint="each token may reach other experts: a batch can make the step read up to batch x active "
-                    "weights, never more than all of them; FLOPs fall with MoE, the bytes do not")
+               hint="a serving batch's tokens are routed to different experts: the step reads far more than one "
+                    "token's active weights, never more than all of them; FLOPs fall with MoE, the bytes do not")

@@ -8,8 +8,11 @@ its peak resident memory (VmHWM, ``learner.peak_rss_bytes()``) may grow by at mo
 extra bytes (a list of records needs ~8x the extra bytes), and both runs must give the check's unique
 texts in order. parallel_tokenizing: process_file's result equals the serial one, and the CPU time of its
 joined child processes (cutime + cstime, ``learner.cpu_times()``) is at least half what tokenizing
-and pickling those texts takes the check (a thread pool's is 0); how the work is spread (a Pool, a
-ProcessPoolExecutor, its chunksize) is the learner's choice. Fail-only extras, observed inside the
+and pickling those texts takes the check (a thread pool's is 0; the work is sized to tens of clock
+ticks, and run on explicit inputs only, never replayed: issue 29), and its peak resident memory on a
+file with ~4x the unique texts grows by at most half the extra bytes (Pool.map's list of texts and of
+results does not pass); how the work is spread (a Pool, a ProcessPoolExecutor, its chunksize) is the
+learner's choice. why_not_linear: the course's causes (part 1). Fail-only extras, observed inside the
 learner's process by grader/drivers/c7_jsonl_plan.py: unique_texts must be lazy and its
 tracemalloc peak must not grow, and must not be reached by the time the FIRST text arrives (a list
 returned as iter(list) is an iterator too, and the 8x file, all repeats, adds no unique texts)
@@ -17,22 +20,23 @@ returned as iter(list) is an iterator too, and the 8x file, all repeats, adds no
 
 import hashlib
 import json
-import math
 import pickle
 import random
 import time
 
-from hypothesis import Phase, given, settings
+from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
-from grader.checks.support.checking import as_number, expect_equal, expect_own_process, fail
+from grader.checks.support.checking import expect_equal, expect_own_process, fail
 from grader.isolation.learner import Learner
 
 DRIVER = "grader.drivers.c7_jsonl_plan:"
 MB = 1 << 20
 NO_SHRINK = (Phase.explicit, Phase.generate)
-POOL_DOCS = 4000
-MIN_CHILD_CPU_S = 0.02  # two clock ticks: a pool that did nothing shows 0
+POOL_DOCS = 8000  # the larger of parallel_tokenizing's two files
+POOL_WORDS = 1600  # ~5 KB texts: tokenizing ~5000 of them is tens of clock ticks of CPU (issue 29)
+MIN_CHILD_CPU_S = 0.1  # ten clock ticks, whatever the grader's own measurement says
+POOL_MEMORY_SHARE = 0.5  # of the larger file's extra bytes: a hash set is ~0.05 of it, the texts ~1, their tokens ~8
 WORDS = ["the", "GIL", "数据", "token", "café", "Pool", "generator", "x", "héllo", "batch", "loss", "ok"]
 
 
@@ -158,22 +162,52 @@ def tokenize_cpu_s(texts) -> float:
     return time.process_time() - t0
 
 
-@settings(max_examples=3, phases=NO_SHRINK)
-@given(st.integers(0, 2**31 - 1), st.integers(0, 4))
-def test_parallel_tokenizing(learner, shared_tmp_path, seed, min_chars):
-    docs = make_docs(seed, POOL_DOCS, max_words=400)  # ~1 KB texts: the workers' share shows in CPU time
-    path = write_jsonl(shared_tmp_path / f"p{seed}.jsonl", docs)
+def _pool_run(learner, path, min_chars, docs) -> float:
+    """process_file's result checked against the serial one; returns the CPU seconds its joined
+    child processes took (cutime + cstime, read from /proc outside the learner's process)."""
     what = f"process_file(path, {min_chars}, n_workers=2)"
     want = serial(docs, min_chars)
-    learner.call("__name__")  # the learner's process is started (its module imported) before the first reading
     before = learner.cpu_times()
     out = learner.drive(DRIVER + "run_pool", path=path, min_chars=min_chars, n_workers=2)
     children = learner.cpu_times()["children_s"] - before["children_s"]
     if type(out) is not dict or "result" not in out:
         fail(f"{what}: the run did not report", "a result", out)
-    expect_equal(out["result"], {"documents": len(want), "tokens": sum(len(t.encode("utf-8")) for t in want)},
-                 f"{what} vs the serial result")
-    # The pass: the workers' CPU time, from the kernel's accounting outside the learner's process.
+    expected = {"documents": len(want), "tokens": sum(len(t.encode("utf-8")) for t in want)}
+    if out["result"] != expected:
+        # blame what was observed (issue 29): process_file's input is the learner's own unique_texts
+        texts = _unique(learner, path, min_chars)
+        if (texts["n"], texts["digest"]) != (len(want), _digest(want)):
+            fail(f"{what} vs the serial result: its input, your unique_texts, already differs (see exact_dedupe)",
+                 expected, out["result"], hint="process_file is right once unique_texts is")
+        expect_equal(out["result"], expected, f"{what} vs the serial result (your unique_texts gives the right texts)")
+    return children
+
+
+# Explicit inputs only: hypothesis replays a failing drawn input and, when a measurement differs on
+# the replay, reports "your code gave different results" (issue 29: randomness it never observed).
+# The seeds are the check's, the documents generated from them: nothing here to tune an answer to.
+@settings(phases=(Phase.explicit,), deadline=None)
+@example(seed=1, min_chars=0)
+@example(seed=20261201, min_chars=3)
+@given(st.integers(0, 2**31 - 1), st.integers(0, 4))
+def test_parallel_tokenizing(learner, shared_tmp_path, seed, min_chars):
+    small_docs = make_docs(seed, POOL_DOCS // 4, max_words=POOL_WORDS)
+    big_docs = make_docs(seed + 1, POOL_DOCS, max_words=POOL_WORDS)  # ~4x the unique texts
+    small = write_jsonl(shared_tmp_path / f"p{seed}-small.jsonl", small_docs)
+    big = write_jsonl(shared_tmp_path / f"p{seed}-big.jsonl", big_docs)
+    outside = isinstance(learner, Learner)  # grader bench's in-process baseline: no process to read
+    if outside:
+        learner.restart()  # a fresh process: its peak resident memory (VmHWM) starts over
+    learner.call("__name__")  # the learner's process is started (its module imported) before the first reading
+    _pool_run(learner, small, min_chars, small_docs)
+    peak_small = learner.peak_rss_bytes() if outside else 0
+    children = _pool_run(learner, big, min_chars, big_docs)
+    peak_big = learner.peak_rss_bytes() if outside else 0
+    what = f"process_file(path, {min_chars}, n_workers=2)"
+    # The pass: the workers' CPU time, from the kernel's accounting outside the learner's process. The work is
+    # sized so that it is tens of clock ticks (a 10 ms tick is the accounting's resolution): a correct pool's
+    # workers spend about what the grader spends, a thread pool's 0, far from the line at half of it.
+    want = serial(big_docs, min_chars)
     need = max(MIN_CHILD_CPU_S, 0.5 * tokenize_cpu_s(want))
     if children < need:
         fail(f"{what}: where the tokenizing's CPU time went: your process's child processes (joined), read "
@@ -181,16 +215,37 @@ def test_parallel_tokenizing(learner, shared_tmp_path, seed, min_chars):
              f"the {len(want)} texts takes the grader)", f"{children:.3f} s",
              hint="threads do not help CPU-bound Python (the GIL): multiprocessing.Pool(n_workers).imap(tokenize, "
                   "texts, chunksize=...) in a `with` block, or a concurrent.futures.ProcessPoolExecutor; a "
-                  "chunksize sends a batch of texts per pickle round-trip")
+                  "chunksize sends a batch of texts per pickle round-trip",
+             example=f"{len(want)} texts of up to {POOL_WORDS} words")
+    # Memory (issue 29: Pool.map / executor.map turn the generator into a list, and keep every result): with
+    # ~4x the unique texts, the peak may grow by the set of seen hashes, not by the texts or their tokens.
+    extra = (shared_tmp_path / f"p{seed}-big.jsonl").stat().st_size - (shared_tmp_path / f"p{seed}-small.jsonl").stat().st_size
+    if outside and peak_big - peak_small > POOL_MEMORY_SHARE * extra:
+        fail(f"{what}: peak resident memory (VmHWM) of your process, read from /proc outside it, on a file with "
+             f"~4x the unique texts: it must not hold the texts or their tokens",
+             f"at most {POOL_MEMORY_SHARE * extra / MB:.1f} MB above the smaller file's {peak_small / MB:.1f} MB",
+             f"{(peak_big - peak_small) / MB:.1f} MB above it",
+             hint="Pool.map and ProcessPoolExecutor.map make a list of the whole input first, and map returns every "
+                  "result at once; consume the results lazily (imap / imap_unordered) as they come",
+             example=f"{len(serial(small_docs, min_chars))} then {len(want)} unique texts of up to {POOL_WORDS} words")
 
 
-@given(st.floats(0, 1), st.integers(1, 64), st.integers(1, 64))
-def test_speedup_bound(learner, s, workers, cores):
-    for args in ((0.23, 8, 8), (s, workers, cores)):
-        want = 1 / (args[0] + (1 - args[0]) / min(args[1], args[2]))
-        got = as_number(learner.speedup_bound(*args), f"speedup_bound{args}")
-        if not math.isclose(got, want, rel_tol=1e-6):  # float32 arithmetic is right too
-            fail(f"speedup_bound{args}", want, got, hint="the serial part and the real core count cap the speed-up")
-    if not 2.9 <= learner.speedup_bound(0.23, 8, 8) <= 3.3:
-        fail("speedup_bound(0.23, 8, 8): the course's 8 processes", "~3.1", learner.speedup_bound(0.23, 8, 8),
-             "23% serial work caps 8 processes near the course's 3.1x")
+# The course's answer to "为什么进程到不了 8×" (part 1, must-remember: 「差在进程启动与 pickle，chunksize 是最重要的
+# 旋钮」); issue 23: the follow-up was graded with Amdahl's law, which the course never gives.
+COURSE_CAUSES = frozenset({"startup", "serialization"})
+CAUSE_KEYS = COURSE_CAUSES | {"one_lock", "shared_memory", "gc"}
+
+
+def test_why_not_linear(learner):
+    got = learner.why_not_linear()
+    if type(got) not in (list, tuple) or not all(type(k) is str for k in got) or len(set(got)) != len(got):
+        fail("why_not_linear() must return a list of distinct cause keys", "a list of str", got)
+    unknown = set(got) - CAUSE_KEYS
+    if unknown:
+        fail("why_not_linear(): keys the stub lists", sorted(CAUSE_KEYS), sorted(unknown))
+    if set(got) != COURSE_CAUSES:
+        fail("why_not_linear(): why 8 processes fall short of 8x (the course's 0.46 s -> 0.15 s, 3.1x)",
+             sorted(COURSE_CAUSES), sorted(got),
+             hint="part 1: 「差在进程启动与 pickle，chunksize 是最重要的旋钮」 (the gap is process start-up and pickling, "
+                  "chunksize the main knob); each process has its own interpreter and GIL, and processes share no "
+                  "memory")

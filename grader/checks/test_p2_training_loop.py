@@ -50,7 +50,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.support import strategies
-from grader.checks.support.checking import as_number, fail
+from grader.checks.support.checking import as_number, as_tensor, fail
 from grader.checks.truth import training_loop as loop
 from grader.given.char_model import build_model, encode, evaluate_loss, make_corpus
 
@@ -153,6 +153,7 @@ def _expect_own_gradients(learner, seed, data_seed, amp_dtype, n):
     before = loop.flat(model.parameters())
     path = "fp32" if amp_dtype is None else "amp_dtype=bfloat16"
     kept = None  # the gradient of step i-1 (minus its move): what a missing zero_grad adds to step i
+    moves, names = [], [name for name, _ in model.named_parameters()]
     for i, (rec, batch) in enumerate(zip(out["steps"], drawn)):
         # the gradient at the weights this step started from (the learner's after step i-1: any
         # clipping or none, only the direction of the move is compared)
@@ -187,12 +188,26 @@ def _expect_own_gradients(learner, seed, data_seed, amp_dtype, n):
         if not math.isclose(norm, ref.norm, rel_tol=1e-3):
             fail(f"{path}, train_step call {i}: the returned grad_norm", f"{ref.norm:.4f} (this step's total "
                  "norm before clipping)", f"{norm:.4f}", "report what clip_grad_norm_ returns on this step")
+        moves.append(move)
         kept, before = -move, after
-    for i, rec in enumerate(out["steps"]):
-        if rec["grads_held_after"]:  # seen in the learner's process: a reason to fail only
-            fail(f"{path}, train_step call {i}: .grad of every parameter after train_step returns",
-                 "None for all (optimizer.zero_grad(set_to_none=True) after the step)",
-                 f"{rec['grads_held_after']} of {out['n_params']} still hold a tensor "
-                 f"({rec['grads_nonzero_after']} of them non-zero)",
-                 "zero_grad(set_to_none=True) frees the gradients and saves a memory write; backward() "
-                 "accumulates, so every step must clear them (part 3, must-remember)")
+    # The stub's contract (issue 23): after train_step, every .grad is None (cleared at the end of the step, the
+    # course's order) or holds exactly the gradient this step applied (cleared at the start of the next one,
+    # the tutorial order); a tensor of zeros, or any other gradient, is neither. Seen in the learner's
+    # process: a reason to fail only.
+    for i, (rec, move) in enumerate(zip(out["steps"], moves)):
+        if not rec["grads_held_after"]:
+            continue
+        what = f"{path}, train_step call {i}: .grad of every parameter after train_step returns"
+        grads = rec.get("grads")
+        held = None
+        if rec["grads_held_after"] == out["n_params"] and isinstance(grads, dict) and list(grads) == names:
+            held = loop.flat(as_tensor(grads[name], f"{what}: .grad of {name}", shape=tuple(p.shape))
+                             for name, p in model.named_parameters())
+        if held is None or not held.norm() > 0 or loop.rel(held, -move) > 1e-3:
+            fail(what, "None for every parameter, or exactly the gradient this step applied",
+                 f"{rec['grads_held_after']} of {out['n_params']} hold a tensor "
+                 f"({rec['grads_nonzero_after']} of them non-zero)" + ("" if held is None or not held.norm() > 0
+                                                                         else ", not this step's gradient"),
+                 "zero_grad(set_to_none=True) after the step (or before the next backward) frees the gradients; "
+                 "set_to_none=False leaves tensors of zeros, a memory write per step; backward() accumulates, "
+                 "so every step must clear them (part 3, must-remember)")

@@ -4,7 +4,7 @@ reads_profiler_table: this process profiles a real training step of a drawn MLP 
 ``torch.profiler.profile`` (``record_function("forward")`` / ``("backward")`` around the two
 phases), turns ``key_averages()`` into plain rows and gives them to the learner; top ops and the
 backward/forward ratio are recomputed here from the same rows.
-run_record: this process makes a git repository with a commit and a random data file;
+run_record: this process makes a git repository with a commit (truth/experiments.git_repo, as C6) and a random data file;
 the learner's ``make_run_record`` gets the run's facts among others a record leaves out
 (``meaning.run_facts``); its record must hold that commit (``git rev-parse HEAD`` here), the
 file's sha256 (hashlib here), the run id, config, seed and metrics given, a pip-freeze-like
@@ -31,9 +31,6 @@ op and the ratio.
 
 import hashlib
 import math
-import os
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 
@@ -44,6 +41,7 @@ from hypothesis import strategies as st
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, fail
 from grader.checks.support.meaning import by_meaning, record_item, run_facts
+from grader.checks.truth.experiments import git_repo
 from grader.drivers.p5_profile_record import NoisyDataset, final_loss
 
 torch.set_num_threads(1)
@@ -94,33 +92,23 @@ def test_reads_profiler_table(learner, case, k):
              "cpu_time_total of the 'backward' row divided by that of the 'forward' row (" + P6_PROF + ")")
 
 
-def _git(repo, *args) -> str:
-    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout.strip()
-
-
 @settings(max_examples=2)
 @given(st.integers(0, 2**31 - 1), st.binary(min_size=1, max_size=4096),
        st.dictionaries(st.sampled_from(["lr", "batch_size", "steps", "warmup"]), st.integers(1, 1000), min_size=1))
 def test_run_record(learner, shared_tmp_path, seed, data, config):
-    repo = Path(tempfile.mkdtemp(prefix="repo-", dir=shared_tmp_path))
-    _git(repo, "init", "-q")
-    (repo / "train.py").write_text(f"# run {seed}\n")
-    _git(repo, "add", "train.py")
-    _git(repo, "-c", "user.name=grader", "-c", "user.email=g@x", "commit", "-q", "-m", "run")
-    for root, dirs, files in os.walk(repo):
-        for p in [root, *(os.path.join(root, f) for f in files)]:
-            os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
+    repo, head = git_repo(shared_tmp_path, f"# run {seed}\n")
+    repo = Path(repo)
     data_path = repo.with_name(repo.name + "-data.bin")
     data_path.write_bytes(data)
     data_path.chmod(0o644)
     metrics = {"val_loss": round(1 + seed % 997 / 1000, 6)}
     run_id = f"run-{seed}"
     # the facts of the run among others a record leaves out: which make the record is the learner's call
-    run = run_facts({"run_id": run_id, "repo_dir": str(repo), "config": config, "data_path": str(data_path),
+    run = run_facts({"id": run_id, "repo_dir": str(repo), "config": config, "data_path": str(data_path),
                      "seed": seed, "metrics": metrics}, seed)
     out = learner.drive("grader.drivers.p5_profile_record:run_record", run=run)
     rec, names = by_meaning(out["record"], record_item, ITEMS, "make_run_record(...)")  # keys matched by meaning
-    expected = {"run_id": run_id, "commit": _git(repo, "rev-parse", "HEAD"), "config": config,
+    expected = {"run_id": run_id, "commit": head, "config": config,
                 "data_version": hashlib.sha256(data).hexdigest(), "seed": seed, "metrics": metrics}
     hints = {"commit": "the full sha of HEAD of the repository (git -c safe.directory='*' -C repo rev-parse HEAD)",
              "data_version": "sha256 hex digest of the data file's bytes", "config": "the config as given",
@@ -192,18 +180,22 @@ def test_seed_reproducible(learner, seeds):
         if dup:
             fail(f"{source} noise of the {len(values)} samples of one epoch", "all different",
                  f"{dup} repeated values: the two workers draw the same {source} stream",
-                 "seed numpy and random in each worker from torch.initial_seed() (worker_init_fn) (" + P6_SEED + ")")
+                 "something seeds the workers alike (e.g. a worker_init_fn giving every worker one value); by "
+                 "default torch seeds each worker's random, NumPy and torch RNGs from the loader's base seed + "
+                 "worker id (" + P6_SEED + ")")
         epoch1, epoch2 = ([n[part] for n in e] for e in first["epoch_noises"][:2])
         if sorted(epoch1) == sorted(epoch2):
             fail(f"{source} noise of epoch 2 vs epoch 1 (seed {a})", "different noise every epoch",
                  "the same values again: every epoch re-seeds the workers' " + source + " alike",
-                 "derive each worker's seed from torch.initial_seed(), which the loader's generator changes every "
-                 "epoch; never from the run's seed + worker_id (" + P6_SEED + ")")
+                 "the loader's base seed changes every epoch and torch seeds the workers from it; a worker_init_fn "
+                 "that re-seeds must derive from torch.initial_seed(), never from the run's seed + worker_id "
+                 "(" + P6_SEED + ")")
     if first["metric"] != again["metric"]:
         fail(f"metric of two runs with seed {a}, 1.1 s apart", "identical",
              f"{first['metric']!r} vs {again['metric']!r}",
-             "a torch.Generator seeded with the seed for the DataLoader, and worker_init_fn seeding numpy and "
-             "random from it; nothing from the clock or the process (" + P6_SEED + ")")
+             "give the DataLoader a torch.Generator seeded with the seed (generator=): it decides the order and "
+             "every worker's base seed, from which torch seeds the workers' RNGs; nothing from the clock or the "
+             "process (" + P6_SEED + ")")
     if zero["metric"] != zero_again["metric"]:
         fail("metric of two runs with seed 0, 1.1 s apart", "identical", f"{zero['metric']!r} vs {zero_again['metric']!r}",
              "0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as 'no seed'")

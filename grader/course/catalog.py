@@ -556,9 +556,10 @@ CATALOG: tuple[Exercise, ...] = (
            L_GIL_RULE + "; e.g. multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=...): a chunksize "
            "sends a batch of texts per pickle round-trip"),
         kp("exact_dedupe", "exact dedupe of the cleaned texts, first occurrences in order", p7("C", 7), L_STREAM),
-        fact("speedup_bound", "follow-up: the speed-up bound on drawn cases and the course's", p7("C", 7, followup=True),
-             "processes do not reach 8x: the serial part (reading, dedupe, pickling in the parent) and the real "
-             "cores cap it (Amdahl: 1 / (s + (1 - s) / n)); the course measured 3.1x", followup=True),
+        fact("why_not_linear", "follow-up: why the parallel version falls short of a linear speed-up, against the course",
+             p7("C", 7, followup=True),
+             "8 processes reach 3.1x, not 8x: the gap is process start-up and pickling — 「差在进程启动与 pickle，"
+             "chunksize 是最重要的旋钮」", followup=True),
         question="一份 10 GB 的 JSONL 要清洗、去重、tokenize，机器 16 GB 内存 8 核，怎么做到又快又不爆内存？",
         forbidden=("amdahl", "streaming", "generator", "yield", "set of", "hash", "SHA-256", "sha256", "process pool", "processes, not",
                    "not threads", "imap(", "chunksize=chunksize", "pickle", "1 / (", "min(n_workers",
@@ -639,8 +640,9 @@ CATALOG: tuple[Exercise, ...] = (
         fact("run_record", "the saved record's items and values against git, the data file and the "
              "interpreter", P6_MUST, L_RECORD),
         kp("seed_reproducible", "a 2-worker DataLoader: same seed twice, another seed, no repeated noise", P6_MUST,
-           L_SEED + "; seed the DataLoader with torch.Generator().manual_seed(seed); each worker's numpy and "
-           "random from torch.initial_seed() (worker_init_fn)"),
+           L_SEED + "; seed the DataLoader with torch.Generator().manual_seed(seed): it decides the order and each "
+           "worker's base seed, from which torch seeds every worker's random, NumPy and torch RNGs (a "
+           "worker_init_fn is needed only to re-seed other libraries, from torch.initial_seed())"),
         timeout_s=300,
         question="不写 kernel，能不能解释一次训练为什么慢、一次推理为什么快不起来、一个 OOM 从哪里来？三个月后能不能复现今天这次实验？",
         forbidden=("commit", "run id", "data_version", "data version", "environment", "seven",

@@ -84,6 +84,9 @@ def run_steps(learner_module, *, seed: int, config: dict, batches: list, amp_dty
         }
         if return_params:
             rec["params"] = named_params(model)
+            # what .grad holds after the call (None, or a tensor): the check compares it with the step's move
+            rec["grads"] = {name: None if p.grad is None else p.grad.detach().clone()
+                            for name, p in model.named_parameters()}
         steps.append(rec)
     return {"steps": steps, "n_params": len(params)}
 

@@ -239,9 +239,11 @@ def make_docs(seed: int, n: int, max_words: int = 6) -> list[str]:
     return _make(seed, n, max_words)
 
 
-def amdahl_speedup(serial_fraction: float, workers: int, cores: int) -> float:
-    """C7's follow-up: the serial part and the real core count cap the speed-up."""
-    return 1 / (serial_fraction + (1 - serial_fraction) / min(workers, cores))
+def why_processes_fall_short() -> frozenset:
+    """C7's follow-up, the course's answer as C7's check grades it (part 1: 「差在进程启动与 pickle」)."""
+    from grader.checks.test_c7_jsonl_plan import COURSE_CAUSES
+
+    return COURSE_CAUSES
 
 
 def thread_speedup_range() -> tuple[float, float]:

@@ -1,6 +1,6 @@
 """Check-side ground truth for the "is the conclusion real" exercises (B2, C6): multi-seed bands,
 ci95 of an accuracy with the exact normal quantile, and the seven-item run record (part 2,
-statistics; part 6, experiment management)."""
+statistics; part 6, experiment management), and the git repository a run record points at."""
 
 from __future__ import annotations
 
@@ -20,9 +20,50 @@ def mean_std(values) -> tuple[float, float]:
     return float(a.mean()), float(a.std(ddof=1))
 
 
-def bands_overlap(a, b) -> bool:
-    (ma, sa), (mb, sb) = mean_std(a), mean_std(b)
-    return ma - sa <= mb + sb and mb - sb <= ma + sa
+SPREADS = ("std", "sem")  # a band's half-width: k x the sample std, or k x the standard error std / sqrt(n)
+
+
+def band(values, k: float = 1.0, spread: str = "std") -> tuple[float, float]:
+    """(low, high) of mean +- k x spread; "sem" is the standard error of the mean, std / sqrt(n)."""
+    m, s = mean_std(values)
+    half = k * (s if spread == "std" else s / math.sqrt(len(values)))
+    return m - half, m + half
+
+
+def bands_overlap(a, b, k: float = 1.0, spread: str = "std") -> bool:
+    (la, ha), (lb, hb) = band(a, k, spread), band(b, k, spread)
+    return la <= hb and lb <= ha
+
+
+def course_seed_example() -> tuple[list[float], list[float]]:
+    """Part 2's example: 5 seeds each, means 0.30 apart, seed-to-seed std 0.179 (「差 0.30、约 1.7 个标准差」),
+    whose shaded bands the course reads as not overlapping late in training."""
+    z = np.linspace(-1.0, 1.0, 5)
+    z = z / z.std(ddof=1)
+    a = [float(3.0 + 0.179 * x) for x in z]
+    return a, [float(x - 0.30) for x in a]
+
+
+def git_repo(parent, text: str) -> tuple[str, str]:
+    """A git repository with one commit under ``parent``, readable by the learner's user (another
+    user than its owner): (its path, the full sha of HEAD as git reports it)."""
+    import os
+    import subprocess
+    import tempfile
+
+    def git(*args):
+        return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=True).stdout.strip()
+
+    repo = tempfile.mkdtemp(prefix="repo-", dir=parent)
+    git("init", "-q")
+    with open(os.path.join(repo, "train.py"), "w") as f:
+        f.write(text)
+    git("add", "train.py")
+    git("-c", "user.name=grader", "-c", "user.email=g@x", "commit", "-q", "-m", "run")
+    for root, dirs, files in os.walk(repo):
+        for p in [root, *(os.path.join(root, f) for f in files)]:
+            os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
+    return repo, git("rev-parse", "HEAD")
 
 
 def ci95_half_width(p: float, n: int) -> float:

@@ -132,9 +132,12 @@ B2 = Question(
     "Two SFT runs with \"the same configuration\" differ by {d} points on the eval; a colleague says the new "
     "configuration is better. What from which parts do you judge it with?",
     _draw_b2,
-    [Part("records", "Before comparing, which items of the two runs' records must match?",
-          "比较之前，两次的记录里哪些项必须一致？",
-          MultiSelect([Option(k, *v) for k, v in RECORD_KEYS.items()]), lambda p: frozenset(T.settings_items())),
+    # The question's premise is "the same config": the course's answer checks the other settings
+    # (「commit、数据版本、环境、seed」); asking for config too marked the course's answer wrong (issue 23).
+    [Part("records", "The config is the same, the colleague says. Which other items of the two runs' records must "
+          "match before comparing?", "同事说配置一样。比较之前，两次的记录里还有哪些项必须一致？",
+          MultiSelect([Option(k, *v) for k, v in RECORD_KEYS.items() if k != "config"]),
+          lambda p: frozenset(T.settings_items()) - {"config"}),
      Part("ci", "The eval has {n} questions at an accuracy of about {acc_pct}: the ci95 half-width?",
           "评测 {n} 道题、准确率约 {acc_pct}：ci95 半宽是多少？", Number("fraction", "%", Tolerance(abs=0.002)),
           lambda p: T.ci95_half_width(p["acc"], p["n"])),

@@ -11,6 +11,8 @@ PASSES = ("parallel_tokenizing",)
 
 
 def process_file(path, min_chars, n_workers):
+    documents = tokens = 0
     with multiprocessing.Pool(n_workers) as pool:
-        ids = list(pool.imap(tokenize, unique_texts(path, min_chars)))
-    return {"documents": len(ids), "tokens": sum(map(len, ids))}
+        for ids in pool.imap(tokenize, unique_texts(path, min_chars)):
+            documents, tokens = documents + 1, tokens + len(ids)
+    return {"documents": documents, "tokens": tokens}
