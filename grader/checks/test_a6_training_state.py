@@ -85,7 +85,7 @@ def test_matches_real_tensors(learner, config, r, targets, seed):
 # ------------------------------------------------------------------ mistakes named by what the answer does
 from grader.checks.support.mistakes import mistake, ratio  # noqa: E402
 
-_N = 7_000_003  # a parameter count no per-parameter factor confuses with another
+_N = 70_000_000_003  # 70B + 3: no per-parameter factor confuses with another, GB and GiB survive rounding
 for _per, _zh, _en in [
         (12, "少了 fp32 主权重（master copy）那 4 字节：混合精度训练仍要一份 fp32 主权重",
          "leaves out the fp32 master copy (4 bytes): mixed-precision training keeps one"),

@@ -100,10 +100,11 @@ from grader.checks.support.mistakes import Raised, gives, mistake, shows  # noqa
 _KV_KEYS = ("head_dim", "num_key_value_heads", "num_attention_heads", "hidden_size", "num_hidden_layers")
 shows("kv_cache_bytes", *_KV_KEYS)
 shows("fits_on_gpu", *_KV_KEYS)
-# heads != kv heads, head_dim != hidden / heads, 3 layers, B, T > 1: every mistake below differs here
+# heads != kv heads, head_dim != hidden / heads, 3 layers, B, T > 1, 4 bytes (not 2, the K-and-V factor):
+# every mistake below gives a different value here
 _PROBE = ({"vocab_size": 64, "hidden_size": 48, "intermediate_size": 64, "num_hidden_layers": 3,
            "num_attention_heads": 6, "num_key_value_heads": 2, "head_dim": 12, "max_position_embeddings": 64},
-          2, 5, 2), {}
+          2, 5, 4), {}
 _KV_POINTS = ("matches_dynamic_cache", "llama3_8b_per_token")
 
 
