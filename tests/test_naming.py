@@ -204,3 +204,24 @@ def test_fresh_wrong_answers_are_caught_named_never_misnamed_and_cheaply(tmp_pat
     assert not misnamed, misnamed
     assert named >= NAMED_SHARE * caught, f"{named} of {caught} named"
     assert not costly, costly
+
+
+def test_a_key_point_without_properties_still_replays_the_registered_wrong_answers(tmp_path):
+    """X2 declares no property: its failed call is replayed against its mutants, as before, and
+    the replayed processes' CPU is counted in the naming's cost."""
+    ex = catalog.get("X2")
+    mutant = ROOT / "solutions" / "mutants" / ex.module / "asserts_shapes.py"
+    assert not mistakes.for_key_point("safe_loss")
+    learner_file = _learner_file(mutant, tmp_path, ex)
+    [kp] = runner.grade_exercise(ex, learner_file, key_points=["safe_loss"]).key_points
+    assert kp.status in ("failed", "error") and "assert the shapes" in kp.misconception, kp
+    assert kp.naming_cpu_s > 0, kp
+
+
+def test_registered_wrong_answers_that_agree_on_every_input_tried_are_not_named(tmp_path):
+    """squeezes_both and checks_numel_only return the same loss on the failing call (pred (N,),
+    target (N, 1)) and nothing else was answered: naming one would be a coin toss, so none is named."""
+    ex = catalog.get("X2")
+    learner_file = _learner_file(ROOT / "solutions" / "mutants" / ex.module / "squeezes_both.py", tmp_path, ex)
+    [kp] = runner.grade_exercise(ex, learner_file, key_points=["safe_loss"]).key_points
+    assert kp.status == "failed" and kp.misconception == "", kp

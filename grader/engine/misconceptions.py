@@ -344,6 +344,19 @@ def _closest(module, request, got, reference, pool, learner, deadline, key_point
                    and _outcome_distance(m[3], right[1]) > 1e-12]
     elif probe:
         return ""
+    others = [c for c in getattr(learner, "recent_calls", [])[-5:-1] if _outcome(c) is not None
+              and c.get("request") is not request][-3:]
+    if len({m[1] for m in matches}) > 1 and others:
+        # The key point's other answered calls: a wrong answer that would have answered them
+        # otherwise than the learner did is not the learner's mistake.
+        kept = []
+        for m in matches:
+            if time.monotonic() > deadline:
+                return ""
+            replies = _replay(m[2], module, [c["request"] for c in others], learner, cpu)
+            if all(r is not None and _outcome_distance(_outcome(c), r) <= 1e-6 for c, r in zip(others, replies)):
+                kept.append(m)
+        matches = kept
     if len({m[1] for m in matches}) != 1:
         return ""  # several known mistakes agree on every input tried: naming one could misname
     return min(matches, key=lambda m: m[0])[1]
