@@ -225,3 +225,18 @@ def test_registered_wrong_answers_that_agree_on_every_input_tried_are_not_named(
     learner_file = _learner_file(ROOT / "solutions" / "mutants" / ex.module / "squeezes_both.py", tmp_path, ex)
     [kp] = runner.grade_exercise(ex, learner_file, key_points=["safe_loss"]).key_points
     assert kp.status == "failed" and kp.misconception == "", kp
+
+
+def test_a_state_of_one_on_two_gpus_names_only_what_the_probe_confirms(declared):
+    """per_gpu_bytes(1, 1, "FSDP", 2): sharding the activations, rounding the share down and leaving
+    the activations out all give 1 (the truth is 2); on the probe they differ."""
+    args = (1, 1, "FSDP", 2)
+    ceil = lambda a, b: -(-a // b)  # noqa: E731
+    answers = {"shards the activations too": lambda s, a, st, n: ceil(s + a, n),
+               "rounds each GPU's share down": lambda s, a, st, n: s // n + a,
+               "leaves out the activations": lambda s, a, st, n: ceil(s, n)}
+    assert {f(*args) for f in answers.values()} == {1}
+    for words, answer in answers.items():
+        line, held = misconceptions.name_by_property("per_gpu_with_activations",
+                                                     _FakeLearner("per_gpu_bytes", answer, args))
+        assert len(held) == 3 and words in line, (words, line)
