@@ -240,3 +240,17 @@ def test_a_state_of_one_on_two_gpus_names_only_what_the_probe_confirms(declared)
         line, held = misconceptions.name_by_property("per_gpu_with_activations",
                                                      _FakeLearner("per_gpu_bytes", answer, args))
         assert len(held) == 3 and words in line, (words, line)
+
+
+def test_a_withheld_yes_or_no_does_not_blank_every_config():
+    from grader.engine import attempts
+
+    ex = next(e for e in catalog.available() if any(kp.recall for kp in e.key_points)
+              and any(not kp.recall for kp in e.key_points))
+    recall = next(kp for kp in ex.key_points if kp.recall)
+    other = next(kp for kp in ex.key_points if not kp.recall)
+    res = ExerciseResult(ex.id, "graded", [
+        KeyPointResult(recall.id, "failed", "fits?", expected="False", got="True"),
+        KeyPointResult(other.id, "failed", "bytes", expected="32", got="16", example="config={tie_word_embeddings: False}")])
+    [_, b] = attempts.gate({ex.id: res}, None)[ex.id].key_points
+    assert b.example == "config={tie_word_embeddings: False}", b.example

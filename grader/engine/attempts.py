@@ -115,7 +115,7 @@ def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, revea
         kps = [shown(ex, kp, count=attempts.count(ex_id, kp.key_point) if attempts else None, reveal=reveal)
                for kp in res.key_points]
         withheld |= {kp.expected.strip() for kp, s in zip(res.key_points, kps)
-                     if kp.expected is not None and s.expected is None and len(kp.expected.strip()) >= 2}
+                     if kp.expected is not None and s.expected is None and _telling(kp.expected.strip())}
         out[ex_id] = replace(res, key_points=kps)
     if withheld:
         out = {ex_id: replace(res, key_points=[_redacted(kp, withheld) for kp in res.key_points])
@@ -124,6 +124,12 @@ def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, revea
 
 
 WITHHELD_MARK = "[withheld 已隐藏]"
+
+
+def _telling(value: str) -> bool:
+    """A withheld value worth hiding elsewhere: not a yes/no or None (a coin toss, and words every
+    config prints) and not one or two characters (a digit is in every input)."""
+    return len(value) >= 3 and value not in ("True", "False", "None")
 TEXT_FIELDS = ("message", "expected", "got", "hint", "example", "misconception")
 
 
