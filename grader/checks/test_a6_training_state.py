@@ -80,3 +80,37 @@ def test_matches_real_tensors(learner, config, r, targets, seed):
                 fail(f"{what}: the part {k!r} for {label}, against the real tensors",
                      real["parts"], parts, hint="frozen: bf16 weight only; trainable: bf16 weight and grad, "
                                                 "fp32 master, fp32 m and v")
+
+
+# ------------------------------------------------------------------ mistakes named by what the answer does
+from grader.checks.support.mistakes import mistake, ratio  # noqa: E402
+
+_N = 70_000_000_003  # 70B + 3: no per-parameter factor confuses with another, GB and GiB survive rounding
+for _per, _zh, _en in [
+        (12, "少了 fp32 主权重（master copy）那 4 字节：混合精度训练仍要一份 fp32 主权重",
+         "leaves out the fp32 master copy (4 bytes): mixed-precision training keeps one"),
+        (2, "只算了 bf16 权重（推理的一份），没有梯度、主权重和 AdamW 的两个矩",
+         "counts only the bf16 weights (inference), without the grads, the master copy and AdamW's two moments"),
+        (8, "把 16 字节减半了：autocast 不会让训练状态减半，主权重与两个矩仍是 fp32",
+         "halves the 16 bytes: autocast does not halve the training state, the master copy and both moments stay fp32"),
+        (18, "把梯度算成了 fp32（4 字节）；梯度与 bf16 权重同为 2 字节",
+         "counts the gradients in fp32 (4 bytes); they are bf16 like the weights (2 bytes)"),
+        (20, "多算了一份 4 字节（例如 fp32 梯度再加一份）", "counts 4 bytes too many per parameter")]:
+    mistake("full_finetune_bytes", function="full_finetune_bytes", probe=((_N,), {}), zh=_zh, en=_en)(
+        lambda got, n, _per=_per: ratio(got, PER_TRAINABLE * n, _per / PER_TRAINABLE))
+for _factor, _zh, _en in [(1e-9, "返回的是 GB，题目要的是字节", "returns GB where bytes are asked"),
+                          (2**-30, "返回的是 GiB，题目要的是字节", "returns GiB where bytes are asked")]:
+    mistake("full_finetune_bytes", function="full_finetune_bytes", probe=((_N,), {}), zh=_zh, en=_en)(
+        lambda got, n, _f=_factor: ratio(got, PER_TRAINABLE * n, _f, rel=1e-2))
+    mistake("lora_bytes", function="lora_bytes", probe=((_N, 1_000_003), {}), zh=_zh, en=_en)(
+        lambda got, nb, nt, _f=_factor: ratio(got, PER_FROZEN * nb + PER_TRAINABLE * nt, _f, rel=1e-2))
+for _fb, _tb, _zh, _en in [
+        (16, 16, "冻结的基座也按 16 字节算了：冻结参数没有梯度和优化器状态，只有 bf16 权重",
+         "counts the frozen base at 16 bytes: frozen parameters have no grad and no optimizer state, only bf16 weights"),
+        (0, 16, "漏掉了冻结基座的 bf16 权重（它们仍在显存里）", "leaves out the frozen base's bf16 weights (they are still in memory)"),
+        (4, 16, "把冻结基座按 fp32 加载（4 字节）；题目的约定是 bf16（2 字节）",
+         "counts the frozen base in fp32 (4 bytes); the convention is bf16 (2 bytes)"),
+        (2, 12, "适配器参数少了 fp32 主权重那 4 字节", "leaves out the adapters' fp32 master copy (4 bytes)")]:
+    @mistake("lora_bytes", function="lora_bytes", probe=((_N, 1_000_003), {}), zh=_zh, en=_en)
+    def _lora(got, nb, nt, _fb=_fb, _tb=_tb):
+        return got == _fb * nb + _tb * nt != PER_FROZEN * nb + PER_TRAINABLE * nt

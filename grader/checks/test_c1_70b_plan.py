@@ -147,3 +147,53 @@ def test_inference_bytes(learner, sizes, config):
         if got != per_param * n:
             fail(f"inference_bytes({n}): the bf16 weights of {n} parameters", per_param * n, got,
                  "inference keeps one bf16 copy of the weights: 2 of the training state's 16 bytes, 1/8")
+
+
+# ------------------------------------------------------------------ mistakes named by what the answer does
+from grader.checks.support.mistakes import mistake  # noqa: E402
+
+_N, _NA = 70 * 10**9 + 3, 910 * 10**6 + 7  # the course's 70B (+3) and 1.3% adapters (+7)
+for _method, _f, _a, _kps, _zh, _en in [
+        ("full", 12, None, ("full_finetune_total",), "少了 fp32 主权重那 4 字节（每个可训练参数 16 字节）",
+         "leaves out the fp32 master copy (4 of the 16 bytes per trainable parameter)"),
+        ("full", 20, None, ("full_finetune_total",), "每个参数多算了 4 字节（例如 fp32 的权重和梯度）",
+         "counts 4 bytes too many per parameter (e.g. the weights and grads in fp32)"),
+        ("lora", 4, 16, ("lora_total",), "把冻结的基座按 fp32（4 字节）算了；约定是 bf16（2 字节）",
+         "counts the frozen base in fp32 (4 bytes); the convention is bf16 (2 bytes)"),
+        ("lora", 0, 16, ("lora_total",), "漏掉了冻结基座的 bf16 权重", "leaves out the frozen base's bf16 weights"),
+        ("lora", 16, 16, ("lora_total",), "冻结的基座也按 16 字节算了：冻结参数没有梯度和优化器状态",
+         "counts the frozen base at 16 bytes: frozen parameters have no grad and no optimizer state"),
+        ("qlora", 1, 16, ("qlora_state",), "把 4 bit 的基座算成了每参数 1 字节；4 bit 是半个字节",
+         "counts the 4-bit base at 1 byte per parameter; 4 bits are half a byte"),
+        ("qlora", 4, 16, ("qlora_state",), "把 4 bit 当成了 4 字节；4 bit 是半个字节", "reads 4 bits as 4 bytes; 4 bits are half a byte")]:
+    @mistake(*_kps, function="state_bytes", probe=((_N, _NA, _method), {}), zh=_zh, en=_en)
+    def _per_param(got, n_base, n_adapter, method, _method=_method, _f=_f, _a=_a):
+        if method != _method:
+            return False
+        return got == (_f * n_base if _a is None else _f * n_base + _a * n_adapter)
+
+
+_SHARE = (10**12 + 7, 3 * 10**9 + 1)  # state, activations: neither a multiple of 8 GPUs
+mistake("per_gpu_with_activations", "ddp_vs_fsdp", function="per_gpu_bytes", probe=((*_SHARE, "FSDP", 8), {}),
+        zh="把激活也按 GPU 数分片了：FSDP 分片的是状态，每张卡有自己的激活",
+        en="shards the activations too: FSDP shards the state, every GPU keeps its own activations")(
+    lambda got, s, a, strategy, n: strategy == "FSDP" and a > 0 and got in (_ceil_div(s + a, n), _ceil_div(s, n) + _ceil_div(a, n))
+    and got != _ceil_div(s, n) + a)
+mistake("per_gpu_with_activations", "ddp_vs_fsdp", function="per_gpu_bytes", probe=((*_SHARE, "DDP", 8), {}),
+        zh="DDP 下也把状态分片了：DDP 每张卡都存一份完整的状态", en="shards the state under DDP: every DDP GPU holds the whole state")(
+    lambda got, s, a, strategy, n: strategy == "DDP" and n > 1 and got == _ceil_div(s, n) + a != s + a)
+mistake("per_gpu_with_activations", "ddp_vs_fsdp", function="per_gpu_bytes", probe=((*_SHARE, "FSDP", 8), {}),
+        zh="每卡的份额向下取整了：状态 / GPU 数要向上取整", en="rounds each GPU's share down: state / GPUs is rounded up")(
+    lambda got, s, a, strategy, n: strategy == "FSDP" and got == s // n + a != _ceil_div(s, n) + a)
+mistake("per_gpu_with_activations", function="per_gpu_bytes", probe=((*_SHARE, "FSDP", 8), {}),
+        zh="漏掉了激活：激活在状态的账外，要加在每张卡的份额上",
+        en="leaves out the activations: they are outside the state's account, added on top of each GPU's share")(
+    lambda got, s, a, strategy, n: a > 0 and got == (s if strategy == "DDP" else _ceil_div(s, n)))
+mistake("full_finetune_total", "lora_total", function="gpus_needed", probe=((10**12 + 7, 80 * 10**9), {}),
+        zh="GPU 数向下取整了：不满一张卡也要一张卡", en="rounds the GPU count down: part of a GPU needs a whole GPU")(
+    lambda got, total, gpu: got == total // gpu != _ceil_div(total, gpu))
+for _f, _zh, _en in [(4, "推理按 fp32（4 字节）算了；约定是 bf16，每参数 2 字节", "counts inference weights in fp32 (4 bytes); the convention is bf16, 2 bytes"),
+                     (16, "推理也按训练状态的 16 字节算了：推理只有一份 bf16 权重",
+                      "counts the training state's 16 bytes for inference: inference keeps one bf16 copy of the weights")]:
+    mistake("inference_bytes", function="inference_bytes", probe=((_N,), {}), zh=_zh, en=_en)(
+        lambda got, n, _f=_f: got == _f * n)

@@ -190,3 +190,31 @@ def test_large_logits(learner, shape, seed, dtype):
                     atol=atol, hint_if_close="large logits amplify rounding: subtract the row max, don't clamp",
                     hint_if_far="large logits: subtract each row's max before exp; clamping the logits changes "
                                 "the softmax (if ordinary inputs fail too, fix those first)")
+
+
+# ------------------------------------------------------------------ mistakes named by what the answer does
+from grader.checks.support.mistakes import gives, mistake  # noqa: E402
+
+_P1 = ("float32_matches_sdpa", "float64_matches_sdpa")
+_PROBE = (tuple(_uniform((1, 2, 5, 3), torch.float64, 11)), {})  # T = 5 > 1, heads 2 != head_dim 3
+
+
+def _manual(q, k, v, scale=None, allowed=lambda T: torch.ones(T, T, dtype=torch.bool).tril(), dim=-1):
+    T, d = q.shape[-2], q.shape[-1]
+    s = (q @ k.transpose(-2, -1)) * (1 / math.sqrt(d) if scale is None else scale)
+    return torch.softmax(s.masked_fill(~allowed(T), float("-inf")), dim=dim) @ v
+
+
+for _wrong, _zh, _en in [
+        (lambda q, k, v: _manual(q, k, v, scale=1.0), "没有乘缩放因子 1/sqrt(d)", "leaves out the 1/sqrt(d) scale"),
+        (lambda q, k, v: _manual(q, k, v, scale=1 / q.shape[-1]), "除以了 d 而不是 sqrt(d)", "divides by d, not by sqrt(d)"),
+        (lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool)),
+         "没有因果 mask：每个位置都看到了后面的位置", "applies no causal mask: each position sees the later ones"),
+        (lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool).triu()),
+         "mask 方向反了（转置）：位置 i 应只看 j <= i", "has the mask transposed: position i may attend only to j <= i"),
+        (lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool).tril(-1)),
+         "连对角线也 mask 掉了：每个位置要能看到它自己", "masks the diagonal too: a position attends to itself"),
+        (lambda q, k, v: _manual(q, k, v, dim=-2), "softmax 沿错了轴（在查询上归一化）：每个查询对各个键的权重之和为 1",
+         "normalizes over the queries (softmax on the wrong axis): each query's weights over the keys sum to 1")]:
+    mistake(*_P1, function="causal_attention", probe=_PROBE, zh=_zh, en=_en)(
+        gives(_wrong, lambda q, k, v: _sdpa(q, k, v), rel=1e-5))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -99,8 +100,12 @@ def shown(ex: catalog.Exercise, kp: KeyPointResult, *, count: int | None, reveal
 
 
 def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, reveal: bool = False) -> dict[str, ExerciseResult]:
-    """``results`` as the learner may see them (copies; the cached results are left as they are)."""
+    """``results`` as the learner may see them (copies; the cached results are left as they are).
+
+    One withholding rule per report: a value withheld from one key point is withheld wherever
+    another key point of the same report would print it (its message, got, hint or input)."""
     out = {}
+    withheld: set[str] = set()
     for ex_id, res in results.items():
         try:
             ex = catalog.get(ex_id)
@@ -109,5 +114,31 @@ def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, revea
             continue
         kps = [shown(ex, kp, count=attempts.count(ex_id, kp.key_point) if attempts else None, reveal=reveal)
                for kp in res.key_points]
+        withheld |= {kp.expected.strip() for kp, s in zip(res.key_points, kps)
+                     if kp.expected is not None and s.expected is None and _telling(kp.expected.strip())}
         out[ex_id] = replace(res, key_points=kps)
+    if withheld:
+        out = {ex_id: replace(res, key_points=[_redacted(kp, withheld) for kp in res.key_points])
+               for ex_id, res in out.items()}
     return out
+
+
+WITHHELD_MARK = "[withheld 已隐藏]"
+
+
+def _telling(value: str) -> bool:
+    """A withheld value worth hiding elsewhere: not a yes/no or None (a coin toss, and words every
+    config prints) and not one or two characters (a digit is in every input)."""
+    return len(value) >= 3 and value not in ("True", "False", "None")
+TEXT_FIELDS = ("message", "expected", "got", "hint", "example", "misconception")
+
+
+def _redacted(kp: KeyPointResult, values: set[str]) -> KeyPointResult:
+    """``kp`` with every withheld value, as a whole token, replaced by a mark."""
+    pattern = re.compile("|".join(rf"(?<![\w.]){re.escape(v)}(?![\w.])" for v in sorted(values, key=len, reverse=True)))
+    changes = {}
+    for name in TEXT_FIELDS:
+        text = getattr(kp, name)
+        if text and pattern.search(text):
+            changes[name] = pattern.sub(WITHHELD_MARK, text)
+    return replace(kp, **changes) if changes else kp

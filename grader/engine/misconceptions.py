@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import ast
 import math
+import os
+import re
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -41,8 +43,13 @@ MUTANTS = ROOT / "solutions" / "mutants"
 
 
 # ------------------------------------------------------------------ the failing input
-def describe(value: Any, depth: int = 0) -> str:
-    """A short, readable form of one argument or result."""
+DICT_KEYS = 8  # keys of a dict shown besides the ones that decide
+
+
+def describe(value: Any, depth: int = 0, first: tuple[str, ...] = ()) -> str:
+    """A short, readable form of one argument or result. A dict shows the keys ``first`` (those the
+    check reads: see ``mistakes.shows``) and keys whose value is None (absent settings, e.g.
+    ``head_dim: None``, decide as much) before the others."""
     if depth > 3:
         return "…"
     try:
@@ -68,8 +75,11 @@ def describe(value: Any, depth: int = 0) -> str:
             ("" if value.step is None else f":{value.step}")
     if isinstance(value, dict):
         items = list(value.items())
-        text = ", ".join(f"{k}: {describe(v, depth + 1)}" for k, v in items[:8])
-        return "{" + text + (f", … ({len(items)} keys)" if len(items) > 8 else "") + "}"
+        decide = [(k, v) for k, v in items if k in first] + [(k, v) for k, v in items if k not in first and v is None]
+        rest = [(k, v) for k, v in items if k not in first and v is not None]
+        shown = decide + rest[:max(0, DICT_KEYS - len(decide))]
+        text = ", ".join(f"{k}: {describe(v, depth + 1)}" for k, v in shown)
+        return "{" + text + (f", … ({len(items)} keys)" if len(shown) < len(items) else "") + "}"
     if isinstance(value, (list, tuple)):
         open_, close = ("(", ")") if isinstance(value, tuple) else ("[", "]")
         head = ", ".join(describe(v, depth + 1) for v in value[:6])
@@ -108,18 +118,26 @@ def _signature(module: str, function: str) -> tuple[str, ...]:
     return ()
 
 
-def describe_call(module: str, request: dict, limit: int = 700) -> str:
+def _first_keys(key_point: str, function: str) -> tuple[str, ...]:
+    from grader.checks.support.mistakes import SHOWN_FIRST
+
+    return SHOWN_FIRST.get((key_point, function)) or SHOWN_FIRST.get(("*", function)) or ()
+
+
+def describe_call(module: str, request: dict, limit: int = 700, key_point: str = "") -> str:
     args, kwargs = request.get("args", []), request.get("kwargs", {})
+    first = _first_keys(key_point, request.get("name") or request.get("driver", "").rpartition(":")[2])
+    describe_ = lambda v: describe(v, 0, first)  # noqa: E731
     if request.get("op") == "drive":
         name, names = request.get("driver", "").rpartition(":")[2], ()
         head = f"the grader's driver {name}(your module"
-        parts = [describe(a) for a in args] + [f"{k}={describe(v)}" for k, v in kwargs.items()]
+        parts = [describe_(a) for a in args] + [f"{k}={describe_(v)}" for k, v in kwargs.items()]
         text = head + "".join(", " + p for p in parts) + ")"
     else:
         name = request.get("name", "?")
         names = _signature(module, name)
-        parts = [f"{names[i]}={describe(a)}" if i < len(names) else describe(a) for i, a in enumerate(args)]
-        parts += [f"{k}={describe(v)}" for k, v in kwargs.items()]
+        parts = [f"{names[i]}={describe_(a)}" if i < len(names) else describe_(a) for i, a in enumerate(args)]
+        parts += [f"{k}={describe_(v)}" for k, v in kwargs.items()]
         text = f"{name}({', '.join(parts)})"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -226,7 +244,7 @@ def _outcome_distance(a, b) -> float:
     return distance(a[1], b[1])
 
 
-def _replay(path: Path, module: str, requests: list[dict], like) -> list[tuple[str, Any] | None]:
+def _replay(path: Path, module: str, requests: list[dict], like, cpu=None) -> list[tuple[str, Any] | None]:
     """Run ``requests`` against the module at ``path`` in one fresh learner process like ``like``;
     the first one's outcome decides whether the others are run at all (None: no outcome)."""
     from grader.isolation.learner import Learner, LearnerError, LearnerRaised
@@ -246,13 +264,19 @@ def _replay(path: Path, module: str, requests: list[dict], like) -> list[tuple[s
                 out.append(None)
                 handle.reset()
     finally:
+        if cpu is not None:
+            try:
+                cpu.extra += handle.cpu_times()["self_s"]
+            except Exception:  # noqa: BLE001 - it died: its time is not known
+                pass
         handle.close()
     return out
 
 
-def name_misconception(module: str, key_point: str, learner, exclude: Path | None = None) -> str:
-    """One line naming the registered wrong answer the learner's last call matches, or ''."""
-    call = getattr(learner, "last_call", None)
+def name_misconception(module: str, key_point: str, learner, exclude: Path | None = None, *,
+                       call: dict | None = None, cpu=None) -> str:
+    """One line naming the registered wrong answer the learner's call matches, or ''."""
+    call = call or getattr(learner, "last_call", None)
     if not call or not hasattr(learner, "zygote"):
         return ""
     got = _outcome(call)
@@ -267,55 +291,139 @@ def name_misconception(module: str, key_point: str, learner, exclude: Path | Non
         return ""
     started = time.monotonic()
     try:
-        return _closest(module, call["request"], got, reference, pool, learner, started + left)
+        return _closest(module, call["request"], got, reference, pool, learner, started + left, key_point, cpu)
     finally:
         _spent[0] += time.monotonic() - started
 
 
-def _closest(module, request, got, reference, pool, learner, deadline) -> str:
-    [right] = _replay(reference, module, [request], learner)
-    if right is None:
+def _probe_request(key_point: str, request: dict) -> dict | None:
+    """A non-degenerate input of the same function, declared with the key point's properties."""
+    from grader.checks.support import mistakes
+
+    if request.get("op") != "call":
+        return None
+    for m in mistakes.for_key_point(key_point, request.get("name")):
+        if m.probe is not None:
+            return {"op": "call", "name": m.function, "args": list(m.probe[0]), "kwargs": dict(m.probe[1])}
+    return None
+
+
+def _closest(module, request, got, reference, pool, learner, deadline, key_point="", cpu=None) -> str:
+    from grader.checks.support.mistakes import Raised
+
+    # One process per candidate, the wrong answers that are right on this input left out at once:
+    # the reference's outcome, then every candidate's, on the failing input and on the probe.
+    probe = _probe_request(key_point, request)
+    requests = [request] + ([probe] if probe else [])
+    right = _replay(reference, module, requests, learner, cpu)
+    if right[0] is None:
         return ""
-    # The key point's other answered calls break ties: a wrong answer that would have failed
-    # where the learner's answer did not is not the learner's mistake.
-    others = [c for c in getattr(learner, "recent_calls", [])[-5:-1] if _outcome(c) is not None
-              and c.get("request") is not request][-3:]
     matches = []
     for path, line in pool:
         if time.monotonic() > deadline:
             break
-        [theirs] = _replay(path, module, [request], learner)
-        if theirs is None:
+        theirs = _replay(path, module, requests, learner, cpu)
+        if theirs[0] is None:
             continue
-        wrong_by = _outcome_distance(theirs, right)
+        wrong_by = _outcome_distance(theirs[0], right[0])
         if wrong_by <= 1e-12:
             continue  # this wrong answer is right on this input: it says nothing here
-        off = _outcome_distance(got, theirs)
+        off = _outcome_distance(got, theirs[0])
         if off <= 1e-9 or (off < 1e-3 and off < 0.05 * wrong_by):
-            matches.append([off, line, path])
-    if len(matches) > 1 and others:
-        for m in matches:
-            if time.monotonic() > deadline:
-                break
-            replies = _replay(m[2], module, [c["request"] for c in others], learner)
-            agree = sum(r is not None and _outcome_distance(_outcome(c), r) <= 1e-6 for c, r in zip(others, replies))
-            m.append(-agree)
+            matches.append((off, line, path, theirs[1] if probe else None))
     if not matches:
         return ""
-    matches.sort(key=lambda m: (m[3] if len(m) > 3 else 0, m[0]))
-    key = lambda m: (m[3] if len(m) > 3 else 0, round(m[0], 12))  # noqa: E731
-    best = [m[1] for m in matches if key(m) == key(matches[0])]
-    if len(best) == 1:
-        return best[0]
-    # Several known mistakes give this very result on this input: say so, the two first.
-    second = best[1].split(": ", 1)[-1] if best[1].startswith("your result on this input") else \
-        best[1].removeprefix("your result is what you get if you ")
-    return f"{best[0]}; or if you: {second}" if best[1].startswith("your result is what you get") else \
-        f"{best[0]}; or: {second}" + (f" (and {len(best) - 2} more)" if len(best) > 2 else "")
+    if probe and right[1] is not None:
+        # Before saying "exactly what a known mistake gives": the same on a non-degenerate input
+        # (on T = 1 or heads = head_dim several mistakes give the same value as each other).
+        mine = _ask(learner, probe["name"], probe["args"], probe["kwargs"])
+        if mine is None:
+            return ""
+        mine_outcome = ("raised", mine.type_name) if isinstance(mine, Raised) else ("value", mine)
+        matches = [m for m in matches if m[3] is not None and _outcome_distance(mine_outcome, m[3]) <= 1e-6
+                   and _outcome_distance(m[3], right[1]) > 1e-12]
+    elif probe:
+        return ""
+    others = [c for c in getattr(learner, "recent_calls", [])[-5:-1] if _outcome(c) is not None
+              and c.get("request") is not request][-3:]
+    if len({m[1] for m in matches}) > 1 and others:
+        # The key point's other answered calls: a wrong answer that would have answered them
+        # otherwise than the learner did is not the learner's mistake.
+        kept = []
+        for m in matches:
+            if time.monotonic() > deadline:
+                return ""
+            replies = _replay(m[2], module, [c["request"] for c in others], learner, cpu)
+            if all(r is not None and _outcome_distance(_outcome(c), r) <= 1e-6 for c, r in zip(others, replies)):
+                kept.append(m)
+        matches = kept
+    if len({m[1] for m in matches}) != 1:
+        return ""  # several known mistakes agree on every input tried: naming one could misname
+    return min(matches, key=lambda m: m[0])[1]
+
+
+# ------------------------------------------------------------------ properties (what the answer does)
+def _as_got(outcome):
+    from grader.checks.support.mistakes import Raised
+
+    kind, value = outcome
+    return Raised(value) if kind == "raised" else value
+
+
+def _holds(m, got, args, kwargs) -> bool:
+    try:
+        return bool(m.holds(got, *args, **kwargs))
+    except Exception:  # noqa: BLE001 - a predicate that cannot judge this answer does not name it
+        return False
+
+
+def _ask(learner, function: str, args, kwargs):
+    """The learner's answer on a probe input, as a property sees it (None: no answer)."""
+    from grader.checks.support.mistakes import Raised
+    from grader.isolation.learner import LearnerError, LearnerRaised
+
+    try:
+        return learner.call(function, *args, **kwargs)
+    except LearnerRaised as exc:
+        return Raised(exc.type_name)
+    except LearnerError:
+        return None
+
+
+def name_by_property(key_point: str, learner) -> tuple[str, list]:
+    """The one declared property (grader/checks/support/mistakes.py) the learner's failing call
+    shows, confirmed on the property's non-degenerate probe input; '' when none or several do.
+    Also returns the properties that held on the failing call (for the mutant replay's probe)."""
+    from grader.checks.support import mistakes
+
+    call = getattr(learner, "last_call", None)
+    request = (call or {}).get("request") or {}
+    got = _outcome(call) if call else None
+    if got is None or request.get("op") != "call":
+        return "", []
+    args, kwargs = list(request.get("args", [])), dict(request.get("kwargs", {}))
+    declared = mistakes.for_key_point(key_point, request.get("name"))
+    held = [m for m in declared if _holds(m, _as_got(got), args, kwargs)]
+    if not held:
+        return "", []
+    answers: dict[int, Any] = {}  # one learner call per distinct probe
+    confirmed = []
+    for m in held:
+        if m.probe is None:
+            continue  # never named on one input alone: it may be degenerate
+        p_args, p_kwargs = m.probe
+        key = id(m.probe)
+        if key not in answers:
+            answers[key] = _ask(learner, m.function, list(p_args), dict(p_kwargs))
+        if answers[key] is not None and _holds(m, answers[key], list(p_args), dict(p_kwargs)):
+            confirmed.append(m)
+    sentences = sorted({m.sentence() for m in confirmed})
+    return (sentences[0] if len(sentences) == 1 else ""), held
 
 
 # ------------------------------------------------------------------ the plugin's entry point
 _NO_INPUT = {"forbidden_call", "import_error", "not_implemented"}
+MODE = os.environ.get("GRADER_NAMING", "")  # "mutants": the replay alone, as before properties (bench)
 
 
 def annotate(record: dict, exercise, key_point: str, learner, graded_file: str | None, *,
@@ -326,15 +434,84 @@ def annotate(record: dict, exercise, key_point: str, learner, graded_file: str |
         record.pop("example", None)
         return record
     if record.get("status") in ("passed", "not_verifiable", "check_error") or not call:
+        record["example"] = hypothesis_free(record.get("example", ""))
+        if not record["example"]:
+            record.pop("example")
         return record
-    record["example"] = "failing input: " + describe_call(exercise.module, call["request"])
+    record["example"] = "failing input: " + describe_call(exercise.module, call["request"], key_point=key_point)
     if name_mistakes and record.get("status") in ("failed", "error"):
+        cpu = _Cpu(learner)
+        line = ""
         try:
-            line = name_misconception(exercise.module, key_point, learner,
-                                      exclude=Path(graded_file) if graded_file else None)
+            from grader.checks.support.mistakes import for_key_point
+
+            if MODE != "mutants":
+                line, _ = name_by_property(key_point, learner)
+            # The replay (a process per registered wrong answer, ~0.5 s of CPU each) only where no
+            # property is declared: a key point's properties cover its mutants' classes, in-process.
+            if not line and (MODE == "mutants" or not for_key_point(key_point)):
+                line = name_misconception(exercise.module, key_point, learner, call=call, cpu=cpu,
+                                          exclude=Path(graded_file) if graded_file else None)
         except Exception:  # noqa: BLE001 - feedback must never turn a verdict into a grader bug
             line = ""
+        record["naming_cpu_s"] = round(cpu.spent(), 3)
         if line:
             record["misconception"] = line
             record["hint"] = line + (f"\n{record['hint']}" if record.get("hint") else "")
     return record
+
+
+class _Cpu:
+    """CPU seconds the naming costs: this check process, the learner's process (probe calls) and
+    the replayed wrong answers' processes (added by :func:`_replay`)."""
+
+    def __init__(self, learner):
+        self.learner, self.extra = learner, 0.0
+        self.t0 = time.process_time()
+        self.l0 = self._learner_cpu()
+
+    def _learner_cpu(self) -> float:
+        try:
+            return self.learner.cpu_times()["self_s"]
+        except Exception:  # noqa: BLE001 - not running (e.g. after a crash)
+            return 0.0
+
+    def spent(self) -> float:
+        return time.process_time() - self.t0 + max(0.0, self._learner_cpu() - self.l0) + self.extra
+
+
+_HYPOTHESIS_HEAD = re.compile(r"^\s*(Falsifying (explicit )?example|Failing test case|Trying example|You can reproduce|"
+                              r"@reproduce_failure|Explanation:|The test sometimes|Unreliable test|Draw \d+ \(|"
+                              r"[\w.]*Hypothesis|\),?\s*$)")
+_ARG = re.compile(r"^ {4}([A-Za-z_]\w*)=(.*)$")  # Hypothesis prints one argument a line, 4 spaces in
+_FIXTURES = {"learner", "exercise", "learner_factory", "figure", "shared_tmp_path", "tmp_path", "request"}
+
+
+def _short_text(text: str, limit: int = 80) -> str:
+    """An argument as Hypothesis printed it, short: an object by its type, a long value cut."""
+    text = text.strip().rstrip(",")
+    if len(text) <= limit:
+        return text
+    head = re.match(r"^<?([A-Za-z_][\w.]*)\(", text)
+    if head and not text.startswith(("(", "[", "{")):
+        return f"<{head.group(1)}>"
+    return text[: limit - 20] + f"… ({len(text)} chars)"
+
+
+def hypothesis_free(text: str) -> str:
+    """A check's notes without Hypothesis's own wording (its test's name, its reproduction advice)
+    and without the fixtures: only the drawn arguments reach a learner, each short, as
+    "failing input: ...". A note that is not Hypothesis's is returned as it is."""
+    if not text or not any(_HYPOTHESIS_HEAD.match(ln) for ln in text.splitlines()):
+        return text or ""
+    args: list[list[str]] = []
+    for line in text.splitlines():
+        if _HYPOTHESIS_HEAD.match(line) or re.match(r"^\s*test_\w*\($", line):
+            continue
+        m = _ARG.match(line)
+        if m:
+            args.append([m.group(1), m.group(2)])
+        elif args:  # a value printed on several lines (a dict, an object's repr)
+            args[-1][1] += " " + line.strip()
+    shown = [f"{name}={_short_text(value)}" for name, value in args if name not in _FIXTURES]
+    return ("failing input: " + ", ".join(shown)) if shown else ""

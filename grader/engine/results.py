@@ -41,6 +41,7 @@ class KeyPointResult:
     traceback: str = ""
     misconception: str = ""  # the registered wrong answer the failing call matches (engine.misconceptions)
     duration_s: float = 0.0
+    naming_cpu_s: float = 0.0  # CPU seconds spent naming the mistake (engine.misconceptions), all processes
     figures: list = field(default_factory=list)  # charts a check attached (plugin.figure)
     lesson: str = ""  # what the course says, added for display by grader.engine.attempts (never cached)
 

@@ -254,7 +254,7 @@ def read_results(data: bytes, ex: Exercise, *, cut_short: bool = False) -> dict[
 
 
 def _well_typed(key: str, value) -> bool:
-    if key in ("duration_s", "at"):
+    if key in ("duration_s", "at", "naming_cpu_s"):
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if key == "figures":
         return isinstance(value, list)
