@@ -34,3 +34,21 @@ def test_the_courses_rule_passes_and_the_feedback_says_why(qid, part_id):
 def test_the_courses_rule_is_its_own_number():
     # part 4: "B = 1、T = 4096 约 16.5 GiB"
     assert round(T.course_activation_rule(1, 4096) / 2**30, 1) == 16.5
+
+
+def test_a_factor_measured_on_a1s_example_record_gets_the_checks_verdicts(tmp_path):
+    """Issue 23: A1's only example record loaded to 8.7x its size, the check's "clearly enough" began
+    at 8.2x: a learner who measured the example failed fits_in_memory."""
+    import json
+    import re
+
+    from grader.checks import test_a1_streaming as a1
+    from grader.course.catalog import ROOT
+
+    stub = " ".join((ROOT / "exercises" / "a1_streaming.py").read_text(encoding="utf-8").split())
+    (example,) = re.findall(r"e\.g\. ``(\{.*?\})``", stub)
+    path = tmp_path / "example.jsonl"
+    path.write_text("".join(json.dumps(dict(json.loads(example), id=i), ensure_ascii=False) + "\n"
+                            for i in range(20_000)), encoding="utf-8")
+    mine, theirs = a1.list_peak_factor(path), a1.measured_factor()
+    assert theirs / a1.TOO_SMALL < mine < theirs * a1.ENOUGH, (mine, theirs)
