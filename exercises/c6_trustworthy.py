@@ -74,7 +74,9 @@ def run_record(run: dict) -> dict:
             is the git checkout of the working directory.
 
     Returns:
-        A dict with one entry per item of that record, keyed by short names (in the course's words, Chinese or English, or a common synonym, matched by meaning), no other entries. Conventions for the values: a value taken from ``run``
+        A dict with one entry per item of that record, keyed by short names (in the course's
+        words, Chinese or English, or a common synonym, matched by meaning), no other
+        entries. Conventions for the values: a value taken from ``run``
         is recorded as given; identifiers and digests are non-empty strings, a new identifier
         per call; a digest of a file is the SHA-256 hex digest of its bytes; software versions
         are a dict that includes ``"python": platform.python_version()`` and

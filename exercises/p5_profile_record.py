@@ -72,7 +72,9 @@ def make_run_record(run: dict) -> dict:
             ``"seed"`` (int), ``"started_at"`` (str, ISO 8601) and ``"user"`` (str).
 
     Returns:
-        One entry per item of the course's record, keyed by short names (in the course's words, Chinese or English, or a common synonym, matched by meaning), no other entries. Conventions for the values: a value taken from ``run``
+        One entry per item of the course's record, keyed by short names (in the course's
+        words, Chinese or English, or a common synonym, matched by meaning), no other
+        entries. Conventions for the values: a value taken from ``run``
         is recorded as given; a revision of code is the full sha git reports for ``HEAD`` of
         the repository at ``run["repo_dir"]`` (a repository owned by another user than the one
         running your code); a digest of a file is the SHA-256 hex digest of
