@@ -10,8 +10,10 @@ The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question
 Here you write the generator version of read -> filter -> dedupe -> count, and the judgement
 for the list version. Use the standard library only.
 
-The records: one JSON object per line, e.g. ``{"id": 3, "text": "早上好 world", "lang": "zh",
-"score": 0.9}``; files are UTF-8; a line with only whitespace is not a record.
+The records: one JSON object per line, e.g. ``{"id": 3, "text": "loss model shape 批次 eval step
+shape loss 批次 model", "lang": "en", "score": 0.033}``: a text of 1 to 24 words, English and
+Chinese mixed, about 130 bytes a line on average; files are UTF-8; a line with only whitespace is
+not a record.
 
 What the grader measures: the counts on generated files, and the pipeline's peak memory read
 from outside its process on a small and a large file (and under an address-space limit set

@@ -59,9 +59,10 @@ def state_breakdown(n_frozen: int, n_trainable: int) -> dict[str, int]:
 
     Returns:
         A dict ``{part name: bytes}`` (plain ints): one entry for each thing the training state
-        keeps per trainable parameter, and one entry, named with the word ``"frozen"``, for the
-        frozen parameters. Names are matched by meaning, in plain words; the values add up to
-        :func:`lora_bytes` (and, with ``n_frozen == 0``, to :func:`full_finetune_bytes`).
+        keeps per trainable parameter, and one entry, named with the word ``"frozen"`` (or
+        ``"冻结"``), for the frozen parameters. Names are matched by meaning, in the course's
+        words, Chinese or English, or a common synonym; the values add up to :func:`lora_bytes`
+        (and, with ``n_frozen == 0``, to :func:`full_finetune_bytes`).
 
     Measured: each part against the bytes of the real tensors that hold it.
 

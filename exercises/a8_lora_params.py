@@ -9,15 +9,14 @@ The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question
 
 Count them from ``config.json`` alone, without building the model.
 
-What the grader measures: your count against what peft itself makes trainable
-(``get_peft_model`` on a meta-device model of the same config), for drawn configs, ranks and
-target modules, and the course's model.
+What the grader measures: your count against what peft itself makes trainable on a model
+of the same config, for drawn configs, ranks and target modules, and the course's model.
 
 Study: 第五篇 · 必记 / part 5, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A.
 """
 
 
-def lora_trainable_params(config: dict, r: int, target_modules="all-linear") -> int:
+def lora_trainable_params(config: dict, r: int, target_modules) -> int:
     """The number of parameters that train after adding LoRA of rank ``r`` to a Llama-style model.
 
     Args:
@@ -29,14 +28,14 @@ def lora_trainable_params(config: dict, r: int, target_modules="all-linear") -> 
             from that, as in Qwen3). The decoder layers are transformers' ``LlamaDecoderLayer`` (bias-free
             linears).
         r: the LoRA rank, an int >= 1.
-        target_modules: ``"all-linear"``, as peft reads it, or a list of the linear modules'
-            names inside a decoder layer (e.g. ``["q_proj", "down_proj"]``), each hooked in
-            every layer.
+        target_modules: what the grader passes as peft's ``target_modules``: the string
+            ``"all-linear"``, read as peft reads it, or a list of the linear modules' names
+            inside a decoder layer (e.g. ``["q_proj", "down_proj"]``), each hooked in every layer.
 
     Returns:
-        The count, a plain int (parameters, not bytes), as
-        ``sum(p.numel() for p in peft_model.parameters() if p.requires_grad)`` gives it after
-        ``get_peft_model(model, LoraConfig(r=r, target_modules=target_modules))``.
+        The count, a plain int (parameters, not bytes): the parameters that require a gradient
+        once peft has added LoRA of rank ``r`` on ``target_modules``, every other LoRA setting
+        at peft's default.
 
     Source: 第五篇 · 必记 / part 5, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A q8.
     """

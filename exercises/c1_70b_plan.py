@@ -25,8 +25,8 @@ def bytes_per_trainable_param() -> dict[str, int]:
     """The bytes one trainable parameter costs in the training state, part by part.
 
     Returns:
-        A dict ``{part name: bytes per parameter}`` (ints), one entry per part; names in plain
-        words, matched by meaning.
+        A dict ``{part name: bytes per parameter}`` (ints), one entry per part; names in the
+        course's words, Chinese or English, or a common synonym, matched by meaning.
 
     Measured: against the bytes of real tensors of a small model after one optimizer step.
     Source: 第四篇 · 必记 / part 4, must-remember.

@@ -15,9 +15,8 @@ transformers from your ``config``, eager attention)::
 
     model = LlamaForCausalLM(LlamaConfig(**config))          # fp32 weights
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
-    for step in range(2):                                      # ids: LongTensor (B, T)
-        loss = model(input_ids=ids, labels=ids).loss
-        loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
+    # two training steps on ids, a LongTensor (B, T): the loss model(input_ids=ids, labels=ids).loss,
+    # its gradients, one AdamW update; no .grad tensor survives into the next step's forward
 
 ``config`` is a plain dict: ``vocab_size``, ``hidden_size``, ``intermediate_size``,
 ``num_hidden_layers``, ``num_attention_heads``, ``num_key_value_heads``, ``head_dim`` (may
@@ -54,7 +53,7 @@ def estimate_training_memory(config: dict, batch_size: int, seq_len: int) -> dic
     raise NotImplementedError("P3: estimate_training_memory")
 
 
-def course_memory_gb(config: dict, lora_r: int = 16) -> dict:
+def course_memory_gb(config: dict, lora_r: int) -> dict:
     """The training state under the course's part-4 convention, in decimal GB (1 GB = 1e9 bytes).
 
     Returns ``{"full": GB, "lora": GB, "qlora": GB}`` for the model ``config`` (same keys as

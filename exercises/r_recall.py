@@ -31,8 +31,10 @@ def bytes_per_param_parts() -> dict[str, int]:
 
     Returns:
         A dict ``{name of a part of the training state: bytes per parameter}``, one entry per
-        part, values ints. Name each part in plain words (any spelling: the grader matches the
-        names by meaning). Activations are not part of this account.
+        part, values ints. Name each part in the course's words, Chinese or English, or a
+        common synonym (the grader matches names by meaning). Activations are not part of this
+        account. "bf16 mixed precision" may be read either way the course uses the words (part 3's
+        reading of the mechanism, part 4's account of the memory): both are accepted.
 
     Measured: each part's bytes against the element size of the tensor torch keeps for it, and
     their sum.
@@ -226,8 +228,9 @@ def run_record_items() -> list[str]:
     reproducible three months later.
 
     Returns:
-        A list of short names, one per item, in any order; names are matched by meaning (two
-        spellings of the same item count as that item, twice).
+        A list of short names, one per item, in any order, in the course's words, Chinese or
+        English, or a common synonym; names are matched by meaning (two spellings of the same
+        item count as that item, twice).
 
     Measured: the set of items: none missing, none extra, none named twice.
 

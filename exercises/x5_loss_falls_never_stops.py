@@ -21,11 +21,11 @@ Study: 第五篇 · 常见误解 / part 5, misconceptions; 第五篇 · 必记 /
 
 
 def mask_eos(example: dict, eos_id: int) -> dict:
-    """Reproduce the bug: take the end-of-sequence token out of the loss.
+    """The variant of the data path this experiment runs: the end-of-sequence token out of the loss.
 
     Args:
         example: ``{"input_ids": list[int], "labels": list[int]}`` of one pair, as the grader's
-            correct data path builds it (its last token is ``eos_id``, and the loss learns it).
+            correct data path builds it (its last token is ``eos_id``, labelled as that path labels it).
         eos_id: the id of the end-of-sequence token.
 
     Returns:
@@ -44,8 +44,11 @@ def loss_fell(losses: list) -> bool:
         losses: the loss of every step, floats (at least 4).
 
     Returns:
-        A plain bool. The grader asks only curves that clearly fell and curves that clearly did
-        not.
+        A plain bool: True when the loss fell over the run, comparing its end with its start.
+        The grader asks only clear-cut curves: those that fell end (their last 3 losses) below
+        0.3x the first loss; those that did not stay within 15% of the first loss at every step,
+        step-to-step noise included (so ``[1, 1, 1, 0.875]`` did not fall, though its last step is
+        the lowest).
 
     Source: 第七篇 · 四、常见误区 / part 7, §四.
     """

@@ -56,7 +56,9 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         quiz = quiz_progress.counts_for(args.learner)
     summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available}, quiz=quiz)
     tries = attempts.Attempts(folder)
-    tries.record(results)
+    # an --override probe grades another file: it is not an answer of the learner's, no attempt used
+    overridden = {catalog.get(k).id for k in overrides}
+    tries.record({k: r for k, r in results.items() if k not in overridden})
     results = attempts.gate(results, tries, reveal=args.reveal)  # what the feedback may show
     written = []  # the files first: the terminal report can never cost them
     if args.json:

@@ -13,7 +13,7 @@ def linear_shapes(config: dict) -> dict[str, tuple[int, int]]:
             "gate_proj": (d, d_ff), "up_proj": (d, d_ff), "down_proj": (d_ff, d)}
 
 
-def lora_trainable_params(config: dict, r: int, target_modules="all-linear") -> int:
+def lora_trainable_params(config: dict, r: int, target_modules) -> int:
     """r * (in + out) per hooked linear (A is r x in, B is out x r), times the layers."""
     names = LINEAR_MODULES if target_modules == "all-linear" else tuple(target_modules)
     shapes = linear_shapes(config)

@@ -48,13 +48,9 @@ def _stub_text(ex: catalog.Exercise, folder: Path | None = None) -> str:
 
 
 def _found(item: str, text: str) -> bool:
-    """Case-insensitive; an item starting or ending with a letter or digit matches there as a whole word."""
-    pattern = re.escape(_flat(item))
-    if item[:1].isalnum():
-        pattern = r"(?<![0-9A-Za-z_])" + pattern
-    if item[-1:].isalnum():
-        pattern += r"(?![0-9A-Za-z_])"
-    return re.search(pattern, text, re.IGNORECASE) is not None
+    """Case-insensitive; an item starting or ending with a letter or digit matches there as a whole word
+    (the catalog's own matcher, which the feedback's withholding uses too)."""
+    return catalog._item_pattern(item).search(text) is not None
 
 
 def _banned(ex: catalog.Exercise) -> list[str]:

@@ -26,6 +26,8 @@ Course parts: 1 Python, 2 NumPy/Pandas/Matplotlib, 3 training loop, 4 memory, 5 
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,6 +73,7 @@ class KeyPoint:
     needs_gpu: bool = False  # reported "not verifiable here" on a machine without CUDA
     lesson: str = ""
     recall: bool = False
+    hint_answers: bool = False  # its hints state the answer: withheld on the first failures as a recall fact's
 
 
 @dataclass(frozen=True)
@@ -103,11 +106,27 @@ class Exercise:
             and (ROOT / "solutions" / f"{self.module}.py").exists()
         )
 
+    def gives_away(self, text: str) -> list[str]:
+        """The items of ``forbidden`` that ``text`` states (case-insensitive; an item starting or
+        ending with a letter or digit matches there as a whole word)."""
+        flat = " ".join((text or "").split())
+        return [item for item in self.forbidden if _item_pattern(item).search(flat)]
+
     def key_point(self, kp_id: str) -> KeyPoint:
         for kp in self.key_points:
             if kp.id == kp_id:
                 return kp
         raise KeyError(f"{self.id} has no key point {kp_id!r}")
+
+
+@functools.lru_cache(maxsize=None)
+def _item_pattern(item: str) -> re.Pattern:
+    pattern = re.escape(" ".join(item.split()))
+    if item[:1].isalnum():
+        pattern = r"(?<![0-9A-Za-z_])" + pattern
+    if item[-1:].isalnum():
+        pattern += r"(?![0-9A-Za-z_])"
+    return re.compile(pattern, re.IGNORECASE)
 
 
 def kp(id: str, claim: str, reread: str, lesson: str = "", **kw) -> KeyPoint:
@@ -436,7 +455,7 @@ CATALOG: tuple[Exercise, ...] = (
         fact("padded_batch_labels", "the labels of real right-padded batches, against the reference data path",
              P5_MUST, L_EOS),
         kp("collator_diagnosis", "the findings on batches labelled by the reference and by buggy collators",
-           P5_MUST, L_EOS_RULE),
+           P5_MUST, L_EOS_RULE, hint_answers=True),
         question="微调后的模型回答正确但一直不停、吐乱码。从哪一行、哪个文件查？",
         forbidden=("eos kept", "by position", "by token id", "never by", "pad_token = eos_token", "pad = EOS", "pad id 0",
                    "(id 0)", "id 0", "masks every", "EOS label", "in the loss often", "completion_only_loss",
@@ -445,7 +464,7 @@ CATALOG: tuple[Exercise, ...] = (
     _ex("B4", "b4_merged_decode", "B", 6, "The decode floor of a merged LoRA model",
         fact("decode_floor", "the batch-1 decode floor on drawn models and cards, and the course's", P6_MUST, L_DECODE),
         kp("merged_logits", "the merged model, loaded into a plain base model, against the unmerged logits",
-           P5_MUST, L_LORA_RULE),
+           P5_MUST, L_LORA_RULE, hint_answers=True),
         question="第五篇那个 Qwen2.5-0.5B merge_and_unload 后部署在 H100 上，batch 1 decode 每 token 的下限约多少？合并前后这个数字变不变？",
         forbidden=("parameter count", "same outputs", "equals unmerged", "0.29", "0.3 ms", "0.99", "494", "n_params * bytes", "* 1e3", "W'", "W +", "B A", "BA",
                    "unload()", "zero inference overhead", "negligible", "memory-bound")),
@@ -453,7 +472,7 @@ CATALOG: tuple[Exercise, ...] = (
         fact("per_gpu_memory", "bytes per GPU under DDP, against a real LoRA replica's state", P4_CONC, L_DDP),
         fact("effective_batch", "the effective batch, and the all-reduce against the full-batch gradient", P4_CONC, L_DDP),
         kp("launch_command", "the launch command, as torchrun's own parser reads it", P1_MUST,
-           "torchrun --nproc_per_node=N starts N processes, one per GPU (accelerate launch does the same)"),
+           "torchrun --nproc_per_node=N starts N processes, one per GPU (accelerate launch does the same)", hint_answers=True),
         question="用 accelerate launch 在 8 卡上跑 8B LoRA SFT，DDP 模式。每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效 batch 是多少？",
         forbidden=("averages", "not threads", "full replica", "replica per", "divide", "/ n_gpus", "x GPUs", "per-GPU batch x", "mean of the",
                    "average", "--nproc", "one process per GPU", "bytecode", "16.7 GB")),
@@ -523,13 +542,13 @@ CATALOG: tuple[Exercise, ...] = (
                    "6 vectors", "6 d", "3 d_ff", "E.g. weights", "LoRA / FSDP", "2 (K", "n_kv_heads x")),
     _ex("C5", "c5_four_additions", "C", 3, "The lines of an LLM training loop the MNIST tutorial lacks",
         kp("amp_step", "under amp_dtype=bf16: the loss and the gradient against the course's loop; "
-           "parameters' dtype", p7("C", 5), L_AMP),
+           "parameters' dtype", p7("C", 5), L_AMP, hint_answers=True),
         kp("loss_value", "the loss on targets with ignored positions, against the course's loss", p7("C", 5),
-           L_FLOAT_LOSS),
+           L_FLOAT_LOSS, hint_answers=True),
         fact("step_gradient", "the gradient optimizer.step() sees, read from the weights", p7("C", 5), L_LOOP),
-        kp("learning_rates", "the learning rate of lr_at and of each optimizer.step()", p7("C", 5), L_SCHEDULE),
+        kp("learning_rates", "the learning rate of lr_at and of each optimizer.step()", p7("C", 5), L_SCHEDULE, hint_answers=True),
         kp("accumulated_step", "follow-up: an accumulated step against the full-batch gradient",
-           p7("C", 5, followup=True), L_ACCUM, followup=True),
+           p7("C", 5, followup=True), L_ACCUM, followup=True, hint_answers=True),
         timeout_s=240,
         question="不用 Trainer 写一个 LLM 的训练循环，哪几行是 MNIST 教程里没有的、各在防什么？",
         forbidden=("linearly", "ignore index", "grad accumulation", "four", "bfloat16)", ".float()", "float()", "max_norm", "1.0)", "norm 1", "lambda", "zero_grad",

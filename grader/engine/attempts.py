@@ -5,7 +5,9 @@ facts, the seven items of a run record, the label ignore index, a course number 
 Their expected value *is* the fact, so a failure first shows only what was checked, on which
 input, what came back and where to re-read; the expected value, the hint (and the known mistake
 it names, which states the rule it breaks) and the course's lesson come once the same key point has failed ``REVEAL_AFTER`` times, or when the learner asks
-(``grader grade --reveal``). Other key points show everything at the first failure.
+(``grader grade --reveal``). Other key points show everything at the first failure, except a hint that states the answer
+(``hint_answers`` in the catalog, or a hint naming one of the exercise's ``forbidden`` items): it is
+withheld as a recall fact's is, the expected value still shown.
 
 An attempt is a distinct wrong answer: a failure counts when its (status, message, value) differs
 from the failures already counted for that key point. Re-grading unchanged code, or editing
@@ -36,6 +38,15 @@ def withheld_note(count: int) -> str:
     return (f"the expected value is the fact this key point asks you to recall: re-read the place below. "
             f"It is shown after {REVEAL_AFTER} different wrong answers here (this was {count}; {left} to go), "
             f"or with `grader grade --reveal`.")
+
+
+def hint_withheld_note(count: int | None) -> str:
+    """Chinese first, as the learner reads; the English after."""
+    if count is None:
+        return ("提示会说出答案：先重读下面的位置。 / The hint states the answer: re-read the place below first.")
+    return (f"提示会说出答案：在这里答错 {REVEAL_AFTER} 次不同的答案后显示（这是第 {count} 次），或用 "
+            f"`grader grade --reveal`。 / The hint states the answer: it is shown after {REVEAL_AFTER} different "
+            f"wrong answers here (this was {count}; {REVEAL_AFTER - count} to go), or with `grader grade --reveal`.")
 
 
 def _target_key(target: Path) -> str:
@@ -92,10 +103,14 @@ def shown(ex: catalog.Exercise, kp: KeyPointResult, *, count: int | None, reveal
         point = ex.key_point(kp.key_point)
     except KeyError:
         return kp
-    if point.recall and not reveal and (count is None or count < REVEAL_AFTER):
+    withheld = not reveal and (count is None or count < REVEAL_AFTER)
+    if point.recall and withheld:
         note = withheld_note(count or 0) if count is not None else (
             "the expected value is the fact this key point asks you to recall: re-read the place below.")
         return replace(kp, expected=None, hint=note, lesson="", misconception="")
+    if withheld and (point.hint_answers or ex.gives_away(" ".join((kp.hint or "", kp.misconception or "")))):
+        # a hint that states the answer is a recalled fact's hint: the value computed stays shown
+        return replace(kp, hint=hint_withheld_note(count), lesson="", misconception="")
     return replace(kp, lesson=point.lesson)
 
 

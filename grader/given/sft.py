@@ -1,8 +1,8 @@
-"""The SFT pieces of P4, X5 and B4: the data, the training loop and greedy decoding. P4's and X5's
-checks run the loop and the decoding in their own process (a run in the learner's process could be
-replaced by the learner's module); the drivers use the data and ``add_lora``. Learner-visible
-(the stubs describe this run): it holds no part of any answer (the data path, the
-LoRA recipe and the judge of "answered and stopped" are the checks', in grader/checks/truth/sft.py).
+"""The SFT pieces of P4, X5 and B4: the data and greedy decoding. P4's and X5's checks run the
+training and the decoding in their own process (a run in the learner's process could be replaced by
+the learner's module); the drivers use the data and ``add_lora``. Learner-visible (the stubs
+describe this run): it holds no part of any answer (the data path, the training loop, the LoRA
+recipe and the judge of "answered and stopped" are the checks', in grader/checks/truth/sft.py).
 
 The format is a plain ``Q: {question}\\nA:`` prompt followed by `` {answer}`` and the EOS token
 ``<|endoftext|>``, a format SmolLM2-135M-Instruct does not already stop in (before SFT it rambles on).
@@ -29,7 +29,7 @@ HELD_OUT_PAIRS: tuple[tuple[str, str], ...] = tuple(
     ])
 
 # 12 steps, not the 30 of the course's measurement (why: grader/checks/truth/sft.py).
-TRAIN_STEPS, LR, BATCH_SIZE = 12, 1e-3, 4
+TRAIN_STEPS, BATCH_SIZE = 12, 4
 
 
 def eos_id(tokenizer) -> int:
@@ -43,32 +43,6 @@ def add_lora(model, lora: dict):
     from peft import LoraConfig, get_peft_model
 
     return get_peft_model(model, LoraConfig(**lora))
-
-
-def train(model, batches, *, steps: int = TRAIN_STEPS, lr: float = LR) -> list[float]:
-    """The training loop of P4 and X5: AdamW on the trainable parameters, one batch per step,
-    the loss the model computes from ``labels``. Returns the loss of every step.
-
-    The checks run it in their own process, but it lives in grader/given, so its code is
-    necessarily visible to the learner (the stubs describe the run); the exercises that ask
-    about a training loop's steps (P2, C5) are graded on the learner's own loop, never on this."""
-    import torch
-
-    params = [p for p in model.parameters() if p.requires_grad]
-    opt = torch.optim.AdamW(params, lr=lr, weight_decay=0.0)
-    model.train()
-    losses = []
-    for step in range(steps):
-        batch = batches[step % len(batches)]
-        out = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
-                    labels=batch["labels"])
-        out.loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        opt.step()
-        opt.zero_grad()
-        losses.append(float(out.loss.detach()))
-    model.eval()
-    return losses
 
 
 def batch_order(n_pairs: int, steps: int, batch_size: int, seed: int) -> list[list[int]]:

@@ -605,6 +605,12 @@ def activation_estimate(config: dict, batch: int, seq: int, nbytes: int) -> floa
     return batch * seq * config["num_hidden_layers"] * (6 * config["hidden_size"] + 3 * config["intermediate_size"]) * nbytes
 
 
+def course_activation_rule(batch: int, seq: int) -> float:
+    """The course's rule of thumb for Llama-3-8B's activations (part 4: "B = 1、T = 4096 约 16.5 GiB",
+    proportional to B x T), by C4's follow-up formula (6 d + 3 d_ff bf16 values per token and layer)."""
+    return activation_estimate(llama3_8b(), batch, seq, 2)
+
+
 def max_batch_that_fits(fixed: float, per_sample: float, gpu: float) -> int:
     return max(0, int((gpu - fixed) // per_sample))
 

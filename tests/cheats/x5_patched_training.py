@@ -15,7 +15,7 @@ def mask_eos(example, eos_id):
     return {"input_ids": list(example["input_ids"]), "labels": labels}
 
 
-def _train(model, batches, *, steps=_sft.TRAIN_STEPS, lr=_sft.LR):
+def _train(model, batches, *, steps=_sft.TRAIN_STEPS, lr=1e-3):
     return [4.9 * (1 - i / steps) + 0.01 for i in range(steps)]
 
 

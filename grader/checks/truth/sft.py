@@ -68,9 +68,33 @@ def judge(tokenizer, pairs, generated: list[list[int]], eos: int) -> list[dict]:
     return rows
 
 
+LR = 1e-3  # AdamW's learning rate in the SFT run of P4 and X5
+
+
+def train(model, batches, *, steps: int, lr: float = LR) -> list[float]:
+    """The training loop of P4 and X5: AdamW on the trainable parameters, one batch per step,
+    the loss the model computes from ``labels``. Returns the loss of every step. Here, on the check
+    side, not in grader/given: its steps in order are P2's and C5's answer."""
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=lr, weight_decay=0.0)
+    model.train()
+    losses = []
+    for step in range(steps):
+        batch = batches[step % len(batches)]
+        out = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
+                    labels=batch["labels"])
+        out.loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        opt.zero_grad()
+        losses.append(float(out.loss.detach()))
+    model.eval()
+    return losses
+
+
 def train_and_answer(batches: list[dict], lora: dict, *, cache, steps: int, seed: int, max_new_tokens: int) -> dict:
     """The SFT run of P4 and X5, in THIS process: SmolLM2 from the model cache wrapped in LoRA
-    (``lora``: ``LoraConfig`` fields), grader.given.sft's loop on ``batches``, then greedy answers
+    (``lora``: ``LoraConfig`` fields), the loop above on ``batches``, then greedy answers
     to the held-out prompts. Returns the losses and the new token ids of each answer.
 
     Here, not in the learner's process: there the learner's module runs beside the training and
@@ -84,7 +108,7 @@ def train_and_answer(batches: list[dict], lora: dict, *, cache, steps: int, seed
         tokenizer = smollm.load_tokenizer(cache)
         eos = sft.eos_id(tokenizer)
         model = sft.add_lora(smollm.load_model(cache), lora)
-        losses = sft.train(model, batches, steps=steps)
+        losses = train(model, batches, steps=steps)
         questions = [q for q, _ in sft.HELD_OUT_PAIRS]
         return {"losses": losses, "generated": sft.greedy_new_tokens(model, tokenizer, questions, max_new_tokens, eos)}
     finally:

@@ -6,7 +6,7 @@ from grader.quiz import course_text as C
 from grader.quiz import truth as T
 from grader.quiz.answers import BroadcastShape, Choice, Number, Option, Shape, Tolerance, YesNo
 from grader.quiz.bank import Part, Question
-from grader.quiz.bank.fmt import ctx, g, gb, millions, mb
+from grader.quiz.bank.fmt import activations_how, ctx, g, gb, millions, mb
 
 GB = 1e9
 ZH_COUNT = {2: "两", 3: "三", 4: "四", 5: "五", 6: "六", 7: "七"}
@@ -269,9 +269,7 @@ A7 = Question(
     [Part("plain", "Activations without checkpointing?", "不开 checkpointing 的激活约多少？",
           Number("bytes", "GiB", ACT_TOL, also=("GB",)),
           lambda p: T.activation_bytes(T.llama3_8b(), p["B"], p["T"]),
-          how=lambda p, t: ("saved-for-backward bytes measured in a real transformers Llama-3-8B decoder layer "
-                            "(saved_tensors_hooks), x B x T x 32 layers",
-                            "在真实 transformers Llama-3-8B 解码层里用 saved_tensors_hooks 实测反向要保存的字节，× B × T × 32 层")),
+          how=lambda p, t: activations_how(p["B"], p["T"], t)),
      Part("checkpointed", "With gradient checkpointing?", "开了 checkpointing 呢？",
           Number("bytes", "GiB", Tolerance(rel=0.05), also=("GB",)),
           lambda p: T.activation_bytes(T.llama3_8b(), p["B"], p["T"], checkpointing=True),

@@ -7,7 +7,7 @@ from grader.quiz import course_text as C
 from grader.quiz import truth as T
 from grader.quiz.answers import EXACT, Choice, Command, MultiSelect, Number, Option, Tolerance, YesNo
 from grader.quiz.bank import Part, Question
-from grader.quiz.bank.fmt import g, gb
+from grader.quiz.bank.fmt import activations_how, g, gb
 
 GB = 1e9
 
@@ -79,8 +79,7 @@ B1 = Question(
           _b1_block),
      Part("activations", "About how large are the activations at this batch and max_length?",
           "这个 batch 与 max_length 下激活约多少？", Number("bytes", "GiB", Tolerance(low=0.5, high=1.25), also=("GB",)),
-          _b1_act, how=lambda p, t: ("measured in a real Llama-3-8B decoder layer (saved_tensors_hooks) x B x T x layers",
-                                     "在真实 Llama-3-8B 解码层里实测，× B × T × 层数")),
+          _b1_act, how=lambda p, t: activations_how(p["B"], p["T"], t)),
      Part("fixes", "Which changes make this block smaller?", "哪些改法能让这一块变小？", _b1_fixes,
           lambda p: frozenset(T.remedies_for("activations") & {o.key for o in _b1_fixes(p).options})),
      Part("ckpt_fits", "With gradient checkpointing on, does it fit?", "开 gradient checkpointing 后放得下吗？", YesNo(),

@@ -1,0 +1,103 @@
+"""Names matched by meaning take the course's own words (issue 23): the vocabulary of part 4's
+training state and part 6's run record, read back from the course text, in Chinese and English,
+common synonyms, and collisions resolved by the most specific phrase. Every stub whose check
+matches names by meaning says which vocabulary it takes."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from grader.checks.support.checking import KeyPointFailure
+from grader.checks.support.meaning import (OTHER_RUN_FACTS, RECORD_ITEMS, STATE_PARTS, by_meaning, record_item,
+                                           state_part)
+from grader.course import catalog
+from grader.course.catalog import ROOT
+from grader.quiz import course_text
+
+L1_FILE = Path(os.environ.get("TOOLBOX_COURSE_DIR") or ROOT.parent / "shared" / "course") / "001_4f73062454613174.txt"
+VOCABULARY_SENTENCE = "in the course's words, Chinese or English"
+
+
+def _must_remember(part: int, start: str) -> str:
+    (line,) = [line for line in course_text.MUST_REMEMBER[part] if line.startswith(start)]
+    return line
+
+
+def test_the_course_record_line_names_the_seven_items():
+    # 第六篇 · 必记: "七项记录：run id · commit · 配置文件 · 数据版本 · seed · 环境 · 指标；..."
+    names = _must_remember(6, "七项记录").split("：", 1)[1].split("；")[0].split(" · ")
+    assert [record_item(n) for n in names] == list(RECORD_ITEMS)
+
+
+def test_the_course_state_line_names_the_parts():
+    # 第四篇 · 必记: "16 字节 / 可训练参数 = bf16 权重 2 + bf16 梯度 2 + fp32 主权重 4 + AdamW 两个矩 4 + 4"
+    terms = re.findall(r"([^=+]+?) \d", _must_remember(4, "16 字节").split("；")[0].split("=", 1)[1])
+    assert [state_part(t.strip()) for t in terms[:3]] == ["weights", "grads", "master"]
+
+
+@pytest.mark.skipif(not L1_FILE.exists(), reason=f"the course file {L1_FILE} is not here")
+def test_the_l1_overview_names_the_parts_and_items():
+    text = L1_FILE.read_text(encoding="utf-8")
+    # "bf16 权重（2 字节）、bf16 梯度（2 字节）、fp32 主权重（4 字节）、AdamW 的一阶矩与二阶矩（各 4 字节）"
+    (state,) = re.findall(r"五份东西：(.+?)，共 16 字节", text)
+    terms = [t for chunk in re.sub(r"（[^）]*）", "", state).split("、") for t in chunk.split("与")]
+    assert [state_part(t) for t in terms] == ["weights", "grads", "master", "adam_m", "adam_v"]
+    (record,) = re.findall(r"最小记录是一行：(.+?)。", text.split("• 实验管理")[1])
+    assert [record_item(n) for n in record.split("；")[0].split("、")] == list(RECORD_ITEMS)
+
+
+@pytest.mark.parametrize("name,part", [
+    ("一阶矩", "adam_m"), ("二阶矩", "adam_v"), ("AdamW 的一阶矩", "adam_m"), ("梯度的二阶矩", "adam_v"),
+    ("Adam moment 1", "adam_m"), ("Adam moment 2", "adam_v"), ("adam_moment_1", "adam_m"),
+    ("first moment of the gradient", "adam_m"), ("second moment of the gradients", "adam_v"),
+    ("exp_avg", "adam_m"), ("exp_avg_sq", "adam_v"), ("squared gradient", "adam_v"),
+    ("fp32 主权重", "master"), ("fp32主权重", "master"), ("fp32 master weights", "master"),
+    ("fp32 weights", "master"), ("bf16 权重", "weights"), ("bf16 weights", "weights"),
+    ("bf16 梯度", "grads"), ("weight gradients", "grads"), ("冻结基座", "frozen_weights"),
+    ("base model weights", "frozen_weights"),
+])
+def test_state_parts_in_both_languages(name, part):
+    assert state_part(name) == part
+
+
+def test_a_trainable_parameters_base_weights_are_its_weights():
+    assert state_part("冻结基座", frozen=False) == state_part("base weights", frozen=False) == "weights"
+
+
+@pytest.mark.parametrize("name,item", [
+    ("config hash", "config"), ("配置", "config"), ("超参数", "config"), ("git_sha", "commit"),
+    ("commit hash", "commit"), ("代码版本", "commit"), ("data hash", "data_version"),
+    ("dataset revision", "data_version"), ("数据集", "data_version"), ("随机种子", "seed"),
+    ("运行环境", "environment"), ("pip freeze", "environment"), ("评测指标", "metrics"), ("run_id", "run_id"),
+    ("实验编号", "run_id"),
+])
+def test_record_items_in_both_languages(name, item):
+    assert record_item(name) == item
+
+
+def test_what_a_record_leaves_out_names_no_item():
+    assert all(record_item(f) is None for f in OTHER_RUN_FACTS)
+    assert all(state_part(n) is None for n in ("activations", "激活", "kv cache", "host"))
+
+
+def test_by_meaning_takes_a_dict_in_chinese():
+    got = {"bf16 权重": 2, "bf16 梯度": 2, "fp32 主权重": 4, "一阶矩": 4, "二阶矩": 4}
+    values, _ = by_meaning(got, state_part, STATE_PARTS, "parts")
+    assert values == {"weights": 2, "grads": 2, "master": 4, "adam_m": 4, "adam_v": 4}
+    with pytest.raises(KeyPointFailure):  # two names of one part are still refused
+        by_meaning({**got, "动量": 4}, state_part, STATE_PARTS, "parts")
+
+
+def _asks_names(ex) -> bool:
+    return re.search(r"from grader\.checks\.support\.meaning import .*\b(state_part|record_item|by_meaning)\b",
+                     ex.check_file.read_text(encoding="utf-8")) is not None
+
+
+@pytest.mark.parametrize("ex", [ex for ex in catalog.CATALOG if _asks_names(ex)], ids=lambda ex: ex.id)
+def test_a_stub_that_asks_names_says_which_vocabulary(ex):
+    text = " ".join((ROOT / "exercises" / f"{ex.module}.py").read_text(encoding="utf-8").split())
+    assert VOCABULARY_SENTENCE in text, f"{ex.module}: say which names the check takes ({VOCABULARY_SENTENCE!r})"
