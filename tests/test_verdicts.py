@@ -46,3 +46,49 @@ def test_x5_mask_eos_may_reuse_an_unchanged_list():
     same = types.SimpleNamespace(mask_eos=lambda example, eos_id: example)  # the argument, unchanged, returned
     what, _ = _mask_eos_contract(_DrivenInProcess(same))
     assert "returned the example it was given" in what, what
+
+
+def test_flaky_verdict_blames_randomness_only_when_seen():
+    """One input, two verdicts, the same answers (a CPU-time threshold on a loaded box): not
+    verifiable, and no "seed any randomness"; two answers to one call: the learner's."""
+    from hypothesis.errors import FlakyFailure
+
+    from grader.checks.support.checking import KeyPointFailure
+    from grader.engine.plugin import _classify
+    from grader.isolation import learner as learner_module
+
+    flaky = types.SimpleNamespace(value=FlakyFailure("unreliable", [KeyPointFailure("threads used 1.4 cores", 1.3, 1.4)]))
+    learner_module.forget_answers()
+    learner_module.note_answer(b"busy(750000)", "busy()", b"value 7")
+    learner_module.note_answer(b"busy(750000)", "busy()", b"value 7")  # the same answer twice
+    try:
+        out = _classify(flaky)
+        assert out["status"] == "not_verifiable", out
+        assert "randomness" not in out["message"] and "different results" not in out["message"], out
+        learner_module.note_answer(b"busy(750000)", "busy()", b"value 8")
+        out = _classify(flaky)
+    finally:
+        learner_module.forget_answers()
+    assert out["status"] == "failed" and "different results for the same input" in out["message"], out
+    assert "busy()" in out["message"], out
+
+
+def test_a_call_answered_two_ways_is_noted_by_the_real_learner(tmp_path):
+    """The note is taken where the answers arrive (Learner._request): a learner whose answer to
+    one call changes from call to call is listed; a deterministic one is not."""
+    from grader.isolation import learner as learner_module
+    from grader.isolation.learner import Learner
+
+    src = tmp_path / "flip.py"
+    src.write_text("import itertools\n_n = itertools.count()\n\ndef same(x):\n    return x * 2\n\n"
+                   "def flip(x):\n    return next(_n)\n")
+    learner_module.forget_answers()
+    handle = Learner("flip", src, call_timeout_s=30, import_timeout_s=60, memory_gib=2)
+    try:
+        assert handle.same(3) == handle.same(3) == 6
+        assert learner_module.VARIED_CALLS == []
+        handle.flip(3), handle.flip(3)
+        assert learner_module.VARIED_CALLS == ["flip()"]
+    finally:
+        handle.close()
+        learner_module.forget_answers()
