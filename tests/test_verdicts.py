@@ -92,3 +92,83 @@ def test_a_call_answered_two_ways_is_noted_by_the_real_learner(tmp_path):
     finally:
         handle.close()
         learner_module.forget_answers()
+
+
+class _ScriptedX1:
+    """A learner with scripted /proc readings: run_threads burns ``thread_cores`` cores for 0.2 s
+    of wall time; run_parallel's live children are ``workers`` pids each gaining 0.2 s."""
+
+    def __init__(self, thread_cores: float = 1.0, workers: int = 1):
+        self.cpu = {"self_s": 0.0, "children_s": 0.0}
+        self.thread_cores, self.workers, self._kids = thread_cores, workers, {}
+
+    def cpu_times(self):
+        return dict(self.cpu)
+
+    def paused(self):
+        import contextlib
+
+        return contextlib.nullcontext()
+
+    def children_cpu(self):
+        return dict(self._kids)
+
+    def busy(self, n, timeout_s=None):
+        from grader.checks import test_x1_gil as x1
+
+        self.cpu["self_s"] += 0.1
+        return x1.busy_value(n)
+
+    def run_threads(self, n_workers, tasks, timeout_s=None):
+        import time
+
+        from grader.checks import test_x1_gil as x1
+
+        t0 = time.perf_counter()
+        time.sleep(0.2)
+        self.cpu["self_s"] += self.thread_cores * (time.perf_counter() - t0)
+        return [x1.busy_value(n) for n in tasks]
+
+    def run_parallel(self, n_workers, tasks, timeout_s=None):
+        import time
+
+        from grader.checks import test_x1_gil as x1
+
+        self._kids = {100 + i: 0.0 for i in range(self.workers)}
+        time.sleep(0.1)
+        self._kids = {pid: 0.2 for pid in self._kids}
+        time.sleep(0.1)
+        self.cpu["children_s"] += 0.2 * self.workers
+        return [x1.busy_value(n) for n in tasks]
+
+
+@pytest.mark.parametrize("own_cores,verdict", [(1.6, "skipped"), (1.0, "failed")])
+def test_x1_threads_cpu_use_under_load_is_not_verifiable(monkeypatch, own_cores, verdict):
+    """Threads that measure above the GIL's one core fail only when the grader's own threads,
+    measured right then, stay under it; when those fail too, the box is to blame: skipped."""
+    from grader.checks import test_x1_gil as x1
+    from grader.checks.support.checking import KeyPointFailure
+
+    monkeypatch.setattr(x1, "own_busy_cpu_s", lambda n: 0.1)
+    monkeypatch.setattr(x1, "own_threads_run", lambda tasks: {"serial_cpu_s": 0.4, "threads_cpu_s": 0.4,
+                                                               "threads_cores": own_cores})
+    test = x1.test_threads_cpu_use.hypothesis.inner_test
+    raised = pytest.skip.Exception if verdict == "skipped" else KeyPointFailure
+    with pytest.raises(raised):
+        test(_ScriptedX1(thread_cores=1.6), 1_500_000)
+
+
+@pytest.mark.parametrize("workers,caught", [(2, True), (1, False)])
+def test_x1_pool_that_ignores_n_workers_is_counted(monkeypatch, workers, caught):
+    """run_parallel(1, ...) whose pool starts two workers (Pool() on this box) is caught by the
+    count of children that did the work, not by a speed."""
+    from grader.checks import test_x1_gil as x1
+    from grader.checks.support.checking import KeyPointFailure
+
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    monkeypatch.setattr(x1, "own_busy_cpu_s", lambda n: 0.1)
+    if caught:
+        with pytest.raises(KeyPointFailure, match="worker processes that did the work"):
+            x1._workers_as_asked(_ScriptedX1(workers=workers), 1_500_000)
+    else:
+        x1._workers_as_asked(_ScriptedX1(workers=workers), 1_500_000)
