@@ -334,3 +334,64 @@ def expect_loop_follows_schedule(learner, seed: int = 1, amp_dtype=None) -> None
                         "that the step uses this batch's gradient")
             fail(what, expected, f"{seen:.6g} (read from how far AdamW moved the weights)" if seen else
                  "the step did not move the weights", hint)
+
+# ---------------------------------------------------------------- zero_grad (P2's grads_after_step, C5's step_gradient)
+def expect_own_gradients(learner, seed: int, data_seed: int) -> None:
+    """Each step uses its own gradient: several steps on BOTH branches of train_step (fp32, then
+    amp_dtype=bf16) without the driver clearing .grad in between, so a zero_grad missing on one
+    branch shows on that branch's second step (facebookresearch/nwm#16); every returned loss and
+    grad_norm of every step against that step's reference; .grad cleared after the step."""
+    for amp_dtype, n in ((None, 3), (torch.bfloat16, 2)):  # both branches, several steps each
+        _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n)
+
+
+def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
+    drawn = batches(data_seed, n, 2, 16)
+    out = drive(learner, seed=seed, batches=drawn, optimizer="unit_sgd", return_params=True, amp_dtype=amp_dtype)
+    model = build_model(seed)
+    before = flat(model.parameters())
+    path = "fp32" if amp_dtype is None else "amp_dtype=bfloat16"
+    kept = None  # the gradient of step i-1 (minus its move): what a missing zero_grad adds to step i
+    for i, (rec, batch) in enumerate(zip(out["steps"], drawn)):
+        # the gradient at the weights this step started from (the learner's after step i-1: any
+        # clipping or none, only the direction of the move is compared)
+        torch.nn.utils.vector_to_parameters(before, model.parameters())
+        model.zero_grad(set_to_none=True)
+        ref = reference_step(model, batch, amp_dtype)
+        what = (f"{path}, train_step call {i} with SGD(lr=1): the direction of the weights' move (minus the "
+                "gradient at optimizer.step())")
+        after = returned_weights(model, rec, what)
+        move = after - before
+        err = rel(move / move.norm(), -ref.raw / ref.raw.norm()) if move.norm() > 0 else 1.0
+        if err > 1e-4:
+            if not move.norm() > 0:
+                got, hint = "no parameter moved: the step found no gradient", (
+                    "zero_grad belongs after optimizer.step() (or before backward), never between "
+                    "backward() and step(): the step then sees no gradient (part 3, §Autograd)")
+            else:
+                got, hint = f"relative error {err:.1e}", "forward, loss, backward(), clip, step(), zero_grad()"
+                if kept is not None and rel(move / move.norm(), -(kept + ref.raw) / (kept + ref.raw).norm()) < 1e-3:
+                    got, hint = ("the previous step's gradient added to this one's", "backward() accumulates "
+                                 "into .grad: every step must clear the gradients, optimizer.zero_grad("
+                                 "set_to_none=True) after the step, on every path of train_step (fp32 and "
+                                 "autocast) (part 3, must-remember)")
+            fail(what, "this step's gradient, computed here (relative error <= 1e-4)", got, hint)
+        # every value train_step returns, on every call (not only the first)
+        loss = returned_loss(rec, f"{path}, train_step call {i}")
+        if not math.isclose(loss, ref.loss, rel_tol=0, abs_tol=1e-4):
+            fail(f"{path}, train_step call {i}: the returned loss", f"{ref.loss:.5f} (this step's loss, before "
+                 "its update, computed here)", f"{loss:.5f}", "return loss.item() of THIS step (not a running "
+                 "mean, not the previous step's, not recomputed after optimizer.step())")
+        norm = as_number(rec["grad_norm"], f"{path}, train_step call {i}: ['grad_norm']")
+        if not math.isclose(norm, ref.norm, rel_tol=1e-3):
+            fail(f"{path}, train_step call {i}: the returned grad_norm", f"{ref.norm:.4f} (this step's total "
+                 "norm before clipping)", f"{norm:.4f}", "report what clip_grad_norm_ returns on this step")
+        kept, before = -move, after
+    for i, rec in enumerate(out["steps"]):
+        if rec["grads_held_after"]:  # seen in the learner's process: a reason to fail only
+            fail(f"{path}, train_step call {i}: .grad of every parameter after train_step returns",
+                 "None for all (optimizer.zero_grad(set_to_none=True) after the step)",
+                 f"{rec['grads_held_after']} of {out['n_params']} still hold a tensor "
+                 f"({rec['grads_nonzero_after']} of them non-zero)",
+                 "zero_grad(set_to_none=True) frees the gradients and saves a memory write; backward() "
+                 "accumulates, so every step must clear them (part 3, must-remember)")
