@@ -263,3 +263,42 @@ def test_always_unverifiable_key_point_fails_the_quiet_box_test():
         verified_when_quiet(lambda: ("not_verifiable", "saturated"), lambda: (False, 0.8), wait_s=0.05, pause_s=0)
     with pytest.raises(AssertionError, match="reference answer got failed"):
         verified_when_quiet(lambda: ("failed", "wrong"), lambda: (True, 1.9), pause_s=0)
+
+
+ENCODING_PROBE = '''import locale
+
+
+def default_encoding():
+    return locale.getpreferredencoding(False)
+
+
+def read_back():
+    with open("probe.txt", "wb") as f:
+        f.write("梯度 data".encode("utf-8"))
+    with open("probe.txt") as f:  # no encoding=: the locale's
+        return f.read()
+'''
+
+
+@pytest.mark.parametrize("forked", [False, True], ids=["exec", "zygote"])
+def test_text_locale_makes_open_decode_non_utf8(tmp_path, forked):
+    """A1 runs the pipeline where the locale is not UTF-8: in that learner, open() without
+    encoding= decodes ASCII, whether its process was exec'd or forked from the zygote (which
+    started under the grader's UTF-8 locale); print() still writes UTF-8."""
+    from grader.isolation import zygote
+    from grader.isolation.learner import Learner, LearnerRaised
+
+    if forked and not zygote.running():  # tests/conftest.py starts it (runner.warm_up)
+        pytest.skip("no zygote running")
+    src = tmp_path / "probe.py"
+    src.write_text(ENCODING_PROBE, encoding="utf-8")
+    kw = dict(call_timeout_s=30, import_timeout_s=120, memory_gib=4, zygote=zygote.running() if forked else None)
+    plain, c_locale = Learner("probe", src, **kw), Learner("probe", src, text_locale="C", **kw)
+    try:
+        assert plain.read_back() == "梯度 data"
+        assert c_locale.default_encoding().upper().replace("-", "") not in ("UTF8",), c_locale.default_encoding()
+        with pytest.raises(LearnerRaised, match="UnicodeDecodeError"):
+            c_locale.read_back()
+    finally:
+        plain.close()
+        c_locale.close()

@@ -189,6 +189,16 @@ def learner_env(workdir: str) -> dict:
 LOCALE = ("LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ")
 
 
+def non_utf8_env(name: str) -> dict:
+    """The environment of a learner whose default text encoding is ``name``'s codeset, the way
+    Python decides it: the locale (LC_ALL wins over LANG), UTF-8 mode off (PYTHONUTF8=0: in the C
+    locale it would switch itself on) and no coercion of C to C.UTF-8. Only print() keeps UTF-8
+    (PYTHONIOENCODING: a GBK console prints Chinese; ASCII would crash on it). The worker applies
+    the locale at its start (grader.isolation.worker.apply_locale), forked from the zygote or not."""
+    return {"LC_ALL": name, "LC_CTYPE": name, "LANG": name, "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0",
+            "PYTHONIOENCODING": "utf-8"}
+
+
 # One input, two answers. Every learner of this check process notes, per call request, what it
 # answered (its value or what it raised); grader.engine.plugin tells a learner "your code gave
 # different results for the same input" only when a call is listed here, never because a verdict
@@ -238,7 +248,7 @@ class Learner:
                  max_result_bytes: int = codec.MAX_FRAME_BYTES, hidden: list[Path] = (),
                  zygote: str | None = None, inputs: str | Path | None = None,
                  shown_as: str | Path | None = None, visible_reference: bool | None = None,
-                 forbidden: dict | None = None):
+                 forbidden: dict | None = None, text_locale: str | None = None):
         self.module_name = module_name
         self.module_file = Path(os.path.abspath(module_file))
         self.shown_as = Path(shown_as) if shown_as else self.module_file
@@ -249,6 +259,9 @@ class Learner:
         self.zygote = zygote  # socket path of a grader.isolation.zygote to fork from, else python -m grader.isolation.worker
         self.hidden = list(hidden)
         self.forbidden = forbidden or None  # the exercise's "do not call X" rule (grader.isolation.watch)
+        # e.g. "C": the learner's open() without encoding= then decodes with that locale's codeset
+        # (ASCII), as on a machine whose locale is not UTF-8 (a Chinese Windows one: GBK)
+        self.text_locale = text_locale
         self.last_call: dict | None = None  # {"request", "value" | "raised", "seconds"} of this key point
         self.recent_calls: list[dict] = []  # the key point's last few answered calls, oldest first
         self._proc: subprocess.Popen | None = None
@@ -305,6 +318,8 @@ class Learner:
         except OSError:
             pass
         env = learner_env(self._workdir)
+        if self.text_locale:
+            env.update(non_utf8_env(self.text_locale))
         if self.forbidden:
             env[watch.ENV] = json.dumps(self.forbidden)
         sandbox = self._sandbox.params()  # the view, computed here: the child only mounts it
