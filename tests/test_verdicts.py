@@ -302,3 +302,48 @@ def test_text_locale_makes_open_decode_non_utf8(tmp_path, forked):
     finally:
         plain.close()
         c_locale.close()
+
+
+def _p4_batch(rows, pad, T=None):
+    import torch
+
+    T = T or max(len(r) for r in rows)
+    ids = torch.full((len(rows), T), pad, dtype=torch.long)
+    mask = torch.zeros((len(rows), T), dtype=torch.long)
+    for i, r in enumerate(rows):
+        ids[i, :len(r)] = torch.tensor(r)
+        mask[i, :len(r)] = 1
+    return {"input_ids": ids, "attention_mask": mask, "labels": ids.clone()}
+
+
+def test_p4_mask_from_token_ids_is_named_not_a_missing_eos():
+    """pad == EOS and a mask built as input_ids != pad_id: the rows are complete (the token ids say
+    so), the mask hides the real EOS. Not "one token short" with identical rows: the mask is named."""
+    from grader.checks import test_p4_lora_sft as p4
+    from grader.checks.support.checking import KeyPointFailure
+
+    eos = pad = 0
+    expected = _p4_batch([[5, 6, 7, eos], [5, 6, eos]], pad)
+    got = {**expected, "attention_mask": (expected["input_ids"] != pad).long()}
+    assert p4._short_row(got, expected, eos, pad) is None
+    with pytest.raises(KeyPointFailure) as caught:
+        p4._fail_if_mask_wrong(got, expected, pad, "collate(...)")
+    assert "built from the token ids" in caught.value.hint and caught.value.expected != caught.value.got
+    p4._fail_if_mask_wrong(expected, expected, pad, "collate(...)")  # the right mask passes
+
+
+def test_p4_missing_eos_is_read_from_the_token_ids_and_shows_no_rows():
+    """A row without its EOS is found from the token ids and this check's lengths; the failure
+    states the EOS, not the expected rows (data_path_labels withholds them in the same report)."""
+    from grader.checks import test_p4_lora_sft as p4
+    from grader.checks.support.checking import KeyPointFailure
+
+    eos, pad = 0, 2
+    expected = _p4_batch([[5, 6, 7, eos], [5, 6, eos]], pad)
+    got = _p4_batch([[5, 6, 7], [5, 6]], pad, T=4)
+    assert p4._short_row(got, expected, eos, pad) == 0
+    with pytest.raises(KeyPointFailure) as caught:
+        p4._fail_if_eos_missing(None, got, expected, eos, pad, "collate(...)")
+    shown = f"{caught.value.expected} {caught.value.got}"
+    assert "[5, 6, 7" not in shown and str(expected["input_ids"][0].tolist()) not in shown, shown
+    assert p4._short_row(expected, expected, eos, pad) is None
