@@ -102,8 +102,7 @@ def _call(module, request: dict, watch=None):
 
 def apply_locale() -> None:
     """The locale of this process's environment, as an interpreter started in it sets it (a child
-    forked from the zygote keeps the zygote's otherwise): open() without encoding= reads the
-    locale's codeset at each call, so a learner run under LC_ALL=C decodes files as ASCII."""
+    forked from the zygote would keep the zygote's)."""
     import locale
 
     try:
