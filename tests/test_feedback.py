@@ -256,12 +256,12 @@ def test_flaky_check_measurement_is_a_check_error_not_the_learners():
         def __init__(self, value):
             self.value = value
 
+    from grader.isolation import learner as learner_module
+
+    learner_module.forget_answers()  # nothing another test's learners answered
     own = FlakyFailure("unreliable", [RuntimeError("the compute-bound setup did not show clearly")])
     assert _classify(Info(own))["status"] == "check_error"
     # the learner's randomness is blamed only where a call was seen answering two ways (tests/test_verdicts.py)
-    from grader.isolation import learner as learner_module
-
-    learner_module.forget_answers()
     learner_module.note_answer(b"busy(3)", "busy()", b"1")
     learner_module.note_answer(b"busy(3)", "busy()", b"2")
     try:

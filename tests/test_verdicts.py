@@ -285,7 +285,7 @@ def test_text_locale_makes_open_decode_non_utf8(tmp_path, forked):
     """A1 runs the pipeline where the locale is not UTF-8: in that learner, open() without
     encoding= decodes ASCII, whether its process was exec'd or forked from the zygote (which
     started under the grader's UTF-8 locale); print() still writes UTF-8."""
-    from grader.isolation import zygote
+    from grader.isolation import learner as learner_module, zygote
     from grader.isolation.learner import Learner, LearnerRaised
 
     if forked and not zygote.running():  # tests/conftest.py starts it (runner.warm_up)
@@ -294,14 +294,18 @@ def test_text_locale_makes_open_decode_non_utf8(tmp_path, forked):
     src.write_text(ENCODING_PROBE, encoding="utf-8")
     kw = dict(call_timeout_s=30, import_timeout_s=120, memory_gib=4, zygote=zygote.running() if forked else None)
     plain, c_locale = Learner("probe", src, **kw), Learner("probe", src, text_locale="C", **kw)
+    learner_module.forget_answers()
     try:
         assert plain.read_back() == "梯度 data"
         assert c_locale.default_encoding().upper().replace("-", "") not in ("UTF8",), c_locale.default_encoding()
         with pytest.raises(LearnerRaised, match="UnicodeDecodeError"):
             c_locale.read_back()
+        # two learners, two locales: their different answers are not one call answered two ways
+        assert learner_module.VARIED_CALLS == []
     finally:
         plain.close()
         c_locale.close()
+        learner_module.forget_answers()
 
 
 def _p4_batch(rows, pad, T=None):

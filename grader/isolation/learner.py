@@ -298,6 +298,12 @@ class Learner:
         return src
 
     @property
+    def _who(self) -> bytes:
+        """Whose answers are compared: the same module in the same conditions (a restarted process
+        too), never a learner run under another locale, whose answers may rightly differ."""
+        return f"{self.module_file}\0{self.text_locale}\0".encode()
+
+    @property
     def _workdir(self) -> str:
         return str(self._sandbox.workdir)
 
@@ -507,10 +513,10 @@ class Learner:
             error = self._error(answer["error"])
             self.last_call["raised"] = getattr(error, "type_name", error.status)
             if isinstance(error, LearnerRaised):  # what it raised is its answer too
-                note_answer(frame, what, f"raised {error.type_name}".encode())  # not its text: addresses vary
+                note_answer(self._who + frame, what, f"raised {error.type_name}".encode())  # not its text: addresses vary
             raise error
         try:
-            note_answer(frame, what, b"value" + codec.dumps(answer["value"]))
+            note_answer(self._who + frame, what, b"value" + codec.dumps(answer["value"]))
         except codec.CodecError:  # decoded from the wire, so it encodes; never fail a call on the note
             pass
         if answer.get("forbidden"):
