@@ -307,6 +307,16 @@ def fmt_number(x: float, sig: int = 3) -> str:
     return f"{x:.{sig - 1}e}"
 
 
+def resolution(x: float, sig: int = 3) -> float:
+    """The step of the last digit :func:`fmt_number` shows for ``x`` (0: shown exactly)."""
+    if x == 0 or float(x).is_integer() and abs(x) < 1e15:
+        return 0.0
+    mag = math.floor(math.log10(abs(x)))
+    if -3 <= mag < 7:
+        return 10.0 ** -max(0, sig - 1 - mag)
+    return 10.0 ** (mag - sig + 1)
+
+
 def show(value: float, u: Unit, sig: int = 3) -> str:
     """``show(48e9, GB)`` -> ``"48 GB"``."""
     number = value / u.factor
