@@ -54,21 +54,29 @@ class Tolerance:
         return max(self.rel * abs(want) if self.rel is not None else 0.0, self.abs or 0.0)
 
     def describe(self, lang: str, u: units.Unit) -> str:
-        """The tolerance :meth:`ok` applies, as the learner reads it (both bounds when both are set)."""
+        """The tolerance :meth:`ok` applies, as the learner reads it (both bounds when both are set;
+        for a percentage, points apart from a relative tolerance)."""
         if self.low is not None:
             return tr(lang, f"{self.low:g}x-{self.high:g}x of the measured value",
                       f"在实测值的 {self.low:g}–{self.high:g} 倍之间")
-        absolute = None
-        if self.abs:
-            absolute = f"±{units.show(self.abs, u, 6) if u.symbol not in ('', 'x') else f'{self.abs / u.factor:g}'}"
-        if self.rel is not None and not self.abs:
-            return f"±{self.rel * 100:g}%"
-        if self.rel is not None:
-            return tr(lang, f"±{self.rel * 100:g}% or {absolute}, whichever is larger",
-                      f"±{self.rel * 100:g}% 或 {absolute}，取较宽者")
-        if not self.abs:
+        if not self.abs and self.rel is None:
             return tr(lang, "exact", "须精确")
-        return absolute
+        pct = u.dim == "fraction" and u.symbol == "%"
+        relative = None
+        if self.rel is not None:
+            relative = tr(lang, f"±{self.rel * 100:g}% of the value", f"相对 ±{self.rel * 100:g}%") if pct \
+                else f"±{self.rel * 100:g}%"
+        if not self.abs:
+            return relative
+        if pct:
+            absolute = tr(lang, f"±{self.abs * 100:g} percentage points", f"±{self.abs * 100:g} 个百分点")
+        elif u.symbol in ("", "x"):
+            absolute = f"±{self.abs / u.factor:g}"
+        else:
+            absolute = f"±{units.show(self.abs, u, 6)}"
+        if relative is None:
+            return absolute
+        return tr(lang, f"{relative} or {absolute}, whichever is larger", f"{relative} 或 {absolute}，取较宽者")
 
 
 EXACT = Tolerance(abs=0)
@@ -211,8 +219,8 @@ class YesNo(Answer):
     kind = "yes/no"
 
     def echoing(self, question_zh: str) -> "YesNo":
-        m = re.search(r"([\u4e00-\u9fff]+)吗\s*[？?]?\s*$", question_zh.strip())
-        return YesNo(m.group(1) if m else "")
+        found = re.findall(r"([\u4e00-\u9fff]+)吗\s*[？?]", question_zh)  # the last question asked
+        return YesNo(found[-1] if found else "")
 
     def hint(self, lang: str) -> str:
         return tr(lang, "y or n", "y / n（是 / 否）")
