@@ -334,10 +334,11 @@ def test_reports_show_both_sources(st):
 
     everything = {ex.id: {kp.id: True for kp in ex.key_points} for ex in levels.catalog.CATALOG}
     run(st, ["right"], ["R.ridge_point"])
-    s = levels.summarize(everything, quiz=progress.counts(progress.progress(st, "ada")))
+    s = levels.summarize(everything, quiz=progress.counts_for("ada", st.path))
     lines = "\n".join(terminal.mastery_lines(s))
+    assert f"from {st.path}, your own editable file" in lines  # where the counts come from
     assert "Quiz (closed book" in lines and "Code (P, X" in lines and "level from the code alone: can-teach" in lines
-    assert "[quiz] R: 0/12 items mastered in the quiz, need 10" in lines and "1 answer)" in lines
+    assert "[quiz] R: 0/12 items mastered in the quiz, need 10" in lines and "(ada, 1 answer; from " in lines
     out = io.StringIO()
     terminal.print_report({}, s, Console(file=out, width=120))
     assert "[quiz] R: 0/12" in out.getvalue()

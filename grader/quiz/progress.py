@@ -100,11 +100,12 @@ def progress_from_rows(learner: str, rows: list[qstore.Row]) -> QuizProgress:
     return QuizProgress(learner, count("R"), count("A"), count("B"), c_points, c_all, states, len(rows))
 
 
-def counts(prog: QuizProgress):
-    """The quiz's side of the levels (grader.course.levels.QuizCounts)."""
+def counts(prog: QuizProgress, source: str = ""):
+    """The quiz's side of the levels (grader.course.levels.QuizCounts); ``source``: the attempts file."""
     from grader.course.levels import QuizCounts
 
-    return QuizCounts(prog.r, prog.a, prog.b, dict(prog.c_points), dict(prog.c_all), prog.learner, prog.answers)
+    return QuizCounts(prog.r, prog.a, prog.b, dict(prog.c_points), dict(prog.c_all), prog.learner, prog.answers,
+                      source)
 
 
 def counts_for(learner: str | None = None, path=None):
@@ -115,9 +116,9 @@ def counts_for(learner: str | None = None, path=None):
     name = learner or qstore.default_learner()
     db = Path(path) if path else qstore.default_path()
     if not db.exists():
-        return counts(progress_from_rows(name, []))
+        return counts(progress_from_rows(name, []), str(db))
     st = qstore.Store(db)
     try:
-        return counts(progress(st, name))
+        return counts(progress(st, name), str(db))
     finally:
         st.close()
