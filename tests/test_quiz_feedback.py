@@ -140,3 +140,14 @@ def test_negative_values_only_where_a_truth_can_be_negative():
         truth = float(v.truth(part))
         assert truth >= 0 or answer.signed or answer.dim == "number", (q.id, part.id, truth)
         assert math.isfinite(truth)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_b2_premise_is_the_difference_its_seeds_show(seed):
+    """B2 states a difference of d points and shows the seeds: d is their means' difference."""
+    q = bank.get("B2")
+    v = q.variant(seed) if seed else q.course_variant()
+    a = [float(x) for x in v.view()["a_text"].split(", ")]
+    b = [float(x) for x in v.view()["b_text"].split(", ")]
+    stated = float(v.view()["d"])
+    assert abs((sum(b) / len(b) - sum(a) / len(a)) - stated) <= 0.06, (stated, a, b)
