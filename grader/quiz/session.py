@@ -121,7 +121,7 @@ class Session:
         atts = qstore.attempts(rows)
         k = max(atts)
         if q.interview:
-            v = q.variant(next(iter(atts[k].values())).variant_seed)
+            v = self.pool.submit(q.variant, next(iter(atts[k].values())).variant_seed).result()  # a draw: the worker's
             done = self._not_due(q, rows)
             left = [p for p in v.parts() if p.id not in atts[k] and p.id not in done]
             return max(r.at for r in atts[k].values()) if left else None
