@@ -73,7 +73,7 @@ class Tolerance:
         elif u.symbol in ("", "x"):
             absolute = f"±{self.abs / u.factor:g}"
         else:
-            absolute = f"±{units.show(self.abs, u, 6)}"
+            absolute = f"±{self.abs / u.factor:g}{'' if u.dim == 'count' else ' '}{u.symbol}"
         if relative is None:
             return absolute
         return tr(lang, f"{relative} or {absolute}, whichever is larger", f"{relative} 或 {absolute}，取较宽者")

@@ -416,7 +416,7 @@ def when(t: float | None, now: float, lang: str) -> str:
         return tr(lang, "now (due)", "现在（已到期）")
     stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
     days = (t - now) / DAY
-    if days < 1:
+    if t - now < DAY - 600:  # a day's interval, computed a moment ago, is still "1 day"
         return tr(lang, f"in {(t - now) / 3600:.0f} h ({stamp})", f"{(t - now) / 3600:.0f} 小时后（{stamp}）")
     return tr(lang, f"in {days:.0f} day(s) ({stamp})", f"{days:.0f} 天后（{stamp}）")
 
