@@ -57,6 +57,9 @@ class Scripted:
         variant, part, answer, future = self.sess.current
         future.result()  # the session's worker has computed the right answers
         truth = variant.truth(part)
+        if what == "echo":  # the course's Chinese echo form: 重叠 / 不重叠
+            word = answer.echo[-2:]
+            return word if truth else "不" + word
         if what == "slip":
             typed = quiz_helpers.slip(answer, truth)
             assert typed is not None, (part.id, answer)
@@ -136,6 +139,18 @@ def test_mastered_only_when_recalled_right_days_later(st):
     state = progress.progress(st, "ada").questions[q]
     assert not state.mastered and state.history[-1] is False
     assert len({r.variant_seed for r in st.rows("ada", q)}) == 5  # every try is a new variant
+
+
+def test_a_right_answer_after_a_slip_is_reviewed_sooner():
+    clean, slipped = store.memory([store.Review(T0, True, 0)]), store.memory([store.Review(T0, True, 1)])
+    wrong = store.memory([store.Review(T0, False, 0)])
+    assert wrong.stability < slipped.stability < clean.stability and slipped.due < clean.due  # Again < Hard < Good
+
+
+def test_an_echo_answer_is_taken_in_the_session(st):
+    text = run(st, ["echo", "quit"], ["C6"], lang="zh")
+    (row,) = st.rows("ada", "C6")
+    assert row.part == "bands" and row.correct and row.answer in ("重叠", "不重叠"), text
 
 
 def test_the_interval_is_a_setting(st, monkeypatch):
