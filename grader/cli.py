@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     qz.add_argument("--seed", type=int, help="practice: draw the variants from this seed; nothing is recorded or counted")
     qz.add_argument("--history", action="store_true", help="show progress: attempts, streaks, mastered questions")
     qz.add_argument("--learner", help="whose attempts (default: $TOOLBOX_GRADER_LEARNER or the user name)")
-    qz.add_argument("--rounds", type=int, default=2, help="rounds per run: later rounds re-ask what is not mastered")
+    qz.add_argument("--rounds", type=int, default=2, help="rounds per run: later rounds re-ask what was wrong in this sitting (a same-day review, it masters nothing)")
     qz.add_argument("--db", help="the attempts' SQLite file (default: $XDG_DATA_HOME/toolbox-grader/quiz.sqlite)")
     args = parser.parse_args(argv)
     console = Console()

@@ -171,11 +171,14 @@ def test_choice_multiselect_ordering(perm):
 @given(st.lists(st.integers(0, 5000), min_size=0, max_size=5))
 def test_shapes(shape):
     s = Shape()
-    for text in (str(tuple(shape)), ", ".join(map(str, shape)), " x ".join(map(str, shape)), str(list(shape)),
-                 f"torch.Size({list(shape)})"):
+    texts = [str(tuple(shape)), str(list(shape)), f"torch.Size({list(shape)})"]
+    if shape:  # a bare list of numbers; an empty line is no answer (a scalar's shape is typed ())
+        texts += [", ".join(map(str, shape)), " x ".join(map(str, shape))]
+    for text in texts:
         assert s.parse(text) == tuple(shape), text
-    with pytest.raises(Invalid):
-        s.parse("(2.5, 3)")
+    for bad in ("(2.5, 3)", "", "   "):
+        with pytest.raises(Invalid):
+            s.parse(bad)
     assert BroadcastShape().parse("error") is None
 
 
@@ -185,3 +188,83 @@ def test_einsum_is_assessed_by_what_it_computes():
     assert not e.assess(e.parse("btd,bsd->bst"), None)  # transposed scores
     with pytest.raises(Invalid):
         e.parse("Q @ K.T")
+
+
+# ------------------------------------------------------------------ every answer form the course uses (issue 26)
+@pytest.mark.parametrize("text,dim,value", [
+    ("1/8", "fraction", 0.125), ("1/2", "fraction", 0.5), ("3/4", "fraction", 0.75), ("1 / 4", "fraction", 0.25),
+    ("1/8", "speedup", 0.125), ("3/2 GB", "bytes", 1.5e9),
+])
+def test_fractions_as_the_course_writes_them(text, dim, value):
+    assert math.isclose(units.parse(text, dim, units.PLAIN.get(dim)).value, value, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("text,dim", [("1/0", "fraction"), ("1e300 GB", "bytes"), ("1e300 TB", "bytes"),
+                                      ("1e308 亿", "count"), ("inf", "number"), ("nan GB", "bytes")])
+def test_non_finite_values_are_refused(text, dim):
+    with pytest.raises(Invalid):
+        units.parse(text, dim, units.PLAIN.get(dim))
+
+
+@pytest.mark.parametrize("answer,text", [
+    (Number("bytes", "GB"), "-3 GB"), (Number("time", "ms"), "-2 ms"), (Number("count"), "-14"),
+    (Number("fraction", "%"), "-5%"), (Number("nats"), "-1.2"), (Number("speedup"), "-2x"),
+    (Number("bytes", "GB"), ""), (Shape(), ""), (YesNo(), ""), (Choice([Option("a", "A", "甲"), Option("b", "B", "乙")]), ""),
+])
+def test_impossible_and_empty_answers_are_refused(answer, text):
+    with pytest.raises(Invalid):
+        answer.parse(text)
+
+
+def test_a_signed_number_may_be_negative():
+    assert Number("number").parse("-60").value == -60 and Number("count", signed=True).parse("-3").value == -3
+
+
+@pytest.mark.parametrize("text,value", [("是", True), ("否", False), ("对", True), ("错", False), ("能", True),
+                                        ("不能", False), ("不对", False), ("y", True), ("N", False)])
+def test_chinese_yes_no(text, value):
+    assert YesNo().parse(text) is value
+
+
+@pytest.mark.parametrize("question,text,value", [
+    ("追问：这条 grad_norm 曲线平稳", None, None),
+    ("追问：这条 grad_norm 曲线健康吗？", "不健康", False), ("追问：这条 grad_norm 曲线健康吗？", "健康", True),
+    ("两条 mean ± std 带重叠吗？", "不重叠", False), ("两条 mean ± std 带重叠吗？", "重叠", True),
+    ("两条 mean ± std 带重叠吗？", "没重叠", False), ("它分辨得出 5 个点的差吗？", "健康", None),
+])
+def test_chinese_echo_answers(question, text, value):
+    y = YesNo().echoing(question)
+    if text is None:
+        assert y.echo == ""  # no 吗 question: no echo form
+        return
+    if value is None:
+        with pytest.raises(Invalid):
+            y.parse(text)
+    else:
+        assert y.parse(text) is value
+
+
+def test_an_option_typed_by_its_name():
+    c = Choice([Option("DDP", "DDP", "DDP"), Option("FSDP", "FSDP", "FSDP")])
+    assert c.parse("FSDP") == "FSDP" and c.parse("fsdp") == "FSDP" and c.parse("ddp") == "DDP"
+    assert c.parse("b") == "FSDP"  # a letter still works
+    bound = Choice([Option("memory", "memory bandwidth (memory-bound)", "带宽（memory-bound）"),
+                    Option("compute", "compute (compute-bound)", "算力（compute-bound）")])
+    assert bound.parse("带宽") == "memory" and bound.parse("compute") == "compute"
+    assert bound.parse("Memory bandwidth (memory-bound)") == "memory"
+    with pytest.raises(Invalid):
+        bound.parse("bandwidth-ish")
+
+
+def test_stated_tolerance_names_both_bounds():
+    t = Tolerance(rel=1e-4, abs=1e-6)
+    text = t.describe("en", units.PLAIN["number"])
+    assert "0.01%" in text and "1e-06" in text and "larger" in text
+    assert t.ok(616.05, 616.0) and not t.ok(616.1, 616.0)
+
+
+def test_the_right_value_is_shown_at_the_precision_that_decides():
+    n = Number("nats", tol=Tolerance(abs=0.01))
+    shown = n.show(11.855, "en")
+    assert shown.startswith("11.86") or shown.startswith("11.85"), shown  # not "11.9": 11.87 would look right
+    assert n.assess(n.parse(shown.split(" (")[0]), 11.855)

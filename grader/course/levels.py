@@ -90,9 +90,10 @@ class QuizCounts:
     c_all: Mapping[str, tuple[int, int]]  # the same with the follow-ups
     learner: str = ""
     answers: int = 0
+    source: str = ""  # the learner's own attempts file the counts come from (self-study: editable)
 
     def to_dict(self) -> dict:
-        return {"learner": self.learner, "answers": self.answers, "R": f"{self.r[0]}/{self.r[1]}",
+        return {"learner": self.learner, "answers": self.answers, "source": self.source, "R": f"{self.r[0]}/{self.r[1]}",
                 "A": f"{self.a[0]}/{self.a[1]}", "B": f"{self.b[0]}/{self.b[1]}",
                 "C": {k: f"{p}/{t}" for k, (p, t) in self.c_points.items()},
                 "C_with_followups": {k: f"{p}/{t}" for k, (p, t) in self.c_all.items()}}

@@ -47,19 +47,43 @@ class Tolerance:
             slack = max(slack, self.abs)
         return abs(got - want) <= slack + 1e-12 * max(1.0, abs(want))
 
+    def slack(self, want: float) -> float:
+        """How far from ``want`` an answer may be (base units; the band's narrower side)."""
+        if self.low is not None:
+            return abs(want) * min(1 - self.low, self.high - 1)
+        return max(self.rel * abs(want) if self.rel is not None else 0.0, self.abs or 0.0)
+
     def describe(self, lang: str, u: units.Unit) -> str:
+        """The tolerance :meth:`ok` applies, as the learner reads it (both bounds when both are set;
+        for a percentage, points apart from a relative tolerance)."""
         if self.low is not None:
             return tr(lang, f"{self.low:g}x-{self.high:g}x of the measured value",
                       f"在实测值的 {self.low:g}–{self.high:g} 倍之间")
-        if self.rel is not None and self.abs is None:
-            return f"±{self.rel * 100:g}%"
-        if self.abs is not None and self.abs == 0:
+        if not self.abs and self.rel is None:
             return tr(lang, "exact", "须精确")
-        return tr(lang, f"±{units.show(self.abs, u) if u.symbol not in ('', 'x') else f'{self.abs:g}'}",
-                  f"±{units.show(self.abs, u) if u.symbol not in ('', 'x') else f'{self.abs:g}'}")
+        pct = u.dim == "fraction" and u.symbol == "%"
+        relative = None
+        if self.rel is not None:
+            relative = tr(lang, f"±{self.rel * 100:g}% of the value", f"相对 ±{self.rel * 100:g}%") if pct \
+                else f"±{self.rel * 100:g}%"
+        if not self.abs:
+            return relative
+        if pct:
+            absolute = tr(lang, f"±{self.abs * 100:g} percentage points", f"±{self.abs * 100:g} 个百分点")
+        elif u.symbol in ("", "x"):
+            absolute = f"±{self.abs / u.factor:g}"
+        else:
+            absolute = f"±{self.abs / u.factor:g}{'' if u.dim == 'count' else ' '}{u.symbol}"
+        if relative is None:
+            return absolute
+        return tr(lang, f"{relative} or {absolute}, whichever is larger", f"{relative} 或 {absolute}，取较宽者")
 
 
 EXACT = Tolerance(abs=0)
+DIM_NEG = {"bytes": ("A size", "大小"), "time": ("A time", "时间"), "count": ("A count", "个数"),
+           "fraction": ("A fraction", "比例"), "speedup": ("A factor", "倍数"), "flop_per_byte": ("An intensity", "算术强度"),
+           "tokens_per_s": ("A throughput", "吞吐"), "nats": ("A cross-entropy loss", "交叉熵 loss"),
+           "number": ("A number", "数")}
 
 
 class Answer:
@@ -98,6 +122,7 @@ class Number(Answer):
     tol: Tolerance = field(default_factory=lambda: Tolerance(rel=0.03))
     also: tuple[str, ...] = ()
     sig: int = 3
+    signed: bool = False  # a negative value can be right (else it is refused as impossible)
     kind = "number"
 
     @property
@@ -135,6 +160,8 @@ class Number(Answer):
 
     def parse(self, text: str) -> Quantity:
         q = units.parse(text, self.dim, self._default())
+        if q.value < 0 and not (self.signed or self.dim == "number"):
+            raise Invalid(f"{DIM_NEG[self.dim][0]} cannot be negative.", f"{DIM_NEG[self.dim][1]}不能是负数。")
         if self.dim == "fraction" and q.bare and not 0 <= q.value <= 1:
             raise Invalid(f"{q.number:g} is not a fraction (0-1): for a percentage type {q.number:g}%.",
                           f"{q.number:g} 不是 0–1 的比例：百分数请写 {q.number:g}%。")
@@ -155,8 +182,17 @@ class Number(Answer):
                 return Invalid(reading.en, reading.zh)
         return None
 
+    def show_sig(self, truth: float) -> int:
+        """Significant digits that decide: the last digit shown is no coarser than the tolerance, so
+        a value that rounds to what is shown is right (11.87 is not marked wrong beside "11.9")."""
+        t, sig = float(truth) / self.u.factor, self.sig
+        slack = self.tol.slack(float(truth)) / self.u.factor
+        while sig < 12 and units.resolution(t, sig) > slack:
+            sig += 1
+        return sig
+
     def show(self, truth: float, lang: str) -> str:
-        main = units.show(float(truth), self.u, self.sig)
+        main = units.show(float(truth), self.u, self.show_sig(truth))
         extra = [units.show(float(truth), units.unit(s) if self.dim != "count" else
                             units.Unit(s, "count", units._MULTIPLIERS.get(s, 1.0)), self.sig) for s in self.also]
         if self.dim == "fraction" and self.u.symbol != "%":
@@ -173,16 +209,32 @@ class Number(Answer):
 # ------------------------------------------------------------------ yes / no
 YES = {"y", "yes", "true", "t", "1", "是", "对", "能", "会", "可以", "够", "行", "可", "变", "是的", "能装下", "放得下",
        "装得下", "yes.", "ja", "oui"}
-NO = {"n", "no", "false", "f", "0", "否", "不", "不是", "不对", "不能", "不会", "不可以", "不够", "不行", "不变", "装不下",
-      "放不下", "no."}
+NO = {"n", "no", "false", "f", "0", "否", "不", "不是", "不对", "错", "错的", "不能", "不会", "不可以", "不够", "不行", "不变",
+      "装不下", "放不下", "no.", "没有", "没"}
 
 
 @dataclass
 class YesNo(Answer):
+    echo: str = ""  # the Chinese question's words before 吗 (健康吗？): 健康 is yes, 不健康 no
     kind = "yes/no"
+
+    def echoing(self, question_zh: str) -> "YesNo":
+        found = re.findall(r"([\u4e00-\u9fff]+)吗\s*[？?]", question_zh)  # the last question asked
+        return YesNo(found[-1] if found else "")
 
     def hint(self, lang: str) -> str:
         return tr(lang, "y or n", "y / n（是 / 否）")
+
+    def _echo(self, t: str) -> bool | None:
+        """健康 / 不健康, 重叠 / 不重叠: the end of the question's words, said or denied."""
+        if not self.echo:
+            return None
+        for neg in ("不", "没有", "没"):
+            if t.startswith(neg) and len(t) > len(neg) and self.echo.endswith(t[len(neg):]):
+                return False
+        if len(t) >= 2 and self.echo.endswith(t):
+            return True
+        return None
 
     def parse(self, text: str) -> bool:
         t = units.normalize(text).lower().rstrip("!.。")
@@ -190,6 +242,9 @@ class YesNo(Answer):
             return True
         if t in NO:
             return False
+        echoed = self._echo(t)
+        if echoed is not None:
+            return echoed
         raise Invalid("Answer y (yes) or n (no).", "请回答 y（是）或 n（否）。")
 
     def assess(self, value: bool, truth: bool) -> bool:
@@ -231,6 +286,19 @@ def _letters(text: str, n: int) -> list[str]:
     return out
 
 
+def _fold(text: str) -> str:
+    return re.sub(r"\s+", " ", units.normalize(text).lower()).strip(" .。")
+
+
+def _names(o: Option) -> set[str]:
+    out = {_fold(o.key)}
+    for name in (o.en, o.zh):
+        out.add(_fold(name))
+        out.add(_fold(re.split(r"\s*[(（:：]", name)[0]))
+    out.discard("")
+    return out
+
+
 @dataclass
 class Choice(Answer):
     """One option of several. Options are shown in a per-variant order (:meth:`shuffled`)."""
@@ -249,7 +317,19 @@ class Choice(Answer):
     def hint(self, lang: str) -> str:
         return tr(lang, f"one letter, a-{LETTERS[len(self.options) - 1]}", f"一个字母，a–{LETTERS[len(self.options) - 1]}")
 
+    def by_name(self, text: str) -> Option | None:
+        """An option typed by its name (``FSDP``, ``logx``), in either language: the whole name, its
+        key, or the name before its explanation (``memory bandwidth`` for "memory bandwidth (memory-bound)")."""
+        t = _fold(text)
+        if len(t) < 2:
+            return None
+        hits = [o for o in self.options if t in _names(o)]
+        return hits[0] if len(hits) == 1 else None
+
     def parse(self, text: str) -> str:
+        named = self.by_name(text)
+        if named is not None:
+            return named.key
         got = _letters(text, len(self.options))
         if len(got) != 1:
             raise Invalid("Type one letter.", "请只写一个字母。")
@@ -336,6 +416,8 @@ class Shape(Answer):
 
     def parse(self, text: str) -> tuple:
         t = units.normalize(text)
+        if not t:
+            raise Invalid("Type a shape, e.g. (4, 7, 3); a scalar's shape is ().", "请写一个形状，如 (4, 7, 3)；标量的形状是 ()。")
         t = re.sub(r"^torch\.Size\(\s*\[?|\]?\s*\)$", "", t)
         t = t.strip("()[] ")
         if t == "":

@@ -24,6 +24,12 @@ class QuestionState:
     streak: int
     seconds: float
     points: dict[str, bool] = field(default_factory=dict)  # C: key point / follow-up -> mastered
+    due: float | None = None  # the next review (epoch seconds; C: the earliest of its sub-questions); None: new
+    new: bool = True  # never reviewed (C: some sub-question never answered)
+    parts_due: dict[str, float | None] = field(default_factory=dict)  # C: sub-question -> its next review
+
+    def is_due(self, now: float) -> bool:
+        return self.due is not None and self.due <= now
 
 
 @dataclass
@@ -53,16 +59,22 @@ def question_state(q: qbank.Question, rows: list[qstore.Row]) -> QuestionState:
     seconds = sum(r.seconds for r in rows)
     if not q.interview:
         hist = qstore.question_history(rows)
-        return QuestionState(q.id, q.set, q.title, len(hist), hist, qstore.mastered(hist), qstore.streak(hist), seconds)
+        mem = qstore.memory(qstore.question_reviews(rows))
+        return QuestionState(q.id, q.set, q.title, len(hist), hist, mem.mastered, qstore.streak(hist), seconds,
+                             due=mem.due, new=mem.new)
     points: dict[str, bool] = {}
+    parts_due: dict[str, float | None] = {}
     for part in q.all_parts:
-        ok = qstore.mastered(qstore.part_history(rows, part.id))
+        mem = qstore.memory(qstore.part_reviews(rows, part.id))
+        parts_due[part.id] = mem.due
         key = f"{q.id}.{part.id}" if part.followup else q.key_point_of(part)
-        points[key] = points.get(key, True) and ok
+        points[key] = points.get(key, True) and mem.mastered
     n_interviews = len({r.attempt for r in rows})
     hist = [r.correct for r in rows]
+    dues = [d for d in parts_due.values() if d is not None]
     return QuestionState(q.id, q.set, q.title, n_interviews, hist, all(points.values()), qstore.streak(hist),
-                         seconds, points)
+                         seconds, points, due=min(dues) if dues else None,
+                         new=any(d is None for d in parts_due.values()), parts_due=parts_due)
 
 
 def progress(store: qstore.Store, learner: str) -> QuizProgress:
@@ -88,11 +100,12 @@ def progress_from_rows(learner: str, rows: list[qstore.Row]) -> QuizProgress:
     return QuizProgress(learner, count("R"), count("A"), count("B"), c_points, c_all, states, len(rows))
 
 
-def counts(prog: QuizProgress):
-    """The quiz's side of the levels (grader.course.levels.QuizCounts)."""
+def counts(prog: QuizProgress, source: str = ""):
+    """The quiz's side of the levels (grader.course.levels.QuizCounts); ``source``: the attempts file."""
     from grader.course.levels import QuizCounts
 
-    return QuizCounts(prog.r, prog.a, prog.b, dict(prog.c_points), dict(prog.c_all), prog.learner, prog.answers)
+    return QuizCounts(prog.r, prog.a, prog.b, dict(prog.c_points), dict(prog.c_all), prog.learner, prog.answers,
+                      source)
 
 
 def counts_for(learner: str | None = None, path=None):
@@ -103,9 +116,9 @@ def counts_for(learner: str | None = None, path=None):
     name = learner or qstore.default_learner()
     db = Path(path) if path else qstore.default_path()
     if not db.exists():
-        return counts(progress_from_rows(name, []))
+        return counts(progress_from_rows(name, []), str(db))
     st = qstore.Store(db)
     try:
-        return counts(progress(st, name))
+        return counts(progress(st, name), str(db))
     finally:
         st.close()

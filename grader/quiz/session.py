@@ -21,7 +21,7 @@ from grader.quiz import bank as qbank
 from grader.quiz import progress as qprogress
 from grader.quiz import store as qstore
 from grader.quiz import truth as qtruth
-from grader.quiz.answers import Invalid, tr
+from grader.quiz.answers import Invalid, YesNo, tr
 
 MAX_SLIPS = 2  # slips named per sub-answer; after that the entry is assessed as typed
 QUIT = {"q", "quit", "exit", ":q", "退出"}
@@ -83,41 +83,83 @@ def expand_targets(targets: Iterable[str]) -> tuple[list[qbank.Question], bool]:
 
 class Session:
     def __init__(self, store: qstore.Store, learner: str, lang: str = "en", seed: int | None = None,
-                 io: IO | None = None, rounds: int = 2):
+                 io: IO | None = None, rounds: int = 1, now: Callable[[], float] = time.time):
         self.learner, self.lang, self.rounds = learner, lang, max(1, rounds)
         # --seed is practice: numbers anyone can draw again count toward nothing, so its answers
-        # live in memory only (a preview of a variant never becomes a mastered attempt)
+        # live in memory only, and its seeds are never a graded variant's (store.practice_seed)
         self.practice = seed is not None
         self.store = qstore.Store(":memory:") if self.practice else store
-        self.base_seed = seed if seed is not None else store.learner_seed(learner)
+        self.seed = seed
+        self._secret = None if self.practice else store.secret()
+        self.now = now  # the clock (a fake one in the tests: a simulated week)
         self.io = io or IO()
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quiz-truth")
         self.answered = self.right = 0
+        self.slips = 0
+        self.wrong: list[tuple] = []  # (question, prompt, typed, right value shown) of this sitting
+        self.asked: list[str] = []
         self.current: tuple | None = None
         qtruth.set_cache(store.cache_get, store.cache_put)
 
     def t(self, en: str, zh: str) -> str:
         return tr(self.lang, en, zh)
 
+    def variant_seed(self, question_id: str, attempt: int) -> int:
+        if self.practice:
+            return qstore.practice_seed(self.seed, question_id, attempt)
+        return qstore.graded_seed(self._secret, self.learner, question_id, attempt)
+
     # -------------------------------------------------------------- the run
+    def state(self, q: qbank.Question) -> qprogress.QuestionState:
+        return qprogress.question_state(q, self.store.rows(self.learner, q.id))
+
+    def _unfinished(self, q: qbank.Question) -> float | None:
+        """When an attempt of ``q`` was stopped part-way (its last answer), else None."""
+        rows = self.store.rows(self.learner, q.id)
+        if not rows:
+            return None
+        atts = qstore.attempts(rows)
+        k = max(atts)
+        if q.interview:
+            v = self.pool.submit(q.variant, next(iter(atts[k].values())).variant_seed).result()  # a draw: the worker's
+            done = self._not_due(q, rows)
+            left = [p for p in v.parts() if p.id not in atts[k] and p.id not in done]
+            return max(r.at for r in atts[k].values()) if left else None
+        return None if qstore.attempt_complete(atts[k]) else max(r.at for r in atts[k].values())
+
+    def agenda(self, questions: list[qbank.Question]) -> list[qbank.Question]:
+        """What this sitting asks: a stopped question first (where the learner stopped), then what is
+        due (the longest overdue first), then new questions; a question reviewed and not due waits."""
+        now = self.now()
+        stopped = sorted((t, i) for i, q in enumerate(questions) if (t := self._unfinished(q)) is not None)
+        first = [questions[i] for _, i in reversed(stopped)]
+        rest = [q for q in questions if q not in first]
+        states = {q.id: self.state(q) for q in rest}
+        due = sorted((q for q in rest if states[q.id].is_due(now)), key=lambda q: states[q.id].due)
+        new = [q for q in rest if states[q.id].new and q not in due]
+        return first + due + new
+
     def run(self, questions: list[qbank.Question], explicit: bool = False) -> bool:
-        """Ask the questions (those not mastered yet, unless named); False if the learner stopped."""
+        """Ask what is due, then new questions (named ones all, a stopped one first); False if the
+        learner stopped. Later rounds (``rounds``) re-ask what was wrong in this sitting."""
         if self.practice:
             self.io.out(self.t("Practice (--seed): answers are not recorded and count toward no mastery or level.",
                                "练习模式（--seed）：作答不记录，不计入掌握与等级。"), "yellow")
-        todo = questions if explicit else [q for q in questions if not self._mastered(q)]
+        todo = self.agenda(questions)
+        if explicit:
+            todo += [q for q in questions if q not in todo]
         if not todo:
-            self.io.out(self.t("Everything here is mastered: a review round with new variants.",
-                               "这里的题都已掌握：换新变体复习一轮。"), "green")
-            todo = questions
+            self.io.out(self.t("Nothing is due now: come back for the next review.",
+                               "现在没有到期的题：到下次复习时间再来。"), "green")
         for round_no in range(self.rounds):
             if round_no:
-                todo = [q for q in todo if not self._mastered(q)]
+                todo = [q for q in todo if q.id in {w[0] for w in self.wrong}]
                 if not todo:
                     break
                 self.io.out()
-                self.io.out(self.t(f"Round {round_no + 1}: {len(todo)} question(s) not mastered yet, with new variants.",
-                                   f"第 {round_no + 1} 轮：还有 {len(todo)} 题未掌握，换新变体再问。"), "bold")
+                self.io.out(self.t(f"Round {round_no + 1}: {len(todo)} question(s) answered wrong, with new variants "
+                                   "(a same-day review: it does not master them).",
+                                   f"第 {round_no + 1} 轮：{len(todo)} 道答错的题换新变体再问（当天复习，不算掌握）。"), "bold")
             for i, q in enumerate(todo, 1):
                 if self.ask(q, (i, len(todo))) == "quit":
                     self.summary(questions)
@@ -126,7 +168,13 @@ class Session:
         return True
 
     def _mastered(self, q: qbank.Question) -> bool:
-        return qprogress.question_state(q, self.store.rows(self.learner, q.id)).mastered
+        return self.state(q).mastered
+
+    def _not_due(self, q: qbank.Question, rows) -> set[str]:
+        """A C interview's sub-questions reviewed and not due yet (not asked again now)."""
+        now = self.now()
+        mems = {p.id: qstore.memory(qstore.part_reviews(rows, p.id)) for p in q.all_parts}
+        return {p for p, m in mems.items() if not m.new and not m.is_due(now)}
 
     # -------------------------------------------------------------- one question
     def _planned(self, q: qbank.Question):
@@ -141,11 +189,11 @@ class Session:
 
         def variant(k):  # an attempt already begun keeps the variant it was asked with (whatever --seed now)
             begun = atts.get(k)
-            seed = next(iter(begun.values())).variant_seed if begun else qbank.variant_seed(self.base_seed, q.id, k)
+            seed = next(iter(begun.values())).variant_seed if begun else self.variant_seed(q.id, k)
             return q.variant(seed)
 
         if q.interview:
-            done = {p.id for p in q.all_parts if qstore.mastered(qstore.part_history(rows, p.id))}
+            done = self._not_due(q, rows)
             if atts:
                 k = max(atts)
                 v = variant(k)
@@ -179,9 +227,9 @@ class Session:
                + self.t(f"variant {attempt + 1}, mastered in {q.set}: {n_mastered}/{len(in_set)}",
                         f"第 {attempt + 1} 个变体，{q.set} 组已掌握 {n_mastered}/{len(in_set)}")
                + (self.t(f" · streak {state.streak}", f" · 连对 {state.streak}") if state.streak else "") + " ──", "bold")
-        io.out(variant.text(self.lang))
+        io.out(plain(variant.text(self.lang)))
         if self.lang == "en":
-            io.out(f"原文：{variant.text('zh')}", "dim")
+            io.out(f"原文：{plain(variant.text('zh'))}", "dim")
         if q.interview:
             io.out(self.t(f"An interview: {len(parts)} short questions in turn.", f"面试：依次回答 {len(parts)} 个小问题。"), "dim")
         all_parts = variant.parts()
@@ -206,6 +254,8 @@ class Session:
     def ask_part(self, q, variant, part, attempt, n_parts, future, position) -> str:
         io, lang = self.io, self.lang
         answer = variant.answer(part)
+        if isinstance(answer, YesNo):  # the course's Chinese echo answers: 健康吗？ -> 健康 / 不健康
+            answer = answer.echoing(variant.prompt(part, "zh"))
         label = f"[{position[0]}/{position[1]}] " if position[1] > 1 else ""
         io.out(label + variant.prompt(part, lang), "bold")
         for line in answer.options_text(lang):
@@ -245,10 +295,13 @@ class Session:
         self.store.record(learner=self.learner, question=q.id, part=part.id, attempt=attempt, n_parts=n_parts,
                           variant_seed=variant.seed, params=variant.params, answer=text.strip(),
                           value=answer.encode(value), expected=truth, correct=correct, slips=slips,
-                          seconds=seconds, lang=lang)
+                          seconds=seconds, lang=lang, at=self.now())
         self.answered += 1
         self.right += correct
+        self.slips += len(slips)
         shown = answer.show(truth, lang)
+        if not correct:
+            self.wrong.append((q.id, variant.prompt(part, lang), text.strip(), shown))
         if correct:
             io.out("   ✓ " + self.t("right", "对") + f" — {shown}", "green")
         else:
@@ -270,13 +323,13 @@ class Session:
             if complete:
                 ok = all(r.correct for r in qstore.attempts(rows)[attempt].values())
                 msg = (self.t("Right", "答对") if ok else self.t("Not right", "没答对")) + \
-                      (self.t(" — mastered (2 variants right in a row).", "——已掌握（连续两个变体答对）。") if state.mastered
-                       else self.t(" — one more right variant to master it." if ok else " — the next try brings a new variant.",
-                                   "——再对一个变体即掌握。" if ok else "——下次换一个新变体。"))
+                      (self.t(" — mastered (recalled after days).", "——已掌握（隔了几天仍答对）。") if state.mastered
+                       else self.t(f" — next review {when(state.due, self.now(), 'en')}, with a new variant.",
+                                   f"——下次复习：{when(state.due, self.now(), 'zh')}，换一个新变体。"))
                 io.out(f"{q.id}: {msg}", "green" if ok else "red")
             io.out(self.t("The course's answer (答案):", "课程的答案："), "bold")
-            io.out("  " + q.answer_zh)
-            io.out("  " + q.answer_en, "dim" if lang == "zh" else None)
+            io.out("  " + plain(q.answer_zh))
+            io.out("  " + plain(q.answer_en), "dim" if lang == "zh" else None)
         io.out(self.t("Re-read: ", "回看：") + (q.reread[1] if lang == "zh" else q.reread[0]), "cyan")
 
     def _interview_key(self, q, rows, attempt) -> None:
@@ -298,18 +351,93 @@ class Session:
             io.out("  " + q.good[0])
             io.out("  " + q.good[1], "dim")
         p, t = sum(state.points.get(f"{q.id}.p{k}", False) for k in range(1, len(q.points) + 1)), len(q.points)
-        io.out(self.t(f"{q.id}: {p}/{t} key points mastered (each needs 2 right answers in a row); "
-                      f"the pass line asks for at least half.", f"{q.id}：已掌握 {p}/{t} 个要点（每个需连续答对两次）；通关要求至少一半。"),
+        io.out(self.t(f"{q.id}: {p}/{t} key points mastered (each sub-question recalled right after "
+                      f"{qstore.mastery_days():g} days or more); the pass line asks for at least half.",
+                      f"{q.id}：已掌握 {p}/{t} 个要点（每个小问题隔 {qstore.mastery_days():g} 天以上仍答对）；通关要求至少一半。"),
                "green" if 2 * p >= t else "yellow")
 
     # -------------------------------------------------------------- summaries
     def summary(self, questions: list[qbank.Question]) -> None:
+        """The sitting's end: right, wrong, slips, what is due when, then the wrong answers again
+        with the course's 答案."""
         prog = qprogress.progress(self.store, self.learner)
-        io = self.io
+        io, now = self.io, self.now()
         io.out()
-        io.out(self.t(f"This session: {self.answered} answers, {self.right} right.",
-                      f"本次：作答 {self.answered} 个，答对 {self.right} 个。"), "bold")
+        wrong = self.answered - self.right
+        io.out(self.t(f"This session: {self.answered} answers, {self.right} right, {wrong} wrong, "
+                      f"{self.slips} slip(s) named.",
+                      f"本次：作答 {self.answered} 个，答对 {self.right} 个，答错 {wrong} 个，提示单位等笔误 {self.slips} 次。"),
+               "bold")
         io.out(closed_book_line(prog, self.lang))
+        dues = sorted((s.due, s.id) for s in prog.questions.values() if s.due is not None)
+        if dues:
+            due_now = [qid for d, qid in dues if d <= now]
+            later = [(d, qid) for d, qid in dues if d > now]
+            if due_now:
+                io.out(self.t(f"Due now: {', '.join(due_now)}.", f"现在到期：{'、'.join(due_now)}。"))
+            if later:
+                d, qid = later[0]
+                n_day = sum(1 for x, _ in later if x <= d + DAY)
+                io.out(self.t(f"Next review: {when(d, now, 'en')} ({qid}; {n_day} question(s) within a day of it).",
+                              f"下次复习：{when(d, now, 'zh')}（{qid}；其后一天内共 {n_day} 题）。"))
+        if self.wrong:
+            io.out()
+            io.out(self.t("Your wrong answers, to review:", "答错的题，复习一下："), "bold")
+            seen = set()
+            for qid, prompt, typed, shown in self.wrong:
+                q = qbank.get(qid)
+                io.out(f" ✗ {qid} · {prompt}")
+                io.out("   " + self.t(f"you typed {typed!r}; this variant's value: {shown}",
+                                      f"你写的是 {typed!r}；本变体的答案：{shown}"), "red")
+                if qid in seen or q.interview:
+                    continue
+                seen.add(qid)
+                io.out("   " + self.t("The course's answer (答案): ", "课程的答案：") + plain(q.answer_zh))
+                if self.lang != "zh":
+                    io.out("   " + plain(q.answer_en), "dim")
+            for qid in dict.fromkeys(w[0] for w in self.wrong):
+                q = qbank.get(qid)
+                if q.interview:
+                    io.out(self.t(f" {qid}: the course's key points (答案要点):", f" {qid}：课程的答案要点："), "bold")
+                    for k, (zh, en) in enumerate(q.points, 1):
+                        io.out(f"   ({k}) {plain(zh)}")
+                        if self.lang != "zh":
+                            io.out(f"       {plain(en)}", "dim")
+
+
+DAY = qstore.DAY
+
+
+def when(t: float | None, now: float, lang: str) -> str:
+    """A review time, for a learner: 'now', 'in 2 days (2026-12-03 22:10)'."""
+    if t is None:
+        return tr(lang, "new", "新题")
+    if t <= now:
+        return tr(lang, "now (due)", "现在（已到期）")
+    stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
+    days = (t - now) / DAY
+    if t - now < DAY - 600:  # a day's interval, computed a moment ago, is still "1 day"
+        return tr(lang, f"in {(t - now) / 3600:.0f} h ({stamp})", f"{(t - now) / 3600:.0f} 小时后（{stamp}）")
+    return tr(lang, f"in {days:.0f} day(s) ({stamp})", f"{days:.0f} 天后（{stamp}）")
+
+
+_TEX = [(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"\1/\2"), (r"\\sqrt\{([^{}]*)\}", r"√(\1)"),
+        (r"\\(?:text|mathrm|operatorname)\{([^{}]*)\}", r"\1"), (r"\\hat\s*([a-zA-Z])", "\\1\u0302"),
+        (r"\^\{([^{}]*)\}", r"^\1"), (r"_\{([^{}]*)\}", r"_\1"), (r"\\times", "×"), (r"\\approx", "≈"),
+        (r"\\cdot", "·"), (r"\\leq?", "≤"), (r"\\geq?", "≥"), (r"\\to\b", "→"), (r"\\pm", "±"), (r"\\alpha", "α"),
+        (r"\\ln\b", "ln"), (r"\\log\b", "log"), (r"\\[ ,;]", " "), (r"\\%", "%")]
+
+
+def plain(text: str) -> str:
+    r"""The course's words as a terminal shows them: inline LaTeX (``\(16 \times 2\)``) as plain text."""
+    import re
+
+    def math(m):
+        body = m.group(1)
+        for pat, rep in _TEX:
+            body = re.sub(pat, rep, body)
+        return body.strip()
+    return re.sub(r"\\\((.+?)\\\)", math, text)
 
 
 def closed_book_line(prog: qprogress.QuizProgress, lang: str) -> str:
@@ -319,15 +447,24 @@ def closed_book_line(prog: qprogress.QuizProgress, lang: str) -> str:
               f"测验中已掌握：R {prog.r[0]}/{prog.r[1]} · A {prog.a[0]}/{prog.a[1]} · B {prog.b[0]}/{prog.b[1]} · C 要点：{c}")
 
 
-def print_history(store: qstore.Store, learner: str, lang: str, console: Console | None = None) -> None:
+def self_study_note(store: qstore.Store, lang: str) -> str:
+    return tr(lang, f"Counted from your own file {store.path} (self-study: it is yours and can be edited, so these "
+                    "counts are as honest as you keep it; a class counts its gradebook instead).",
+              f"计数来自你自己的文件 {store.path}（自学用：文件归你、可以改，计数有多可信取决于你；班级以成绩册计数）。")
+
+
+def print_history(store: qstore.Store, learner: str, lang: str, console: Console | None = None,
+                  now: float | None = None) -> None:
     from rich.table import Table
 
     console = console or Console(highlight=False)
+    now = time.time() if now is None else now
     prog = qprogress.progress(store, learner)
     for set_id in SET_ORDER:
         table = Table(title=tr(lang, f"Set {set_id}", f"{set_id} 组"), title_justify="left")
         for col in (tr(lang, "question", "题"), tr(lang, "attempts", "次数"), tr(lang, "answers", "作答"),
-                    tr(lang, "streak", "连对"), tr(lang, "mastered", "掌握"), tr(lang, "time", "用时")):
+                    tr(lang, "streak", "连对"), tr(lang, "mastered", "掌握"), tr(lang, "next review", "下次复习"),
+                    tr(lang, "time", "用时")):
             table.add_column(col)
         for q in qbank.questions(set_id):
             s = prog.questions[q.id]
@@ -338,6 +475,12 @@ def print_history(store: qstore.Store, learner: str, lang: str, console: Console
                 pa, ta = prog.c_all[q.id]
                 extra = f" {p}/{t} " + tr(lang, f"key points, {pa}/{ta} with follow-ups", f"要点，含追问 {pa}/{ta}")
             table.add_row(f"{q.id} {q.title}", str(s.attempts), marks or "–", str(s.streak),
-                          ("✓" if s.mastered else "") + extra, f"{s.seconds:.0f}s" if s.seconds else "")
+                          ("✓" if s.mastered else "") + extra, when(s.due, now, lang),
+                          f"{s.seconds:.0f}s" if s.seconds else "")
         console.print(table)
     console.print(closed_book_line(prog, lang), highlight=False)
+    console.print(tr(lang, f"Mastered: recalled right {qstore.mastery_days():g} days or more after the review before "
+                           f"(${qstore.MASTERY_DAYS_ENV} sets it).",
+                     f"掌握：距上次复习 {qstore.mastery_days():g} 天以上仍答对（用 ${qstore.MASTERY_DAYS_ENV} 设置）。"),
+                  highlight=False)
+    console.print(self_study_note(store, lang), highlight=False)

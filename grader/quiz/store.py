@@ -3,14 +3,25 @@
 attempt, variant seed, the variant's numbers, what was typed, its value, the right value, right or
 wrong, the slips named before it, seconds taken.
 
-Mastery (the course's closed-book criteria count only mastered questions): a question of R, A or B
-is mastered when its last two complete attempts (two different variants) were right; a C
-sub-question when its last two answers were; a C key point when all its sub-questions are.
+Review and mastery (the course's closed-book criteria count only mastered questions): each question
+of R, A or B (its complete attempts) and each C sub-question (its answers) is a card of the FSRS
+scheduler (the ``fsrs`` package, as Anki uses), replayed from its rows: right -> Good (Hard when a
+slip was named first), wrong -> Again. No learning steps: the next review is days away. A card is
+*mastered* when, since its last wrong answer, it was recalled right at least :func:`mastery_days`
+after the review before it (so not by answering twice in one sitting); a C key point when all its
+sub-questions are. The review state is computed from the rows, so a file written by an older
+version keeps its answers as history.
+
+Graded variants are drawn from a secret in the data folder (``quiz.secret`` beside the SQLite
+file, mode 0600), never from a number ``--seed`` takes. This is self-study: the file is the
+learner's own and can be edited; the counts say where they come from.
 """
 
 from __future__ import annotations
 
 import getpass
+import hashlib
+import hmac
 import json
 import math
 import os
@@ -18,11 +29,12 @@ import secrets
 import sqlite3
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 
+import fsrs
+
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS learners (
-    name TEXT PRIMARY KEY, seed INTEGER NOT NULL, created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS answers (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     learner TEXT NOT NULL, question TEXT NOT NULL, part TEXT NOT NULL, attempt INTEGER NOT NULL,
@@ -32,7 +44,9 @@ CREATE TABLE IF NOT EXISTS answers (
 CREATE INDEX IF NOT EXISTS answers_by_learner ON answers (learner, question, attempt);
 CREATE TABLE IF NOT EXISTS truth_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, at REAL NOT NULL);
 """
-MASTERY_STREAK = 2
+SCHEMA_VERSION = 2  # 1: learners' seeds stored in plain text (dropped: they let anyone preview the graded variants)
+MASTERY_DAYS_ENV = "TOOLBOX_GRADER_MASTERY_DAYS"
+DAY = 86400.0
 
 
 def data_dir() -> Path:
@@ -95,35 +109,37 @@ class Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
         self.db.executescript(SCHEMA)
+        if self.db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+            self.db.execute("DROP TABLE IF EXISTS learners")  # version 1's plain seeds; answers stay
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self.db.commit()
 
     def close(self) -> None:
         self.db.close()
 
-    # -------------------------------------------------------------- learners
-    def set_learner_seed(self, name: str, seed: int) -> None:
-        """Fix a learner's own seed (a test, or an instructor reproducing a learner's variants)."""
-        self.db.execute("INSERT OR REPLACE INTO learners VALUES (?, ?, ?)", (name, seed, time.time()))
-        self.db.commit()
+    # -------------------------------------------------------------- the graded variants' secret
+    @property
+    def secret_path(self) -> Path:
+        return self.path.parent / "quiz.secret"
 
-    def learner_seed(self, name: str) -> int:
-        row = self.db.execute("SELECT seed FROM learners WHERE name = ?", (name,)).fetchone()
-        if row:
-            return int(row[0])
-        seed = secrets.randbits(40)
-        self.db.execute("INSERT OR IGNORE INTO learners VALUES (?, ?, ?)", (name, seed, time.time()))
-        self.db.commit()
-        return self.learner_seed(name)
+    def secret(self) -> bytes:
+        """The secret the graded variants are drawn from, made on first use (readable by its owner only)."""
+        p = self.secret_path
+        if not p.exists():
+            fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32))
+        return bytes.fromhex(p.read_text().strip())
 
     # -------------------------------------------------------------- answers
     def record(self, *, learner: str, question: str, part: str, attempt: int, n_parts: int, variant_seed: int,
                params: dict, answer: str, value, expected, correct: bool, slips: list[str], seconds: float,
-               lang: str) -> None:
+               lang: str, at: float | None = None) -> None:
         self.db.execute(
             "INSERT INTO answers (learner, question, part, attempt, n_parts, variant_seed, params, answer, value, "
             "expected, correct, slips, seconds, lang, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (learner, question, part, attempt, n_parts, variant_seed, _json(params), answer, _json(value),
-             _json(expected), int(bool(correct)), _json(slips), round(seconds, 3), lang, time.time()))
+             _json(expected), int(bool(correct)), _json(slips), round(seconds, 3), lang, time.time() if at is None else at))
         self.db.commit()
 
     def rows(self, learner: str, question: str | None = None) -> list[Row]:
@@ -175,10 +191,6 @@ def part_history(rows: list[Row], part: str) -> list[bool]:
     return [r.correct for r in rows if r.part == part]
 
 
-def mastered(history: list[bool]) -> bool:
-    return len(history) >= MASTERY_STREAK and all(history[-MASTERY_STREAK:])
-
-
 def streak(history: list[bool]) -> int:
     n = 0
     for ok in reversed(history):
@@ -186,3 +198,93 @@ def streak(history: list[bool]) -> int:
             break
         n += 1
     return n
+
+
+# ------------------------------------------------------------------ graded and practice variants
+def graded_seed(secret: bytes, learner: str, question_id: str, attempt: int) -> int:
+    """A graded variant's seed: from the data folder's secret (odd, so never a practice seed)."""
+    digest = hmac.new(secret, f"graded:{learner}:{question_id}:{attempt}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:6], "big") | 1
+
+
+def practice_seed(seed: int, question_id: str, attempt: int) -> int:
+    """A ``--seed`` variant's seed (even, so never a graded one)."""
+    digest = hashlib.sha256(f"practice:{seed}:{question_id}:{attempt}".encode()).digest()
+    return int.from_bytes(digest[:6], "big") & ~1
+
+
+# ------------------------------------------------------------------ spaced review (FSRS)
+@dataclass(frozen=True)
+class Review:
+    at: float  # epoch seconds
+    correct: bool
+    slips: int = 0
+
+
+@dataclass
+class Memory:
+    """One card's state replayed from its reviews."""
+
+    reviews: list[Review]
+    due: float | None  # epoch seconds of the next review (None: never reviewed: new)
+    mastered: bool
+    stability: float | None = None  # days (FSRS)
+
+    @property
+    def new(self) -> bool:
+        return not self.reviews
+
+    def is_due(self, now: float) -> bool:
+        return self.due is not None and self.due <= now
+
+
+def scheduler() -> fsrs.Scheduler:
+    # no minute-scale learning steps (a sitting is one review) and no fuzz (a replay is deterministic)
+    return fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+
+
+def _utc(t: float) -> datetime:
+    return datetime.fromtimestamp(t, timezone.utc)
+
+
+def default_mastery_days() -> float:
+    """FSRS's interval after a first right recall (its default parameters: 2 days): the gap a right
+    recall must follow to show a memory that lasts, not a short-term one."""
+    t0 = _utc(0)
+    card, _ = scheduler().review_card(fsrs.Card(card_id=1), fsrs.Rating.Good, t0)
+    return (card.due - t0).total_seconds() / DAY
+
+
+def mastery_days() -> float:
+    """The setting (``$TOOLBOX_GRADER_MASTERY_DAYS``), else :func:`default_mastery_days`."""
+    value = os.environ.get(MASTERY_DAYS_ENV)
+    return float(value) if value else default_mastery_days()
+
+
+def memory(reviews: list[Review], days: float | None = None) -> Memory:
+    days = mastery_days() if days is None else days
+    reviews = sorted(reviews, key=lambda r: r.at)
+    sched, card = scheduler(), fsrs.Card(card_id=1)
+    mastered, prev = False, None
+    for r in reviews:
+        rating = fsrs.Rating.Again if not r.correct else fsrs.Rating.Hard if r.slips else fsrs.Rating.Good
+        card, _ = sched.review_card(card, rating, _utc(max(r.at, prev or r.at)))
+        if not r.correct:
+            mastered = False
+        elif prev is not None and r.at - prev >= days * DAY - 1:
+            mastered = True
+        prev = max(r.at, prev or r.at)
+    due = card.due.timestamp() if reviews else None
+    return Memory(reviews, due, mastered, card.stability)
+
+
+def question_reviews(rows: list[Row]) -> list[Review]:
+    """R, A, B: one review per complete attempt, at its last answer."""
+    return [Review(max(r.at for r in parts.values()), all(r.correct for r in parts.values()),
+                   sum(len(r.slips) for r in parts.values()))
+            for _, parts in sorted(attempts(rows).items()) if attempt_complete(parts)]
+
+
+def part_reviews(rows: list[Row], part: str) -> list[Review]:
+    """A C sub-question: one review per answer."""
+    return [Review(r.at, r.correct, len(r.slips)) for r in rows if r.part == part]

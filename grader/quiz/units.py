@@ -135,6 +135,7 @@ class Quantity:
 _NUM = r"(?:\d{1,3}(?:[,_ ]\d{3})+(?![\d])|\d+)(?:\.\d*)?|\.\d+"
 _NUMBER_RE = re.compile(
     r"^(?P<sign>[-+\u2212]?)\s*(?P<num>" + _NUM + r")(?P<exp>[eE][+-]?\d+)?"
+    r"(?:\s*/\s*(?P<den>" + _NUM + r"))?"  # a fraction as the course writes it: 1/8
     r"(?:\s*(?:\^|\*\*)\s*(?P<pow>[+-]?\d+))?"
     r"(?:\s*[x×*·]\s*10\s*(?:\^|\*\*)\s*(?P<ten>[-+\u2212]?\d+))?"
     r"\s*(?P<rest>.*?)\s*$")
@@ -155,6 +156,11 @@ def _number(m) -> float:
         value = value ** int(m.group("pow"))
     if m.group("ten"):
         value *= 10.0 ** int(m.group("ten").replace("−", "-"))
+    if m.group("den"):
+        den = float(re.sub(r"[,_ ]", "", m.group("den")))
+        if den == 0:
+            raise Invalid("A fraction's denominator cannot be 0.", "分母不能是 0。")
+        value /= den
     return -value if m.group("sign") in ("-", "−") else value
 
 
@@ -177,12 +183,20 @@ def parse(text: str, dim: str, default: Unit | None = None) -> Quantity:
                       f"{raw.strip()!r} 开头没有数：请输入如 48 GB、4.8 ms、1.3e9、70%。")
     try:
         number = _number(m)
+    except Invalid:
+        raise
     except (OverflowError, ValueError):
         raise Invalid("That number is too large to read.", "这个数太大，读不出来。") from None
     if not math.isfinite(number):
         raise Invalid("That number is too large to read.", "这个数太大，读不出来。")
     rest = m.group("rest").strip()
-    default = default or PLAIN.get(dim) or Unit("", dim, 1.0)
+    q = _parse_rest(raw, text, number, rest, dim, default or PLAIN.get(dim) or Unit("", dim, 1.0))
+    if not math.isfinite(q.value):
+        raise Invalid("That number is too large to read.", "这个数太大，读不出来。")
+    return q
+
+
+def _parse_rest(raw: str, text: str, number: float, rest: str, dim: str, default: Unit) -> Quantity:
     if not rest:
         return Quantity(number * default.factor, number, default, True, text=raw)
     table = TABLES.get(dim, {})
@@ -291,6 +305,16 @@ def fmt_number(x: float, sig: int = 3) -> str:
         decimals = max(0, sig - 1 - mag)
         return f"{x:,.{decimals}f}"
     return f"{x:.{sig - 1}e}"
+
+
+def resolution(x: float, sig: int = 3) -> float:
+    """The step of the last digit :func:`fmt_number` shows for ``x`` (0: shown exactly)."""
+    if x == 0 or float(x).is_integer() and abs(x) < 1e15:
+        return 0.0
+    mag = math.floor(math.log10(abs(x)))
+    if -3 <= mag < 7:
+        return 10.0 ** -max(0, sig - 1 - mag)
+    return 10.0 ** (mag - sig + 1)
 
 
 def show(value: float, u: Unit, sig: int = 3) -> str:

@@ -99,6 +99,8 @@ def quiz_scores(summary: Summary) -> str:
     c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in q.c_points.items())
     who = (f"{q.learner}, {q.answers} answer{'s' if q.answers != 1 else ''}" if q.answers
            else f"{q.learner}, no answers yet: make quiz")
+    if q.source:  # self-study: the learner's own file, which the learner can edit
+        who += f"; from {q.source}, your own editable file"
     return (f"R {q.r[0]}/{q.r[1]} items · A {q.a[0]}/{q.a[1]} · B {q.b[0]}/{q.b[1]} · C key points: {c_text}"
             f"  ({who})")
 

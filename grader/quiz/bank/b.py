@@ -115,9 +115,10 @@ def _draw_b2(rng):
         a = [round(base + rng.gauss(0, std), 3) for _ in range(k)]
         b = [round(base + shift + rng.gauss(0, std), 3) for _ in range(k)]
         acc = round(rng.uniform(0.3, 0.85), 2)
-        d = rng.choice([0.3, 0.5, 0.8, 1, 1.5, 2, 3])
+        # the difference the premise states is the one the seeds shown have (their means, in points)
+        d = round((sum(b) / k - sum(a) / k) * 100, 1)
         ci = T.ci95_half_width(acc, n)
-        if T.verdict(a, b, n) is not None and abs(d / 100 / ci - 1) > 0.1:
+        if d > 0 and T.verdict(a, b, n) is not None and abs(d / 100 / ci - 1) > 0.1:
             return {"d": d, "n": n, "acc": acc, "a": a, "b": b}
 
 
