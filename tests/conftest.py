@@ -208,15 +208,20 @@ def selected(items, wanted: set[str]) -> list:
     return [item for item in items if exercise_of(item) in wanted | {None}]
 
 
+def mark_exercise(item) -> None:
+    """A test bound to an exercise carries the markers ``exercise`` and its id: -m A3, -m 'A3 or not exercise'."""
+    ex_id = exercise_of(item)
+    if ex_id is not None:
+        item.add_marker("exercise")
+        item.add_marker(ex_id)
+
+
 @pytest.hookimpl(tryfirst=True)  # markers first: -m selects on them
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.nodeid in QUARANTINE:
             item.add_marker(pytest.mark.xfail(reason=f"open defect: {QUARANTINE[item.nodeid]}", strict=False))
-        ex_id = exercise_of(item)
-        if ex_id is not None:  # -m A3, -m "A3 or not exercise"
-            item.add_marker("exercise")
-            item.add_marker(ex_id)
+        mark_exercise(item)
     wanted = {i.strip().upper() for arg in config.getoption("--exercise") for i in arg.split(",") if i.strip()}
     if not wanted:
         return
