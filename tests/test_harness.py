@@ -79,3 +79,39 @@ def test_the_harness_reuses_a_verdict_for_the_same_fingerprint_only(harness_cach
     # A verdict the load may have decided is kept for the plan's order, never reused.
     harness_cache.put(ex, path, _result("not_verifiable", *["passed"] * (n - 1)))
     assert harness_cache.get(ex, path) is None
+
+
+@pytest.mark.parametrize("argv, module, extra", [
+    (["classroom", "build", "{tmp}/course"], "nbgrader", "classroom"),
+    (["batch", "{tmp}", "--ray"], "ray", "cluster"),
+])
+def test_a_command_needing_an_extra_says_how_to_install_it(tmp_path, monkeypatch, capsys, argv, module, extra):
+    """nbgrader and Ray are extras (issue 30: a learner's install leaves them out): the commands
+    that need them stop and say, in Chinese and English, what to install, before touching anything."""
+    import importlib.util
+
+    from grader import cli
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == module else real(name, *a))
+    assert cli.main([a.format(tmp=tmp_path) for a in argv]) == 2
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"make deps-{extra}" in out and "默认安装不含它" in out and "leaves out" in out
+    assert not (tmp_path / "course").exists()
+
+
+def test_the_lock_pins_every_dependency_and_torch_cpu():
+    """requirements.lock (make lock) pins each library the extras pull in, torch as the CPU build:
+    every pin of pyproject.toml is in it at the same version."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pins = [*project["dependencies"], *(d for ds in project["optional-dependencies"].values() for d in ds)]
+    lock = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)", (ROOT / "requirements.lock").read_text(), re.M))
+    lock = {k.lower().replace("_", "-"): v for k, v in lock.items()}
+    for pin in pins:
+        if "==" in pin:
+            name, version = pin.split("==")
+            assert lock.get(name.lower()) in (version, f"{version}+cpu"), pin
+    assert lock["torch"] == "2.13.0+cpu" and not any(k.startswith("nvidia") for k in lock)
