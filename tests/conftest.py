@@ -79,8 +79,14 @@ class HarnessCache:
 
         self._cache = cache.ResultCache(ROOT, name="test-harness") if enabled else None
         self._reusable = cache.reusable
+        self._slots: dict[tuple[str, Path], tuple[str, str]] = {}
 
     def _slot(self, ex: catalog.Exercise, path: Path) -> tuple[str, str]:
+        if (ex.id, path) not in self._slots:  # the files do not change during a session
+            self._slots[ex.id, path] = self._fingerprint(ex, path)
+        return self._slots[ex.id, path]
+
+    def _fingerprint(self, ex: catalog.Exercise, path: Path) -> tuple[str, str]:
         import hashlib
 
         from grader.engine import cache
