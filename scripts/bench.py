@@ -90,14 +90,20 @@ def needed(project: str = "toolbox-grader", extras: tuple[str, ...] = ()) -> set
     def name(req: str) -> str:
         return re.split(r"[ ;\[<>=!~(]", req, maxsplit=1)[0].lower().replace("_", "-")
 
+    import tomllib
+
+    # The project's own requirements from pyproject.toml: an installed copy's metadata may be older.
+    own = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    own_requires = [*own["dependencies"], *(f"{d}; extra == '{x}'" for x, ds in own["optional-dependencies"].items()
+                                            for d in ds)]
     seen, todo = set(), [(project, extras)]
     while todo:
         dist, wanted = todo.pop()
-        if dist in seen:
+        if (dist, wanted) in seen:
             continue
-        seen.add(dist)
+        seen.add((dist, wanted))
         try:
-            requires = metadata.requires(dist) or []
+            requires = own_requires if dist == project else metadata.requires(dist) or []
         except metadata.PackageNotFoundError:
             continue
         for req in requires:
@@ -109,7 +115,7 @@ def needed(project: str = "toolbox-grader", extras: tuple[str, ...] = ()) -> set
                 continue
             sub = re.search(r"\[([^\]]+)\]", req.split(";")[0])
             todo.append((name(req), tuple(x.strip() for x in sub.group(1).split(",")) if sub else ()))
-    return seen - {project}
+    return {dist for dist, _ in seen} - {project}
 
 
 def _marker_holds(marker: str) -> bool:
