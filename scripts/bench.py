@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import os
+import platform
 import random
 from collections import Counter
 import subprocess
@@ -38,16 +40,128 @@ from grader.course.catalog import ROOT
 
 
 class Table(list):
-    """Rows of (what, seconds, note), each printed as soon as it is measured."""
+    """Rows of (what, value, note[, target]), each printed as soon as it is measured, with the goal
+    it is measured against beside it (issue 30) and whether this run met it. ``value`` is seconds
+    unless ``unit`` says otherwise (a ratio, a size)."""
 
     WIDTH = 56
 
     def append(self, row) -> None:
-        super().append(row)
+        what, value, note, *rest = row
+        target = rest[0] if rest else None
+        unit = rest[1] if len(rest) > 1 else "s"
+        verdict = "" if target is None else ("met" if target.met(value) else "MISSED")
+        super().append({"what": what, "value": round(value, 2), "unit": unit, "note": note,
+                        "target": target.text if target else "", "verdict": verdict})
         if len(self) == 1:
-            print(f"{'what':<{self.WIDTH}}  {'seconds':>8}  note", flush=True)
-        what, seconds, note = row
-        print(f"{what:<{self.WIDTH}}  {seconds:8.1f}  {note}", flush=True)
+            print(f"{'what':<{self.WIDTH}}  {'value':>9}  {'target':<18}  note", flush=True)
+        goal = f"{target.text} {verdict}" if target else ""
+        print(f"{what:<{self.WIDTH}}  {value:8.1f}{unit[:1]}  {goal:<18}  {note}", flush=True)
+
+
+class Target:
+    """A goal of issue 30: ``at_most`` or ``at_least`` a value, in the row's unit."""
+
+    def __init__(self, text: str, at_most: float | None = None, at_least: float | None = None):
+        self.text, self.at_most, self.at_least = text, at_most, at_least
+
+    def met(self, value: float) -> bool:
+        return (self.at_most is None or value <= self.at_most) and (self.at_least is None or value >= self.at_least)
+
+
+def size_mib(path: Path) -> float:
+    """Disk use of a folder (its files' blocks, links not followed), MiB; 0 when absent."""
+    total = 0
+    for root, _dirs, names in os.walk(path):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_blocks * 512
+            except OSError:
+                pass
+    return total / 2**20
+
+
+def needed(project: str = "toolbox-grader", extras: tuple[str, ...] = ()) -> set[str]:
+    """The installed distributions ``project`` (with ``extras``) needs, transitively, from their
+    metadata: what a learner's install (no extra) holds, measured in this venv."""
+    import re
+    from importlib import metadata
+
+    def name(req: str) -> str:
+        return re.split(r"[ ;\[<>=!~(]", req, maxsplit=1)[0].lower().replace("_", "-")
+
+    import tomllib
+
+    # The project's own requirements from pyproject.toml: an installed copy's metadata may be older.
+    own = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    own_requires = [*own["dependencies"], *(f"{d}; extra == '{x}'" for x, ds in own["optional-dependencies"].items()
+                                            for d in ds)]
+    seen, todo = set(), [(project, extras)]
+    while todo:
+        dist, wanted = todo.pop()
+        if (dist, wanted) in seen:
+            continue
+        seen.add((dist, wanted))
+        try:
+            requires = own_requires if dist == project else metadata.requires(dist) or []
+        except metadata.PackageNotFoundError:
+            continue
+        for req in requires:
+            marker = req.split(";", 1)[1] if ";" in req else ""
+            extra = re.search(r"extra\s*==\s*['\"]([^'\"]+)", marker)
+            if extra and extra.group(1) not in wanted:
+                continue
+            if not extra and marker and not _marker_holds(marker):
+                continue
+            sub = re.search(r"\[([^\]]+)\]", req.split(";")[0])
+            todo.append((name(req), tuple(x.strip() for x in sub.group(1).split(",")) if sub else ()))
+    return {dist for dist, _ in seen} - {project}
+
+
+def _marker_holds(marker: str) -> bool:
+    try:
+        from packaging.markers import Marker
+    except ImportError:
+        return True
+    return Marker(marker).evaluate({"extra": ""})
+
+
+def install_rows(rows: "Table") -> None:
+    """What a learner's machine needs: the venv, the model cache, the platform."""
+    from importlib import metadata
+
+    from grader.given import smollm
+
+    venv = Path(sys.prefix)
+    learner, everything = needed(), {d.metadata["Name"].lower() for d in metadata.distributions()}
+    rows.append(("packages of a learner's install (make grade)", len(learner), "no extra", None, "packages"))
+    rows.append(("packages installed here (make test: every extra)", len(everything), "", None, "packages"))
+    rows.append(("venv size (this one: every extra installed)", size_mib(venv), str(venv.name), None, "MiB"))
+    rows.append(("model cache size (SmolLM2 for P4, X5, B3)", size_mib(smollm.cache_dir()), "", None, "MiB"))
+    print(f"platform: {platform.system()} {platform.machine()} (the learner's sandbox needs Linux: "
+          "seccomp, pivot_root, /proc)", flush=True)
+
+
+# The README's performance table is this script's output, never hand-copied: --json writes a run's
+# rows, --readme renders the table from such a file between these markers.
+README_START, README_END = "<!-- bench table: scripts/bench.py --readme, do not edit -->", "<!-- end bench table -->"
+
+
+def render(run: dict) -> str:
+    lines = [README_START, "",
+             f"`{run['command']}` on {run['date']}: {run['machine']}.", "",
+             "| what | value | target | note |", "|---|---:|---|---|"]
+    for r in run["rows"]:
+        value = f"{r['value']:.0f} {r['unit']}" if r["unit"] in ("packages", "MiB") else f"{r['value']:.1f} {r['unit']}"
+        target = f"{r['target']}: {r['verdict']}" if r["target"] else ""
+        lines.append(f"| {r['what']} | {value} | {target} | {r['note']} |")
+    return "\n".join(lines + ["", README_END])
+
+
+def update_readme(run: dict, readme: Path) -> None:
+    text = readme.read_text()
+    start, end = text.index(README_START), text.index(README_END) + len(README_END)
+    readme.write_text(text[:start] + render(run) + text[end:])
 
 
 def passed(results) -> str:
@@ -118,7 +232,17 @@ def main() -> int:
     parser.add_argument("--class-size", type=int, default=20, help="submissions in the synthetic class")
     parser.add_argument("--class-part-only", action="store_true",
                         help="only the class measurements (no full grade, no nbgrader comparison)")
+    parser.add_argument("--with-make-test", action="store_true",
+                        help="also time the project's tests (pytest tests, ~8+ min), CPU seconds of the tree too")
+    parser.add_argument("--json", default="", help="write the run's rows to this file (for --readme)")
+    parser.add_argument("--readme", default="", metavar="RUN.json",
+                        help="only render README.md's performance table from a run written by --json")
     args = parser.parse_args()
+    if args.readme:
+        update_readme(json.loads(Path(args.readme).read_text()), ROOT / "README.md")
+        return 0
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = os.getloadavg()[0]
     exs = catalog.available()
     class_exs = ([catalog.get(i) for i in args.class_only.split(",")] if args.class_only
                  else [ex for ex in exs if ex.set == "A"])
@@ -135,7 +259,7 @@ def main() -> int:
             cold, results = timed(lambda: runner.grade(sols, only=ids))
             rows.append(("full grade of the solutions, cold", cold, passed(results)))
             warm, results = timed(lambda: runner.grade(sols, only=ids))
-            rows.append(("full grade of the solutions, warm", warm, passed(results)))
+            rows.append(("full grade of the solutions, warm", warm, passed(results), Target("<= 90 s", at_most=90)))
             isolated = sum(r.duration_s for r in results.values())
             rows.append(("  its exercises' grading times, summed", isolated, "checks + learner code isolated"))
             # The same grade with the learner's module imported into the check process: no worker
@@ -145,8 +269,9 @@ def main() -> int:
             compute = sum(k.duration_s for r in results.values() for k in r.key_points)
             rows.append(("  the same, in-process (no isolation), summed", harness,
                          f"{passed(results)}; isolation costs {(isolated - harness) / harness:.0%}"))
-            rows.append(("  its key points' own compute (checks + solutions)", compute,
-                         f"everything else (processes, pytest, isolation): {(isolated - compute) / compute:.0%} of it"))
+            rows.append(("  its key points' own compute (checks + solutions)", compute, "in-process, summed"))
+            rows.append(("  per-exercise overhead (processes, pytest, isolation)", 100 * (isolated - compute) / compute,
+                         "of the key points' own compute", Target("<= 10%", at_most=10), "%"))
             # What grading costs beyond the checks' own work: each check process started and its
             # checks collected, with no key point run (fixtures that compute ground truth run only
             # for a key point, so they count as the checks' compute).
@@ -164,7 +289,7 @@ def main() -> int:
             regrade, out = timed(lambda: subprocess.run(cli, env=env, check=True, capture_output=True, text=True))
             rows.append(("`grader grade` after editing A3 (incremental, new process)", regrade,
                          "the other exercises from the cache" if "unchanged" in out.stdout + out.stderr
-                         else "NOT from the cache"))
+                         else "NOT from the cache", Target("<= 2 s", at_most=2)))
 
             # Four students with the right answers, each file different (a line of their own), so
             # that neither path can reuse one student's verdict for another.
@@ -209,28 +334,56 @@ def main() -> int:
         levels1 = Counter(r["level"] for r in batch.summarize_class(jobs1))
         rows.append((f"class of {size} different submissions, 1 worker", one,
                      f"{one / size:.1f} s per submission ({', '.join(only)}); levels {dict(levels1)}"))
-        rows.append((f"class of {size}, 2 workers", two, f"speed-up {one / two:.2f}x (efficiency {one / two / 2:.0%})"))
+        rows.append((f"class of {size}, 2 workers", two, f"efficiency {one / two / 2:.0%}"))
+        rows.append(("  speed-up on 2 workers", one / two, "1 worker's time / 2 workers'",
+                     Target(">= 1.8x (quiet)", at_least=1.8), "x"))
         import ray
 
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 runtime_env={"env_vars": {k: v for k, v in os.environ.items() if k in ("PYTHONPATH",
-                                                                                       "TOOLBOX_GRADER_MODEL_CACHE")}})
         try:
-            on_ray, jobs_ray = timed(lambda: batch.grade_class_jobs(synth, jobs=2, only=only, use_ray=True))
-        finally:
-            ray.shutdown()
-        same = batch.summarize_class(jobs_ray) == batch.summarize_class(jobs2)
-        rows.append((f"class of {size}, local Ray head (2 CPUs, 2 actors)", on_ray,
-                     f"{on_ray / two:.2f}x the local pool's time; levels {'identical' if same else 'DIFFERENT'}"))
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                     runtime_env={"env_vars": {k: v for k, v in os.environ.items() if k in ("PYTHONPATH",
+                                                                                           "TOOLBOX_GRADER_MODEL_CACHE")}})
+        except Exception as exc:  # noqa: BLE001 - a head that cannot start (a loaded machine) costs its rows only
+            ray.shutdown()  # whatever of the head did start
+            print(f"local Ray head did not start: {str(exc).splitlines()[0]}", flush=True)
+        else:
+            try:
+                on_ray, jobs_ray = timed(lambda: batch.grade_class_jobs(synth, jobs=2, only=only, use_ray=True))
+            finally:
+                ray.shutdown()
+            same = batch.summarize_class(jobs_ray) == batch.summarize_class(jobs2)
+            rows.append((f"class of {size}, local Ray head (2 CPUs, 2 actors)", on_ray,
+                         f"levels {'identical' if same else 'DIFFERENT'} to the local pool's"))
+            rows.append(("  Ray's time / the local pool's", on_ray / two, "2 workers each",
+                         Target("<= 1.15x", at_most=1.15), "x"))
         efficiency = one / two / 2
         per_class_sub = sum(r["result"]["duration_s"] for r in jobs1) / size
+        rows.append((f"  per submission ({', '.join(only)}), one core", per_class_sub, "1 worker's gradings summed / class size",
+                     Target("<= 15 s (set A)", at_most=15)))
         print(f"\nper submission ({', '.join(only)}): {per_class_sub:.1f} s of one core; 500 students on N workers "
               f"(at the 2-worker efficiency, {efficiency:.0%}): {projection(per_class_sub, efficiency)}")
         if not args.class_part_only:
             print(f"the whole course per submission: {isolated:.1f} s of one core (the full grade's exercises, "
                   f"summed); 500 students: {projection(isolated, efficiency)}")
 
-    print(f"\nmachine: {os.cpu_count()} cores; exercises available: {', '.join(ids)}")
+    if args.with_make_test:
+        import resource
+
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall, proc = timed(lambda: subprocess.run([sys.executable, "-m", "pytest", "tests", "-q", "--fresh-harness"],
+                                                  cwd=ROOT, capture_output=True, text=True))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        tail = (proc.stdout.strip().splitlines() or ["no output"])[-1]
+        rows.append(("`make test` (pytest tests, no harness verdict reused)", wall,
+                     f"{tail}; {cpu:.0f} CPU s of the reaped tree", Target("<= 480 s", at_most=480)))
+    install_rows(rows)
+    machine = f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, load {load:.1f} at the start"
+    print(f"\nmachine: {machine}; exercises available: {', '.join(ids)}")
+    if args.json:
+        command = " ".join(["scripts/bench.py", *sys.argv[1:]])
+        Path(args.json).write_text(json.dumps({"command": command, "date": started, "machine": machine,
+                                               "rows": list(rows)}, ensure_ascii=False, indent=1) + "\n")
     return 0
 
 

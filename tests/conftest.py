@@ -6,6 +6,7 @@ parallel, the first time one of them is asked for.
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -52,31 +53,119 @@ def killed_by(path: Path, name: str = "KILLED_BY") -> tuple[str, ...]:
     return ()
 
 
-def _grade(ex: catalog.Exercise, path: Path):
-    # A mutant runs only the key points that must catch it: heavy exercises stay affordable.
-    is_mutant = MUTANTS_DIR in path.parents
+def _mode(ex: catalog.Exercise, path: Path) -> dict:
+    """How the harness grades a file: a mutant runs only the key points that must catch it (heavy
+    exercises stay affordable), a variant only the key points it names. Naming the mistake (replaying a failed call
+    against the other mutants) is off: test_feedback.py asserts on it, with its own gradings."""
     if VARIANTS_DIR in path.parents:
-        return runner.grade_exercise(ex, path, key_points=killed_by(path, "PASSES"), name_mistakes=False)
-    # Naming the mistake (replaying a failed call against the other mutants) is tested in test_feedback.py.
-    return runner.grade_exercise(ex, path, key_points=killed_by(path) if is_mutant else None,
-                                 name_mistakes=not is_mutant)
+        return dict(key_points=killed_by(path, "PASSES"), name_mistakes=False)
+    if MUTANTS_DIR in path.parents:
+        return dict(key_points=killed_by(path), name_mistakes=False)
+    return dict(key_points=None, name_mistakes=False)
+
+
+def _grade(ex: catalog.Exercise, path: Path):
+    return runner.grade_exercise(ex, path, **_mode(ex, path))
+
+
+class HarnessCache:
+    """The harness's verdicts between runs on one clone, by fingerprint (grader/engine/cache.py:
+    the file, what it imports, its check and every grader module that check imports, the
+    libraries, the machine's capabilities) and grading mode. A fresh clone (CI) has none, so
+    the suite is fast without it; ``--fresh-harness`` or GRADER_HARNESS_CACHE=0 ignores it."""
+
+    def __init__(self, enabled: bool):
+        from grader.engine import cache
+
+        self._cache = cache.ResultCache(ROOT, name="test-harness") if enabled else None
+        self._reusable = cache.reusable
+        self._slots: dict[tuple[str, Path], tuple[str, str]] = {}
+
+    def _slot(self, ex: catalog.Exercise, path: Path) -> tuple[str, str]:
+        if (ex.id, path) not in self._slots:  # the files do not change during a session
+            self._slots[ex.id, path] = self._fingerprint(ex, path)
+        return self._slots[ex.id, path]
+
+    def _fingerprint(self, ex: catalog.Exercise, path: Path) -> tuple[str, str]:
+        import hashlib
+
+        from grader.engine import cache
+
+        # Mutants and variants import the solutions (theirs and others', C5 P2's) and shared
+        # mutant helpers by package name: those count too, beside what the learner-side closure finds.
+        h = hashlib.sha256(self._cache.fingerprint(ex, path).encode() + repr(sorted(_mode(ex, path).items())).encode())
+        cache._digest(h, cache._closure([path], _in_project))
+        return f"{ex.id}:{path.relative_to(ROOT)}", h.hexdigest()
+
+    def get(self, ex: catalog.Exercise, path: Path):
+        if self._cache is None:
+            return None
+        slot, fingerprint = self._slot(ex, path)
+        hit = self._cache.get(ex, fingerprint, slot=slot)
+        return hit if hit is not None and self._reusable(hit, ex) else None
+
+    def put(self, ex: catalog.Exercise, path: Path, result) -> None:
+        if self._cache is not None:
+            slot, fingerprint = self._slot(ex, path)
+            self._cache.put(ex, fingerprint, result, slot=slot)
+
+    def cost(self, ex: catalog.Exercise, path: Path) -> float:
+        """Seconds the last grading of this file took, whatever it said; the exercise's time limit
+        when never graded here (an order for the plan, never a verdict)."""
+        if self._cache is not None:
+            entry = self._cache._entries.get(self._slot(ex, path)[0])
+            try:
+                return float(entry["result"]["duration_s"])
+            except (TypeError, KeyError, ValueError):
+                pass
+        return float(ex.timeout_s)
+
+
+def _in_project(path: Path, name: str, level: int) -> list[Path]:
+    """Modules of this project that ``import name`` in ``path`` runs: a sibling by its own name
+    (how solutions import each other) or ``solutions.…`` by package, each package's __init__ too."""
+    parts = name.split(".")
+    if level or not name:
+        return []
+    if parts[0] != "solutions":
+        return [path.parent / f"{parts[0]}.py"]
+    found = []
+    for i in range(1, len(parts) + 1):
+        base = ROOT.joinpath(*parts[:i])
+        found += [f for f in (base / "__init__.py", base.with_suffix(".py")) if f.exists()]
+    return found
+
+
+def plan(wanted: list[tuple[catalog.Exercise, Path]], cost) -> list[tuple[catalog.Exercise, Path]]:
+    """One grading per (exercise, file), however many tests ask for it, heaviest first: the
+    pool's last minutes are short gradings, not one long one with a core idle beside it."""
+    unique = list({(ex.id, path): (ex, path) for ex, path in wanted}.values())
+    return sorted(unique, key=lambda item: -cost(*item))
 
 
 class Graded:
     """Lazily graded (exercise, file) pairs; a batch of them runs in parallel."""
 
-    def __init__(self, wanted: list[tuple[catalog.Exercise, Path]]):
+    def __init__(self, wanted: list[tuple[catalog.Exercise, Path]], store: HarnessCache | None = None):
         self._wanted = wanted
+        self._store = store or HarnessCache(enabled=False)
         self._results: dict[tuple[str, Path], object] = {}
+
+    def _grade_and_keep(self, ex: catalog.Exercise, path: Path):
+        hit = self._store.get(ex, path)
+        if hit is not None:
+            return hit
+        res = _grade(ex, path)
+        self._store.put(ex, path, res)
+        return res
 
     def get(self, ex: catalog.Exercise, path: Path):
         key = (ex.id, path)
         if key not in self._results:
-            todo = [(e, p) for e, p in self._wanted if (e.id, p) not in self._results]
-            if (ex, path) not in todo:
-                todo.append((ex, path))
+            todo = plan([(e, p) for e, p in [*self._wanted, (ex, path)] if (e.id, p) not in self._results],
+                        self._store.cost)
             with ThreadPoolExecutor(max_workers=2) as pool:
-                for (e, p), res in zip(todo, pool.map(lambda t: _grade(*t), todo)):
+                for (e, p), res in zip(todo, pool.map(lambda t: self._grade_and_keep(*t), todo)):
                     self._results[(e.id, p)] = res
         return self._results[key]
 
@@ -94,12 +183,16 @@ def graded(request) -> Graded:
                     folder = "solutions" if name == "solution_of" else "exercises"
                     path = ROOT / folder / f"{ex.module}.py"
                 wanted.append((ex, path))
-    return Graded(wanted)
+    enabled = not request.config.getoption("--fresh-harness") and os.environ.get("GRADER_HARNESS_CACHE") != "0"
+    return Graded(wanted, HarnessCache(enabled))
 
 
 def pytest_addoption(parser):
     parser.addoption("--exercise", action="append", default=[], metavar="ID[,ID]",
-                     help="only the tests bound to these exercises (make test ONLY=A3,P1)")
+                     help="the tests bound to these exercises and every test bound to none (make test "
+                          "ONLY=A3,P1); the same as -m 'A3 or P1 or not exercise'")
+    parser.addoption("--fresh-harness", action="store_true",
+                     help="grade every solution, stub, mutant and variant again (no verdict from an earlier run)")
 
 
 def exercise_of(item) -> str | None:
@@ -115,22 +208,41 @@ def exercise_of(item) -> str | None:
 QUARANTINE: dict[str, str] = {}
 
 
+def selected(items, wanted: set[str]) -> list:
+    """What ``--exercise`` keeps: the tests bound to an exercise in ``wanted`` and every test
+    bound to none (a quiz or layout test can fail because of a new exercise too)."""
+    return [item for item in items if exercise_of(item) in wanted | {None}]
+
+
+def mark_exercise(item) -> None:
+    """A test bound to an exercise carries the markers ``exercise`` and its id: -m A3, -m 'A3 or not exercise'."""
+    ex_id = exercise_of(item)
+    if ex_id is not None:
+        item.add_marker("exercise")
+        item.add_marker(ex_id)
+
+
+@pytest.hookimpl(tryfirst=True)  # markers first: -m selects on them
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.nodeid in QUARANTINE:
             item.add_marker(pytest.mark.xfail(reason=f"open defect: {QUARANTINE[item.nodeid]}", strict=False))
+        mark_exercise(item)
     wanted = {i.strip().upper() for arg in config.getoption("--exercise") for i in arg.split(",") if i.strip()}
     if not wanted:
         return
     unknown = wanted - set(catalog.BY_ID)
     if unknown:
         raise pytest.UsageError(f"--exercise: no exercise {', '.join(sorted(unknown))} in the catalog")
-    keep = [item for item in items if exercise_of(item) in wanted]
+    keep = selected(items, wanted)
     config.hook.pytest_deselected(items=[item for item in items if item not in keep])
     items[:] = keep
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "exercise: a test bound to one exercise (its id is a marker too)")
+    for ex_id in catalog.BY_ID:
+        config.addinivalue_line("markers", f"{ex_id}: a test bound to exercise {ex_id}")
     runner.warm_up(heavy=True)  # hundreds of check processes: preload torch & co. once
     config._mutation_tally = {"killed": 0, "total": 0, "survivors": []}
 

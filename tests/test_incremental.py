@@ -131,3 +131,55 @@ def test_a_subset_grade_updates_the_record(tmp_path, graded, capsys):
     assert exercises["A3"] == ("not_graded", False) and extra["sets"]["A"] != full["sets"]["A"]
     x1 = [t for t in json.loads((tmp_path / "r.json").read_text())["tests"] if t.get("number") == "X1"]
     assert x1 and all(t["status"] == "failed" for t in x1)  # the --fresh result, kept in the record
+
+
+def _first_gpu_point():
+    return next((ex, kp) for ex in catalog.available() for kp in ex.key_points if kp.needs_gpu)
+
+
+def test_a_gpu_key_point_not_verifiable_without_cuda_stands_until_the_capability_changes(graded, monkeypatch):
+    """Issue 30: P3's cuda_peak can never verify without CUDA; its result is kept, keyed by the
+    machine's capabilities, so a re-grade does not run P3 again, until a GPU appears."""
+    ex, kp = _first_gpu_point()
+    real = runner.grade_exercise
+
+    def gpu_point_unverifiable(e, module_file, **kw):
+        res = real(e, module_file, **kw)
+        for k in res.key_points:
+            if k.key_point == kp.id:
+                k.status = "not_verifiable"
+        return res
+
+    monkeypatch.setattr(runner, "grade_exercise", gpu_point_unverifiable)
+    monkeypatch.setattr(cache, "has_cuda", lambda: False)
+    runner.grade(ROOT / "solutions", only=[ex.id], incremental=True)
+    assert runner.grade(ROOT / "solutions", only=[ex.id], incremental=True)[ex.id].cached
+    assert graded.ids == [ex.id]
+    monkeypatch.setattr(cache, "has_cuda", lambda: True)  # the capability changed: graded again
+    assert not runner.grade(ROOT / "solutions", only=[ex.id], incremental=True)[ex.id].cached
+    assert graded.ids == [ex.id, ex.id]
+
+
+def test_a_key_point_not_verifiable_under_load_is_graded_again_alone(monkeypatch):
+    """X1's speed-up on a saturated machine: only that key point runs again, the rest reused."""
+    ex = catalog.get("X1")
+    loaded = ex.key_points[0].id
+    calls = []
+
+    def grade_exercise(e, module_file, key_points=None, **kw):
+        calls.append(None if key_points is None else list(key_points))
+        kps = [kp for kp in e.key_points if key_points is None or kp.id in key_points]
+        verdict = "not_verifiable" if len(calls) == 1 else "passed"
+        return runner.ExerciseResult(e.id, "graded", [runner.KeyPointResult(
+            kp.id, verdict if kp.id == loaded else "passed") for kp in kps])
+
+    monkeypatch.setattr(runner, "grade_exercise", grade_exercise)
+    monkeypatch.setattr(runner, "warm_up", lambda heavy: None)
+    first = runner.grade(ROOT / "solutions", only=["X1"], incremental=True)["X1"]
+    assert [k.status for k in first.key_points if k.key_point == loaded] == ["not_verifiable"]
+    again = runner.grade(ROOT / "solutions", only=["X1"], incremental=True)["X1"]
+    assert calls == [None, [loaded]]  # never the whole exercise
+    assert [k.key_point for k in again.key_points] == [kp.id for kp in ex.key_points]
+    assert all(k.passed for k in again.key_points)
+    assert runner.grade(ROOT / "solutions", only=["X1"], incremental=True)["X1"].cached
+    assert len(calls) == 2

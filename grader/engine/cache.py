@@ -18,7 +18,10 @@ The cache is one JSON file per target folder under ``.grader-cache/``: the lates
 each exercise with the fingerprint it was graded under, rewritten after every exercise, so an
 interrupted run keeps what finished. Results that may depend on the machine's load (timeouts,
 out-of-memory, grader bugs) are recorded, as the latest result, but never reused instead of
-grading again. Each entry carries an HMAC under a key only the grader's user can read
+grading again, except a key point "not verifiable" for want of a capability (a GPU-only key point
+on a machine without CUDA): the machine's capabilities are part of every fingerprint, so such a
+result stands until they change. A key point not verifiable because of the load is graded again
+alone, the rest of the exercise reused (:func:`regrade_only`). Each entry carries an HMAC under a key only the grader's user can read
 (``.grader-cache/.key``, mode 0600): an entry that fails it is graded again, never trusted.
 """
 
@@ -26,17 +29,19 @@ from __future__ import annotations
 
 import ast
 import functools
+import glob
 import hashlib
 import json
 import os
 import sys
+import sysconfig
 import threading
 from importlib import metadata
 from pathlib import Path
 from typing import Callable, Iterable
 
 from grader.course.catalog import BY_MODULE, ROOT, Exercise
-from grader.engine.results import ExerciseResult
+from grader.engine.results import ExerciseResult, KeyPointResult
 from grader.isolation import files
 
 CACHE_DIR = Path(os.environ.get("GRADER_CACHE_DIR") or ROOT / ".grader-cache")  # hidden from learners
@@ -50,6 +55,23 @@ LIBRARIES = ("torch", "numpy", "transformers", "peft", "trl", "hypothesis", "pyt
 _UNSTABLE = {"timeout", "oom", "check_error", "crashed"}
 
 
+def has_cuda() -> bool:
+    """Whether a CUDA device can be used here, decided without importing torch (a re-grade must
+    start in well under a second): NVIDIA device nodes present and a torch built for CUDA."""
+    try:
+        cpu_build = metadata.version("torch").endswith("+cpu")
+    except metadata.PackageNotFoundError:
+        return False
+    return bool(glob.glob("/dev/nvidia[0-9]*")) and not cpu_build
+
+
+def capabilities() -> str:
+    """What this machine can verify at all, as opposed to what its load allows this time: part of
+    every fingerprint, so a result "not verifiable" for want of one is re-graded when it changes."""
+    devices = sorted(glob.glob("/dev/nvidia[0-9]*"))
+    return f"cuda={has_cuda()} devices={','.join(devices) or 'none'} gil_disabled={sysconfig.get_config_var('Py_GIL_DISABLED')}"
+
+
 def _environment() -> str:
     versions = []
     for name in LIBRARIES:
@@ -57,7 +79,7 @@ def _environment() -> str:
             versions.append(f"{name}=={metadata.version(name)}")
         except metadata.PackageNotFoundError:
             versions.append(f"{name} missing")
-    return f"python {sys.version_info[:3]} " + " ".join(versions)
+    return f"python {sys.version_info[:3]} {capabilities()} " + " ".join(versions)
 
 
 def _imports(path: Path) -> tuple[tuple[str, int], ...]:
@@ -161,8 +183,11 @@ def learner_files(module_file: Path) -> list[Path]:
 
 
 class ResultCache:
-    def __init__(self, target: Path):
-        key = hashlib.sha256(str(target.resolve()).encode()).hexdigest()[:16]
+    """``name``: a store of its own under the cache folder instead of the target's (the project's
+    test harness keeps its verdicts in one, several files per exercise, see ``slot``)."""
+
+    def __init__(self, target: Path, name: str | None = None):
+        key = name or hashlib.sha256(str(target.resolve()).encode()).hexdigest()[:16]
         self.path = CACHE_DIR / f"{key}.json"
         self._lock = threading.Lock()
         shared = hashlib.sha256(_environment().encode())
@@ -184,9 +209,10 @@ class ResultCache:
         _digest(h, [*learner_files(module_file), *check_files(ex), ROOT / "solutions" / f"{ex.module}.py"])
         return h.hexdigest()
 
-    def get(self, ex: Exercise, fingerprint: str) -> ExerciseResult | None:
-        """The latest result recorded under this fingerprint, if any (see :func:`reusable`)."""
-        entry = self._entries.get(ex.id)
+    def get(self, ex: Exercise, fingerprint: str, slot: str | None = None) -> ExerciseResult | None:
+        """The latest result recorded under this fingerprint, if any (see :func:`reusable`).
+        ``slot``: where it is kept, the exercise's id unless told (one entry per slot)."""
+        entry = self._entries.get(slot or ex.id)
         if not isinstance(entry, dict) or entry.get("fingerprint") != fingerprint or not self._signed(ex, entry):
             return None
         try:
@@ -194,12 +220,12 @@ class ResultCache:
         except (KeyError, TypeError):
             return None
 
-    def put(self, ex: Exercise, fingerprint: str, result: ExerciseResult) -> None:
+    def put(self, ex: Exercise, fingerprint: str, result: ExerciseResult, slot: str | None = None) -> None:
         with self._lock:
             if self._key is None:
                 return
             entry = {"fingerprint": fingerprint, "result": result.to_dict()}
-            self._entries[ex.id] = {**entry, "mac": _entry_mac(self._key, ex, entry)}
+            self._entries[slot or ex.id] = {**entry, "mac": _entry_mac(self._key, ex, entry)}
             files.replace_file(self.path, json.dumps(self._entries).encode(), 0o600)
 
     def _signed(self, ex: Exercise, entry: dict) -> bool:
@@ -215,8 +241,27 @@ def _entry_mac(key: bytes, ex: Exercise, entry: dict) -> str:
     return files.mac(key, _entry_payload(ex, entry))
 
 
-def reusable(result: ExerciseResult) -> bool:
-    """A result that stands for its fingerprint: not one the machine's load may have decided."""
-    # not_verifiable too: the next run (on a machine that can verify it) grades it again
-    return result.status == "graded" and not any(k.status in _UNSTABLE or k.status == "not_verifiable"
-                                                 for k in result.key_points)
+def for_want_of_capability(ex: Exercise, kp: KeyPointResult) -> bool:
+    """A key point not verifiable because this machine lacks what it needs (a GPU-only key point
+    without CUDA), not because of the load: it stands, the capabilities being in the fingerprint."""
+    return kp.status == "not_verifiable" and kp.key_point in {k.id for k in ex.key_points if k.needs_gpu} \
+        and not has_cuda()
+
+
+def reusable(result: ExerciseResult, ex: Exercise | None = None) -> bool:
+    """A result that stands for its fingerprint: not one the machine's load may have decided.
+    With ``ex``, a key point not verifiable for want of a capability stands too."""
+    if result.status != "graded" or any(k.status in _UNSTABLE for k in result.key_points):
+        return False
+    return not any(k.status == "not_verifiable" and not (ex and for_want_of_capability(ex, k))
+                   for k in result.key_points)
+
+
+def regrade_only(result: ExerciseResult, ex: Exercise) -> list[str] | None:
+    """The key points to grade again in a result recorded for the current fingerprint: none
+    when it stands, only those "not verifiable" because of the load when the rest stands, and
+    None when the whole exercise must be graded again (a timeout, a crash: the run itself)."""
+    if result.status != "graded" or any(k.status in _UNSTABLE for k in result.key_points):
+        return None
+    return [k.key_point for k in result.key_points
+            if k.status == "not_verifiable" and not for_want_of_capability(ex, k)]
