@@ -46,6 +46,7 @@ CREATE TABLE IF NOT EXISTS truth_cache (key TEXT PRIMARY KEY, value TEXT NOT NUL
 """
 SCHEMA_VERSION = 2  # 1: learners' seeds stored in plain text (dropped: they let anyone preview the graded variants)
 MASTERY_DAYS_ENV = "TOOLBOX_GRADER_MASTERY_DAYS"
+MIN_MASTERY_DAYS = 1.0  # the setting's floor: a recall in the same sitting (or day) never masters
 DAY = 86400.0
 
 
@@ -256,9 +257,13 @@ def default_mastery_days() -> float:
 
 
 def mastery_days() -> float:
-    """The setting (``$TOOLBOX_GRADER_MASTERY_DAYS``), else :func:`default_mastery_days`."""
-    value = os.environ.get(MASTERY_DAYS_ENV)
-    return float(value) if value else default_mastery_days()
+    """The setting (``$TOOLBOX_GRADER_MASTERY_DAYS``, at least :data:`MIN_MASTERY_DAYS`; a value that
+    is not a number is ignored), else :func:`default_mastery_days`."""
+    try:
+        value = float(os.environ.get(MASTERY_DAYS_ENV) or "nan")
+    except ValueError:
+        value = math.nan
+    return max(value, MIN_MASTERY_DAYS) if math.isfinite(value) else default_mastery_days()
 
 
 def memory(reviews: list[Review], days: float | None = None) -> Memory:
