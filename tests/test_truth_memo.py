@@ -147,3 +147,21 @@ def test_the_sft_run_is_memoised_by_batches_lora_and_model(store, tmp_path, monk
     (model / "manifest.json").write_text(json.dumps({"source": "x", "files": {"model.safetensors": "bb"}}))
     run(_batches(), truth.lora_settings())
     assert compute.calls == 4
+
+
+def test_the_quiz_measures_a_layer_once_for_every_process(store, monkeypatch):
+    """A7/B1's Llama-3-8B layer: a second process (here: an empty per-process memo) reuses the
+    signed measurement; another config is measured; the quiz's own code is part of the key."""
+    from grader.quiz import truth as quiz_truth
+
+    compute = Counter(1000.0)
+    monkeypatch.setattr(quiz_truth, "_activation_per_token_layer", lambda *a: compute())
+    monkeypatch.setattr(quiz_truth, "_memo", {})
+    cfg = {"hidden_size": 8, "num_hidden_layers": 2}
+    assert quiz_truth.activation_bytes(cfg, 1, 4) == 1000.0 * 4 * 2
+    monkeypatch.setattr(quiz_truth, "_memo", {})  # a new process
+    quiz_truth.activation_bytes(cfg, 1, 4)
+    assert compute.calls == 1
+    quiz_truth.activation_bytes({**cfg, "hidden_size": 16}, 1, 4)
+    assert compute.calls == 2
+    assert memo.key("k", 1, sources=("quiz/truth.py",)) != memo.key("k", 1)

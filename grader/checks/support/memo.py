@@ -1,7 +1,7 @@
 """Memoised ground truth: an expensive, deterministic check-side computation (SFT training of the
-real SmolLM2 in P4 and X5) kept by a hash of its exact inputs, so a grading whose inputs equal an
+real SmolLM2 in P4 and X5, the quiz's measured Llama-3-8B decoder layer) kept by a hash of its exact inputs, so a grading whose inputs equal an
 earlier one's (a mutant or variant whose data path is the solution's, a learner's re-grade, X5's
-run and P4's with the same batches) reuses the result instead of training again.
+run and P4's with the same batches, every quiz process asking A7/B1's truth) reuses the result instead of training again.
 
 The key hashes everything the result depends on: the inputs as given (tensors by dtype, shape and
 bytes), the model's files (the model cache's manifest digests), the library and Python versions
@@ -68,19 +68,20 @@ def _feed(h, obj) -> None:
         raise TypeError(f"memo: cannot hash a {type(obj).__name__} exactly")
 
 
-def _sources() -> list[Path]:
+def _sources(extra: tuple[str, ...] = ()) -> list[Path]:
     out = []
-    for rel in SOURCES:
+    for rel in (*SOURCES, *extra):
         p = _GRADER / rel
         out += sorted(p.rglob("*.py")) if p.is_dir() else [p]
     return out
 
 
-def key(kind: str, inputs) -> str:
+def key(kind: str, inputs, sources: tuple[str, ...] = ()) -> str:
+    """``sources``: more files or folders (relative to grader/) whose code computes the result."""
     from grader.engine import cache
 
     h = hashlib.sha256(f"{kind}\n{cache._environment()}\n".encode())
-    for p in _sources():
+    for p in _sources(sources):
         h.update(p.relative_to(_GRADER).as_posix().encode() + b"\0" + files.read_regular(p) + b"\0")
     _feed(h, inputs)
     return h.hexdigest()
@@ -99,9 +100,9 @@ def _load(path: Path, secret: bytes, kind: str, k: str):
     return value if files.mac_ok(secret, _payload(kind, k, value), entry.get("mac")) else None
 
 
-def memoised(kind: str, inputs, compute: Callable[[], dict]) -> dict:
+def memoised(kind: str, inputs, compute: Callable[[], object], sources: tuple[str, ...] = ()):
     """``compute()`` (a JSON-able result), or the result an earlier call with the same ``kind``
-    and ``inputs`` stored (see the module docstring)."""
+    and ``inputs`` (and code: ``sources``, see :func:`key`) stored (see the module docstring)."""
     if not enabled():
         return compute()
     try:
@@ -109,7 +110,7 @@ def memoised(kind: str, inputs, compute: Callable[[], dict]) -> dict:
         secret = files.secret_key(files.own_folder(folder().parent))
     except OSError:
         return compute()  # not the grader's own folder: nothing kept, nothing trusted
-    k = key(kind, inputs)
+    k = key(kind, inputs, sources)
     path = where / f"{k}.json"
     hit = _load(path, secret, kind, k)
     if hit is not None:
