@@ -251,6 +251,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         tmp = Path(tmp)
         cache.CACHE_DIR = tmp / "cache"
+        # the check processes too (the SFT memo lives there): the cold row trains from scratch
+        os.environ["GRADER_CACHE_DIR"] = str(cache.CACHE_DIR)
         sols = copy_solutions(tmp / "solutions", exs)
 
         isolated = 0.0

@@ -98,7 +98,25 @@ def train_and_answer(batches: list[dict], lora: dict, *, cache, steps: int, seed
     to the held-out prompts. Returns the losses and the new token ids of each answer.
 
     Here, not in the learner's process: there the learner's module runs beside the training and
-    could replace it, the model or what is reported. One torch thread (reproducible sums)."""
+    could replace it, the model or what is reported. One torch thread (reproducible sums), so the
+    run is a function of its inputs: memoised by them (grader.checks.support.memo), the model's
+    files included; a mutant whose batches are the solution's reuses the solution's run."""
+    import json
+    from pathlib import Path
+
+    from grader.checks.support import memo
+    from grader.given import smollm
+    from grader.isolation import files
+
+    weights = json.loads(files.read_regular(Path(cache) / smollm.MANIFEST, 1 << 20))["files"]
+    inputs = {"batches": batches, "lora": lora, "steps": steps, "seed": seed, "max_new_tokens": max_new_tokens,
+              "lr": LR, "model": weights}
+    return memo.memoised("sft.train_and_answer", inputs,
+                         lambda: _train_and_answer(batches, lora, cache=cache, steps=steps, seed=seed,
+                                                   max_new_tokens=max_new_tokens))
+
+
+def _train_and_answer(batches: list[dict], lora: dict, *, cache, steps: int, seed: int, max_new_tokens: int) -> dict:
     from grader.given import sft, smollm
 
     threads = torch.get_num_threads()
