@@ -375,10 +375,11 @@ class Choice(Answer):
     def by_words(self, text: str) -> Option | None:
         """An option typed by the start of its name or by words of it (``只存每层的输入``, ``GPU 空转``,
         ``use_deterministic_algorithms``, ``文件 hash``): the one option whose name holds every word."""
-        words = [w for w in re.split(r"[\s,;、，/()（）:：]+", _fold(text)) if w]
+        words = [w.replace("的", "") for w in re.split(r"[\s,;、，/()（）:：]+", _fold(text)) if w]
         if not words or sum(map(len, words)) < 2 or any(len(w) < 2 and w.isascii() for w in words):
             return None
-        hits = [o for o in self.options if any(all(w in name for w in words) for name in _names(o))]
+        hits = [o for o in self.options  # 的 aside: the course's 只存每层输入 is the option's 只存每层的输入
+                if any(all(w in name.replace("的", "") for w in words) for name in _names(o))]
         return hits[0] if len(hits) == 1 else None
 
     def parse(self, text: str) -> str:
@@ -435,6 +436,9 @@ class MultiSelect(Choice):
         every piece names one option."""
         pieces = []
         for part in re.split(r"\s*[·•,;、，；/]\s*", units.normalize(text)):
+            if self.by_name(part) or self.by_words(part):  # one option, named whole or by its words
+                pieces.append(part)
+                continue
             words, i = part.split(), 0  # the longest run of words that names an option, left to right
             while i < len(words):
                 j = next((j for j in range(len(words), i, -1) if self.by_name(" ".join(words[i:j])) is not None), i + 1)

@@ -175,8 +175,8 @@ def _which_dim(rest: str) -> str | None:
 def parse(text: str, dim: str, default: Unit | None = None) -> Quantity:
     """The quantity a learner typed, or :class:`Invalid` saying what is wrong with the input."""
     raw = text
-    text = re.sub(r"^±\s*", "", normalize(text))  # a half-width as the course writes it: ±10.9
-    text = _summed(text)
+    text = re.sub(r"^(?:±|约|大约|≈|~|about)\s*", "", normalize(text))  # ±10.9 (a half-width), 约 40 GB
+    text = _summed(_chinese_count(text))
     if not text:
         raise Invalid("Type a number (with its unit if it has one).", "请输入一个数（有单位的带上单位）。")
     m = _NUMBER_RE.match(text)
@@ -198,6 +198,19 @@ def parse(text: str, dim: str, default: Unit | None = None) -> Quantity:
     return q
 
 
+_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def _chinese_count(text: str) -> str:
+    """A small count in Chinese numerals, as the course writes it: 两张卡 -> 2 张卡, 十六卡 -> 16 卡."""
+    m = re.match(r"^([一二两三四五六七八九]?)(十?)([一二三四五六七八九]?)(?=[张卡台个道块条次倍]|$)", text)
+    if not m or not m.group(0) or (not m.group(2) and m.group(3)):
+        return text
+    tens = (_CN_DIGITS.get(m.group(1), 1) if m.group(2) else 0) * 10
+    ones = _CN_DIGITS.get(m.group(3) if m.group(2) else m.group(1), 0)
+    return f"{tens + ones} {text[m.end():]}".strip()
+
+
 def _summed(text: str) -> str:
     """A sum typed for a number, as the course writes it: ``2 + 2 + 4 + 4 + 4`` -> ``16``."""
     m = re.fullmatch(r"(\d+(?:\.\d+)?(?:\s*\+\s*\d+(?:\.\d+)?)+)\s*(.*)", text)
@@ -210,6 +223,8 @@ def _summed(text: str) -> str:
 def _parse_rest(raw: str, text: str, number: float, rest: str, dim: str, default: Unit) -> Quantity:
     if dim == "count":
         rest = _AT_LEAST.sub("", rest)
+    if dim == "bytes":  # 131 KB/token: the question asks per token
+        rest = re.sub(r"\s*(?:/\s*(?:token|tok)|每\s*token|每个\s*token)$", "", rest)
     if not rest:
         return Quantity(number * default.factor, number, default, True, text=raw)
     table = TABLES.get(dim, {})
