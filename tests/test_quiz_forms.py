@@ -91,3 +91,15 @@ def test_the_course_answer_form_is_accepted(qid, part_id, typed):
 def test_every_question_of_a_b_c_has_a_course_form():
     asked = {qid for qid, _, _ in FORMS}
     assert [q.id for q in bank.questions() if q.id not in asked and q.set != "R"] == []
+
+
+def test_a_refused_option_is_quoted_as_typed():
+    """The message quotes what was typed, not a lower-cased copy of it ('GPU', not 'gpu')."""
+    from grader.quiz.units import Invalid
+
+    q = bank.get("A10")
+    v = _variant(q)
+    answer = v.answer(q.part("where"))
+    with pytest.raises(Invalid) as refused:
+        answer.parse("GPU 满载")
+    assert "'GPU" in refused.value.en and "gpu" not in refused.value.en + refused.value.zh

@@ -116,6 +116,7 @@ class Store:
         self.db.commit()
 
     def close(self) -> None:
+        self.closed = True  # the truth cache may still point here (a later session's): it is then skipped
         self.db.close()
 
     # -------------------------------------------------------------- the graded variants' secret
@@ -174,11 +175,17 @@ class Store:
         return [r[0] for r in self.db.execute("SELECT DISTINCT learner FROM answers ORDER BY learner")]
 
     # -------------------------------------------------------------- truth cache
+    closed = False
+
     def cache_get(self, key: str) -> str | None:
+        if self.closed:
+            return None
         row = self.db.execute("SELECT value FROM truth_cache WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
     def cache_put(self, key: str, value: str) -> None:
+        if self.closed:
+            return
         self.db.execute("INSERT OR REPLACE INTO truth_cache VALUES (?, ?, ?)", (key, value, time.time()))
         self.db.commit()
 
