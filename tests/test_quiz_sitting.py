@@ -74,12 +74,15 @@ def _sitting(st, plan, questions):
 
 
 def test_a_stop_at_the_first_part_of_a_new_question_resumes_there(st):  # noqa: F811
-    """Quit before answering anything of R.ridge_point (asked after R.bytes_per_param was done): the
-    next run of set R starts at R.ridge_point, as "the next run resumes here" says."""
-    _sitting(st, ["right", "right", "quit"], [bank.get("R.bytes_per_param"), bank.get("R.ridge_point")])
-    assert st.rows("ada", "R.ridge_point") == []
+    """Quit before answering anything of R.ci95 (asked after R.bytes_per_param was done): the next run
+    of set R starts at R.ci95, as "the next run resumes here" says, not at the set's first new question."""
+    _sitting(st, ["right", "right", "quit"], [bank.get("R.bytes_per_param"), bank.get("R.ci95")])
+    assert st.rows("ada", "R.ci95") == []
     text = _sitting(st, ["quit"], bank.questions("R"))
-    assert "· R.ridge_point ·" in text.split("──")[1], text.split("──")[1]
+    assert "· R.ci95 ·" in text.split("──")[1], text.split("──")[1]
+    text = _sitting(st, ["right"], bank.questions("R"))  # answered: the run goes on as usual
+    assert "· R.ci95 ·" in text.split("──")[1]
+    assert "· R.ci95 ·" not in _sitting(st, ["quit"], bank.questions("R")).split("──")[1]
 
 
 def test_the_key_points_and_follow_ups_are_plain_text(st):  # noqa: F811
