@@ -131,3 +131,19 @@ def test_every_re_read_pointer_names_the_heading_of_its_quoted_line():
         elif q.set in "AB":
             cited = set(re.findall(r"第.篇", q.answer_zh))
             assert not cited or {n[:3] for n in named} <= cited, (q.id, zh, cited)
+
+
+def test_a_closed_store_no_longer_serves_the_truth_cache(tmp_path):
+    """A sitting's store closed (the CLI's finally, a test's fixture): a later truth computed in the
+    same process is computed, not read from (or written to) the closed file."""
+    from grader.quiz import store, truth
+
+    s = store.Store(tmp_path / "quiz.sqlite")
+    truth.set_cache(s.cache_get, s.cache_put)
+    s.close()
+    try:
+        calls = []
+        assert truth._cached("closed-store-probe", (tmp_path.name,), lambda: calls.append(1) or 7) == 7
+        assert calls == [1]
+    finally:
+        truth.set_cache(None, None)
