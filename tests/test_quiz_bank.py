@@ -137,7 +137,9 @@ def expectations(cfg_bpp: float, cfg_frozen: float) -> dict:
         ("C1", "full_gpus"): lambda p: math.ceil(p["n_b"] * cfg_bpp / p["gpu_gb"]),
         ("C1", "lora_gpus"): lambda p: math.ceil(p["n_b"] * (cfg_frozen + p["pct"] / 100 * cfg_bpp) / p["gpu_gb"]),
         ("C1", "lora"): lambda p: p["n_b"] * 1e9 * (cfg_frozen + p["pct"] / 100 * cfg_bpp),
-        ("C1", "fsdp_share"): lambda p: p["n_b"] * 1e9 * cfg_bpp / p["shards"],
+        # sharded over at least the planned whole 8-GPU nodes (the interview's premises agree)
+        ("C1", "fsdp_share"): lambda p: p["n_b"] * 1e9 * cfg_bpp / max(
+            p["shards"], -(-math.ceil(p["n_b"] * 1e9 * cfg_bpp / (p["gpu_gb"] * GB)) // 8) * 8),
         ("C1", "qlora"): lambda p: p["n_b"] * 1e9 * (0.5 + p["pct"] / 100 * cfg_bpp),
         ("C1", "inference"): lambda p: torch.bfloat16.itemsize / cfg_bpp,
         ("C2", "lnv"): lambda p: math.log(p["V"]),
@@ -154,7 +156,9 @@ def expectations(cfg_bpp: float, cfg_frozen: float) -> dict:
         ("C4", "state_bytes"): lambda p: cfg_bpp - torch.bfloat16.itemsize,
         ("C4", "max_batch"): lambda p: max(0, int((p["gpu_gb"] * GB - p["fixed_gb"] * GB) // (p["per_gib"] * GIB))),
         ("C4", "act_estimate"): lambda p: p["B"] * p["T"] * 32 * (6 * 4096 + 3 * 14336) * 2,
-        ("C4", "fsdp"): lambda p: p["state_gb"] * GB / p["shards"],
+        # the drawn size doubled until a share fits the interview's GPU
+        ("C4", "fsdp"): lambda p: p["state_gb"] * GB / (p["shards"] * 2 ** max(
+            0, math.ceil(math.log2(p["state_gb"] / (p["gpu_gb"] * p["shards"]))))),
         ("C4", "ddp"): lambda p: p["state_gb"] * GB,
         ("C4", "kv_gqa"): lambda p: 2 * p["kv"]["num_key_value_heads"] * 128 * p["kv"]["num_hidden_layers"] * 2,
         ("C5", "clip"): lambda p: min(p["norm"], 1.0),

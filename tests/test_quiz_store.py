@@ -19,6 +19,7 @@ from rich.console import Console
 
 from grader.course import levels
 from grader.quiz import bank, course_text, progress, session, store
+from grader.quiz.answers import echo_phrases
 from tests import quiz_helpers
 
 DAY = store.DAY
@@ -58,7 +59,7 @@ class Scripted:
         future.result()  # the session's worker has computed the right answers
         truth = variant.truth(part)
         if what == "echo":  # the course's Chinese echo form: 重叠 / 不重叠
-            word = answer.echo[-2:]
+            word = echo_phrases(answer.echo)[-1][0][-2:]
             return word if truth else "不" + word
         if what == "slip":
             typed = quiz_helpers.slip(answer, truth)

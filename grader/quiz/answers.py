@@ -213,27 +213,72 @@ NO = {"n", "no", "false", "f", "0", "否", "不", "不是", "不对", "错", "�
       "装不下", "放不下", "no.", "没有", "没"}
 
 
+_NEGATORS = ("没有", "不会", "不能", "不是", "不", "没")
+_MODALS = ("能够", "可以", "能", "会", "是")
+_A_NOT_A = re.compile(r"([\u4e00-\u9fff]|可以)(?:不|没)\1")  # 能不能, 会不会, 够不够, 有没有
+_SYNONYMS = {"一致": "一样", "相同": "一样", "装得下": "放得下"}  # the course's words for the question's
+
+
+def _core(t: str) -> tuple[str, bool]:
+    """A Chinese verb phrase without its polarity: (core, negated). 分辨不出来 -> (分辨出, True),
+    放得进 -> (放进, False), 不重叠 -> (重叠, True), 能放进 -> (放进, False)."""
+    for a, b in _SYNONYMS.items():
+        t = t.replace(a, b)
+    t = re.sub(r"(?<=.)[来了的啊呀]$", "", t)
+    neg = False
+    for n in _NEGATORS:
+        if t.startswith(n) and len(t) > len(n):
+            t, neg = t[len(n):], True
+            break
+    for m in _MODALS:
+        if t.startswith(m) and len(t) > len(m):
+            t = t[len(m):]
+            break
+    if re.search(r"(?<=.)不(?=.)", t):  # a potential complement denied: 分辨不出, 放不进
+        t, neg = re.sub(r"(?<=.)不(?=.)", "", t, count=1), not neg
+    return re.sub(r"(?<=.)得(?=.)", "", t), neg
+
+
+def echo_phrases(question_zh: str) -> list[tuple[str, bool]]:
+    """The verb phrases a Chinese yes/no question asks about, as :func:`_core` reduces them: the words
+    before 吗, a potential complement (分辨得出), what follows 能不能 / 会不会 (放进). An answer is one
+    of them said (the phrase's end) or denied (不 / 没 / 不出 forms)."""
+    q = _A_NOT_A.sub(lambda m: "\x00" + m.group(1), question_zh)
+    runs = re.findall(r"[\u4e00-\u9fff\x00]+", q)
+    out = []
+    for run in runs:
+        tail = run.split("\x00")[-1]
+        after_a_not_a = "\x00" in run
+        if after_a_not_a or re.search(r"(?<=.)[得不](?=.)", run) or run.endswith("吗"):
+            core = _core(tail.removesuffix("吗"))[0]
+            if len(core) >= 2:
+                out.append((core, after_a_not_a))
+    return out
+
+
 @dataclass
 class YesNo(Answer):
-    echo: str = ""  # the Chinese question's words before 吗 (健康吗？): 健康 is yes, 不健康 no
+    echo: str = ""  # the Chinese question itself: its verb phrase said is yes, denied no (健康 / 不健康)
     kind = "yes/no"
 
     def echoing(self, question_zh: str) -> "YesNo":
-        found = re.findall(r"([\u4e00-\u9fff]+)吗\s*[？?]", question_zh)  # the last question asked
-        return YesNo(found[-1] if found else "")
+        sentences = [s for s in re.split(r"(?<=[？?。])", question_zh) if "？" in s or "?" in s]
+        return YesNo(sentences[-1] if sentences else "")
 
     def hint(self, lang: str) -> str:
         return tr(lang, "y or n", "y / n（是 / 否）")
 
     def _echo(self, t: str) -> bool | None:
-        """健康 / 不健康, 重叠 / 不重叠: the end of the question's words, said or denied."""
-        if not self.echo:
+        """The question's own verb phrase said or denied: 健康 / 不健康, 分辨得出 / 分辨不出来, 放得进."""
+        if not self.echo or not re.search(r"[\u4e00-\u9fff]", t):
             return None
-        for neg in ("不", "没有", "没"):
-            if t.startswith(neg) and len(t) > len(neg) and self.echo.endswith(t[len(neg):]):
-                return False
-        if len(t) >= 2 and self.echo.endswith(t):
-            return True
+        core, neg = _core(t)
+        if len(core) < 2:
+            return None
+        for phrase, leads in echo_phrases(self.echo):
+            # the phrase's end (健康 for 曲线健康), or its start after 能不能 (放进 for 放进一张卡)
+            if phrase.endswith(core) or leads and phrase.startswith(core):
+                return not neg
         return None
 
     def parse(self, text: str) -> bool:
@@ -269,20 +314,21 @@ LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def _letters(text: str, n: int) -> list[str]:
-    t = units.normalize(text).lower()
-    t = re.sub(r"[\s,;、，/()\[\]>.-]+", " ", t).strip()
-    if not t:
+    raw = re.sub(r"[\s,;、，/()\[\]>.-]+", " ", units.normalize(text)).strip()  # as typed, for the message
+    if not raw:
         return []
-    tokens = t.split() if " " in t else list(t) if all(c in LETTERS for c in t) else [t]
+    t = raw.lower()
+    tokens = list(zip(t.split(), raw.split())) if " " in t else \
+        [(c, c) for c in t] if all(c in LETTERS for c in t) else [(t, raw)]
     out = []
-    for tok in tokens:
+    for tok, typed in tokens:
         if len(tok) == 1 and tok in LETTERS[:n]:
             out.append(tok)
         elif tok.isdigit() and 1 <= int(tok) <= n and n < 10:
             out.append(LETTERS[int(tok) - 1])
         else:
-            raise Invalid(f"{tok!r} is not one of the letters a-{LETTERS[n - 1]}.",
-                          f"{tok!r} 不是 a–{LETTERS[n - 1]} 中的字母。")
+            raise Invalid(f"{typed!r} is not one of the letters a-{LETTERS[n - 1]} nor an option's name.",
+                          f"{typed!r} 不是 a–{LETTERS[n - 1]} 中的字母，也不是某个选项的名字。")
     return out
 
 
@@ -326,11 +372,27 @@ class Choice(Answer):
         hits = [o for o in self.options if t in _names(o)]
         return hits[0] if len(hits) == 1 else None
 
+    def by_words(self, text: str) -> Option | None:
+        """An option typed by the start of its name or by words of it (``只存每层的输入``, ``GPU 空转``,
+        ``use_deterministic_algorithms``, ``文件 hash``): the one option whose name holds every word."""
+        words = [w.replace("的", "") for w in re.split(r"[\s,;、，/()（）:：]+", _fold(text)) if w]
+        if not words or sum(map(len, words)) < 2 or any(len(w) < 2 and w.isascii() for w in words):
+            return None
+        hits = [o for o in self.options  # 的 aside: the course's 只存每层输入 is the option's 只存每层的输入
+                if any(all(w in name.replace("的", "") for w in words) for name in _names(o))]
+        return hits[0] if len(hits) == 1 else None
+
     def parse(self, text: str) -> str:
         named = self.by_name(text)
         if named is not None:
             return named.key
-        got = _letters(text, len(self.options))
+        try:
+            got = _letters(text, len(self.options))
+        except Invalid:
+            named = self.by_words(text)
+            if named is None:
+                raise
+            return named.key
         if len(got) != 1:
             raise Invalid("Type one letter.", "请只写一个字母。")
         return self.options[LETTERS.index(got[0])].key
@@ -355,12 +417,40 @@ class MultiSelect(Choice):
         return tr(lang, "every letter that applies, e.g. a c d", "所有适用的字母，如 a c d")
 
     def parse(self, text: str) -> frozenset:
-        got = _letters(text, len(self.options))
+        try:
+            got = _letters(text, len(self.options))
+        except Invalid:
+            keys = self.by_names(text)
+            if keys is None:
+                raise
+            got = [LETTERS[[o.key for o in self.options].index(k)] for k in keys]
         if not got:
             raise Invalid("Type at least one letter.", "请至少写一个字母。")
         if len(set(got)) != len(got):
             raise Invalid("Each letter once, please.", "每个字母只写一次。")
         return frozenset(self.options[LETTERS.index(c)].key for c in got)
+
+    def by_names(self, text: str) -> list[str] | None:
+        """Options typed by their names, as the course lists them ("run id · commit · 配置文件 · …"):
+        separated by · , 、 ; or spaces (a name with a space, ``run id``, is read whole); None unless
+        every piece names one option."""
+        pieces = []
+        for part in re.split(r"\s*[·•,;、，；/]\s*", units.normalize(text)):
+            if self.by_name(part) or self.by_words(part):  # one option, named whole or by its words
+                pieces.append(part)
+                continue
+            words, i = part.split(), 0  # the longest run of words that names an option, left to right
+            while i < len(words):
+                j = next((j for j in range(len(words), i, -1) if self.by_name(" ".join(words[i:j])) is not None), i + 1)
+                pieces.append(" ".join(words[i:j]))
+                i = j
+        keys = []
+        for piece in pieces:
+            o = self.by_name(piece) or self.by_words(piece)
+            if o is None:
+                return None
+            keys.append(o.key)
+        return keys
 
     def assess(self, value: frozenset, truth) -> bool:
         return set(value) == set(truth)

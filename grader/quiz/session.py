@@ -40,15 +40,30 @@ def default_lang() -> str:
 class IO:
     """Where the quiz talks and listens."""
 
-    def __init__(self, console: Console | None = None, read: Callable[[str], str] = input, echo: bool | None = None):
+    def __init__(self, console: Console | None = None, read: Callable[[str], str] = input, echo: bool | None = None,
+                 stdin=None):
         self.console = console or Console(highlight=False, soft_wrap=True)
         self._read = read
-        self.echo = (not sys.stdin.isatty()) if echo is None else echo
+        self.stdin = sys.stdin if stdin is None else stdin
+        self.echo = (not self.stdin.isatty()) if echo is None else echo
+
+    def discard_typeahead(self) -> None:
+        """On a terminal, drop what was typed before the prompt (while the answers were computed): it
+        would be read as the next answer. Piped input is kept: there every line is an answer."""
+        try:
+            if not self.stdin.isatty():
+                return
+            import termios
+
+            termios.tcflush(self.stdin.fileno(), termios.TCIFLUSH)
+        except (ImportError, OSError, ValueError, AttributeError):  # no termios (Windows), a closed or fake stdin
+            pass
 
     def out(self, text: str = "", style: str | None = None) -> None:
         self.console.print(Text(text, style=style or ""))
 
     def read(self, prompt: str = "> ") -> str | None:
+        self.discard_typeahead()
         self.console.print(Text(prompt, style="bold cyan"), end="")
         self.console.file.flush()
         try:
@@ -133,6 +148,8 @@ class Session:
         now = self.now()
         stopped = sorted((t, i) for i, q in enumerate(questions) if (t := self._unfinished(q)) is not None)
         first = [questions[i] for _, i in reversed(stopped)]
+        last_stop = self.store.stop(self.learner)  # where the last run stopped, answered part or not
+        first = [q for q in questions if q.id == last_stop] + [q for q in first if q.id != last_stop]
         rest = [q for q in questions if q not in first]
         states = {q.id: self.state(q) for q in rest}
         due = sorted((q for q in rest if states[q.id].is_due(now)), key=lambda q: states[q.id].due)
@@ -237,6 +254,7 @@ class Session:
         for j, part in enumerate(parts, 1):
             res = self.ask_part(q, variant, part, attempt, len(all_parts), future, (j, len(parts)))
             if res == "quit":
+                self.store.set_stop(self.learner, q.id, self.now())
                 io.out(self.t("Stopped. Your answers so far are saved; the next run resumes here.",
                               "已停止。已答的都保存了，下次从这里继续。"), "yellow")
                 return "quit"
@@ -247,7 +265,9 @@ class Session:
 
     def _truth(self, variant: qbank.Variant, part: qbank.Part, future: Future):
         if not future.done():
-            self.io.out(self.t("(computing this variant's answer from the ground truth…)", "（正在用真值计算本变体的答案……）"), "dim")
+            self.io.out(self.t("(computing this variant's answer from the ground truth… what you type meanwhile is "
+                               "discarded: type at the next prompt)",
+                               "（正在用真值计算本变体的答案……这期间输入的内容会被丢弃，请在下一个提示符处作答）"), "dim")
         future.result()
         return variant.truth(part)
 
@@ -257,7 +277,7 @@ class Session:
         if isinstance(answer, YesNo):  # the course's Chinese echo answers: 健康吗？ -> 健康 / 不健康
             answer = answer.echoing(variant.prompt(part, "zh"))
         label = f"[{position[0]}/{position[1]}] " if position[1] > 1 else ""
-        io.out(label + variant.prompt(part, lang), "bold")
+        io.out(label + plain(variant.prompt(part, lang)), "bold")
         for line in answer.options_text(lang):
             io.out("   " + line)
         io.out("   " + self.t("answer: ", "作答：") + answer.hint(lang) + self.t("  (q to stop)", "（q 退出）"), "dim")
@@ -313,6 +333,7 @@ class Session:
 
     def after_question(self, q, variant, attempt, results: dict[str, bool]) -> None:
         io, lang = self.io, self.lang
+        self.store.clear_stop(self.learner, q.id)
         rows = self.store.rows(self.learner, q.id)
         state = qprogress.question_state(q, rows)
         io.out()
@@ -341,15 +362,15 @@ class Session:
             parts = [p for p in q.all_parts if p.point == k and not p.followup]
             asked = [this[p.id] for p in parts if p.id in this]
             mark = "✓" if state.points.get(f"{q.id}.p{k}") else ("✓" if asked and all(asked) else "✗" if asked else "·")
-            io.out(f" {mark} ({k}) {zh}")
-            io.out(f"       {en}", "dim")
+            io.out(f" {mark} ({k}) {plain(zh)}")
+            io.out(f"       {plain(en)}", "dim")
         if q.followups:
             io.out(self.t("Follow-up directions (追问方向):", "追问方向："), "bold")
-            io.out("  " + q.followups[0])
-            io.out("  " + q.followups[1], "dim")
+            io.out("  " + plain(q.followups[0]))
+            io.out("  " + plain(q.followups[1]), "dim")
         if q.good:
-            io.out("  " + q.good[0])
-            io.out("  " + q.good[1], "dim")
+            io.out("  " + plain(q.good[0]))
+            io.out("  " + plain(q.good[1]), "dim")
         p, t = sum(state.points.get(f"{q.id}.p{k}", False) for k in range(1, len(q.points) + 1)), len(q.points)
         io.out(self.t(f"{q.id}: {p}/{t} key points mastered (each sub-question recalled right after "
                       f"{qstore.mastery_days():g} days or more); the pass line asks for at least half.",
@@ -386,7 +407,7 @@ class Session:
             seen = set()
             for qid, prompt, typed, shown in self.wrong:
                 q = qbank.get(qid)
-                io.out(f" ✗ {qid} · {prompt}")
+                io.out(f" ✗ {qid} · {plain(prompt)}")
                 io.out("   " + self.t(f"you typed {typed!r}; this variant's value: {shown}",
                                       f"你写的是 {typed!r}；本变体的答案：{shown}"), "red")
                 if qid in seen or q.interview:

@@ -43,6 +43,7 @@ CREATE TABLE IF NOT EXISTS answers (
     seconds REAL NOT NULL, lang TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS answers_by_learner ON answers (learner, question, attempt);
 CREATE TABLE IF NOT EXISTS truth_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS stops (learner TEXT PRIMARY KEY, question TEXT NOT NULL, at REAL NOT NULL);
 """
 SCHEMA_VERSION = 2  # 1: learners' seeds stored in plain text (dropped: they let anyone preview the graded variants)
 MASTERY_DAYS_ENV = "TOOLBOX_GRADER_MASTERY_DAYS"
@@ -116,6 +117,7 @@ class Store:
         self.db.commit()
 
     def close(self) -> None:
+        self.closed = True  # the truth cache may still point here (a later session's): it is then skipped
         self.db.close()
 
     # -------------------------------------------------------------- the graded variants' secret
@@ -156,15 +158,35 @@ class Store:
                            json.loads(r[10]), r[11]))
         return out
 
+    # -------------------------------------------------------------- where a learner stopped
+    def set_stop(self, learner: str, question: str, at: float) -> None:
+        """The question a learner stopped in (even before answering any of its parts: nothing else records it)."""
+        self.db.execute("INSERT OR REPLACE INTO stops VALUES (?, ?, ?)", (learner, question, at))
+        self.db.commit()
+
+    def stop(self, learner: str) -> str | None:
+        row = self.db.execute("SELECT question FROM stops WHERE learner = ?", (learner,)).fetchone()
+        return row[0] if row else None
+
+    def clear_stop(self, learner: str, question: str) -> None:
+        self.db.execute("DELETE FROM stops WHERE learner = ? AND question = ?", (learner, question))
+        self.db.commit()
+
     def learners(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT learner FROM answers ORDER BY learner")]
 
     # -------------------------------------------------------------- truth cache
+    closed = False
+
     def cache_get(self, key: str) -> str | None:
+        if self.closed:
+            return None
         row = self.db.execute("SELECT value FROM truth_cache WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
     def cache_put(self, key: str, value: str) -> None:
+        if self.closed:
+            return
         self.db.execute("INSERT OR REPLACE INTO truth_cache VALUES (?, ?, ?)", (key, value, time.time()))
         self.db.commit()
 

@@ -96,7 +96,8 @@ _TOKENS_PER_S = {a: Unit("tokens/s", "tokens_per_s", 1.0)
 _NATS = {a: Unit("nats", "nats", 1.0) for a in ("nat", "nats", "奈特")}
 _COUNT_WORDS = ("params", "param", "parameters", "parameter", "参数", "个参数", "个", "张", "张卡", "卡", "块",
                 "gpu", "gpus", "GPU", "GPUs", "card", "cards", "tokens", "token", "elements", "元素", "步", "steps",
-                "questions", "题", "道题", "requests", "个请求", "次")
+                "questions", "题", "道题", "道", "requests", "个请求", "次", "台", "条", "样本", "个样本")
+_AT_LEAST = re.compile(r"\s*(?:及以上|或以上|以上|起|\+)$")  # 16 卡以上, 两张卡起: "at least", read as the number
 _MULTIPLIERS = {"": 1.0, "K": 1e3, "k": 1e3, "thousand": 1e3, "千": 1e3, "M": 1e6, "m": 1e6, "million": 1e6,
                 "mn": 1e6, "百万": 1e6, "B": 1e9, "b": 1e9, "G": 1e9, "bn": 1e9, "billion": 1e9, "T": 1e12,
                 "trillion": 1e12, "万": 1e4, "亿": 1e8}
@@ -174,7 +175,8 @@ def _which_dim(rest: str) -> str | None:
 def parse(text: str, dim: str, default: Unit | None = None) -> Quantity:
     """The quantity a learner typed, or :class:`Invalid` saying what is wrong with the input."""
     raw = text
-    text = normalize(text)
+    text = re.sub(r"^(?:±|约|大约|≈|~|about)\s*", "", normalize(text))  # ±10.9 (a half-width), 约 40 GB
+    text = _summed(_chinese_count(text))
     if not text:
         raise Invalid("Type a number (with its unit if it has one).", "请输入一个数（有单位的带上单位）。")
     m = _NUMBER_RE.match(text)
@@ -196,7 +198,33 @@ def parse(text: str, dim: str, default: Unit | None = None) -> Quantity:
     return q
 
 
+_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def _chinese_count(text: str) -> str:
+    """A small count in Chinese numerals, as the course writes it: 两张卡 -> 2 张卡, 十六卡 -> 16 卡."""
+    m = re.match(r"^([一二两三四五六七八九]?)(十?)([一二三四五六七八九]?)(?=[张卡台个道块条次倍]|$)", text)
+    if not m or not m.group(0) or (not m.group(2) and m.group(3)):
+        return text
+    tens = (_CN_DIGITS.get(m.group(1), 1) if m.group(2) else 0) * 10
+    ones = _CN_DIGITS.get(m.group(3) if m.group(2) else m.group(1), 0)
+    return f"{tens + ones} {text[m.end():]}".strip()
+
+
+def _summed(text: str) -> str:
+    """A sum typed for a number, as the course writes it: ``2 + 2 + 4 + 4 + 4`` -> ``16``."""
+    m = re.fullmatch(r"(\d+(?:\.\d+)?(?:\s*\+\s*\d+(?:\.\d+)?)+)\s*(.*)", text)
+    if not m:
+        return text
+    total = sum(float(x) for x in m.group(1).split("+"))
+    return f"{total:.12g} {m.group(2)}".strip()
+
+
 def _parse_rest(raw: str, text: str, number: float, rest: str, dim: str, default: Unit) -> Quantity:
+    if dim == "count":
+        rest = _AT_LEAST.sub("", rest)
+    if dim == "bytes":  # 131 KB/token: the question asks per token
+        rest = re.sub(r"\s*(?:/\s*(?:token|tok)|每\s*token|每个\s*token)$", "", rest)
     if not rest:
         return Quantity(number * default.factor, number, default, True, text=raw)
     table = TABLES.get(dim, {})

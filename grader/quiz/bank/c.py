@@ -69,6 +69,12 @@ def _c1_gpus_how(p, truth):
             f"所以 {floor} 到 {plan} 张都算对")
 
 
+def _c1_shards(p):
+    """The FSDP size asked after the plan: at least the planned GPUs (a state per GPU bigger than the
+    GPU, after the learner has just planned more GPUs, would contradict the interview's own premises)."""
+    return max(p["shards"], _c1_planned(p))
+
+
 def _c1_lora(p):
     n = p["n_b"] * 1e9
     return T.lora_state_bytes(n, n * p["pct"] / 100)
@@ -127,7 +133,7 @@ C1 = Question(
      Part("strategy", "Full fine-tuning: DDP or FSDP?", "全量微调用 DDP 还是 FSDP？", Choice(STRATEGY_OPTIONS),
           lambda p: T.ddp_or_fsdp(_c1_full(p), p["gpu_gb"] * GB), point=5, shuffle=False),
      Part("fsdp_share", "Sharded over {shards} GPUs with FSDP, the state per GPU?", "FSDP 切到 {shards} 张卡，每卡状态多少？",
-          Number("bytes", "GB", Tolerance(rel=0.03)), lambda p: T.fsdp_per_gpu_bytes(_c1_full(p), p["shards"]), point=5),
+          Number("bytes", "GB", Tolerance(rel=0.03)), lambda p: T.fsdp_per_gpu_bytes(_c1_full(p), _c1_shards(p)), point=5),
      Part("qlora", "Follow-up: with QLoRA (a 4-bit base), the state?", "追问：QLoRA（4 bit 基座）状态多少？",
           Number("bytes", "GB", Tolerance(rel=0.03)), _c1_qlora, followup=True,
           how=lambda p, t: (f"{p['n_b']}e9 x 0.5 + adapters x 16", f"{p['n_b']}e9 × 0.5 + 可训练部分 × 16")),
@@ -136,7 +142,7 @@ C1 = Question(
           lambda p: T.inference_bytes(p["n_b"] * 1e9) / _c1_full(p), followup=True)],
     reread=("part 4, must-remember: 16 bytes; Llama-3-8B 128.5 / 16.7 / 5.1 GB; FSDP", "第四篇“必记”：16 字节；128.5 / 16.7 / 5.1 GB；FSDP"),
     course={"n_b": 70, "gpu_gb": 80, "pct": 1.3, "shards": 16, "distractors": ["activations", "kv_cache", "loss_scale"]},
-    view=lambda p: {"pct": g(p["pct"])},
+    view=lambda p: {"pct": g(p["pct"]), "shards": _c1_shards(p)},
     **interview("C1", points=[
         "the first constraint is memory, not quality: 16 bytes per trainable parameter (2 + 2 + 4 + 4 + 4)",
         "full: 70 x 16 = 1120 GB; 8 GPUs' 640 GB are not enough: 16+ GPUs and FSDP sharding the state",
@@ -371,8 +377,13 @@ def _draw_c4(rng):
     block = rng.choice(["weights", "grads_and_state", "activations", "kv_cache"])
     remedies = sorted(T.all_remedies())
     n_kv = rng.choice([1, 2, 4, 8])
+    gpu_gb = rng.choice([40, 48, 80, 141])
+    while True:  # the fixed part and one sample fit the GPU: "the largest batch" is at least 1
+        fixed_gb, per_gib = round(rng.uniform(8, 40), 1), round(rng.uniform(2, 20), 1)
+        if fixed_gb * GB + per_gib * GIB <= gpu_gb * GB:
+            break
     return {"event": rng.randrange(len(EVENTS)), "block": block, "remedies": rng.sample(remedies, 6),
-            "fixed_gb": round(rng.uniform(8, 40), 1), "per_gib": round(rng.uniform(2, 20), 1), "gpu_gb": rng.choice([40, 48, 80, 141]),
+            "fixed_gb": fixed_gb, "per_gib": per_gib, "gpu_gb": gpu_gb,
             "B": rng.choice([1, 2, 4]), "T": rng.choice([2048, 4096, 8192]),
             "kv": {"vocab_size": 16, "hidden_size": n_kv * rng.choice([2, 4, 8]) * 128, "intermediate_size": 16,
                    "num_hidden_layers": rng.choice([16, 24, 32, 40]), "num_attention_heads": None,
@@ -384,6 +395,14 @@ def _kv_cfg(p):
     cfg = dict(p["kv"])
     cfg["num_attention_heads"] = cfg["hidden_size"] // cfg["head_dim"]
     return cfg
+
+
+def _c4_shards(p):
+    """The FSDP size of the follow-up: doubled until each GPU's share fits the interview's {gpu_gb} GB GPU."""
+    n = p["shards"]
+    while p["state_gb"] / n > p["gpu_gb"]:
+        n *= 2
+    return n
 
 
 def _c4_remedies(p):
@@ -422,7 +441,7 @@ C4 = Question(
           lambda p: T.activation_estimate(T.llama3_8b(), p["B"], p["T"], 2), followup=True),
      Part("fsdp", "Follow-up: a {state_gb} GB training state on {shards} GPUs with FSDP: per GPU?", "追问：训练状态 {state_gb} GB，"
           "{shards} 卡 FSDP：每卡多少？", Number("bytes", "GB", Tolerance(rel=0.03)),
-          lambda p: T.fsdp_per_gpu_bytes(p["state_gb"] * GB, p["shards"]), followup=True),
+          lambda p: T.fsdp_per_gpu_bytes(p["state_gb"] * GB, _c4_shards(p)), followup=True),
      Part("ddp", "Follow-up: and with DDP?", "追问：DDP 呢？", Number("bytes", "GB", Tolerance(rel=0.03)),
           lambda p: T.ddp_per_gpu_bytes(p["state_gb"] * GB, 0), followup=True),
      Part("kv_gqa", "Follow-up: {kv_layers} layers, {kv_heads} KV heads of head_dim 128 (GQA), bf16: KV-cache bytes per token?",
@@ -446,7 +465,8 @@ C4 = Question(
     view=lambda p: {"event_en": EVENT_TEXT[_event_key(EVENTS[p["event"]])][0],
                     "event_zh": EVENT_TEXT[_event_key(EVENTS[p["event"]])][1],
                     "block_en": BLOCK_TEXT[p["block"]][0], "block_zh": BLOCK_TEXT[p["block"]][1],
-                    "kv_layers": p["kv"]["num_hidden_layers"], "kv_heads": p["kv"]["num_key_value_heads"]})
+                    "kv_layers": p["kv"]["num_hidden_layers"], "kv_heads": p["kv"]["num_key_value_heads"],
+                    "shards": _c4_shards(p)})
 
 # ------------------------------------------------------------------ C5
 SKELETON = [Option("forward", "forward: logits = model(x)", "前向：logits = model(x)"), Option("loss", "loss = cross_entropy(...)", "loss = cross_entropy(...)"),

@@ -45,6 +45,11 @@ def _draw_gpu(rng):
             "bw_tb_s": round(rng.uniform(0.8, 8.0), 2)}
 
 
+def _gpu_view(p):
+    """The numbers the question shows; the working and the right answer use these, not the draw's digits."""
+    return {"peak": g(p["peak_tflops"], 4), "bw": g(p["bw_tb_s"])}
+
+
 def _draw_decode(rng):
     return {"n_b": round(rng.uniform(0.5, 72), 1), "dtype": rng.choice(["bf16", "int8", "int4"]),
             "bw_tb_s": round(rng.uniform(0.8, 5.3), 2)}
@@ -171,11 +176,11 @@ QUESTIONS = [
         "ridge point, in FLOP per byte?",
         _draw_gpu,
         [Part("ridge", "Ridge point?", "ridge point？", Number("flop_per_byte", "FLOP/byte", Tolerance(rel=0.03)),
-              lambda p: T.ridge(p["peak_tflops"] * 1e12, p["bw_tb_s"] * 1e12),
-              how=lambda p, t: (f"{g(p['peak_tflops'])}e12 / {p['bw_tb_s']}e12", f"{g(p['peak_tflops'])}e12 / {p['bw_tb_s']}e12"))],
+              lambda p: T.ridge(float(_gpu_view(p)["peak"]) * 1e12, float(_gpu_view(p)["bw"]) * 1e12),
+              how=lambda p, t: (f"{_gpu_view(p)['peak']}e12 / {_gpu_view(p)['bw']}e12",) * 2)],
         mr(6, 0), "ridge = 989e12 / 3.35e12 ≈ 295 FLOP/byte; decode intensity 2N / 2N = 1, at batch B it is B.",
         ("part 6, must-remember: ridge = peak / bandwidth", "第六篇“必记”：ridge = 算力 / 带宽"),
-        view=lambda p: {"peak": g(p["peak_tflops"], 4), "bw": g(p["bw_tb_s"])}),
+        view=_gpu_view),
     Question(
         "R.decode_floor", "R", "The decode floor",
         "一个 {n}B 参数的模型，权重用 {dtype}，部署在显存带宽 {bw} TB/s 的卡上。batch 1 decode 每个 token 的时间下限约多少？",
@@ -217,7 +222,7 @@ QUESTIONS = [
         mr(2, 4), "The first-step loss should be ln V (7.2 in the figure means V ≈ 1300); 5 seeds' means differ by "
         "0.30, about 1.7 standard deviations (0.179 between seeds): only bands that stop overlapping late count "
         "as a difference.",
-        ("part 3, must-remember: first loss ≈ ln V", "第三篇“必记”：第一步 loss ≈ ln V")),
+        ("part 2, must-remember: first loss ≈ ln V", "第二篇“必记”：第一步 loss ≈ ln V")),
     Question(
         "R.ignore_index", "R", "The label ignore index",
         "F.cross_entropy 默认跳过标签等于哪个值的位置（SFT 的 loss mask 就靠它）？",
@@ -266,7 +271,8 @@ QUESTIONS = [
         "twenty-line training loop, part 4 works out how much memory that loop needs, part 5 assembles a real LoRA "
         "SFT from Hugging Face's six libraries, part 6 explains why things are fast or slow and how to keep an "
         "experiment reproducible three months later.",
-        ("part 7, §一: the table of the six parts", "第 7 篇第一章：六篇总览表"),
+        ("part 7, its opening (what the six parts cover); then \"一、总览\", the table of the six parts",
+         "第 7 篇开头（六篇各讲什么）；再看“一、总览：系列回答的问题与主线”的表"),
         view=lambda p: {"topic_zh": TOPICS_ZH[p["topic"]]}),
     Question(
         "R.run_record_items", "R", "The run record",
