@@ -155,10 +155,10 @@ def test_an_echo_answer_is_taken_in_the_session(st):
 
 
 def test_the_interval_is_a_setting(st, monkeypatch):
-    monkeypatch.setenv(store.MASTERY_DAYS_ENV, "0.5")
+    monkeypatch.setenv(store.MASTERY_DAYS_ENV, "1.5")
     q, clock = "R.ridge_point", Clock()
     run(st, ["right"], [q], clock=clock)
-    clock.t += 0.6 * DAY
+    clock.t += 1.6 * DAY
     run(st, ["right"], [q], clock=clock)
     assert progress.progress(st, "ada").questions[q].mastered
 

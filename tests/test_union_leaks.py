@@ -55,7 +55,6 @@ CONVENTIONS: dict[tuple[str, str], str] = {
 _OTHER = "another developer's exercise this round (issue 23's list): fix at merge"
 KNOWN: dict[tuple[str, str], str] = {
     ("exercises/c2_loss_triage.py", "zero_grad"): f"C2's stub names a loop step P2/C5 ask; {_OTHER}",
-    ("exercises/p5_profile_record.py", "run_id"): f"P5's run facts name record items R, B2 and C6 ask; {_OTHER}",
     ("grader/drivers/p5_profile_record.py", "zero_grad"): f"P5's driver runs P2/C5's loop steps in learner view; {_OTHER}",
     ("grader/drivers/p5_profile_record.py", "set_to_none"): f"P5's driver shows a must-remember value; {_OTHER}",
     # mine, not done this round: nanoGPT's init runs in the learner's process (build_model), so
