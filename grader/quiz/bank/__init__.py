@@ -16,6 +16,7 @@ points are not shown before they are asked.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -31,6 +32,16 @@ PART_NAMES = {  # the six parts of the series, as the quiz's choices name them
     6: ("part 6: GPU intuition and experiment management", "第六篇：GPU 直觉与实验管理"),
 }
 PART_OPTIONS = [Option(str(n), en, zh) for n, (en, zh) in PART_NAMES.items()]
+
+
+
+_SIDE_TRIES = 64  # a question with one variant (a fixed fact) keeps it on both sides
+
+
+def _side(params: dict) -> int:
+    """Which side of the variant space (graded 1, practice 0) these numbers belong to."""
+    digest = hashlib.sha256(json.dumps(params, sort_keys=True, default=repr).encode()).digest()
+    return digest[0] & 1
 
 
 @dataclass
@@ -102,7 +113,16 @@ class Question:
         raise KeyError(f"{self.id} has no part {part_id!r}")
 
     def variant(self, seed: int) -> "Variant":
-        return Variant(self, seed, self.draw(random.Random(seed)))
+        """The variant of ``seed``. Graded seeds are odd, practice seeds even (store.py), and a
+        variant's numbers fall on its seed's side: where a question has few distinct variants,
+        practice (``--seed``) can never show a graded variant's numbers and answers."""
+        rng = random.Random(seed)
+        params = self.draw(rng)
+        for _ in range(_SIDE_TRIES):
+            if _side(params) == seed & 1:
+                break
+            params = self.draw(rng)  # the same stream: a seed still names one variant
+        return Variant(self, seed, params)
 
     def course_variant(self) -> "Variant":
         if self.course is None:
