@@ -384,7 +384,8 @@ CATALOG: tuple[Exercise, ...] = (
              P4_MUST, L_16),
         fact("lora_bytes", "LoRA's training-state bytes (frozen base + adapters), the course's 3B question first",
              P4_CONC, L_16 + "; " + L_LORA_STATE),
-        fact("matches_real_tensors", "the total and its parts against real tensors after one step (full and peft LoRA)",
+        fact("matches_real_tensors", "the total and its parts against real tensors after one step (full and peft LoRA), set up in "
+             "the course's bf16 convention",
              P4_MUST, L_16),
         question="一个 3B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 24 GB 的卡够不够？改成可训练 1% 的 LoRA 呢？",
         forbidden=("48 GB", "48 * 10", "6.5 GB", "6.48", "2 bytes", "4 bytes", "master", "adam_m", "adam_v",
@@ -481,7 +482,8 @@ CATALOG: tuple[Exercise, ...] = (
         fact("bytes_per_param_parts", "the bytes per trainable parameter by part, against real tensors after one "
              "AdamW step", p7("C", 1), L_16),
         fact("full_finetune_total", "full fine-tuning's state and GPU count, the course's 70B first", p7("C", 1), L_16),
-        fact("lora_total", "LoRA's state against real peft tensors, and the course's 70B at 1.3%", p7("C", 1),
+        fact("lora_total", "LoRA's state against real peft tensors set up in the course's bf16 convention, and the "
+             "course's 70B at 1.3%", p7("C", 1),
              L_16 + "; " + L_LORA_STATE),
         kp("per_gpu_with_activations", "bytes per GPU with activations, under DDP and FSDP", p7("C", 1),
            L_ACT_RULE + "; DDP keeps the whole state on every GPU, FSDP shards it; neither shards the activations"),
@@ -527,7 +529,8 @@ CATALOG: tuple[Exercise, ...] = (
                    "routed to every expert", "to every expert", "large enough",
                    "shared by the batch", "26700", "flops / nbytes", "memory-bound", "compute-bound")),
     _ex("C4", "c4_oom_attribution", "C", 4, "CUDA out of memory: which block",
-        fact("memory_blocks", "each block's bytes against real LoRA tensors", p7("C", 4), L_16 + "; " + L_OOM),
+        fact("memory_blocks", "each block's bytes against real LoRA tensors (the course's bf16 convention, or "
+             "peft's default)", p7("C", 4), L_16 + "; " + L_OOM),
         fact("oom_attribution", "the block of drawn OOM events and the course's", p7("C", 4), L_OOM),
         fact("remedy_per_block", "each block's remedies, and the largest batch that fits", p7("C", 4),
              "weights: bf16 / quantize / more GPUs; grads and state: LoRA / FSDP / 8-bit optimizer; activations: "
