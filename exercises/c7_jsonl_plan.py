@@ -55,7 +55,7 @@ def process_file(path: str, min_chars: int, n_workers: int) -> dict:
     has finished before it returns. Memory: like :func:`unique_texts`, its peak must not grow with
     the texts it handles. The grader's allowance (its threshold, not a course number): on a file
     with about 4x the unique texts of a smaller one, your process's peak resident memory may exceed
-    its peak on the smaller file by at most half the larger file's extra bytes on disk (about
+    its peak on the smaller file by at most 0.5 times the larger file's extra bytes on disk (about
     13 MB on the grader's files).
 
     Returns ``{"documents": number of unique texts kept, "tokens": total tokens}`` (ints).

@@ -62,7 +62,9 @@ def test_reveal_shows_the_fact_at_once(tmp_path):
 def test_other_key_points_teach_at_the_first_failure(tmp_path):
     shown = _shown(tmp_path, "['seed']")
     a3 = shown["A3.matches_numpy"]
-    assert "expected: (3, 2)" in a3 and "course:   broadcasting: align from the right" in a3
+    # the computed value shows at once; A3's course line states its forbidden rule ("align from
+    # the right"), so it waits for the reveal as everything a failure prints does (red team, item 8)
+    assert "expected: (3, 2)" in a3 and "course:" not in a3
     assert shown["R.ridge_point"].startswith("not implemented yet")  # nothing answered: nothing gated
 
 
@@ -129,5 +131,7 @@ def test_a_measured_key_point_teaches_at_once_without_another_s_fact():
     kp = _graded("A7", "sixteen_d_per_token", "tracks_measurement")
     first = attempts.shown(ex, kp, count=1)
     text = feedback(ex, first)
-    assert first.expected and "measured" in text and first.misconception and "course:" in text, text
+    # its course line states A7's forbidden items ("B x T", "keeps only"): it waits for the reveal (item 8)
+    assert first.expected and "measured" in text and first.misconception and "course:" not in text, text
+    assert "course:" in feedback(ex, attempts.shown(ex, kp, count=attempts.REVEAL_AFTER))
     assert "recall" not in text and not any(r in text for r in ("6 d +", "3 d_ff", "d_ff-sized", "16.5", "1.0 GiB")), text

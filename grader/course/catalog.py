@@ -419,7 +419,8 @@ CATALOG: tuple[Exercise, ...] = (
         fact("fits_decision", "the decision on GPUs drawn around the exact need, the course's question first",
              P6_CONC, L_KV + "; weights + KV cache must fit: 128 x 4K on Llama-3-8B is 68.7 GB + 16 GB ~ 85 GB > 80 GB"),
         question="Llama-3-8B bf16 推理，128 个并发请求、每个 4K 上下文，KV cache 多大？加上权重能不能放进一张 80 GB 卡？",
-        forbidden=("68.7", "85 GB", "n_kv_heads, seq_len", "[batch, n_kv", "2 x", "2 *", "per layer", "<= gpu")),
+        forbidden=("68.7", "85 GB", "n_kv_heads, seq_len", "[batch, n_kv", "[B, n_kv_heads", "K and V of", "2 x", "2 *",
+                   "per layer", "<= gpu")),
     _ex("A10", "a10_profile_idle", "A", 6, "Where did the step's time go",
         fact("idle_fraction", "the device's idle fraction, the course's question first", P6_MUST, L_PROF),
         kp("device_time_from_ops", "device time from the op rows of a real profile", P6_CONC,
@@ -722,6 +723,18 @@ CATALOG: tuple[Exercise, ...] = (
 )
 BY_ID: dict[str, Exercise] = {ex.id: ex for ex in CATALOG}
 BY_MODULE: dict[str, Exercise] = {ex.module: ex for ex in CATALOG}
+
+
+def states_withheld(ex: Exercise, *texts: str | None) -> list[str]:
+    """What a failure's text (hint, lesson, named mistake) would give away before its reveal: an item
+    of the exercise's ``forbidden`` list, or of set R's (the facts R's recall key points withhold,
+    whichever report prints them)."""
+    text = " ".join(t for t in texts if t)
+    items = ex.gives_away(text)
+    if ex.id != "R":
+        flat = " ".join(text.split())
+        items += [item for item in BY_ID["R"].forbidden if _item_pattern(item).search(flat)]
+    return items
 
 
 def get(exercise_id: str) -> Exercise:

@@ -6,8 +6,10 @@ Their expected value *is* the fact, so a failure first shows only what was check
 input, what came back and where to re-read; the expected value, the hint (and the known mistake
 it names, which states the rule it breaks) and the course's lesson come once the same key point has failed ``REVEAL_AFTER`` times, or when the learner asks
 (``grader grade --reveal``). Other key points show everything at the first failure, except a hint that states the answer
-(``hint_answers`` in the catalog, or a hint naming one of the exercise's ``forbidden`` items): it is
-withheld as a recall fact's is, the expected value still shown.
+(``hint_answers`` in the catalog, or a hint naming one of the exercise's ``forbidden`` items or a fact
+of set R: ``catalog.states_withheld``): it is withheld as a recall fact's is, the expected value still
+shown; so is a course line (lesson) that states one. One rule for everything a failure prints: nothing
+states what a recall key point of the same report still withholds (``_one_reveal_at_a_time``).
 
 An attempt is a distinct wrong answer: a failure counts when its (status, message, value) differs
 from the failures already counted for that key point. Re-grading unchanged code, or editing
@@ -108,9 +110,11 @@ def shown(ex: catalog.Exercise, kp: KeyPointResult, *, count: int | None, reveal
         note = withheld_note(count or 0) if count is not None else (
             "the expected value is the fact this key point asks you to recall: re-read the place below.")
         return replace(kp, expected=None, hint=note, lesson="", misconception="")
-    if withheld and (point.hint_answers or ex.gives_away(" ".join((kp.hint or "", kp.misconception or "")))):
+    if withheld and (point.hint_answers or catalog.states_withheld(ex, kp.hint, kp.misconception)):
         # a hint that states the answer is a recalled fact's hint: the value computed stays shown
         return replace(kp, hint=hint_withheld_note(count), lesson="", misconception="")
+    if withheld and catalog.states_withheld(ex, point.lesson):
+        return replace(kp, lesson="")  # the course's line states a withheld fact: shown with the reveal
     return replace(kp, lesson=point.lesson)
 
 
@@ -129,12 +133,36 @@ def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, revea
             continue
         kps = [shown(ex, kp, count=attempts.count(ex_id, kp.key_point) if attempts else None, reveal=reveal)
                for kp in res.key_points]
+        kps = _one_reveal_at_a_time(ex, res.key_points, kps)
         withheld |= {kp.expected.strip() for kp, s in zip(res.key_points, kps)
                      if kp.expected is not None and s.expected is None and _telling(kp.expected.strip())}
         out[ex_id] = replace(res, key_points=kps)
     if withheld:
         out = {ex_id: replace(res, key_points=[_redacted(kp, withheld) for kp in res.key_points])
                for ex_id, res in out.items()}
+    return out
+
+
+def _one_reveal_at_a_time(ex: catalog.Exercise, raw: list[KeyPointResult], kps: list[KeyPointResult]) -> list[KeyPointResult]:
+    """A key point revealed (or never withheld) may not print, in its hint, lesson or named mistake,
+    an item of ``forbidden`` that a recall key point of the same report still withholds (R's einsum_pv
+    revealed while einsum_qk is not: their course line states both)."""
+    still = set()
+    for kp, s in zip(raw, kps):
+        if kp.status in COUNTED and s.expected is None and kp.expected is not None:
+            try:
+                still |= set(ex.gives_away(ex.key_point(kp.key_point).lesson))
+            except KeyError:
+                continue
+    if not still:
+        return kps
+    out = []
+    for kp, s in zip(raw, kps):
+        texts = {"hint": s.hint, "lesson": s.lesson, "misconception": s.misconception}
+        if s.expected is not None and any(still & set(ex.gives_away(t)) for t in texts.values() if t):
+            s = replace(s, lesson="", misconception="",
+                        hint="" if set(ex.gives_away(s.hint or "")) & still else s.hint)
+        out.append(s)
     return out
 
 
