@@ -384,7 +384,7 @@ CATALOG: tuple[Exercise, ...] = (
              P4_MUST, L_16),
         fact("lora_bytes", "LoRA's training-state bytes (frozen base + adapters), the course's 3B question first",
              P4_CONC, L_16 + "; " + L_LORA_STATE),
-        fact("matches_real_tensors", "the total and its parts against real tensors after one step (full and peft LoRA), set up in "
+        kp("matches_real_tensors", "the total and its parts against real tensors after one step (full and peft LoRA), set up in "
              "the course's bf16 convention",
              P4_MUST, L_16),
         question="一个 3B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 24 GB 的卡够不够？改成可训练 1% 的 LoRA 呢？",
@@ -448,7 +448,7 @@ CATALOG: tuple[Exercise, ...] = (
                    "in the order they are allocated", "the state, then")),
     _ex("B2", "b2_is_it_real", "B", 6, "Half a point better: is it real?",
         fact("record_diff", "which settings two run records differ in", P6_MUST, L_RECORD),
-        fact("score_verdict", "the verdict on drawn seed scores and eval sizes, and course-like cases",
+        kp("score_verdict", "the verdict on drawn seed scores and eval sizes, and course-like cases",
              P2_MUST, L_BANDS + "; " + L_CI),
         question="两次”同样配置”的 SFT，评测差 0.5 个点，同事说新配置更好。用哪几篇的什么判断？",
         forbidden=("commit", "data_version", "environment", "run_id", "metrics", "seven", "fewer than 2",
@@ -471,7 +471,8 @@ CATALOG: tuple[Exercise, ...] = (
         forbidden=("parameter count", "same outputs", "equals unmerged", "0.29", "0.3 ms", "0.99", "494", "n_params * bytes", "* 1e3", "W'", "W +", "B A", "BA",
                    "unload()", "zero inference overhead", "negligible", "memory-bound")),
     _ex("B5", "b5_ddp", "B", 4, "A LoRA SFT on 8 GPUs in DDP mode",
-        fact("per_gpu_memory", "bytes per GPU under DDP, against a real LoRA replica's state", P4_CONC, L_DDP),
+        kp("per_gpu_memory", "bytes per GPU under DDP, against a real LoRA replica's state", P4_CONC, L_DDP,
+           hint_answers=True),
         fact("effective_batch", "the effective batch, and the all-reduce against the full-batch gradient", P4_CONC, L_DDP),
         kp("launch_command", "the launch command, as torchrun's own parser reads it", P1_MUST,
            "torchrun --nproc_per_node=N starts N processes, one per GPU (accelerate launch does the same)", hint_answers=True),
@@ -514,7 +515,7 @@ CATALOG: tuple[Exercise, ...] = (
         forbidden=("1 nat", "median", "5 x", "shapes second", "10.4", "ln 32000", "labels_shape + (", "+ (V,)", "transposed", "never changes", "1.25",
                    "above 1.0", "1.0 +", "1e-3", "too_high if", "output layer's init", "leak", "0.3", "~2.0")),
     _ex("C3", "c3_decode_roofline", "C", 6, "Why inference is fast only at large batch",
-        fact("decode_step_cost", "a decode step's FLOPs and bytes against FlopCounterMode on a real model, "
+        kp("decode_step_cost", "a decode step's FLOPs and bytes against FlopCounterMode on a real model, "
              "and its intensity", p7("C", 3), L_RIDGE),
         fact("ridge", "the ridge point and the roofline on drawn hardware, and the course's decode floor",
              p7("C", 3), L_RIDGE + "; " + L_DECODE),
@@ -530,14 +531,14 @@ CATALOG: tuple[Exercise, ...] = (
                    "routed to every expert", "to every expert", "large enough",
                    "shared by the batch", "26700", "flops / nbytes", "memory-bound", "compute-bound")),
     _ex("C4", "c4_oom_attribution", "C", 4, "CUDA out of memory: which block",
-        fact("memory_blocks", "each block's bytes against real LoRA tensors (the course's bf16 convention, or "
+        kp("memory_blocks", "each block's bytes against real LoRA tensors (the course's bf16 convention, or "
              "peft's default)", p7("C", 4), L_16 + "; " + L_OOM),
         fact("oom_attribution", "the block of drawn OOM events and the course's", p7("C", 4), L_OOM),
         fact("remedy_per_block", "each block's remedies, and the largest batch that fits", p7("C", 4),
              "weights: bf16 / quantize / more GPUs; grads and state: LoRA / FSDP / 8-bit optimizer; activations: "
              "checkpointing / smaller batch + accumulation / shorter sequences; KV cache: fewer requests / "
              "shorter context"),
-        fact("kv_cache_gqa", "follow-up: the KV cache with GQA against a real DynamicCache",
+        kp("kv_cache_gqa", "follow-up: the KV cache with GQA against a real DynamicCache",
              p7("C", 4, followup=True), L_KV, followup=True),
         fact("activation_estimate", "follow-up: the course's activation estimate, on drawn configs and its 8B",
              p7("C", 4, followup=True), L_ACT, followup=True),
