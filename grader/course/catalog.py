@@ -506,7 +506,7 @@ CATALOG: tuple[Exercise, ...] = (
            "shapes: a wrong axis or view(-1, V) against transposed labels raises nothing; assert the shapes "
            "before the loss — 「loss 前 assert 形状」"),
         kp("missing_line", "the missing line, read from real short runs with one line removed", p7("C", 2),
-           L_TRACE),
+           L_TRACE, hint_answers=True),
         kp("grad_norm_curve", "follow-up: the judgement on drawn gradient-norm curves", p7("C", 2, followup=True),
            "a healthy curve: a larger first step, then small values; a later spike or a NaN is not healthy",
            followup=True),
