@@ -49,8 +49,10 @@ def attribute_oom(event: dict) -> str:
         event: ``{"when": ..., "training": bool, "lora": bool, "no_grad": bool}`` where ``when`` is
             ``"load"`` (while loading the model), ``"first_backward"`` (the first backward / step
             of training), ``"longer_sequence"`` (only after raising the sequence length or the
-            context) or ``"generation"`` (while generating). ``lora``: LoRA adapters are used
-            (base frozen). ``no_grad``: generation runs under ``torch.no_grad()``.
+            context) or ``"generation"`` (while generating). ``training``: the process is a
+            training run (the model in train mode, an optimizer set up; generating samples between
+            training steps is such a case), False for an inference process. ``lora``: LoRA adapters
+            are used (base frozen). ``no_grad``: generation runs under ``torch.no_grad()``.
 
     Returns:
         One of ``BLOCKS``.
