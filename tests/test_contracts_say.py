@@ -10,7 +10,7 @@ from exercises import b2_is_it_real, c4_oom_attribution
 def test_every_key_of_an_oom_event_is_defined():
     doc = inspect.getdoc(c4_oom_attribution.attribute_oom)
     for key in ("when", "training", "lora", "no_grad"):
-        assert re.search(rf"``{key}``(: | is )", doc), key  # "``key``: what it means"
+        assert re.search(rf"``{key}``(:|\s+is)\s", doc), key  # "``key``: what it means"
 
 
 def test_b2_verdict_says_how_the_tools_combine_and_which_p():
