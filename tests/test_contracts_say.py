@@ -21,3 +21,10 @@ def test_b2_verdict_says_how_the_tools_combine_and_which_p():
 def test_b2_diff_records_says_how_keys_are_spelled():
     doc = " ".join(inspect.getdoc(b2_is_it_real.diff_records).split())
     assert "spelled exactly as in ``a`` and ``b``" in doc
+
+
+def test_c3_moe_contract_does_not_state_the_course_answer():
+    from exercises import c3_decode_roofline
+
+    doc = " ".join(inspect.getdoc(c3_decode_roofline.moe_decode_cost).split())
+    assert "worst case" not in doc and "total_params / active_params" not in doc  # 「全部专家权重都要读」 in other words
