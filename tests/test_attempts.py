@@ -135,3 +135,26 @@ def test_a_measured_key_point_teaches_at_once_without_another_s_fact():
     assert first.expected and "measured" in text and first.misconception and "course:" not in text, text
     assert "course:" in feedback(ex, attempts.shown(ex, kp, count=attempts.REVEAL_AFTER))
     assert "recall" not in text and not any(r in text for r in ("6 d +", "3 d_ff", "d_ff-sized", "16.5", "1.0 GiB")), text
+
+
+def test_an_attempt_is_a_change_of_the_code_not_of_its_answer(tmp_path):
+    """Red team: an answer returning random values, graded three times, revealed every withheld fact."""
+    from grader.engine.results import ExerciseResult, KeyPointResult
+
+    target = tmp_path / "answers"
+    target.mkdir()
+    tries = attempts.Attempts(target, cache_dir=tmp_path / "cache")
+    module = target / "r_recall.py"
+
+    def grade(body, got):
+        module.write_text(f"import random\n\ndef ignore_index():\n    {body}\n\ndef other():\n    return 1\n")
+        tries.record({"R": ExerciseResult("R", "graded", [KeyPointResult(
+            "ignore_index", "failed", "ignore_index() drops those labels", expected="-100", got=got,
+            example="failing input: ignore_index()")])})
+        return tries.count("R", "ignore_index")
+
+    assert [grade("return random.random()", g) for g in ("0.1", "0.7", "0.3")] == [1, 1, 1]  # noise: one attempt
+    assert grade("return random.random()  # a comment", "0.9") == 1  # layout and comments do not count
+    module_other = grade("return random.random()", "0.2")
+    assert module_other == 1
+    assert grade("return 1001", "1001") == 2 and grade("return 1002", "1002") == 3
