@@ -23,10 +23,11 @@ def diff_records(a: dict, b: dict) -> list[str]:
 
     Args:
         a, b: the run records of the two runs: dicts keyed by the items of the course's minimal
-            run record (the grader's snake_case names; values are str, int or dicts).
+            run record (the grader's snake_case names; values are str, int or dicts). ``a`` and
+            ``b`` have the same keys; what each key means is read from its name.
 
     Returns:
-        The sorted list of the keys whose difference means the two runs are not comparable as
+        The sorted list of keys, spelled exactly as in ``a`` and ``b``, whose difference means the two runs are not comparable as
         "the same config" (an empty list when nothing like that differs).
 
     Source: 第六篇 · 必记 / part 6, must-remember; 第七篇 · B. 跨篇综合 / part 7, §五.B q2.
@@ -44,9 +45,12 @@ def verdict(scores_a: list[float], scores_b: list[float], n_questions: int) -> s
     Returns:
         ``"need_more_seeds"`` when a config has too few seeds to measure any spread between
         them (its sample standard deviation is undefined); otherwise
-        ``"real"`` when the course's tools show a difference, ``"not_shown"`` when they do not.
+        ``"real"`` when the course's tools for seeds and for an eval's size each show a
+        difference (both must), ``"not_shown"`` otherwise.
         Convention where a judgement rests on the seeds' spread: a config's spread reaches one
-        sample standard deviation either side of its mean.
+        sample standard deviation either side of its mean. Convention where it rests on the
+        eval's size: the 95% interval of an accuracy is taken at ``p`` = the mean of the two
+        configs' mean accuracies, with ``n = n_questions``.
 
     Source: 第二篇 · 必记 / part 2, must-remember; 第七篇 · B. 跨篇综合 / part 7, §五.B q2.
     """

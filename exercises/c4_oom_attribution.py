@@ -10,7 +10,8 @@ Answer it as code; then the follow-up directions. The blocks of GPU memory are n
 all sizes are bytes (ints).
 
 What the grader measures: your blocks against the bytes of real tensors (a small model with
-peft LoRA in bf16 + AdamW, after one step); your attribution on drawn OOM events and the
+peft LoRA and AdamW after one step, set up as the course's bf16 mixed-precision convention has it,
+and as peft's own defaults leave it on a bf16 model: either reading passes); your attribution on drawn OOM events and the
 course's; your remedies against the block each one shrinks; your KV cache against a real
 ``DynamicCache``; your estimate on drawn configs and the course's model.
 
@@ -26,7 +27,8 @@ REMEDIES = ("bf16", "quantize", "more_gpus", "lora", "fsdp", "8bit_optimizer", "
 
 
 def memory_blocks(n_frozen: int, n_trainable: int, activation_bytes: int, kv_cache_bytes: int) -> dict[str, int]:
-    """Bytes of each block, under bf16 mixed precision with AdamW as in the course.
+    """Bytes of each block, under bf16 mixed precision with AdamW: the course's convention, or peft's
+    default on a bf16 model (both are accepted).
 
     Args:
         n_frozen: parameters that do not train (e.g. a LoRA base); n_trainable: those that do.
@@ -47,8 +49,10 @@ def attribute_oom(event: dict) -> str:
         event: ``{"when": ..., "training": bool, "lora": bool, "no_grad": bool}`` where ``when`` is
             ``"load"`` (while loading the model), ``"first_backward"`` (the first backward / step
             of training), ``"longer_sequence"`` (only after raising the sequence length or the
-            context) or ``"generation"`` (while generating). ``lora``: LoRA adapters are used
-            (base frozen). ``no_grad``: generation runs under ``torch.no_grad()``.
+            context) or ``"generation"`` (while generating). ``training``: the process is a
+            training run (the model in train mode, an optimizer set up; generating samples between
+            training steps is such a case), False for an inference process. ``lora``: LoRA adapters
+            are used (base frozen). ``no_grad``: generation runs under ``torch.no_grad()``.
 
     Returns:
         One of ``BLOCKS``.

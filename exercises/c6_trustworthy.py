@@ -34,7 +34,7 @@ def bands_overlap(a: list[float], b: list[float], k: float = 1.0, spread: str = 
 
     Band width convention: each band is ``mean ± k × s``, where ``s`` is the sample standard
     deviation of the seed values when ``spread == "std"``, and the standard error of their mean
-    (that standard deviation over the square root of n, the number of seeds) when ``spread == "sem"``.
+    (that standard deviation divided by the square root of n, n the number of seeds) when ``spread == "sem"``.
 
     Source: 第二篇 · 必记 / part 2, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q6.
     """

@@ -62,7 +62,9 @@ def test_reveal_shows_the_fact_at_once(tmp_path):
 def test_other_key_points_teach_at_the_first_failure(tmp_path):
     shown = _shown(tmp_path, "['seed']")
     a3 = shown["A3.matches_numpy"]
-    assert "expected: (3, 2)" in a3 and "course:   broadcasting: align from the right" in a3
+    # the computed value shows at once; A3's course line states its forbidden rule ("align from
+    # the right"), so it waits for the reveal as everything a failure prints does (red team, item 8)
+    assert "expected: (3, 2)" in a3 and "course:" not in a3
     assert shown["R.ridge_point"].startswith("not implemented yet")  # nothing answered: nothing gated
 
 
@@ -129,5 +131,30 @@ def test_a_measured_key_point_teaches_at_once_without_another_s_fact():
     kp = _graded("A7", "sixteen_d_per_token", "tracks_measurement")
     first = attempts.shown(ex, kp, count=1)
     text = feedback(ex, first)
-    assert first.expected and "measured" in text and first.misconception and "course:" in text, text
+    # its course line states A7's forbidden items ("B x T", "keeps only"): it waits for the reveal (item 8)
+    assert first.expected and "measured" in text and first.misconception and "course:" not in text, text
+    assert "course:" in feedback(ex, attempts.shown(ex, kp, count=attempts.REVEAL_AFTER))
     assert "recall" not in text and not any(r in text for r in ("6 d +", "3 d_ff", "d_ff-sized", "16.5", "1.0 GiB")), text
+
+
+def test_an_attempt_is_a_change_of_the_code_not_of_its_answer(tmp_path):
+    """Red team: an answer returning random values, graded three times, revealed every withheld fact."""
+    from grader.engine.results import ExerciseResult, KeyPointResult
+
+    target = tmp_path / "answers"
+    target.mkdir()
+    tries = attempts.Attempts(target, cache_dir=tmp_path / "cache")
+    module = target / "r_recall.py"
+
+    def grade(body, got):
+        module.write_text(f"import random\n\ndef ignore_index():\n    {body}\n\ndef other():\n    return 1\n")
+        tries.record({"R": ExerciseResult("R", "graded", [KeyPointResult(
+            "ignore_index", "failed", "ignore_index() drops those labels", expected="-100", got=got,
+            example="failing input: ignore_index()")])})
+        return tries.count("R", "ignore_index")
+
+    assert [grade("return random.random()", g) for g in ("0.1", "0.7", "0.3")] == [1, 1, 1]  # noise: one attempt
+    assert grade("return random.random()  # a comment", "0.9") == 1  # layout and comments do not count
+    module_other = grade("return random.random()", "0.2")
+    assert module_other == 1
+    assert grade("return 1001", "1001") == 2 and grade("return 1002", "1002") == 3

@@ -90,3 +90,18 @@ def test_the_withholding_matcher_finds_every_forbidden_item(ex):
 
     assert all(_found(item, item) for item in ex.forbidden)
     assert ex.gives_away(" ".join(ex.forbidden)) == list(ex.forbidden)
+
+
+def test_c2_missing_line_hint_waits_and_describes_the_trace():
+    """A learner's finding: the first wrong answer printed the whole recipe, and "norms growing step
+    after step" where the trace shows one jump, then flat."""
+    from grader.checks.test_c2_loss_triage import real_trace, trace_sign
+
+    assert catalog.get("C2").key_point("missing_line").hint_answers
+    trace = real_trace(3, "zero_grad")
+    norms = trace["grad_norm"]
+    assert norms[1] > 1.3 * norms[0] and max(norms[1:]) < 1.05 * norms[1]  # one jump, then flat
+    sign = trace_sign("zero_grad", trace)
+    assert "growing" not in sign and "jump" in sign and f"{norms[0]:.3g}" in sign
+    for line in ("scheduler_step", "clip_grad_norm", "none"):  # each hint names its own line only
+        assert "zero_grad" not in trace_sign(line, real_trace(3, line))

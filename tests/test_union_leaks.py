@@ -51,15 +51,13 @@ CONVENTIONS: dict[tuple[str, str], str] = {
     ("exercises/b3_never_stops.py", "never stops"): "B3's own question (一直不停), in English",
     ("exercises/b3_never_stops.py", "never stop"): "B3's own question (一直不停), in English",
     ("grader/drivers/p4_lora_sft.py", "LoraConfig"): "the driver reads the learner's own LoraConfig back",
+    ("exercises/c2_loss_triage.py", "zero_grad"): "an enum value missing_line returns: naming the three candidate "
+    "lines is C2's question (which one is missing), not P2/C5's order or set_to_none",
 }
-_OTHER = "another developer's exercise this round (issue 23's list): fix at merge"
 KNOWN: dict[tuple[str, str], str] = {
-    ("exercises/c2_loss_triage.py", "zero_grad"): f"C2's stub names a loop step P2/C5 ask; {_OTHER}",
-    ("grader/drivers/p5_profile_record.py", "zero_grad"): f"P5's driver runs P2/C5's loop steps in learner view; {_OTHER}",
-    ("grader/drivers/p5_profile_record.py", "set_to_none"): f"P5's driver shows a must-remember value; {_OTHER}",
-    # mine, not done this round: nanoGPT's init runs in the learner's process (build_model), so
-    # the value cannot leave its view without changing the model every P2/C2/C5 truth is measured on
-    ("grader/given/char_model.py", "0.02"): "A5's withheld std: needs a model change, to decide at merge",
+    # nanoGPT's init runs in the learner's process (P2's own code calls build_model), so the value
+    # cannot leave its view without a grader-set default in every learner process: not done this round
+    ("grader/given/char_model.py", "0.02"): "A5's withheld std: needs the init passed in from the check side",
 }
 
 

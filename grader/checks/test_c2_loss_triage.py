@@ -138,6 +138,22 @@ def real_trace(seed: int, missing, steps: int = 6) -> dict:
     return trace
 
 
+def trace_sign(missing: str, trace: dict) -> str:
+    """What this trace shows of the line left out, in its own numbers (a hint: it names the line)."""
+    norms, at, lr = trace["grad_norm"], trace["grad_norm_at_step"], trace["lr"]
+    if missing == "scheduler_step":
+        return f"lr is {lr[0]:.3g} at every step ({len(lr)} steps): the schedule never advances (no scheduler.step())"
+    if missing == "clip_grad_norm":
+        return (f"grad_norm_at_step equals grad_norm, up to {max(at):.3g} > 1: nothing scaled the gradient "
+                "down before the step (no clip_grad_norm_)")
+    if missing == "zero_grad":
+        return (f"grad_norm on the same batch: {norms[0]:.3g} at the first step, then {norms[1]:.3g} .. "
+                f"{max(norms[1:]):.3g}: a jump after the first step, the earlier step's gradient added in "
+                "(no zero_grad)")
+    return (f"lr changes ({lr[0]:.3g} -> {lr[-1]:.3g}), grad_norm_at_step stays at {max(at):.3g} or below and "
+            "grad_norm does not jump after the first step: nothing is missing")
+
+
 TWO_MISSING = [(a, b) for i, a in enumerate(LINES[1:]) for b in LINES[i + 2:]]
 
 
@@ -148,8 +164,7 @@ def test_missing_line(learner, seed, order, two):
         trace = real_trace(seed, missing)
         got = as_str(learner.missing_line(trace), "missing_line(trace)")
         expect_equal(got, missing, f"missing_line on a real run with {missing!r} removed: {trace}",
-                     hint="lr constant: no scheduler.step(); a norm above 1 at step: no clipping; norms growing "
-                          "step after step on the same batch: no zero_grad")
+                     hint=trace_sign(missing, trace))
     # Two lines missing: either one is a line that was left out.
     trace = real_trace(seed, two)
     got = as_str(learner.missing_line(trace), "missing_line(trace)")

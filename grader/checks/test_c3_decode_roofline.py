@@ -119,11 +119,12 @@ MIXTRAL = (46_700_000_000, 12_900_000_000)  # Mixtral 8x7B: total and active par
 
 @given(st.integers(10**8, 10**12), st.floats(0.01, 0.5), st.integers(0, 256), strategies.weight_bytes_per_param)
 def test_moe_decode_cost(learner, total, frac, extra, bpp):
-    # The stub's convention: a serving batch of at least total / active sequences, where the worst
-    # case of routing and the course's 「全部专家权重都要读」 agree (issue 23: at batch 1 they do not).
+    # The stub's convention: a serving batch (16 sequences or more), tokens spread over the experts;
+    # the batches drawn are also at least total / active, where that reading and the course's
+    # 「全部专家权重都要读」 agree (issue 23: at batch 1 they do not).
     # Mixtral at the course's kind of serving batch first, then a drawn case.
     active = max(1, int(total * frac))
-    for t, a, b, p in ((*MIXTRAL, 64, 2), (total, active, -(-total // active) + extra, bpp)):
+    for t, a, b, p in ((*MIXTRAL, 64, 2), (total, active, max(-(-total // active), 16) + extra, bpp)):
         what = f"moe_decode_cost(total={t}, active={a}, batch={b}, bytes_per_param={p})"
         got_f, got_b = _pair(learner.moe_decode_cost(t, a, b, p), what)
         _close(got_f, 2 * a * b, f"{what}: FLOPs", hint="each token computes with its active experts only")

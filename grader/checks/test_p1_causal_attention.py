@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.support import strategies
-from grader.checks.support.checking import as_tensor, expect_close, fail
+from grader.checks.support.checking import as_tensor, blame, expect_close, fail
 
 
 def _uniform(shape, dtype, seed, n=3):
@@ -72,7 +72,7 @@ def _fail_non_finite(learner, got, q, k, v, what):
         fail(f"{what} contains NaN/inf, and so does the same input scaled down to logits below 1", "finite values",
              f"{int((~torch.isfinite(small)).sum())} non-finite of {small.numel()} at logits below 1",
              hint=f"NaN/inf in {_bad_rows(small)} at small logits: " + MASK_NAN_HINT)
-    learner.last_call = before  # the failing input is the large one
+    blame(learner, before)  # the failing input is the large one
     fail(f"{what} contains NaN/inf", "finite values", counts,
          hint=f"NaN/inf in {_bad_rows(got)} with logits up to {top:.3g} (fine when scaled down): exp overflows on "
               "large logits; subtract each row's maximum before exp (or use torch.softmax)")

@@ -384,7 +384,8 @@ CATALOG: tuple[Exercise, ...] = (
              P4_MUST, L_16),
         fact("lora_bytes", "LoRA's training-state bytes (frozen base + adapters), the course's 3B question first",
              P4_CONC, L_16 + "; " + L_LORA_STATE),
-        fact("matches_real_tensors", "the total and its parts against real tensors after one step (full and peft LoRA)",
+        kp("matches_real_tensors", "the total and its parts against real tensors after one step (full and peft LoRA), set up in "
+             "the course's bf16 convention",
              P4_MUST, L_16),
         question="一个 3B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 24 GB 的卡够不够？改成可训练 1% 的 LoRA 呢？",
         forbidden=("48 GB", "48 * 10", "6.5 GB", "6.48", "2 bytes", "4 bytes", "master", "adam_m", "adam_v",
@@ -418,7 +419,8 @@ CATALOG: tuple[Exercise, ...] = (
         fact("fits_decision", "the decision on GPUs drawn around the exact need, the course's question first",
              P6_CONC, L_KV + "; weights + KV cache must fit: 128 x 4K on Llama-3-8B is 68.7 GB + 16 GB ~ 85 GB > 80 GB"),
         question="Llama-3-8B bf16 推理，128 个并发请求、每个 4K 上下文，KV cache 多大？加上权重能不能放进一张 80 GB 卡？",
-        forbidden=("68.7", "85 GB", "n_kv_heads, seq_len", "[batch, n_kv", "2 x", "2 *", "per layer", "<= gpu")),
+        forbidden=("68.7", "85 GB", "n_kv_heads, seq_len", "[batch, n_kv", "[B, n_kv_heads", "K and V of", "2 x", "2 *",
+                   "per layer", "<= gpu")),
     _ex("A10", "a10_profile_idle", "A", 6, "Where did the step's time go",
         fact("idle_fraction", "the device's idle fraction, the course's question first", P6_MUST, L_PROF),
         kp("device_time_from_ops", "device time from the op rows of a real profile", P6_CONC,
@@ -446,7 +448,7 @@ CATALOG: tuple[Exercise, ...] = (
                    "in the order they are allocated", "the state, then")),
     _ex("B2", "b2_is_it_real", "B", 6, "Half a point better: is it real?",
         fact("record_diff", "which settings two run records differ in", P6_MUST, L_RECORD),
-        fact("score_verdict", "the verdict on drawn seed scores and eval sizes, and course-like cases",
+        kp("score_verdict", "the verdict on drawn seed scores and eval sizes, and course-like cases",
              P2_MUST, L_BANDS + "; " + L_CI),
         question="两次”同样配置”的 SFT，评测差 0.5 个点，同事说新配置更好。用哪几篇的什么判断？",
         forbidden=("commit", "data_version", "environment", "run_id", "metrics", "seven", "fewer than 2",
@@ -469,7 +471,8 @@ CATALOG: tuple[Exercise, ...] = (
         forbidden=("parameter count", "same outputs", "equals unmerged", "0.29", "0.3 ms", "0.99", "494", "n_params * bytes", "* 1e3", "W'", "W +", "B A", "BA",
                    "unload()", "zero inference overhead", "negligible", "memory-bound")),
     _ex("B5", "b5_ddp", "B", 4, "A LoRA SFT on 8 GPUs in DDP mode",
-        fact("per_gpu_memory", "bytes per GPU under DDP, against a real LoRA replica's state", P4_CONC, L_DDP),
+        kp("per_gpu_memory", "bytes per GPU under DDP, against a real LoRA replica's state", P4_CONC, L_DDP,
+           hint_answers=True),
         fact("effective_batch", "the effective batch, and the all-reduce against the full-batch gradient", P4_CONC, L_DDP),
         kp("launch_command", "the launch command, as torchrun's own parser reads it", P1_MUST,
            "torchrun --nproc_per_node=N starts N processes, one per GPU (accelerate launch does the same)", hint_answers=True),
@@ -481,7 +484,8 @@ CATALOG: tuple[Exercise, ...] = (
         fact("bytes_per_param_parts", "the bytes per trainable parameter by part, against real tensors after one "
              "AdamW step", p7("C", 1), L_16),
         fact("full_finetune_total", "full fine-tuning's state and GPU count, the course's 70B first", p7("C", 1), L_16),
-        fact("lora_total", "LoRA's state against real peft tensors, and the course's 70B at 1.3%", p7("C", 1),
+        fact("lora_total", "LoRA's state against real peft tensors set up in the course's bf16 convention, and the "
+             "course's 70B at 1.3%", p7("C", 1),
              L_16 + "; " + L_LORA_STATE),
         kp("per_gpu_with_activations", "bytes per GPU with activations, under DDP and FSDP", p7("C", 1),
            L_ACT_RULE + "; DDP keeps the whole state on every GPU, FSDP shards it; neither shards the activations"),
@@ -502,7 +506,7 @@ CATALOG: tuple[Exercise, ...] = (
            "shapes: a wrong axis or view(-1, V) against transposed labels raises nothing; assert the shapes "
            "before the loss — 「loss 前 assert 形状」"),
         kp("missing_line", "the missing line, read from real short runs with one line removed", p7("C", 2),
-           L_TRACE),
+           L_TRACE, hint_answers=True),
         kp("grad_norm_curve", "follow-up: the judgement on drawn gradient-norm curves", p7("C", 2, followup=True),
            "a healthy curve: a larger first step, then small values; a later spike or a NaN is not healthy",
            followup=True),
@@ -511,7 +515,7 @@ CATALOG: tuple[Exercise, ...] = (
         forbidden=("1 nat", "median", "5 x", "shapes second", "10.4", "ln 32000", "labels_shape + (", "+ (V,)", "transposed", "never changes", "1.25",
                    "above 1.0", "1.0 +", "1e-3", "too_high if", "output layer's init", "leak", "0.3", "~2.0")),
     _ex("C3", "c3_decode_roofline", "C", 6, "Why inference is fast only at large batch",
-        fact("decode_step_cost", "a decode step's FLOPs and bytes against FlopCounterMode on a real model, "
+        kp("decode_step_cost", "a decode step's FLOPs and bytes against FlopCounterMode on a real model, "
              "and its intensity", p7("C", 3), L_RIDGE),
         fact("ridge", "the ridge point and the roofline on drawn hardware, and the course's decode floor",
              p7("C", 3), L_RIDGE + "; " + L_DECODE),
@@ -527,13 +531,14 @@ CATALOG: tuple[Exercise, ...] = (
                    "routed to every expert", "to every expert", "large enough",
                    "shared by the batch", "26700", "flops / nbytes", "memory-bound", "compute-bound")),
     _ex("C4", "c4_oom_attribution", "C", 4, "CUDA out of memory: which block",
-        fact("memory_blocks", "each block's bytes against real LoRA tensors", p7("C", 4), L_16 + "; " + L_OOM),
+        kp("memory_blocks", "each block's bytes against real LoRA tensors (the course's bf16 convention, or "
+             "peft's default)", p7("C", 4), L_16 + "; " + L_OOM),
         fact("oom_attribution", "the block of drawn OOM events and the course's", p7("C", 4), L_OOM),
         fact("remedy_per_block", "each block's remedies, and the largest batch that fits", p7("C", 4),
              "weights: bf16 / quantize / more GPUs; grads and state: LoRA / FSDP / 8-bit optimizer; activations: "
              "checkpointing / smaller batch + accumulation / shorter sequences; KV cache: fewer requests / "
              "shorter context"),
-        fact("kv_cache_gqa", "follow-up: the KV cache with GQA against a real DynamicCache",
+        kp("kv_cache_gqa", "follow-up: the KV cache with GQA against a real DynamicCache",
              p7("C", 4, followup=True), L_KV, followup=True),
         fact("activation_estimate", "follow-up: the course's activation estimate, on drawn configs and its 8B",
              p7("C", 4, followup=True), L_ACT, followup=True),
@@ -719,6 +724,18 @@ CATALOG: tuple[Exercise, ...] = (
 )
 BY_ID: dict[str, Exercise] = {ex.id: ex for ex in CATALOG}
 BY_MODULE: dict[str, Exercise] = {ex.module: ex for ex in CATALOG}
+
+
+def states_withheld(ex: Exercise, *texts: str | None) -> list[str]:
+    """What a failure's text (hint, lesson, named mistake) would give away before its reveal: an item
+    of the exercise's ``forbidden`` list, or of set R's (the facts R's recall key points withhold,
+    whichever report prints them)."""
+    text = " ".join(t for t in texts if t)
+    items = ex.gives_away(text)
+    if ex.id != "R":
+        flat = " ".join(text.split())
+        items += [item for item in BY_ID["R"].forbidden if _item_pattern(item).search(flat)]
+    return items
 
 
 def get(exercise_id: str) -> Exercise:

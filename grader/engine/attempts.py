@@ -6,12 +6,19 @@ Their expected value *is* the fact, so a failure first shows only what was check
 input, what came back and where to re-read; the expected value, the hint (and the known mistake
 it names, which states the rule it breaks) and the course's lesson come once the same key point has failed ``REVEAL_AFTER`` times, or when the learner asks
 (``grader grade --reveal``). Other key points show everything at the first failure, except a hint that states the answer
-(``hint_answers`` in the catalog, or a hint naming one of the exercise's ``forbidden`` items): it is
-withheld as a recall fact's is, the expected value still shown.
+(``hint_answers`` in the catalog, or a hint naming one of the exercise's ``forbidden`` items or a fact
+of set R: ``catalog.states_withheld``): it is withheld as a recall fact's is, the expected value still
+shown; so is a course line (lesson) that states one. One rule for everything a failure prints: nothing
+states what a recall key point of the same report still withholds (``_one_reveal_at_a_time``).
 
-An attempt is a distinct wrong answer: a failure counts when its (status, message, value) differs
-from the failures already counted for that key point. Re-grading unchanged code, or editing
-another function of the same file, is not another attempt. Attempts are counted per learner
+An attempt is a change of the learner's code: a failure counts when the source of the function(s)
+the key point calls (named in its message or failing input; the whole module's functions when none
+is named; normalised by ``ast.unparse``, so comments and layout do not count) differs from the
+code already counted for that key point. Re-grading unchanged code, even code that answers at
+random, or editing another function of the same file, is not another attempt. (Without a readable
+module, as in the classroom's copies, a distinct (status, message, value) counts instead.) The reveal
+is the learner's choice by design, not a fortress: code edited three times reveals; the closed-book
+level comes from the quiz. Attempts are counted per learner
 target (the folder graded) and exercise, in a JSON file beside the results cache
 (``<cache dir>/<target key>.attempts.json``, as :mod:`grader.engine.cache` names its own).
 """
@@ -57,18 +64,51 @@ def _answer_digest(kp: KeyPointResult) -> str:
     return hashlib.sha256("\0".join((kp.status, kp.message or "", kp.got or "")).encode()).hexdigest()[:16]
 
 
+def _functions(source: str) -> dict[str, str]:
+    """The module's top-level functions and classes, each as ``ast.unparse`` writes it (comments,
+    blank lines and layout do not count)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    return {node.name: ast.unparse(node) for node in tree.body
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+
+
+def code_digest(kp: KeyPointResult, source: str) -> str | None:
+    """An attempt is a change of the code the key point calls: the functions its message or failing
+    input names (all of the module's when it names none), normalised; None without readable code."""
+    funcs = _functions(source)
+    if not funcs:
+        return None
+    said = " ".join((kp.message or "", kp.example or "", kp.got or ""))
+    called = sorted(name for name in funcs if re.search(rf"(?<![\w.]){re.escape(name)}\(", said)) or sorted(funcs)
+    return hashlib.sha256("\0".join([kp.status, *(funcs[n] for n in called)]).encode()).hexdigest()[:16]
+
+
 class Attempts:
     """Distinct wrong answers per (exercise, key point) of one target folder."""
 
     def __init__(self, target: Path, cache_dir: Path | None = None):
         if cache_dir is None:
             from grader.engine.cache import CACHE_DIR as cache_dir
+        self.target = Path(target)
         self.path = Path(cache_dir) / f"{_target_key(target)}.attempts.json"
         self._lock = threading.Lock()
         try:  # as the results cache reads its own: never through a link, never a FIFO
             self._seen: dict = json.loads(files.read_regular(self.path, 16 << 20))
         except (OSError, ValueError, files.Refused):
             self._seen = {}
+
+    def _source(self, exercise: str) -> str:
+        """The graded module's text ('' when unreadable: then the answer itself is what counts)."""
+        try:
+            path = self.target / f"{catalog.get(exercise).module}.py"
+            return files.read_regular(path).decode("utf-8", "replace")
+        except (KeyError, OSError, files.Refused):
+            return ""
 
     def count(self, exercise: str, key_point: str) -> int:
         return len(self._seen.get(exercise, {}).get(key_point, []))
@@ -78,11 +118,12 @@ class Attempts:
         changed = False
         with self._lock:
             for res in results.values():
+                source = self._source(res.exercise)
                 for kp in res.key_points:
                     if kp.status not in COUNTED:
                         continue
                     seen = self._seen.setdefault(res.exercise, {}).setdefault(kp.key_point, [])
-                    digest = _answer_digest(kp)
+                    digest = (code_digest(kp, source) if source else None) or _answer_digest(kp)
                     if digest not in seen and len(seen) < REVEAL_AFTER:
                         seen.append(digest)
                         changed = True
@@ -108,9 +149,11 @@ def shown(ex: catalog.Exercise, kp: KeyPointResult, *, count: int | None, reveal
         note = withheld_note(count or 0) if count is not None else (
             "the expected value is the fact this key point asks you to recall: re-read the place below.")
         return replace(kp, expected=None, hint=note, lesson="", misconception="")
-    if withheld and (point.hint_answers or ex.gives_away(" ".join((kp.hint or "", kp.misconception or "")))):
+    if withheld and (point.hint_answers or catalog.states_withheld(ex, kp.hint, kp.misconception)):
         # a hint that states the answer is a recalled fact's hint: the value computed stays shown
         return replace(kp, hint=hint_withheld_note(count), lesson="", misconception="")
+    if withheld and catalog.states_withheld(ex, point.lesson):
+        return replace(kp, lesson="")  # the course's line states a withheld fact: shown with the reveal
     return replace(kp, lesson=point.lesson)
 
 
@@ -129,12 +172,36 @@ def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, revea
             continue
         kps = [shown(ex, kp, count=attempts.count(ex_id, kp.key_point) if attempts else None, reveal=reveal)
                for kp in res.key_points]
+        kps = _one_reveal_at_a_time(ex, res.key_points, kps)
         withheld |= {kp.expected.strip() for kp, s in zip(res.key_points, kps)
                      if kp.expected is not None and s.expected is None and _telling(kp.expected.strip())}
         out[ex_id] = replace(res, key_points=kps)
     if withheld:
         out = {ex_id: replace(res, key_points=[_redacted(kp, withheld) for kp in res.key_points])
                for ex_id, res in out.items()}
+    return out
+
+
+def _one_reveal_at_a_time(ex: catalog.Exercise, raw: list[KeyPointResult], kps: list[KeyPointResult]) -> list[KeyPointResult]:
+    """A key point revealed (or never withheld) may not print, in its hint, lesson or named mistake,
+    an item of ``forbidden`` that a recall key point of the same report still withholds (R's einsum_pv
+    revealed while einsum_qk is not: their course line states both)."""
+    still = set()
+    for kp, s in zip(raw, kps):
+        if kp.status in COUNTED and s.expected is None and kp.expected is not None:
+            try:
+                still |= set(ex.gives_away(ex.key_point(kp.key_point).lesson))
+            except KeyError:
+                continue
+    if not still:
+        return kps
+    out = []
+    for kp, s in zip(raw, kps):
+        texts = {"hint": s.hint, "lesson": s.lesson, "misconception": s.misconception}
+        if s.expected is not None and any(still & set(ex.gives_away(t)) for t in texts.values() if t):
+            s = replace(s, lesson="", misconception="",
+                        hint="" if set(ex.gives_away(s.hint or "")) & still else s.hint)
+        out.append(s)
     return out
 
 

@@ -81,6 +81,11 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
             done(ExerciseResult(ex.id, "not_available", note="not available yet"))
         elif not module_file.exists():
             done(uniform_result(ex, "missing", f"{module_file} not found", status="missing"))
+        elif ex.id in overrides and folder.resolve() != (ROOT / "solutions").resolve() \
+                and _override_is_the_reference(ex, module_file):
+            # decided by content, never by the path given: a reference answer earns a learner no credit
+            done(uniform_result(ex, "identical", f"{module_file.name} is the reference answer "
+                                f"(solutions/{ex.module}.py): no credit in a learner's grade"))
         elif cache is None:
             runnable.append((ex, module_file))
         else:
@@ -219,6 +224,13 @@ RESULTS_CAP = 64 << 20  # a results file larger than this was not written by the
 
 def _every(ex: Exercise, selected, status: str, message: str) -> ExerciseResult:
     return ExerciseResult(ex.id, "graded", [KeyPointResult(kp.id, status, message) for kp in selected])
+
+
+def _override_is_the_reference(ex: Exercise, module_file: Path) -> bool:
+    try:
+        return _is_the_reference(ex, files.read_regular(module_file))
+    except (OSError, files.Refused):
+        return False
 
 
 def _is_the_reference(ex: Exercise, source: bytes) -> bool:

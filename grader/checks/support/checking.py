@@ -43,6 +43,13 @@ def fail(what: str, expected: Any = None, got: Any = None, hint: str = "", examp
     raise KeyPointFailure(what, expected, got, hint, example)
 
 
+def blame(learner, call: dict | None) -> None:
+    """Point the report's failing input (the learner's last call) at ``call``: a key point that asks
+    several cases before it fails must show a case that failed, not the last one it asked."""
+    if call is not None and hasattr(learner, "last_call"):
+        learner.last_call = call
+
+
 def expect_equal(got: Any, expected: Any, what: str, hint: str = "", example: str | None = None) -> None:
     if got != expected or type(got) is not type(expected) and not _both_numbers(got, expected):
         fail(what, expected, got, hint, example)

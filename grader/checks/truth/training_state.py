@@ -66,3 +66,42 @@ def real_state(config_items: tuple, r: int | None, targets, seed: int = 0) -> di
         },
         "step_scalars": _nbytes(s["step"] for s in states),  # left out of the account
     }
+
+
+@lru_cache(maxsize=32)
+def peft_default_state(config_items: tuple, r: int, targets, seed: int = 0) -> dict:
+    """The same account for peft's own default on a bf16 model: ``get_peft_model`` upcasts the
+    adapters to fp32 (``autocast_adapter_dtype=True``), so an adapter parameter is its own fp32
+    master copy with an fp32 gradient, and AdamW steps it directly. Same keys as :func:`real_state`
+    (``master`` is 0: there is no separate copy)."""
+    from peft import LoraConfig, get_peft_model
+
+    config = dict(config_items)
+    model = build_llama(config, seed=seed).to(torch.bfloat16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = get_peft_model(model, LoraConfig(r=r, target_modules=targets if isinstance(targets, str)
+                                                 else list(targets))).train()
+    params = list(model.parameters())
+    trainable = [p for p in params if p.requires_grad]
+    frozen = [p for p in params if not p.requires_grad]
+    opt = torch.optim.AdamW(trainable, lr=1e-3)
+    ids = torch.randint(0, config["vocab_size"], (2, 8), generator=torch.Generator().manual_seed(seed))
+    model(input_ids=ids, labels=ids, use_cache=False).loss.backward()
+    opt.step()
+    states = [opt.state[p] for p in trainable]
+    if any(p.grad is not None for p in frozen) or any(p.grad is None for p in trainable):
+        raise RuntimeError("the setup is wrong: frozen parameters got gradients or trainable ones none")
+    return {
+        "n_frozen": sum(p.numel() for p in frozen),
+        "n_trainable": sum(p.numel() for p in trainable),
+        "parts": {
+            "frozen_weights": _nbytes(frozen),
+            "weights": _nbytes(trainable),
+            "grads": _nbytes(p.grad for p in trainable),
+            "master": 0,
+            "adam_m": _nbytes(s["exp_avg"] for s in states),
+            "adam_v": _nbytes(s["exp_avg_sq"] for s in states),
+        },
+        "step_scalars": _nbytes(s["step"] for s in states),
+    }
