@@ -168,7 +168,11 @@ def _learner_file(path: Path, tmp: Path, ex) -> Path:
     own = "\n".join(line for line in path.read_text().splitlines() if not line.startswith("from solutions."))
     dest = tmp / path.stem / f"{ex.module}.py"
     dest.parent.mkdir()
-    dest.write_text((ROOT / "solutions" / f"{ex.module}.py").read_text() + "\n\n" + own + "\n")
+    reference = (ROOT / "solutions" / f"{ex.module}.py").read_text()
+    dest.write_text(reference + "\n\n" + own + "\n")
+    for sibling in re.findall(r"^\s*from (\w+) import", reference, re.M):  # C5 imports P2's loop from next to it
+        if (ROOT / "solutions" / f"{sibling}.py").is_file():
+            (dest.parent / f"{sibling}.py").write_text((ROOT / "solutions" / f"{sibling}.py").read_text())
     return dest
 
 

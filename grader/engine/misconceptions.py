@@ -448,8 +448,9 @@ def annotate(record: dict, exercise, key_point: str, learner, graded_file: str |
             if MODE != "mutants":
                 line, _ = name_by_property(key_point, learner)
             # The replay (a process per registered wrong answer, ~0.5 s of CPU each) only where no
-            # property is declared: a key point's properties cover its mutants' classes, in-process.
-            if not line and (MODE == "mutants" or not for_key_point(key_point)):
+            # property is declared for the failing call's function: a key point's properties cover
+            # its mutants' classes in that function, in-process (a loop's mutants fail in another call).
+            if not line and (MODE == "mutants" or not for_key_point(key_point, call["request"].get("name"))):
                 line = name_misconception(exercise.module, key_point, learner, call=call, cpu=cpu,
                                           exclude=Path(graded_file) if graded_file else None)
         except Exception:  # noqa: BLE001 - feedback must never turn a verdict into a grader bug
