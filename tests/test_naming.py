@@ -280,7 +280,15 @@ def test_a_verdict_two_slips_explain_on_every_probe_is_not_named(declared):
     three values): on the population std's probe both hold again, so neither is named."""
     from grader.checks import test_b2_is_it_real as b2
 
-    ci_only = lambda a, b, n: b2._rule(a, b, n, bands=False)  # noqa: E731
+    ci_only = lambda a, b, n: b2._rule(a, b, n, bands=False)  # noqa: E731 - a learner function
     args = b2.ddof_pair(0.5, 0.02, 3)
     line, held = misconceptions.name_by_property("score_verdict", _FakeLearner("verdict", ci_only, args))
     assert len(held) == 2 and line == "", (line, held)
+
+
+def test_the_mutant_replay_still_runs_for_a_key_point_s_other_functions(declared):
+    """P2's learning_rates declares properties of lr_at only: a failure in the loop (drive: the
+    scheduler stepped before the optimizer) is still replayed against the registered wrong answers."""
+    assert not misconceptions.replay_wanted("learning_rates", "lr_at")
+    assert misconceptions.replay_wanted("learning_rates", "drive")
+    assert misconceptions.replay_wanted("safe_loss", "safe_mse")

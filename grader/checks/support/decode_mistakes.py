@@ -5,7 +5,7 @@ decode step is the weights' bytes over the bandwidth (part 6)."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
+from collections.abc import Callable
 
 from grader.checks.support import mistakes
 from grader.checks.support.mistakes import gives, mistake, ratio
