@@ -168,7 +168,11 @@ def _learner_file(path: Path, tmp: Path, ex) -> Path:
     own = "\n".join(line for line in path.read_text().splitlines() if not line.startswith("from solutions."))
     dest = tmp / path.stem / f"{ex.module}.py"
     dest.parent.mkdir()
-    dest.write_text((ROOT / "solutions" / f"{ex.module}.py").read_text() + "\n\n" + own + "\n")
+    reference = (ROOT / "solutions" / f"{ex.module}.py").read_text()
+    dest.write_text(reference + "\n\n" + own + "\n")
+    for sibling in re.findall(r"^\s*from (\w+) import", reference, re.M):  # C5 imports P2's loop from next to it
+        if (ROOT / "solutions" / f"{sibling}.py").is_file():
+            (dest.parent / f"{sibling}.py").write_text((ROOT / "solutions" / f"{sibling}.py").read_text())
     return dest
 
 
@@ -254,3 +258,37 @@ def test_a_withheld_yes_or_no_does_not_blank_every_config():
         KeyPointResult(other.id, "failed", "bytes", expected="32", got="16", example="config={tie_word_embeddings: False}")])
     [_, b] = attempts.gate({ex.id: res}, None)[ex.id].key_points
     assert b.example == "config={tie_word_embeddings: False}", b.example
+
+
+def test_elements_and_k_only_agree_on_two_bytes_and_the_probe_tells_them_apart(declared):
+    """C4's course call (Llama-3-8B, 2 bytes per element): forgetting bytes_per_element and caching
+    K only both give half the truth; the probe (4 bytes) names the one the answer does."""
+    from grader.checks.support import kv_mistakes
+    from grader.given.tiny_models import LLAMA3_8B
+
+    args = (LLAMA3_8B, 1, 1, 2)
+    elements = lambda c, b, t, n: kv_mistakes.truth(c, b, t, n) // n  # noqa: E731
+    k_only = lambda c, b, t, n: kv_mistakes.truth(c, b, t, n) // 2  # noqa: E731
+    assert elements(*args) == k_only(*args)
+    for answer, words in [(elements, "counts elements, not bytes"), (k_only, "one of K and V")]:
+        line, held = misconceptions.name_by_property("kv_cache_gqa", _FakeLearner("kv_cache_bytes", answer, args))
+        assert len(held) >= 2 and words in line, (words, line, held)
+
+
+def test_a_verdict_two_slips_explain_on_every_probe_is_not_named(declared):
+    """B2: comparing with ci95 alone gives "real" wherever the population std does (a verdict has
+    three values): on the population std's probe both hold again, so neither is named."""
+    from grader.checks import test_b2_is_it_real as b2
+
+    ci_only = lambda a, b, n: b2._rule(a, b, n, bands=False)  # noqa: E731 - a learner function
+    args = b2.ddof_pair(0.5, 0.02, 3)
+    line, held = misconceptions.name_by_property("score_verdict", _FakeLearner("verdict", ci_only, args))
+    assert len(held) == 2 and line == "", (line, held)
+
+
+def test_the_mutant_replay_still_runs_for_a_key_point_s_other_functions(declared):
+    """P2's learning_rates declares properties of lr_at only: a failure in the loop (drive: the
+    scheduler stepped before the optimizer) is still replayed against the registered wrong answers."""
+    assert not misconceptions.replay_wanted("learning_rates", "lr_at")
+    assert misconceptions.replay_wanted("learning_rates", "drive")
+    assert misconceptions.replay_wanted("safe_loss", "safe_mse")

@@ -256,3 +256,15 @@ def test_fits_in_memory(learner, file_gb, u_low, u_high):
                      f"fits_in_memory(file_gb={f_gb:.4g}, ram_gb={ram_gb:.4g})",
                      hint=f"the list peak measured here is {factor:.2f}x the file, so it needs ~{f_gb * factor:.4g} GB; "
                           "a list of json.loads'd records peaks at ~5x the file size (part 1: 5.3x)")
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+from grader.checks.support.mistakes import mistake  # noqa: E402
+
+# The course's 8 GB file on 32 GB: only an answer that counts the list at a few times the file at
+# most says it fits there. Named only where the list, at the factor measured here, does not fit.
+mistake("fits_in_memory", function="fits_in_memory", probe=((8.0, 32.0), {}),
+        zh="把 list 的内存估得接近文件大小：json.loads 出来的一条条记录（Python 对象）比文件本身大好几倍",
+        en="counts the list's memory near the file's size: records parsed by json.loads (Python objects) take several "
+           "times the file")(
+    lambda got, file_gb, ram_gb: got is True and file_gb <= ram_gb < file_gb * measured_factor())

@@ -113,3 +113,32 @@ def test_tracks_measurement(learner, plain, batch, seq_len, dtype):
                  f"{got:,} B",
                  "count what each layer saves for backward per token: the inputs of its norms, attention and "
                  "MLP matmuls and what their activations keep; the MLP's share follows intermediate_size")
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+from grader.checks.support.mistakes import mistake  # noqa: E402
+
+_CKPT = (({"vocab_size": 64, "hidden_size": 32, "intermediate_size": 96, "num_hidden_layers": 3,
+           "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8, "tie_word_embeddings": False,
+           "max_position_embeddings": 64}, 2, 8, True, 4), {})  # 3 layers, 4 bytes: every slip below differs
+
+
+def _ckpt_slip(slip):
+    def holds(got, config, batch, seq_len, checkpointing=False, bytes_per_elem=2):
+        d, d_ff, layers = config["hidden_size"], config["intermediate_size"], config["num_hidden_layers"]
+        tokens = batch * seq_len
+        right = tokens * d * layers * bytes_per_elem
+        bad = slip(tokens, d, d_ff, layers, bytes_per_elem)
+        return checkpointing is True and got == bad != right
+    return holds
+
+
+for _slip, _zh, _en in [
+        (lambda n, d, f, L, b: n * L * (6 * d + 3 * f) * b, "开了 checkpointing 还是按全部激活算：它只存每层的输入，其余在反向时重算",
+         "counts every activation with checkpointing on: it keeps only each layer's input, the rest is recomputed in backward"),
+        (lambda n, d, f, L, b: n * L * (6 * d + 3 * f) * b // 2, "把 checkpointing 当成激活减半：它只存每层的输入",
+         "takes checkpointing for halving the activations: it keeps each layer's input only"),
+        (lambda n, d, f, L, b: n * d * b, "只算了一层的输入：每一层都存自己的输入，要乘层数",
+         "counts one layer's input: every layer keeps its own input, times the layers"),
+        (lambda n, d, f, L, b: n * d * L * 2, "忽略了 bytes_per_elem，总按 bf16 的 2 字节算", "ignores bytes_per_elem and always counts bf16's 2 bytes")]:
+    mistake("checkpointed_bytes", function="activation_bytes", probe=_CKPT, zh=_zh, en=_en)(_ckpt_slip(_slip))

@@ -56,3 +56,40 @@ def test_change_with_r(learner, config, r, k, target_modules):
             fail(f"{what2} against {what1}",
                  factor * base, scaled,
                  hint="part 7 §五.A q8: r 16 -> 32 doubles 8.80M to 17.6M; the frozen base adds nothing")
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+from grader.checks.support.mistakes import mistake, shows  # noqa: E402
+
+shows("lora_trainable_params", "head_dim", "num_key_value_heads", "num_attention_heads", "hidden_size")
+_ALL = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+
+def _miscount(config, r, target_modules, *, kv_heads=None, head_dim=None, names=None, extra=0) -> int:
+    """r x (in + out) per hooked linear, times the layers, with one slip: the mistakes' arithmetic
+    (the truth is peft's own count)."""
+    d, d_ff, h = config["hidden_size"], config["intermediate_size"], config["num_attention_heads"]
+    hd = head_dim if head_dim is not None else (config.get("head_dim") or d // h)
+    kv = (kv_heads or config["num_key_value_heads"]) * hd
+    shapes = {"q_proj": (d, h * hd), "k_proj": (d, kv), "v_proj": (d, kv), "o_proj": (h * hd, d),
+              "gate_proj": (d, d_ff), "up_proj": (d, d_ff), "down_proj": (d_ff, d)}
+    hooked = names or (_ALL if target_modules == "all-linear" else tuple(target_modules))
+    return sum(r * sum(shapes[n]) for n in hooked) * config["num_hidden_layers"] + extra
+
+
+_PROBE = (({"vocab_size": 64, "hidden_size": 48, "intermediate_size": 80, "num_hidden_layers": 3,
+            "num_attention_heads": 6, "num_key_value_heads": 2, "head_dim": 12, "max_position_embeddings": 64},
+           4, "all-linear"), {})  # GQA, head_dim != hidden / heads, 3 layers: every slip below differs here
+for _slip, _zh, _en in [
+        (lambda c, r, tm: _miscount(c, r, tm, kv_heads=c["num_attention_heads"]),
+         "k_proj / v_proj 用了查询头数：GQA 下它们的输出是 num_key_value_heads × head_dim",
+         "gives k_proj / v_proj the query heads: with GQA their output is num_key_value_heads x head_dim"),
+        (lambda c, r, tm: _miscount(c, r, tm, head_dim=c["hidden_size"] // c["num_attention_heads"]),
+         "忽略了配置里的 head_dim，用 hidden_size / 头数 代替", "ignores the config's head_dim and uses hidden_size / heads"),
+        (lambda c, r, tm: _miscount(c, r, tm, extra=r * (c["hidden_size"] + c["vocab_size"])) if tm == "all-linear" else None,
+         "把 lm_head 也算进了 all-linear：peft 的 all-linear 不挂输出层", "counts lm_head in all-linear: peft's all-linear leaves the output layer out"),
+        (lambda c, r, tm: _miscount(c, r, tm, names=("q_proj", "v_proj")) if tm == "all-linear" else None,
+         "all-linear 只算了 q_proj 和 v_proj：all-linear 是每层的全部 7 个线性层",
+         "counts only q_proj and v_proj for all-linear: all-linear is all 7 linear layers of each decoder layer")]:
+    mistake("matches_peft", "qwen_0_5b", function="lora_trainable_params", probe=_PROBE, zh=_zh, en=_en)(
+        lambda got, c, r, tm="all-linear", _s=_slip: _s(c, r, tm) is not None and got == _s(c, r, tm) != peft_trainable(c, r, tm))

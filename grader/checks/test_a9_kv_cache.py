@@ -95,45 +95,9 @@ def test_fits_decision(learner, case):
 
 
 # ------------------------------------------------------------------ mistakes named by what the answer does
-from grader.checks.support.mistakes import Raised, gives, mistake, shows  # noqa: E402
+from grader.checks.support import kv_mistakes  # noqa: E402
+from grader.checks.support.mistakes import shows  # noqa: E402 - the naming test finds declaring checks by it
 
-_KV_KEYS = ("head_dim", "num_key_value_heads", "num_attention_heads", "hidden_size", "num_hidden_layers")
-shows("kv_cache_bytes", *_KV_KEYS)
-shows("fits_on_gpu", *_KV_KEYS)
-# heads != kv heads, head_dim != hidden / heads, 3 layers, B, T > 1, 4 bytes (not 2, the K-and-V factor):
-# every mistake below gives a different value here
-_PROBE = ({"vocab_size": 64, "hidden_size": 48, "intermediate_size": 64, "num_hidden_layers": 3,
-           "num_attention_heads": 6, "num_key_value_heads": 2, "head_dim": 12, "max_position_embeddings": 64},
-          2, 5, 4), {}
-_KV_POINTS = ("matches_dynamic_cache", "llama3_8b_per_token")
-
-
-def _kv_truth(config, b, t, nbytes):
-    dtype = {2: torch.bfloat16, 4: torch.float32, 8: torch.float64}[nbytes]
-    return meta_cache_bytes(config, b, t, dtype)
-
-
-def _derived_head_dim(config, b, t, nbytes):
-    return _kv_truth({**config, "head_dim": config["hidden_size"] // config["num_attention_heads"]}, b, t, nbytes)
-
-
-mistake(*_KV_POINTS, function="kv_cache_bytes", probe=_PROBE, zh="只算了 K 或 V 中的一个，每层缓存 K 和 V 两份",
-        en="counts one of K and V: each layer caches both")(gives(lambda *a: _kv_truth(*a) // 2, _kv_truth))
-mistake(*_KV_POINTS, function="kv_cache_bytes", probe=_PROBE, zh="只算了一层，没有乘层数",
-        en="counts one layer, not every layer")(gives(lambda c, *a: _kv_truth(c, *a) // c["num_hidden_layers"], _kv_truth))
-mistake(*_KV_POINTS, function="kv_cache_bytes", probe=_PROBE, zh="用了查询头数 num_attention_heads，而 GQA 缓存的是 num_key_value_heads 个头",
-        en="uses num_attention_heads; with GQA the cache holds num_key_value_heads heads")(
-    gives(lambda c, *a: _kv_truth(c, *a) * c["num_attention_heads"] // c["num_key_value_heads"], _kv_truth))
-mistake("matches_dynamic_cache", function="kv_cache_bytes", probe=_PROBE,
-        zh="忽略了配置里的 head_dim，用 hidden_size / 头数 代替", en="ignores the config's head_dim and uses hidden_size / heads")(
-    gives(_derived_head_dim, _kv_truth))
-mistake(*_KV_POINTS, function="kv_cache_bytes", probe=_PROBE, zh="没有乘 bytes_per_element（算的是元素个数，不是字节）",
-        en="counts elements, not bytes: bytes_per_element is not multiplied in")(
-    gives(lambda c, b, t, n: _kv_truth(c, b, t, n) // n, _kv_truth))
-
-
-@mistake("matches_dynamic_cache", function="kv_cache_bytes", probe=(({**_PROBE[0][0], "head_dim": None}, 2, 5, 2), {}),
-         zh="把配置里写成 null 的 head_dim 当成了数字（config.get 的默认值只在键不存在时生效）",
-         en="takes a head_dim written as null for a number (config.get's default applies only to an absent key)")
-def _head_dim_null(got, config, *args):
-    return "head_dim" in config and config["head_dim"] is None and isinstance(got, Raised) and got.type_name == "TypeError"
+shows("fits_on_gpu", *kv_mistakes.KEYS)
+kv_mistakes.declare(__name__, ("matches_dynamic_cache", "llama3_8b_per_token"), ("matches_dynamic_cache",))
+_kv_truth = kv_mistakes.truth

@@ -93,3 +93,45 @@ def test_plans_that_fit(learner, batch, max_micro, state, per_token, b, gpu):
         what = f"fit_limit({st_}, {per_token}, {b}, {g})"
         expect_equal(as_int(learner.fit_limit(st_, per_token, b, g), what), max(0, (g - st_) // (per_token * b)), what,
                      hint="the state stays; the activations shrink with T: (gpu - state) // (bytes per token x batch)")
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+from grader.checks.support.mistakes import close, mistake  # noqa: E402
+
+_FITS_ALONE = ((60 * 10**9, 30 * 10**9, 80 * 10**9), {})  # each fits alone, together not; the state the larger
+mistake("overflowing_block", function="diagnose", probe=_FITS_ALONE,
+        zh="把超出归给了参数与状态，但状态本身放得下 GPU（”加了 LoRA 还 OOM 是 LoRA 没生效”是误区）",
+        en="blames the parameters and state, though the state alone fits the GPU (\"LoRA and still OOM: LoRA did not "
+           "take effect\" is a misconception)")(
+    lambda got, s, a, g: got == "parameters_and_state" and s <= g)
+mistake("overflowing_block", function="diagnose", probe=_FITS_ALONE,
+        zh="只拿激活和 GPU 比了：状态和激活共用一张卡，要加在一起比",
+        en="compares the activations alone with the GPU: the state and the activations share it")(
+    lambda got, s, a, g: s <= g and a <= g < s + a and got == "fits")
+
+_RESHAPE = ((10**9 + 7, 1, 4096, 4, 8192), {})  # both B and T change, by different factors
+for _wrong, _zh, _en in [
+        (lambda m, mb, mt, b, t: m * b / mb, "只按 batch 缩放了激活，漏了序列长度：激活与 B × T 成正比",
+         "scales the activations with the batch only: they are proportional to B x T"),
+        (lambda m, mb, mt, b, t: m * t / mt, "只按序列长度缩放了激活，漏了 batch：激活与 B × T 成正比",
+         "scales the activations with the sequence length only: they are proportional to B x T"),
+        (lambda m, mb, mt, b, t: m * b * t * t / (mb * mt * mt), "按 T² 缩放了激活，好像存了 [T, T] 的注意力分数：SDPA 不存它们，激活与 B × T 成正比",
+         "scales with T^2 as if the [T, T] attention scores were stored: SDPA does not store them, activations are proportional to B x T")]:
+    mistake("activations_at_new_shape", function="scale_activations", probe=_RESHAPE, zh=_zh, en=_en)(
+        lambda got, m, mb, mt, b, t, _w=_wrong: close(got, _w(m, mb, mt, b, t), 1e-3)
+        and not close(_w(m, mb, mt, b, t), m * b * t / (mb * mt), 1e-3))
+
+_PLAN = ((6, 4), {})  # 4 does not divide 6
+mistake("plans_that_fit", function="batch_plan", probe=_PLAN,
+        zh="只把 batch 降了，没有梯度累积：有效 batch 变小了，micro-batch × 累积步数要等于原 batch",
+        en="just lowers the batch, without accumulation: the effective batch shrinks; micro-batch x steps must equal the batch")(
+    lambda got, bt, mm: mm < bt and type(got) in (tuple, list) and len(got) == 2 and tuple(got) == (min(bt, mm), 1))
+mistake("plans_that_fit", function="batch_plan", probe=_PLAN,
+        zh="取了放得下的最大 micro-batch，累积步数向下取整：micro-batch × 累积步数要等于原 batch",
+        en="takes the largest micro-batch that fits and floors the steps: micro-batch x steps must equal the batch")(
+    lambda got, bt, mm: mm < bt and bt % mm != 0 and type(got) in (tuple, list) and len(got) == 2
+    and tuple(got) == (mm, bt // mm) and mm * (bt // mm) != bt)
+mistake("plans_that_fit", function="fit_limit", probe=((90 * 10**9, 10**6, 2, 80 * 10**9), {}),
+        zh="状态本身放不下时返回了负数：没有剩余显存就是一个 token 都放不下，长度为 0",
+        en="returns a negative length when the state alone does not fit: no memory left means length 0")(
+    lambda got, s, per, b, g: s > g and isinstance(got, int) and got < 0)

@@ -88,3 +88,44 @@ def test_score_verdict(learner, a, b, n, shift, base, d, k):
         expect_equal(got, want, f"verdict(scores_a={sa}, scores_b={sb}, n_questions={nn})",
                      hint="at least 2 seeds each; 'real' only if the mean +- std bands do not overlap and the "
                           "means differ by more than 1.96 sqrt(p(1-p)/n)")
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+import numpy as np  # noqa: E402
+
+from grader.checks.support.mistakes import Raised, mistake  # noqa: E402
+
+
+def _rule(a, b, n, *, ddof: int = 1, bands: bool = True, ci: bool = True) -> str:
+    """The course's rule, with one of its parts changed or left out (two seeds a side given)."""
+    (ma, sa), (mb, sb) = [(float(np.mean(s)), float(np.std(s, ddof=ddof))) for s in (a, b)]
+    apart = not (ma - sa <= mb + sb and mb - sb <= ma + sa)
+    beyond = abs(ma - mb) > ci95_half_width((ma + mb) / 2, n)
+    return "real" if (apart or not bands) and (beyond or not ci) else "not_shown"
+
+
+def _two_a_side(a, b):
+    return len(a) >= 2 and len(b) >= 2
+
+
+for _kw, _probe, _zh, _en in [
+        ({"ddof": 0}, ddof_pair(0.5, 0.02, 3), "用了总体标准差（ddof=0，np.std 的默认）：seed 间的标准差用样本标准差（ddof=1）",
+         "uses the population std (ddof=0, np.std's default): the seeds' spread is the sample std (ddof=1)"),
+        ({"ci": False}, COURSE[2], "没看 ci95：标准差带分开了，但题目数少时均值差仍在置信区间里",
+         "ignores ci95: the std bands are apart, but with few questions the means' gap is still within the confidence interval"),
+        ({"bands": False}, ([0.60, 0.65, 0.70], [0.62, 0.67, 0.72], 100_000),
+         "没看 seed 间的标准差带：只比了 ci95，seed 之间的波动会把差别淹掉",
+         "ignores the seeds' std bands: compares with ci95 only, and seed-to-seed noise can swamp the difference")]:
+    mistake("score_verdict", function="verdict", probe=(_probe, {}), zh=_zh, en=_en)(
+        lambda got, a, b, n, _kw=_kw: _two_a_side(a, b) and expected_verdict(a, b, n) is not None
+        and got == _rule(a, b, n, **_kw) != _rule(a, b, n))
+
+_ONE_RUN = (COURSE[1], {})
+mistake("score_verdict", function="verdict", probe=_ONE_RUN,
+        zh="一个 seed 也下了结论：单次运行没有标准差带，先要至少两个 seed",
+        en="draws a conclusion from a single run: one seed has no std band, at least two seeds a side come first")(
+    lambda got, a, b, n: not _two_a_side(a, b) and got in ("real", "not_shown"))
+mistake("score_verdict", function="verdict", probe=_ONE_RUN,
+        zh="对一个 seed 求了标准差（statistics.stdev 报错）：少于两个 seed 时先返回 need_more_seeds",
+        en="takes the std of one seed (statistics.stdev raises): with fewer than two seeds, answer need_more_seeds first")(
+    lambda got, a, b, n: not _two_a_side(a, b) and isinstance(got, Raised) and got.type_name == "StatisticsError")

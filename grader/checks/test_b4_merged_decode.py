@@ -119,3 +119,12 @@ def test_merged_logits(learner, config, seed, batch, seq_len):
     if diff > 1e-5:
         fail(f"{what}: max |merged - unmerged| logits (your merged model's own forward)", "<= 1e-5", diff,
              MERGE_HINT)
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+from grader.checks.support import decode_mistakes  # noqa: E402
+from grader.checks.support.mistakes import mistake  # noqa: E402,F401 - the naming test finds declaring checks by it
+
+# ridge 200 (400 TFLOPS over 2 TB/s): the compute time is far from the bytes' time
+decode_mistakes.declare(__name__, "decode_floor", ((3 * 10**9 + 7, 2, 400.0, 2.0), {}),
+                        lambda n, bpp, peak_tflops, bw_tb_s: (n, bpp, peak_tflops * 1e12, bw_tb_s * 1e12))

@@ -190,3 +190,23 @@ def test_grad_norm_curve(learner, late, first, spike, at, nan, early_at, inf):
         expect_equal(learner.grad_norm_healthy(norms), want, f"grad_norm_healthy({[round(v, 3) for v in norms]})",
                      hint="a large first step is normal, then small steady values; a NaN, or a later spike far "
                           "above the rest, is not")
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+import math  # noqa: E402
+
+from grader.checks.support.mistakes import mistake  # noqa: E402
+
+
+def _verdict(loss: float, reference: float) -> str:
+    gap = loss - reference
+    return "too_high" if gap > 1 else "too_low" if gap < -1 else "ok"
+
+
+# each probe: a first loss on which that wrong reference gives another verdict than ln V does
+for _wrong, _loss, _zh, _en in [
+        (math.log2, 6.5, "拿 log2 V 比较了：首步 loss 的参照是 ln V（自然对数，nats）", "compares with log2 V: the first loss's reference is ln V (natural log, nats)"),
+        (math.log10, 3.5, "拿 log10 V 比较了：首步 loss 的参照是 ln V（自然对数，nats）", "compares with log10 V: the first loss's reference is ln V (natural log, nats)"),
+        (float, 6.5, "拿词表大小 V 本身比较了：首步 loss 的参照是 ln V", "compares with the vocabulary size V itself: the first loss's reference is ln V")]:
+    mistake("first_loss_verdict", function="first_loss_verdict", probe=((_loss, 128), {}), zh=_zh, en=_en)(
+        lambda got, loss, v, _w=_wrong: got == _verdict(loss, _w(v)) != _verdict(loss, math.log(v)))

@@ -148,3 +148,10 @@ def test_activation_estimate(learner, config, batch, seq, nbytes):
     what = f"activation_bytes_estimate({config}, {batch}, {seq}, {nbytes})"
     expect_equal(as_int(learner.activation_bytes_estimate(config, batch, seq, nbytes), what), want, what,
                  hint="per layer and token ~6 vectors of width d and 3 of width d_ff; B x T x layers of them")
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+from grader.checks.support import kv_mistakes  # noqa: E402
+from grader.checks.support.mistakes import mistake  # noqa: E402
+
+kv_mistakes.declare(__name__, ("kv_cache_gqa",), ("kv_cache_gqa",))  # the same function and contract as A9's

@@ -98,3 +98,10 @@ def _is_last_times_k(loss: float, batches, seed: int, k: int) -> bool:
         logits = build_model(seed % 10_000, SMALL)(x)
     last = float(F.cross_entropy(logits.float().reshape(-1, logits.shape[-1]), y.reshape(-1)))
     return abs(loss - k * last) <= 1e-4 * k
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+from grader.checks.support import schedule_mistakes  # noqa: E402
+from grader.checks.support.mistakes import mistake  # noqa: E402,F401 - the naming test finds declaring checks by it
+
+schedule_mistakes.declare(__name__, "learning_rates")

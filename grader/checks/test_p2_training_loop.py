@@ -142,3 +142,10 @@ def test_step_gradient(learner, run):
 @given(strategies.p2_runs)
 def test_grads_after_step(learner, run):
     loop.expect_own_gradients(learner, *run)
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+from grader.checks.support import schedule_mistakes  # noqa: E402
+from grader.checks.support.mistakes import mistake  # noqa: E402,F401 - the naming test finds declaring checks by it
+
+schedule_mistakes.declare(__name__, "learning_rates")

@@ -297,3 +297,23 @@ def test_answers_and_stops(learner, cache, tokenizer, figure):
              f">= {MIN_STOPPED} of {len(rows)}", f"{stopped}: {shown}",
              "the model answers but never stops: is the EOS label in the loss (not ignored), and is "
              "EOS appended to every response?")
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+from grader.checks.support.mistakes import close, mistake  # noqa: E402
+
+_LABELS = ((torch.tensor([[-100, -100, 5, 6, -100], [-100, 7, -100, -100, -100]]),), {})  # 7 of 10 ignored
+
+
+def _ignored(labels) -> tuple[int, int]:
+    return int((labels == truth.IGNORE_INDEX).sum()), labels.numel()
+
+
+for _wrong, _zh, _en in [
+        (lambda k, n: (n - k) / n, "返回的是进入 loss 的比例：题目问的是被 loss 忽略（标签为 ignore_index）的比例",
+         "returns the fraction the loss keeps: the question asks for the fraction it ignores (labels equal to ignore_index)"),
+        (lambda k, n: 100.0 * k / n, "返回的是百分数：题目要 0 到 1 之间的比例", "returns a percentage: the question asks for a fraction between 0 and 1"),
+        (lambda k, n: float(k), "返回的是被忽略的标签个数，没有除以 B × T", "returns the count of ignored labels, not divided by B x T")]:
+    mistake("masked_fraction", function="masked_fraction", probe=_LABELS, zh=_zh, en=_en)(
+        lambda got, labels, _w=_wrong: 0 < _ignored(labels)[0] < _ignored(labels)[1]
+        and close(got, _w(*_ignored(labels))) and not close(_w(*_ignored(labels)), _ignored(labels)[0] / _ignored(labels)[1]))

@@ -204,3 +204,36 @@ def test_seed_reproducible(learner, seeds):
         if r["metric"] == first["metric"]:
             fail(f"metric with seed {s_} vs seed {a}", "different", r["metric"],
                  "the seed must drive the shuffling and every worker's RNGs (" + P6_SEED + ")")
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+from grader.checks.support.mistakes import close, mistake  # noqa: E402
+
+
+def _row(name, self_us, total_us, count=1):
+    return {"name": name, "self_cpu_time_us": float(self_us), "cpu_time_total_us": float(total_us), "count": count}
+
+
+# a table where self and total order the ops differently, and backward / forward != 1
+_TABLE = (([_row("forward", 5, 100), _row("backward", 5, 230), _row("aten::linear", 2, 60), _row("aten::mm", 50, 55),
+            _row("aten::addmm", 30, 35), _row("aten::relu", 8, 9), _row("aten::t", 1, 70)], 2), {})
+
+
+def _aten_by(rows, key):
+    return [r["name"] for r in sorted((r for r in rows if r["name"].startswith("aten::")), key=lambda r: (-r[key], r["name"]))]
+
+
+def _ratio(rows):
+    by_name = {r["name"]: r for r in rows}
+    return by_name["backward"]["cpu_time_total_us"] / by_name["forward"]["cpu_time_total_us"]
+
+
+mistake("reads_profiler_table", function="summarize_profile", probe=_TABLE,
+        zh="按总时间（cpu_time_total，含子算子）排了序：找热点看 self 时间，总时间会把子算子的时间再算进父算子",
+        en="ranks the ops by total time (cpu_time_total, children included): hot spots are read by self time, totals count a "
+           "child's time again in its parent")(
+    lambda got, rows, k=5: isinstance(got, dict) and list(got.get("top_ops", [])) == _aten_by(rows, "cpu_time_total_us")[:k]
+    != _aten_by(rows, "self_cpu_time_us")[:k])
+mistake("reads_profiler_table", function="summarize_profile", probe=_TABLE,
+        zh="比值倒过来了：要的是 backward 除以 forward", en="inverts the ratio: the question asks for backward over forward")(
+    lambda got, rows, k=5: isinstance(got, dict) and _ratio(rows) != 1 and close(got.get("backward_forward_ratio"), 1 / _ratio(rows)))

@@ -66,3 +66,40 @@ def test_loss_dtype(learner, case):
     got, want = _run(learner, case)
     expect_close(got["loss"], want["loss"], "cross_entropy(logits, targets) under CPU autocast(bfloat16)",
                  atol=1e-2, rtol=1e-2, hint="autocast runs the loss (a reduction) in fp32 even on bf16 logits")
+
+
+# ------------------------------------------------------------------ named mistakes (issue 29)
+from grader.checks.support.mistakes import mistake  # noqa: E402
+
+
+def _probe_case():
+    g = torch.Generator().manual_seed(29)
+    x, w, bias = torch.randn(4, 8, generator=g), torch.randn(6, 8, generator=g), torch.randn(6, generator=g)
+    return x, w / 8**0.5 + 1e-3, bias, torch.randint(0, 6, (4,), generator=g)
+
+
+_PROBE = (_probe_case(), {})
+
+
+def _dtype_of(got, key):
+    value = got.get(key) if type(got) is dict else None
+    return value.dtype if isinstance(value, torch.Tensor) else None
+
+
+mistake("weight_dtype", function="autocast_experiment", probe=_PROBE,
+        zh="参数本身变成了 bf16（把层转成了 bf16）：autocast 只为矩阵乘临时转一份 bf16，参数仍是 fp32 主权重",
+        en="makes the parameter itself bf16 (the layer cast to bf16): autocast casts a temporary bf16 copy for the matmul, "
+           "the parameter stays the fp32 master weight")(
+    lambda got, *case: _dtype_of(got, "weight_after") == torch.bfloat16)
+mistake("logits_dtype", function="autocast_experiment", probe=_PROBE,
+        zh="logits 是 fp16：题目的 autocast 是 CPU 上的 bfloat16", en="returns fp16 logits: the question's autocast is bfloat16 on the CPU")(
+    lambda got, *case: _dtype_of(got, "logits") == torch.float16)
+mistake("logits_dtype", function="autocast_experiment", probe=_PROBE,
+        zh="logits 是 fp32：在 CPU 的 autocast(bfloat16) 下矩阵乘返回 bf16（没开 autocast、device_type 写成 \"cuda\"、或事后 .float() 都会得到 fp32）",
+        en="returns fp32 logits: under CPU autocast(bfloat16) a matmul returns bf16 (autocast off, device_type \"cuda\" on CPU "
+           "tensors, or a .float() after it all give fp32)")(
+    lambda got, *case: _dtype_of(got, "logits") == torch.float32)
+mistake("loss_dtype", function="autocast_experiment", probe=_PROBE,
+        zh="loss 是 bf16：在 autocast 里 cross_entropy（reduction）按 fp32 算，在 autocast 外对 bf16 logits 求 loss 才是 bf16",
+        en="returns a bf16 loss: inside autocast cross_entropy (a reduction) runs in fp32; only outside it does a loss of bf16 logits stay bf16")(
+    lambda got, *case: _dtype_of(got, "loss") == torch.bfloat16)

@@ -64,31 +64,11 @@ def test_step_time_vs_batch(learner, n, bpp, peak, bw, batch):
 
 
 # ------------------------------------------------------------------ mistakes named by what the answer does
-from grader.checks.support.mistakes import gives, mistake, ratio  # noqa: E402
+from grader.checks.support import decode_mistakes  # noqa: E402
+from grader.checks.support.mistakes import mistake  # noqa: E402
 
 _FLOOR = ((3 * 10**9 + 7, 2, 4e14, 2e12), {})  # ridge 200: compute time far from the bytes' time
-
-
-def _floor_ms(n, bpp, peak, bw):
-    return n * bpp / bw * 1e3
-
-
-mistake("decode_floor", function="decode_floor_ms", probe=_FLOOR, zh="返回的是秒，题目要毫秒",
-        en="returns seconds where milliseconds are asked")(lambda got, *a: ratio(got, _floor_ms(*a), 1e-3))
-mistake("decode_floor", function="decode_floor_ms", probe=_FLOOR,
-        zh="混用了 GiB 与 GB：带宽的 GB/s 是 10^9 字节每秒，字节也按 10^9 换算",
-        en="mixes GiB and GB: bandwidth's GB/s is 10^9 bytes per second, count the bytes the same way")(
-    lambda got, *a: ratio(got, _floor_ms(*a), 2**30 / 1e9) or ratio(got, _floor_ms(*a), 1e9 / 2**30))
-mistake("decode_floor", function="decode_floor_ms", probe=_FLOOR, zh="忘了乘每个参数的字节数（算成 1 字节/参数）",
-        en="leaves out the bytes per parameter (1 byte each)")(
-    lambda got, n, bpp, peak, bw: ratio(got, _floor_ms(n, bpp, peak, bw), 1 / bpp))
-
-
-@mistake("decode_floor", function="decode_floor_ms", probe=_FLOOR,
-         zh="用算力算了时间（2 × 参数 / 峰值）：batch 1 的 decode 受带宽限制，时间是字节 / 带宽",
-         en="computes the time from the FLOPs (2 x params / peak): decode at batch 1 is memory-bound, bytes / bandwidth")
-def _from_compute(got, n, bpp, peak, bw):
-    return gives(lambda n, bpp, peak, bw: 2 * n / peak * 1e3, _floor_ms)(got, n, bpp, peak, bw)
+decode_mistakes.declare(__name__, "decode_floor", _FLOOR, lambda n, bpp, peak, bw: (n, bpp, peak, bw))
 
 
 @mistake("step_time_vs_batch", function="decode_step_ms", probe=((3 * 10**9 + 7, 2, 512, 4e14, 2e12), {}),

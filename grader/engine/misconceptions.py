@@ -443,13 +443,12 @@ def annotate(record: dict, exercise, key_point: str, learner, graded_file: str |
         cpu = _Cpu(learner)
         line = ""
         try:
-            from grader.checks.support.mistakes import for_key_point
-
             if MODE != "mutants":
                 line, _ = name_by_property(key_point, learner)
             # The replay (a process per registered wrong answer, ~0.5 s of CPU each) only where no
-            # property is declared: a key point's properties cover its mutants' classes, in-process.
-            if not line and (MODE == "mutants" or not for_key_point(key_point)):
+            # property is declared for the failing call's function: a key point's properties cover
+            # its mutants' classes in that function, in-process (a loop's mutants fail in another call).
+            if not line and (MODE == "mutants" or replay_wanted(key_point, call["request"].get("name"))):
                 line = name_misconception(exercise.module, key_point, learner, call=call, cpu=cpu,
                                           exclude=Path(graded_file) if graded_file else None)
         except Exception:  # noqa: BLE001 - feedback must never turn a verdict into a grader bug
@@ -459,6 +458,14 @@ def annotate(record: dict, exercise, key_point: str, learner, graded_file: str |
             record["misconception"] = line
             record["hint"] = line + (f"\n{record['hint']}" if record.get("hint") else "")
     return record
+
+
+def replay_wanted(key_point: str, function: str | None) -> bool:
+    """Replay the registered wrong answers unless a property is declared for this key point's
+    failing function (a loop's wrong answers, e.g. P2's scheduler stepped first, fail in ``drive``)."""
+    from grader.checks.support.mistakes import for_key_point
+
+    return not for_key_point(key_point, function)
 
 
 class _Cpu:
