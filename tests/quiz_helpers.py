@@ -26,8 +26,8 @@ def right(answer, truth) -> str:
         return " ".join(_letter(answer, k) for k in order)
     if isinstance(answer, MultiSelect):
         return " ".join(_letter(answer, k) for k in sorted(truth, key=lambda k: _letter(answer, k)))
-    if isinstance(answer, Choice):
-        return _letter(answer, truth)
+    if isinstance(answer, Choice):  # a truth of several keys: the course states each one
+        return _letter(answer, truth[0] if isinstance(truth, (tuple, list)) else truth)
     if isinstance(answer, BroadcastShape) and truth is None:
         return "error"
     if isinstance(answer, Shape):
@@ -55,7 +55,8 @@ def wrong(answer, truth) -> str:
         other = [k for k in keys if k not in set(truth)]
         return _letter(answer, other[0]) if other else _letter(answer, keys[0])
     if isinstance(answer, Choice):
-        return next(_letter(answer, o.key) for o in answer.options if o.key != truth)
+        right = truth if isinstance(truth, (tuple, list)) else (truth,)
+        return next(_letter(answer, o.key) for o in answer.options if o.key not in right)
     if isinstance(answer, BroadcastShape) and truth is None:
         return "(1, 2)"
     if isinstance(answer, Shape):

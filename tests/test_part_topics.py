@@ -69,3 +69,16 @@ def test_the_failing_input_is_a_topic_answered_wrong():
         check.test_part_topics(learner=learner)
     assert learner.last_call["request"]["args"] == [wrong], learner.last_call
     assert list(info.value.got) == [wrong]
+
+
+def test_the_quiz_accepts_each_part_the_check_accepts():
+    """The quiz's R.part_topics takes the check's table (one place): a topic the course places in two
+    parts is right in either, in the quiz as in the check (a tester answered 第三篇 for the SFT loss mask)."""
+    from grader.quiz import bank
+
+    part = bank.get("R.part_topics").all_parts[0]
+    for t, parts in check.PARTS_OF.items():
+        params = {"topic": t}
+        answer, truth = part.answer_for(params, 0), part.truth(params)
+        assert {n for n in range(1, 7) if answer.assess(str(n), truth)} == parts, (t, truth)
+    assert "或" in answer.show(part.truth({"topic": topic.SFT_LOSS_MASK}), "zh")

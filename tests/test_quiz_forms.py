@@ -70,7 +70,8 @@ def _fill(typed, v, part, answer, truth):
         words = {"bands": ("重叠", "不重叠"), "tell": ("分辨得出", "分辨不出来")}[part.id]
         fields.update(echo=words[0] if truth else words[1], tell=words[0] if truth else words[1])
     if isinstance(answer, Choice) and part.id == "part":
-        fields["part"] = next(o.zh.split("：")[0] for o in answer.options if o.key == truth)
+        first = truth[0] if isinstance(truth, (tuple, list)) else truth  # one of the parts the course states
+        fields["part"] = next(o.zh.split("：")[0] for o in answer.options if o.key == first)
     return typed.format(**fields)
 
 

@@ -397,10 +397,13 @@ class Choice(Answer):
             raise Invalid("Type one letter.", "请只写一个字母。")
         return self.options[LETTERS.index(got[0])].key
 
-    def assess(self, value: str, truth: str) -> bool:
-        return value == truth
+    def assess(self, value: str, truth: str | tuple[str, ...]) -> bool:
+        """``truth`` is the right option's key, or the keys of several that the course each states."""
+        return value in truth if isinstance(truth, (tuple, list)) else value == truth
 
-    def show(self, truth: str, lang: str) -> str:
+    def show(self, truth: str | tuple[str, ...], lang: str) -> str:
+        if isinstance(truth, (tuple, list)):
+            return tr(lang, " or ", " 或 ").join(self.show(t, lang) for t in truth)
         for i, o in enumerate(self.options):
             if o.key == truth:
                 return f"{LETTERS[i]}) {o.text(lang)}"

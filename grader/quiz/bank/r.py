@@ -264,7 +264,7 @@ QUESTIONS = [
         "R.part_topics", "R", "Which part covers which topic",
         "“{topic_zh}”是哪一篇讲的？", "Which part of the series teaches \"{topic}\"?",
         lambda rng: {"topic": rng.choice(topic.TOPICS)},
-        [Part("part", "Which part?", "哪一篇？", Choice(PART_OPTIONS), lambda p: str(T.part_topics()[p["topic"]]),
+        [Part("part", "Which part?", "哪一篇？", Choice(PART_OPTIONS), lambda p: tuple(map(str, T.part_topics()[p["topic"]])),
               shuffle=False)],
         course_text.PARTS_SENTENCE, "Part 1 covers the bit of Python syntax in training code and streaming a corpus, "
         "part 2 builds shape intuition on NumPy and reads results with Pandas and Matplotlib, part 3 writes the "
