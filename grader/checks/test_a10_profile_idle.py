@@ -104,20 +104,30 @@ class SetupUnclear(RuntimeError):
     """Three runs in a row did not show their setup clearly: a loaded machine, not the learner."""
 
 
-def _clearly(kind, idle, share) -> bool:
-    """The measurement shows its setup with a wide margin from the stub's 0.5 thresholds."""
+EXACT_GEMM_NAMES = {"aten::mm", "aten::bmm", "aten::matmul"}
+
+
+def _clearly(kind, idle, share, ops=(), frozen=False) -> bool:
+    """The measurement shows its setup with a wide margin from the stub's 0.5 thresholds. A frozen
+    base also shows its GEMMs under other names than aten::mm/bmm/matmul (nn.Linear's addmm, the
+    attention kernels): by design, not by the machine's timing, a rule of exact names misreads it."""
     if kind == "input-bound":
         return idle >= 0.7
     if kind == "compute-bound":
-        return idle <= 0.3 and share >= 0.65
+        device = sum(op["self_ms"] for op in ops) or 1.0
+        exact = sum(op["self_ms"] for op in ops if op["name"] in EXACT_GEMM_NAMES) / device
+        return idle <= 0.3 and share >= 0.65 and (not frozen or exact <= 0.25)
     return idle <= 0.3 and share <= 0.2
 
 
 @lru_cache(maxsize=None)
-def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2, clear: bool = True) -> dict:
+def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2, clear: bool = True,
+                 frozen: bool = False) -> dict:
     """Profile ``steps`` real training steps of the given kind; plain data for the learner.
     ``clear=False``: any real profile will do (summing self times needs no clear label), so a
-    loaded machine that blurs the setup does not make that key point a check error."""
+    loaded machine that blurs the setup does not make that key point a check error.
+    ``frozen``: a compute-bound step that trains only the output head on a frozen base (its forward
+    GEMMs are addmm and attention kernels, almost no aten::mm)."""
     from torch.profiler import ProfilerActivity, profile
 
     threads = torch.get_num_threads()
@@ -129,8 +139,11 @@ def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2, cle
                 model, shape = Reshuffler(), (8 * batch, 2 * seq)
             else:  # twice the tokens: GEMM time grows with them, the optimizer's does not
                 model, shape = TinyLM(), (2 * batch, seq)
+                if frozen:
+                    for p in (*model.emb.parameters(), *model.blocks.parameters()):
+                        p.requires_grad_(False)
             # fused: one optimizer op, not six per parameter, so a busy step is mostly GEMM
-            opt = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=True)
+            opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-3, fused=True)
             x, y = torch.randint(0, 512, shape), torch.randint(0, 512, shape)
             t0 = time.perf_counter()
             _train_step(model, opt, x, y)  # warm-up, and the compute time of one step
@@ -146,7 +159,7 @@ def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2, cle
                     "total_ms": e.cpu_time_total / 1e3}
                    for e in prof.key_averages() if e.key.startswith("aten::")]  # operators, not annotations
             idle, share = _reference_view(ops, wall_ms)
-            if _clearly(kind, idle, share) or not clear:
+            if _clearly(kind, idle, share, ops, frozen) or not clear:
                 return {"wall_ms": wall_ms, "ops": ops}
         raise SetupUnclear(f"the {kind} setup did not show clearly on this machine "
                            f"(idle {idle:.2f}, GEMM/attention share {share:.2f}): rerun the check")
@@ -192,14 +205,17 @@ def test_device_time_from_ops(learner, batch, seq, seed):
 @settings(max_examples=1)  # each example profiles all three setups for real
 @given(st.sampled_from([4, 8]), st.sampled_from([64, 128]), st.integers(0, 1000))
 def test_classifies_real_profiles(learner, batch, seq, seed):
-    for kind in LABELS:  # every setup, in every example
+    # every setup, in every example; and a head trained on a frozen base, whose GEMMs hide under other
+    # names than aten::mm (sglang#8739): a rule of exact op names fails it whatever the load
+    for kind, frozen in [(kind, False) for kind in LABELS] + [("compute-bound", True)]:
         try:
             with learner.paused():
-                summary = profile_step(kind, batch, seq, seed)
+                summary = profile_step(kind, batch, seq, seed, frozen=frozen)
         except SetupUnclear as e:  # nothing to judge the learner on: re-graded next time
             pytest.skip(f"not verifiable this time: {e}")
         idle, share = _reference_view(summary["ops"], summary["wall_ms"])
-        what = f"classify_step(a real profile of two training steps: wall {summary['wall_ms']:.0f} ms, {len(summary['ops'])} op rows)"
+        steps = "two training steps of a head on a frozen base" if frozen else "two training steps"
+        what = f"classify_step(a real profile of {steps}: wall {summary['wall_ms']:.0f} ms, {len(summary['ops'])} op rows)"
         got = as_str(learner.classify_step(summary), what)
         if got not in LABELS:
             fail(f"{what} must be one of {LABELS}", kind, got)
