@@ -49,10 +49,15 @@ def real_state(config_items: tuple, r: int | None, targets, seed: int = 0) -> di
     for m in masters:
         m.grad = None
     states = [opt.state[m] for m in masters]
-    if any(p.grad is not None for p in frozen) or any(p.grad is None for p in trainable):
-        raise RuntimeError("the setup is wrong: frozen parameters got gradients or trainable ones none")
     if any(set(s) != {"step", "exp_avg", "exp_avg_sq"} for s in states):
         raise RuntimeError(f"AdamW's state changed keys: {set(states[0])}")
+    return _account(frozen, trainable, masters, states)
+
+
+def _account(frozen, trainable, masters, states) -> dict:
+    """Bytes of each part of the training state after one step, read off the real tensors."""
+    if any(p.grad is not None for p in frozen) or any(p.grad is None for p in trainable):
+        raise RuntimeError("the setup is wrong: frozen parameters got gradients or trainable ones none")
     return {
         "n_frozen": sum(p.numel() for p in frozen),
         "n_trainable": sum(p.numel() for p in trainable),
@@ -89,19 +94,4 @@ def peft_default_state(config_items: tuple, r: int, targets, seed: int = 0) -> d
     ids = torch.randint(0, config["vocab_size"], (2, 8), generator=torch.Generator().manual_seed(seed))
     model(input_ids=ids, labels=ids, use_cache=False).loss.backward()
     opt.step()
-    states = [opt.state[p] for p in trainable]
-    if any(p.grad is not None for p in frozen) or any(p.grad is None for p in trainable):
-        raise RuntimeError("the setup is wrong: frozen parameters got gradients or trainable ones none")
-    return {
-        "n_frozen": sum(p.numel() for p in frozen),
-        "n_trainable": sum(p.numel() for p in trainable),
-        "parts": {
-            "frozen_weights": _nbytes(frozen),
-            "weights": _nbytes(trainable),
-            "grads": _nbytes(p.grad for p in trainable),
-            "master": 0,
-            "adam_m": _nbytes(s["exp_avg"] for s in states),
-            "adam_v": _nbytes(s["exp_avg_sq"] for s in states),
-        },
-        "step_scalars": _nbytes(s["step"] for s in states),
-    }
+    return _account(frozen, trainable, [], [opt.state[p] for p in trainable])  # no separate master copy
