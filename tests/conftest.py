@@ -56,12 +56,14 @@ def killed_by(path: Path, name: str = "KILLED_BY") -> tuple[str, ...]:
 def _mode(ex: catalog.Exercise, path: Path) -> dict:
     """How the harness grades a file: a mutant runs only the key points that must catch it (heavy
     exercises stay affordable), a variant only the key points it names. Naming the mistake (replaying a failed call
-    against the other mutants) is off: test_feedback.py asserts on it, with its own gradings."""
+    against the other mutants) and shrinking a failing input are off: the harness asks only which key points
+    fail; test_feedback.py and test_failing_example.py assert on both, with their own gradings."""
+    verdict_only = dict(name_mistakes=False, shrink=False)
     if VARIANTS_DIR in path.parents:
-        return dict(key_points=killed_by(path, "PASSES"), name_mistakes=False)
+        return dict(key_points=killed_by(path, "PASSES"), **verdict_only)
     if MUTANTS_DIR in path.parents:
-        return dict(key_points=killed_by(path), name_mistakes=False)
-    return dict(key_points=None, name_mistakes=False)
+        return dict(key_points=killed_by(path), **verdict_only)
+    return dict(key_points=None, **verdict_only)
 
 
 def _grade(ex: catalog.Exercise, path: Path):
@@ -74,10 +76,15 @@ class HarnessCache:
     libraries, the machine's capabilities) and grading mode. A fresh clone (CI) has none, so
     the suite is fast without it; ``--fresh-harness`` or GRADER_HARNESS_CACHE=0 ignores it."""
 
-    def __init__(self, enabled: bool):
+    def __init__(self, enabled: bool, worker: str = ""):
         from grader.engine import cache
 
-        self._cache = cache.ResultCache(ROOT, name="test-harness") if enabled else None
+        # Each xdist worker writes a store of its own (a whole-file replace would drop the other's
+        # entries) and reads every worker's: the next run's split of the tests is not this one's.
+        name = f"test-harness-{worker}" if worker else "test-harness"
+        self._cache = cache.ResultCache(ROOT, name=name) if enabled else None
+        self._others = [cache.ResultCache(ROOT, name=p.stem) for p in sorted(cache.CACHE_DIR.glob("test-harness*.json"))
+                        if p.stem != name] if enabled else []
         self._reusable = cache.reusable
         self._slots: dict[tuple[str, Path], tuple[str, str]] = {}
 
@@ -101,8 +108,11 @@ class HarnessCache:
         if self._cache is None:
             return None
         slot, fingerprint = self._slot(ex, path)
-        hit = self._cache.get(ex, fingerprint, slot=slot)
-        return hit if hit is not None and self._reusable(hit, ex) else None
+        for store in (self._cache, *self._others):
+            hit = store.get(ex, fingerprint, slot=slot)
+            if hit is not None and self._reusable(hit, ex):
+                return hit
+        return None
 
     def put(self, ex: catalog.Exercise, path: Path, result) -> None:
         if self._cache is not None:
@@ -112,8 +122,8 @@ class HarnessCache:
     def cost(self, ex: catalog.Exercise, path: Path) -> float:
         """Seconds the last grading of this file took, whatever it said; the exercise's time limit
         when never graded here (an order for the plan, never a verdict)."""
-        if self._cache is not None:
-            entry = self._cache._entries.get(self._slot(ex, path)[0])
+        for store in filter(None, (self._cache, *self._others)):
+            entry = store._entries.get(self._slot(ex, path)[0])
             try:
                 return float(entry["result"]["duration_s"])
             except (TypeError, KeyError, ValueError):
@@ -170,21 +180,35 @@ class Graded:
         return self._results[key]
 
 
+HARNESS_PARAMS = ("solution_of", "stub_of", "mutant", "variant")
+
+
+def harness_file(item) -> tuple[catalog.Exercise, Path] | None:
+    """The (exercise, file) a harness test grades: a solution, a stub, a mutant or a variant."""
+    spec = getattr(item, "callspec", None)
+    for name in HARNESS_PARAMS:
+        if spec and name in spec.params:
+            value = spec.params[name]
+            if name in ("mutant", "variant"):
+                return value
+            folder = "solutions" if name == "solution_of" else "exercises"
+            return value, ROOT / folder / f"{value.module}.py"
+    return None
+
+
+def xdist_worker(config) -> str:
+    """This process's pytest-xdist worker id ("gw0", ...), "" when the tests run in one process."""
+    return getattr(config, "workerinput", {}).get("workerid", "")
+
+
 @pytest.fixture(scope="session")
 def graded(request) -> Graded:
-    wanted = []
-    for item in request.session.items:
-        for name in ("solution_of", "stub_of", "mutant", "variant"):
-            spec = getattr(item, "callspec", None)
-            if spec and name in spec.params:
-                value = spec.params[name]
-                ex, path = value if name in ("mutant", "variant") else (value, None)
-                if path is None:
-                    folder = "solutions" if name == "solution_of" else "exercises"
-                    path = ROOT / folder / f"{ex.module}.py"
-                wanted.append((ex, path))
+    worker = xdist_worker(request.config)
+    # In one process the harness grades what every selected test needs in one parallel batch; under
+    # xdist the workers are the parallelism and each grades what it is handed (it cannot know the rest).
+    wanted = [] if worker else [f for f in map(harness_file, request.session.items) if f]
     enabled = not request.config.getoption("--fresh-harness") and os.environ.get("GRADER_HARNESS_CACHE") != "0"
-    return Graded(wanted, HarnessCache(enabled))
+    return Graded(wanted, HarnessCache(enabled, worker))
 
 
 def pytest_addoption(parser):
@@ -228,6 +252,7 @@ def pytest_collection_modifyitems(config, items):
         if item.nodeid in QUARANTINE:
             item.add_marker(pytest.mark.xfail(reason=f"open defect: {QUARANTINE[item.nodeid]}", strict=False))
         mark_exercise(item)
+    items[:] = heavy_first(items)
     wanted = {i.strip().upper() for arg in config.getoption("--exercise") for i in arg.split(",") if i.strip()}
     if not wanted:
         return
@@ -239,8 +264,18 @@ def pytest_collection_modifyitems(config, items):
     items[:] = keep
 
 
+def heavy_first(items) -> list:
+    """The harness's gradings first, the heaviest exercises first (by their time limit: every xdist
+    worker must collect the same order, so nothing measured on this machine decides it): a worker
+    that finishes its light tests steals short gradings, not a P4 training run at the end."""
+    order = sorted((i for i, item in enumerate(items) if harness_file(item)),
+                         key=lambda i: -harness_file(items[i])[0].timeout_s)
+    return [items[i] for i in order] + [item for item in items if not harness_file(item)]
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "exercise: a test bound to one exercise (its id is a marker too)")
+    config.addinivalue_line("markers", "quiet: needs the machine to itself (make test runs these last, alone)")
     for ex_id in catalog.BY_ID:
         config.addinivalue_line("markers", f"{ex_id}: a test bound to exercise {ex_id}")
     runner.warm_up(heavy=True)  # hundreds of check processes: preload torch & co. once

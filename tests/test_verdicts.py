@@ -233,6 +233,7 @@ def verified_when_quiet(grade, quiet, wait_s: float = QUIET_WAIT_S, tries: int =
     pytest.skip(f"the box was not quiet enough to verify (readings {[round(r, 2) for r in readings]})")
 
 
+@pytest.mark.quiet
 @pytest.mark.parametrize("ex,key_point", LOAD_SKIPPED, ids=[f"{e.id}-{k}" for e, k in LOAD_SKIPPED])
 def test_load_skipped_key_point_is_verified_on_a_quiet_box(ex, key_point, tmp_path):
     from grader.engine import runner

@@ -30,12 +30,14 @@ from grader.isolation.learner import InProcessLearner, Learner, LearnerError, dr
 
 # Deterministic: inputs are drawn from a seed tied to the learner's code (see
 # pytest_collection_modifyitems), so the same code gets the same verdict on every run.
-settings.register_profile(
-    "grading", derandomize=True, database=None, deadline=None, max_examples=40,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-    print_blob=False, report_multiple_bugs=False,
-    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
-)
+_GRADING = dict(derandomize=True, database=None, deadline=None, max_examples=40,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+                print_blob=False, report_multiple_bugs=False)
+settings.register_profile("grading", **_GRADING,
+                          phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink])
+# --no-shrink: the verdict without the smallest failing input (the project's mutant harness asks only
+# whether a key point fails; shrinking a failure is most of a failing mutant's time). Same inputs drawn.
+settings.register_profile("verdict", **_GRADING, phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target])
 settings.load_profile(os.environ.get("GRADER_HYPOTHESIS_PROFILE", "grading"))
 
 
@@ -53,6 +55,8 @@ def pytest_addoption(parser):
     group.addoption("--hide", action="append", default=[],
                     help="a folder the learner's process must not see (e.g. other submissions)")
     group.addoption("--zygote", help="socket of a grader.isolation.zygote that forks the learner's processes")
+    group.addoption("--no-shrink", action="store_true",
+                    help="report a failing key point without shrinking its input to the smallest (verdict only)")
     group.addoption("--no-misconceptions", action="store_true",
                     help="do not replay a failed call against the registered wrong answers")
     group.addoption("--in-process", action="store_true",
@@ -141,6 +145,11 @@ def _fresh_key_point(request):
         handle.reset()
     learner_module.forget_answers()  # "different results for the same input" is this key point's own
     yield
+
+
+def pytest_configure(config):
+    if config.getoption("--no-shrink"):
+        settings.load_profile("verdict")
 
 
 def pytest_unconfigure(config):

@@ -139,14 +139,16 @@ def uniform_result(ex: Exercise, kp_status: str, message: str, status: str = "gr
 
 def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
                    key_points: Iterable[str] | None = None, in_process: bool = False,
-                   hidden: Iterable[Path] = (), name_mistakes: bool = True) -> ExerciseResult:
+                   hidden: Iterable[Path] = (), name_mistakes: bool = True,
+                   shrink: bool = True) -> ExerciseResult:
     """Run one exercise's checks in a fresh pytest process with a wall-clock limit.
 
     ``key_points`` restricts the run to those key points (the mutant harness uses it so a
     mutant of a heavy exercise runs only the checks that must catch it). The learner's folder
     is read once, into the check's own folder (:func:`grader.isolation.files.snapshot_modules`);
     everything after that, the check included, works on that copy. ``name_mistakes=False`` skips
-    replaying a failed call against the registered wrong answers (grader/engine/misconceptions.py).
+    replaying a failed call against the registered wrong answers (grader/engine/misconceptions.py);
+    ``shrink=False`` reports a failure on the input that first showed it, not the smallest one.
     """
     selected = [kp for kp in ex.key_points if key_points is None or kp.id in set(key_points)]
     start = time.monotonic()
@@ -183,6 +185,8 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
             args += ["--hide", str(Path(path).resolve())]
         if not name_mistakes:
             args.append("--no-misconceptions")
+        if not shrink:
+            args.append("--no-shrink")
         if key_points is not None:
             args += ["-k", " or ".join(f"test_{kp.id}" for kp in selected) or "nothing"]
         log = Path(tmp) / "pytest.log"
