@@ -22,7 +22,7 @@ STAMP_TEST := $(VENV)/.installed-test-$(INSTALL_KEY)
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 TORCH_INDEX_ARG := $(if $(TORCH_INDEX_URL),--extra-index-url "$(TORCH_INDEX_URL)",)
 
-.PHONY: grade test bench list quiz venv deps-classroom deps-cluster lock clean
+.PHONY: grade test bench list quiz venv deps-classroom deps-cluster lock clean docs
 
 grade: $(STAMP)
 	@$(BIN)/grader grade --target "$(TARGET)" $(ONLY_ARG)
@@ -46,6 +46,10 @@ bench: $(STAMP_TEST)
 
 list: $(STAMP)
 	@$(BIN)/grader list -v
+
+# The documentation site (mkdocs.yml, docs/) into build/site/; `$(BIN)/mkdocs serve` serves it while editing.
+docs: $(STAMP_TEST)
+	$(BIN)/mkdocs build --strict
 
 venv: $(STAMP)
 

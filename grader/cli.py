@@ -138,7 +138,7 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
         names = classroom.build_course(args.course_dir, only=only)
         console.print(f"built {escape(str(args.course_dir))}: source notebooks for {escape(', '.join(names))}, nbgrader_config.py and "
                       f"the manifest of the grader's files ({manifest.MANIFEST})", highlight=False)
-        console.print("next: cd into it, then `nbgrader generate_assignment <name>` for each (see README, Classroom)")
+        console.print("next: cd into it, then `nbgrader generate_assignment <name>` for each (see docs/classroom.md)")
         return 0
     course = Path(args.course_dir)
     if args.action == "seal":
@@ -232,7 +232,7 @@ def _cmd_gradescope(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]grader: cannot build: {escape(str(exc.args[0] if exc.args else exc))}[/]", highlight=False)
         return 2
     console.print(f"wrote {escape(str(args.zip))}: {escape(str(len(names)))} files (setup.sh, run_autograder, the grader, stubs, solutions)")
-    console.print("next: upload it as the assignment's autograder (README, Gradescope)")
+    console.print("next: upload it as the assignment's autograder (docs/scale-out.md, Gradescope)")
     return 0
 
 

@@ -26,6 +26,7 @@ from collections import Counter
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -134,34 +135,71 @@ def install_rows(rows: "Table") -> None:
 
     venv = Path(sys.prefix)
     learner, everything = needed(), {d.metadata["Name"].lower() for d in metadata.distributions()}
-    rows.append(("packages of a learner's install (make grade)", len(learner), "no extra", None, "packages"))
-    rows.append(("packages installed here (make test: every extra)", len(everything), "", None, "packages"))
-    rows.append(("venv size (this one: every extra installed)", size_mib(venv), str(venv.name), None, "MiB"))
-    rows.append(("model cache size (SmolLM2 for P4, X5, B3)", size_mib(smollm.cache_dir()), "", None, "MiB"))
+    rows.append((LEARNER_PACKAGES, len(learner), "no extra", None, "packages"))
+    rows.append((ALL_PACKAGES, len(everything), "", None, "packages"))
+    rows.append((VENV_SIZE, size_mib(venv), str(venv.name), None, "MiB"))
+    rows.append((MODEL_CACHE_SIZE, size_mib(smollm.cache_dir()), "", None, "MiB"))
     print(f"platform: {platform.system()} {platform.machine()} (the learner's sandbox needs Linux: "
           "seccomp, pivot_root, /proc)", flush=True)
 
 
-# The README's performance table is this script's output, never hand-copied: --json writes a run's
-# rows, --readme renders the table from such a file between these markers.
-README_START, README_END = "<!-- bench table: scripts/bench.py --readme, do not edit -->", "<!-- end bench table -->"
+# The rows the README's first-run line quotes, by name (one place: the rows are written with these).
+COLD_GRADE = "full grade of the solutions, cold"
+MAKE_TEST = "`make test` (pytest tests, no harness verdict reused)"
+LEARNER_PACKAGES = "packages of a learner's install (make grade)"
+ALL_PACKAGES = "packages installed here (make test: every extra)"
+VENV_SIZE = "venv size (this one: every extra installed)"
+MODEL_CACHE_SIZE = "model cache size (SmolLM2 for P4, X5, B3)"
+
+# Figures are this script's output, never hand-copied: --json writes a run's rows, --render writes
+# from such a file docs/performance.md's table and README.md's first-run line, each between its markers.
+TABLE = ("<!-- bench table: scripts/bench.py --render, do not edit -->", "<!-- end bench table -->")
+FIRST_RUN = ("<!-- first-run cost: scripts/bench.py --render, do not edit -->", "<!-- end first-run cost -->")
+
+
+def shown(r: dict) -> str:
+    return f"{r['value']:.0f} {r['unit']}" if r["unit"] in ("packages", "MiB") else f"{r['value']:.1f} {r['unit']}"
 
 
 def render(run: dict) -> str:
-    lines = [README_START, "",
+    """docs/performance.md's table: every row of the run, with its goal and verdict."""
+    lines = [TABLE[0], "",
              f"`{run['command']}` on {run['date']}: {run['machine']}.", "",
              "| what | value | target | note |", "|---|---:|---|---|"]
     for r in run["rows"]:
-        value = f"{r['value']:.0f} {r['unit']}" if r["unit"] in ("packages", "MiB") else f"{r['value']:.1f} {r['unit']}"
         target = f"{r['target']}: {r['verdict']}" if r["target"] else ""
-        lines.append(f"| {r['what']} | {value} | {target} | {r['note']} |")
-    return "\n".join(lines + ["", README_END])
+        lines.append(f"| {r['what']} | {shown(r)} | {target} | {r['note']} |")
+    return "\n".join(lines + ["", TABLE[1]])
 
 
-def update_readme(run: dict, readme: Path) -> None:
-    text = readme.read_text()
-    start, end = text.index(README_START), text.index(README_END) + len(README_END)
-    readme.write_text(text[:start] + render(run) + text[end:])
+def render_first_run(run: dict) -> str:
+    """README.md's first-run line: the venv, the model cache and the times, as the run measured
+    them, and saying so where the run did not measure one (a reduced run times no full grade)."""
+    rows = {r["what"]: r for r in run["rows"]}
+
+    def value(what: str, missing: str) -> str:
+        r = rows.get(what)
+        return shown(r) if r and r["value"] else missing
+
+    text = (f"First run, as `make bench` measured it on {run['date']} ({run['machine']}): the venv "
+            f"{value(VENV_SIZE, 'not measured')} with every extra ({value(ALL_PACKAGES, '?')}; a learner's install "
+            f"needs {value(LEARNER_PACKAGES, '?')}), the model cache "
+            f"{value(MODEL_CACHE_SIZE, 'not built in that run (the first grade of P4, X5 or B3 builds it)')}, "
+            f"the first full grade {value(COLD_GRADE, 'not timed in that run')}, "
+            f"`make test` {value(MAKE_TEST, 'not timed in that run')}. "
+            "The full table: [performance](docs/performance.md).")
+    return "\n".join([FIRST_RUN[0], textwrap.fill(text, 100, break_on_hyphens=False), FIRST_RUN[1]])
+
+
+PAGES = {"docs/performance.md": (TABLE, render), "README.md": (FIRST_RUN, render_first_run)}
+
+
+def update_pages(run: dict, root: Path = ROOT) -> None:
+    for page, ((start_mark, end_mark), rendered) in PAGES.items():
+        path = root / page
+        text = path.read_text()
+        start, end = text.index(start_mark), text.index(end_mark) + len(end_mark)
+        path.write_text(text[:start] + rendered(run) + text[end:])
 
 
 def passed(results) -> str:
@@ -233,13 +271,14 @@ def main() -> int:
     parser.add_argument("--class-part-only", action="store_true",
                         help="only the class measurements (no full grade, no nbgrader comparison)")
     parser.add_argument("--with-make-test", action="store_true",
-                        help="also time the project's tests (pytest tests, ~8+ min), CPU seconds of the tree too")
-    parser.add_argument("--json", default="", help="write the run's rows to this file (for --readme)")
-    parser.add_argument("--readme", default="", metavar="RUN.json",
-                        help="only render README.md's performance table from a run written by --json")
+                        help="also time the project's tests (pytest tests), CPU seconds of the tree too")
+    parser.add_argument("--json", default="", help="write the run's rows to this file (for --render)")
+    parser.add_argument("--render", default="", metavar="RUN.json",
+                        help="only write docs/performance.md's table and README.md's first-run line from a run "
+                             "written by --json")
     args = parser.parse_args()
-    if args.readme:
-        update_readme(json.loads(Path(args.readme).read_text()), ROOT / "README.md")
+    if args.render:
+        update_pages(json.loads(Path(args.render).read_text()))
         return 0
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load = os.getloadavg()[0]
@@ -259,7 +298,7 @@ def main() -> int:
         only = [ex.id for ex in class_exs]
         if not args.class_part_only:
             cold, results = timed(lambda: runner.grade(sols, only=ids))
-            rows.append(("full grade of the solutions, cold", cold, passed(results)))
+            rows.append((COLD_GRADE, cold, passed(results)))
             warm, results = timed(lambda: runner.grade(sols, only=ids))
             rows.append(("full grade of the solutions, warm", warm, passed(results), Target("<= 90 s", at_most=90)))
             isolated = sum(r.duration_s for r in results.values())
@@ -377,7 +416,7 @@ def main() -> int:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         tail = (proc.stdout.strip().splitlines() or ["no output"])[-1]
-        rows.append(("`make test` (pytest tests, no harness verdict reused)", wall,
+        rows.append((MAKE_TEST, wall,
                      f"{tail}; {cpu:.0f} CPU s of the reaped tree", Target("<= 480 s", at_most=480)))
     install_rows(rows)
     machine = f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, load {load:.1f} at the start"

@@ -1,5 +1,5 @@
 """No check file depends on another: ground truth two exercises share lives in
-grader/checks/truth/, helpers in grader/checks/support/ (README, "adding an exercise"). A static
+grader/checks/truth/, helpers in grader/checks/support/ (docs/maintaining.md, the checklist). A static
 scan, so it runs in milliseconds and needs no grading.
 
 Importing another exercise's check file would run its tests' module code in this exercise's

@@ -1,4 +1,4 @@
-"""The classroom end to end, as an instructor runs it (README, "Classroom"), with real nbgrader,
+"""The classroom end to end, as an instructor runs it (docs/classroom.md), with real nbgrader,
 on a clean copy of the project (its tracked files: nothing built, no cache, no course).
 
 The whole course is built and every set released; grading is kept cheap by answering only two
@@ -42,7 +42,7 @@ from grader.course.catalog import ROOT
 BIN = Path(sys.executable).parent
 PARTIAL = "solutions/mutants/a3_broadcast/max_of_dims.py"
 SETS = [f"set_{s}" for s in catalog.SETS]
-ROOTED = os.geteuid() == 0  # the sandbox's walls need root (README, "How grading works")
+ROOTED = os.geteuid() == 0  # the sandbox's walls need root (docs/security.md)
 COST: dict[str, float] = {}
 
 

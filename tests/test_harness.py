@@ -115,17 +115,3 @@ def test_the_lock_pins_every_dependency_and_torch_cpu():
             name, version = pin.split("==")
             assert lock.get(name.lower()) in (version, f"{version}+cpu"), pin
     assert lock["torch"] == "2.13.0+cpu" and not any(k.startswith("nvidia") for k in lock)
-
-
-def test_the_readme_performance_table_is_the_bench_output():
-    """Issue 30: no hand-copied figures. The table is scripts/bench.py's rendering of a run's rows
-    (scripts/bench-run.json, written by `scripts/bench.py --json`), with each goal beside its row."""
-    import importlib.util
-    import json
-
-    spec = importlib.util.spec_from_file_location("bench", ROOT / "scripts" / "bench.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    run = json.loads((ROOT / "scripts" / "bench-run.json").read_text())
-    assert bench.render(run) in (ROOT / "README.md").read_text()
-    assert any(r["target"] for r in run["rows"]) and any(r["unit"] == "MiB" for r in run["rows"])

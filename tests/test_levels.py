@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import given, strategies as st
 
 from grader.course import catalog
 from grader.course import levels
+from tests.course_files import PART_7, course_dir
 
 BY_SET = {s: [ex for ex in catalog.CATALOG if ex.set == s] for s in catalog.SETS}
 ORDER = {name: i for i, name in enumerate(levels.LEVELS)}
@@ -38,13 +40,59 @@ def test_everything_passed_is_can_teach_and_nothing_is_none():
     assert levels.summarize(nothing).level == "none"
 
 
-# The course's bars (A >= 8 of 10, B >= 4 of 5) as fractions of however many questions the catalog has.
-A_NEEDED = math.ceil(levels.NEEDED["A"] * len(BY_SET["A"]))
-B_NEEDED = math.ceil(levels.NEEDED["B"] * len(BY_SET["B"]))
+# The course's bars, as its pass line counts them: 「A 组至少 8 题、B 组至少 4 题」 (of its 10 and 5).
+A_NEEDED, B_NEEDED = 8, 4
 
 
 def test_course_bars_at_the_course_counts():
-    assert levels.needed("A", 10) == 8 and levels.needed("B", 5) == 4
+    assert levels.needed("A", 10) == A_NEEDED and levels.needed("B", 5) == B_NEEDED
+    assert {s: len(BY_SET[s]) for s in "ABC"} == {"A": 10, "B": 5, "C": 7} == levels.COURSE_QUESTIONS
+    with pytest.raises(levels.ClosedSetChanged, match="set A has 11 questions"):
+        levels.needed("A", 11)  # 8 of 11 is no bar the course set
+
+
+def test_the_counts_are_the_course_text():
+    """The self-test's sets and the pass line are quoted from part 7, verbatim: the counts the
+    levels use are read from those quotes, so a quote that is not the course's fails here."""
+    text = (course_dir() / PART_7).read_text(encoding="utf-8")
+    assert levels.SELF_TEST in text and levels.PASS_LINE_TEXT in text
+    assert levels.PASS_LINE == {"A": A_NEEDED, "B": B_NEEDED}
+
+
+def _with(monkeypatch, exercises) -> None:
+    monkeypatch.setattr(catalog, "CATALOG", tuple(exercises))
+
+
+@pytest.mark.parametrize("set_id", ["A", "B", "C"])
+@pytest.mark.parametrize("change", ["added", "removed"])
+def test_a_closed_set_changed_fails_loudly(monkeypatch, set_id, change):
+    """Issue 25: an A11 silently moved the pass line from A >= 8 to A >= 9. A question added to or
+    removed from a closed set now stops the levels, with a message that tells the maintainer why."""
+    first = BY_SET[set_id][0]
+    if change == "added":
+        extra = dataclasses.replace(first, id=f"{set_id}{len(BY_SET[set_id]) + 1}", module="not_built_yet")
+        _with(monkeypatch, [*catalog.CATALOG, extra])
+    else:
+        _with(monkeypatch, [ex for ex in catalog.CATALOG if ex.id != first.id])
+    with pytest.raises(levels.ClosedSetChanged, match=f"set {set_id} has .* closed self-test.*set P or X"):
+        levels.summarize(all_passed())
+
+
+def test_an_r_item_added_fails_loudly(monkeypatch):
+    (r,) = BY_SET["R"]
+    more = dataclasses.replace(r, key_points=(*r.key_points, dataclasses.replace(r.key_points[0], id="another")))
+    _with(monkeypatch, [more if ex.id == "R" else ex for ex in catalog.CATALOG])
+    with pytest.raises(levels.ClosedSetChanged, match="set R has 13 recall items in the catalog"):
+        levels.summarize(all_passed())
+
+
+@pytest.mark.parametrize("field, value", [("a", (8, 11)), ("b", (4, 4)), ("r", (10, 13))])
+def test_a_quiz_with_another_count_fails_loudly(field, value):
+    from grader.quiz import progress
+
+    counts = dataclasses.replace(progress.counts(progress.progress_from_rows("ada", [])), **{field: value})
+    with pytest.raises(levels.ClosedSetChanged, match="in the quiz"):
+        levels.summarize(all_passed(), quiz=counts)
 
 
 @pytest.mark.parametrize("set_id, needed", [("A", A_NEEDED), ("B", B_NEEDED)])

@@ -1,4 +1,4 @@
-"""Every ``recall`` mark in the catalog, reviewed by id (README: a key point is recall when its expected
+"""Every ``recall`` mark in the catalog, reviewed by id (docs/learning.md: a key point is recall when its expected
 value *is* the fact asked for: R's facts, the run record's items, the label ignore index, a course
 number, threshold or formula, or the course's own question with its own numbers; one whose expected
 value is computed or measured on drawn inputs shows everything at the first failure). A mark added

@@ -10,8 +10,8 @@ not submitted   no folder, an empty one, a notebook of another name (named in th
 not graded      submitted, but autograde has not graded it (not run yet, or it failed)
 
 ``mastery.csv`` / ``mastery.json`` (:func:`mastery`): one row per student, by the same rules as
-``make grade`` (:mod:`grader.course.levels`) applied to the gradebook's key-point grades; README,
-"Classroom", explains every column.
+``make grade`` (:mod:`grader.course.levels`) applied to the gradebook's key-point grades; docs/classroom.md
+explains every column.
 """
 
 from __future__ import annotations

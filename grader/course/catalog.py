@@ -1,6 +1,6 @@
 """The exercise catalog: the single source of truth for ids, sets, course parts and key points.
 
-Every exercise of the course (README: "For maintainers") is registered here, built or not. An exercise is
+Every exercise of the course (docs/maintaining.md) is registered here, built or not. An exercise is
 *available* when its three files exist, all named by its module name::
 
     exercises/<module>.py              the stub the learner fills in

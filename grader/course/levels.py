@@ -22,8 +22,12 @@ them from the quiz and the "has done it" criteria from the code:
 Without quiz counts (``quiz=None``, as the classroom counts its gradebook) every criterion comes
 from the code, as listed above.
 
-The thresholds are kept as fractions (NEEDED) of the catalog's counts: the course wrote them
-for 12 recall items, 10 A and 5 B questions; a question added to a set moves the bar with it.
+The pass line is the course's count, not a fraction: "A >= 8" certifies 8 of the course's 10 A
+questions, so sets R, A, B and C are closed (the course's self-test, which the quiz mirrors). A
+catalog or quiz whose count of them differs from the course's raises :class:`ClosedSetChanged`,
+saying why, rather than give a level the course never defined (docs/maintaining.md). Only the
+shares the rules are written in stay shares: half of each C question's key points (the course's
+words) and 80% of R's items (CATALOG.md's; the course gives R no count).
 
 An outcome maps exercise id -> key point id -> True (passed), False, or None (not verifiable
 on this machine: left out of every count). An exercise absent from the mapping (not
@@ -34,6 +38,7 @@ every verifiable key point of it passes.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping
@@ -43,14 +48,44 @@ from grader.course import catalog
 Outcomes = Mapping[str, Mapping[str, "bool | None"]]
 
 LEVELS = ("none", "read", "mastered", "can-teach")
-# The course's thresholds, stated once, as fractions of the catalog's counts.
-NEEDED = {"R": Fraction(8, 10), "A": Fraction(8, 10), "B": Fraction(4, 5), "C": Fraction(1, 2)}
+# Part 7 (第七篇), verbatim: its self-test's sets and its pass line. The counts below are read from
+# these lines, so the numbers live in one place, the course's words (tests/test_levels.py finds
+# both lines in the course text).
+SELF_TEST = "通关自测：A 判断与计算 10 题、B 跨篇综合 5 题、C 面试题 7 题"
+PASS_LINE_TEXT = "通关标准：A 组至少 8 题、B 组至少 4 题、C 组每题能说出一半以上要点。"
+COURSE_QUESTIONS = {s: int(n) for s, n in re.findall(r"([ABC]) \S+ (\d+) 题", SELF_TEST)}  # A 10, B 5, C 7
+PASS_LINE = {s: int(n) for s, n in re.findall(r"([AB]) 组至少 (\d+) 题", PASS_LINE_TEXT)}  # A 8, B 4
+C_SHARE = Fraction(1, 2)  # of each C question's key points: 「一半以上」, half or more
+# R: CATALOG.md's "the R quiz >= 80%" of its 12 recall items (the course names the terms, no count).
+R_ITEMS, R_SHARE = 12, Fraction(8, 10)
 MASTERED_P = ("P1", "P2", "P3", "P4")
 
 
+class ClosedSetChanged(RuntimeError):
+    """A set of the course's closed self-test (R, A, B, C) has more or fewer questions than the course."""
+
+
+def closed(set_id: str, count: int, where: str) -> None:
+    """Refuse a count of set ``set_id`` (questions; R: items) that is not the course's, saying why."""
+    course = R_ITEMS if set_id == "R" else COURSE_QUESTIONS[set_id]
+    if count != course:
+        unit = "recall items" if set_id == "R" else "questions"
+        raise ClosedSetChanged(
+            f"set {set_id} has {count} {unit} in {where}, the course's self-test has {course}. Sets R, A, B "
+            f"and C are the course's closed self-test (part 7: 「{SELF_TEST}」; 「{PASS_LINE_TEXT}」): the pass "
+            "line counts the course's own questions, so adding or removing one would change what the levels "
+            "certify. Put a new exercise in set P or X, or, if the course itself changed, change SELF_TEST, "
+            "PASS_LINE_TEXT or R_ITEMS in grader/course/levels.py from its text (docs/maintaining.md, "
+            "\"The closed sets\").")
+
+
 def needed(set_id: str, total: int) -> int:
-    """How many of ``total`` (R items, A or B questions, one C question's key points) the course asks for."""
-    return math.ceil(NEEDED[set_id] * total)
+    """How many of ``total`` the course asks for: A or B questions (``total`` must be the course's
+    count), one C question's key points, or R's items."""
+    if set_id in PASS_LINE:
+        closed(set_id, total, "the total given to needed()")
+        return PASS_LINE[set_id]
+    return math.ceil((C_SHARE if set_id == "C" else R_SHARE) * total)
 
 
 def by_set() -> dict[str, list[catalog.Exercise]]:
@@ -162,6 +197,8 @@ def summarize(outcomes: Outcomes, quiz: QuizCounts | None = None) -> Summary:
 def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
     """Levels whose closed-book criteria come from the quiz, the rest from the code (module docstring)."""
     sets_of = by_set()
+    for s, count in (("R", quiz.r[1]), ("A", quiz.a[1]), ("B", quiz.b[1]), ("C", len(quiz.c_points))):
+        closed(s, count, "the quiz")
     crit: list[Criterion] = []
 
     def add(level, source, text, met):
@@ -205,6 +242,9 @@ def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
 def _summarize_code(outcomes: Outcomes) -> Summary:
     sets_of = by_set()
     (r_ex,) = sets_of["R"]
+    closed("R", len(r_ex.key_points), "the catalog")
+    for s in COURSE_QUESTIONS:
+        closed(s, len(sets_of[s]), "the catalog")
     r_passed, r_total = _counted(r_ex, outcomes.get(r_ex.id, {}), followups=True)
     if r_ex.id not in outcomes:
         r_passed = 0

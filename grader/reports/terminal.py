@@ -12,7 +12,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from grader.course import catalog
-from grader.course.levels import NEEDED, Summary
+from grader.course.levels import C_SHARE, Summary
 from grader.engine.results import STATUS_TEXT, ExerciseResult, KeyPointResult
 from grader.isolation import files
 
@@ -84,7 +84,7 @@ def when(res: ExerciseResult) -> str:
 
 
 def pass_line_rule(summary: Summary) -> str:
-    return f"A ≥ {summary.needed['A']}, B ≥ {summary.needed['B']}, each C ≥ {NEEDED['C']} of its key points"
+    return f"A ≥ {summary.needed['A']}, B ≥ {summary.needed['B']}, each C ≥ {C_SHARE} of its key points"
 
 
 def scores(summary: Summary) -> str:

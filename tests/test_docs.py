@@ -1,0 +1,111 @@
+"""The documentation: the README routes in one screen, docs/ teaches, and both say what the code does.
+
+The site is built as a maintainer builds it (``mkdocs build --strict``, mkdocs.yml): a broken link,
+a missing anchor or a page left out of the nav fails. The figures are ``make bench``'s, rendered
+from scripts/bench-run.json, never typed (issue 25, issue 30)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from grader import cli
+from grader.course.catalog import ROOT
+
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+
+
+def build(config, site) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
+                           "--site-dir", str(site)], capture_output=True, text=True, timeout=300)
+
+
+def nav_pages() -> list[str]:
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]
+    return [page for entry in nav for page in entry.values()]
+
+
+def bench():
+    spec = importlib.util.spec_from_file_location("bench", ROOT / "scripts" / "bench.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_site_builds_strictly(tmp_path):
+    done = build(ROOT / "mkdocs.yml", tmp_path / "site")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in DOCS.glob("*.md")) == sorted(nav_pages())
+
+
+@pytest.mark.parametrize("break_it, why", [
+    (lambda docs: (docs / "orphan.md").write_text("# Not in the nav\n"), "not included in the \"nav\""),
+    (lambda docs: (docs / "index.md").open("a").write("\n[gone](no-such-page.md)\n"), "not found"),
+    (lambda docs: (docs / "index.md").open("a").write("\n[gone](learning.md#no-such-heading)\n"), "anchor"),
+], ids=["page left out of the nav", "broken link", "broken anchor"])
+def test_the_strict_build_fails_on(tmp_path, break_it, why):
+    """The guard above is mkdocs.yml's validation settings: without them each of these builds."""
+    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    shutil.copytree(DOCS, tmp_path / "docs")
+    break_it(tmp_path / "docs")
+    done = build(tmp_path / "mkdocs.yml", tmp_path / "site")
+    assert done.returncode != 0 and why in done.stderr, done.stderr
+
+
+def test_the_readme_is_one_screen_that_routes():
+    text = README.read_text()
+    assert len(text.splitlines()) <= 60, "the README routes in one screen; what it teaches goes in docs/"
+    for command in ("make grade", "make test", "make quiz"):
+        assert command in text
+    assert "Linux" in text and "Python 3.11" in text and all(w in text for w in ("seccomp", "pivot_root", "/proc"))
+    links = set(re.findall(r"\]\((docs/[^)#]+)", text))
+    assert {f"docs/{page}" for page in nav_pages() if page != "index.md"} <= links
+    assert all((ROOT / link).is_file() for link in links), links
+
+
+def test_the_figures_are_the_bench_output():
+    """docs/performance.md's table and the README's first-run line are scripts/bench.py's rendering
+    of one run's rows (scripts/bench-run.json, written by ``scripts/bench.py --json``)."""
+    b = bench()
+    run = json.loads((ROOT / "scripts" / "bench-run.json").read_text())
+    refresh = "run scripts/bench.py --render scripts/bench-run.json"
+    assert b.render(run) in (DOCS / "performance.md").read_text(), refresh
+    assert b.render_first_run(run) in README.read_text(), refresh
+    assert any(r["target"] for r in run["rows"]) and any(r["unit"] == "MiB" for r in run["rows"])
+    assert {b.VENV_SIZE, b.MODEL_CACHE_SIZE} <= {r["what"] for r in run["rows"]}
+
+
+def test_the_first_run_line_says_what_the_run_did_not_measure():
+    """A reduced run times no full grade and may have built no model cache: the line says so
+    rather than print 0 or leave the figure out."""
+    b = bench()
+
+    def line(**values) -> str:
+        units = {b.VENV_SIZE: "MiB", b.MODEL_CACHE_SIZE: "MiB", b.COLD_GRADE: "s"}
+        rows = [{"what": what, "value": values[key], "unit": units[what]}
+                for key, what in (("venv", b.VENV_SIZE), ("cache", b.MODEL_CACHE_SIZE), ("cold", b.COLD_GRADE))
+                if key in values]
+        return " ".join(b.render_first_run({"date": "today", "machine": "here", "rows": rows}).split())
+
+    reduced = line(venv=2000.0, cache=0.0)
+    assert "the venv 2000 MiB" in reduced and "model cache not built" in reduced and "full grade not timed" in reduced
+    full = line(venv=2000.0, cache=517.0, cold=300.0)
+    assert "first full grade 300.0 s" in full and "model cache 517 MiB" in full
+
+
+def test_the_module_map_names_the_clis_commands(capsys):
+    """The map's line for grader/cli.py lists the commands `grader --help` shows, no more, no fewer."""
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    shown = set(re.search(r"\{([\w,]+)\}", capsys.readouterr().out).group(1).split(","))
+    line = next(l for l in (DOCS / "architecture.md").read_text().splitlines() if l.startswith("grader/cli.py"))
+    listed = set(re.search(r"`grader ([^`]+)`", line).group(1).replace(" ", "").split("|"))
+    assert listed == shown
