@@ -47,8 +47,10 @@ def verdict(scores_a: list[float], scores_b: list[float], n_questions: int) -> s
         them (its sample standard deviation is undefined); otherwise
         ``"real"`` when the course's tools for seeds and for an eval's size each show a
         difference (both must), ``"not_shown"`` otherwise.
-        Convention where a judgement rests on the seeds' spread: a config's spread reaches one
-        sample standard deviation either side of its mean. Convention where it rests on the
+        Convention where a judgement rests on the seeds' spread: a config's band is its mean
+        plus or minus one standard error of that mean (the sample standard deviation of its seed
+        values divided by the square root of their number), the width under which the course's
+        own example of five seeds per config reads as it does. Convention where it rests on the
         eval's size: the 95% interval of an accuracy is taken at ``p`` = the mean of the two
         configs' mean accuracies, with ``n = n_questions``.
 

@@ -13,7 +13,8 @@ def diff_records(a, b):
 def verdict(scores_a, scores_b, n_questions):
     if len(scores_a) < 2 or len(scores_b) < 2:
         return "need_more_seeds"
-    (ma, sa), (mb, sb) = [(statistics.mean(s), statistics.stdev(s)) for s in (scores_a, scores_b)]
+    # each band: mean +- 1 standard error (the stub's convention; part 2's 0.30 apart at std 0.179 is apart)
+    (ma, sa), (mb, sb) = [(statistics.mean(s), statistics.stdev(s) / math.sqrt(len(s))) for s in (scores_a, scores_b)]
     overlap = ma - sa <= mb + sb and mb - sb <= ma + sa
     p = (ma + mb) / 2
     ci = 1.96 * math.sqrt(p * (1 - p) / n_questions)

@@ -18,6 +18,15 @@ def test_b2_verdict_says_how_the_tools_combine_and_which_p():
     assert "both must" in doc and "``p`` = " in doc and "n = n_questions" in doc
 
 
+def test_b2_verdict_names_the_band_width_the_check_takes():
+    """Issue 23: the course never says how wide it shades a band; the stub names the check's width."""
+    from grader.checks.test_b2_is_it_real import BANDS
+
+    doc = " ".join(inspect.getdoc(b2_is_it_real.verdict).split())
+    assert BANDS == {"k": 1.0, "spread": "sem"}
+    assert "plus or minus one standard error of that mean" in doc and "divided by the square root" in doc
+
+
 def test_b2_diff_records_says_how_keys_are_spelled():
     doc = " ".join(inspect.getdoc(b2_is_it_real.diff_records).split())
     assert "spelled exactly as in ``a`` and ``b``" in doc

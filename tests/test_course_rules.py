@@ -52,3 +52,29 @@ def test_a_factor_measured_on_a1s_example_record_gets_the_checks_verdicts(tmp_pa
                             for i in range(20_000)), encoding="utf-8")
     mine, theirs = a1.list_peak_factor(path), a1.measured_factor()
     assert theirs / a1.TOO_SMALL < mine < theirs * a1.ENOUGH, (mine, theirs)
+
+
+# Part 2, as parts 2 and 7 state it: the course's own example of bands that do not overlap.
+SEED_EXAMPLE = "5 个 seed 的均值差 0.30、约 1.7 个标准差（seed 间标准差 0.179），两条阴影带后期不重叠才算差别"
+
+
+def test_b2_the_courses_seed_example_is_a_difference_through_the_check():
+    """Issue 23: under B2's former mean +- 1 std bands the course's example overlapped (0.179 + 0.179 >
+    0.30) and came out "not_shown"; the course reads it as a difference. Its numbers are read from
+    the course text, its seeds are the ones the check asks, and its verdict is the check's."""
+    import re
+    import statistics
+
+    from grader.checks import test_b2_is_it_real as b2
+    from tests.course_files import PART_7, course_dir
+
+    text = (course_dir() / PART_7).read_text(encoding="utf-8")
+    assert SEED_EXAMPLE in text
+    n_seeds, gap, _, std = (float(x) for x in re.findall(r"\d+(?:\.\d+)?", SEED_EXAMPLE)[:4])
+    a, b, n = b2.COURSE_SEEDS
+    assert b2.COURSE_SEEDS in b2.COURSE and len(a) == len(b) == n_seeds
+    assert round(statistics.mean(a) - statistics.mean(b), 6) == gap
+    assert round(statistics.stdev(a), 6) == round(statistics.stdev(b), 6) == std
+    assert all(0 <= x <= 1 for x in a + b)  # accuracies, as B2's verdict takes them
+    assert b2.expected_verdict(a, b, n) == "real"
+    assert b2._rule(a, b, n, spread="std") == "not_shown"  # the former convention: the course's answer marked wrong

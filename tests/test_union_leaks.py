@@ -54,11 +54,7 @@ CONVENTIONS: dict[tuple[str, str], str] = {
     ("exercises/c2_loss_triage.py", "zero_grad"): "an enum value missing_line returns: naming the three candidate "
     "lines is C2's question (which one is missing), not P2/C5's order or set_to_none",
 }
-KNOWN: dict[tuple[str, str], str] = {
-    # nanoGPT's init runs in the learner's process (P2's own code calls build_model), so the value
-    # cannot leave its view without a grader-set default in every learner process: not done this round
-    ("grader/given/char_model.py", "0.02"): "A5's withheld std: needs the init passed in from the check side",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def learner_visible() -> list[Path]:

@@ -4,13 +4,20 @@ the settings each drawn pair of seven-item records was built to differ in (part 
 part 6, run records; part 7 §五.B question 2).
 
 The verdict itself is the course's decision rule (real only with at least two seeds a side,
-mean +- std bands apart and a gap beyond ci95): no library decides "real", so the check composes
+the seeds' bands apart and a gap beyond ci95): no library decides "real", so the check composes
 that rule from the independent statistics above rather than from the reference answer's code.
+
+The bands: the course does not say how wide it shades them, only that part 2's example is apart
+(「5 个 seed 的均值差 0.30、约 1.7 个标准差（seed 间标准差 0.179），两条阴影带后期不重叠才算差别」): under
+mean +- 1 std those bands overlap (0.179 + 0.179 > 0.30), under mean +- 1 standard error (C6's
+"sem", std / sqrt(5) = 0.080 a side) they are apart. The stub names that convention (BANDS), and
+the course's example is one of the cases asked (COURSE_SEEDS).
 
 The contract's paths, and where each is exercised (score_verdict unless said):
 - fewer than 2 seeds on either side -> need_more_seeds (a[:1] of the draw, the course's one-run case);
-- bands (sample std, ddof=1) overlap -> not_shown; bands apart but the means within ci95 -> not_shown;
-  bands apart and beyond ci95 -> real (the course cases and the draws);
+- bands (mean +- 1 standard error, of the sample std: ddof=1) overlap -> not_shown; bands apart but the means
+  within ci95 -> not_shown; bands apart and beyond ci95 -> real (the course cases and the draws);
+- part 2's example (COURSE_SEEDS): real, where +-1 std bands say not_shown;
 - sample vs population std: a drawn pair whose bands overlap with ddof=1 but not with ddof=0
   (gap between the two band widths, ci95 far below it), so numpy's default np.std (ddof=0) is
   caught; draws on a rounding edge (ci95 or band touching within 1e-6) are skipped, so float32
@@ -24,7 +31,10 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_str, expect_equal, fail
-from grader.checks.truth.experiments import bands_overlap, ci95_half_width, mean_std
+from grader.checks.truth.experiments import (band, bands_overlap, bands_touching, ci95_half_width,
+                                             course_seed_example, mean_std)
+
+BANDS = {"k": 1.0, "spread": "sem"}  # the stub's convention: mean +- 1 standard error (see above)
 
 
 def expected_verdict(a, b, n) -> str | None:
@@ -32,13 +42,11 @@ def expected_verdict(a, b, n) -> str | None:
     rounding edge (1.96 vs the exact quantile, band touching)."""
     if len(a) < 2 or len(b) < 2:
         return "need_more_seeds"
-    (ma, sa), (mb, sb) = mean_std(a), mean_std(b)
+    (ma, _), (mb, _) = mean_std(a), mean_std(b)
     ci = ci95_half_width((ma + mb) / 2, n)
-    if abs(abs(ma - mb) - ci) <= 1e-3 * ci + 1e-12:
+    if abs(abs(ma - mb) - ci) <= 1e-3 * ci + 1e-12 or bands_touching(a, b, **BANDS):
         return None
-    if min(abs((ma - sa) - (mb + sb)), abs((mb - sb) - (ma + sa))) <= 1e-6:  # bands touching
-        return None
-    return "real" if not bands_overlap(a, b) and abs(ma - mb) > ci else "not_shown"
+    return "real" if not bands_overlap(a, b, **BANDS) and abs(ma - mb) > ci else "not_shown"
 
 
 @settings(max_examples=30)
@@ -57,23 +65,25 @@ def test_record_diff(learner, pair):
                       "always differ")
 
 
+# Part 2's seeds (0.30 apart, std 0.179) as accuracies (the bands depend on the gap and the spread only);
+# 1000 questions: ci95 +-3.1 points, not what decides. The course reads these bands as apart: real.
+COURSE_SEEDS = (*course_seed_example(center=0.65), 1000)
 COURSE = [([0.612, 0.598, 0.605], [0.617, 0.603, 0.61], 80),  # 0.5 points, overlapping bands: not shown
-          ([0.61], [0.615], 80),
-          ([0.600, 0.601, 0.599], [0.650, 0.651, 0.649], 80),  # tight bands, but 80 questions: +-10.9 > 5 points  # one run each: a single number is no conclusion
-          ([0.60, 0.601, 0.599], [0.75, 0.751, 0.749], 1000)]  # tight bands, 15 points on 1000 questions
+          ([0.61], [0.615], 80),  # one run each: a single number is no conclusion
+          ([0.600, 0.601, 0.599], [0.650, 0.651, 0.649], 80),  # tight bands, but 80 questions: +-10.9 > 5 points
+          ([0.60, 0.601, 0.599], [0.75, 0.751, 0.749], 1000),  # tight bands, 15 points on 1000 questions
+          COURSE_SEEDS]
 
 
 def ddof_pair(base: float, d: float, k: int) -> tuple[list[float], list[float], int]:
-    """Two configs of k seeds whose mean +- std bands overlap with the sample std (ddof=1) and do
-    not with the population std (ddof=0); 100,000 questions put ci95 (~0.003) far below the gap."""
+    """Two configs of k seeds whose bands (BANDS) overlap with the sample std (ddof=1) and do not
+    with the population std (ddof=0); 1,000,000 questions put ci95 (~0.001) far below the gap."""
     import numpy as np
 
-    pattern = np.linspace(-1.0, 1.0, k)
-    a = base + d * pattern
-    pop, sample = float(a.std(ddof=0)), float(a.std(ddof=1))
-    gap = pop + sample  # between 2 x pop and 2 x sample
-    b = a + gap
-    return [round(float(x), 12) for x in a], [round(float(x), 12) for x in b], 100_000
+    a = base + d * np.linspace(-1.0, 1.0, k)
+    pop, sample = (band(a, **BANDS, ddof=ddof)[1] - float(a.mean()) for ddof in (0, 1))
+    b = a + pop + sample  # the gap: between the two widths of a pair of bands, 2 x pop and 2 x sample
+    return [round(float(x), 12) for x in a], [round(float(x), 12) for x in b], 1_000_000
 
 
 @given(strategies.seed_scores, strategies.seed_scores, st.integers(10, 100_000), st.floats(0, 0.5),
@@ -86,8 +96,8 @@ def test_score_verdict(learner, a, b, n, shift, base, d, k):
             continue
         got = as_str(learner.verdict(sa, sb, nn), f"verdict({sa}, {sb}, {nn})")
         expect_equal(got, want, f"verdict(scores_a={sa}, scores_b={sb}, n_questions={nn})",
-                     hint="at least 2 seeds each; 'real' only if the mean +- std bands do not overlap and the "
-                          "means differ by more than 1.96 sqrt(p(1-p)/n)")
+                     hint="at least 2 seeds each; 'real' only if the mean +- standard error bands do not overlap "
+                          "and the means differ by more than 1.96 sqrt(p(1-p)/n)")
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
@@ -96,10 +106,10 @@ import numpy as np  # noqa: E402
 from grader.checks.support.mistakes import Raised, mistake  # noqa: E402
 
 
-def _rule(a, b, n, *, ddof: int = 1, bands: bool = True, ci: bool = True) -> str:
+def _rule(a, b, n, *, ddof: int = 1, spread: str = BANDS["spread"], bands: bool = True, ci: bool = True) -> str:
     """The course's rule, with one of its parts changed or left out (two seeds a side given)."""
-    (ma, sa), (mb, sb) = [(float(np.mean(s)), float(np.std(s, ddof=ddof))) for s in (a, b)]
-    apart = not (ma - sa <= mb + sb and mb - sb <= ma + sa)
+    ma, mb = float(np.mean(a)), float(np.mean(b))
+    apart = not bands_overlap(a, b, BANDS["k"], spread, ddof)
     beyond = abs(ma - mb) > ci95_half_width((ma + mb) / 2, n)
     return "real" if (apart or not bands) and (beyond or not ci) else "not_shown"
 
@@ -111,11 +121,15 @@ def _two_a_side(a, b):
 for _kw, _probe, _zh, _en in [
         ({"ddof": 0}, ddof_pair(0.5, 0.02, 3), "用了总体标准差（ddof=0，np.std 的默认）：seed 间的标准差用样本标准差（ddof=1）",
          "uses the population std (ddof=0, np.std's default): the seeds' spread is the sample std (ddof=1)"),
-        ({"ci": False}, COURSE[2], "没看 ci95：标准差带分开了，但题目数少时均值差仍在置信区间里",
-         "ignores ci95: the std bands are apart, but with few questions the means' gap is still within the confidence interval"),
+        ({"spread": "std"}, COURSE_SEEDS, "带宽用了 ±1 个样本标准差：题目约定的带是 均值 ± 1 个标准误（标准差 / √n），"
+         "第二篇的例子（差 0.30、标准差 0.179）按它才不重叠",
+         "draws each band as mean +- 1 sample std: the stub's bands are mean +- 1 standard error (std / sqrt(n)), "
+         "under which part 2's example (0.30 apart, std 0.179) is apart"),
+        ({"ci": False}, COURSE[2], "没看 ci95：seed 的带分开了，但题目数少时均值差仍在置信区间里",
+         "ignores ci95: the seeds' bands are apart, but with few questions the means' gap is still within the confidence interval"),
         ({"bands": False}, ([0.60, 0.65, 0.70], [0.62, 0.67, 0.72], 100_000),
-         "没看 seed 间的标准差带：只比了 ci95，seed 之间的波动会把差别淹掉",
-         "ignores the seeds' std bands: compares with ci95 only, and seed-to-seed noise can swamp the difference")]:
+         "没看 seed 的带：只比了 ci95，seed 之间的波动会把差别淹掉",
+         "ignores the seeds' bands: compares with ci95 only, and seed-to-seed noise can swamp the difference")]:
     mistake("score_verdict", function="verdict", probe=(_probe, {}), zh=_zh, en=_en)(
         lambda got, a, b, n, _kw=_kw: _two_a_side(a, b) and expected_verdict(a, b, n) is not None
         and got == _rule(a, b, n, **_kw) != _rule(a, b, n))

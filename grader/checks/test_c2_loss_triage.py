@@ -1,5 +1,5 @@
 """C2 — loss triage. Ground truth: real first losses of a small char GPT (grader/given/char_model.py),
-with its normal init and with its output layer scaled up; torch's own cross_entropy running
+with its shipped init (PyTorch's own) and with its output layer scaled up; torch's own cross_entropy running
 silently on transposed labels; and traces (lr, gradient norm before clipping and at
 optimizer.step()) recorded by the check from real short runs of the twenty-line loop with one line
 removed, the removed line being the expected answer (part 3; part 2; part 7 §五.C question 2).
@@ -41,7 +41,7 @@ def real_first_loss(seed: int, head_scale: float) -> float:
     model = build_model(seed % 10_000, SMALL)
     with torch.no_grad():
         model.lm_head.weight.mul_(head_scale)
-        x, y = _batch(seed)
+        x, y = _batch(seed, B=16)  # 256 targets: the shipped init's loss stays well inside OK_GAP
         return float(F.cross_entropy(model(x).view(-1, SMALL.vocab_size), y.view(-1)))
 
 
@@ -50,7 +50,8 @@ def uniform_loss(vocab_size: int) -> float:
     return float(F.cross_entropy(torch.zeros(1, vocab_size, dtype=torch.float64), torch.tensor([0])))
 
 
-OK_GAP, FAR_GAP = 0.4, 2.5  # nats from ln V: what a fresh init gives (the shipped one: < 0.1), and clearly not
+OK_GAP, FAR_GAP = 0.4, 2.5  # nats from ln V: what a fresh init gives (the course's 5.07 is +0.22; the shipped
+# one, PyTorch's own init, measured +0.01 .. +0.31 over 300 seeds on 16 x 16 targets), and clearly not
 
 
 @st.composite

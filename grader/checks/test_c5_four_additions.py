@@ -5,7 +5,12 @@ the weights after a step of the check's SGD(lr=1); the lr a real AdamW runs with
 warmup and cosine schedulers). The follow-up runs one accumulated step of the small char GPT
 with that SGD(lr=1) (grader/drivers/c5_four_additions.py): the weights after it must be the
 initial weights minus the clipped full-batch gradient computed here, and the reported grad_norm
-the full-batch norm before clipping. How often optimizer.step() and model(x) ran is counted in
+the full-batch norm before clipping. Its model's lm_head starts HEAD_SCALE times larger: with
+PyTorch's own init the small model's gradients stay under clip_grad_norm_'s 1.0 (0.6-1.0 on these
+batches), so a clip anywhere, after every micro-batch or not at all, would give the same step;
+scaled x12 the first micro-batch's share alone (the gradient of its loss / k, k <= 4) measured
+1.5-3.1 over 300 draws, so every partial sum is past max_norm and where the clip sits shows in the
+step (a premise the check asserts). How often optimizer.step() and model(x) ran is counted in
 the learner's process: only a reason to fail (part 3; part 7 §五.C question 5). The pass rests on
 the weights and the grad_norm, both compared here with this process's own step; a module that
 forged the counts would still have to hand in exactly that step. The one property only the
@@ -24,8 +29,11 @@ from hypothesis import strategies as st
 from grader.checks.support import strategies
 from grader.checks.support.checking import expect_close, fail
 from grader.checks.truth import training_loop as loop
+from grader.drivers.c5_four_additions import follow_up_model
 from grader.drivers.p2_training_loop import SMALL
-from grader.given.char_model import build_model, encode, get_batch, make_corpus
+from grader.given.char_model import encode, get_batch, make_corpus
+
+HEAD_SCALE = 12.0  # the follow-up's model: gradients past max_norm on every micro-batch (see above)
 
 
 @settings(max_examples=2)
@@ -60,14 +68,17 @@ def test_accumulated_step(learner, run, k, micro):
     data = encode(make_corpus(5_000, seed=data_seed % 10_000))
     g = torch.Generator().manual_seed(data_seed)
     batches = [get_batch(data, micro, SMALL.block_size, g) for _ in range(k)]
+    share = loop.reference_step(follow_up_model(seed % 10_000, HEAD_SCALE), batches[0]).norm / k
+    if not share > 1.0:  # where the clip sits must change the step: a check error, not the learner's
+        raise AssertionError(f"check error: the first micro-batch's share of the gradient is {share:.2f} <= 1.0")
     out = learner.drive("grader.drivers.c5_four_additions:run_accumulated", seed=seed % 10_000,
-                        micro_batches=batches, timeout_s=60)
+                        micro_batches=batches, head_scale=HEAD_SCALE, timeout_s=60)
     if out["optimizer_steps"] != 1:  # counted in the learner's process: a reason to fail only
         fail(f"train_step_accumulated over {k} micro-batches: optimizer.step() calls", 1, out["optimizer_steps"],
              hint="step once after all k backward passes")
     if out["forwards"] != k:
         fail("model(x) calls", k, out["forwards"], hint="one forward per micro-batch")
-    model = build_model(seed % 10_000, SMALL)
+    model = follow_up_model(seed % 10_000, HEAD_SCALE)
     ref = loop.reference_step(model, (torch.cat([b[0] for b in batches]), torch.cat([b[1] for b in batches])))
     reported = out["out"]["grad_norm"] if type(out["out"]) is dict else None
     if type(reported) not in (int, float) or abs(reported - ref.norm) > 1e-4 * ref.norm + 1e-6:
@@ -95,7 +106,7 @@ def _is_last_times_k(loss: float, batches, seed: int, k: int) -> bool:
 
     x, y = batches[-1]
     with torch.no_grad():
-        logits = build_model(seed % 10_000, SMALL)(x)
+        logits = follow_up_model(seed % 10_000, HEAD_SCALE)(x)
     last = float(F.cross_entropy(logits.float().reshape(-1, logits.shape[-1]), y.reshape(-1)))
     return abs(loss - k * last) <= 1e-4 * k
 

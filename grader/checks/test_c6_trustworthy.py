@@ -32,14 +32,8 @@ from hypothesis import strategies as st
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, expect_equal, fail
 from grader.checks.support.meaning import by_meaning, record_item, run_facts
-from grader.checks.truth.experiments import (SEVEN_ITEMS, SPREADS, band, bands_overlap, ci95_half_width, close,
-                                             course_seed_example, git_repo, mean_std)
-
-
-def _touching(a, b, k, spread) -> bool:
-    """A draw on the bands' touching edge (equal in float64, or nearly): float32 answers differ there."""
-    (la, ha), (lb, hb) = band(a, k, spread), band(b, k, spread)
-    return min(abs(la - hb), abs(lb - ha)) <= 1e-6
+from grader.checks.truth.experiments import (SEVEN_ITEMS, SPREADS, bands_overlap, bands_touching, ci95_half_width,
+                                             close, course_seed_example, git_repo, mean_std)
 
 
 @given(strategies.seed_scores, strategies.seed_scores, st.floats(0, 0.5), st.sampled_from([1.0, 2.0, 1.96]),
@@ -61,7 +55,7 @@ def test_seeds(learner, a, b, shift, k, spread):
     ca, cb = course_seed_example()
     cases = [(ca, cb, 1.0, "sem"), (ca, cb, 1.0, "std"), (a, b, k, spread)]
     for xa, xb, kk, sp in cases:
-        if _touching(xa, xb, kk, sp):
+        if bands_touching(xa, xb, kk, sp):
             continue
         expect_equal(learner.bands_overlap(xa, xb, kk, sp), bands_overlap(xa, xb, kk, sp),
                      f"bands_overlap({xa}, {xb}, k={kk}, spread={sp!r})",

@@ -36,9 +36,13 @@ the bug in it lets the bug through):
 - tolerances: losses 1e-4/1e-5 absolute, grad_norm 1e-3 relative, directions 1e-4 relative, lr 1e-6 relative.
 
 validation_perplexity: 80 steps, batch 8 x 64 characters, AdamW max_lr 3e-3, 10 warmup steps, cosine to
-3e-4, fp32. Measured here for the reference: validation PPL 8.7-9.5 over four seeds (from 128 at
-step 0; 12.8 after 30 steps; 9.4-10.6 after 60), 8-11 s single-threaded on a loaded 2-core box;
-the threshold is 12 (the course: 9.6 after one CPU minute).
+3e-4, fp32. Measured here for the reference: validation PPL 8.5-8.9 over four seeds (first loss
+4.96-5.09, the course's 5.07; 9.1 when the same schedule runs 60 steps), 5-11 s single-threaded on
+a loaded 2-core box; the threshold is 12 (the course: 9.6 after one CPU minute).
+
+The first loss is "about ln V" within FIRST_LOSS_GAP: the course calls its model's 5.07 "≈ ln 128
+= 4.85" (+0.22); the shipped model (PyTorch's own init) measured -0.04 .. +0.35 on batches of
+4 x 32 over 150 seeds.
 """
 
 import math
@@ -55,6 +59,7 @@ from grader.checks.truth import training_loop as loop
 from grader.given.char_model import build_model, encode, evaluate_loss, make_corpus
 
 LN_V = math.log(loop.V)
+FIRST_LOSS_GAP = 0.5  # nats from ln V that still read "about ln V" (see above)
 
 PPL_THRESHOLD = 12.0
 TRAIN = {"steps": 80, "batch_size": 8, "seq_len": 64, "max_lr": 3e-3, "min_lr": 3e-4,
@@ -73,7 +78,7 @@ def test_first_loss(learner, run):
         expected = loop.reference_ce(build_model(seed)(x), y)
     what = f"first train_step loss (fp32, model seed {seed}, batch 4 x 32)"
     got = loop.returned_loss(out["steps"][0], what)
-    if abs(expected - LN_V) > 0.3:  # a property of the shipped model's init, not of the learner
+    if abs(expected - LN_V) > FIRST_LOSS_GAP:  # a property of the shipped model's init, not of the learner
         raise AssertionError(f"check error: initial loss {expected:.3f} is not near ln 128")
     if not math.isclose(got, expected, rel_tol=0, abs_tol=1e-4):
         fail(what, f"{expected:.5f} (mean cross-entropy of the initial model, computed here)", f"{got:.5f}",
@@ -94,8 +99,9 @@ def test_validation_perplexity(learner, figure, run):
         fail("train(config): number of losses", config["steps"], len(losses), "one loss per step")
     figure(kind="line", title="P2 training loss", x_label="step", y_label="loss (nats)",
            series={"yours": [[i, v] for i, v in enumerate(losses)], "initial model (reference)": [[0, LN_V], [len(losses) - 1, LN_V]]})
-    if abs(losses[0] - LN_V) > 0.3:  # the initial model's loss is near LN_V (test_first_loss's premise)
-        fail("train(config): the first loss, against the initial model's", f"{LN_V:.2f} +- 0.3", round(losses[0], 3),
+    if abs(losses[0] - LN_V) > FIRST_LOSS_GAP:  # the initial model's loss is near LN_V (test_first_loss's premise)
+        fail("train(config): the first loss, against the initial model's", f"{LN_V:.2f} +- {FIRST_LOSS_GAP}",
+             round(losses[0], 3),
              "the first loss is the initial model's, before any update")
     model = build_model(0)
     try:

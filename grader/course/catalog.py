@@ -448,7 +448,8 @@ CATALOG: tuple[Exercise, ...] = (
                    "in the order they are allocated", "the state, then")),
     _ex("B2", "b2_is_it_real", "B", 6, "Half a point better: is it real?",
         fact("record_diff", "which settings two run records differ in", P6_MUST, L_RECORD),
-        kp("score_verdict", "the verdict on drawn seed scores and eval sizes, and course-like cases",
+        kp("score_verdict", "the verdict on drawn seed scores and eval sizes, and course-like cases (part 2's "
+           "five-seed example among them, under the stub's band width)",
              P2_MUST, L_BANDS + "; " + L_CI),
         question="两次”同样配置”的 SFT，评测差 0.5 个点，同事说新配置更好。用哪几篇的什么判断？",
         forbidden=("commit", "data_version", "environment", "run_id", "metrics", "seven", "fewer than 2",

@@ -7,7 +7,8 @@ Part 3 trains this model with the twenty-line loop: vocabulary 128 (ASCII bytes)
 - learned token and position embeddings, an untied LM head without bias;
 - per block: ``ln_1`` -> causal self-attention (``c_attn`` and ``c_proj`` without bias) ->
   ``ln_2`` -> MLP (``c_fc`` 4x wide, GELU, ``c_proj``, both with bias); pre-norm residuals;
-- a final LayerNorm ``ln_f``; weights and biases initialised as in ``GPT._init_weights``.
+- a final LayerNorm ``ln_f``; weights and biases as PyTorch's own modules initialise them
+  (``nn.Linear``, ``nn.Embedding``, ``nn.LayerNorm``: no custom initialisation).
 
 The corpus is generated, not downloaded: :func:`make_corpus` writes deterministic English-like
 ASCII text (same seed, same text on every machine). Use it like this::
@@ -93,14 +94,6 @@ class GPT(nn.Module):
         self.h = nn.ModuleList(Block(config) for _ in range(config.n_layer))
         self.ln_f = nn.LayerNorm(config.n_embd)
         self.lm_head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
-        self.apply(self._init_weights)
-
-    @staticmethod
-    def _init_weights(module):
-        if isinstance(module, (nn.Linear, nn.Embedding)):
-            nn.init.normal_(module.weight, mean=0.0, std=0.02)
-            if getattr(module, "bias", None) is not None:
-                nn.init.zeros_(module.bias)
 
     def forward(self, idx):
         T = idx.shape[1]

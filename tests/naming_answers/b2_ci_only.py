@@ -4,7 +4,7 @@ from solutions.b2_is_it_real import *  # noqa: F401,F403
 import math
 import statistics
 
-EXERCISE, CAUGHT_BY, NAMES = "B2", ("score_verdict",), "ignores the seeds' std bands"
+EXERCISE, CAUGHT_BY, NAMES = "B2", ("score_verdict",), "ignores the seeds' bands"
 
 
 def verdict(scores_a, scores_b, n_questions):

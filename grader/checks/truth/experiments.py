@@ -14,34 +14,46 @@ SEVEN_ITEMS = ("run_id", "commit", "config", "data_version", "seed", "environmen
 SETTINGS_ITEMS = ("commit", "config", "data_version", "seed", "environment")  # what must match to compare
 
 
-def mean_std(values) -> tuple[float, float]:
-    """Mean and sample standard deviation (ddof=1), as numpy computes them."""
+def mean_std(values, ddof: int = 1) -> tuple[float, float]:
+    """Mean and sample standard deviation (ddof=1; ddof=0: the population std), as numpy computes them."""
     a = np.asarray(values, dtype=np.float64)
-    return float(a.mean()), float(a.std(ddof=1))
+    return float(a.mean()), float(a.std(ddof=ddof))
 
 
 SPREADS = ("std", "sem")  # a band's half-width: k x the sample std, or k x the standard error std / sqrt(n)
 
 
-def band(values, k: float = 1.0, spread: str = "std") -> tuple[float, float]:
-    """(low, high) of mean +- k x spread; "sem" is the standard error of the mean, std / sqrt(n)."""
-    m, s = mean_std(values)
+def band(values, k: float = 1.0, spread: str = "std", ddof: int = 1) -> tuple[float, float]:
+    """(low, high) of mean +- k x spread; "sem" is the standard error of the mean, std / sqrt(n)
+    (``ddof``: of that std; 0 only to name the population-std mistake)."""
+    m, s = mean_std(values, ddof)
     half = k * (s if spread == "std" else s / math.sqrt(len(values)))
     return m - half, m + half
 
 
-def bands_overlap(a, b, k: float = 1.0, spread: str = "std") -> bool:
-    (la, ha), (lb, hb) = band(a, k, spread), band(b, k, spread)
+def bands_overlap(a, b, k: float = 1.0, spread: str = "std", ddof: int = 1) -> bool:
+    (la, ha), (lb, hb) = band(a, k, spread, ddof), band(b, k, spread, ddof)
     return la <= hb and lb <= ha
 
 
-def course_seed_example() -> tuple[list[float], list[float]]:
-    """Part 2's example: 5 seeds each, means 0.30 apart, seed-to-seed std 0.179 (「差 0.30、约 1.7 个标准差」),
-    whose shaded bands the course reads as not overlapping late in training."""
+def bands_touching(a, b, k: float = 1.0, spread: str = "std") -> bool:
+    """A pair on the bands' touching edge (equal in float64, or within 1e-6): float32 answers differ there."""
+    (la, ha), (lb, hb) = band(a, k, spread), band(b, k, spread)
+    return min(abs(la - hb), abs(lb - ha)) <= 1e-6
+
+
+COURSE_GAP, COURSE_STD = 0.30, 0.179  # part 2: 「5 个 seed 的均值差 0.30、约 1.7 个标准差（seed 间标准差 0.179）」
+
+
+def course_seed_example(center: float = 3.0) -> tuple[list[float], list[float]]:
+    """Part 2's example: 5 seeds each, means COURSE_GAP apart, seed-to-seed std COURSE_STD
+    (「差 0.30、约 1.7 个标准差」), whose shaded bands the course reads as not overlapping late in
+    training; the first config's mean is ``center`` (a loss of about 3 in the course's figure; any
+    level gives the same bands, as long as the values mean what the caller needs, e.g. accuracies)."""
     z = np.linspace(-1.0, 1.0, 5)
     z = z / z.std(ddof=1)
-    a = [float(3.0 + 0.179 * x) for x in z]
-    return a, [float(x - 0.30) for x in a]
+    a = [float(center + COURSE_STD * x) for x in z]
+    return a, [float(x - COURSE_GAP) for x in a]
 
 
 def git_repo(parent, text: str) -> tuple[str, str]:

@@ -143,11 +143,13 @@ B2 = Question(
           lambda p: T.ci95_half_width(p["acc"], p["n"])),
      Part("tell", "Can {d} points be told apart at that width?", "这个宽度下 {d} 个点分辨得出吗？", YesNo(),
           lambda p: p["d"] / 100 > T.ci95_half_width(p["acc"], p["n"])),
+     # the bands' width is B2's convention (the check's BANDS): part 2's example reads as apart under it
      Part("verdict", "Seeds of the old configuration: {a_text}; of the new one: {b_text} (accuracy in %, {n} "
-          "questions). The verdict?", "旧配置各 seed：{a_text}；新配置：{b_text}（准确率 %，{n} 道题）。结论？",
+          "questions; a configuration's band: its mean ± one standard error). The verdict?",
+          "旧配置各 seed：{a_text}；新配置：{b_text}（准确率 %，{n} 道题；每个配置的带：均值 ± 1 个标准误）。结论？",
           Choice(VERDICTS), lambda p: T.verdict(p["a"], p["b"], p["n"]),
-          how=lambda p, t: ("mean ± std bands (numpy, ddof=1) must not overlap and the means must differ by more than ci95",
-                            "mean ± std 带（numpy，ddof=1）不重叠、且均值差超过 ci95 才算"))],
+          how=lambda p, t: ("mean ± standard error bands (numpy, ddof=1) must not overlap and the means must differ "
+                            "by more than ci95", "均值 ± 标准误 带（numpy，ddof=1）不重叠、且均值差超过 ci95 才算"))],
     C.ANSWERS["B2"],
     "Part 6: first check whether one of the seven items in fact differs (commit, data version, environment, seed); "
     "in a 20-step run another seed alone moves the result by 0.14, and a single number is no conclusion. Part 2: run "

@@ -19,7 +19,7 @@ MISCONCEPTION = "use numpy's default np.std (ddof=0, population) instead of the 
 def verdict(scores_a, scores_b, n_questions):
     if len(scores_a) < 2 or len(scores_b) < 2:
         return "need_more_seeds"
-    (ma, sa), (mb, sb) = [(float(np.mean(s)), float(np.std(s))) for s in (scores_a, scores_b)]
+    (ma, sa), (mb, sb) = [(float(np.mean(s)), float(np.std(s) / np.sqrt(len(s)))) for s in (scores_a, scores_b)]
     overlap = ma - sa <= mb + sb and mb - sb <= ma + sa
     p = (ma + mb) / 2
     ci = 1.96 * math.sqrt(p * (1 - p) / n_questions)
