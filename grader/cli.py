@@ -15,11 +15,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from grader.course import catalog
-from grader.course import levels
-from grader.reports import terminal as report
+from grader.course import catalog, levels
 from grader.engine import attempts, runner
 from grader.engine.results import ExerciseResult
+from grader.reports import terminal as report
 
 
 def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
@@ -66,9 +65,8 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
                                                                       gated=True))  # attempts.gate'd above
         written.append(args.json)
     if args.html:
-        from grader.reports import html as html_report
-
         from grader.isolation import files
+        from grader.reports import html as html_report
 
         files.replace_file(args.html, html_report.render(results, summary, str(args.target)).encode())
         written.append(args.html)

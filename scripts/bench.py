@@ -22,21 +22,20 @@ import json
 import os
 import platform
 import random
-from collections import Counter
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import nbformat
 
-from grader.classroom import batch
-from grader.engine import cache
-from grader.course import catalog
 from grader import classroom
-from grader.engine import runner
+from grader.classroom import batch
+from grader.course import catalog
 from grader.course.catalog import ROOT
+from grader.engine import cache, runner
 
 
 class Table(list):
@@ -126,7 +125,7 @@ def _marker_holds(marker: str) -> bool:
     return Marker(marker).evaluate({"extra": ""})
 
 
-def install_rows(rows: "Table") -> None:
+def install_rows(rows: Table) -> None:
     """What a learner's machine needs: the venv, the model cache, the platform."""
     from importlib import metadata
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from grader.course import catalog
-from grader.engine import runner
 from grader.course.catalog import ROOT
+from grader.engine import runner
 
 MUTANTS_DIR = ROOT / "solutions" / "mutants"
 VARIANTS_DIR = ROOT / "solutions" / "variants"

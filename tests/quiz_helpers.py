@@ -4,8 +4,18 @@ right value (the quiz tests answer through these, in process and through a pseud
 from __future__ import annotations
 
 from grader.quiz import units
-from grader.quiz.answers import (LETTERS, BroadcastShape, Choice, Command, Einsum, MultiSelect, Number, Ordering,
-                                 Shape, YesNo)
+from grader.quiz.answers import (
+    LETTERS,
+    BroadcastShape,
+    Choice,
+    Command,
+    Einsum,
+    MultiSelect,
+    Number,
+    Ordering,
+    Shape,
+    YesNo,
+)
 
 
 def _letter(answer: Choice, key: str) -> str:

@@ -11,9 +11,8 @@ import pytest
 
 from grader import cli
 from grader.course import catalog
-from grader.engine import cache
-from grader.engine import runner
 from grader.course.catalog import ROOT
+from grader.engine import cache, runner
 from tests.conftest import own_answer
 
 

@@ -7,8 +7,7 @@ import math
 import pytest
 from hypothesis import given, strategies as st
 
-from grader.course import catalog
-from grader.course import levels
+from grader.course import catalog, levels
 
 BY_SET = {s: [ex for ex in catalog.CATALOG if ex.set == s] for s in catalog.SETS}
 ORDER = {name: i for i, name in enumerate(levels.LEVELS)}

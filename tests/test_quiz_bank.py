@@ -19,11 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from grader.quiz import bank, course_text, units
-from grader.quiz import truth as T
+from grader.quiz import bank, course_text, truth as T, units
 from grader.quiz.answers import Number
 from grader.quiz.bank import Variant
 from tests import course_files, quiz_helpers

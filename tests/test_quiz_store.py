@@ -13,8 +13,7 @@ import sqlite3
 import stat
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st_
+from hypothesis import given, strategies as st_
 from rich.console import Console
 
 from grader.course import levels

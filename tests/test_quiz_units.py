@@ -5,12 +5,22 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import assume, given
-from hypothesis import strategies as st
+from hypothesis import assume, given, strategies as st
 
 from grader.quiz import units
-from grader.quiz.answers import (BroadcastShape, Choice, Einsum, Invalid, MultiSelect, Number, Option, Ordering,
-                                 Shape, Tolerance, YesNo)
+from grader.quiz.answers import (
+    BroadcastShape,
+    Choice,
+    Einsum,
+    Invalid,
+    MultiSelect,
+    Number,
+    Option,
+    Ordering,
+    Shape,
+    Tolerance,
+    YesNo,
+)
 
 BYTE_UNITS = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30,
               "TiB": 2**40, "bytes": 1, "字节": 1, "Gb": 1e9 / 8, "Mbit": 1e6 / 8, "bits": 1 / 8}

@@ -8,12 +8,12 @@ computes its expected values in a process the learner's code never touched.
 from __future__ import annotations
 
 import dataclasses
-import os
-import signal
-import sys
 import hashlib
+import os
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
 import textwrap
 import time
@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from grader.course import catalog
+from grader.course.catalog import ROOT
 from grader.engine import runner
 from grader.isolation import sandbox
-from grader.course.catalog import ROOT
 from tests.conftest import own_answer
 
 ALLOWLIST = "user+namespaces+allowlist"

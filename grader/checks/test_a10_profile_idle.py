@@ -5,14 +5,13 @@ with a data loader that sleeps (input stall), and a model that mostly reshuffles
 
 import math
 import time
-from functools import lru_cache
+from functools import cache
 
+import pytest
 import torch
 import torch.nn as nn
-import pytest
 import torch.nn.functional as F
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support.checking import as_number, as_str, expect_equal, expect_raises, fail
 
@@ -120,7 +119,7 @@ def _clearly(kind, idle, share, ops=(), frozen=False) -> bool:
     return idle <= 0.3 and share <= 0.2
 
 
-@lru_cache(maxsize=None)
+@cache
 def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2, clear: bool = True,
                  frozen: bool = False) -> dict:
     """Profile ``steps`` real training steps of the given kind; plain data for the learner.

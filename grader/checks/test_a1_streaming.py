@@ -20,8 +20,8 @@ import functools
 import gc
 import json
 import os
-import tempfile
 import random
+import tempfile
 import tracemalloc
 
 import pytest

@@ -6,8 +6,7 @@ peft LoRA adapters of drawn r; the check sums numel x element_size of the bf16 w
 part 7 §五.A question 6). AdamW's per-tensor ``step`` scalars are left out, as the stub says."""
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail

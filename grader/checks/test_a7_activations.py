@@ -7,8 +7,7 @@ The contract's paths: B and T scaled separately, vocab grown (the blocks do not 
 bf16 bytes, checkpointing on (exact) and off (0.5x-1.25x), MLP widths 2..4 x d drawn and 8 x d
 (Gemma) fixed, the course's Llama-3-8B numbers."""
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail

@@ -2,8 +2,7 @@
 built from the same config (no memory, no download), counting the parameters that require grad
 (grader/checks/truth/lora_params.py; part 5, LoRA; part 7 §五.A question 8)."""
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail

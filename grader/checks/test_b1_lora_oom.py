@@ -4,8 +4,7 @@ real Llama models with and without transformers' gradient checkpointing
 check's own arithmetic of the stated plans for drawn budgets (part 4, activations; part 3,
 accumulation; part 7 §五.B question 1)."""
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail

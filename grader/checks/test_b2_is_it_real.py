@@ -19,8 +19,7 @@ The contract's paths, and where each is exercised (score_verdict unless said):
   equal dicts in another key order (records read back from JSON written by other code).
 """
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_str, expect_equal, fail

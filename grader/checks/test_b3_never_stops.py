@@ -9,14 +9,13 @@ SmolLM2's real tokenizer (grader.given.smollm) and P4's reference data path (gra
 """
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
+from grader.checks.support import strategies
+from grader.checks.support.checking import expect_equal, fail
 from grader.checks.support.fixtures import cache, tokenizer  # noqa: F401  (pytest fixtures)
 from grader.checks.truth import sft as truth
 from grader.given import sft
-from grader.checks.support import strategies
-from grader.checks.support.checking import expect_equal, fail
 
 
 def _batch(tokenizer, pairs, pad_is_eos):

@@ -6,13 +6,12 @@ own torchrun argument parser (part 4, DDP; part 1, the GIL; part 7 §五.B quest
 import shlex
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_close, expect_equal, fail
-from grader.checks.truth.training_state import real_state
 from grader.checks.support.strategies import llama_configs
+from grader.checks.truth.training_state import real_state
 
 GB = 10**9
 

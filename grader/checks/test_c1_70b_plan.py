@@ -4,15 +4,14 @@ peft LoRA adapters (``truth/training_state.py``, as A6), and the check's own ari
 drawn model sizes, GPU sizes and counts (part 4, 16 bytes = 2 + 2 + 4 + 4 + 4; part 7 §五.C question 1)."""
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
 from grader.checks.support.meaning import by_meaning, state_part
+from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.training_state import real_state
 from grader.given.tiny_models import build_llama
-from grader.checks.support.strategies import llama_configs
 
 PARTS = ("weights", "grads", "master", "adam_m", "adam_v")
 GB = 10**9

@@ -22,11 +22,10 @@ The contract's paths, and where each is exercised:
 
 import torch
 import torch.nn.functional as F
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from grader.given.char_model import GPTConfig, build_model, encode, get_batch, make_corpus
 from grader.checks.support.checking import as_str, expect_equal, expect_raises, fail
+from grader.given.char_model import GPTConfig, build_model, encode, get_batch, make_corpus
 
 SMALL = GPTConfig(n_layer=1, n_head=2, n_embd=32, block_size=16)
 LINES = ("none", "scheduler_step", "clip_grad_norm", "zero_grad")

@@ -6,14 +6,13 @@ one-token decode step of a tiny bf16 Llama and the bytes of its real weights; th
 import math
 
 import torch
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 from torch.utils.flop_counter import FlopCounterMode
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, as_str, fail
-from grader.given.tiny_models import build_llama
 from grader.checks.support.strategies import llama_configs
+from grader.given.tiny_models import build_llama
 
 H100_PEAK, H100_BW = 989e12, 3.35e12
 LLAMA3_8B_PARAMS = 8.03e9

@@ -11,15 +11,14 @@ trainable parameter against activations that grow with B x T, a KV cache that gr
 context) are measured by ``memory_blocks`` and ``kv_cache_gqa``."""
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
+from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.kv_cache import real_cache_bytes
 from grader.checks.truth.training_state import peft_default_state, real_state
 from grader.given.tiny_models import LLAMA3_8B
-from grader.checks.support.strategies import llama_configs
 
 BLOCKS = ("weights", "grads_and_state", "activations", "kv_cache")
 GIB, GB = 2**30, 10**9
@@ -152,6 +151,5 @@ def test_activation_estimate(learner, config, batch, seq, nbytes):
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
 from grader.checks.support import kv_mistakes  # noqa: E402
-from grader.checks.support.mistakes import mistake  # noqa: E402
 
 kv_mistakes.declare(__name__, ("kv_cache_gqa",), ("kv_cache_gqa",))  # the same function and contract as A9's

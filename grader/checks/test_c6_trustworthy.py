@@ -26,14 +26,22 @@ import time
 import pandas as pd
 import pytest
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, expect_equal, fail
 from grader.checks.support.meaning import by_meaning, record_item, run_facts
-from grader.checks.truth.experiments import (SEVEN_ITEMS, SPREADS, band, bands_overlap, ci95_half_width, close,
-                                             course_seed_example, git_repo, mean_std)
+from grader.checks.truth.experiments import (
+    SEVEN_ITEMS,
+    SPREADS,
+    band,
+    bands_overlap,
+    ci95_half_width,
+    close,
+    course_seed_example,
+    git_repo,
+    mean_std,
+)
 
 
 def _touching(a, b, k, spread) -> bool:

@@ -24,8 +24,7 @@ import json
 import random
 import time
 
-from hypothesis import Phase, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import Phase, example, given, settings, strategies as st
 
 from grader.checks.support.checking import expect_equal, expect_own_process, fail
 from grader.isolation.learner import Learner

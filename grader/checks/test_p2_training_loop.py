@@ -46,11 +46,10 @@ import math
 import torch
 
 torch.set_num_threads(1)  # this check process: oversubscribed threads are ~10x slower on a shared box
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
-from grader.checks.support.checking import as_number, fail
+from grader.checks.support.checking import fail
 from grader.checks.truth import training_loop as loop
 from grader.given.char_model import build_model, encode, evaluate_loss, make_corpus
 

@@ -26,16 +26,14 @@
 
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, as_number, expect_equal, fail
 from grader.checks.support.fixtures import cache, tokenizer  # noqa: F401  (pytest fixtures)
 from grader.checks.truth import sft as truth
 from grader.checks.truth.lora_params import peft_trainable
 from grader.given import sft
-from grader.checks.support import strategies
-from grader.checks.support.checking import as_int, as_number, as_tensor, expect_equal, fail
-from grader.given.tiny_models import build_llama
 
 # Held-out rate from the reference (12 steps: 5/6 answered, 6/6 stopped; with EOS masked 5/6 answered,
 # 0/6 stopped) with margin: at least 4 of 6.

@@ -16,8 +16,7 @@ import math
 import numpy as np
 import torch
 import torch.nn.functional as F
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, as_shape, expect_close, expect_equal, expect_raises, fail

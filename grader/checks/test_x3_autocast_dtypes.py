@@ -4,8 +4,7 @@ values the learner's experiment returns (part 4, mixed precision; part 7 §四 a
 
 import torch
 import torch.nn.functional as F
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support.checking import as_tensor, expect_close, fail
 

@@ -16,13 +16,12 @@ bool on the real run and drawn curves; stops on the real generations and drawn t
 """
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
+from grader.checks.support.checking import as_number, expect_equal, fail
 from grader.checks.support.fixtures import cache, tokenizer  # noqa: F401  (pytest fixtures)
 from grader.checks.truth import sft as truth
 from grader.given import sft
-from grader.checks.support.checking import as_number, expect_equal, fail
 
 MIN_ANSWERED, MAX_STOPPED = 4, 1  # reference 5/6 answered, 0/6 stopped, with margin
 MAX_NEW_TOKENS = 8

@@ -119,7 +119,7 @@ class Exercise:
         raise KeyError(f"{self.id} has no key point {kp_id!r}")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _item_pattern(item: str) -> re.Pattern:
     pattern = re.escape(" ".join(item.split()))
     if item[:1].isalnum():

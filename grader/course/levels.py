@@ -34,9 +34,9 @@ every verifiable key point of it passes.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Mapping
 
 from grader.course import catalog
 

@@ -36,9 +36,9 @@ import os
 import sys
 import sysconfig
 import threading
+from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
-from typing import Callable, Iterable
 
 from grader.course.catalog import BY_MODULE, ROOT, Exercise
 from grader.engine.results import ExerciseResult, KeyPointResult
@@ -98,7 +98,7 @@ def _read(path: Path) -> bytes:
         return f"<unreadable: {type(exc).__name__}>".encode()
 
 
-@functools.lru_cache(maxsize=None)  # by content: each run reads the same support modules 33 times
+@functools.cache  # by content: each run reads the same support modules 33 times
 def _imports_in(source: bytes) -> tuple[tuple[str, int], ...]:
     try:
         tree = ast.parse(source)

@@ -36,11 +36,11 @@ import tempfile
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from grader.isolation import codec, files, procfs, watch, zygote
-from grader.isolation import sandbox as _sandbox
+from grader.isolation import codec, files, procfs, sandbox as _sandbox, watch, zygote
 from grader.isolation.sandbox import ROOT, Sandbox, reference_visible
 
 
@@ -602,7 +602,7 @@ class Learner:
         return self._output.text(n, settle_s) if self._output is not None else ""
 
 
-_LIVE: "weakref.WeakSet[Learner]" = weakref.WeakSet()
+_LIVE: weakref.WeakSet[Learner] = weakref.WeakSet()
 
 
 def _skip_live_slots() -> None:

@@ -211,7 +211,7 @@ class Sandbox:
         return self._frozen
 
     @classmethod
-    def from_params(cls, params: dict) -> "Sandbox":
+    def from_params(cls, params: dict) -> Sandbox:
         sandbox = cls.__new__(cls)
         sandbox.memory_bytes, sandbox.privileged, sandbox.uid = params["memory_bytes"], params["privileged"], params["uid"]
         sandbox.box = Path(params["box"]) if params["box"] else None

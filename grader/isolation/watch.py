@@ -69,7 +69,7 @@ _SET_PROFILE, _SET_TRACE, _GET_PROFILE, _GET_TRACE = sys.setprofile, sys.settrac
 _START_THREAD = _thread.start_new_thread
 _PLAIN = (int, float, complex, str, bytes, bool, type(None), slice, range, type(Ellipsis))
 _MAX_ITEMS = 64  # of a container looked into
-_ACTIVE: "Watch | None" = None  # the process's watch (one learner module per process)
+_ACTIVE: Watch | None = None  # the process's watch (one learner module per process)
 _BOUNDARIES: set = set()  # code objects whose callees are the learner's doing (the worker's call, a learner thread)
 
 
@@ -233,8 +233,8 @@ class Watch:
         ``whole``: any operator is a hit (torch is forbidden), else those named in ``aten_ops``."""
         if "torch" not in sys.modules or not (self.aten or whole):
             return
-        from torch.autograd import profiler as P
         from torch._C._profiler import ProfilerActivity, ProfilerConfig, ProfilerState, _ExperimentalConfig
+        from torch.autograd import profiler as P
 
         config = ProfilerConfig(ProfilerState.KINETO, False, False, False, False, False,
                                 _ExperimentalConfig(profile_all_threads=True))

@@ -14,8 +14,9 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from grader.quiz import units
 from grader.quiz.units import Invalid, Quantity
@@ -261,7 +262,7 @@ class YesNo(Answer):
     echo: str = ""  # the Chinese question itself: its verb phrase said is yes, denied no (健康 / 不健康)
     kind = "yes/no"
 
-    def echoing(self, question_zh: str) -> "YesNo":
+    def echoing(self, question_zh: str) -> YesNo:
         sentences = [s for s in re.split(r"(?<=[？?。])", question_zh) if "？" in s or "?" in s]
         return YesNo(sentences[-1] if sentences else "")
 
@@ -352,7 +353,7 @@ class Choice(Answer):
     options: Sequence[Option]
     kind = "choice"
 
-    def shuffled(self, rng: random.Random) -> "Choice":
+    def shuffled(self, rng: random.Random) -> Choice:
         opts = list(self.options)
         rng.shuffle(opts)
         return type(self)(opts)

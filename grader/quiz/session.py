@@ -11,16 +11,13 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Callable, Iterable
 
 from rich.console import Console
 from rich.text import Text
 
-from grader.quiz import bank as qbank
-from grader.quiz import progress as qprogress
-from grader.quiz import store as qstore
-from grader.quiz import truth as qtruth
+from grader.quiz import bank as qbank, progress as qprogress, store as qstore, truth as qtruth
 from grader.quiz.answers import Invalid, YesNo, tr
 
 MAX_SLIPS = 2  # slips named per sub-answer; after that the entry is assessed as typed

@@ -29,7 +29,7 @@ import secrets
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import fsrs
@@ -267,7 +267,7 @@ def scheduler() -> fsrs.Scheduler:
 
 
 def _utc(t: float) -> datetime:
-    return datetime.fromtimestamp(t, timezone.utc)
+    return datetime.fromtimestamp(t, UTC)
 
 
 def default_mastery_days() -> float:

@@ -12,12 +12,12 @@ import io
 import json
 from html import escape
 
-from grader.engine import cache
 from grader.course import catalog
 from grader.course.levels import Summary
-from grader.reports.terminal import _exercise_line, feedback, pass_line_rule, quiz_scores, scores, when
+from grader.engine import cache
 from grader.engine.results import STATUS_TEXT, ExerciseResult
 from grader.isolation import files
+from grader.reports.terminal import _exercise_line, feedback, pass_line_rule, quiz_scores, scores, when
 
 CSS = """
 body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}

@@ -5,6 +5,7 @@ import numpy as np
 import numpy.random
 from numpy.random import default_rng
 
+
 def broadcast_shape(a, b):
     n = max(len(a), len(b))
     a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)

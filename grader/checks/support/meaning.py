@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import random
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from grader.checks.support.checking import as_str, fail
 
@@ -86,7 +86,7 @@ def _weight(token: str) -> float:
     return 0.5 if token in WEAK else 1.0
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _patterns(vocabulary: tuple) -> tuple:
     """(compiled phrase, item, specificity, table order) for every phrase of a vocabulary."""
     out = []

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from grader.quiz import course_text as C
-from grader.quiz import truth as T
+from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import BroadcastShape, Choice, Number, Option, Shape, Tolerance, YesNo
 from grader.quiz.bank import Part, Question
-from grader.quiz.bank.fmt import activations_how, ctx, g, gb, millions, mb
+from grader.quiz.bank.fmt import activations_how, ctx, g, gb, mb, millions
 
 GB = 1e9
 ZH_COUNT = {2: "两", 3: "三", 4: "四", 5: "五", 6: "六", 7: "七"}

@@ -3,8 +3,7 @@ last sub-question of each asks which (the course's 答案 names them)."""
 
 from __future__ import annotations
 
-from grader.quiz import course_text as C
-from grader.quiz import truth as T
+from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import EXACT, Choice, Command, MultiSelect, Number, Option, Tolerance, YesNo
 from grader.quiz.bank import Part, Question
 from grader.quiz.bank.fmt import activations_how, g, gb

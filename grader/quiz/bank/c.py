@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import math
 
-from grader.quiz import course_text as C
-from grader.quiz import truth as T
+from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import EXACT, Choice, MultiSelect, Number, Option, Ordering, Tolerance, YesNo
 from grader.quiz.bank import Part, Question
 from grader.quiz.bank.b import BLOCK_TEXT, block_options, remedy_options

@@ -5,8 +5,7 @@ must-remember line verbatim. Where a fact is a formula, the item applies it to d
 from __future__ import annotations
 
 from grader.given import recall_topics as topic
-from grader.quiz import course_text
-from grader.quiz import truth as T
+from grader.quiz import course_text, truth as T
 from grader.quiz.answers import EXACT, Choice, Einsum, MultiSelect, Number, Option, Tolerance
 from grader.quiz.bank import PART_OPTIONS, Part, Question
 from grader.quiz.bank.fmt import g, mr
