@@ -96,6 +96,8 @@ def test_an_edit_regrades_exactly_the_exercises_that_depend_on_it(project, grade
     assert regraded_after_editing("checks/truth/activations.py", "from .saved_bytes import WORD\n") == {"A7", "B1"}
     assert regraded_after_editing("checks/truth/saved_bytes.py") == {"A7", "B1"}  # imported through activations
     assert regraded_after_editing("reports/html.py") == set()  # decides no verdict
+    # the checks' conftest.py: imported by no check, loaded by pytest for every one of them
+    assert regraded_after_editing("checks/conftest.py") == {ex.id for ex in catalog.available()}
     assert regraded_after_editing("given/tiny_models.py") == {ex.id for ex in catalog.available()}  # learners may import it
 
 

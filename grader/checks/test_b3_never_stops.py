@@ -13,7 +13,6 @@ from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import expect_equal, fail
-from grader.checks.support.fixtures import cache, tokenizer  # noqa: F401  (pytest fixtures)
 from grader.checks.truth import sft as truth
 from grader.given import sft
 

@@ -19,7 +19,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from grader.checks.support.checking import as_number, expect_equal, fail
-from grader.checks.support.fixtures import cache, tokenizer  # noqa: F401  (pytest fixtures)
 from grader.checks.truth import sft as truth
 from grader.given import sft
 

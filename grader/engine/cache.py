@@ -4,8 +4,9 @@ An exercise's fingerprint hashes everything that can change its verdict, and not
 
 * the learner's module, the modules of the target folder it imports (transitively) and the
   folder's other non-exercise modules (one could be imported by a computed name);
-* its check file and every grader module that file imports, transitively (support, truth,
-  another exercise's checks, ...), found by reading import statements, not by running them;
+* its check file, the conftest.py files pytest loads with it, and every grader module they
+  import, transitively (support, truth, another exercise's checks, ...), found by reading import
+  statements, not by running them;
   its solution and its catalog entry;
 * what every exercise shares: the modules that run checks and learners (MACHINERY) with what
   they import, all drivers and given code (SHARED: run by name, or imported by learners), the
@@ -170,8 +171,11 @@ def shared_files() -> list[Path]:
 
 
 def check_files(ex: Exercise) -> list[Path]:
-    """The exercise's check file and the grader modules it imports, transitively."""
-    return _closure([SOURCE / ex.check_file.relative_to(ROOT)], _in_grader)
+    """The exercise's check file, the conftest.py files pytest loads with it (in its folder and
+    above, within the project: fixtures no import names), and the grader modules they import."""
+    check = SOURCE / ex.check_file.relative_to(ROOT)
+    conftests = [folder / "conftest.py" for folder in check.parents if folder.is_relative_to(SOURCE)]
+    return _closure([check, *conftests], _in_grader)
 
 
 def learner_files(module_file: Path) -> list[Path]:
