@@ -22,7 +22,7 @@ STAMP_TEST := $(VENV)/.installed-test-$(INSTALL_KEY)
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 TORCH_INDEX_ARG := $(if $(TORCH_INDEX_URL),--extra-index-url "$(TORCH_INDEX_URL)",)
 
-.PHONY: grade test bench list quiz venv deps-classroom deps-cluster lock clean
+.PHONY: grade test lint bench list quiz venv deps-classroom deps-cluster lock clean
 
 grade: $(STAMP)
 	@$(BIN)/grader grade --target "$(TARGET)" $(ONLY_ARG)
@@ -32,6 +32,11 @@ grade: $(STAMP)
 # earlier run on this clone (.grader-cache/test-harness.json; a fresh clone has none).
 test: $(STAMP_TEST)
 	$(BIN)/python -m pytest tests -q --durations=25 $(if $(ONLY),--exercise "$(ONLY)",) $(if $(FRESH),--fresh-harness,)
+
+# ruff (pyproject.toml's [tool.ruff]) and shellcheck over every shell script: tests/test_lint.py, which
+# `make test` runs too. GRADER_FORMAT_CHECK=1 adds `ruff format --check`; `.venv/bin/ruff check --fix` fixes.
+lint: $(STAMP_TEST)
+	$(BIN)/python -m pytest tests/test_lint.py -q
 
 quiz: $(STAMP)
 	@$(BIN)/grader quiz $(QUIZ) $(LANG_ARG)

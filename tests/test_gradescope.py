@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.classroom import notebooks
+from grader.classroom import gradescope, notebooks
 from grader.course import catalog
 from grader.course.catalog import ROOT
 
@@ -196,3 +196,15 @@ def test_build_refuses_unknown_and_unbuilt_ids(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "grader.cli", "gradescope", "build", str(tmp_path / "x.zip"),
                           "--only", "Z9"], capture_output=True, text=True)
     assert bad.returncode == 2 and "cannot build" in bad.stdout and not (tmp_path / "x.zip").exists()
+
+
+def test_the_scripts_take_only_plain_values():
+    """setup.sh is filled in with pins and an index URL (GRADER_TORCH_INDEX_URL, --torch-index-url);
+    a value the shell would read as code is refused, and so is a placeholder left without one."""
+    pins = gradescope.pins()
+    assert f'pip install -q "{pins["torch"]}"' in gradescope.script("setup.sh", **pins, torch_index="")
+    for bad in ('x"; rm -rf /; "', "$(id)", "a b", "`id`"):
+        with pytest.raises(ValueError, match="not a plain pin or URL"):
+            gradescope.script("setup.sh", **pins, torch_index=bad)
+    with pytest.raises(ValueError, match="no value for torch_index"):
+        gradescope.script("setup.sh", **pins)
