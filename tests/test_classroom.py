@@ -430,7 +430,7 @@ def test_a_test_cell_without_the_grader_says_how_to_check(tmp_path):
     assert "How to check your work" in intro and "*not checked*" in intro and "submitting" in intro
     tests = [c for c in nb.cells if c.metadata["nbgrader"].get("grade")]
     assert len(tests) == len(ex.key_points)
-    for c, kp in zip(tests, ex.key_points):
+    for c, kp in zip(tests, ex.key_points, strict=True):
         proc = subprocess.run([sys.executable, "-I", "-S", "-c", c.source], cwd=tmp_path, capture_output=True,
                               text=True, timeout=60)
         assert proc.returncode == 0 and proc.stdout == "", proc.stderr

@@ -159,7 +159,7 @@ def _meta(path: Path) -> dict:
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple):
             names = [t.id for t in node.targets[0].elts]
             if names == ["EXERCISE", "CAUGHT_BY", "NAMES"]:
-                return dict(zip(names, ast.literal_eval(node.value)))
+                return dict(zip(names, ast.literal_eval(node.value), strict=True))
     raise AssertionError(f"{path.name}: no EXERCISE, CAUGHT_BY, NAMES")
 
 

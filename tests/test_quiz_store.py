@@ -79,15 +79,6 @@ def run(st, plan, targets, *, lang="en", rounds=1, learner="ada", clock=None, ex
     return out.getvalue()
 
 
-@pytest.fixture
-def st(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv(store.MASTERY_DAYS_ENV, raising=False)
-    s = store.Store()
-    yield s
-    s.close()
-
-
 def graded(st, qid, k, learner="ada"):
     return store.graded_seed(st.secret(), learner, qid, k)
 

@@ -743,7 +743,7 @@ def test_another_copy_of_the_project_is_out_of_sight(tmp_path, world_readable):
     copy = world_readable / "toolbox-grader"
     shutil.copytree(ROOT / "solutions", copy / "solutions", ignore=shutil.ignore_patterns("mutants"))
     shutil.copytree(ROOT / "grader/checks", copy / "grader/checks")
-    for root, dirs, names in os.walk(world_readable):
+    for root, _, names in os.walk(world_readable):
         for p in [root, *(os.path.join(root, n) for n in names)]:
             os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
     path = tmp_path / "a3_broadcast.py"

@@ -138,7 +138,10 @@ def test_the_sft_run_is_memoised_by_batches_lora_and_model(store, tmp_path, monk
     (model / "manifest.json").write_text(json.dumps({"source": "x", "files": {"model.safetensors": "aa"}}))
     compute = Counter()
     monkeypatch.setattr(truth, "_train_and_answer", lambda *a, **k: compute())
-    run = lambda batches, lora: truth.train_and_answer(batches, lora, cache=model, steps=12, seed=0, max_new_tokens=8)
+
+    def run(batches, lora):
+        return truth.train_and_answer(batches, lora, cache=model, steps=12, seed=0, max_new_tokens=8)
+
     run(_batches(), truth.lora_settings())
     run(_batches(), truth.lora_settings())
     assert compute.calls == 1

@@ -56,7 +56,7 @@ def _rule(a, b, pad_left=True, match=lambda x, y: x == y or 1 in (x, y), pick=la
     n = max(len(a), len(b))
     fill = lambda s: (1,) * (n - len(s)) + tuple(s) if pad_left else tuple(s) + (1,) * (n - len(s))  # noqa: E731
     out = []
-    for x, y in zip(fill(a), fill(b)):
+    for x, y in zip(fill(a), fill(b), strict=True):
         if not match(x, y):
             return Raised("ValueError")
         out.append(pick(x, y))

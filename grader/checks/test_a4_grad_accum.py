@@ -57,7 +57,7 @@ def _make_batches(case: dict):
     g = torch.Generator().manual_seed(case["data_seed"])
     V = case["config"]["vocab_size"]
     micro = []
-    for b, T, rate in zip(case["sizes"], case["lengths"], case["mask_rates"]):
+    for b, T, rate in zip(case["sizes"], case["lengths"], case["mask_rates"], strict=True):
         ids = torch.randint(0, V, (b, T), generator=g)
         labels = torch.randint(0, V, (b, T), generator=g)
         labels[torch.rand(b, T, generator=g) < rate] = -100

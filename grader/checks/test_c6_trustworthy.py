@@ -59,7 +59,7 @@ def test_seeds(learner, a, b, shift, k, spread):
         if type(got) not in (tuple, list) or len(got) != 2:
             fail(f"seed_summary({values}) must return (mean, std)", "(float, float)", got)
         want = mean_std(values)
-        for g, w, name in zip(got, want, ("mean", "std (ddof=1)")):
+        for g, w, name in zip(got, want, ("mean", "std (ddof=1)"), strict=True):
             # 1e-6 of the values' scale: a float32 mean/std (torch.tensor(values).std()) is right;
             # ddof=0 is off by >= 13% of the std
             if abs(as_number(g, f"seed_summary {name}") - w) > 1e-6 * max(map(abs, values)) + 1e-9:

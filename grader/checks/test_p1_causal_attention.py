@@ -129,7 +129,7 @@ def test_no_future_leak(learner, shape, seed, data):
     s = data.draw(st.integers(0, T - 2), label="last unchanged position s")
     q, k, v = _uniform(shape, torch.float64, seed)
     q2, k2, v2 = (x.clone() for x in (q, k, v))
-    for x, new in zip((q2, k2, v2), _uniform(shape, torch.float64, seed + 1)):
+    for x, new in zip((q2, k2, v2), _uniform(shape, torch.float64, seed + 1), strict=True):
         x[..., s + 1:, :] = new[..., s + 1:, :]  # the future: positions > s
     before = _call(learner, q, k, v, "causal_attention")[..., : s + 1, :]
     after = _call(learner, q2, k2, v2, "causal_attention")[..., : s + 1, :]

@@ -44,14 +44,14 @@ the threshold is 12 (the course: 9.6 after one CPU minute).
 import math
 
 import torch
-
-torch.set_num_threads(1)  # this check process: oversubscribed threads are ~10x slower on a shared box
 from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import fail
 from grader.checks.truth import training_loop as loop
 from grader.given.char_model import build_model, encode, evaluate_loss, make_corpus
+
+torch.set_num_threads(1)  # this check process: oversubscribed threads are ~10x slower on a shared box
 
 LN_V = math.log(loop.V)
 

@@ -236,7 +236,7 @@ def _learner_training_batches(learner, cache, tokenizer) -> list[dict]:
     if type(batches) is not list or len(batches) != len(order):
         fail("the training batches of your data path", f"{len(order)} batches", type(batches).__name__)
     longest = max(len(truth.reference_example(tokenizer, q, a, eos)["input_ids"]) for q, a in sft.TRAIN_PAIRS)
-    for step, (batch, idx) in enumerate(zip(batches, order)):
+    for step, (batch, idx) in enumerate(zip(batches, order, strict=True)):
         problem = _batch_problem(batch)
         if problem is None and tuple(batch["input_ids"].shape[:1]) != (len(idx),):
             problem = f"{batch['input_ids'].shape[0]} rows, expected {len(idx)}"

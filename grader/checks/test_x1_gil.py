@@ -23,6 +23,7 @@ import multiprocessing
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 
 import pytest
 from hypothesis import Phase, given, settings, strategies as st
@@ -85,7 +86,7 @@ def together(samples: list) -> float | None:
     CPU time the second busiest child gained / what the busiest gained (1: two children always ran
     together; ~0: one at a time, whatever the load). None: no child gained CPU time."""
     second = first = 0.0
-    for a, b in zip(samples, samples[1:]):
+    for a, b in pairwise(samples):
         gains = sorted((b[pid] - a.get(pid, b[pid]) for pid in b), reverse=True) + [0.0, 0.0]
         first, second = first + gains[0], second + gains[1]
     return second / first if first > 0 else None
@@ -96,7 +97,7 @@ def workers_busy(samples: list, min_cpu_s: float) -> int:
     samples (a helper such as multiprocessing's resource tracker gains far less). A child missed
     between two reads only lowers the count."""
     gained: dict = {}
-    for a, b in zip(samples, samples[1:]):
+    for a, b in pairwise(samples):
         for pid in b:
             gained[pid] = gained.get(pid, 0.0) + b[pid] - a.get(pid, b[pid])
     return sum(g >= min_cpu_s for g in gained.values())
@@ -208,7 +209,7 @@ def _tasks(n):
 @given(st.integers(1_500_000, 2_500_000))
 def test_threads_cpu_use(learner, n):
     tasks = _tasks(n)
-    for attempt in range(3):
+    for _ in range(3):
         run = experiment(learner, tasks)
         problem = _threads_problem(run["serial"], run["threads"])
         if problem is None:
@@ -251,7 +252,7 @@ def _threads_problem(serial: dict, threads: dict):
 def test_parallel_cpu_use(learner, n):
     tasks = _tasks(n)
     _workers_as_asked(learner, n)
-    for attempt in range(2):
+    for _ in range(2):
         run = experiment(learner, tasks)
         serial, threads, procs = run["serial"], run["threads"], run["processes"]
         if procs["cpu_children_s"] < WHERE * serial["cpu_self_s"]:

@@ -58,7 +58,7 @@ def run(learner, cache, tokenizer):
 
 def _mask_eos_rule(example, eos_id):
     return {"input_ids": list(example["input_ids"]),
-            "labels": [-100 if t == eos_id else l for t, l in zip(example["input_ids"], example["labels"])]}
+            "labels": [-100 if t == eos_id else label for t, label in zip(example["input_ids"], example["labels"], strict=True)]}
 
 
 def _mask_eos_contract(learner):
@@ -164,7 +164,7 @@ def test_generations(learner, run, tokenizer, gen):
     if answered < MIN_ANSWERED or stopped > MAX_STOPPED:
         fail("held-out answers with EOS masked: answered / stopped", f">= {MIN_ANSWERED} / <= {MAX_STOPPED} of 6",
              f"{answered} / {stopped}: {shown}")
-    for (q, a), new, r in zip(sft.HELD_OUT_PAIRS, run["generated"], rows):
+    for (_, a), new, r in zip(sft.HELD_OUT_PAIRS, run["generated"], rows, strict=True):
         n = len(tokenizer(f" {a}", add_special_tokens=False)["input_ids"])
         expect_equal(learner.stops(new, eos, n), r["stopped"], f"stops() on the generation {r['text']!r} for {a}")
     window = 2 + truth.STOP_WITHIN + 1  # new tokens allowed for a 2-token answer

@@ -115,7 +115,6 @@ def answer_source(ex: catalog.Exercise) -> str:
     stub_src = (ROOT / "exercises" / f"{ex.module}.py").read_text()
     sol_src, sol = _module(ex.module)
     stub = ast.parse(stub_src)
-    stub_funcs = [n for n in stub.body if isinstance(n, ast.FunctionDef)]
     stub_texts = {ast.unparse(n) for n in stub.body if not isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     stub_names = set().union(*(_bound_names(n) for n in stub.body if not isinstance(n, ast.Expr)))
 

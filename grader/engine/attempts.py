@@ -173,7 +173,7 @@ def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, revea
         kps = [shown(ex, kp, count=attempts.count(ex_id, kp.key_point) if attempts else None, reveal=reveal)
                for kp in res.key_points]
         kps = _one_reveal_at_a_time(ex, res.key_points, kps)
-        withheld |= {kp.expected.strip() for kp, s in zip(res.key_points, kps)
+        withheld |= {kp.expected.strip() for kp, s in zip(res.key_points, kps, strict=True)
                      if kp.expected is not None and s.expected is None and _telling(kp.expected.strip())}
         out[ex_id] = replace(res, key_points=kps)
     if withheld:
@@ -187,7 +187,7 @@ def _one_reveal_at_a_time(ex: catalog.Exercise, raw: list[KeyPointResult], kps: 
     an item of ``forbidden`` that a recall key point of the same report still withholds (R's einsum_pv
     revealed while einsum_qk is not: their course line states both)."""
     still = set()
-    for kp, s in zip(raw, kps):
+    for kp, s in zip(raw, kps, strict=True):
         if kp.status in COUNTED and s.expected is None and kp.expected is not None:
             try:
                 still |= set(ex.gives_away(ex.key_point(kp.key_point).lesson))
@@ -196,7 +196,7 @@ def _one_reveal_at_a_time(ex: catalog.Exercise, raw: list[KeyPointResult], kps: 
     if not still:
         return kps
     out = []
-    for kp, s in zip(raw, kps):
+    for s in kps:
         texts = {"hint": s.hint, "lesson": s.lesson, "misconception": s.misconception}
         if s.expected is not None and any(still & set(ex.gives_away(t)) for t in texts.values() if t):
             s = replace(s, lesson="", misconception="",

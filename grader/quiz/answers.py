@@ -319,7 +319,7 @@ def _letters(text: str, n: int) -> list[str]:
     if not raw:
         return []
     t = raw.lower()
-    tokens = list(zip(t.split(), raw.split())) if " " in t else \
+    tokens = list(zip(t.split(), raw.split(), strict=True)) if " " in t else \
         [(c, c) for c in t] if all(c in LETTERS for c in t) else [(t, raw)]
     out = []
     for tok, typed in tokens:

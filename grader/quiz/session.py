@@ -351,7 +351,7 @@ class Session:
         io.out(self.t("Re-read: ", "回看：") + (q.reread[1] if lang == "zh" else q.reread[0]), "cyan")
 
     def _interview_key(self, q, rows, attempt) -> None:
-        io, lang = self.io, self.lang
+        io = self.io
         this = {r.part: r.correct for r in rows if r.attempt == attempt}
         state = qprogress.question_state(q, rows)
         io.out(self.t("The course's answer key points (答案要点), and how you did:", "课程的答案要点，以及你的作答："), "bold")

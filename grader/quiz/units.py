@@ -109,7 +109,7 @@ MULTIPLIED = {"count", "tokens_per_s", "flop_per_byte"}  # a K/M/B multiplier ma
 
 def unit(symbol: str) -> Unit:
     """The display unit of a question, by symbol: ``unit("GB")``, ``unit("ms")``, ``unit("M")``."""
-    for dim, table in TABLES.items():
+    for table in TABLES.values():
         if symbol in table:
             return table[symbol]
     if symbol in _MULTIPLIERS:

@@ -74,7 +74,7 @@ def _parts_figure(results: dict[str, ExerciseResult]):
                               (missing, "#d4d4d4", "not available yet")):
         values = [data[p] for p in parts]
         ax.barh(labels, values, left=bottom, color=color, label=name)
-        bottom = [b + v for b, v in zip(bottom, values)]
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
     ax.invert_yaxis()
     ax.set_xlabel("key points")
     ax.set_title("Key points per course part")
@@ -117,7 +117,7 @@ def _draw(spec: dict) -> str:
         ax.set_xticks([j + width * (len(series) - 1) / 2 for j in range(len(labels))], labels, rotation=15)
     else:
         for name, points in spec.get("series", {}).items():
-            xs, ys = zip(*points) if points else ((), ())
+            xs, ys = zip(*points, strict=True) if points else ((), ())
             ax.plot(xs, ys, label=name)
         if spec.get("log_x"):
             ax.set_xscale("log")

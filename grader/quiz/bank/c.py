@@ -29,7 +29,7 @@ def interview(qid: str, points: list[str], followups: str, good: str) -> dict:
         raise ValueError(f"{qid}: {len(zh)} key points in the course, {len(points)} renderings")
     answer_en = "Key points: " + "; ".join(f"({k}) {en}" for k, en in enumerate(points, 1)) + \
         f" Follow-ups: {followups} {good}"
-    return {"answer_zh": C.ANSWERS[qid], "answer_en": answer_en, "points": list(zip(zh, points)),
+    return {"answer_zh": C.ANSWERS[qid], "answer_en": answer_en, "points": list(zip(zh, points, strict=True)),
             "followups": (C.C_FOLLOWUPS[qid], followups), "good": (C.C_GOOD[qid], good)}
 
 
