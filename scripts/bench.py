@@ -323,7 +323,8 @@ def main() -> int:
 
             nb, _ = timed(autograde)
             rows.append(("nbgrader autograde, same 4 submissions", nb,
-                         f"ours with 2 workers: {two / nb:.2f}x its time; " + set_scores(classroom.mastery(course), class_exs)))
+                         f"ours with 2 workers: {two / nb:.2f}x its time; " + set_scores(classroom.mastery(course),
+                                                                                         class_exs)))
 
         # A class of --class-size different submissions: 1 and 2 local workers, then a local Ray head.
         size = args.class_size
@@ -359,7 +360,8 @@ def main() -> int:
                          Target("<= 1.15x", at_most=1.15), "x"))
         efficiency = one / two / 2
         per_class_sub = sum(r["result"]["duration_s"] for r in jobs1) / size
-        rows.append((f"  per submission ({', '.join(only)}), one core", per_class_sub, "1 worker's gradings summed / class size",
+        rows.append((f"  per submission ({', '.join(only)}), one core", per_class_sub,
+                     "1 worker's gradings summed / class size",
                      Target("<= 15 s (set A)", at_most=15)))
         print(f"\nper submission ({', '.join(only)}): {per_class_sub:.1f} s of one core; 500 students on N workers "
               f"(at the 2-worker efficiency, {efficiency:.0%}): {projection(per_class_sub, efficiency)}")

@@ -90,7 +90,8 @@ def autograder(tmp_path_factory):
     env = {**os.environ, "GRADER_AUTOGRADER_ROOT": str(root), "GRADER_SETUP_PIP": str(logger),
            "GRADER_AUTOGRADER_VENV": str(Path(sys.executable).parent.parent)}
     env.pop("PYTHONPATH", None)  # the scripts find the grader in <root>/source themselves
-    setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root, env=env, capture_output=True, text=True)
+    setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root, env=env, capture_output=True,
+                           text=True)
     assert setup.returncode == 0, setup.stdout + setup.stderr
     installs = pip_log.read_text().splitlines()
     torch_pin = "torch==2.13.0"
@@ -183,7 +184,8 @@ def broadcast_shape(a, b):
     assert not (root / "results" / "forged").exists()
     assert "999" not in (root / "results" / "results.json").read_text()
     assert "ANSWERED_BY" not in (root / "source" / "grader" / "engine" / "runner.py").read_text()
-    assert (root / "source" / "grader" / "engine" / "runner.py").read_bytes() == (ROOT / "grader" / "engine" / "runner.py").read_bytes()
+    assert (root / "source" / "grader" / "engine" / "runner.py").read_bytes() == (ROOT / "grader" / "engine"
+                                                                                  / "runner.py").read_bytes()
 
 
 def test_nothing_to_grade_is_said_so(autograder):

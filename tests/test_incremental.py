@@ -98,7 +98,8 @@ def test_an_edit_regrades_exactly_the_exercises_that_depend_on_it(project, grade
     assert regraded_after_editing("reports/html.py") == set()  # decides no verdict
     # the checks' conftest.py: imported by no check, loaded by pytest for every one of them
     assert regraded_after_editing("checks/conftest.py") == {ex.id for ex in catalog.available()}
-    assert regraded_after_editing("given/tiny_models.py") == {ex.id for ex in catalog.available()}  # learners may import it
+    assert regraded_after_editing("given/tiny_models.py") == {ex.id
+                                                              for ex in catalog.available()}  # learners may import it
 
 
 def test_a_subset_grade_updates_the_record(tmp_path, graded, capsys):

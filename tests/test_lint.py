@@ -42,7 +42,8 @@ def _tracked() -> list[Path]:
 
 def test_ruff_check():
     out = _run(_tool("ruff"), "check", "--no-cache", "--output-format", "concise", ".")
-    assert out.returncode == 0, f"ruff check (fix what is safe with: .venv/bin/ruff check --fix):\n{out.stdout}{out.stderr}"
+    assert out.returncode == 0, (f"ruff check (fix what is safe with: .venv/bin/ruff check --fix):"
+                                 f"\n{out.stdout}{out.stderr}")
 
 
 def test_ruff_checks_every_python_file():

@@ -255,7 +255,8 @@ def test_a_withheld_yes_or_no_does_not_blank_every_config():
     other = next(kp for kp in ex.key_points if not kp.recall)
     res = ExerciseResult(ex.id, "graded", [
         KeyPointResult(recall.id, "failed", "fits?", expected="False", got="True"),
-        KeyPointResult(other.id, "failed", "bytes", expected="32", got="16", example="config={tie_word_embeddings: False}")])
+        KeyPointResult(other.id, "failed", "bytes", expected="32", got="16",
+                       example="config={tie_word_embeddings: False}")])
     [_, b] = attempts.gate({ex.id: res}, None)[ex.id].key_points
     assert b.example == "config={tie_word_embeddings: False}", b.example
 

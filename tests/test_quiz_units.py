@@ -219,7 +219,8 @@ def test_non_finite_values_are_refused(text, dim):
 @pytest.mark.parametrize("answer,text", [
     (Number("bytes", "GB"), "-3 GB"), (Number("time", "ms"), "-2 ms"), (Number("count"), "-14"),
     (Number("fraction", "%"), "-5%"), (Number("nats"), "-1.2"), (Number("speedup"), "-2x"),
-    (Number("bytes", "GB"), ""), (Shape(), ""), (YesNo(), ""), (Choice([Option("a", "A", "甲"), Option("b", "B", "乙")]), ""),
+    (Number("bytes", "GB"), ""), (Shape(), ""), (YesNo(), ""),
+                                         (Choice([Option("a", "A", "甲"), Option("b", "B", "乙")]), ""),
 ])
 def test_impossible_and_empty_answers_are_refused(answer, text):
     with pytest.raises(Invalid):

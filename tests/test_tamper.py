@@ -392,7 +392,8 @@ def test_forged_observation_does_not_pass(tmp_path, attempt):
     assert fails_on is None or all(fails_on in k.message for k in res.key_points), _explain(res)
 
 
-TARGETED = [ROOT / "grader/checks/test_a3_broadcast.py", ROOT / "grader/engine/plugin.py", ROOT / "grader/course/levels.py"]
+TARGETED = [ROOT / "grader/checks/test_a3_broadcast.py", ROOT / "grader/engine/plugin.py",
+            ROOT / "grader/course/levels.py"]
 
 
 def _explain(res) -> list:
@@ -706,7 +707,8 @@ def test_a_symlinked_module_is_refused(tmp_path):
     is refused: what to hide is decided from the path asked for, and the file must be the learner's."""
     (tmp_path / "a3_broadcast.py").symlink_to(ROOT / "solutions/a3_broadcast.py")
     (tmp_path / "answers").symlink_to(ROOT / "solutions")
-    for path, why in ((tmp_path / "a3_broadcast.py", "symbolic link"), (tmp_path / "answers/a3_broadcast.py", "resolves to")):
+    for path, why in ((tmp_path / "a3_broadcast.py", "symbolic link"),
+                      (tmp_path / "answers/a3_broadcast.py", "resolves to")):
         res = runner.grade_exercise(A3, path)
         assert {k.status for k in res.key_points} == {"refused"}, _explain(res)
         assert all(why in k.message for k in res.key_points), _explain(res)
@@ -721,7 +723,8 @@ def test_a_copy_of_the_reference_gets_no_credit(tmp_path):
     from grader.reports import terminal
 
     source = (ROOT / "solutions/a3_broadcast.py").read_text()
-    (tmp_path / "a3_broadcast.py").write_text('"""My own answer."""\n# really mine\n' + source.replace("\n\n", "\n\n\n"))
+    (tmp_path / "a3_broadcast.py").write_text('"""My own answer."""\n# really mine\n' + source.replace("\n\n",
+                                                                                                       "\n\n\n"))
     results = runner.grade(tmp_path, only=["A3"])
     res = results["A3"]
     assert {k.status for k in res.key_points} == {"identical"}, _explain(res)
@@ -825,7 +828,8 @@ def test_a_forged_model_cache_manifest_is_rebuilt(tmp_path, monkeypatch):
     folder.mkdir(parents=True)
     (folder / "config.json").write_text("{}")
     (folder / smollm.WEIGHTS).write_bytes(b"forged weights")
-    manifest = {"source": smollm.GGUF_FILE, "files": {n: smollm._sha256(folder / n) for n in ("config.json", smollm.WEIGHTS)}}
+    manifest = {"source": smollm.GGUF_FILE,
+                "files": {n: smollm._sha256(folder / n) for n in ("config.json", smollm.WEIGHTS)}}
     (folder / smollm.MANIFEST).write_text(json.dumps(manifest))
     assert not smollm.is_valid(folder)  # checksums that match, no valid HMAC
     (folder / smollm.MANIFEST).write_text(json.dumps(smollm.sign_manifest(folder, manifest)))
@@ -866,7 +870,8 @@ def test_the_learners_environment_is_an_allowlist(tmp_path):
     assert seen["others"] == [], seen["others"]
 
 
-@pytest.mark.skipif(not (sandbox.isolation_level().startswith("user+namespaces") and sandbox.syscall_filter_available()),
+@pytest.mark.skipif(not (sandbox.isolation_level().startswith("user+namespaces")
+                         and sandbox.syscall_filter_available()),
                     reason="needs root and libseccomp")
 @pytest.mark.parametrize("start", ["zygote", "fresh interpreter"])
 def test_the_learner_cannot_make_namespaces_mounts_or_trace(tmp_path, start):

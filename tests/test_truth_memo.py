@@ -79,7 +79,8 @@ def test_a_forged_or_foreign_entry_is_computed_again(store):
     entry.write_text(json.dumps({**signed, "value": {"losses": [0.0], "n": 99}}))  # the learner's wish, old MAC
     assert memo.memoised("k", 1, compute)["n"] == 2
     value = {"losses": [0.0], "n": 99}  # signed under a key that is not the grader's
-    entry.write_text(json.dumps({"value": value, "mac": memo.files.mac(os.urandom(32), memo._payload("k", memo.key("k", 1), value))}))
+    entry.write_text(json.dumps({"value": value,
+                                 "mac": memo.files.mac(os.urandom(32), memo._payload("k", memo.key("k", 1), value))}))
     assert memo.memoised("k", 1, compute)["n"] == 3
     entry.write_text("{not json")
     assert memo.memoised("k", 1, compute)["n"] == 4 and compute.calls == 4

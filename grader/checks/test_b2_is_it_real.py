@@ -58,7 +58,8 @@ def test_record_diff(learner, pair):
 
 COURSE = [([0.612, 0.598, 0.605], [0.617, 0.603, 0.61], 80),  # 0.5 points, overlapping bands: not shown
           ([0.61], [0.615], 80),
-          ([0.600, 0.601, 0.599], [0.650, 0.651, 0.649], 80),  # tight bands, but 80 questions: +-10.9 > 5 points  # one run each: a single number is no conclusion
+          ([0.600, 0.601, 0.599], [0.650, 0.651, 0.649],
+           80),  # tight bands, but 80 questions: +-10.9 > 5 points  # one run each: a single number is no conclusion
           ([0.60, 0.601, 0.599], [0.75, 0.751, 0.749], 1000)]  # tight bands, 15 points on 1000 questions
 
 
@@ -108,10 +109,12 @@ def _two_a_side(a, b):
 
 
 for _kw, _probe, _zh, _en in [
-        ({"ddof": 0}, ddof_pair(0.5, 0.02, 3), "用了总体标准差（ddof=0，np.std 的默认）：seed 间的标准差用样本标准差（ddof=1）",
+        ({"ddof": 0}, ddof_pair(0.5, 0.02, 3),
+         "用了总体标准差（ddof=0，np.std 的默认）：seed 间的标准差用样本标准差（ddof=1）",
          "uses the population std (ddof=0, np.std's default): the seeds' spread is the sample std (ddof=1)"),
         ({"ci": False}, COURSE[2], "没看 ci95：标准差带分开了，但题目数少时均值差仍在置信区间里",
-         "ignores ci95: the std bands are apart, but with few questions the means' gap is still within the confidence interval"),
+         "ignores ci95: the std bands are apart, but with few questions the means' gap is still within the confidence "
+         "interval"),
         ({"bands": False}, ([0.60, 0.65, 0.70], [0.62, 0.67, 0.72], 100_000),
          "没看 seed 间的标准差带：只比了 ci95，seed 之间的波动会把差别淹掉",
          "ignores the seeds' std bands: compares with ci95 only, and seed-to-seed noise can swamp the difference")]:
@@ -126,5 +129,6 @@ mistake("score_verdict", function="verdict", probe=_ONE_RUN,
     lambda got, a, b, n: not _two_a_side(a, b) and got in ("real", "not_shown"))
 mistake("score_verdict", function="verdict", probe=_ONE_RUN,
         zh="对一个 seed 求了标准差（statistics.stdev 报错）：少于两个 seed 时先返回 need_more_seeds",
-        en="takes the std of one seed (statistics.stdev raises): with fewer than two seeds, answer need_more_seeds first")(
+        en=
+        "takes the std of one seed (statistics.stdev raises): with fewer than two seeds, answer need_more_seeds first")(
     lambda got, a, b, n: not _two_a_side(a, b) and isinstance(got, Raised) and got.type_name == "StatisticsError")

@@ -138,12 +138,15 @@ def test_kv_cache_gqa(learner, variants, batch, seq, dtype):
 
 @given(llama_configs(max_layers=4), st.integers(1, 64), st.integers(1, 8192), st.sampled_from([2, 4]))
 def test_activation_estimate(learner, config, batch, seq, nbytes):
-    got = as_int(learner.activation_bytes_estimate(LLAMA3_8B, 1, 4096, 2), "activation_bytes_estimate(Llama-3-8B, 1, 4096, 2)")
+    got = as_int(learner.activation_bytes_estimate(LLAMA3_8B, 1, 4096, 2),
+                 "activation_bytes_estimate(Llama-3-8B, 1, 4096, 2)")
     if abs(got / GIB - 16.5) > 0.1:
-        fail("activation_bytes_estimate for the course's Llama-3-8B, B=1, T=4096, bf16", "16.5 GiB", f"{got / GIB:.2f} GiB")
+        fail("activation_bytes_estimate for the course's Llama-3-8B, B=1, T=4096, bf16", "16.5 GiB",
+             f"{got / GIB:.2f} GiB")
     # The follow-up asks for the course's rule of thumb itself, which no library computes; how
     # close it comes to the bytes autograd really saves is A7's tracks_measurement.
-    want = batch * seq * config["num_hidden_layers"] * (6 * config["hidden_size"] + 3 * config["intermediate_size"]) * nbytes
+    want = batch * seq * config["num_hidden_layers"] * (6 * config["hidden_size"] + 3
+                                                        * config["intermediate_size"]) * nbytes
     what = f"activation_bytes_estimate({config}, {batch}, {seq}, {nbytes})"
     expect_equal(as_int(learner.activation_bytes_estimate(config, batch, seq, nbytes), what), want, what,
                  hint="per layer and token ~6 vectors of width d and 3 of width d_ff; B x T x layers of them")

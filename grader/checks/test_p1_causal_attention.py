@@ -206,11 +206,13 @@ def _manual(q, k, v, scale=None, allowed=lambda T: torch.ones(T, T, dtype=torch.
 
 for _wrong, _zh, _en in [
         (lambda q, k, v: _manual(q, k, v, scale=1.0), "没有乘缩放因子 1/sqrt(d)", "leaves out the 1/sqrt(d) scale"),
-        (lambda q, k, v: _manual(q, k, v, scale=1 / q.shape[-1]), "除以了 d 而不是 sqrt(d)", "divides by d, not by sqrt(d)"),
+        (lambda q, k, v: _manual(q, k, v, scale=1 / q.shape[-1]), "除以了 d 而不是 sqrt(d)",
+         "divides by d, not by sqrt(d)"),
         (lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool)),
          "没有因果 mask：每个位置都看到了后面的位置", "applies no causal mask: each position sees the later ones"),
         (lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool).triu()),
-         "mask 方向反了（转置）：位置 i 应只看 j <= i", "has the mask transposed: position i may attend only to j <= i"),
+         "mask 方向反了（转置）：位置 i 应只看 j <= i",
+         "has the mask transposed: position i may attend only to j <= i"),
         (lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool).tril(-1)),
          "连对角线也 mask 掉了：每个位置要能看到它自己", "masks the diagonal too: a position attends to itself"),
         (lambda q, k, v: _manual(q, k, v, dim=-2), "softmax 沿错了轴（在查询上归一化）：每个查询对各个键的权重之和为 1",

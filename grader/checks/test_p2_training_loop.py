@@ -92,7 +92,8 @@ def test_validation_perplexity(learner, figure, run):
     if len(losses) != config["steps"]:
         fail("train(config): number of losses", config["steps"], len(losses), "one loss per step")
     figure(kind="line", title="P2 training loss", x_label="step", y_label="loss (nats)",
-           series={"yours": [[i, v] for i, v in enumerate(losses)], "initial model (reference)": [[0, LN_V], [len(losses) - 1, LN_V]]})
+           series={"yours": [[i, v] for i, v in enumerate(losses)],
+                   "initial model (reference)": [[0, LN_V], [len(losses) - 1, LN_V]]})
     if abs(losses[0] - LN_V) > 0.3:  # the initial model's loss is near LN_V (test_first_loss's premise)
         fail("train(config): the first loss, against the initial model's", f"{LN_V:.2f} +- 0.3", round(losses[0], 3),
              "the first loss is the initial model's, before any update")

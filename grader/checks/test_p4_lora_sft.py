@@ -308,9 +308,13 @@ def _ignored(labels) -> tuple[int, int]:
 
 for _wrong, _zh, _en in [
         (lambda k, n: (n - k) / n, "返回的是进入 loss 的比例：题目问的是被 loss 忽略（标签为 ignore_index）的比例",
-         "returns the fraction the loss keeps: the question asks for the fraction it ignores (labels equal to ignore_index)"),
-        (lambda k, n: 100.0 * k / n, "返回的是百分数：题目要 0 到 1 之间的比例", "returns a percentage: the question asks for a fraction between 0 and 1"),
-        (lambda k, n: float(k), "返回的是被忽略的标签个数，没有除以 B × T", "returns the count of ignored labels, not divided by B x T")]:
+         "returns the fraction the loss keeps: the question asks for the fraction it ignores (labels equal to "
+         "ignore_index)"),
+        (lambda k, n: 100.0 * k / n, "返回的是百分数：题目要 0 到 1 之间的比例",
+         "returns a percentage: the question asks for a fraction between 0 and 1"),
+        (lambda k, n: float(k), "返回的是被忽略的标签个数，没有除以 B × T",
+         "returns the count of ignored labels, not divided by B x T")]:
     mistake("masked_fraction", function="masked_fraction", probe=_LABELS, zh=_zh, en=_en)(
         lambda got, labels, _w=_wrong: 0 < _ignored(labels)[0] < _ignored(labels)[1]
-        and close(got, _w(*_ignored(labels))) and not close(_w(*_ignored(labels)), _ignored(labels)[0] / _ignored(labels)[1]))
+        and close(got, _w(*_ignored(labels))) and not close(_w(*_ignored(labels)),
+                                                            _ignored(labels)[0] / _ignored(labels)[1]))

@@ -241,7 +241,8 @@ def _threads_problem(serial: dict, threads: dict):
                 f"{threads['cpu_children_s']:.2f} s", "concurrent.futures.ThreadPoolExecutor, not a process pool")
     cores = threads["cpu_self_s"] / threads["wall_s"]
     if cores > GIL_MAX_CORES:
-        return ("cores", f"{N_WORKERS} threads of CPU-bound Python used {cores:.2f} cores at once (CPU time / wall time)",
+        return ("cores",
+                f"{N_WORKERS} threads of CPU-bound Python used {cores:.2f} cores at once (CPU time / wall time)",
                 f"<= {GIL_MAX_CORES}: the GIL lets one thread run bytecode at a time", round(cores, 2),
                 "busy() must be pure Python; NumPy or C code can release the GIL")
     return None

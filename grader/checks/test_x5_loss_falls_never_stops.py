@@ -58,7 +58,8 @@ def run(learner, cache, tokenizer):
 
 def _mask_eos_rule(example, eos_id):
     return {"input_ids": list(example["input_ids"]),
-            "labels": [-100 if t == eos_id else label for t, label in zip(example["input_ids"], example["labels"], strict=True)]}
+            "labels": [-100 if t == eos_id else label for t, label in zip(example["input_ids"], example["labels"],
+                                                                          strict=True)]}
 
 
 def _mask_eos_contract(learner):
@@ -136,7 +137,8 @@ def test_loss_curve(learner, run, figure, drawn):
     _masked(run)
     losses = [as_number(x, "a training loss") for x in run["losses"]]
     if not _loss_rule(losses):
-        fail(f"the loss with EOS masked ({len(losses)} steps)", "a loss that clearly fell (the last 3 below half the first)",
+        fail(f"the loss with EOS masked ({len(losses)} steps)",
+             "a loss that clearly fell (the last 3 below half the first)",
              [round(x, 3) for x in losses])
     expect_equal(learner.loss_fell(losses), True, f"loss_fell on the real run {[round(x, 3) for x in losses]}")
     figure(kind="line", title="SFT loss with EOS masked", x_label="step", y_label="loss",

@@ -59,7 +59,8 @@ def records_from_jobs(job_results: list[dict]) -> list[dict]:
     for r in job_results:
         for kp in r["result"].get("key_points", []):
             out.append({"student": r["student"], "exercise": r["exercise"], "key_point": kp["key_point"],
-                        "status": kp["status"], "misconception": misconception_of(kp) if kp["status"] != "passed" else ""})
+                        "status": kp["status"],
+                        "misconception": misconception_of(kp) if kp["status"] != "passed" else ""})
     return out
 
 
@@ -102,7 +103,8 @@ def _misconceptions_recorded(course: Path) -> dict[tuple[str, str, str], str]:
     for path in sorted((course / roster.PRIVATE / "results").glob("*/*.json")):
         for ex_id, res in roster.load_results(course, path.parent.name, path.stem).items():
             for kp in res.key_points:
-                if kp.status != "passed" and (named := misconception_of({"misconception": kp.misconception, "hint": kp.hint})):
+                if kp.status != "passed" and (named := misconception_of({"misconception": kp.misconception,
+                                                                         "hint": kp.hint})):
                     out[(path.stem, ex_id, kp.key_point)] = named
     return out
 
@@ -248,7 +250,8 @@ def _levels_figure(report: ClassReport):
     data = [r for r in report.levels if r["level"] != "pass line met"]
     fig, ax = plt.subplots(figsize=(6, 2.6), layout="constrained")
     colors = {"none": "#d4d4d4", "read": "#93c5fd", "mastered": "#4ade80", "can-teach": "#fbbf24"}
-    ax.bar([r["level"] for r in data], [r["students"] for r in data], color=[colors.get(r["level"], "#888") for r in data])
+    ax.bar([r["level"] for r in data], [r["students"] for r in data],
+           color=[colors.get(r["level"], "#888") for r in data])
     ax.set_ylabel("students")
     ax.set_title("Level distribution")
     ax.yaxis.get_major_locator().set_params(integer=True)

@@ -325,7 +325,8 @@ def run(root: Path | None = None) -> int:
 
     # Replaced by rename, never written through: whatever stands at that path now is not followed.
     files.replace_file(out / "results.json", json.dumps(data, indent=1, ensure_ascii=False).encode())
-    print(f"wrote {out / 'results.json'}: {data.get('score')}/{data.get('extra_data', {}).get('max_score', '?')}", flush=True)
+    print(f"wrote {out / 'results.json'}: {data.get('score')}/{data.get('extra_data', {}).get('max_score', '?')}",
+          flush=True)
     return code
 
 

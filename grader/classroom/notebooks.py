@@ -206,7 +206,8 @@ def _stub_bodies(ex: catalog.Exercise) -> dict[str, list[str]]:
         if isinstance(node, ast.FunctionDef):
             rest = node.body[1:] if _docstring_node(node.body) else node.body
             if rest:
-                out[node.name] = textwrap.dedent("\n".join(_lines(src, rest[0].lineno, rest[-1].end_lineno))).splitlines()
+                out[node.name] = textwrap.dedent("\n".join(_lines(src, rest[0].lineno,
+                                                                  rest[-1].end_lineno))).splitlines()
     return out
 
 

@@ -157,7 +157,8 @@ def shown(ex: catalog.Exercise, kp: KeyPointResult, *, count: int | None, reveal
     return replace(kp, lesson=point.lesson)
 
 
-def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, reveal: bool = False) -> dict[str, ExerciseResult]:
+def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, reveal: bool = False) -> dict[str,
+        ExerciseResult]:
     """``results`` as the learner may see them (copies; the cached results are left as they are).
 
     One withholding rule per report: a value withheld from one key point is withheld wherever
@@ -182,7 +183,8 @@ def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, revea
     return out
 
 
-def _one_reveal_at_a_time(ex: catalog.Exercise, raw: list[KeyPointResult], kps: list[KeyPointResult]) -> list[KeyPointResult]:
+def _one_reveal_at_a_time(ex: catalog.Exercise, raw: list[KeyPointResult],
+                          kps: list[KeyPointResult]) -> list[KeyPointResult]:
     """A key point revealed (or never withheld) may not print, in its hint, lesson or named mistake,
     an item of ``forbidden`` that a recall key point of the same report still withholds (R's einsum_pv
     revealed while einsum_qk is not: their course line states both)."""

@@ -70,7 +70,8 @@ def capabilities() -> str:
     """What this machine can verify at all, as opposed to what its load allows this time: part of
     every fingerprint, so a result "not verifiable" for want of one is re-graded when it changes."""
     devices = sorted(glob.glob("/dev/nvidia[0-9]*"))
-    return f"cuda={has_cuda()} devices={','.join(devices) or 'none'} gil_disabled={sysconfig.get_config_var('Py_GIL_DISABLED')}"
+    return (f"cuda={has_cuda()} devices={','.join(devices) or 'none'} "
+            f"gil_disabled={sysconfig.get_config_var('Py_GIL_DISABLED')}")
 
 
 def _environment() -> str:

@@ -354,7 +354,8 @@ def _closest(module, request, got, reference, pool, learner, deadline, key_point
             if time.monotonic() > deadline:
                 return ""
             replies = _replay(m[2], module, [c["request"] for c in others], learner, cpu)
-            if all(r is not None and _outcome_distance(_outcome(c), r) <= 1e-6 for c, r in zip(others, replies, strict=True)):
+            if all(r is not None and _outcome_distance(_outcome(c), r) <= 1e-6 for c, r in zip(others, replies,
+                                                                                               strict=True)):
                 kept.append(m)
         matches = kept
     if len({m[1] for m in matches}) != 1:

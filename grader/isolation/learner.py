@@ -313,7 +313,8 @@ class Learner:
         if found:
             lines = ", ".join(f"line {n} ({name})" for n, name in found[:5])
             raise LearnerForbidden(
-                f"forbidden call: {self.shown_as.name} refers to what {self.forbidden.get('exercise', 'this exercise')} forbids: "
+                f"forbidden call: {self.shown_as.name} refers to what "
+                f"{self.forbidden.get('exercise', 'this exercise')} forbids: "
                 f"{lines}. The stub says: {self.forbidden.get('says', 'do not call it').rstrip('.')}. "
                 "(A self-test that uses it belongs under `if __name__ == \"__main__\":`.)")
         req_r, req_w = os.pipe()
@@ -513,7 +514,8 @@ class Learner:
             error = self._error(answer["error"])
             self.last_call["raised"] = getattr(error, "type_name", error.status)
             if isinstance(error, LearnerRaised):  # what it raised is its answer too
-                note_answer(self._who + frame, what, f"raised {error.type_name}".encode())  # not its text: addresses vary
+                note_answer(self._who + frame, what,
+                            f"raised {error.type_name}".encode())  # not its text: addresses vary
             raise error
         try:
             note_answer(self._who + frame, what, b"value" + codec.dumps(answer["value"]))
@@ -529,7 +531,8 @@ class Learner:
         shown = [str(h)[:200] for h in hits[:6]] + ([f"and {len(hits) - 6} more"] if len(hits) > 6 else [])
         return LearnerForbidden(
             f"forbidden call: while {doing} your code called {', '.join(shown)}, which "
-            f"{rule.get('exercise', 'this exercise')} forbids. The stub says: {rule.get('says', 'do not call it').rstrip('.')}.")
+            f"{rule.get('exercise', 'this exercise')} forbids. The stub says: "
+            f"{rule.get('says', 'do not call it').rstrip('.')}.")
 
     def _receive(self, timeout_s: float, what: str) -> dict:
         stream = _DeadlineReader(self._answers, time.monotonic() + timeout_s,

@@ -378,7 +378,8 @@ def _mount(libc, kind: str, source: str, path: str) -> None:
     else:
         os.makedirs(path, mode=0o755, exist_ok=True)
     if kind == "proc":  # hidepid=invisible: per mount since Linux 5.8; older kernels refuse the word
-        ok = (libc.mount(b"proc", path.encode(), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, b"hidepid=invisible") == 0
+        ok = (libc.mount(b"proc", path.encode(), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
+                         b"hidepid=invisible") == 0
               or libc.mount(b"proc", path.encode(), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, None) == 0)
     elif kind == "tmpfs":
         ok = libc.mount(b"tmpfs", path.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, source.encode()) == 0

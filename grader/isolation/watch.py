@@ -555,7 +555,8 @@ def _program_started(event: str, frame) -> None:
             pass
 
 
-_PROGRAM_STARTS = {"subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile", "pty.spawn"}
+_PROGRAM_STARTS = {"subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile",
+                   "pty.spawn"}
 
 
 def _guarded_fork_exec(original):
@@ -917,7 +918,8 @@ def _fold(node, consts: dict, depth: int = 0) -> str | None:
                         bounds.append(None)
                     elif isinstance(b, ast.Constant) and isinstance(b.value, int):
                         bounds.append(b.value)
-                    elif isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) and isinstance(b.operand, ast.Constant):
+                    elif isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) and isinstance(b.operand,
+                                                                                                  ast.Constant):
                         bounds.append(-b.operand.value)
                     else:
                         return None

@@ -82,7 +82,8 @@ class Tolerance:
 
 EXACT = Tolerance(abs=0)
 DIM_NEG = {"bytes": ("A size", "大小"), "time": ("A time", "时间"), "count": ("A count", "个数"),
-           "fraction": ("A fraction", "比例"), "speedup": ("A factor", "倍数"), "flop_per_byte": ("An intensity", "算术强度"),
+           "fraction": ("A fraction", "比例"), "speedup": ("A factor", "倍数"),
+           "flop_per_byte": ("An intensity", "算术强度"),
            "tokens_per_s": ("A throughput", "吞吐"), "nats": ("A cross-entropy loss", "交叉熵 loss"),
            "number": ("A number", "数")}
 
@@ -144,7 +145,8 @@ class Number(Answer):
     def hint(self, lang: str) -> str:
         tol = self.tol.describe(lang, self.u)
         examples = {
-            "bytes": ("a size with its unit, e.g. 12 GB, 3.5 GiB, 640 MiB, 2e9 B", "带单位的大小，如 12 GB、3.5 GiB、640 MiB、2e9 B"),
+            "bytes": ("a size with its unit, e.g. 12 GB, 3.5 GiB, 640 MiB, 2e9 B",
+                      "带单位的大小，如 12 GB、3.5 GiB、640 MiB、2e9 B"),
             "time": ("a time with its unit, e.g. 2.5 ms, 0.3 s", "带单位的时间，如 2.5 ms、0.3 s"),
             "count": ("a count, e.g. 14, 17.6M, 1.3e9, 1760万", "一个数，如 14、17.6M、1.3e9、1760万"),
             "fraction": ("a fraction 0-1 or a percentage, e.g. 0.35 or 35%", "0–1 的比例或百分数，如 0.35 或 35%"),
@@ -177,7 +179,8 @@ class Number(Answer):
         if self.assess(value, truth):
             return None
         t = float(truth)
-        for reading in units.alternatives(value, self.dim, self._default() if self.dim not in ("count", "fraction") else None):
+        for reading in units.alternatives(value, self.dim,
+                                          self._default() if self.dim not in ("count", "fraction") else None):
             close = self.tol.low is not None or self.tol.abs is None or abs(reading.value - t) <= 0.05 * abs(t)
             if self.tol.ok(reading.value, t) and close:
                 return Invalid(reading.en, reading.zh)
@@ -210,7 +213,8 @@ class Number(Answer):
 # ------------------------------------------------------------------ yes / no
 YES = {"y", "yes", "true", "t", "1", "是", "对", "能", "会", "可以", "够", "行", "可", "变", "是的", "能装下", "放得下",
        "装得下", "yes.", "ja", "oui"}
-NO = {"n", "no", "false", "f", "0", "否", "不", "不是", "不对", "错", "错的", "不能", "不会", "不可以", "不够", "不行", "不变",
+NO = {"n", "no", "false", "f", "0", "否", "不", "不是", "不对", "错", "错的", "不能", "不会", "不可以", "不够", "不行",
+      "不变",
       "装不下", "放不下", "no.", "没有", "没"}
 
 
@@ -362,7 +366,8 @@ class Choice(Answer):
         return [f"{LETTERS[i]}) {o.text(lang)}" for i, o in enumerate(self.options)]
 
     def hint(self, lang: str) -> str:
-        return tr(lang, f"one letter, a-{LETTERS[len(self.options) - 1]}", f"一个字母，a–{LETTERS[len(self.options) - 1]}")
+        return tr(lang, f"one letter, a-{LETTERS[len(self.options) - 1]}",
+                  f"一个字母，a–{LETTERS[len(self.options) - 1]}")
 
     def by_name(self, text: str) -> Option | None:
         """An option typed by its name (``FSDP``, ``logx``), in either language: the whole name, its
@@ -511,7 +516,8 @@ class Shape(Answer):
     def parse(self, text: str) -> tuple:
         t = units.normalize(text)
         if not t:
-            raise Invalid("Type a shape, e.g. (4, 7, 3); a scalar's shape is ().", "请写一个形状，如 (4, 7, 3)；标量的形状是 ()。")
+            raise Invalid("Type a shape, e.g. (4, 7, 3); a scalar's shape is ().",
+                          "请写一个形状，如 (4, 7, 3)；标量的形状是 ()。")
         t = re.sub(r"^torch\.Size\(\s*\[?|\]?\s*\)$", "", t)
         t = t.strip("()[] ")
         if t == "":

@@ -612,7 +612,8 @@ def all_remedies() -> tuple[str, ...]:
 
 def activation_estimate(config: dict, batch: int, seq: int, nbytes: int) -> float:
     """C4's follow-up rule: B x T x layers x (6 d + 3 d_ff) x bytes."""
-    return batch * seq * config["num_hidden_layers"] * (6 * config["hidden_size"] + 3 * config["intermediate_size"]) * nbytes
+    return batch * seq * config["num_hidden_layers"] * (6 * config["hidden_size"] + 3
+                                                        * config["intermediate_size"]) * nbytes
 
 
 def course_activation_rule(batch: int, seq: int) -> float:

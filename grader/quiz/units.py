@@ -282,15 +282,18 @@ def alternatives(q: Quantity, dim: str, default: Unit | None) -> list[Reading]:
         if u.family in ("iec", "ibit") and u.power:
             dec = u.symbol.replace("i", "")
             out.append(Reading(q.value * si / iec,
-                               f"you typed {u.symbol} (powers of 1024), not {dec} (powers of 1000): they differ by {gap}. "
+                               f"you typed {u.symbol} (powers of 1024), not {dec} (powers of 1000): they differ by "
+                               f"{gap}. "
                                "Which one is your number in?",
-                               f"你写的是 {u.symbol}（1024 的幂），不是 {dec}（1000 的幂），两者差 {gap}。你的数是哪一种？"))
+                               f"你写的是 {u.symbol}（1024 的幂），不是 {dec}（1000 的幂），两者差 {gap}。"
+                               f"你的数是哪一种？"))
         elif u.family in ("si", "bit") and u.power:
             binary = u.symbol[0] + "i" + u.symbol[1:]
             out.append(Reading(q.value * iec / si,
                                f"you typed {u.symbol} (powers of 1000), not {binary} (powers of 1024): they differ by "
                                f"{gap}. Which one is your number in?",
-                               f"你写的是 {u.symbol}（1000 的幂），不是 {binary}（1024 的幂），两者差 {gap}。你的数是哪一种？"))
+                               f"你写的是 {u.symbol}（1000 的幂），不是 {binary}（1024 的幂），两者差 {gap}。"
+                               f"你的数是哪一种？"))
         if u.family in ("bit", "ibit"):
             out.append(Reading(q.value * 8, f"you typed bits ({u.symbol}); the question asks for bytes (8 bits each). "
                                "Is your number in bytes?",
@@ -306,7 +309,8 @@ def alternatives(q: Quantity, dim: str, default: Unit | None) -> list[Reading]:
     if dim == "fraction":
         if u.symbol == "%":
             out.append(Reading(n, f"{n:g}% is {q.value:g} as a fraction: did you mean {n:g} as a fraction "
-                               f"(= {n * 100:g}%)?", f"{n:g}% 是比例 {q.value:g}；你是想写比例 {n:g}（= {n * 100:g}%）吗？"))
+                               f"(= {n * 100:g}%)?",
+                               f"{n:g}% 是比例 {q.value:g}；你是想写比例 {n:g}（= {n * 100:g}%）吗？"))
         elif q.bare:
             out.append(Reading(n / 100, f"{n:g} is read as a fraction (0-1): for a percentage type {n:g}%.",
                                f"{n:g} 按比例（0–1）读；百分数请写 {n:g}%。"))

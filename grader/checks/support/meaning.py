@@ -94,7 +94,8 @@ def _patterns(vocabulary: tuple) -> tuple:
         for phrase in phrases:
             tokens = words(phrase).split()
             # latin words match whole words; Chinese ones anywhere in a run of Chinese characters
-            parts = [re.escape(t) if re.fullmatch(rf"[{_CJK}]+", t) else rf"(?<![0-9a-z]){re.escape(t)}(?![0-9a-z])" for t in tokens]
+            parts = [re.escape(t) if re.fullmatch(rf"[{_CJK}]+",
+                                                  t) else rf"(?<![0-9a-z]){re.escape(t)}(?![0-9a-z])" for t in tokens]
             out.append((re.compile(r"\s*".join(parts)), item, sum(_weight(t) for t in tokens), order))
     return tuple(out)
 
