@@ -325,6 +325,9 @@ def test_course_text_is_copied_verbatim_from_the_course():
     spec.loader.exec_module(mod)
     text = (course_files.course_dir() / course_files.PART_7).read_text(encoding="utf-8")
     data = mod.extract(text)
+    # the module is the script's output byte for byte (written as ruff format would): regenerated, not edited
+    assert mod.render(data) == Path(course_text.__file__).read_text(encoding="utf-8"), (
+        "regenerate: python scripts/extract_course_text.py <part 7> > grader/quiz/course_text.py")
     assert data["questions"] == course_text.QUESTIONS and data["answers"] == course_text.ANSWERS
     assert data["c_points"] == course_text.C_POINTS and data["must_remember"] == course_text.MUST_REMEMBER
     for quote in [*course_text.QUESTIONS.values(), *course_text.ANSWERS.values(), course_text.PARTS_SENTENCE,
