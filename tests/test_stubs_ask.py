@@ -7,7 +7,8 @@ the course's headings verbatim, so that searching the course text finds them, an
 "what is checked" line, printed before any answer is revealed) give no answer away either.
 
 The course text is found by tests/course_files.py (``$TOOLBOX_COURSE_DIR``, else ``shared/course``
-beside the project or beside the checkout it was cloned from); a test that needs it fails without it. ``$TOOLBOX_STUBS_DIR`` points the stub
+beside the project or beside the checkout it was cloned from); a test that needs it fails without it.
+``$TOOLBOX_STUBS_DIR`` points the stub
 checks at another folder of stubs (e.g. an older version, to see these tests fail on it).
 """
 

@@ -4,7 +4,8 @@ reads_profiler_table: this process profiles a real training step of a drawn MLP 
 ``torch.profiler.profile`` (``record_function("forward")`` / ``("backward")`` around the two
 phases), turns ``key_averages()`` into plain rows and gives them to the learner; top ops and the
 backward/forward ratio are recomputed here from the same rows.
-run_record: this process makes a git repository with a commit (truth/experiments.git_repo, as C6) and a random data file;
+run_record: this process makes a git repository with a commit (truth/experiments.git_repo, as C6) and a random data
+file;
 the learner's ``make_run_record`` gets the run's facts among others a record leaves out
 (``meaning.run_facts``); its record must hold that commit (``git rev-parse HEAD`` here), the
 file's sha256 (hashlib here), the run id, config, seed and metrics given, a pip-freeze-like

@@ -4,7 +4,8 @@ Some key points check a fact the course asks you to recall (``recall=True`` in t
 facts, the seven items of a run record, the label ignore index, a course number or threshold).
 Their expected value *is* the fact, so a failure first shows only what was checked, on which
 input, what came back and where to re-read; the expected value, the hint (and the known mistake
-it names, which states the rule it breaks) and the course's lesson come once the same key point has failed ``REVEAL_AFTER`` times, or when the learner asks
+it names, which states the rule it breaks) and the course's lesson come once the same key point has failed
+``REVEAL_AFTER`` times, or when the learner asks
 (``grader grade --reveal``). Other key points show everything at the first failure, except a hint that states the answer
 (``hint_answers`` in the catalog, or a hint naming one of the exercise's ``forbidden`` items or a fact
 of set R: ``catalog.states_withheld``): it is withheld as a recall fact's is, the expected value still

@@ -22,7 +22,8 @@ out-of-memory, grader bugs) are recorded, as the latest result, but never reused
 grading again, except a key point "not verifiable" for want of a capability (a GPU-only key point
 on a machine without CUDA): the machine's capabilities are part of every fingerprint, so such a
 result stands until they change. A key point not verifiable because of the load is graded again
-alone, the rest of the exercise reused (:func:`regrade_only`). Each entry carries an HMAC under a key only the grader's user can read
+alone, the rest of the exercise reused (:func:`regrade_only`). Each entry carries an HMAC under a key only the grader's
+user can read
 (``.grader-cache/.key``, mode 0600): an entry that fails it is graded again, never trusted.
 """
 

@@ -16,7 +16,8 @@ right):
   ``MISCONCEPTION`` (phrased "you ...") or else the first sentence of its docstring.
 
 Cost: nothing unless a key point fails; then one process per candidate wrong answer, one at a
-time, under a budget (:data:`BUDGET_S` per key point, :data:`TOTAL_BUDGET_S` per exercise; skipped when the failing call itself took
+time, under a budget (:data:`BUDGET_S` per key point, :data:`TOTAL_BUDGET_S` per exercise; skipped when the failing call
+itself took
 longer than :data:`SLOW_CALL_S`, e.g. a training run). ``grade_exercise(..., name_mistakes=False)``
 (``--no-misconceptions``) turns the replay off: the project's harness grades hundreds of mutants.
 """

@@ -391,7 +391,8 @@ class Learner:
         return procfs.status(self._proc.pid)
 
     def watched(self, run: Callable[[], Any]) -> tuple[Any, dict]:
-        """``run()`` (a call or drive of this learner), while the learner's other processes (all of its uid's) are sampled from
+        """``run()`` (a call or drive of this learner), while the learner's other processes (all of its uid's) are
+        sampled from
         /proc every few ms: ``(result, {"pids": [...], "peak_hwm": max VmHWM of any of them,
         "children_cpu_s": CPU time of children waited for during the call})``. A measurement of
         the learner process's own memory is meaningless when the work ran in another process."""

@@ -1,4 +1,5 @@
-"""Takes every floating dtype as 4 bytes ("a float is 4 bytes"): bf16's 2 bytes per element missed (part 2: nbytes = 形状 × dtype 字节数)."""
+"""Takes every floating dtype as 4 bytes ("a float is 4 bytes"): bf16's 2 bytes per element missed (part 2: nbytes =
+形状 × dtype 字节数)."""
 import math
 
 from solutions.a2_nbytes_index import *  # noqa: F401,F403
