@@ -43,7 +43,8 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
             if res.status != "not_available":
                 progress.console.print(f"  {escape(format(res.exercise, '<4'))} "
                                        f"{escape(format(report._exercise_line(res)[1], '<22'))} "
-                                       f"{escape(format(res.duration_s, '5.1f'))}s{escape(str(' (unchanged)' if res.cached else ''))}",
+                                       f"{escape(format(res.duration_s, '5.1f'))}s"
+                                       f"{escape(str(' (unchanged)' if res.cached else ''))}",
                                        highlight=False)
 
         # The learner's record: the report shows every exercise's latest result, whatever was graded now.
@@ -287,8 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--html", default="grade-report.html", help="HTML report path ('' to skip)")
     g.add_argument("--fresh", action="store_true", help="re-grade everything selected, ignoring earlier results")
     g.add_argument("--no-quiz", action="store_true",
-                   help=
-                   "count the levels from the code alone (the classroom's counting), not the quiz's closed-book answers")
+                   help="count the levels from the code alone (the classroom's counting), not the quiz's closed-book "
+                        "answers")
     g.add_argument("--learner", help="whose quiz attempts count (default: $TOOLBOX_GRADER_LEARNER or the user name)")
     g.add_argument("--reveal", action="store_true",
                    help="show the expected values of recall key points now (otherwise after 3 different wrong answers)")
@@ -328,8 +329,8 @@ def main(argv: list[str] | None = None) -> int:
                     choices=["visible", "after_due_date", "after_published", "hidden"],
                     help="Gradescope visibility of the key-point tests (build)")
     gs.add_argument("--reveal-expected", action="store_true",
-                    help=
-                    "show the hidden checks' expected values in the feedback (build; default: not, as the classroom)")
+                    help="show the hidden checks' expected values in the feedback (build; default: not, as the "
+                         "classroom)")
     gs.add_argument("--torch-index-url", default=None,
                     help="the index setup.sh installs torch's CPU build from (build; default $GRADER_TORCH_INDEX_URL, "
                          "else pip's own index)")
@@ -342,8 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     qz.add_argument("--history", action="store_true", help="show progress: attempts, streaks, mastered questions")
     qz.add_argument("--learner", help="whose attempts (default: $TOOLBOX_GRADER_LEARNER or the user name)")
     qz.add_argument("--rounds", type=int, default=2,
-            help=
-                    "rounds per run: later rounds re-ask what was wrong in this sitting (a same-day review, it masters "
+            help="rounds per run: later rounds re-ask what was wrong in this sitting (a same-day review, it masters "
                     "nothing)")
     qz.add_argument("--db", help="the attempts' SQLite file (default: $XDG_DATA_HOME/toolbox-grader/quiz.sqlite)")
     args = parser.parse_args(argv)

@@ -374,7 +374,8 @@ def test_a_changed_check_stops_autograde(klass):
         check.write_text(before)
     assert proc.returncode == 2
     err = proc.stdout + proc.stderr
-    assert "autograde stopped" in err and "changed: grader/checks/test_a3_broadcast.py" in err and "Nothing was graded" in err
+    assert "autograde stopped" in err and "Nothing was graded" in err
+    assert "changed: grader/checks/test_a3_broadcast.py" in err
     assert graded.stat().st_mtime_ns == stamp
 
 

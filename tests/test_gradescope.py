@@ -143,7 +143,8 @@ def test_correct_partial_and_hostile_submissions(autograder):
     assert sorted(kps) == sorted(KEY_POINTS) and all(t["status"] == "passed" for t in kps.values())
     assert data["score"] == data["extra_data"]["max_score"] == len(KEY_POINTS)
     assert all(t["visibility"] == "after_published" for t in kps.values())  # as built
-    assert data["tests"][0]["visibility"] == "visible" and "a3_broadcast.py from work/set_A.ipynb" in data["tests"][0]["output"]
+    assert data["tests"][0]["visibility"] == "visible"
+    assert "a3_broadcast.py from work/set_A.ipynb" in data["tests"][0]["output"]
     assert data["extra_data"]["level"] in {"none", "read", "mastered", "can-teach"} and data["extra_data"]["A"] == 1
     assert data["stdout_visibility"] == "hidden"
 

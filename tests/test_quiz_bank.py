@@ -28,10 +28,10 @@ from tests import course_files, quiz_helpers
 
 GB, GIB = 1e9, 2**30
 seeds = st.integers(0, 2**40)
-SLOW = {"A7", "B1"}
+SLOW = {"A7", "B1"}  # a real Llama-3-8B decoder layer is measured (once per process)
 OTHER_CONFIG = {"vocab_size": 40, "hidden_size": 24, "intermediate_size": 40, "num_hidden_layers": 2,
                 "num_attention_heads": 3, "num_key_value_heads": 1, "head_dim": 8, "tie_word_embeddings": True,
-                "max_position_embeddings": 64}  # not the quiz's own small model  # a real Llama-3-8B decoder layer is measured (once per process)
+                "max_position_embeddings": 64}  # not the quiz's own small model
 
 
 def _real_bytes_per_param(config) -> tuple[float, float]:

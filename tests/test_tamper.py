@@ -319,7 +319,8 @@ _P2_WRONG_LOOP = """
             return max_lr * (step + 1) / warmup_steps
         if step >= total_steps:
             return min_lr
-        return min_lr + 0.5 * (max_lr - min_lr) * (1 + math.cos(math.pi * (step - warmup_steps) / (total_steps - warmup_steps)))
+        progress = (step - warmup_steps) / (total_steps - warmup_steps)
+        return min_lr + 0.5 * (max_lr - min_lr) * (1 + math.cos(math.pi * progress))
 
     class Constant:
         def step(self):

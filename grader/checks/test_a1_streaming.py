@@ -255,8 +255,8 @@ def test_fits_in_memory(learner, file_gb, u_low, u_high):
             fail(f"fits_in_memory({f_gb:g}, {ram_gb:g}) must return a bool", "True or False", got)
         expect_equal(got, expected,
                      f"fits_in_memory(file_gb={f_gb:.4g}, ram_gb={ram_gb:.4g})",
-                     hint=
-                     f"the list peak measured here is {factor:.2f}x the file, so it needs ~{f_gb * factor:.4g} GB; "
+                     hint=f"the list peak measured here is {factor:.2f}x the file, so it needs ~{f_gb * factor:.4g} GB;"
+                          f" "
                           "a list of json.loads'd records peaks at ~5x the file size (part 1: 5.3x)")
 
 

@@ -183,8 +183,8 @@ mistake(*_IX, function="index_shape", probe=(((16, 512, 1024), (ALL, -1)), {}),
     gives(_int_kept, _shape_or_raised))
 mistake(*_IX, function="index_shape", probe=(((16, 512, 1024), (ALL, slice(-1, None))), {}),
         zh="只取一个元素的切片消掉了那一维；切片总保留维度，x[:, -1:] 得 (16, 1, 1024)",
-        en=
-        "drops the dimension of a one-element slice; a slice keeps it: x[:, -1:] of (16, 512, 1024) is (16, 1, 1024)")(
+        en="drops the dimension of a one-element slice; a slice keeps it: x[:, -1:] of (16, 512, 1024) is (16, 1, "
+           "1024)")(
     lambda got, shape, index: (bad := _one_element_slice_dropped(shape, index)) is not None and close(got, bad))
 mistake(*_IX, function="index_shape", probe=(((8, 3), (slice(None, None, 3), ALL)), {}),
         zh="忽略了切片的步长：长度是 len(range(*s.indices(n)))",

@@ -148,8 +148,8 @@ for _wrong, _zh, _en in [
 
 mistake("flags_suspicious_loss", function="is_suspicious", probe=((0.5, 128), {}),
         zh="把远低于 ln V 的首步 loss 也标成了可疑：这里只标远高于 ln V 的（远低于是标签泄漏，不是初始化的问题）",
-        en=
-        "flags a first loss far below ln V: only losses far above it are flagged here (far below is a label leak, not "
+        en="flags a first loss far below ln V: only losses far above it are flagged here (far below is a label leak, "
+           "not "
         "the init)")(
     lambda got, loss, v: got is True and loss < math.log(v) - 1.5)
 
@@ -165,14 +165,14 @@ def _std_is(got, v, d, std: float) -> bool:
 _INIT = ((512, 64), {})  # 32768 weights: their std is known to ~1%, and V != n_embd
 mistake("init_first_loss", function="init_output_layer", probe=_INIT,
         zh="输出层按 std 1 初始化了（randn / nn.Embedding 的默认）：logits 很大，首步 loss 比 ln V 高出好几个 nats",
-        en=
-        "initialises the output layer with std 1 (randn, nn.Embedding's default): the logits are large and the first "
+        en="initialises the output layer with std 1 (randn, nn.Embedding's default): the logits are large and the "
+           "first "
            "loss comes out several nats above ln V")(
     lambda got, v, d: _std_is(got, v, d, 1.0))
 mistake("init_first_loss", function="init_output_layer", probe=_INIT,
         zh="用了 He / kaiming 初始化（std = sqrt(2 / n_embd)）：对输出层太大，首步 loss 比 ln V 高约 1 nat",
-        en=
-        "uses He / kaiming init (std = sqrt(2 / n_embd)): too large for the output layer, the first loss comes out ~1 "
+        en="uses He / kaiming init (std = sqrt(2 / n_embd)): too large for the output layer, the first loss comes out "
+           "~1 "
         "nat above ln V")(
     lambda got, v, d: _std_is(got, v, d, math.sqrt(2 / d)))
 mistake("init_first_loss", function="init_output_layer", probe=_INIT,

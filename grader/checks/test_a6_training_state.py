@@ -107,7 +107,8 @@ for _factor, _zh, _en in [(1e-9, "返回的是 GB，题目要的是字节", "ret
         lambda got, nb, nt, _f=_factor: ratio(got, PER_FROZEN * nb + PER_TRAINABLE * nt, _f, rel=1e-2))
 for _fb, _tb, _zh, _en in [
         (16, 16, "冻结的基座也按 16 字节算了：冻结参数没有梯度和优化器状态，只有 bf16 权重",
-         "counts the frozen base at 16 bytes: frozen parameters have no grad and no optimizer state, only bf16 weights"),
+         "counts the frozen base at 16 bytes: frozen parameters have no grad and no optimizer state, only bf16 "
+         "weights"),
         (0, 16, "漏掉了冻结基座的 bf16 权重（它们仍在显存里）",
          "leaves out the frozen base's bf16 weights (they are still in memory)"),
         (4, 16, "把冻结基座按 fp32 加载（4 字节）；题目的约定是 bf16（2 字节）",

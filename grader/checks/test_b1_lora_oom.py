@@ -127,8 +127,8 @@ for _wrong, _zh, _en in [
 _PLAN = ((6, 4), {})  # 4 does not divide 6
 mistake("plans_that_fit", function="batch_plan", probe=_PLAN,
         zh="只把 batch 降了，没有梯度累积：有效 batch 变小了，micro-batch × 累积步数要等于原 batch",
-        en=
-        "just lowers the batch, without accumulation: the effective batch shrinks; micro-batch x steps must equal the "
+        en="just lowers the batch, without accumulation: the effective batch shrinks; micro-batch x steps must equal "
+           "the "
         "batch")(
     lambda got, bt, mm: mm < bt and type(got) in (tuple, list) and len(got) == 2 and tuple(got) == (min(bt, mm), 1))
 mistake("plans_that_fit", function="batch_plan", probe=_PLAN,

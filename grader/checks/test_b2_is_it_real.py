@@ -129,6 +129,6 @@ mistake("score_verdict", function="verdict", probe=_ONE_RUN,
     lambda got, a, b, n: not _two_a_side(a, b) and got in ("real", "not_shown"))
 mistake("score_verdict", function="verdict", probe=_ONE_RUN,
         zh="对一个 seed 求了标准差（statistics.stdev 报错）：少于两个 seed 时先返回 need_more_seeds",
-        en=
-        "takes the std of one seed (statistics.stdev raises): with fewer than two seeds, answer need_more_seeds first")(
+        en="takes the std of one seed (statistics.stdev raises): with fewer than two seeds, answer need_more_seeds "
+           "first")(
     lambda got, a, b, n: not _two_a_side(a, b) and isinstance(got, Raised) and got.type_name == "StatisticsError")

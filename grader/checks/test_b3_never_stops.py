@@ -74,7 +74,6 @@ def test_collator_diagnosis(learner, tokenizer, pairs, pad_is_eos, bug, rows_hit
     except (TypeError, ValueError):
         fail("suspect_positions(...)", "a list of (row, position) pairs", got)
     expect_equal(got, expected, f"suspect_positions on a batch (pad id {pad}, EOS id {eos}, row lengths {lengths})",
-                 hint=
-                 f"the batch's labels came from "
+                 hint=f"the batch's labels came from "
                  f"{'the reference' if bug == 'none' else 'a collator with the bug ' + repr(bug)}; "
                       "real tokens only (attention mask 1) whose id is EOS and whose label leaves them out of the loss")

@@ -84,8 +84,8 @@ from grader.checks.support.mistakes import close, mistake  # noqa: E402
 _S, _A, _N = 10**12 + 7, 3 * 10**9 + 1, 8  # state, activations: neither a multiple of 8 GPUs, nor equal
 mistake("per_gpu_memory", function="ddp_per_gpu_bytes", probe=((_S, _A, _N), {}),
         zh="把副本的训练状态按 GPU 数分了（那是 FSDP / ZeRO）：DDP 每张卡都有一份完整的副本",
-        en=
-        "divides the replica's training state over the GPUs (that is FSDP / ZeRO): DDP keeps a full replica on every "
+        en="divides the replica's training state over the GPUs (that is FSDP / ZeRO): DDP keeps a full replica on "
+           "every "
         "GPU")(
     lambda got, s, a, n: n > 1 and any(close(got, v) for v in (-(-s // n) + a, s // n + a, s / n + a)))
 mistake("per_gpu_memory", function="ddp_per_gpu_bytes", probe=((_S, _A, _N), {}),

@@ -198,6 +198,7 @@ mistake("full_finetune_total", "lora_total", function="gpus_needed", probe=((10*
 for _f, _zh, _en in [(4, "推理按 fp32（4 字节）算了；约定是 bf16，每参数 2 字节",
                       "counts inference weights in fp32 (4 bytes); the convention is bf16, 2 bytes"),
                      (16, "推理也按训练状态的 16 字节算了：推理只有一份 bf16 权重",
-                      "counts the training state's 16 bytes for inference: inference keeps one bf16 copy of the weights")]:
+                      "counts the training state's 16 bytes for inference: inference keeps one bf16 copy of the "
+                      "weights")]:
     mistake("inference_bytes", function="inference_bytes", probe=((_N,), {}), zh=_zh, en=_en)(
         lambda got, n, _f=_f: got == _f * n)

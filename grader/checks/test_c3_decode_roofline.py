@@ -187,8 +187,8 @@ def _speedup(n, t, b0, b1, p, bw):
 
 mistake("quantization_speedup", function="quantization_speedup", probe=_PREFILL,
         zh="任何 step 都按字节比加速了：compute-bound 的 step（prefill、训练）读的字节少了也不会更快",
-        en=
-        "speeds every step up by the bytes ratio: a compute-bound step (prefill, training) is not faster for reading "
+        en="speeds every step up by the bytes ratio: a compute-bound step (prefill, training) is not faster for "
+           "reading "
         "fewer bytes")(
     lambda got, n, t, b0, b1, p, bw: close(got, b0 / b1) and not close(b0 / b1, _speedup(n, t, b0, b1, p, bw)))
 mistake("quantization_speedup", function="quantization_speedup", probe=_ONE_TOKEN,
@@ -207,8 +207,8 @@ mistake("moe_decode_cost", function="moe_decode_cost", probe=_MOE,
     lambda got, t, a, b, p: type(got) in (tuple, list) and len(got) == 2 and t != a and close(got[0], 2 * t * b))
 mistake("moe_decode_cost", function="moe_decode_cost", probe=_MOE,
         zh="只读了一个 token 的激活专家：一个 batch 的 token 被路由到不同专家，读的字节远多于此",
-        en=
-        "reads only one token's active experts: a batch's tokens are routed to different experts, the step reads far "
+        en="reads only one token's active experts: a batch's tokens are routed to different experts, the step reads "
+           "far "
         "more")(
     lambda got, t, a, b, p: type(got) in (tuple, list) and len(got) == 2 and b > 1 and t != a
     and close(got[1], a * p) and not close(a * p, min(t, b * a) * p))

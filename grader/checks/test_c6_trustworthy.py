@@ -217,8 +217,8 @@ for _wrong, _zh, _en in [
 
 mistake("seeds", function="bands_overlap", probe=((*course_seed_example(), 1.0, "sem"), {}),
         zh="不管 k 和 spread，带宽总是 1 个标准差：带是 均值 ± k × s，s 是样本标准差或标准误 std / sqrt(n)",
-        en=
-        "draws every band as mean +- 1 std whatever k and spread say: a band is mean +- k x s, s the sample std or the "
+        en="draws every band as mean +- 1 std whatever k and spread say: a band is mean +- k x s, s the sample std or "
+           "the "
            "standard error std / sqrt(n)")(
     lambda got, a, b, k, spread: (k, spread) != (1.0, "std") and got == bands_overlap(a, b, 1.0,
             "std") != bands_overlap(a, b, k, spread))

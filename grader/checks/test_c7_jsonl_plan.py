@@ -247,7 +247,7 @@ def test_why_not_linear(learner):
     if set(got) != COURSE_CAUSES:
         fail("why_not_linear(): why 8 processes fall short of 8x (the course's 0.46 s -> 0.15 s, 3.1x)",
              sorted(COURSE_CAUSES), sorted(got),
-             hint=
-             "part 1: 「差在进程启动与 pickle，chunksize 是最重要的旋钮」 (the gap is process start-up and pickling, "
+             hint="part 1: 「差在进程启动与 pickle，chunksize 是最重要的旋钮」 (the gap is process start-up and "
+                  "pickling, "
                   "chunksize the main knob); each process has its own interpreter and GIL, and processes share no "
                   "memory")

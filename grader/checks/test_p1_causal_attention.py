@@ -185,7 +185,8 @@ def test_large_logits(learner, shape, seed, dtype):
     c = math.sqrt(target / max(float(top), 1e-6))
     q, k, v = (q * c).to(dtype), (k * c).to(dtype), v.to(dtype)
     _expect_matches(learner, q, k, v,
-                    f"{str(dtype).removeprefix('torch.')} causal_attention with logits up to {target:g} (shape {shape})",
+                    f"{str(dtype).removeprefix('torch.')} causal_attention with logits up to {target:g} (shape "
+                    f"{shape})",
                     atol=atol, hint_if_close="large logits amplify rounding: subtract the row max, don't clamp",
                     hint_if_far="large logits: subtract each row's max before exp; clamping the logits changes "
                                 "the softmax (if ordinary inputs fail too, fix those first)")

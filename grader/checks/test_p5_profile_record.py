@@ -235,8 +235,7 @@ def _ratio(rows):
 
 mistake("reads_profiler_table", function="summarize_profile", probe=_TABLE,
         zh="按总时间（cpu_time_total，含子算子）排了序：找热点看 self 时间，总时间会把子算子的时间再算进父算子",
-        en=
-        "ranks the ops by total time (cpu_time_total, children included): hot spots are read by self time, totals "
+        en="ranks the ops by total time (cpu_time_total, children included): hot spots are read by self time, totals "
         "count a "
            "child's time again in its parent")(
     lambda got, rows, k=5: isinstance(got, dict) and list(got.get("top_ops", [])) == _aten_by(rows,

@@ -188,7 +188,8 @@ def experiment(learner, tasks) -> dict:
         if runs[kind]["result"] != want:
             fail(f"{what}: results in task order", want, runs[kind]["result"])
     floor = 0.5 * sum(own_busy_cpu_s(n) for n in tasks)
-    if runs["serial"]["cpu_self_s"] < floor:  # CPU time per loop varies with load (a busy sibling core): measure again now
+    # CPU time per loop varies with load (a busy sibling core): measure again now
+    if runs["serial"]["cpu_self_s"] < floor:
         with learner.paused():
             floor = min(floor, 0.5 * sum(_own_busy_once(n) for n in tasks))
     if runs["serial"]["cpu_self_s"] < floor:

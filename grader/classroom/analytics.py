@@ -228,10 +228,11 @@ def render(report: ClassReport) -> str:
         rate = r["pass_rate"]
         width = int(120 * (rate or 0))
         cls = " class='low'" if rate is not None and rate < 0.5 else ""
-        bar = f"<span class='barbg'><span class='bar' style='width:{width}px'></span></span>" if rate is not None else ""
+        bar = "" if rate is None else f"<span class='barbg'><span class='bar' style='width:{width}px'></span></span>"
         out.append(f"<tr><td>{r['exercise']}</td><td title='{escape(r['claim'])}'>{escape(r['key_point'])}"
                    f"{' (follow-up)' if r['followup'] else ''}</td><td{cls}>{bar}{_rate(rate)}</td>"
-                   f"<td class='num'>{r['passed']}/{r['students']}</td><td>{escape(r['most_frequent_failure'])}</td></tr>")
+                   f"<td class='num'>{r['passed']}/{r['students']}</td>"
+                   f"<td>{escape(r['most_frequent_failure'])}</td></tr>")
     out.append("</table></body></html>")
     return "\n".join(out)
 

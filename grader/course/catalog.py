@@ -269,7 +269,8 @@ L_SEED = ("the same seed twice must give the identical result (3.237898 both tim
 # The rules without the course's numbers, for key points whose expected value is shown at the first
 # failure (``kp``): what they teach must not give away a value a ``fact`` key point withholds.
 L_GIL_RULE = ("the GIL lets one thread run Python bytecode at a time: CPU-bound threads keep one core busy; worker "
-              "processes, each with its own interpreter, run on several — 「GIL 让 CPU 密集的线程不并行，进程池才有用」")
+              "processes, each with its own interpreter, run on several — 「GIL 让 CPU 密集的线程不并行，"
+              "进程池才有用」")
 L_ACT_RULE = ("activations are outside the account: they grow with B x T x layers x d, not with the parameters; "
               "gradient checkpointing keeps only each layer's input and recomputes the rest — 「激活是账外的一块」")
 L_LORA_RULE = ("LoRA adds (alpha/r) B A x beside a frozen linear: r x (in + out) parameters per hooked linear; "
@@ -357,8 +358,8 @@ CATALOG: tuple[Exercise, ...] = (
            P2_CONC, L_INDEX),
         kp("full_index_expressions", "shapes after mixed index expressions (ellipsis, None, negative ints, steps)",
            P2_CONC, L_INDEX),
-        question=
-        "x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)：x.nbytes 多少？x[:, -1] 与 x[:, -1:] 各是什么形状？",
+        question="x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)：x.nbytes 多少？x[:, -1] 与 x[:, -1:] "
+                 "各是什么形状？",
         forbidden=("two bytes", "keeps dim", "2 bytes", "16 MiB", "16,777,216", "16777216", "(16, 1024)",
                    "(16, 1, 1024)", "removes",
                    "keeps the dimension", "drops", "len(range", "s.indices", "inserts", "as many")),
@@ -375,9 +376,8 @@ CATALOG: tuple[Exercise, ...] = (
            "example first", P3_CONC, L_ACCUM),
         kp("matches_full_batch", "an accumulation step over micro-batches of different lengths against the "
            "full-batch gradient (1e-6)", P3_CONC, L_ACCUM),
-        question=
-        "第三篇的手算例子 \\(w = 3\\)、\\(x = 2\\)、\\(L = (wx - 1)^2\\)，每次重新前向、连续 backward() 三次而不 "
-        "zero_grad，w.grad 是多少？",
+        question="第三篇的手算例子 \\(w = 3\\)、\\(x = 2\\)、\\(L = (wx - 1)^2\\)，每次重新前向、连续 backward() "
+                 "三次而不 zero_grad，w.grad 是多少？",
         forbidden=("60", "= 20", "adds into", "accumulates", "overwrite", "clear them", "1/k", "valid tokens",
                    "scale", "summed loss", "zero_grad once")),
     _ex("A5", "a5_first_loss", "A", 3, "The loss of the first training step",
@@ -398,8 +398,8 @@ CATALOG: tuple[Exercise, ...] = (
            "the total and its parts against real tensors after one step (full and peft LoRA), set up in "
              "the course's bf16 convention",
              P4_MUST, L_16),
-        question=
-        "一个 3B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 24 GB 的卡够不够？改成可训练 1% 的 LoRA 呢？",
+        question="一个 3B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 24 GB 的卡够不够？改成可训练 1% 的 LoRA "
+                 "呢？",
         forbidden=("48 GB", "48 * 10", "6.5 GB", "6.48", "2 bytes", "4 bytes", "master", "adam_m", "adam_v",
                    "first moment", "second moment", "grads", "fp32 copies", "bf16 weights", "only its bf16")),
     _ex("A7", "a7_activations", "A", 4, "Activation memory, with and without checkpointing",
@@ -432,8 +432,8 @@ CATALOG: tuple[Exercise, ...] = (
         fact("fits_decision", "the decision on GPUs drawn around the exact need, the course's question first",
              P6_CONC,
              L_KV + "; weights + KV cache must fit: 128 x 4K on Llama-3-8B is 68.7 GB + 16 GB ~ 85 GB > 80 GB"),
-        question=
-        "Llama-3-8B bf16 推理，128 个并发请求、每个 4K 上下文，KV cache 多大？加上权重能不能放进一张 80 GB 卡？",
+        question="Llama-3-8B bf16 推理，128 个并发请求、每个 4K 上下文，KV cache 多大？加上权重能不能放进一张 80 GB "
+                 "卡？",
         forbidden=("68.7", "85 GB", "n_kv_heads, seq_len", "[batch, n_kv", "[B, n_kv_heads", "K and V of", "2 x", "2 *",
                    "per layer", "<= gpu")),
     _ex("A10", "a10_profile_idle", "A", 6, "Where did the step's time go",
@@ -443,8 +443,8 @@ CATALOG: tuple[Exercise, ...] = (
         kp("classifies_real_profiles", "the label of real torch.profiler runs whose time goes to different places",
            P6_MUST, L_PROF),
         timeout_s=240,
-        question=
-        "一步训练墙钟 300 ms，profiler 表里 CUDA 时间合计 90 ms、aten::mm 与 attention 占其中 60%。瓶颈最可能在哪？",
+        question="一步训练墙钟 300 ms，profiler 表里 CUDA 时间合计 90 ms、aten::mm 与 attention 占其中 60%。"
+                 "瓶颈最可能在哪？",
         forbidden=("0.7", "70%", "1 - device", "device / wall", "more than half", "half of", "at least half",
                    "self times", "sum of self", "counted once", "more than once", "GEMM", "copy_", "contiguous",
                    "data loading", ".item()", "launch")),
@@ -457,8 +457,7 @@ CATALOG: tuple[Exercise, ...] = (
              "measurement, and the course's 8B at B=4, T=8192", P4_MUST, L_ACT),
         kp("plans_that_fit", "the other two plans against the constraints they must meet, on drawn budgets",
            P3_CONC, L_ACCUM),
-        question=
-        "8B LoRA SFT 在一张 80 GB 卡上，账算出 16.7 GB，但 SFTConfig 里 max_length=8192、每卡 batch 4 时 OOM。"
+        question="8B LoRA SFT 在一张 80 GB 卡上，账算出 16.7 GB，但 SFTConfig 里 max_length=8192、每卡 batch 4 时 OOM。"
         "哪一块爆了？改什么？",
         forbidden=("activation block", "checkpointing fix", "or shorter", "132", "8 GiB", "8x", "x 8", "B x T",
                    "proportional", "layer's input", "B x T x hidden",
@@ -487,8 +486,7 @@ CATALOG: tuple[Exercise, ...] = (
         fact("decode_floor", "the batch-1 decode floor on drawn models and cards, and the course's", P6_MUST, L_DECODE),
         kp("merged_logits", "the merged model, loaded into a plain base model, against the unmerged logits",
            P5_MUST, L_LORA_RULE, hint_answers=True),
-        question=
-        "第五篇那个 Qwen2.5-0.5B merge_and_unload 后部署在 H100 上，batch 1 decode 每 token "
+        question="第五篇那个 Qwen2.5-0.5B merge_and_unload 后部署在 H100 上，batch 1 decode 每 token "
         "的下限约多少？合并前后这个数字变不变？",
         forbidden=("parameter count", "same outputs", "equals unmerged", "0.29", "0.3 ms", "0.99", "494",
                    "n_params * bytes", "* 1e3", "W'", "W +", "B A", "BA",
@@ -501,8 +499,7 @@ CATALOG: tuple[Exercise, ...] = (
         kp("launch_command", "the launch command, as torchrun's own parser reads it", P1_MUST,
            "torchrun --nproc_per_node=N starts N processes, one per GPU (accelerate launch does the same)",
            hint_answers=True),
-        question=
-        "用 accelerate launch 在 8 卡上跑 8B LoRA SFT，DDP 模式。"
+        question="用 accelerate launch 在 8 卡上跑 8B LoRA SFT，DDP 模式。"
         "每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效 batch 是多少？",
         forbidden=("averages", "not threads", "full replica", "replica per", "divide", "/ n_gpus", "x GPUs",
                    "per-GPU batch x", "mean of the",
@@ -708,8 +705,7 @@ CATALOG: tuple[Exercise, ...] = (
            "worker's base seed, from which torch seeds every worker's random, NumPy and torch RNGs (a "
            "worker_init_fn is needed only to re-seed other libraries, from torch.initial_seed())"),
         timeout_s=300,
-        question=
-        "不写 kernel，能不能解释一次训练为什么慢、一次推理为什么快不起来、一个 OOM "
+        question="不写 kernel，能不能解释一次训练为什么慢、一次推理为什么快不起来、一个 OOM "
         "从哪里来？三个月后能不能复现今天这次实验？",
         forbidden=("commit", "run id", "data_version", "data version", "environment", "seven",
                    "generator=", "manual_seed", "worker_init_fn", "initial_seed", "rev-parse", "safe.directory",

@@ -256,7 +256,7 @@ class Learner:
         self.import_timeout_s = import_timeout_s
         self.memory_gib = memory_gib
         self.max_result_bytes = max_result_bytes
-        self.zygote = zygote  # socket path of a grader.isolation.zygote to fork from, else python -m grader.isolation.worker
+        self.zygote = zygote  # a grader.isolation.zygote's socket to fork from, else python -m grader.isolation.worker
         self.hidden = list(hidden)
         self.forbidden = forbidden or None  # the exercise's "do not call X" rule (grader.isolation.watch)
         # e.g. "C": the learner's open() without encoding= then decodes with that locale's codeset

@@ -213,7 +213,8 @@ class Sandbox:
     @classmethod
     def from_params(cls, params: dict) -> Sandbox:
         sandbox = cls.__new__(cls)
-        sandbox.memory_bytes, sandbox.privileged, sandbox.uid = params["memory_bytes"], params["privileged"], params["uid"]
+        sandbox.memory_bytes, sandbox.privileged = params["memory_bytes"], params["privileged"]
+        sandbox.uid = params["uid"]
         sandbox.box = Path(params["box"]) if params["box"] else None
         sandbox._frozen = params
         return sandbox

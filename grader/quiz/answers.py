@@ -553,7 +553,9 @@ class BroadcastShape(Shape):
         return super().parse(text)
 
     def assess(self, value, truth) -> bool:
-        return value is None and truth is None or value is not None and truth is not None and tuple(value) == tuple(truth)
+        if value is None or truth is None:
+            return value is None and truth is None
+        return tuple(value) == tuple(truth)
 
     def show(self, truth, lang: str) -> str:
         return tr(lang, "error (cannot broadcast)", "报错（不能广播）") if truth is None else super().show(truth, lang)

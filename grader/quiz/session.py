@@ -477,7 +477,8 @@ def closed_book_line(prog: qprogress.QuizProgress, lang: str) -> str:
 def self_study_note(store: qstore.Store, lang: str) -> str:
     return tr(lang, f"Counted from your own file {store.path} (self-study: it is yours and can be edited, so these "
                     "counts are as honest as you keep it; a class counts its gradebook instead).",
-              f"计数来自你自己的文件 {store.path}（自学用：文件归你、可以改，计数有多可信取决于你；班级以成绩册计数）。")
+              f"计数来自你自己的文件 {store.path}（自学用：文件归你、可以改，计数有多可信取决于你；班级以成绩册计数）"
+              f"。")
 
 
 def print_history(store: qstore.Store, learner: str, lang: str, console: Console | None = None,
@@ -508,6 +509,7 @@ def print_history(store: qstore.Store, learner: str, lang: str, console: Console
     console.print(closed_book_line(prog, lang), highlight=False)
     console.print(tr(lang, f"Mastered: recalled right {qstore.mastery_days():g} days or more after the review before "
                            f"(${qstore.MASTERY_DAYS_ENV} sets it).",
-                     f"掌握：距上次复习 {qstore.mastery_days():g} 天以上仍答对（用 ${qstore.MASTERY_DAYS_ENV} 设置）。"),
+                     f"掌握：距上次复习 {qstore.mastery_days():g} 天以上仍答对（用 ${qstore.MASTERY_DAYS_ENV} 设置）"
+                     f"。"),
                   highlight=False)
     console.print(self_study_note(store, lang), highlight=False)

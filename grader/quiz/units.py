@@ -319,7 +319,8 @@ def alternatives(q: Quantity, dim: str, default: Unit | None) -> list[Reading]:
             if other.symbol != default.symbol and alias == other.symbol and other.family != "bit":
                 out.append(Reading(n * other.factor, f"a bare number is read as {default.symbol}; type the unit you"
                                    f" mean (e.g. {n:g} {other.symbol}).",
-                                   f"不带单位的数按 {default.symbol} 读；请写上你用的单位（如 {n:g} {other.symbol}）。"))
+                                   f"不带单位的数按 {default.symbol} 读；请写上你用的单位（如 {n:g} {other.symbol}）"
+                                   f"。"))
     for k in (3, 6, 9, -3, -6, -9):
         out.append(Reading(q.value * 10.0**k, f"your number is off by a factor of 10^{abs(k)}: check the prefix"
                            " (K, M, G) or the unit", f"你的数差了 10^{abs(k)} 倍：检查前缀（K、M、G）或单位"))

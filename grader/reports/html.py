@@ -155,7 +155,8 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
         if not exs:
             continue
         out.append(f"<h2>{set_id} — {escape(catalog.SET_TITLES[set_id])}</h2><table>"
-                   "<tr><th>id</th><th>exercise</th><th>part</th><th>key points</th><th>status</th><th>graded</th></tr>")
+                   "<tr><th>id</th><th>exercise</th><th>part</th><th>key "
+                   "points</th><th>status</th><th>graded</th></tr>")
         for ex in exs:
             res = results[ex.id]
             score, text = _exercise_line(res)

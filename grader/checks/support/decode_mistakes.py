@@ -34,7 +34,7 @@ def declare(where: str, key_point: str, probe: tuple[tuple, dict],
         lambda got, *a: ratio(got, floor_ms(*a), 1 / in_si(*a)[1]))
     mistake(key_point, function="decode_floor_ms", probe=probe,
             zh="用算力算了时间（2 × 参数 / 峰值）：batch 1 的 decode 受带宽限制，时间是字节 / 带宽",
-            en=
-            "computes the time from the FLOPs (2 x params / peak): decode at batch 1 is memory-bound, bytes / bandwidth")(
+            en="computes the time from the FLOPs (2 x params / peak): decode at batch 1 is memory-bound, bytes / "
+               "bandwidth")(
         gives(lambda *a: 2 * in_si(*a)[0] / in_si(*a)[2] * 1e3, floor_ms))
     mistakes.DECLARED[first:] = [dataclasses.replace(m, where=where) for m in mistakes.DECLARED[first:]]

@@ -236,7 +236,8 @@ A6 = Question(
                             f"adapters {g(p['n_b'] * p['pct'] / 100)}e9 x {g(T.bytes_per_trainable_param())} (real "
                             f"peft tensors)",
                             f"冻结基座 {g(p['n_b'])}e9 × {g(T.state_bytes_per_param()['frozen_weights'])} + 可训练 "
-                            f"{g(p['n_b'] * p['pct'] / 100)}e9 × {g(T.bytes_per_trainable_param())}（真实 peft 张量）")),
+                            f"{g(p['n_b'] * p['pct'] / 100)}e9 × {g(T.bytes_per_trainable_param())}（真实 peft "
+                            f"张量）")),
      Part("lora_fits", "Does LoRA fit the {card} GB card?", "LoRA 放得进 {card} GB 的卡吗？", YesNo(),
           lambda p: _a6_lora(p) <= p["card_gb"] * GB)],
     C.ANSWERS["A6"],

@@ -239,7 +239,8 @@ C2 = Question(
      Part("verdict", "A character-level GPT (vocabulary 128) starts at a first loss of {first_loss}. Verdict?",
           "一个字符级 GPT（词表 128）第一步 loss 是 {first_loss}。怎么看？", Choice(LOSS_VERDICTS),
           lambda p: T.char_gpt_verdict(p["seed"], p["scale"]), point=1, shuffle=False,
-          how=lambda p, t: (f"a real forward of that model (output layer scaled x{g(p['scale'])}) against ln 128 = 4.85",
+          how=lambda p, t: (f"a real forward of that model (output layer scaled x{g(p['scale'])}) against ln 128 = "
+                            f"4.85",
                             f"该模型真实前向（输出层 ×{g(p['scale'])}）与 ln 128 = 4.85 比")),
      Part("shapes",
           "logits {lg}, labels {lb}: does F.cross_entropy(logits.view(-1, V), labels.view(-1)) raise an error?",
