@@ -22,7 +22,7 @@ STAMP_TEST := $(VENV)/.installed-test-$(INSTALL_KEY)
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 TORCH_INDEX_ARG := $(if $(TORCH_INDEX_URL),--extra-index-url "$(TORCH_INDEX_URL)",)
 
-.PHONY: grade test bench list quiz venv deps-classroom deps-cluster lock clean docs
+.PHONY: grade test lint bench list quiz venv deps-classroom deps-cluster lock clean docs
 
 grade: $(STAMP)
 	@$(BIN)/grader grade --target "$(TARGET)" $(ONLY_ARG)
@@ -37,6 +37,11 @@ TEST_ARGS = tests -q $(if $(ONLY),--exercise "$(ONLY)",) $(if $(FRESH),--fresh-h
 test: $(STAMP_TEST)
 	$(BIN)/python -m pytest $(TEST_ARGS) -n $(TEST_JOBS) --dist worksteal -m "not quiet" --durations=25
 	$(BIN)/python -m pytest $(TEST_ARGS) -p no:xdist -m quiet || test $$? -eq 5
+
+# ruff (pyproject.toml's [tool.ruff]) and shellcheck over every shell script: tests/test_lint.py, which
+# `make test` runs too. GRADER_FORMAT_CHECK=1 adds `ruff format --check`; `.venv/bin/ruff check --fix` fixes.
+lint: $(STAMP_TEST)
+	$(BIN)/python -m pytest tests/test_lint.py -q
 
 quiz: $(STAMP)
 	@$(BIN)/grader quiz $(QUIZ) $(LANG_ARG)

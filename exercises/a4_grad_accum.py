@@ -2,7 +2,8 @@
 
 The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question 4)::
 
-    第三篇的手算例子 \\(w = 3\\)、\\(x = 2\\)、\\(L = (wx - 1)^2\\)，每次重新前向、连续 backward() 三次而不 zero_grad，w.grad 是多少？
+    第三篇的手算例子 \\(w = 3\\)、\\(x = 2\\)、\\(L = (wx - 1)^2\\)，每次重新前向、连续 backward() 三次而不
+    zero_grad，w.grad 是多少？
 
     Part 3's worked example w = 3, x = 2, L = (wx - 1)^2: a fresh forward each time and
     backward() three times in a row without zero_grad: what is w.grad?

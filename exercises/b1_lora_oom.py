@@ -2,7 +2,8 @@
 
 The course asks (第七篇 · 五、通关自测 · B. 跨篇综合, question 1)::
 
-    8B LoRA SFT 在一张 80 GB 卡上，账算出 16.7 GB，但 SFTConfig 里 max_length=8192、每卡 batch 4 时 OOM。哪一块爆了？改什么？
+    8B LoRA SFT 在一张 80 GB 卡上，账算出 16.7 GB，但 SFTConfig 里 max_length=8192、每卡 batch 4 时
+    OOM。哪一块爆了？改什么？
 
     An 8B LoRA SFT on one 80 GB card: the account says 16.7 GB, yet with max_length=8192 and a
     per-GPU batch of 4 in SFTConfig it runs out of memory. Which block overflowed? What do you

@@ -27,8 +27,8 @@ def diff_records(a: dict, b: dict) -> list[str]:
             ``b`` have the same keys; what each key means is read from its name.
 
     Returns:
-        The sorted list of keys, spelled exactly as in ``a`` and ``b``, whose difference means the two runs are not comparable as
-        "the same config" (an empty list when nothing like that differs).
+        The sorted list of keys, spelled exactly as in ``a`` and ``b``, whose difference means the two runs are not
+        comparable as "the same config" (an empty list when nothing like that differs).
 
     Source: 第六篇 · 必记 / part 6, must-remember; 第七篇 · B. 跨篇综合 / part 7, §五.B q2.
     """

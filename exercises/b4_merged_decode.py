@@ -2,7 +2,8 @@
 
 The course asks (第七篇 · 五、通关自测 · B. 跨篇综合, question 4)::
 
-    第五篇那个 Qwen2.5-0.5B merge_and_unload 后部署在 H100 上，batch 1 decode 每 token 的下限约多少？合并前后这个数字变不变？
+    第五篇那个 Qwen2.5-0.5B merge_and_unload 后部署在 H100 上，batch 1 decode 每 token
+    的下限约多少？合并前后这个数字变不变？
 
     Part 5's Qwen2.5-0.5B, after merge_and_unload, served on an H100: what is the lower bound
     of a batch-1 decode step per token, roughly? Does the number change between before and

@@ -2,7 +2,8 @@
 
 The course asks (第七篇 · 五、通关自测 · B. 跨篇综合, question 5)::
 
-    用 accelerate launch 在 8 卡上跑 8B LoRA SFT，DDP 模式。每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效 batch 是多少？
+    用 accelerate launch 在 8 卡上跑 8B LoRA SFT，DDP 模式。每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效
+    batch 是多少？
 
     An 8B LoRA SFT with accelerate launch on 8 GPUs, in DDP mode. About how much memory per
     GPU? Why is each GPU one process and not one thread? What is the effective batch?

@@ -11,8 +11,8 @@ all sizes are bytes (ints).
 
 What the grader measures: your blocks against the bytes of real tensors (a small model with
 peft LoRA and AdamW after one step, set up as the course's bf16 mixed-precision convention has it,
-and as peft's own defaults leave it on a bf16 model: either reading passes); your attribution on drawn OOM events and the
-course's; your remedies against the block each one shrinks; your KV cache against a real
+and as peft's own defaults leave it on a bf16 model: either reading passes); your attribution on drawn OOM events and
+the course's; your remedies against the block each one shrinks; your KV cache against a real
 ``DynamicCache``; your estimate on drawn configs and the course's model.
 
 Study: 第四篇 · 必记 / part 4, must-remember; 第六篇 · 结论 (显存四块) / part 6, conclusion;

@@ -80,9 +80,9 @@ def run_record(run: dict) -> dict:
 
     Returns:
         A dict with one entry per item of that record, keyed by short names (in the course's
-        words, Chinese or English, or a common synonym, matched by meaning), no other entries. Conventions for whatever values it holds (more kinds
-        than a record needs): a value taken from ``run`` is recorded as given; what describes a
-        file or a folder describes it as it is now: a git repository by the full sha git reports
+        words, Chinese or English, or a common synonym, matched by meaning), no other entries. Conventions for whatever
+        values it holds (more kinds than a record needs): a value taken from ``run`` is recorded as given; what
+        describes a file or a folder describes it as it is now: a git repository by the full sha git reports
         for its ``HEAD``, a file's content by the SHA-256 hex digest of its bytes, a size in bytes
         (int); software by a dict ``{name: version string}`` that includes
         ``"python": platform.python_version()`` and ``"torch": torch.__version__``; a time is an

@@ -75,6 +75,7 @@ def why_not_linear() -> list[str]:
     - ``"shared_memory"``: the workers locking the memory they share;
     - ``"gc"``: Python's garbage collector pausing the workers.
 
-    Source: 第一篇 · 必记 / part 1, must-remember; 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q7, follow-up directions.
+    Source: 第一篇 · 必记 / part 1, must-remember; 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q7, follow-up
+    directions.
     """
     raise NotImplementedError("C7: why_not_linear")

@@ -74,9 +74,9 @@ def make_run_record(run: dict) -> dict:
 
     Returns:
         One entry per item of the course's record, keyed by short names (in the course's
-        words, Chinese or English, or a common synonym, matched by meaning), no other entries. Conventions for whatever values it holds (more kinds
-        than a record needs): a value taken from ``run`` is recorded as given; what describes a
-        file or a folder describes it as it is now: a git repository by the full sha git reports
+        words, Chinese or English, or a common synonym, matched by meaning), no other entries. Conventions for whatever
+        values it holds (more kinds than a record needs): a value taken from ``run`` is recorded as given; what
+        describes a file or a folder describes it as it is now: a git repository by the full sha git reports
         for its ``HEAD``, a file's content by the SHA-256 hex digest of its bytes, a size in bytes
         (int); software by a dict ``{distribution name: version string}`` of the installed
         distributions, ``"torch"`` among them; a time is an ISO 8601 string; a machine by its host

@@ -15,11 +15,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from grader.course import catalog
-from grader.course import levels
-from grader.reports import terminal as report
+from grader.course import catalog, levels
 from grader.engine import attempts, runner
 from grader.engine.results import ExerciseResult
+from grader.reports import terminal as report
 
 
 def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
@@ -42,8 +41,10 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         def advance(res):
             progress.advance(task)
             if res.status != "not_available":
-                progress.console.print(f"  {escape(format(res.exercise, '<4'))} {escape(format(report._exercise_line(res)[1], '<22'))} "
-                                       f"{escape(format(res.duration_s, '5.1f'))}s{escape(str(' (unchanged)' if res.cached else ''))}",
+                progress.console.print(f"  {escape(format(res.exercise, '<4'))} "
+                                       f"{escape(format(report._exercise_line(res)[1], '<22'))} "
+                                       f"{escape(format(res.duration_s, '5.1f'))}s"
+                                       f"{escape(str(' (unchanged)' if res.cached else ''))}",
                                        highlight=False)
 
         # The learner's record: the report shows every exercise's latest result, whatever was graded now.
@@ -66,9 +67,8 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
                                                                       gated=True))  # attempts.gate'd above
         written.append(args.json)
     if args.html:
-        from grader.reports import html as html_report
-
         from grader.isolation import files
+        from grader.reports import html as html_report
 
         files.replace_file(args.html, html_report.render(results, summary, str(args.target)).encode())
         written.append(args.html)
@@ -81,25 +81,32 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
 def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     for ex in catalog.CATALOG:
         state = "available" if ex.available else "not available yet"
-        console.print(f"[bold]{escape(format(ex.id, '<4'))}[/] {escape(format(ex.module, '<28'))} part {escape(str(ex.part))}  {escape(format(state, '<18'))} {escape(str(ex.title))}", highlight=False)
+        console.print(f"[bold]{escape(format(ex.id, '<4'))}[/] {escape(format(ex.module, '<28'))} part "
+                      f"{escape(str(ex.part))}  {escape(format(state, '<18'))} {escape(str(ex.title))}",
+                      highlight=False)
         if args.verbose:
             for kp in ex.key_points:
                 tag = (" (follow-up)" if kp.followup else "") + (" (GPU)" if kp.needs_gpu else "") + \
                     (" (recall)" if kp.recall else "")
-                console.print(f"       {escape(str(kp.id))}{escape(str(tag))}: {escape(str(kp.claim))}", highlight=False)
+                console.print(f"       {escape(str(kp.id))}{escape(str(tag))}: {escape(str(kp.claim))}",
+                              highlight=False)
     return 0
 
 
 def _print_levels(rows: list[dict], console: Console) -> None:
     size = {s: len(exs) for s, exs in levels.by_set().items()}
     for row in rows:
-        console.print(f"{escape(format(row['student'], '<20'))} {escape(format(row['level'], '<10'))} pass line {escape(format('met' if row['pass_line'] else 'not met', '<8'))}"
-                      f" R {escape(str(row['R']))}  A {escape(str(row['A']))}/{escape(str(size['A']))}  B {escape(str(row['B']))}/{escape(str(size['B']))}", highlight=False)
+        console.print(f"{escape(format(row['student'], '<20'))} {escape(format(row['level'], '<10'))} pass line "
+                      f"{escape(format('met' if row['pass_line'] else 'not met', '<8'))}"
+                      f" R {escape(str(row['R']))}  A {escape(str(row['A']))}/{escape(str(size['A']))}  B "
+                      f"{escape(str(row['B']))}/{escape(str(size['B']))}", highlight=False)
 
 
 # The extras a command needs beyond grading (pyproject.toml): (module, extra, what in Chinese, in English).
-EXTRAS = {"classroom": ("nbgrader", "classroom", "nbgrader 课程（grader classroom）", "an nbgrader course (grader classroom)"),
-          "ray": ("ray", "cluster", "Ray 集群上批改（grader batch --ray）", "grading on a Ray cluster (grader batch --ray)")}
+EXTRAS = {"classroom": ("nbgrader", "classroom", "nbgrader 课程（grader classroom）",
+                        "an nbgrader course (grader classroom)"),
+          "ray": ("ray", "cluster", "Ray 集群上批改（grader batch --ray）",
+                  "grading on a Ray cluster (grader batch --ray)")}
 
 
 def _missing_extra(name: str, console: Console) -> bool:
@@ -136,7 +143,8 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
     if args.action == "build":
         only = args.only.split(",") if args.only else None
         names = classroom.build_course(args.course_dir, only=only)
-        console.print(f"built {escape(str(args.course_dir))}: source notebooks for {escape(', '.join(names))}, nbgrader_config.py and "
+        console.print(f"built {escape(str(args.course_dir))}: source notebooks for {escape(', '.join(names))}, "
+                      f"nbgrader_config.py and "
                       f"the manifest of the grader's files ({manifest.MANIFEST})", highlight=False)
         console.print("next: cd into it, then `nbgrader generate_assignment <name>` for each (see docs/classroom.md)")
         return 0
@@ -154,7 +162,8 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
     rows = classroom.write_mastery(course, course / "mastery.csv", course / "mastery.json")
     for row in rows:
         sets = "  ".join(f"{s} {row[s] if '/' in row[s] else '-'}" for s in catalog.SETS)
-        console.print(f"{escape(str(row['student'])):<16} {row['level']:<10} pass line {row['pass_line']:<8} {sets}", highlight=False)
+        console.print(f"{escape(str(row['student'])):<16} {row['level']:<10} pass line {row['pass_line']:<8} {sets}",
+                      highlight=False)
     console.print(f"[dim]-: not submitted or not graded (mastery.csv says which); wrote "
                   f"{escape(str(course / 'mastery.csv'))} and {escape(str(course / 'mastery.json'))}[/]")
     return 0
@@ -183,7 +192,8 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
             todo = batch.make_jobs(batch.submissions_in(folder), only)
             for i, job in enumerate(todo):
                 (jobs_dir / f"{i}.json").write_text(json.dumps(job))
-            console.print(f"wrote {escape(str(len(todo)))} job files {escape(str(jobs_dir))}/0.json .. {escape(str(len(todo) - 1))}.json")
+            console.print(f"wrote {escape(str(len(todo)))} job files {escape(str(jobs_dir))}/0.json .. "
+                          f"{escape(str(len(todo) - 1))}.json")
             return 0
         log = Path(args.log) if args.log else out.with_suffix(".jobs.jsonl")
         engine = "Ray" + (f" at {args.ray}" if args.ray else "") if args.ray is not None else "local pool"
@@ -195,20 +205,24 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
             def on_job(r: dict, eta: batch.Eta) -> None:
                 progress.update(task, total=eta.total, completed=eta.done, eta=eta.text())
                 res = ExerciseResult.from_dict(r["result"])
-                progress.console.print(f"  {escape(format(r['student'], '<16'))} {escape(format(r['exercise'], '<4'))} {escape(format(report._exercise_line(res)[1], '<22'))}"
-                                       f" {escape(format(res.duration_s, '5.1f'))}s  [{escape(str(eta.done))}/{escape(str(eta.total))}, {escape(str(eta.text()))}]",
+                progress.console.print(f"  {escape(format(r['student'], '<16'))} {escape(format(r['exercise'], '<4'))} "
+                                       f"{escape(format(report._exercise_line(res)[1], '<22'))}"
+                                       f" {escape(format(res.duration_s, '5.1f'))}s  "
+                                       f"[{escape(str(eta.done))}/{escape(str(eta.total))}, {escape(str(eta.text()))}]",
                                        highlight=False)
 
             job_results = batch.grade_class_jobs(folder, jobs=args.jobs, only=only, on_job=on_job, log=log,
                                                  fresh=args.fresh, use_ray=args.ray is not None,
                                                  ray_address=args.ray or None)
-        console.print(f"[dim]{escape(str(len(job_results)))} jobs ({escape(str(engine))}); each result appended to {escape(str(log))} as it finished[/]")
+        console.print(f"[dim]{escape(str(len(job_results)))} jobs ({escape(str(engine))}); each result appended to "
+                      f"{escape(str(log))} as it finished[/]")
         source = str(folder)
     rows = batch.summarize_class(job_results)
     batch.write_csv(rows, out)
     _print_levels(rows, console)
     page = analytics.write(analytics.from_jobs(job_results, source), Path(args.report))
-    console.print(f"[dim]wrote {escape(str(out))}; class analytics in {escape(str(args.report))}/ ({escape(str(page.name))}, keypoints.csv, "
+    console.print(f"[dim]wrote {escape(str(out))}; class analytics in {escape(str(args.report))}/ "
+                  f"({escape(str(page.name))}, keypoints.csv, "
                   "misconceptions.csv, levels.csv, parts.csv)[/]")
     return 0
 
@@ -231,7 +245,8 @@ def _cmd_gradescope(args: argparse.Namespace, console: Console) -> int:
     except (KeyError, ValueError) as exc:
         console.print(f"[red]grader: cannot build: {escape(str(exc.args[0] if exc.args else exc))}[/]", highlight=False)
         return 2
-    console.print(f"wrote {escape(str(args.zip))}: {escape(str(len(names)))} files (setup.sh, run_autograder, the grader, stubs, solutions)")
+    console.print(f"wrote {escape(str(args.zip))}: {escape(str(len(names)))} files (setup.sh, run_autograder, the "
+                  f"grader, stubs, solutions)")
     console.print("next: upload it as the assignment's autograder (docs/scale-out.md, Gradescope)")
     return 0
 
@@ -273,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--html", default="grade-report.html", help="HTML report path ('' to skip)")
     g.add_argument("--fresh", action="store_true", help="re-grade everything selected, ignoring earlier results")
     g.add_argument("--no-quiz", action="store_true",
-                   help="count the levels from the code alone (the classroom's counting), not the quiz's closed-book answers")
+                   help="count the levels from the code alone (the classroom's counting), not the quiz's closed-book "
+                        "answers")
     g.add_argument("--learner", help="whose quiz attempts count (default: $TOOLBOX_GRADER_LEARNER or the user name)")
     g.add_argument("--reveal", action="store_true",
                    help="show the expected values of recall key points now (otherwise after 3 different wrong answers)")
@@ -309,10 +325,12 @@ def main(argv: list[str] | None = None) -> int:
     gs.add_argument("action", choices=["build", "run", "prepare"])
     gs.add_argument("zip", nargs="?", help="the zip to write (build)")
     gs.add_argument("--only", help="comma-separated exercise ids the assignment grades (build; default all)")
-    gs.add_argument("--visibility", default="visible", choices=["visible", "after_due_date", "after_published", "hidden"],
+    gs.add_argument("--visibility", default="visible",
+                    choices=["visible", "after_due_date", "after_published", "hidden"],
                     help="Gradescope visibility of the key-point tests (build)")
     gs.add_argument("--reveal-expected", action="store_true",
-                    help="show the hidden checks' expected values in the feedback (build; default: not, as the classroom)")
+                    help="show the hidden checks' expected values in the feedback (build; default: not, as the "
+                         "classroom)")
     gs.add_argument("--torch-index-url", default=None,
                     help="the index setup.sh installs torch's CPU build from (build; default $GRADER_TORCH_INDEX_URL, "
                          "else pip's own index)")
@@ -320,10 +338,13 @@ def main(argv: list[str] | None = None) -> int:
     qz = sub.add_parser("quiz", help="the closed-book quiz of sets R, A, B, C (drawn numbers, recorded attempts)")
     qz.add_argument("targets", nargs="*", help="sets R A B C and/or question ids (A6, C1, R.ridge_point); default: all")
     qz.add_argument("--lang", choices=["zh", "en"], help="question language (default: from the locale)")
-    qz.add_argument("--seed", type=int, help="practice: draw the variants from this seed; nothing is recorded or counted")
+    qz.add_argument("--seed", type=int,
+                    help="practice: draw the variants from this seed; nothing is recorded or counted")
     qz.add_argument("--history", action="store_true", help="show progress: attempts, streaks, mastered questions")
     qz.add_argument("--learner", help="whose attempts (default: $TOOLBOX_GRADER_LEARNER or the user name)")
-    qz.add_argument("--rounds", type=int, default=2, help="rounds per run: later rounds re-ask what was wrong in this sitting (a same-day review, it masters nothing)")
+    qz.add_argument("--rounds", type=int, default=2,
+            help="rounds per run: later rounds re-ask what was wrong in this sitting (a same-day review, it masters "
+                 "nothing)")
     qz.add_argument("--db", help="the attempts' SQLite file (default: $XDG_DATA_HOME/toolbox-grader/quiz.sqlite)")
     args = parser.parse_args(argv)
     console = Console()

@@ -22,22 +22,21 @@ import json
 import os
 import platform
 import random
-from collections import Counter
 import subprocess
 import sys
 import tempfile
 import textwrap
 import time
+from collections import Counter
 from pathlib import Path
 
 import nbformat
 
-from grader.classroom import batch
-from grader.engine import cache
-from grader.course import catalog
 from grader import classroom
-from grader.engine import runner
+from grader.classroom import batch
+from grader.course import catalog
 from grader.course.catalog import ROOT
+from grader.engine import cache, runner
 
 
 class Table(list):
@@ -127,7 +126,7 @@ def _marker_holds(marker: str) -> bool:
     return Marker(marker).evaluate({"extra": ""})
 
 
-def install_rows(rows: "Table") -> None:
+def install_rows(rows: Table) -> None:
     """What a learner's machine needs: the venv, the model cache, the platform."""
     from importlib import metadata
 
@@ -363,7 +362,8 @@ def main() -> int:
 
             nb, _ = timed(autograde)
             rows.append(("nbgrader autograde, same 4 submissions", nb,
-                         f"ours with 2 workers: {two / nb:.2f}x its time; " + set_scores(classroom.mastery(course), class_exs)))
+                         f"ours with 2 workers: {two / nb:.2f}x its time; " + set_scores(classroom.mastery(course),
+                                                                                         class_exs)))
 
         # A class of --class-size different submissions: 1 and 2 local workers, then a local Ray head.
         size = args.class_size
@@ -399,7 +399,8 @@ def main() -> int:
                          Target("<= 1.15x", at_most=1.15), "x"))
         efficiency = one / two / 2
         per_class_sub = sum(r["result"]["duration_s"] for r in jobs1) / size
-        rows.append((f"  per submission ({', '.join(only)}), one core", per_class_sub, "1 worker's gradings summed / class size",
+        rows.append((f"  per submission ({', '.join(only)}), one core", per_class_sub,
+                     "1 worker's gradings summed / class size",
                      Target("<= 15 s (set A)", at_most=15)))
         print(f"\nper submission ({', '.join(only)}): {per_class_sub:.1f} s of one core; 500 students on N workers "
               f"(at the 2-worker efficiency, {efficiency:.0%}): {projection(per_class_sub, efficiency)}")

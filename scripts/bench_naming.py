@@ -90,7 +90,8 @@ def main() -> None:
     for mode, rows in results.items():
         cpu = [r["naming_cpu_s"] for r in rows]
         named = sum(r["named"] > 0 for r in rows)
-        print(f"{mode:<12}{len(rows):>7}{named:>7}{statistics.mean(cpu) if cpu else 0:>9.3f}{max(cpu, default=0):>8.3f}")
+        mean_cpu = statistics.mean(cpu) if cpu else 0
+        print(f"{mode:<12}{len(rows):>7}{named:>7}{mean_cpu:>9.3f}{max(cpu, default=0):>8.3f}")
     worst = max(results["properties"], key=lambda r: r["naming_cpu_s"], default=None)
     if worst:
         print(f"costliest now: {worst['answer']} {worst['naming_cpu_s']:.3f} s")

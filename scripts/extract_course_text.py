@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 
 
 def extract(text: str) -> dict:
@@ -52,24 +53,61 @@ def extract(text: str) -> dict:
     return out
 
 
-def main(path: str) -> None:
-    data = extract(open(path, encoding="utf-8").read())
-    print('"""The course\'s own words, copied verbatim from part 7 (review and self-test) by')
-    print("scripts/extract_course_text.py: questions and answers (\"答案\") of §五 A/B/C, C's key points")
-    print("(\"答案要点\"), follow-up directions (\"追问方向\") and the must-remember lines (\"必记\") of §二.")
-    print('Do not edit by hand: regenerate, and the quiz\'s templates are tested against these."""\n')
-    print(f"PARTS_SENTENCE = {data['parts_sentence']!r}\n")
+LINE = 120  # the project's line length (pyproject.toml), a CJK character counting two columns as in ruff
+BREAK_AFTER = set(" ，；。、：）,;:)")
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _repr(value: str | int) -> str:
+    """repr() in the quotes ruff format writes: double, where the text holds no quote of either kind."""
+    out = repr(value)
+    plain = isinstance(value, str) and "'" not in value and '"' not in value
+    return f'"{out[1:-1]}"' if plain else out
+
+
+def literal(value: str, indent: int, lead: str = "", tail: str = ",") -> list[str]:
+    """``lead`` and ``value`` as Python source lines at ``indent`` columns: one literal if it fits,
+    otherwise pieces broken after a space or punctuation, in parentheses (adjacent literals are one string)."""
+    pad = " " * indent
+    if _width(pad + lead + _repr(value) + tail) <= LINE:
+        return [pad + lead + _repr(value) + tail]
+    pieces, start, last = [], 0, None
+    for i, c in enumerate(value):
+        if _width(pad + "    " + _repr(value[start:i + 1])) > LINE and last is not None:
+            pieces.append(value[start:last])
+            start, last = last, None
+        if c in BREAK_AFTER:
+            last = i + 1
+    pieces.append(value[start:])
+    return [pad + lead + "(", *(pad + "    " + _repr(p) for p in pieces), pad + ")" + tail]
+
+
+def render(data: dict) -> str:
+    """The module's source: the header, then every name; each line fits in LINE columns."""
+    out = ['"""The course\'s own words, copied verbatim from part 7 (review and self-test) by',
+           "scripts/extract_course_text.py: questions and answers (\"答案\") of §五 A/B/C, C's key points",
+           "(\"答案要点\"), follow-up directions (\"追问方向\") and the must-remember lines (\"必记\") of §二.",
+           'Do not edit by hand: regenerate, and the quiz\'s templates are tested against these."""', ""]
+    out += [*literal(data["parts_sentence"], 0, "PARTS_SENTENCE = ", tail=""), ""]
     for name in ("questions", "answers", "c_points", "c_followups", "c_good", "must_remember"):
-        print(f"{name.upper()} = {{")
+        out.append(f"{name.upper()} = {{")
         for k, v in data[name].items():
             if isinstance(v, list):
-                print(f"    {k!r}: [")
+                out.append(f"    {_repr(k)}: [")
                 for item in v:
-                    print(f"        {item!r},")
-                print("    ],")
+                    out += literal(item, 8)
+                out.append("    ],")
             else:
-                print(f"    {k!r}: {v!r},")
-        print("}\n")
+                out += literal(v, 4, f"{_repr(k)}: ")
+        out += ["}", ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def main(path: str) -> None:
+    sys.stdout.write(render(extract(open(path, encoding="utf-8").read())))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ def broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     a = (1,) * (n - len(a)) + tuple(a)  # align from the right: missing leading dims are 1
     b = (1,) * (n - len(b)) + tuple(b)
     out = []
-    for i, (x, y) in enumerate(zip(a, b)):
+    for i, (x, y) in enumerate(zip(a, b, strict=True)):
         if x != y and 1 not in (x, y):
             raise ValueError(f"shapes {a} and {b} do not broadcast: dim {i} is {x} vs {y}")
         out.append(y if x == 1 else x)

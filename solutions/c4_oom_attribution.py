@@ -42,7 +42,8 @@ def max_batch_that_fits(fixed_bytes, activation_bytes_per_sample, gpu_bytes):
 
 def kv_cache_bytes(config, batch_size, seq_len, bytes_per_element):
     d_head = config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]
-    return 2 * config["num_hidden_layers"] * config["num_key_value_heads"] * d_head * batch_size * seq_len * bytes_per_element
+    return (2 * config["num_hidden_layers"] * config["num_key_value_heads"] * d_head * batch_size * seq_len
+            * bytes_per_element)
 
 
 def activation_bytes_estimate(config, batch_size, seq_len, bytes_per_element):

@@ -2,7 +2,7 @@
 
 
 def mask_eos(example, eos_id):
-    labels = [-100 if t == eos_id else l for t, l in zip(example["input_ids"], example["labels"])]
+    labels = [-100 if t == eos_id else label for t, label in zip(example["input_ids"], example["labels"], strict=True)]
     return {"input_ids": list(example["input_ids"]), "labels": labels}
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from grader.course import catalog
-from grader.engine import runner
 from grader.course.catalog import ROOT
+from grader.engine import runner
 
 MUTANTS_DIR = ROOT / "solutions" / "mutants"
 VARIANTS_DIR = ROOT / "solutions" / "variants"
@@ -175,7 +175,7 @@ class Graded:
             todo = plan([(e, p) for e, p in [*self._wanted, (ex, path)] if (e.id, p) not in self._results],
                         self._store.cost)
             with ThreadPoolExecutor(max_workers=2) as pool:
-                for (e, p), res in zip(todo, pool.map(lambda t: self._grade_and_keep(*t), todo)):
+                for (e, p), res in zip(todo, pool.map(lambda t: self._grade_and_keep(*t), todo), strict=True):
                     self._results[(e.id, p)] = res
         return self._results[key]
 
@@ -209,6 +209,18 @@ def graded(request) -> Graded:
     wanted = [] if worker else [f for f in map(harness_file, request.session.items) if f]
     enabled = not request.config.getoption("--fresh-harness") and os.environ.get("GRADER_HARNESS_CACHE") != "0"
     return Graded(wanted, HarnessCache(enabled, worker))
+
+
+@pytest.fixture
+def st(tmp_path, monkeypatch):
+    """A fresh quiz store (grader/quiz/store.py) under this test's own XDG_DATA_HOME (the quiz tests)."""
+    from grader.quiz import store
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv(store.MASTERY_DAYS_ENV, raising=False)
+    s = store.Store()
+    yield s
+    s.close()
 
 
 def pytest_addoption(parser):

@@ -4,8 +4,18 @@ right value (the quiz tests answer through these, in process and through a pseud
 from __future__ import annotations
 
 from grader.quiz import units
-from grader.quiz.answers import (LETTERS, BroadcastShape, Choice, Command, Einsum, MultiSelect, Number, Ordering,
-                                 Shape, YesNo)
+from grader.quiz.answers import (
+    LETTERS,
+    BroadcastShape,
+    Choice,
+    Command,
+    Einsum,
+    MultiSelect,
+    Number,
+    Ordering,
+    Shape,
+    YesNo,
+)
 
 
 def _letter(answer: Choice, key: str) -> str:
@@ -40,7 +50,8 @@ def right(answer, truth) -> str:
 def wrong(answer, truth) -> str:
     if isinstance(answer, Number):
         t = float(truth)
-        value = (t / 3 if t > 0.15 else t + 0.4) if answer.dim == "fraction" and answer.u.symbol != "%" else t * 3 + (7 if t == 0 else 0)
+        value = (t / 3 if t > 0.15 else t + 0.4) if answer.dim == "fraction" and answer.u.symbol != "%" else t * 3 + (7
+                if t == 0 else 0)
         return units.show(value, answer.u if answer.dim != "count" else units.COUNT, sig=7)
     if isinstance(answer, YesNo):
         return "n" if truth else "y"

@@ -21,7 +21,7 @@ MISTAKE = "your result is what you get if you align shapes from the left"
 def job(student: str, statuses: list[str], misconception: str = "") -> dict:
     kps = [{"key_point": k, "status": s, "message": "", "hint": "",
             **({"misconception": misconception} if s == "failed" and misconception else {})}
-           for k, s in zip(KPS, statuses)]
+           for k, s in zip(KPS, statuses, strict=True)]
     return {"submission": f"/class/{student}", "student": student, "exercise": "A3",
             "result": {"exercise": "A3", "status": "graded", "key_points": kps, "duration_s": 1.0, "note": ""}}
 

@@ -28,7 +28,8 @@ def _result(got: str) -> dict[str, ExerciseResult]:
                            got=got, hint="missing: ['data version']; seven items"),
             KeyPointResult("ridge_point", "not_implemented", "R: ridge_point")]),
         "A3": ExerciseResult("A3", "graded", [
-            KeyPointResult("matches_numpy", "failed", "broadcast_shape((2,), (3, 1))", expected="(3, 2)", got="(2, 3)")]),
+            KeyPointResult("matches_numpy", "failed", "broadcast_shape((2,), (3, 1))", expected="(3, 2)",
+                           got="(2, 3)")]),
     }
 
 
@@ -134,7 +135,8 @@ def test_a_measured_key_point_teaches_at_once_without_another_s_fact():
     # its course line states A7's forbidden items ("B x T", "keeps only"): it waits for the reveal (item 8)
     assert first.expected and "measured" in text and first.misconception and "course:" not in text, text
     assert "course:" in feedback(ex, attempts.shown(ex, kp, count=attempts.REVEAL_AFTER))
-    assert "recall" not in text and not any(r in text for r in ("6 d +", "3 d_ff", "d_ff-sized", "16.5", "1.0 GiB")), text
+    assert "recall" not in text and not any(r in text for r in ("6 d +", "3 d_ff", "d_ff-sized", "16.5",
+                                                                "1.0 GiB")), text
 
 
 def test_an_attempt_is_a_change_of_the_code_not_of_its_answer(tmp_path):

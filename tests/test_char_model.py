@@ -4,7 +4,7 @@ import math
 
 import torch
 
-from grader.given.char_model import N_PARAMS, GPT, GPTConfig, build_model, decode, encode, make_corpus
+from grader.given.char_model import GPT, N_PARAMS, GPTConfig, build_model, decode, encode, make_corpus
 
 
 def test_parameter_count_is_the_courses():

@@ -99,6 +99,7 @@ class _ScriptedX1:
 
     def run_threads(self, n_workers, tasks, timeout_s=None):
         import time
+
         from grader.checks import test_x1_gil as x1
 
         time.sleep(0.5)
@@ -107,6 +108,7 @@ class _ScriptedX1:
 
     def run_parallel(self, n_workers, tasks, timeout_s=None):
         import time
+
         from grader.checks import test_x1_gil as x1
 
         t0 = time.perf_counter()

@@ -161,7 +161,8 @@ def klass(tmp_path_factory):
     k.eve_targets = [k.project / "grader/checks/test_a3_broadcast.py", k.course / "gradebook.db"]
     k.eve_marker = k.course / "eve-was-here"
     if ROOTED:
-        eve = answered(release, A3__answer=EVE.format(targets=[str(t) for t in k.eve_targets], marker=str(k.eve_marker)))
+        eve = answered(release,
+                       A3__answer=EVE.format(targets=[str(t) for t in k.eve_targets], marker=str(k.eve_marker)))
         tampered = cell(eve, "A3__matches_numpy")
         tampered.source = "print('A3 · matches_numpy: passed')"
         for c in eve.cells:
@@ -204,7 +205,8 @@ def klass(tmp_path_factory):
     yield k
     print("\nclassroom end to end, seconds per step: " + ", ".join(f"{s} {t:.1f}" for s, t in COST.items())
           + f"; total {sum(COST.values()):.1f}")
-    print("first autograde, per notebook:\n" + "\n".join(line.split("] ", 1)[-1] for line in k.first_autograde.splitlines()
+    print("first autograde, per notebook:\n" + "\n".join(line.split("] ",
+                                                                    1)[-1] for line in k.first_autograde.splitlines()
                                                        if " set_A: " in line))
 
 
@@ -339,7 +341,8 @@ def test_the_wrong_notebook_is_not_submitted_not_an_error(klass):
 
 def test_feedback_and_rubrics(klass):
     autograded = klass.notebook("autograded", "set_C", "ada")
-    written = [i for i, c in enumerate(autograded.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == "C1__written"]
+    written = [i for i, c in enumerate(autograded.cells) if c.metadata.get("nbgrader",
+                                                                           {}).get("grade_id") == "C1__written"]
     rubric = autograded.cells[written[0] + 1].source  # what formgrader shows under the answer
     assert "Rubric for C1" in rubric and all(kp.reread in rubric for kp in catalog.get("C1").key_points)
     page = (klass.course / "feedback" / "ada" / "set_C" / "set_C.html").read_text()
@@ -365,12 +368,14 @@ def test_a_changed_check_stops_autograde(klass):
     stamp = graded.stat().st_mtime_ns
     check.write_text(before + "\n# edited\n")
     try:
-        proc = klass.nbgrader("autograde (changed check)", "autograde", "set_A", "--student", "ada", "--force", ok=False)
+        proc = klass.nbgrader("autograde (changed check)", "autograde", "set_A", "--student", "ada", "--force",
+                              ok=False)
     finally:
         check.write_text(before)
     assert proc.returncode == 2
     err = proc.stdout + proc.stderr
-    assert "autograde stopped" in err and "changed: grader/checks/test_a3_broadcast.py" in err and "Nothing was graded" in err
+    assert "autograde stopped" in err and "Nothing was graded" in err
+    assert "changed: grader/checks/test_a3_broadcast.py" in err
     assert graded.stat().st_mtime_ns == stamp
 
 
@@ -386,7 +391,8 @@ def test_every_answer_cell_stands_alone(ex):
     defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     stub = ast.parse((ROOT / "exercises" / f"{ex.module}.py").read_text())
     assert {n.name for n in stub.body if isinstance(n, ast.FunctionDef)} <= defined
-    imported = {n.module.removeprefix("solutions.") for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    imported = {n.module.removeprefix("solutions.") for n in ast.walk(tree) if isinstance(n,
+                                                                                          ast.ImportFrom) and n.module}
     assert not imported & set(catalog.BY_MODULE), imported
 
 
@@ -430,7 +436,7 @@ def test_a_test_cell_without_the_grader_says_how_to_check(tmp_path):
     assert "How to check your work" in intro and "*not checked*" in intro and "submitting" in intro
     tests = [c for c in nb.cells if c.metadata["nbgrader"].get("grade")]
     assert len(tests) == len(ex.key_points)
-    for c, kp in zip(tests, ex.key_points):
+    for c, kp in zip(tests, ex.key_points, strict=True):
         proc = subprocess.run([sys.executable, "-I", "-S", "-c", c.source], cwd=tmp_path, capture_output=True,
                               text=True, timeout=60)
         assert proc.returncode == 0 and proc.stdout == "", proc.stderr

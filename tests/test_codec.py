@@ -40,7 +40,8 @@ def test_arrays_roundtrip_bit_exact(arr):
     assert back.tobytes() == native.tobytes()
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16, torch.float16, torch.int64, torch.bool])
+@pytest.mark.parametrize("dtype",
+                         [torch.float32, torch.float64, torch.bfloat16, torch.float16, torch.int64, torch.bool])
 def test_tensors_roundtrip_with_dtype(dtype):
     t = (torch.randn(3, 4) * 10).to(dtype)
     back = roundtrip({"t": t, "dtype": dtype})

@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from grader.quiz import bank
-from grader.quiz import truth as T
+from grader.quiz import bank, truth as T
 from grader.quiz.bank import Variant
 
 ACTIVATION_PARTS = [("A7", "plain"), ("B1", "activations")]

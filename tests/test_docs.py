@@ -106,6 +106,6 @@ def test_the_module_map_names_the_clis_commands(capsys):
     with pytest.raises(SystemExit):
         cli.main(["--help"])
     shown = set(re.search(r"\{([\w,]+)\}", capsys.readouterr().out).group(1).split(","))
-    line = next(l for l in (DOCS / "architecture.md").read_text().splitlines() if l.startswith("grader/cli.py"))
+    line = next(t for t in (DOCS / "architecture.md").read_text().splitlines() if t.startswith("grader/cli.py"))
     listed = set(re.search(r"`grader ([^`]+)`", line).group(1).replace(" ", "").split("|"))
     assert listed == shown

@@ -213,7 +213,8 @@ def test_wrong_answer_is_named_and_its_input_shown(tmp_path):
         import torch
         def causal_attention(q, k, v):  # the 1/sqrt(d) scale forgotten
             T = q.shape[-2]
-            s = torch.einsum("bhtd,bhsd->bhts", q, k).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), float("-inf"))
+            future = torch.ones(T, T, dtype=torch.bool).triu(1)
+            s = torch.einsum("bhtd,bhsd->bhts", q, k).masked_fill(future, float("-inf"))
             return torch.einsum("bhts,bhsd->bhtd", torch.softmax(s, dim=-1), v)
         """, ["float64_matches_sdpa"])
     [kp] = res.key_points

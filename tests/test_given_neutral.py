@@ -14,7 +14,8 @@ from grader.course.catalog import ROOT
 # (file, what its comments and docstrings must not say): R's ignore index, B3/X5's conclusion,
 # P2/C5's loop steps, X1's answer
 WITHHELD = {"sft.py": ("-100", "ignored", "5/6", "0/6", "6/6", "EOS masked", "set_to_none", "clip"),
-            "cpu_work.py": ("GIL", "processes", "multiprocessing", "thread", "interpreter lock", "releases", "parallel")}
+            "cpu_work.py": ("GIL", "processes", "multiprocessing", "thread", "interpreter lock", "releases",
+                            "parallel")}
 
 
 def _prose(path) -> str:

@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.classroom import notebooks
+from grader.classroom import gradescope, notebooks
 from grader.course import catalog
 from grader.course.catalog import ROOT
 
@@ -90,7 +90,8 @@ def autograder(tmp_path_factory):
     env = {**os.environ, "GRADER_AUTOGRADER_ROOT": str(root), "GRADER_SETUP_PIP": str(logger),
            "GRADER_AUTOGRADER_VENV": str(Path(sys.executable).parent.parent)}
     env.pop("PYTHONPATH", None)  # the scripts find the grader in <root>/source themselves
-    setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root, env=env, capture_output=True, text=True)
+    setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root, env=env, capture_output=True,
+                           text=True)
     assert setup.returncode == 0, setup.stdout + setup.stderr
     installs = pip_log.read_text().splitlines()
     torch_pin = "torch==2.13.0"
@@ -142,7 +143,8 @@ def test_correct_partial_and_hostile_submissions(autograder):
     assert sorted(kps) == sorted(KEY_POINTS) and all(t["status"] == "passed" for t in kps.values())
     assert data["score"] == data["extra_data"]["max_score"] == len(KEY_POINTS)
     assert all(t["visibility"] == "after_published" for t in kps.values())  # as built
-    assert data["tests"][0]["visibility"] == "visible" and "a3_broadcast.py from work/set_A.ipynb" in data["tests"][0]["output"]
+    assert data["tests"][0]["visibility"] == "visible"
+    assert "a3_broadcast.py from work/set_A.ipynb" in data["tests"][0]["output"]
     assert data["extra_data"]["level"] in {"none", "read", "mastered", "can-teach"} and data["extra_data"]["A"] == 1
     assert data["stdout_visibility"] == "hidden"
 
@@ -183,7 +185,8 @@ def broadcast_shape(a, b):
     assert not (root / "results" / "forged").exists()
     assert "999" not in (root / "results" / "results.json").read_text()
     assert "ANSWERED_BY" not in (root / "source" / "grader" / "engine" / "runner.py").read_text()
-    assert (root / "source" / "grader" / "engine" / "runner.py").read_bytes() == (ROOT / "grader" / "engine" / "runner.py").read_bytes()
+    assert (root / "source" / "grader" / "engine" / "runner.py").read_bytes() == (ROOT / "grader" / "engine"
+                                                                                  / "runner.py").read_bytes()
 
 
 def test_nothing_to_grade_is_said_so(autograder):
@@ -196,3 +199,15 @@ def test_build_refuses_unknown_and_unbuilt_ids(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "grader.cli", "gradescope", "build", str(tmp_path / "x.zip"),
                           "--only", "Z9"], capture_output=True, text=True)
     assert bad.returncode == 2 and "cannot build" in bad.stdout and not (tmp_path / "x.zip").exists()
+
+
+def test_the_scripts_take_only_plain_values():
+    """setup.sh is filled in with pins and an index URL (GRADER_TORCH_INDEX_URL, --torch-index-url);
+    a value the shell would read as code is refused, and so is a placeholder left without one."""
+    pins = gradescope.pins()
+    assert f'pip install -q "{pins["torch"]}"' in gradescope.script("setup.sh", **pins, torch_index="")
+    for bad in ('x"; rm -rf /; "', "$(id)", "a b", "`id`"):
+        with pytest.raises(ValueError, match="not a plain pin or URL"):
+            gradescope.script("setup.sh", **pins, torch_index=bad)
+    with pytest.raises(ValueError, match="no value for torch_index"):
+        gradescope.script("setup.sh", **pins)

@@ -64,7 +64,8 @@ def harness_cache(tmp_path, monkeypatch):
 
 def _result(*statuses):
     ex = catalog.get("A3")
-    return ExerciseResult(ex.id, "graded", [KeyPointResult(kp.id, s) for kp, s in zip(ex.key_points, statuses)])
+    return ExerciseResult(ex.id, "graded",
+                          [KeyPointResult(kp.id, s) for kp, s in zip(ex.key_points, statuses, strict=True)])
 
 
 def test_the_harness_reuses_a_verdict_for_the_same_fingerprint_only(harness_cache, tmp_path):

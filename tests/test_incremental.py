@@ -11,9 +11,8 @@ import pytest
 
 from grader import cli
 from grader.course import catalog
-from grader.engine import cache
-from grader.engine import runner
 from grader.course.catalog import ROOT
+from grader.engine import cache, runner
 from tests.conftest import own_answer
 
 
@@ -97,7 +96,10 @@ def test_an_edit_regrades_exactly_the_exercises_that_depend_on_it(project, grade
     assert regraded_after_editing("checks/truth/activations.py", "from .saved_bytes import WORD\n") == {"A7", "B1"}
     assert regraded_after_editing("checks/truth/saved_bytes.py") == {"A7", "B1"}  # imported through activations
     assert regraded_after_editing("reports/html.py") == set()  # decides no verdict
-    assert regraded_after_editing("given/tiny_models.py") == {ex.id for ex in catalog.available()}  # learners may import it
+    # the checks' conftest.py: imported by no check, loaded by pytest for every one of them
+    assert regraded_after_editing("checks/conftest.py") == {ex.id for ex in catalog.available()}
+    assert regraded_after_editing("given/tiny_models.py") == {ex.id
+                                                              for ex in catalog.available()}  # learners may import it
 
 
 def test_a_subset_grade_updates_the_record(tmp_path, graded, capsys):

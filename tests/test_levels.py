@@ -8,8 +8,7 @@ import math
 import pytest
 from hypothesis import given, strategies as st
 
-from grader.course import catalog
-from grader.course import levels
+from grader.course import catalog, levels
 from tests.course_files import PART_7, course_dir
 
 BY_SET = {s: [ex for ex in catalog.CATALOG if ex.set == s] for s in catalog.SETS}

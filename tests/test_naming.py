@@ -159,7 +159,7 @@ def _meta(path: Path) -> dict:
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple):
             names = [t.id for t in node.targets[0].elts]
             if names == ["EXERCISE", "CAUGHT_BY", "NAMES"]:
-                return dict(zip(names, ast.literal_eval(node.value)))
+                return dict(zip(names, ast.literal_eval(node.value), strict=True))
     raise AssertionError(f"{path.name}: no EXERCISE, CAUGHT_BY, NAMES")
 
 
@@ -255,7 +255,8 @@ def test_a_withheld_yes_or_no_does_not_blank_every_config():
     other = next(kp for kp in ex.key_points if not kp.recall)
     res = ExerciseResult(ex.id, "graded", [
         KeyPointResult(recall.id, "failed", "fits?", expected="False", got="True"),
-        KeyPointResult(other.id, "failed", "bytes", expected="32", got="16", example="config={tie_word_embeddings: False}")])
+        KeyPointResult(other.id, "failed", "bytes", expected="32", got="16",
+                       example="config={tie_word_embeddings: False}")])
     [_, b] = attempts.gate({ex.id: res}, None)[ex.id].key_points
     assert b.example == "config={tie_word_embeddings: False}", b.example
 

@@ -19,21 +19,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from grader.quiz import bank, course_text, units
-from grader.quiz import truth as T
+from grader.quiz import bank, course_text, truth as T, units
 from grader.quiz.answers import Number
 from grader.quiz.bank import Variant
 from tests import course_files, quiz_helpers
 
 GB, GIB = 1e9, 2**30
 seeds = st.integers(0, 2**40)
-SLOW = {"A7", "B1"}
+SLOW = {"A7", "B1"}  # a real Llama-3-8B decoder layer is measured (once per process)
 OTHER_CONFIG = {"vocab_size": 40, "hidden_size": 24, "intermediate_size": 40, "num_hidden_layers": 2,
                 "num_attention_heads": 3, "num_key_value_heads": 1, "head_dim": 8, "tie_word_embeddings": True,
-                "max_position_embeddings": 64}  # not the quiz's own small model  # a real Llama-3-8B decoder layer is measured (once per process)
+                "max_position_embeddings": 64}  # not the quiz's own small model
 
 
 def _real_bytes_per_param(config) -> tuple[float, float]:
@@ -119,7 +117,8 @@ def expectations(cfg_bpp: float, cfg_frozen: float) -> dict:
         ("A8", "state"): lambda p: _peft(T.MODELS[p["model"]](), p["r1"]) * cfg_bpp,
         ("A8", "share"): lambda p: _peft(T.MODELS[p["model"]](), p["r1"]) / _meta_params(T.MODELS[p["model"]]()),
         ("A9", "kv"): lambda p: _kv(T.MODELS[p["model"]](), p["n"], p["ctx"]),
-        ("A9", "fits"): lambda p: _meta_params(T.MODELS[p["model"]]()) * 2 + _kv(T.MODELS[p["model"]](), p["n"], p["ctx"])
+        ("A9", "fits"): lambda p: _meta_params(T.MODELS[p["model"]]()) * 2 + _kv(T.MODELS[p["model"]](), p["n"],
+                                                                                 p["ctx"])
         <= p["gpu_gb"] * GB,
         ("A10", "idle"): lambda p: 1 - _shown(p)["device"] / _shown(p)["wall"],
         ("B1", "ckpt_fits"): lambda p: lora_state(p["r"]) + l3_ckpt(p["B"], p["T"]) <= p["gpu_gb"] * GB,
@@ -127,7 +126,8 @@ def expectations(cfg_bpp: float, cfg_frozen: float) -> dict:
         ("B2", "ci"): lambda p: 1.96 * math.sqrt(p["acc"] * (1 - p["acc"]) / p["n"]),
         ("B3", "ignored"): lambda p: sum(a for a, _ in p["rows"]) + sum(
             max(a + b + 1 for a, b in p["rows"]) - (a + b + 1) for a, b in p["rows"]),
-        ("B4", "floor"): lambda p: _meta_params(T.MODELS[p["model"]]()) * 2 / ({"H100": 3.35, "A100": 2.039, "H200": 4.8,
+        ("B4",
+         "floor"): lambda p: _meta_params(T.MODELS[p["model"]]()) * 2 / ({"H100": 3.35, "A100": 2.039, "H200": 4.8,
                                                                                 "L40S": 0.864}[p["gpu"]] * 1e12),
         ("B4", "extra"): lambda p: _peft(T.MODELS[p["model"]](), 16) * 2,
         ("B5", "per_gpu"): lambda p: lora_state(16),
@@ -170,7 +170,8 @@ def expectations(cfg_bpp: float, cfg_frozen: float) -> dict:
         ("C6", "improved"): lambda p: c6_changes(p)[0],
         ("C6", "degraded"): lambda p: c6_changes(p)[1],
         ("C7", "list_gb"): lambda p: p["file_gb"] * GB * T.list_peak_factor(),
-        ("C7", "dedupe"): lambda p: len(dict.fromkeys(" ".join(d.split()) for d in T.make_docs(p["doc_seed"], p["n_docs"], 4)
+        ("C7",
+         "dedupe"): lambda p: len(dict.fromkeys(" ".join(d.split()) for d in T.make_docs(p["doc_seed"], p["n_docs"], 4)
                                                       if " ".join(d.split()))),
     }
 
@@ -257,7 +258,8 @@ COURSE_ANSWERS = [  # (question, part, what the course says, typed as a learner 
     ("B1", "activations", "132 GiB"), ("B1", "ckpt_fits", "y"), ("B2", "ci", "10.9%"), ("B4", "floor", "0.3 ms"),
     ("B4", "changes", "n"), ("B4", "extra", "17.6 MB"), ("B5", "per_gpu", "16.7 GB"),
     ("B5", "command", "torchrun --nproc_per_node=8 train.py"),
-    ("C1", "bytes", "16"), ("C1", "full", "1120 GB"), ("C1", "full_gpus", "16"), ("C1", "full_gpus", "14"), ("C1", "one_node", "n"), ("C1", "lora", "155 GB"),
+    ("C1", "bytes", "16"), ("C1", "full", "1120 GB"), ("C1", "full_gpus", "16"), ("C1", "full_gpus", "14"),
+                  ("C1", "one_node", "n"), ("C1", "lora", "155 GB"),
     ("C1", "lora_gpus", "2"), ("C1", "inference", "0.125"), ("C7", "list_gb", "50 GB"),
 ]
 
@@ -317,11 +319,15 @@ def test_r_quotes_are_must_remember_lines():
 def test_course_text_is_copied_verbatim_from_the_course():
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("extract", Path(__file__).parents[1] / "scripts" / "extract_course_text.py")
+    spec = importlib.util.spec_from_file_location("extract",
+                                                  Path(__file__).parents[1] / "scripts" / "extract_course_text.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     text = (course_files.course_dir() / course_files.PART_7).read_text(encoding="utf-8")
     data = mod.extract(text)
+    # the module is the script's output byte for byte (written as ruff format would): regenerated, not edited
+    assert mod.render(data) == Path(course_text.__file__).read_text(encoding="utf-8"), (
+        "regenerate: python scripts/extract_course_text.py <part 7> > grader/quiz/course_text.py")
     assert data["questions"] == course_text.QUESTIONS and data["answers"] == course_text.ANSWERS
     assert data["c_points"] == course_text.C_POINTS and data["must_remember"] == course_text.MUST_REMEMBER
     for quote in [*course_text.QUESTIONS.values(), *course_text.ANSWERS.values(), course_text.PARTS_SENTENCE,

@@ -12,7 +12,8 @@ import pytest
 from grader.quiz import bank, session, units
 from grader.quiz.answers import Choice, Number, YesNo
 
-SLOW = {"A7", "B1", "A8", "A1", "R.bytes_per_param"}  # real measurements: their course variant only (cached per process)
+SLOW = {"A7", "B1", "A8", "A1",
+        "R.bytes_per_param"}  # real measurements: their course variant only (cached per process)
 
 
 def _variants(q):

@@ -158,5 +158,6 @@ def test_piped_input_works_and_stops_at_the_end(tmp_path):
     out = subprocess.run([sys.executable, "-m", "grader.cli", "quiz", "A3", "--lang", "en"],
                          input="\n".join(lines) + "\n", capture_output=True, text=True, env=env, cwd=ROOT, timeout=240)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.count("✓") == len(lines) and f"This session: {len(lines)} answers, {len(lines)} right" in out.stdout
+    assert out.stdout.count("✓") == len(lines) and (f"This session: {len(lines)} answers, {len(lines)} "
+                                                    f"right") in out.stdout
     assert "Next review: in 2 day(s)" in out.stdout

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from grader.quiz import bank, course_text, session
 from tests.course_files import PART_7, course_dir
-from tests.test_quiz_store import Clock, Scripted, st  # noqa: F401  (the store fixture)
+from tests.test_quiz_store import Clock, Scripted
 
 
 class PtyStdin:

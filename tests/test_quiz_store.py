@@ -13,8 +13,7 @@ import sqlite3
 import stat
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st_
+from hypothesis import given, strategies as st_
 from rich.console import Console
 
 from grader.course import levels
@@ -78,15 +77,6 @@ def run(st, plan, targets, *, lang="en", rounds=1, learner="ada", clock=None, ex
     qs, named = session.expand_targets(targets)
     sess.run(qs, named if explicit is None else explicit)
     return out.getvalue()
-
-
-@pytest.fixture
-def st(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv(store.MASTERY_DAYS_ENV, raising=False)
-    s = store.Store()
-    yield s
-    s.close()
 
 
 def graded(st, qid, k, learner="ada"):

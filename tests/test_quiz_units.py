@@ -5,12 +5,22 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import assume, given
-from hypothesis import strategies as st
+from hypothesis import assume, given, strategies as st
 
 from grader.quiz import units
-from grader.quiz.answers import (BroadcastShape, Choice, Einsum, Invalid, MultiSelect, Number, Option, Ordering,
-                                 Shape, Tolerance, YesNo)
+from grader.quiz.answers import (
+    BroadcastShape,
+    Choice,
+    Einsum,
+    Invalid,
+    MultiSelect,
+    Number,
+    Option,
+    Ordering,
+    Shape,
+    Tolerance,
+    YesNo,
+)
 
 BYTE_UNITS = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30,
               "TiB": 2**40, "bytes": 1, "字节": 1, "Gb": 1e9 / 8, "Mbit": 1e6 / 8, "bits": 1 / 8}
@@ -209,7 +219,8 @@ def test_non_finite_values_are_refused(text, dim):
 @pytest.mark.parametrize("answer,text", [
     (Number("bytes", "GB"), "-3 GB"), (Number("time", "ms"), "-2 ms"), (Number("count"), "-14"),
     (Number("fraction", "%"), "-5%"), (Number("nats"), "-1.2"), (Number("speedup"), "-2x"),
-    (Number("bytes", "GB"), ""), (Shape(), ""), (YesNo(), ""), (Choice([Option("a", "A", "甲"), Option("b", "B", "乙")]), ""),
+    (Number("bytes", "GB"), ""), (Shape(), ""), (YesNo(), ""),
+                                         (Choice([Option("a", "A", "甲"), Option("b", "B", "乙")]), ""),
 ])
 def test_impossible_and_empty_answers_are_refused(answer, text):
     with pytest.raises(Invalid):

@@ -8,12 +8,10 @@ import re
 from rich.console import Console
 
 from grader import cli
-from grader.course import catalog
+from grader.course import catalog, levels
 from grader.engine import cache
-from grader.reports import html as html_report
-from grader.course import levels
-from grader.reports import terminal as report
 from grader.engine.results import ExerciseResult, KeyPointResult
+from grader.reports import html as html_report, terminal as report
 
 
 def sample_results() -> dict[str, ExerciseResult]:

@@ -12,8 +12,8 @@ import textwrap
 import pytest
 
 from grader.course import catalog
-from grader.engine import runner
 from grader.course.catalog import ROOT
+from grader.engine import runner
 from tests.conftest import own_answer
 
 A3 = dataclasses.replace(catalog.get("A3"), call_timeout_s=3, import_timeout_s=10, timeout_s=60, memory_gib=2)

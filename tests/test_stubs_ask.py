@@ -7,7 +7,8 @@ the course's headings verbatim, so that searching the course text finds them, an
 "what is checked" line, printed before any answer is revealed) give no answer away either.
 
 The course text is found by tests/course_files.py (``$TOOLBOX_COURSE_DIR``, else ``shared/course``
-beside the project or beside the checkout it was cloned from); a test that needs it fails without it. ``$TOOLBOX_STUBS_DIR`` points the stub
+beside the project or beside the checkout it was cloned from); a test that needs it fails without it.
+``$TOOLBOX_STUBS_DIR`` points the stub
 checks at another folder of stubs (e.g. an older version, to see these tests fail on it).
 """
 
@@ -63,7 +64,8 @@ def _banned(ex: catalog.Exercise) -> list[str]:
 def test_stub_quotes_its_course_question(ex):
     assert ex.question, f"{ex.id}: the catalog entry names no course question"
     doc = _flat(ast.get_docstring(ast.parse((STUBS_DIR / f"{ex.module}.py").read_text(encoding="utf-8"))) or "")
-    assert _flat(ex.question) in doc, f"{ex.id}: the stub's docstring does not quote its course question {ex.question!r}"
+    assert _flat(ex.question) in doc, (f"{ex.id}: the stub's docstring does not quote its course question "
+                                       f"{ex.question!r}")
 
 
 @pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
@@ -119,21 +121,25 @@ OLD_IDS = {
     "B5": ("processes_not_threads",),
     "C1": ("full_1120_gb", "lora_155_gb", "qlora_half_byte", "inference_one_eighth", "sixteen_byte_breakdown",
            "activations_outside"),
-    "C2": ("ln_v_first", "shapes_second"), "C3": ("intensity_equals_batch", "quantization_helps_decode", "moe_decode_hard"),
+    "C2": ("ln_v_first", "shapes_second"),
+           "C3": ("intensity_equals_batch", "quantization_helps_decode", "moe_decode_hard"),
     "C4": ("four_blocks", "by_when"),
     "C5": ("autocast", "float_ignore_index", "clip_grad_norm", "warmup_cosine", "grad_accumulation"),
     "C6": ("seven_items", "data_version"), "C7": ("streaming", "process_pool"),
-    "P1": ("scaled_softmax_over_keys",), "P2": ("first_loss_ln_v", "float_logits_ignore_index", "zero_grad_set_to_none"),
+    "P1": ("scaled_softmax_over_keys",),
+           "P2": ("first_loss_ln_v", "float_logits_ignore_index", "zero_grad_set_to_none"),
     "P3": ("state_blocks_within_30pct",), "P4": ("eos_label_kept", "labels_mask_prompt_and_padding"),
     "P5": ("seven_item_record",), "X1": ("threads_no_speedup", "processes_speed_up"), "X2": ("silent_broadcast",),
-    "X3": ("params_stay_fp32", "matmul_outputs_bf16", "loss_fp32"), "X4": ("bytes_over_bandwidth", "not_flops_over_compute"),
+    "X3": ("params_stay_fp32", "matmul_outputs_bf16", "loss_fp32"),
+           "X4": ("bytes_over_bandwidth", "not_flops_over_compute"),
     "X5": ("never_stops",),  # "the loss falls" is what its question states
 }
 
 
 def test_the_id_guard_catches_the_old_ids():
     """The guard itself: every id the review found carrying its answer is caught by its catalog entry."""
-    missed = [f"{ex_id}.{old}" for ex_id, olds in OLD_IDS.items() for old in olds if not _id_leaks(catalog.get(ex_id), old)]
+    missed = [f"{ex_id}.{old}" for ex_id, olds in OLD_IDS.items() for old in olds if not _id_leaks(catalog.get(ex_id),
+                                                                                                   old)]
     assert not missed, f"the forbidden lists do not catch {missed}"
 
 

@@ -8,12 +8,12 @@ computes its expected values in a process the learner's code never touched.
 from __future__ import annotations
 
 import dataclasses
-import os
-import signal
-import sys
 import hashlib
+import os
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
 import textwrap
 import time
@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from grader.course import catalog
+from grader.course.catalog import ROOT
 from grader.engine import runner
 from grader.isolation import sandbox
-from grader.course.catalog import ROOT
 from tests.conftest import own_answer
 
 ALLOWLIST = "user+namespaces+allowlist"
@@ -319,7 +319,8 @@ _P2_WRONG_LOOP = """
             return max_lr * (step + 1) / warmup_steps
         if step >= total_steps:
             return min_lr
-        return min_lr + 0.5 * (max_lr - min_lr) * (1 + math.cos(math.pi * (step - warmup_steps) / (total_steps - warmup_steps)))
+        progress = (step - warmup_steps) / (total_steps - warmup_steps)
+        return min_lr + 0.5 * (max_lr - min_lr) * (1 + math.cos(math.pi * progress))
 
     class Constant:
         def step(self):
@@ -392,7 +393,8 @@ def test_forged_observation_does_not_pass(tmp_path, attempt):
     assert fails_on is None or all(fails_on in k.message for k in res.key_points), _explain(res)
 
 
-TARGETED = [ROOT / "grader/checks/test_a3_broadcast.py", ROOT / "grader/engine/plugin.py", ROOT / "grader/course/levels.py"]
+TARGETED = [ROOT / "grader/checks/test_a3_broadcast.py", ROOT / "grader/engine/plugin.py",
+            ROOT / "grader/course/levels.py"]
 
 
 def _explain(res) -> list:
@@ -706,7 +708,8 @@ def test_a_symlinked_module_is_refused(tmp_path):
     is refused: what to hide is decided from the path asked for, and the file must be the learner's."""
     (tmp_path / "a3_broadcast.py").symlink_to(ROOT / "solutions/a3_broadcast.py")
     (tmp_path / "answers").symlink_to(ROOT / "solutions")
-    for path, why in ((tmp_path / "a3_broadcast.py", "symbolic link"), (tmp_path / "answers/a3_broadcast.py", "resolves to")):
+    for path, why in ((tmp_path / "a3_broadcast.py", "symbolic link"),
+                      (tmp_path / "answers/a3_broadcast.py", "resolves to")):
         res = runner.grade_exercise(A3, path)
         assert {k.status for k in res.key_points} == {"refused"}, _explain(res)
         assert all(why in k.message for k in res.key_points), _explain(res)
@@ -721,7 +724,8 @@ def test_a_copy_of_the_reference_gets_no_credit(tmp_path):
     from grader.reports import terminal
 
     source = (ROOT / "solutions/a3_broadcast.py").read_text()
-    (tmp_path / "a3_broadcast.py").write_text('"""My own answer."""\n# really mine\n' + source.replace("\n\n", "\n\n\n"))
+    (tmp_path / "a3_broadcast.py").write_text('"""My own answer."""\n# really mine\n' + source.replace("\n\n",
+                                                                                                       "\n\n\n"))
     results = runner.grade(tmp_path, only=["A3"])
     res = results["A3"]
     assert {k.status for k in res.key_points} == {"identical"}, _explain(res)
@@ -743,7 +747,7 @@ def test_another_copy_of_the_project_is_out_of_sight(tmp_path, world_readable):
     copy = world_readable / "toolbox-grader"
     shutil.copytree(ROOT / "solutions", copy / "solutions", ignore=shutil.ignore_patterns("mutants"))
     shutil.copytree(ROOT / "grader/checks", copy / "grader/checks")
-    for root, dirs, names in os.walk(world_readable):
+    for root, _, names in os.walk(world_readable):
         for p in [root, *(os.path.join(root, n) for n in names)]:
             os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
     path = tmp_path / "a3_broadcast.py"
@@ -825,7 +829,8 @@ def test_a_forged_model_cache_manifest_is_rebuilt(tmp_path, monkeypatch):
     folder.mkdir(parents=True)
     (folder / "config.json").write_text("{}")
     (folder / smollm.WEIGHTS).write_bytes(b"forged weights")
-    manifest = {"source": smollm.GGUF_FILE, "files": {n: smollm._sha256(folder / n) for n in ("config.json", smollm.WEIGHTS)}}
+    manifest = {"source": smollm.GGUF_FILE,
+                "files": {n: smollm._sha256(folder / n) for n in ("config.json", smollm.WEIGHTS)}}
     (folder / smollm.MANIFEST).write_text(json.dumps(manifest))
     assert not smollm.is_valid(folder)  # checksums that match, no valid HMAC
     (folder / smollm.MANIFEST).write_text(json.dumps(smollm.sign_manifest(folder, manifest)))
@@ -866,7 +871,8 @@ def test_the_learners_environment_is_an_allowlist(tmp_path):
     assert seen["others"] == [], seen["others"]
 
 
-@pytest.mark.skipif(not (sandbox.isolation_level().startswith("user+namespaces") and sandbox.syscall_filter_available()),
+@pytest.mark.skipif(not (sandbox.isolation_level().startswith("user+namespaces")
+                         and sandbox.syscall_filter_available()),
                     reason="needs root and libseccomp")
 @pytest.mark.parametrize("start", ["zygote", "fresh interpreter"])
 def test_the_learner_cannot_make_namespaces_mounts_or_trace(tmp_path, start):

@@ -79,7 +79,8 @@ def test_a_forged_or_foreign_entry_is_computed_again(store):
     entry.write_text(json.dumps({**signed, "value": {"losses": [0.0], "n": 99}}))  # the learner's wish, old MAC
     assert memo.memoised("k", 1, compute)["n"] == 2
     value = {"losses": [0.0], "n": 99}  # signed under a key that is not the grader's
-    entry.write_text(json.dumps({"value": value, "mac": memo.files.mac(os.urandom(32), memo._payload("k", memo.key("k", 1), value))}))
+    entry.write_text(json.dumps({"value": value,
+                                 "mac": memo.files.mac(os.urandom(32), memo._payload("k", memo.key("k", 1), value))}))
     assert memo.memoised("k", 1, compute)["n"] == 3
     entry.write_text("{not json")
     assert memo.memoised("k", 1, compute)["n"] == 4 and compute.calls == 4
@@ -138,7 +139,10 @@ def test_the_sft_run_is_memoised_by_batches_lora_and_model(store, tmp_path, monk
     (model / "manifest.json").write_text(json.dumps({"source": "x", "files": {"model.safetensors": "aa"}}))
     compute = Counter()
     monkeypatch.setattr(truth, "_train_and_answer", lambda *a, **k: compute())
-    run = lambda batches, lora: truth.train_and_answer(batches, lora, cache=model, steps=12, seed=0, max_new_tokens=8)
+
+    def run(batches, lora):
+        return truth.train_and_answer(batches, lora, cache=model, steps=12, seed=0, max_new_tokens=8)
+
     run(_batches(), truth.lora_settings())
     run(_batches(), truth.lora_settings())
     assert compute.calls == 1

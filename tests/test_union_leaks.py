@@ -65,7 +65,7 @@ def learner_visible() -> list[Path]:
     return files
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def union() -> dict[str, set[str]]:
     """Every withheld item, with the exercises that withhold it ("*": every stub)."""
     out: dict[str, set[str]] = {}

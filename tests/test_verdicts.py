@@ -58,7 +58,8 @@ def test_flaky_verdict_blames_randomness_only_when_seen():
     from grader.engine.plugin import _classify
     from grader.isolation import learner as learner_module
 
-    flaky = types.SimpleNamespace(value=FlakyFailure("unreliable", [KeyPointFailure("threads used 1.4 cores", 1.3, 1.4)]))
+    flaky = types.SimpleNamespace(value=FlakyFailure("unreliable",
+                                                     [KeyPointFailure("threads used 1.4 cores", 1.3, 1.4)]))
     learner_module.forget_answers()
     learner_module.note_answer(b"busy(750000)", "busy()", b"value 7")
     learner_module.note_answer(b"busy(750000)", "busy()", b"value 7")  # the same answer twice

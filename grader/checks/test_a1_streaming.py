@@ -20,8 +20,8 @@ import functools
 import gc
 import json
 import os
-import tempfile
 import random
+import tempfile
 import tracemalloc
 
 import pytest
@@ -103,7 +103,8 @@ def non_utf8_learner(learner_factory):
 def test_pipeline_counts(learner, non_utf8_learner, shared_tmp_path, corpus):
     path = shared_tmp_path / f"corpus-{corpus['seed']}-{corpus['n_lines']}.jsonl"
     generate(path, corpus["n_lines"], unique=corpus["unique"], seed=corpus["seed"], blank_rate=corpus["blank_rate"])
-    what = f"pipeline(<{corpus['n_lines']} records, {corpus['unique']} distinct texts>, min_chars={corpus['min_chars']})"
+    what = (f"pipeline(<{corpus['n_lines']} records, {corpus['unique']} distinct texts>, "
+            f"min_chars={corpus['min_chars']})")
     check_counts(learner.pipeline(str(path), corpus["min_chars"]), path, corpus["min_chars"], what)
     if path.read_bytes().isascii():  # nothing a wrong codec could misread
         return
@@ -254,7 +255,8 @@ def test_fits_in_memory(learner, file_gb, u_low, u_high):
             fail(f"fits_in_memory({f_gb:g}, {ram_gb:g}) must return a bool", "True or False", got)
         expect_equal(got, expected,
                      f"fits_in_memory(file_gb={f_gb:.4g}, ram_gb={ram_gb:.4g})",
-                     hint=f"the list peak measured here is {factor:.2f}x the file, so it needs ~{f_gb * factor:.4g} GB; "
+                     hint=f"the list peak measured here is {factor:.2f}x the file, so it needs ~{f_gb * factor:.4g} GB;"
+                          f" "
                           "a list of json.loads'd records peaks at ~5x the file size (part 1: 5.3x)")
 
 

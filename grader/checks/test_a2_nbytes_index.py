@@ -4,8 +4,7 @@
 """
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 from grader.checks.support import strategies
@@ -126,16 +125,20 @@ def _bytes_as(per_element):
     return holds
 
 
-mistake(*_NB, function="nbytes", probe=(((3, 5), "bfloat16"), {}), zh="把 bfloat16 / float16 算成了 4 字节；它们是 2 字节",
+mistake(*_NB, function="nbytes", probe=(((3, 5), "bfloat16"), {}),
+        zh="把 bfloat16 / float16 算成了 4 字节；它们是 2 字节",
         en="counts bfloat16 / float16 as 4 bytes; they are 2 bytes per element")(
     _bytes_as(lambda dt, size: 4 if dt in ("bfloat16", "float16") else None))
-mistake(*_NB, function="nbytes", probe=(((4, 6), "bool"), {}), zh="把 bool 算成了 1 bit；PyTorch 的 bool 每个元素占 1 字节",
+mistake(*_NB, function="nbytes", probe=(((4, 6), "bool"), {}),
+        zh="把 bool 算成了 1 bit；PyTorch 的 bool 每个元素占 1 字节",
         en="counts a bool as 1 bit; a torch bool takes 1 byte per element")(
     _bytes_as(lambda dt, size: 1 / 8 if dt == "bool" else None))
-mistake(*_NB, function="nbytes", probe=(((3, 5), "complex64"), {}), zh="复数只算了一部分（实部或虚部）；complex64 是两个 float32，8 字节",
+mistake(*_NB, function="nbytes", probe=(((3, 5), "complex64"), {}),
+        zh="复数只算了一部分（实部或虚部）；complex64 是两个 float32，8 字节",
         en="counts one part of a complex number; complex64 is two float32s, 8 bytes")(
     _bytes_as(lambda dt, size: size / 2 if dt.startswith("complex") else None))
-mistake(*_NB, function="nbytes", probe=(((3, 5), "float32"), {}), zh="算的是 bit 数，不是字节数", en="counts bits, not bytes")(
+mistake(*_NB, function="nbytes", probe=(((3, 5), "float32"), {}), zh="算的是 bit 数，不是字节数",
+        en="counts bits, not bytes")(
     _bytes_as(lambda dt, size: size * 8))
 mistake(*_NB, function="nbytes", probe=(((3, 5), "float32"), {}), zh="算的是元素个数，没有乘每个元素的字节数",
         en="counts elements, without the bytes per element")(_bytes_as(lambda dt, size: 1))
@@ -155,7 +158,8 @@ def _shape_or_raised(shape, index):
 
 
 def _int_kept(shape, index):
-    return _shape_or_raised(shape, tuple(slice(i, i + 1 if i != -1 else None) if type(i) is int else i for i in _items(index)))
+    return _shape_or_raised(shape,
+                            tuple(slice(i, i + 1 if i != -1 else None) if type(i) is int else i for i in _items(index)))
 
 
 def _one_element_slice_dropped(shape, index):
@@ -179,12 +183,15 @@ mistake(*_IX, function="index_shape", probe=(((16, 512, 1024), (ALL, -1)), {}),
     gives(_int_kept, _shape_or_raised))
 mistake(*_IX, function="index_shape", probe=(((16, 512, 1024), (ALL, slice(-1, None))), {}),
         zh="只取一个元素的切片消掉了那一维；切片总保留维度，x[:, -1:] 得 (16, 1, 1024)",
-        en="drops the dimension of a one-element slice; a slice keeps it: x[:, -1:] of (16, 512, 1024) is (16, 1, 1024)")(
+        en="drops the dimension of a one-element slice; a slice keeps it: x[:, -1:] of (16, 512, 1024) is (16, 1, "
+           "1024)")(
     lambda got, shape, index: (bad := _one_element_slice_dropped(shape, index)) is not None and close(got, bad))
 mistake(*_IX, function="index_shape", probe=(((8, 3), (slice(None, None, 3), ALL)), {}),
-        zh="忽略了切片的步长：长度是 len(range(*s.indices(n)))", en="ignores the slice's step: its length is len(range(*s.indices(n)))")(
+        zh="忽略了切片的步长：长度是 len(range(*s.indices(n)))",
+        en="ignores the slice's step: its length is len(range(*s.indices(n)))")(
     gives(lambda shape, index: _shape_or_raised(shape, tuple(slice(i.start, i.stop) if isinstance(i, slice) else i
                                                              for i in _items(index))), _shape_or_raised))
 mistake(*_IX, function="index_shape", probe=(((2, 3, 5), (None, Ellipsis, None)), {}),
         zh="忽略了 None：None 会插入一个长度为 1 的维", en="ignores None: None inserts a dimension of length 1")(
-    gives(lambda shape, index: _shape_or_raised(shape, tuple(i for i in _items(index) if i is not None)), _shape_or_raised))
+    gives(lambda shape, index: _shape_or_raised(shape, tuple(i for i in _items(index) if i is not None)),
+          _shape_or_raised))

@@ -56,7 +56,7 @@ def _rule(a, b, pad_left=True, match=lambda x, y: x == y or 1 in (x, y), pick=la
     n = max(len(a), len(b))
     fill = lambda s: (1,) * (n - len(s)) + tuple(s) if pad_left else tuple(s) + (1,) * (n - len(s))  # noqa: E731
     out = []
-    for x, y in zip(fill(a), fill(b)):
+    for x, y in zip(fill(a), fill(b), strict=True):
         if not match(x, y):
             return Raised("ValueError")
         out.append(pick(x, y))
@@ -93,7 +93,8 @@ def _refuses_ranks(got, a, b):
 
 mistake(*_ANY, function="broadcast_shape", probe=(((1, 5), (0, 5)), {}),
         zh="取了两个尺寸中较大的那个：只有 1 能拉伸（拉伸到任何尺寸，包括 0），其他不同的尺寸要报错",
-        en="takes the larger of two sizes: only a 1 stretches (to any size, 0 included); other sizes that differ raise")(
+        en="takes the larger of two sizes: only a 1 stretches (to any size, 0 included); other sizes that differ "
+           "raise")(
     gives(lambda a, b: _rule(a, b, match=lambda x, y: True, pick=max), _truth))
 mistake("raises_on_incompatible", "matches_numpy", function="broadcast_shape", probe=(((0, 3), (4, 3)), {}),
         zh="把 0 当成了能与任何尺寸匹配：只有 1 能拉伸，0 对 3 要报错",

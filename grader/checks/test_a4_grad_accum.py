@@ -57,7 +57,7 @@ def _make_batches(case: dict):
     g = torch.Generator().manual_seed(case["data_seed"])
     V = case["config"]["vocab_size"]
     micro = []
-    for b, T, rate in zip(case["sizes"], case["lengths"], case["mask_rates"]):
+    for b, T, rate in zip(case["sizes"], case["lengths"], case["mask_rates"], strict=True):
         ids = torch.randint(0, V, (b, T), generator=g)
         labels = torch.randint(0, V, (b, T), generator=g)
         labels[torch.rand(b, T, generator=g) < rate] = -100
@@ -132,8 +132,10 @@ def test_matches_full_batch(learner, case):
 from grader.checks.support.mistakes import close, mistake  # noqa: E402
 
 mistake("repeated_backward", function="grad_after_k_backwards", probe=((3.0, 2.0, 3), {}),
-        zh="k 次 backward 后只剩一次的梯度：中间把 .grad 清掉了（或每次新建了张量、用了 autograd.grad）；backward 是往 .grad 里累加的",
-        en="keeps one backward's gradient after k: .grad was cleared in between (or the tensor made anew, or autograd.grad "
+        zh="k 次 backward 后只剩一次的梯度：中间把 .grad 清掉了（或每次新建了张量、用了 autograd.grad）；backward 是往 "
+        ".grad 里累加的",
+        en="keeps one backward's gradient after k: .grad was cleared in between (or the tensor made anew, or "
+        "autograd.grad "
            "used); backward adds into .grad")(
     lambda got, w, x, k: k > 1 and not close(_autograd_k_backwards(w, x, 1), 0.0)
     and close(got, _autograd_k_backwards(w, x, 1), 1e-5))

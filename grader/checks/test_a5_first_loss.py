@@ -134,22 +134,30 @@ def test_init_first_loss(learner, shape):
 from grader.checks.support.mistakes import close, mistake  # noqa: E402
 
 for _wrong, _zh, _en in [
-        (math.log2, "用了以 2 为底的对数（bits）：交叉熵用自然对数，单位是 nats", "uses log base 2 (bits): cross-entropy uses the natural log, in nats"),
-        (math.log10, "用了以 10 为底的对数：交叉熵用自然对数，单位是 nats", "uses log base 10: cross-entropy uses the natural log, in nats"),
-        (lambda v: 1.0 / v, "返回的是均匀分布的概率 1/V，不是它的交叉熵 -ln(1/V)", "returns the uniform probability 1/V, not its cross-entropy -ln(1/V)"),
-        (lambda v: float(v), "返回的是词表大小本身，不是均匀预测的交叉熵", "returns the vocabulary size itself, not the cross-entropy of a uniform prediction")]:
-    mistake("expected_first_loss", "flags_suspicious_loss", function="expected_first_loss", probe=((128,), {}), zh=_zh, en=_en)(
+        (math.log2, "用了以 2 为底的对数（bits）：交叉熵用自然对数，单位是 nats",
+         "uses log base 2 (bits): cross-entropy uses the natural log, in nats"),
+        (math.log10, "用了以 10 为底的对数：交叉熵用自然对数，单位是 nats",
+         "uses log base 10: cross-entropy uses the natural log, in nats"),
+        (lambda v: 1.0 / v, "返回的是均匀分布的概率 1/V，不是它的交叉熵 -ln(1/V)",
+         "returns the uniform probability 1/V, not its cross-entropy -ln(1/V)"),
+        (lambda v: float(v), "返回的是词表大小本身，不是均匀预测的交叉熵",
+         "returns the vocabulary size itself, not the cross-entropy of a uniform prediction")]:
+    mistake("expected_first_loss", "flags_suspicious_loss", function="expected_first_loss", probe=((128,), {}), zh=_zh,
+            en=_en)(
         lambda got, v, _w=_wrong: v > 2 and close(got, _w(v)) and not close(_w(v), math.log(v)))
 
 mistake("flags_suspicious_loss", function="is_suspicious", probe=((0.5, 128), {}),
         zh="把远低于 ln V 的首步 loss 也标成了可疑：这里只标远高于 ln V 的（远低于是标签泄漏，不是初始化的问题）",
-        en="flags a first loss far below ln V: only losses far above it are flagged here (far below is a label leak, not the init)")(
+        en="flags a first loss far below ln V: only losses far above it are flagged here (far below is a label leak, "
+           "not "
+        "the init)")(
     lambda got, loss, v: got is True and loss < math.log(v) - 1.5)
 
 
 def _std_is(got, v, d, std: float) -> bool:
     """A (V, n_embd) weight whose std is ``std``, within 4 standard errors of a sample std (~1/sqrt(2n))."""
-    if not (isinstance(got, torch.Tensor) and tuple(got.shape) == (v, d) and got.dtype.is_floating_point and got.numel() >= 64):
+    if not (isinstance(got, torch.Tensor) and tuple(got.shape) == (v,
+            d) and got.dtype.is_floating_point and got.numel() >= 64):
         return False
     return abs(float(got.double().std()) / std - 1) < 4 / math.sqrt(2 * got.numel())
 
@@ -157,12 +165,15 @@ def _std_is(got, v, d, std: float) -> bool:
 _INIT = ((512, 64), {})  # 32768 weights: their std is known to ~1%, and V != n_embd
 mistake("init_first_loss", function="init_output_layer", probe=_INIT,
         zh="输出层按 std 1 初始化了（randn / nn.Embedding 的默认）：logits 很大，首步 loss 比 ln V 高出好几个 nats",
-        en="initialises the output layer with std 1 (randn, nn.Embedding's default): the logits are large and the first "
+        en="initialises the output layer with std 1 (randn, nn.Embedding's default): the logits are large and the "
+           "first "
            "loss comes out several nats above ln V")(
     lambda got, v, d: _std_is(got, v, d, 1.0))
 mistake("init_first_loss", function="init_output_layer", probe=_INIT,
         zh="用了 He / kaiming 初始化（std = sqrt(2 / n_embd)）：对输出层太大，首步 loss 比 ln V 高约 1 nat",
-        en="uses He / kaiming init (std = sqrt(2 / n_embd)): too large for the output layer, the first loss comes out ~1 nat above ln V")(
+        en="uses He / kaiming init (std = sqrt(2 / n_embd)): too large for the output layer, the first loss comes out "
+           "~1 "
+        "nat above ln V")(
     lambda got, v, d: _std_is(got, v, d, math.sqrt(2 / d)))
 mistake("init_first_loss", function="init_output_layer", probe=_INIT,
         zh="返回的权重形状是 (n_embd, V)，转置了：nn.Linear(n_embd, V).weight 的形状是 (V, n_embd)",

@@ -6,8 +6,7 @@ peft LoRA adapters of drawn r; the check sums numel x element_size of the bf16 w
 part 7 §五.A question 6). AdamW's per-tensor ``step`` scalars are left out, as the stub says."""
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail
@@ -39,7 +38,8 @@ def test_full_finetune_bytes(learner, n):
                      hint="bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16 bytes per parameter")
     got3b = learner.full_finetune_bytes(3 * 10**9)
     if got3b != COURSE_3B_FULL or got3b <= CARD_24GB:
-        fail("full_finetune_bytes(3 * 10**9): the course's 3B model, and whether it fits a 24 GB card", COURSE_3B_FULL, got3b,
+        fail("full_finetune_bytes(3 * 10**9): the course's 3B model, and whether it fits a 24 GB card", COURSE_3B_FULL,
+             got3b,
              "3 x 16 = 48 GB: more than a 24 GB card")
 
 
@@ -52,7 +52,8 @@ def test_lora_bytes(learner, n_base, n_trainable):
                           "optimizer state); each adapter parameter costs the full 16 bytes")
     got3b = learner.lora_bytes(3 * 10**9, 3 * 10**7)
     if not abs(got3b - COURSE_3B_LORA) <= 0.05e9 or got3b >= CARD_24GB:
-        fail("lora_bytes(3 * 10**9, 3 * 10**7): the course's 3B model with 1% adapters, and whether it fits a 24 GB card",
+        fail("lora_bytes(3 * 10**9, 3 * 10**7): the course's 3B model with 1% adapters, and whether it fits a 24 GB "
+             "card",
              "about 6.5e9 bytes", got3b, "6 GB frozen + 0.48 GB adapters ~ 6.5 GB: it fits a 24 GB card")
 
 
@@ -106,8 +107,10 @@ for _factor, _zh, _en in [(1e-9, "返回的是 GB，题目要的是字节", "ret
         lambda got, nb, nt, _f=_factor: ratio(got, PER_FROZEN * nb + PER_TRAINABLE * nt, _f, rel=1e-2))
 for _fb, _tb, _zh, _en in [
         (16, 16, "冻结的基座也按 16 字节算了：冻结参数没有梯度和优化器状态，只有 bf16 权重",
-         "counts the frozen base at 16 bytes: frozen parameters have no grad and no optimizer state, only bf16 weights"),
-        (0, 16, "漏掉了冻结基座的 bf16 权重（它们仍在显存里）", "leaves out the frozen base's bf16 weights (they are still in memory)"),
+         "counts the frozen base at 16 bytes: frozen parameters have no grad and no optimizer state, only bf16 "
+         "weights"),
+        (0, 16, "漏掉了冻结基座的 bf16 权重（它们仍在显存里）",
+         "leaves out the frozen base's bf16 weights (they are still in memory)"),
         (4, 16, "把冻结基座按 fp32 加载（4 字节）；题目的约定是 bf16（2 字节）",
          "counts the frozen base in fp32 (4 bytes); the convention is bf16 (2 bytes)"),
         (2, 12, "适配器参数少了 fp32 主权重那 4 字节", "leaves out the adapters' fp32 master copy (4 bytes)")]:

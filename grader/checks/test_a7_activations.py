@@ -7,8 +7,7 @@ The contract's paths: B and T scaled separately, vocab grown (the blocks do not 
 bf16 bytes, checkpointing on (exact) and off (0.5x-1.25x), MLP widths 2..4 x d drawn and 8 x d
 (Gemma) fixed, the course's Llama-3-8B numbers."""
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail
@@ -21,7 +20,8 @@ LOW, HIGH = 0.5, 1.25  # the estimate may leave things out (the course's rule do
 
 
 def estimate(learner, plain, batch, seq_len, checkpointing, nbytes) -> int:
-    what = f"activation_bytes(config, batch={batch}, seq_len={seq_len}, checkpointing={checkpointing}, bytes_per_elem={nbytes})"
+    what = (f"activation_bytes(config, batch={batch}, seq_len={seq_len}, checkpointing={checkpointing}, "
+            f"bytes_per_elem={nbytes})")
     got = as_int(learner.activation_bytes(plain, batch, seq_len, checkpointing, nbytes), what)
     if got <= 0:
         fail(f"{what} must be a positive number of bytes", "> 0", got)
@@ -40,7 +40,8 @@ def _ratio_check(what, want, got, hint):
     """The learner's ratio of two estimates against the measured ratio, within RATIO_TOL."""
     if not 1 / RATIO_TOL <= got / want <= RATIO_TOL:
         fail(f"{what}: the estimate must change as the measured activations do (within {RATIO_TOL}x)",
-             f"x{want:.3f} (measured; x{want / RATIO_TOL:.3f} .. x{want * RATIO_TOL:.3f} accepted)", f"x{got:.3f}", hint)
+             f"x{want:.3f} (measured; x{want / RATIO_TOL:.3f} .. x{want * RATIO_TOL:.3f} accepted)", f"x{got:.3f}",
+             hint)
 
 
 @settings(max_examples=4)
@@ -134,11 +135,14 @@ def _ckpt_slip(slip):
 
 
 for _slip, _zh, _en in [
-        (lambda n, d, f, L, b: n * L * (6 * d + 3 * f) * b, "开了 checkpointing 还是按全部激活算：它只存每层的输入，其余在反向时重算",
-         "counts every activation with checkpointing on: it keeps only each layer's input, the rest is recomputed in backward"),
+        (lambda n, d, f, L, b: n * L * (6 * d + 3 * f) * b,
+         "开了 checkpointing 还是按全部激活算：它只存每层的输入，其余在反向时重算",
+         "counts every activation with checkpointing on: it keeps only each layer's input, the rest is recomputed in "
+         "backward"),
         (lambda n, d, f, L, b: n * L * (6 * d + 3 * f) * b // 2, "把 checkpointing 当成激活减半：它只存每层的输入",
          "takes checkpointing for halving the activations: it keeps each layer's input only"),
         (lambda n, d, f, L, b: n * d * b, "只算了一层的输入：每一层都存自己的输入，要乘层数",
          "counts one layer's input: every layer keeps its own input, times the layers"),
-        (lambda n, d, f, L, b: n * d * L * 2, "忽略了 bytes_per_elem，总按 bf16 的 2 字节算", "ignores bytes_per_elem and always counts bf16's 2 bytes")]:
+        (lambda n, d, f, L, b: n * d * L * 2, "忽略了 bytes_per_elem，总按 bf16 的 2 字节算",
+         "ignores bytes_per_elem and always counts bf16's 2 bytes")]:
     mistake("checkpointed_bytes", function="activation_bytes", probe=_CKPT, zh=_zh, en=_en)(_ckpt_slip(_slip))

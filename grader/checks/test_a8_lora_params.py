@@ -2,8 +2,7 @@
 built from the same config (no memory, no download), counting the parameters that require grad
 (grader/checks/truth/lora_params.py; part 5, LoRA; part 7 §五.A question 8)."""
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail
@@ -85,11 +84,15 @@ for _slip, _zh, _en in [
          "k_proj / v_proj 用了查询头数：GQA 下它们的输出是 num_key_value_heads × head_dim",
          "gives k_proj / v_proj the query heads: with GQA their output is num_key_value_heads x head_dim"),
         (lambda c, r, tm: _miscount(c, r, tm, head_dim=c["hidden_size"] // c["num_attention_heads"]),
-         "忽略了配置里的 head_dim，用 hidden_size / 头数 代替", "ignores the config's head_dim and uses hidden_size / heads"),
-        (lambda c, r, tm: _miscount(c, r, tm, extra=r * (c["hidden_size"] + c["vocab_size"])) if tm == "all-linear" else None,
-         "把 lm_head 也算进了 all-linear：peft 的 all-linear 不挂输出层", "counts lm_head in all-linear: peft's all-linear leaves the output layer out"),
+         "忽略了配置里的 head_dim，用 hidden_size / 头数 代替",
+         "ignores the config's head_dim and uses hidden_size / heads"),
+        (lambda c, r, tm: _miscount(c, r, tm,
+                                    extra=r * (c["hidden_size"] + c["vocab_size"])) if tm == "all-linear" else None,
+         "把 lm_head 也算进了 all-linear：peft 的 all-linear 不挂输出层",
+         "counts lm_head in all-linear: peft's all-linear leaves the output layer out"),
         (lambda c, r, tm: _miscount(c, r, tm, names=("q_proj", "v_proj")) if tm == "all-linear" else None,
          "all-linear 只算了 q_proj 和 v_proj：all-linear 是每层的全部 7 个线性层",
          "counts only q_proj and v_proj for all-linear: all-linear is all 7 linear layers of each decoder layer")]:
     mistake("matches_peft", "qwen_0_5b", function="lora_trainable_params", probe=_PROBE, zh=_zh, en=_en)(
-        lambda got, c, r, tm="all-linear", _s=_slip: _s(c, r, tm) is not None and got == _s(c, r, tm) != peft_trainable(c, r, tm))
+        lambda got, c, r, tm="all-linear", _s=_slip: _s(c, r, tm) is not None and got == _s(c, r,
+                tm) != peft_trainable(c, r, tm))

@@ -10,8 +10,7 @@ below and around the need.
 """
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import expect_equal, fail

@@ -4,8 +4,7 @@ real Llama models with and without transformers' gradient checkpointing
 check's own arithmetic of the stated plans for drawn budgets (part 4, activations; part 3,
 accumulation; part 7 §五.B question 1)."""
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
@@ -54,7 +53,8 @@ def test_activations_at_new_shape(learner, config, batch, seq, k, dtype):
         if abs(got - want) > max(2, want // 1000):
             fail(what + ": the bytes measured at the new B, T in a real model", want, got,
                  hint="activations are proportional to B x T")
-    got = as_int(learner.scale_activations(ACT_8B_1x4096, 1, 4096, 4, 8192), f"scale_activations({ACT_8B_1x4096}, 1, 4096, 4, 8192): the course's Llama-3-8B")
+    got = as_int(learner.scale_activations(ACT_8B_1x4096, 1, 4096, 4, 8192),
+                 f"scale_activations({ACT_8B_1x4096}, 1, 4096, 4, 8192): the course's Llama-3-8B")
     if abs(got / GIB - 132) > 0.5:
         fail("scale_activations for the course's Llama-3-8B, from B=1, T=4096 to B=4, T=8192", "~132 GiB",
              f"{got / GIB:.1f} GiB", "16.5 GiB at B=1, T=4096 -> 8x at B=4, T=8192")
@@ -67,7 +67,8 @@ def test_activations_after_fix(learner, config, batch, seq, dtype):
     want = measured_bytes(config, batch, seq, dtype, checkpointing=True)
     what = f"activations_after_fix(config, {batch}, {seq}, {DTYPE_BYTES[dtype]})"
     expect_equal(as_int(learner.activations_after_fix(config, batch, seq, DTYPE_BYTES[dtype]), what), want,
-                 what + ": the bytes a real model saves for backward with the fix made", hint="only each layer's input is kept: B x T x d x layers x bytes")
+                 what + ": the bytes a real model saves for backward with the fix made",
+                 hint="only each layer's input is kept: B x T x d x layers x bytes")
     got = as_int(learner.activations_after_fix(LLAMA3_8B, 4, 8192, 2), "activations_after_fix(Llama-3-8B, 4, 8192, 2)")
     expect_equal(got, 4 * 8192 * 4096 * 32 * 2, "activations_after_fix for the course's Llama-3-8B at B=4, T=8192",
                  hint="1.0 GiB at B=1, T=4096, times 8")
@@ -115,8 +116,10 @@ for _wrong, _zh, _en in [
          "scales the activations with the batch only: they are proportional to B x T"),
         (lambda m, mb, mt, b, t: m * t / mt, "只按序列长度缩放了激活，漏了 batch：激活与 B × T 成正比",
          "scales the activations with the sequence length only: they are proportional to B x T"),
-        (lambda m, mb, mt, b, t: m * b * t * t / (mb * mt * mt), "按 T² 缩放了激活，好像存了 [T, T] 的注意力分数：SDPA 不存它们，激活与 B × T 成正比",
-         "scales with T^2 as if the [T, T] attention scores were stored: SDPA does not store them, activations are proportional to B x T")]:
+        (lambda m, mb, mt, b, t: m * b * t * t / (mb * mt * mt),
+         "按 T² 缩放了激活，好像存了 [T, T] 的注意力分数：SDPA 不存它们，激活与 B × T 成正比",
+         "scales with T^2 as if the [T, T] attention scores were stored: SDPA does not store them, activations are "
+         "proportional to B x T")]:
     mistake("activations_at_new_shape", function="scale_activations", probe=_RESHAPE, zh=_zh, en=_en)(
         lambda got, m, mb, mt, b, t, _w=_wrong: close(got, _w(m, mb, mt, b, t), 1e-3)
         and not close(_w(m, mb, mt, b, t), m * b * t / (mb * mt), 1e-3))
@@ -124,7 +127,9 @@ for _wrong, _zh, _en in [
 _PLAN = ((6, 4), {})  # 4 does not divide 6
 mistake("plans_that_fit", function="batch_plan", probe=_PLAN,
         zh="只把 batch 降了，没有梯度累积：有效 batch 变小了，micro-batch × 累积步数要等于原 batch",
-        en="just lowers the batch, without accumulation: the effective batch shrinks; micro-batch x steps must equal the batch")(
+        en="just lowers the batch, without accumulation: the effective batch shrinks; micro-batch x steps must equal "
+           "the "
+        "batch")(
     lambda got, bt, mm: mm < bt and type(got) in (tuple, list) and len(got) == 2 and tuple(got) == (min(bt, mm), 1))
 mistake("plans_that_fit", function="batch_plan", probe=_PLAN,
         zh="取了放得下的最大 micro-batch，累积步数向下取整：micro-batch × 累积步数要等于原 batch",

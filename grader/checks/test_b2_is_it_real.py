@@ -26,13 +26,18 @@ The contract's paths, and where each is exercised (score_verdict unless said):
   equal dicts in another key order (records read back from JSON written by other code).
 """
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_str, expect_equal, fail
-from grader.checks.truth.experiments import (band, bands_overlap, bands_touching, ci95_half_width,
-                                             course_seed_example, mean_std)
+from grader.checks.truth.experiments import (
+    band,
+    bands_overlap,
+    bands_touching,
+    ci95_half_width,
+    course_seed_example,
+    mean_std,
+)
 
 BANDS = {"k": 1.0, "spread": "sem"}  # the stub's convention: mean +- 1 standard error (see above)
 
@@ -119,14 +124,16 @@ def _two_a_side(a, b):
 
 
 for _kw, _probe, _zh, _en in [
-        ({"ddof": 0}, ddof_pair(0.5, 0.02, 3), "用了总体标准差（ddof=0，np.std 的默认）：seed 间的标准差用样本标准差（ddof=1）",
+        ({"ddof": 0}, ddof_pair(0.5, 0.02, 3),
+         "用了总体标准差（ddof=0，np.std 的默认）：seed 间的标准差用样本标准差（ddof=1）",
          "uses the population std (ddof=0, np.std's default): the seeds' spread is the sample std (ddof=1)"),
         ({"spread": "std"}, COURSE_SEEDS, "带宽用了 ±1 个样本标准差：题目约定的带是 均值 ± 1 个标准误（标准差 / √n），"
          "第二篇的例子（差 0.30、标准差 0.179）按它才不重叠",
          "draws each band as mean +- 1 sample std: the stub's bands are mean +- 1 standard error (std / sqrt(n)), "
          "under which part 2's example (0.30 apart, std 0.179) is apart"),
         ({"ci": False}, COURSE[2], "没看 ci95：seed 的带分开了，但题目数少时均值差仍在置信区间里",
-         "ignores ci95: the seeds' bands are apart, but with few questions the means' gap is still within the confidence interval"),
+         "ignores ci95: the seeds' bands are apart, but with few questions the means' gap is still within the "
+         "confidence interval"),
         ({"bands": False}, ([0.60, 0.65, 0.70], [0.62, 0.67, 0.72], 100_000),
          "没看 seed 的带：只比了 ci95，seed 之间的波动会把差别淹掉",
          "ignores the seeds' bands: compares with ci95 only, and seed-to-seed noise can swamp the difference")]:
@@ -141,5 +148,6 @@ mistake("score_verdict", function="verdict", probe=_ONE_RUN,
     lambda got, a, b, n: not _two_a_side(a, b) and got in ("real", "not_shown"))
 mistake("score_verdict", function="verdict", probe=_ONE_RUN,
         zh="对一个 seed 求了标准差（statistics.stdev 报错）：少于两个 seed 时先返回 need_more_seeds",
-        en="takes the std of one seed (statistics.stdev raises): with fewer than two seeds, answer need_more_seeds first")(
+        en="takes the std of one seed (statistics.stdev raises): with fewer than two seeds, answer need_more_seeds "
+           "first")(
     lambda got, a, b, n: not _two_a_side(a, b) and isinstance(got, Raised) and got.type_name == "StatisticsError")

@@ -9,14 +9,12 @@ SmolLM2's real tokenizer (grader.given.smollm) and P4's reference data path (gra
 """
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from grader.checks.support.fixtures import cache, tokenizer  # noqa: F401  (pytest fixtures)
-from grader.checks.truth import sft as truth
-from grader.given import sft
 from grader.checks.support import strategies
 from grader.checks.support.checking import expect_equal, fail
+from grader.checks.truth import sft as truth
+from grader.given import sft
 
 
 def _batch(tokenizer, pairs, pad_is_eos):
@@ -76,5 +74,6 @@ def test_collator_diagnosis(learner, tokenizer, pairs, pad_is_eos, bug, rows_hit
     except (TypeError, ValueError):
         fail("suspect_positions(...)", "a list of (row, position) pairs", got)
     expect_equal(got, expected, f"suspect_positions on a batch (pad id {pad}, EOS id {eos}, row lengths {lengths})",
-                 hint=f"the batch's labels came from {'the reference' if bug == 'none' else 'a collator with the bug ' + repr(bug)}; "
+                 hint=f"the batch's labels came from "
+                 f"{'the reference' if bug == 'none' else 'a collator with the bug ' + repr(bug)}; "
                       "real tokens only (attention mask 1) whose id is EOS and whose label leaves them out of the loss")

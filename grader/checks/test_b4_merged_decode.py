@@ -17,12 +17,11 @@
 import math
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
-from grader.checks.truth import sft as truth
 from grader.checks.support.checking import as_int, as_number, as_tensor, expect_equal, fail
+from grader.checks.truth import sft as truth
 from grader.given.tiny_models import QWEN2_5_0_5B, build_llama, state_digest
 
 QWEN_PARAMS = 494_032_768  # Qwen2.5-0.5B incl. q/k/v biases (its config.json + safetensors)

@@ -6,13 +6,12 @@ own torchrun argument parser (part 4, DDP; part 1, the GIL; part 7 §五.B quest
 import shlex
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_close, expect_equal, fail
-from grader.checks.truth.training_state import real_state
 from grader.checks.support.strategies import llama_configs
+from grader.checks.truth.training_state import real_state
 
 GB = 10**9
 
@@ -56,7 +55,8 @@ def test_effective_batch(learner, b, n, k, shard, d, seed):
     ranks, full = _shard_grads(min(n, 8), shard, d, seed)
     expect_close(learner.allreduce_grads(ranks), full,
                  f"allreduce_grads of {len(ranks)} ranks' gradients (shards of {shard}) vs the full-batch gradient",
-                 atol=1e-10, rtol=1e-10, hint="all-reduce averages: DDP is mathematically one n_gpus-times larger batch")
+                 atol=1e-10, rtol=1e-10,
+                 hint="all-reduce averages: DDP is mathematically one n_gpus-times larger batch")
 
 
 @given(st.integers(1, 64), st.sampled_from(["train.py", "sft.py", "scripts/run_sft.py"]))
@@ -84,7 +84,9 @@ from grader.checks.support.mistakes import close, mistake  # noqa: E402
 _S, _A, _N = 10**12 + 7, 3 * 10**9 + 1, 8  # state, activations: neither a multiple of 8 GPUs, nor equal
 mistake("per_gpu_memory", function="ddp_per_gpu_bytes", probe=((_S, _A, _N), {}),
         zh="把副本的训练状态按 GPU 数分了（那是 FSDP / ZeRO）：DDP 每张卡都有一份完整的副本",
-        en="divides the replica's training state over the GPUs (that is FSDP / ZeRO): DDP keeps a full replica on every GPU")(
+        en="divides the replica's training state over the GPUs (that is FSDP / ZeRO): DDP keeps a full replica on "
+           "every "
+        "GPU")(
     lambda got, s, a, n: n > 1 and any(close(got, v) for v in (-(-s // n) + a, s // n + a, s / n + a)))
 mistake("per_gpu_memory", function="ddp_per_gpu_bytes", probe=((_S, _A, _N), {}),
         zh="把状态和激活一起按 GPU 数分了：DDP 不分片，每张卡有完整的副本和自己的激活",
@@ -96,13 +98,15 @@ mistake("per_gpu_memory", function="ddp_per_gpu_bytes", probe=((_S, _A, _N), {})
         en="adds up the replicas of all the GPUs: the question asks for one GPU")(
     lambda got, s, a, n: n > 1 and any(close(got, v) for v in (n * s + a, n * (s + a))))
 mistake("per_gpu_memory", function="ddp_per_gpu_bytes", probe=((_S, _A, _N), {}),
-        zh="漏掉了激活：每张卡除了副本还有自己的激活", en="leaves out the activations: every GPU holds its own on top of the replica")(
+        zh="漏掉了激活：每张卡除了副本还有自己的激活",
+        en="leaves out the activations: every GPU holds its own on top of the replica")(
     lambda got, s, a, n: a > 0 and close(got, s))
 
 for _wrong, _zh, _en in [
         (lambda b, n, k: b * k, "有效 batch 里漏掉了 GPU 数：每张卡各算自己那份 per-GPU batch",
          "leaves the GPU count out of the effective batch: every GPU adds its own per-GPU batch"),
-        (lambda b, n, k: b * n, "有效 batch 里漏掉了梯度累积步数", "leaves the accumulation steps out of the effective batch"),
+        (lambda b, n, k: b * n, "有效 batch 里漏掉了梯度累积步数",
+         "leaves the accumulation steps out of the effective batch"),
         (lambda b, n, k: b, "只算了一张卡一个 micro-batch：有效 batch 要乘上 GPU 数和累积步数",
          "counts one GPU's one micro-batch: the effective batch multiplies in the GPUs and the accumulation steps")]:
     mistake("effective_batch", function="effective_batch", probe=((4, 8, 3), {}), zh=_zh, en=_en)(
@@ -119,7 +123,8 @@ for _wrong, _zh, _en in [
         (lambda g: torch.stack(list(g)).sum(dim=0), "all-reduce 只求了和没有除以 rank 数：梯度大了 world_size 倍",
          "sums the ranks' gradients without dividing: the gradient comes out world_size times too large"),
         (lambda g: _ranks_mean(g) / len(list(g)), "在 all-reduce 的平均之上又除了一次 rank 数：梯度小了 world_size 倍",
-         "divides by the number of ranks on top of the all-reduce mean: the gradient comes out world_size times too small"),
+         "divides by the number of ranks on top of the all-reduce mean: the gradient comes out world_size times too "
+         "small"),
         (lambda g: list(g)[0], "没有做 all-reduce：返回的是 rank 0 自己的梯度，各卡的梯度要取平均",
          "does no all-reduce: returns rank 0's own gradient; the ranks' gradients are averaged"),
         (lambda g: list(g)[-1], "没有做 all-reduce：返回的是最后一个 rank 自己的梯度，各卡的梯度要取平均",

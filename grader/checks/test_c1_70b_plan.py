@@ -4,15 +4,14 @@ peft LoRA adapters (``truth/training_state.py``, as A6), and the check's own ari
 drawn model sizes, GPU sizes and counts (part 4, 16 bytes = 2 + 2 + 4 + 4 + 4; part 7 §五.C question 1)."""
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
 from grader.checks.support.meaning import by_meaning, state_part
+from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.training_state import real_state
 from grader.given.tiny_models import build_llama
-from grader.checks.support.strategies import llama_configs
 
 PARTS = ("weights", "grads", "master", "adam_m", "adam_v")
 GB = 10**9
@@ -165,7 +164,8 @@ for _method, _f, _a, _kps, _zh, _en in [
          "counts the frozen base at 16 bytes: frozen parameters have no grad and no optimizer state"),
         ("qlora", 1, 16, ("qlora_state",), "把 4 bit 的基座算成了每参数 1 字节；4 bit 是半个字节",
          "counts the 4-bit base at 1 byte per parameter; 4 bits are half a byte"),
-        ("qlora", 4, 16, ("qlora_state",), "把 4 bit 当成了 4 字节；4 bit 是半个字节", "reads 4 bits as 4 bytes; 4 bits are half a byte")]:
+        ("qlora", 4, 16, ("qlora_state",), "把 4 bit 当成了 4 字节；4 bit 是半个字节",
+         "reads 4 bits as 4 bytes; 4 bits are half a byte")]:
     @mistake(*_kps, function="state_bytes", probe=((_N, _NA, _method), {}), zh=_zh, en=_en)
     def _per_param(got, n_base, n_adapter, method, _method=_method, _f=_f, _a=_a):
         if method != _method:
@@ -177,13 +177,16 @@ _SHARE = (10**12 + 7, 3 * 10**9 + 1)  # state, activations: neither a multiple o
 mistake("per_gpu_with_activations", "ddp_vs_fsdp", function="per_gpu_bytes", probe=((*_SHARE, "FSDP", 8), {}),
         zh="把激活也按 GPU 数分片了：FSDP 分片的是状态，每张卡有自己的激活",
         en="shards the activations too: FSDP shards the state, every GPU keeps its own activations")(
-    lambda got, s, a, strategy, n: strategy == "FSDP" and a > 0 and got in (_ceil_div(s + a, n), _ceil_div(s, n) + _ceil_div(a, n))
+    lambda got, s, a, strategy, n: strategy == "FSDP" and a > 0 and got in (_ceil_div(s + a, n),
+                                                                            _ceil_div(s, n) + _ceil_div(a, n))
     and got != _ceil_div(s, n) + a)
 mistake("per_gpu_with_activations", "ddp_vs_fsdp", function="per_gpu_bytes", probe=((*_SHARE, "DDP", 8), {}),
-        zh="DDP 下也把状态分片了：DDP 每张卡都存一份完整的状态", en="shards the state under DDP: every DDP GPU holds the whole state")(
+        zh="DDP 下也把状态分片了：DDP 每张卡都存一份完整的状态",
+        en="shards the state under DDP: every DDP GPU holds the whole state")(
     lambda got, s, a, strategy, n: strategy == "DDP" and n > 1 and got == _ceil_div(s, n) + a != s + a)
 mistake("per_gpu_with_activations", "ddp_vs_fsdp", function="per_gpu_bytes", probe=((*_SHARE, "FSDP", 8), {}),
-        zh="每卡的份额向下取整了：状态 / GPU 数要向上取整", en="rounds each GPU's share down: state / GPUs is rounded up")(
+        zh="每卡的份额向下取整了：状态 / GPU 数要向上取整",
+        en="rounds each GPU's share down: state / GPUs is rounded up")(
     lambda got, s, a, strategy, n: strategy == "FSDP" and got == s // n + a != _ceil_div(s, n) + a)
 mistake("per_gpu_with_activations", function="per_gpu_bytes", probe=((*_SHARE, "FSDP", 8), {}),
         zh="漏掉了激活：激活在状态的账外，要加在每张卡的份额上",
@@ -192,8 +195,10 @@ mistake("per_gpu_with_activations", function="per_gpu_bytes", probe=((*_SHARE, "
 mistake("full_finetune_total", "lora_total", function="gpus_needed", probe=((10**12 + 7, 80 * 10**9), {}),
         zh="GPU 数向下取整了：不满一张卡也要一张卡", en="rounds the GPU count down: part of a GPU needs a whole GPU")(
     lambda got, total, gpu: got == total // gpu != _ceil_div(total, gpu))
-for _f, _zh, _en in [(4, "推理按 fp32（4 字节）算了；约定是 bf16，每参数 2 字节", "counts inference weights in fp32 (4 bytes); the convention is bf16, 2 bytes"),
+for _f, _zh, _en in [(4, "推理按 fp32（4 字节）算了；约定是 bf16，每参数 2 字节",
+                      "counts inference weights in fp32 (4 bytes); the convention is bf16, 2 bytes"),
                      (16, "推理也按训练状态的 16 字节算了：推理只有一份 bf16 权重",
-                      "counts the training state's 16 bytes for inference: inference keeps one bf16 copy of the weights")]:
+                      "counts the training state's 16 bytes for inference: inference keeps one bf16 copy of the "
+                      "weights")]:
     mistake("inference_bytes", function="inference_bytes", probe=((_N,), {}), zh=_zh, en=_en)(
         lambda got, n, _f=_f: got == _f * n)

@@ -22,11 +22,10 @@ The contract's paths, and where each is exercised:
 
 import torch
 import torch.nn.functional as F
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from grader.given.char_model import GPTConfig, build_model, encode, get_batch, make_corpus
 from grader.checks.support.checking import as_str, expect_equal, expect_raises, fail
+from grader.given.char_model import GPTConfig, build_model, encode, get_batch, make_corpus
 
 SMALL = GPTConfig(n_layer=1, n_head=2, n_embd=32, block_size=16)
 LINES = ("none", "scheduler_step", "clip_grad_norm", "zero_grad")
@@ -206,8 +205,11 @@ def _verdict(loss: float, reference: float) -> str:
 
 # each probe: a first loss on which that wrong reference gives another verdict than ln V does
 for _wrong, _loss, _zh, _en in [
-        (math.log2, 6.5, "拿 log2 V 比较了：首步 loss 的参照是 ln V（自然对数，nats）", "compares with log2 V: the first loss's reference is ln V (natural log, nats)"),
-        (math.log10, 3.5, "拿 log10 V 比较了：首步 loss 的参照是 ln V（自然对数，nats）", "compares with log10 V: the first loss's reference is ln V (natural log, nats)"),
-        (float, 6.5, "拿词表大小 V 本身比较了：首步 loss 的参照是 ln V", "compares with the vocabulary size V itself: the first loss's reference is ln V")]:
+        (math.log2, 6.5, "拿 log2 V 比较了：首步 loss 的参照是 ln V（自然对数，nats）",
+         "compares with log2 V: the first loss's reference is ln V (natural log, nats)"),
+        (math.log10, 3.5, "拿 log10 V 比较了：首步 loss 的参照是 ln V（自然对数，nats）",
+         "compares with log10 V: the first loss's reference is ln V (natural log, nats)"),
+        (float, 6.5, "拿词表大小 V 本身比较了：首步 loss 的参照是 ln V",
+         "compares with the vocabulary size V itself: the first loss's reference is ln V")]:
     mistake("first_loss_verdict", function="first_loss_verdict", probe=((_loss, 128), {}), zh=_zh, en=_en)(
         lambda got, loss, v, _w=_wrong: got == _verdict(loss, _w(v)) != _verdict(loss, math.log(v)))

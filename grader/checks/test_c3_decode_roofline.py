@@ -6,14 +6,13 @@ one-token decode step of a tiny bf16 Llama and the bytes of its real weights; th
 import math
 
 import torch
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 from torch.utils.flop_counter import FlopCounterMode
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, as_str, fail
-from grader.given.tiny_models import build_llama
 from grader.checks.support.strategies import llama_configs
+from grader.given.tiny_models import build_llama
 
 H100_PEAK, H100_BW = 989e12, 3.35e12
 LLAMA3_8B_PARAMS = 8.03e9
@@ -48,7 +47,8 @@ def _roofline(learner, flops, nbytes, peak, bw):
     if type(got) is not dict or set(got) != {"intensity", "time_s", "bound"}:
         fail(f"{what} must be a dict with keys intensity, time_s, bound", "that dict", got)
     return {"intensity": as_number(got["intensity"], what + "['intensity']"),
-            "time_s": as_number(got["time_s"], what + "['time_s']"), "bound": as_str(got["bound"], what + "['bound']")}, what
+            "time_s": as_number(got["time_s"], what + "['time_s']"),
+            "bound": as_str(got["bound"], what + "['bound']")}, what
 
 
 @settings(max_examples=4)
@@ -138,13 +138,16 @@ from grader.checks.support.mistakes import close, mistake  # noqa: E402
 
 _DECODE = ((10**9 + 7, 5, 2), {})  # batch > 1 and bytes/param != 1: MACs, per-token reads and GB differ
 for _wrong, _zh, _en in [
-        (lambda n, b, p: (1.0 * n * b, None), "把一次乘加算成了 1 FLOP：decode 每个权重每个 token 是 2 FLOPs（一次乘加）",
+        (lambda n, b, p: (1.0 * n * b, None),
+         "把一次乘加算成了 1 FLOP：decode 每个权重每个 token 是 2 FLOPs（一次乘加）",
          "counts a multiply-add as one FLOP: a decode step does 2 FLOPs (one multiply-add) per weight per token"),
         (lambda n, b, p: (2.0 * n, None), "FLOPs 里漏掉了 batch：batch 里的每个 token 都要和每个权重乘加一次",
          "leaves the batch out of the FLOPs: every token of the batch multiply-adds with every weight"),
-        (lambda n, b, p: (None, n * p * b), "每个 token 都把权重读一遍：一个 decode step 的权重只读一次，整个 batch 共用",
+        (lambda n, b, p: (None, n * p * b),
+         "每个 token 都把权重读一遍：一个 decode step 的权重只读一次，整个 batch 共用",
          "reads the weights once per token: a decode step reads them once, shared by the whole batch"),
-        (lambda n, b, p: (None, float(n)), "字节数漏乘了每参数的字节数", "leaves the bytes per parameter out of the bytes")]:
+        (lambda n, b, p: (None, float(n)), "字节数漏乘了每参数的字节数",
+         "leaves the bytes per parameter out of the bytes")]:
     @mistake("decode_step_cost", function="decode_cost", probe=_DECODE, zh=_zh, en=_en)
     def _decode(got, n, b, p, _w=_wrong):
         want, bad = (2.0 * n * b, float(n * p)), _w(n, b, p)
@@ -153,7 +156,8 @@ for _wrong, _zh, _en in [
                 and not close(bad[i], want[i]))
 
 mistake("ridge", function="ridge_point", probe=((H100_PEAK, H100_BW), {}),
-        zh="除反了：ridge 是峰值算力（FLOP/s）除以带宽（bytes/s）", en="divides the wrong way round: the ridge is peak FLOP/s over bandwidth bytes/s")(
+        zh="除反了：ridge 是峰值算力（FLOP/s）除以带宽（bytes/s）",
+        en="divides the wrong way round: the ridge is peak FLOP/s over bandwidth bytes/s")(
     lambda got, p, b: p != b and close(got, b / p))
 _MEMORY_BOUND = ((2 * LLAMA3_8B_PARAMS, 2 * LLAMA3_8B_PARAMS, H100_PEAK, H100_BW), {})  # the course's batch-1 decode
 for _time, _zh, _en in [
@@ -168,7 +172,8 @@ for _time, _zh, _en in [
         return type(got) is dict and close(got.get("time_s"), bad) and not close(bad, max(f / p, m / b))
 
 mistake("ridge", function="roofline", probe=_MEMORY_BOUND,
-        zh="memory / compute 判反了：强度低于 ridge 是 memory-bound", en="swaps memory and compute: an intensity below the ridge is memory-bound")(
+        zh="memory / compute 判反了：强度低于 ridge 是 memory-bound",
+        en="swaps memory and compute: an intensity below the ridge is memory-bound")(
     lambda got, f, m, p, b: type(got) is dict and f / m != p / b
     and got.get("bound") == ("compute" if f / m < p / b else "memory"))
 
@@ -182,22 +187,28 @@ def _speedup(n, t, b0, b1, p, bw):
 
 mistake("quantization_speedup", function="quantization_speedup", probe=_PREFILL,
         zh="任何 step 都按字节比加速了：compute-bound 的 step（prefill、训练）读的字节少了也不会更快",
-        en="speeds every step up by the bytes ratio: a compute-bound step (prefill, training) is not faster for reading fewer bytes")(
+        en="speeds every step up by the bytes ratio: a compute-bound step (prefill, training) is not faster for "
+           "reading "
+        "fewer bytes")(
     lambda got, n, t, b0, b1, p, bw: close(got, b0 / b1) and not close(b0 / b1, _speedup(n, t, b0, b1, p, bw)))
 mistake("quantization_speedup", function="quantization_speedup", probe=_ONE_TOKEN,
         zh="认为量化从不加速：memory-bound 的 decode 读的字节少了就更快",
         en="says quantization never speeds up: a memory-bound decode gets faster by reading fewer bytes")(
     lambda got, n, t, b0, b1, p, bw: close(got, 1.0) and not close(1.0, _speedup(n, t, b0, b1, p, bw)))
 mistake("quantization_speedup", function="quantization_speedup", probe=_ONE_TOKEN,
-        zh="比值倒过来了：加速比是量化前的时间除以量化后的时间", en="inverts the ratio: the speedup is the time before over the time after")(
+        zh="比值倒过来了：加速比是量化前的时间除以量化后的时间",
+        en="inverts the ratio: the speedup is the time before over the time after")(
     lambda got, *a: close(got, 1 / _speedup(*a)) and not close(_speedup(*a), 1.0))
 
 _MOE = ((*MIXTRAL, 64, 2), {})
 mistake("moe_decode_cost", function="moe_decode_cost", probe=_MOE,
-        zh="MoE 的 FLOPs 按全部专家算了：每个 token 只和它激活的专家计算", en="counts an MoE step's FLOPs with every expert: each token computes with its active experts only")(
+        zh="MoE 的 FLOPs 按全部专家算了：每个 token 只和它激活的专家计算",
+        en="counts an MoE step's FLOPs with every expert: each token computes with its active experts only")(
     lambda got, t, a, b, p: type(got) in (tuple, list) and len(got) == 2 and t != a and close(got[0], 2 * t * b))
 mistake("moe_decode_cost", function="moe_decode_cost", probe=_MOE,
         zh="只读了一个 token 的激活专家：一个 batch 的 token 被路由到不同专家，读的字节远多于此",
-        en="reads only one token's active experts: a batch's tokens are routed to different experts, the step reads far more")(
+        en="reads only one token's active experts: a batch's tokens are routed to different experts, the step reads "
+           "far "
+        "more")(
     lambda got, t, a, b, p: type(got) in (tuple, list) and len(got) == 2 and b > 1 and t != a
     and close(got[1], a * p) and not close(a * p, min(t, b * a) * p))

@@ -11,15 +11,14 @@ trainable parameter against activations that grow with B x T, a KV cache that gr
 context) are measured by ``memory_blocks`` and ``kv_cache_gqa``."""
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
+from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.kv_cache import real_cache_bytes
 from grader.checks.truth.training_state import peft_default_state, real_state
 from grader.given.tiny_models import LLAMA3_8B
-from grader.checks.support.strategies import llama_configs
 
 BLOCKS = ("weights", "grads_and_state", "activations", "kv_cache")
 GIB, GB = 2**30, 10**9
@@ -139,12 +138,15 @@ def test_kv_cache_gqa(learner, variants, batch, seq, dtype):
 
 @given(llama_configs(max_layers=4), st.integers(1, 64), st.integers(1, 8192), st.sampled_from([2, 4]))
 def test_activation_estimate(learner, config, batch, seq, nbytes):
-    got = as_int(learner.activation_bytes_estimate(LLAMA3_8B, 1, 4096, 2), "activation_bytes_estimate(Llama-3-8B, 1, 4096, 2)")
+    got = as_int(learner.activation_bytes_estimate(LLAMA3_8B, 1, 4096, 2),
+                 "activation_bytes_estimate(Llama-3-8B, 1, 4096, 2)")
     if abs(got / GIB - 16.5) > 0.1:
-        fail("activation_bytes_estimate for the course's Llama-3-8B, B=1, T=4096, bf16", "16.5 GiB", f"{got / GIB:.2f} GiB")
+        fail("activation_bytes_estimate for the course's Llama-3-8B, B=1, T=4096, bf16", "16.5 GiB",
+             f"{got / GIB:.2f} GiB")
     # The follow-up asks for the course's rule of thumb itself, which no library computes; how
     # close it comes to the bytes autograd really saves is A7's tracks_measurement.
-    want = batch * seq * config["num_hidden_layers"] * (6 * config["hidden_size"] + 3 * config["intermediate_size"]) * nbytes
+    want = batch * seq * config["num_hidden_layers"] * (6 * config["hidden_size"] + 3
+                                                        * config["intermediate_size"]) * nbytes
     what = f"activation_bytes_estimate({config}, {batch}, {seq}, {nbytes})"
     expect_equal(as_int(learner.activation_bytes_estimate(config, batch, seq, nbytes), what), want, what,
                  hint="per layer and token ~6 vectors of width d and 3 of width d_ff; B x T x layers of them")
@@ -152,6 +154,5 @@ def test_activation_estimate(learner, config, batch, seq, nbytes):
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
 from grader.checks.support import kv_mistakes  # noqa: E402
-from grader.checks.support.mistakes import mistake  # noqa: E402
 
 kv_mistakes.declare(__name__, ("kv_cache_gqa",), ("kv_cache_gqa",))  # the same function and contract as A9's

@@ -23,8 +23,7 @@ amp_dtype=bfloat16), the schedule's loop on a drawn branch, the schedule with th
 unclipped gradient (a missing clip is the clip key point's failure, not the scheduler's)."""
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import expect_close, fail

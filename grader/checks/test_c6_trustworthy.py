@@ -26,14 +26,22 @@ import time
 import pandas as pd
 import pytest
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, expect_equal, fail
 from grader.checks.support.meaning import by_meaning, record_item, run_facts
-from grader.checks.truth.experiments import (SEVEN_ITEMS, SPREADS, bands_overlap, bands_touching, ci95_half_width,
-                                             close, course_seed_example, git_repo, mean_std)
+from grader.checks.truth.experiments import (
+    SEVEN_ITEMS,
+    SPREADS,
+    bands_overlap,
+    bands_touching,
+    ci95_half_width,
+    close,
+    course_seed_example,
+    git_repo,
+    mean_std,
+)
 
 
 @given(strategies.seed_scores, strategies.seed_scores, st.floats(0, 0.5), st.sampled_from([1.0, 2.0, 1.96]),
@@ -45,7 +53,7 @@ def test_seeds(learner, a, b, shift, k, spread):
         if type(got) not in (tuple, list) or len(got) != 2:
             fail(f"seed_summary({values}) must return (mean, std)", "(float, float)", got)
         want = mean_std(values)
-        for g, w, name in zip(got, want, ("mean", "std (ddof=1)")):
+        for g, w, name in zip(got, want, ("mean", "std (ddof=1)"), strict=True):
             # 1e-6 of the values' scale: a float32 mean/std (torch.tensor(values).std()) is right;
             # ddof=0 is off by >= 13% of the std
             if abs(as_number(g, f"seed_summary {name}") - w) > 1e-6 * max(map(abs, values)) + 1e-9:
@@ -195,21 +203,27 @@ _SEEDS = (([0.61, 0.58, 0.66, 0.6],), {})  # 4 seeds: ddof 0 and 1 differ by 15%
 for _wrong, _zh, _en in [
         (statistics.pstdev, "用了总体标准差（ddof=0，np.std 的默认）：seed 间的标准差用样本标准差，除以 n - 1",
          "uses the population std (ddof=0, np.std's default): the seeds' std is the sample std, divided by n - 1"),
-        (statistics.variance, "返回的是方差，不是标准差（少了开方）", "returns the variance, not the std (the square root left out)")]:
+        (statistics.variance, "返回的是方差，不是标准差（少了开方）",
+         "returns the variance, not the std (the square root left out)")]:
     mistake("seeds", function="seed_summary", probe=_SEEDS, zh=_zh, en=_en)(
         lambda got, values, _w=_wrong: len(values) > 1 and type(got) in (tuple, list) and len(got) == 2
         and _mistakes.close(got[1], _w(values)) and not _mistakes.close(_w(values), statistics.stdev(values)))
 
 mistake("seeds", function="bands_overlap", probe=((*course_seed_example(), 1.0, "sem"), {}),
         zh="不管 k 和 spread，带宽总是 1 个标准差：带是 均值 ± k × s，s 是样本标准差或标准误 std / sqrt(n)",
-        en="draws every band as mean +- 1 std whatever k and spread say: a band is mean +- k x s, s the sample std or the "
+        en="draws every band as mean +- 1 std whatever k and spread say: a band is mean +- k x s, s the sample std or "
+           "the "
            "standard error std / sqrt(n)")(
-    lambda got, a, b, k, spread: (k, spread) != (1.0, "std") and got == bands_overlap(a, b, 1.0, "std") != bands_overlap(a, b, k, spread))
+    lambda got, a, b, k, spread: (k, spread) != (1.0, "std") and got == bands_overlap(a, b, 1.0,
+            "std") != bands_overlap(a, b, k, spread))
 
 for _wrong, _zh, _en in [
         (lambda p, n: 1.645 * math.sqrt(p * (1 - p) / n), "用了 90% 区间的 z 值 1.645：95% 区间的 z 值是 1.96",
          "uses the 90% interval's z of 1.645: the 95% interval's is 1.96"),
-        (lambda p, n: 1.96 * p * (1 - p) / n, "少了开方：半宽是 z × sqrt(p(1-p)/n)", "leaves out the square root: the half-width is z x sqrt(p(1-p)/n)"),
-        (lambda p, n: math.sqrt(p * (1 - p) / n), "返回的是标准误，没有乘 z 值", "returns the standard error, without multiplying by z")]:
+        (lambda p, n: 1.96 * p * (1 - p) / n, "少了开方：半宽是 z × sqrt(p(1-p)/n)",
+         "leaves out the square root: the half-width is z x sqrt(p(1-p)/n)"),
+        (lambda p, n: math.sqrt(p * (1 - p) / n), "返回的是标准误，没有乘 z 值",
+         "returns the standard error, without multiplying by z")]:
     mistake("ci95", function="ci95_half_width", probe=((0.55, 80), {}), zh=_zh, en=_en)(
-        lambda got, p, n, _w=_wrong: 0 < p < 1 and _mistakes.close(got, _w(p, n)) and not _mistakes.close(_w(p, n), ci95_half_width(p, n)))
+        lambda got, p, n, _w=_wrong: 0 < p < 1 and _mistakes.close(got, _w(p, n)) and not _mistakes.close(_w(p, n),
+                ci95_half_width(p, n)))

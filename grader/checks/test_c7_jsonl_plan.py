@@ -24,8 +24,7 @@ import json
 import random
 import time
 
-from hypothesis import Phase, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import Phase, example, given, settings, strategies as st
 
 from grader.checks.support.checking import expect_equal, expect_own_process, fail
 from grader.isolation.learner import Learner
@@ -136,7 +135,8 @@ def test_peak_memory(learner, shared_tmp_path, seed, min_chars):
              hint="yield each kept text as soon as it is read; do not build a list and return iter(list)")
     if b["peak_bytes"] > 2 * a["peak_bytes"] + 256 * 1024:
         fail(f"tracemalloc peak of unique_texts on the same documents repeated 8x ({size_big:,} B vs "
-             f"{size_small:,} B): it must not grow with the file", f"about {a['peak_bytes']:,} B", f"{b['peak_bytes']:,} B",
+             f"{size_small:,} B): it must not grow with the file", f"about {a['peak_bytes']:,} B",
+             f"{b['peak_bytes']:,} B",
              hint="read line by line; keep only the set of hashes of the texts seen")
 
 
@@ -219,7 +219,8 @@ def test_parallel_tokenizing(learner, shared_tmp_path, seed, min_chars):
              example=f"{len(want)} texts of up to {POOL_WORDS} words")
     # Memory (issue 29: Pool.map / executor.map turn the generator into a list, and keep every result): with
     # ~4x the unique texts, the peak may grow by the set of seen hashes, not by the texts or their tokens.
-    extra = (shared_tmp_path / f"p{seed}-big.jsonl").stat().st_size - (shared_tmp_path / f"p{seed}-small.jsonl").stat().st_size
+    extra = (shared_tmp_path / f"p{seed}-big.jsonl").stat().st_size - (shared_tmp_path
+                                                                       / f"p{seed}-small.jsonl").stat().st_size
     if outside and peak_big - peak_small > POOL_MEMORY_SHARE * extra:
         fail(f"{what}: peak resident memory (VmHWM) of your process, read from /proc outside it, on a file with "
              f"~4x the unique texts: it must not hold the texts or their tokens",
@@ -246,6 +247,7 @@ def test_why_not_linear(learner):
     if set(got) != COURSE_CAUSES:
         fail("why_not_linear(): why 8 processes fall short of 8x (the course's 0.46 s -> 0.15 s, 3.1x)",
              sorted(COURSE_CAUSES), sorted(got),
-             hint="part 1: 「差在进程启动与 pickle，chunksize 是最重要的旋钮」 (the gap is process start-up and pickling, "
+             hint="part 1: 「差在进程启动与 pickle，chunksize 是最重要的旋钮」 (the gap is process start-up and "
+                  "pickling, "
                   "chunksize the main knob); each process has its own interpreter and GIL, and processes share no "
                   "memory")

@@ -11,8 +11,7 @@ import math
 
 import torch
 import torch.nn.functional as F
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_tensor, blame, expect_close, fail
@@ -130,7 +129,7 @@ def test_no_future_leak(learner, shape, seed, data):
     s = data.draw(st.integers(0, T - 2), label="last unchanged position s")
     q, k, v = _uniform(shape, torch.float64, seed)
     q2, k2, v2 = (x.clone() for x in (q, k, v))
-    for x, new in zip((q2, k2, v2), _uniform(shape, torch.float64, seed + 1)):
+    for x, new in zip((q2, k2, v2), _uniform(shape, torch.float64, seed + 1), strict=True):
         x[..., s + 1:, :] = new[..., s + 1:, :]  # the future: positions > s
     before = _call(learner, q, k, v, "causal_attention")[..., : s + 1, :]
     after = _call(learner, q2, k2, v2, "causal_attention")[..., : s + 1, :]
@@ -186,7 +185,8 @@ def test_large_logits(learner, shape, seed, dtype):
     c = math.sqrt(target / max(float(top), 1e-6))
     q, k, v = (q * c).to(dtype), (k * c).to(dtype), v.to(dtype)
     _expect_matches(learner, q, k, v,
-                    f"{str(dtype).removeprefix('torch.')} causal_attention with logits up to {target:g} (shape {shape})",
+                    f"{str(dtype).removeprefix('torch.')} causal_attention with logits up to {target:g} (shape "
+                    f"{shape})",
                     atol=atol, hint_if_close="large logits amplify rounding: subtract the row max, don't clamp",
                     hint_if_far="large logits: subtract each row's max before exp; clamping the logits changes "
                                 "the softmax (if ordinary inputs fail too, fix those first)")
@@ -207,11 +207,13 @@ def _manual(q, k, v, scale=None, allowed=lambda T: torch.ones(T, T, dtype=torch.
 
 for _wrong, _zh, _en in [
         (lambda q, k, v: _manual(q, k, v, scale=1.0), "没有乘缩放因子 1/sqrt(d)", "leaves out the 1/sqrt(d) scale"),
-        (lambda q, k, v: _manual(q, k, v, scale=1 / q.shape[-1]), "除以了 d 而不是 sqrt(d)", "divides by d, not by sqrt(d)"),
+        (lambda q, k, v: _manual(q, k, v, scale=1 / q.shape[-1]), "除以了 d 而不是 sqrt(d)",
+         "divides by d, not by sqrt(d)"),
         (lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool)),
          "没有因果 mask：每个位置都看到了后面的位置", "applies no causal mask: each position sees the later ones"),
         (lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool).triu()),
-         "mask 方向反了（转置）：位置 i 应只看 j <= i", "has the mask transposed: position i may attend only to j <= i"),
+         "mask 方向反了（转置）：位置 i 应只看 j <= i",
+         "has the mask transposed: position i may attend only to j <= i"),
         (lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool).tril(-1)),
          "连对角线也 mask 掉了：每个位置要能看到它自己", "masks the diagonal too: a position attends to itself"),
         (lambda q, k, v: _manual(q, k, v, dim=-2), "softmax 沿错了轴（在查询上归一化）：每个查询对各个键的权重之和为 1",

@@ -48,15 +48,14 @@ The first loss is "about ln V" within FIRST_LOSS_GAP: the course calls its model
 import math
 
 import torch
-
-torch.set_num_threads(1)  # this check process: oversubscribed threads are ~10x slower on a shared box
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
-from grader.checks.support.checking import as_number, fail
+from grader.checks.support.checking import fail
 from grader.checks.truth import training_loop as loop
 from grader.given.char_model import build_model, encode, evaluate_loss, make_corpus
+
+torch.set_num_threads(1)  # this check process: oversubscribed threads are ~10x slower on a shared box
 
 LN_V = math.log(loop.V)
 FIRST_LOSS_GAP = 0.5  # nats from ln V that still read "about ln V" (see above)
@@ -98,7 +97,8 @@ def test_validation_perplexity(learner, figure, run):
     if len(losses) != config["steps"]:
         fail("train(config): number of losses", config["steps"], len(losses), "one loss per step")
     figure(kind="line", title="P2 training loss", x_label="step", y_label="loss (nats)",
-           series={"yours": [[i, v] for i, v in enumerate(losses)], "initial model (reference)": [[0, LN_V], [len(losses) - 1, LN_V]]})
+           series={"yours": [[i, v] for i, v in enumerate(losses)],
+                   "initial model (reference)": [[0, LN_V], [len(losses) - 1, LN_V]]})
     if abs(losses[0] - LN_V) > FIRST_LOSS_GAP:  # the initial model's loss is near LN_V (test_first_loss's premise)
         fail("train(config): the first loss, against the initial model's", f"{LN_V:.2f} +- {FIRST_LOSS_GAP}",
              round(losses[0], 3),

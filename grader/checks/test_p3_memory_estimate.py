@@ -28,18 +28,16 @@ drawn configs against parameter counts of a meta-device model, and the course's 
 figures (128.5 / 16.7 / ~5.1 GB) as a second check.
 """
 
-import math
 
 import torch
-from hypothesis import given, settings, example
-from hypothesis import strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, fail
+from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.lora_params import peft_trainable
 from grader.engine.plugin import needs_cuda
 from grader.given.tiny_models import LLAMA3_8B, build_llama
-from grader.checks.support.strategies import llama_configs
 
 torch.set_num_threads(1)  # this check process: oversubscribed threads are ~10x slower on a shared box
 

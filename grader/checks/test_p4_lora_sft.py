@@ -26,16 +26,13 @@
 
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from grader.checks.support.fixtures import cache, tokenizer  # noqa: F401  (pytest fixtures)
+from grader.checks.support import strategies
+from grader.checks.support.checking import as_int, as_number, expect_equal, fail
 from grader.checks.truth import sft as truth
 from grader.checks.truth.lora_params import peft_trainable
 from grader.given import sft
-from grader.checks.support import strategies
-from grader.checks.support.checking import as_int, as_number, as_tensor, expect_equal, fail
-from grader.given.tiny_models import build_llama
 
 # Held-out rate from the reference (12 steps: 5/6 answered, 6/6 stopped; with EOS masked 5/6 answered,
 # 0/6 stopped) with margin: at least 4 of 6.
@@ -239,7 +236,7 @@ def _learner_training_batches(learner, cache, tokenizer) -> list[dict]:
     if type(batches) is not list or len(batches) != len(order):
         fail("the training batches of your data path", f"{len(order)} batches", type(batches).__name__)
     longest = max(len(truth.reference_example(tokenizer, q, a, eos)["input_ids"]) for q, a in sft.TRAIN_PAIRS)
-    for step, (batch, idx) in enumerate(zip(batches, order)):
+    for step, (batch, idx) in enumerate(zip(batches, order, strict=True)):
         problem = _batch_problem(batch)
         if problem is None and tuple(batch["input_ids"].shape[:1]) != (len(idx),):
             problem = f"{batch['input_ids'].shape[0]} rows, expected {len(idx)}"
@@ -311,9 +308,13 @@ def _ignored(labels) -> tuple[int, int]:
 
 for _wrong, _zh, _en in [
         (lambda k, n: (n - k) / n, "返回的是进入 loss 的比例：题目问的是被 loss 忽略（标签为 ignore_index）的比例",
-         "returns the fraction the loss keeps: the question asks for the fraction it ignores (labels equal to ignore_index)"),
-        (lambda k, n: 100.0 * k / n, "返回的是百分数：题目要 0 到 1 之间的比例", "returns a percentage: the question asks for a fraction between 0 and 1"),
-        (lambda k, n: float(k), "返回的是被忽略的标签个数，没有除以 B × T", "returns the count of ignored labels, not divided by B x T")]:
+         "returns the fraction the loss keeps: the question asks for the fraction it ignores (labels equal to "
+         "ignore_index)"),
+        (lambda k, n: 100.0 * k / n, "返回的是百分数：题目要 0 到 1 之间的比例",
+         "returns a percentage: the question asks for a fraction between 0 and 1"),
+        (lambda k, n: float(k), "返回的是被忽略的标签个数，没有除以 B × T",
+         "returns the count of ignored labels, not divided by B x T")]:
     mistake("masked_fraction", function="masked_fraction", probe=_LABELS, zh=_zh, en=_en)(
         lambda got, labels, _w=_wrong: 0 < _ignored(labels)[0] < _ignored(labels)[1]
-        and close(got, _w(*_ignored(labels))) and not close(_w(*_ignored(labels)), _ignored(labels)[0] / _ignored(labels)[1]))
+        and close(got, _w(*_ignored(labels))) and not close(_w(*_ignored(labels)),
+                                                            _ignored(labels)[0] / _ignored(labels)[1]))

@@ -4,7 +4,8 @@ reads_profiler_table: this process profiles a real training step of a drawn MLP 
 ``torch.profiler.profile`` (``record_function("forward")`` / ``("backward")`` around the two
 phases), turns ``key_averages()`` into plain rows and gives them to the learner; top ops and the
 backward/forward ratio are recomputed here from the same rows.
-run_record: this process makes a git repository with a commit (truth/experiments.git_repo, as C6) and a random data file;
+run_record: this process makes a git repository with a commit (truth/experiments.git_repo, as C6) and a random data
+file;
 the learner's ``make_run_record`` gets the run's facts among others a record leaves out
 (``meaning.run_facts``); its record must hold that commit (``git rev-parse HEAD`` here), the
 file's sha256 (hashlib here), the run id, config, seed and metrics given, a pip-freeze-like
@@ -35,8 +36,7 @@ import time
 from pathlib import Path
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, fail
@@ -66,7 +66,8 @@ def profile_rows(n_layers: int, width: int, batch: int) -> list[dict]:
             with torch.profiler.record_function("backward"):
                 loss.backward()
             model.zero_grad(set_to_none=True)
-    return [{"name": e.key, "self_cpu_time_us": float(e.self_cpu_time_total), "cpu_time_total_us": float(e.cpu_time_total),
+    return [{"name": e.key, "self_cpu_time_us": float(e.self_cpu_time_total),
+             "cpu_time_total_us": float(e.cpu_time_total),
              "count": int(e.count)} for e in prof.key_averages()]
 
 
@@ -118,10 +119,12 @@ def test_run_record(learner, shared_tmp_path, seed, data, config):
             fail(f"run record item {names[key]!r}", value, rec[key], hints[key] + " (" + P6_RECORD + ")")
     env = rec["environment"]
     if not isinstance(env, dict) or len(env) < 5 or not all(isinstance(v, str) for v in env.values()):
-        fail(f"run record item {names['environment']!r}", "a pip-freeze-like dict {package: version} of the installed packages",
+        fail(f"run record item {names['environment']!r}",
+             "a pip-freeze-like dict {package: version} of the installed packages",
              env if not isinstance(env, dict) else f"{len(env)} entries", P6_RECORD)
     if env.get("torch") != torch.__version__:
-        fail(f"{names['environment']}['torch']", torch.__version__, env.get("torch"), "the version of the torch that runs")
+        fail(f"{names['environment']}['torch']", torch.__version__, env.get("torch"),
+             "the version of the torch that runs")
     if out["saved"] != out["record"]:
         fail(f"the JSON saved at {out['path']}", "the same seven items as the returned record", out["saved"],
              "json.dump the record beside the run")
@@ -198,7 +201,8 @@ def test_seed_reproducible(learner, seeds):
              "every worker's base seed, from which torch seeds the workers' RNGs; nothing from the clock or the "
              "process (" + P6_SEED + ")")
     if zero["metric"] != zero_again["metric"]:
-        fail("metric of two runs with seed 0, 1.1 s apart", "identical", f"{zero['metric']!r} vs {zero_again['metric']!r}",
+        fail("metric of two runs with seed 0, 1.1 s apart", "identical",
+             f"{zero['metric']!r} vs {zero_again['metric']!r}",
              "0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as 'no seed'")
     for s_, r in ((b, other), (0, zero)):
         if r["metric"] == first["metric"]:
@@ -220,7 +224,8 @@ _TABLE = (([_row("forward", 5, 100), _row("backward", 5, 230), _row("aten::linea
 
 
 def _aten_by(rows, key):
-    return [r["name"] for r in sorted((r for r in rows if r["name"].startswith("aten::")), key=lambda r: (-r[key], r["name"]))]
+    return [r["name"] for r in sorted((r for r in rows if r["name"].startswith("aten::")),
+                                      key=lambda r: (-r[key], r["name"]))]
 
 
 def _ratio(rows):
@@ -230,10 +235,14 @@ def _ratio(rows):
 
 mistake("reads_profiler_table", function="summarize_profile", probe=_TABLE,
         zh="按总时间（cpu_time_total，含子算子）排了序：找热点看 self 时间，总时间会把子算子的时间再算进父算子",
-        en="ranks the ops by total time (cpu_time_total, children included): hot spots are read by self time, totals count a "
+        en="ranks the ops by total time (cpu_time_total, children included): hot spots are read by self time, totals "
+        "count a "
            "child's time again in its parent")(
-    lambda got, rows, k=5: isinstance(got, dict) and list(got.get("top_ops", [])) == _aten_by(rows, "cpu_time_total_us")[:k]
+    lambda got, rows, k=5: isinstance(got, dict) and list(got.get("top_ops", [])) == _aten_by(rows,
+                                                                                              "cpu_time_total_us")[:k]
     != _aten_by(rows, "self_cpu_time_us")[:k])
 mistake("reads_profiler_table", function="summarize_profile", probe=_TABLE,
-        zh="比值倒过来了：要的是 backward 除以 forward", en="inverts the ratio: the question asks for backward over forward")(
-    lambda got, rows, k=5: isinstance(got, dict) and _ratio(rows) != 1 and close(got.get("backward_forward_ratio"), 1 / _ratio(rows)))
+        zh="比值倒过来了：要的是 backward 除以 forward",
+        en="inverts the ratio: the question asks for backward over forward")(
+    lambda got, rows, k=5: isinstance(got, dict) and _ratio(rows) != 1 and close(got.get("backward_forward_ratio"),
+                                                                                 1 / _ratio(rows)))

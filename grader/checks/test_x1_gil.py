@@ -23,10 +23,10 @@ import multiprocessing
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 
 import pytest
-from hypothesis import Phase, given, settings
-from hypothesis import strategies as st
+from hypothesis import Phase, given, settings, strategies as st
 
 from grader.checks.support.checking import fail
 
@@ -86,7 +86,7 @@ def together(samples: list) -> float | None:
     CPU time the second busiest child gained / what the busiest gained (1: two children always ran
     together; ~0: one at a time, whatever the load). None: no child gained CPU time."""
     second = first = 0.0
-    for a, b in zip(samples, samples[1:]):
+    for a, b in pairwise(samples):
         gains = sorted((b[pid] - a.get(pid, b[pid]) for pid in b), reverse=True) + [0.0, 0.0]
         first, second = first + gains[0], second + gains[1]
     return second / first if first > 0 else None
@@ -97,7 +97,7 @@ def workers_busy(samples: list, min_cpu_s: float) -> int:
     samples (a helper such as multiprocessing's resource tracker gains far less). A child missed
     between two reads only lowers the count."""
     gained: dict = {}
-    for a, b in zip(samples, samples[1:]):
+    for a, b in pairwise(samples):
         for pid in b:
             gained[pid] = gained.get(pid, 0.0) + b[pid] - a.get(pid, b[pid])
     return sum(g >= min_cpu_s for g in gained.values())
@@ -188,7 +188,8 @@ def experiment(learner, tasks) -> dict:
         if runs[kind]["result"] != want:
             fail(f"{what}: results in task order", want, runs[kind]["result"])
     floor = 0.5 * sum(own_busy_cpu_s(n) for n in tasks)
-    if runs["serial"]["cpu_self_s"] < floor:  # CPU time per loop varies with load (a busy sibling core): measure again now
+    # CPU time per loop varies with load (a busy sibling core): measure again now
+    if runs["serial"]["cpu_self_s"] < floor:
         with learner.paused():
             floor = min(floor, 0.5 * sum(_own_busy_once(n) for n in tasks))
     if runs["serial"]["cpu_self_s"] < floor:
@@ -209,7 +210,7 @@ def _tasks(n):
 @given(st.integers(1_500_000, 2_500_000))
 def test_threads_cpu_use(learner, n):
     tasks = _tasks(n)
-    for attempt in range(3):
+    for _ in range(3):
         run = experiment(learner, tasks)
         problem = _threads_problem(run["serial"], run["threads"])
         if problem is None:
@@ -241,7 +242,8 @@ def _threads_problem(serial: dict, threads: dict):
                 f"{threads['cpu_children_s']:.2f} s", "concurrent.futures.ThreadPoolExecutor, not a process pool")
     cores = threads["cpu_self_s"] / threads["wall_s"]
     if cores > GIL_MAX_CORES:
-        return ("cores", f"{N_WORKERS} threads of CPU-bound Python used {cores:.2f} cores at once (CPU time / wall time)",
+        return ("cores",
+                f"{N_WORKERS} threads of CPU-bound Python used {cores:.2f} cores at once (CPU time / wall time)",
                 f"<= {GIL_MAX_CORES}: the GIL lets one thread run bytecode at a time", round(cores, 2),
                 "busy() must be pure Python; NumPy or C code can release the GIL")
     return None
@@ -252,7 +254,7 @@ def _threads_problem(serial: dict, threads: dict):
 def test_parallel_cpu_use(learner, n):
     tasks = _tasks(n)
     _workers_as_asked(learner, n)
-    for attempt in range(2):
+    for _ in range(2):
         run = experiment(learner, tasks)
         serial, threads, procs = run["serial"], run["threads"], run["processes"]
         if procs["cpu_children_s"] < WHERE * serial["cpu_self_s"]:

@@ -16,8 +16,7 @@ import math
 import numpy as np
 import torch
 import torch.nn.functional as F
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, as_shape, expect_close, expect_equal, expect_raises, fail
@@ -38,7 +37,8 @@ def test_naive_loss(learner, shapes, seed):
         got = learner.naive_mse(p, t)
         if type(got) not in (tuple, list) or len(got) != 2:
             fail(f"{what} must return (loss, shape)", "(float, tuple)", got)
-        expect_equal(as_shape(got[1], what + " shape"), np.broadcast_shapes(p.shape, t.shape), what + ": shape of pred - target",
+        expect_equal(as_shape(got[1], what + " shape"), np.broadcast_shapes(p.shape, t.shape),
+                     what + ": shape of pred - target",
                      hint="it runs without an error: (N,) - (N, 1) broadcasts to (N, N)")
         want = float(((p - t) ** 2).mean())
         loss = as_number(got[0], what + " loss")
@@ -50,7 +50,8 @@ def test_naive_loss(learner, shapes, seed):
 @given(strategies.silently_broadcasting_pairs(), st.integers(0, 2**31 - 1))
 def test_safe_loss(learner, shapes, seed):
     pred, target = _tensors(shapes, seed)
-    with expect_raises("ValueError", f"safe_mse(pred {tuple(pred.shape)}, target {tuple(target.shape)}) must raise ValueError"):
+    with expect_raises("ValueError",
+                       f"safe_mse(pred {tuple(pred.shape)}, target {tuple(target.shape)}) must raise ValueError"):
         learner.safe_mse(pred, target)
     other = pred.reshape(1, -1) if pred.dim() == 1 else pred.reshape(-1)  # same elements, other shape
     with expect_raises("ValueError", f"safe_mse(pred {tuple(pred.shape)}, target {tuple(other.shape)}) must raise "
@@ -63,7 +64,8 @@ def test_safe_loss(learner, shapes, seed):
     got = learner.drive("grader.drivers.gradients:grad_of", "safe_mse", list(same), wrt=[0], seed=seed)
     p = same[0].clone().requires_grad_(True)
     F.mse_loss(p, same[1]).backward(cotangent((), torch.float64, seed))
-    what = f"gradient of safe_mse(pred {tuple(pred.shape)}, target) with respect to pred (loss.backward() in your process)"
+    what = (f"gradient of safe_mse(pred {tuple(pred.shape)}, target) with respect to pred (loss.backward() in your "
+            f"process)")
     if not got["has_graph"] or got["grads"][0] is None:
         fail(what, "the gradient 2 (pred - target) / N", "no gradient: the returned loss is not connected to pred",
              hint="return F.mse_loss(pred, target) itself: no .item(), no torch.tensor(value), no .detach(), "

@@ -4,8 +4,7 @@ values the learner's experiment returns (part 4, mixed precision; part 7 §四 a
 
 import torch
 import torch.nn.functional as F
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support.checking import as_tensor, expect_close, fail
 
@@ -14,7 +13,8 @@ from grader.checks.support.checking import as_tensor, expect_close, fail
 def _cases(draw):
     b, d_in, d_out = draw(st.integers(1, 16)), draw(st.integers(1, 64)), draw(st.integers(2, 32))
     g = torch.Generator().manual_seed(draw(st.integers(0, 2**31 - 1)))
-    x, w, bias = torch.randn(b, d_in, generator=g), torch.randn(d_out, d_in, generator=g), torch.randn(d_out, generator=g)
+    x, w, bias = torch.randn(b, d_in, generator=g), torch.randn(d_out, d_in, generator=g), torch.randn(d_out,
+                                                                                                       generator=g)
     return x, w / d_in**0.5 + 1e-3, bias, torch.randint(0, d_out, (b,), generator=g)
 
 
@@ -88,18 +88,28 @@ def _dtype_of(got, key):
 
 mistake("weight_dtype", function="autocast_experiment", probe=_PROBE,
         zh="参数本身变成了 bf16（把层转成了 bf16）：autocast 只为矩阵乘临时转一份 bf16，参数仍是 fp32 主权重",
-        en="makes the parameter itself bf16 (the layer cast to bf16): autocast casts a temporary bf16 copy for the matmul, "
+        en="makes the parameter itself bf16 (the layer cast to bf16): autocast casts a temporary bf16 copy for the "
+           "matmul,"
+        " "
            "the parameter stays the fp32 master weight")(
     lambda got, *case: _dtype_of(got, "weight_after") == torch.bfloat16)
 mistake("logits_dtype", function="autocast_experiment", probe=_PROBE,
-        zh="logits 是 fp16：题目的 autocast 是 CPU 上的 bfloat16", en="returns fp16 logits: the question's autocast is bfloat16 on the CPU")(
+        zh="logits 是 fp16：题目的 autocast 是 CPU 上的 bfloat16",
+        en="returns fp16 logits: the question's autocast is bfloat16 on the CPU")(
     lambda got, *case: _dtype_of(got, "logits") == torch.float16)
 mistake("logits_dtype", function="autocast_experiment", probe=_PROBE,
-        zh="logits 是 fp32：在 CPU 的 autocast(bfloat16) 下矩阵乘返回 bf16（没开 autocast、device_type 写成 \"cuda\"、或事后 .float() 都会得到 fp32）",
-        en="returns fp32 logits: under CPU autocast(bfloat16) a matmul returns bf16 (autocast off, device_type \"cuda\" on CPU "
+        zh="logits 是 fp32：在 CPU 的 autocast(bfloat16) 下矩阵乘返回 bf16（没开 autocast、device_type 写成 \"cuda\"、"
+        "或事后 .float() 都会得到 fp32）",
+        en="returns fp32 logits: under CPU autocast(bfloat16) a matmul returns bf16 (autocast off, device_type "
+           "\"cuda\" "
+        "on CPU "
            "tensors, or a .float() after it all give fp32)")(
     lambda got, *case: _dtype_of(got, "logits") == torch.float32)
 mistake("loss_dtype", function="autocast_experiment", probe=_PROBE,
-        zh="loss 是 bf16：在 autocast 里 cross_entropy（reduction）按 fp32 算，在 autocast 外对 bf16 logits 求 loss 才是 bf16",
-        en="returns a bf16 loss: inside autocast cross_entropy (a reduction) runs in fp32; only outside it does a loss of bf16 logits stay bf16")(
+        zh="loss 是 bf16：在 autocast 里 cross_entropy（reduction）按 fp32 算，在 autocast 外对 bf16 logits 求 loss "
+           "才是 "
+        "bf16",
+        en="returns a bf16 loss: inside autocast cross_entropy (a reduction) runs in fp32; only outside it does a loss "
+           "of "
+        "bf16 logits stay bf16")(
     lambda got, *case: _dtype_of(got, "loss") == torch.bfloat16)

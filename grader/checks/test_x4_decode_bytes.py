@@ -6,13 +6,12 @@ import math
 from functools import lru_cache
 
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, fail
-from grader.given.tiny_models import LLAMA3_8B, QWEN2_5_0_5B, build_llama
 from grader.checks.support.strategies import llama_configs
+from grader.given.tiny_models import LLAMA3_8B, QWEN2_5_0_5B, build_llama
 
 H100_PEAK, H100_BW = 989e12, 3.35e12
 

@@ -16,13 +16,11 @@ bool on the real run and drawn curves; stops on the real generations and drawn t
 """
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from grader.checks.support.fixtures import cache, tokenizer  # noqa: F401  (pytest fixtures)
+from grader.checks.support.checking import as_number, expect_equal, fail
 from grader.checks.truth import sft as truth
 from grader.given import sft
-from grader.checks.support.checking import as_number, expect_equal, fail
 
 MIN_ANSWERED, MAX_STOPPED = 4, 1  # reference 5/6 answered, 0/6 stopped, with margin
 MAX_NEW_TOKENS = 8
@@ -60,7 +58,8 @@ def run(learner, cache, tokenizer):
 
 def _mask_eos_rule(example, eos_id):
     return {"input_ids": list(example["input_ids"]),
-            "labels": [-100 if t == eos_id else l for t, l in zip(example["input_ids"], example["labels"])]}
+            "labels": [-100 if t == eos_id else label for t, label in zip(example["input_ids"], example["labels"],
+                                                                          strict=True)]}
 
 
 def _mask_eos_contract(learner):
@@ -138,7 +137,8 @@ def test_loss_curve(learner, run, figure, drawn):
     _masked(run)
     losses = [as_number(x, "a training loss") for x in run["losses"]]
     if not _loss_rule(losses):
-        fail(f"the loss with EOS masked ({len(losses)} steps)", "a loss that clearly fell (the last 3 below half the first)",
+        fail(f"the loss with EOS masked ({len(losses)} steps)",
+             "a loss that clearly fell (the last 3 below half the first)",
              [round(x, 3) for x in losses])
     expect_equal(learner.loss_fell(losses), True, f"loss_fell on the real run {[round(x, 3) for x in losses]}")
     figure(kind="line", title="SFT loss with EOS masked", x_label="step", y_label="loss",
@@ -166,7 +166,7 @@ def test_generations(learner, run, tokenizer, gen):
     if answered < MIN_ANSWERED or stopped > MAX_STOPPED:
         fail("held-out answers with EOS masked: answered / stopped", f">= {MIN_ANSWERED} / <= {MAX_STOPPED} of 6",
              f"{answered} / {stopped}: {shown}")
-    for (q, a), new, r in zip(sft.HELD_OUT_PAIRS, run["generated"], rows):
+    for (_, a), new, r in zip(sft.HELD_OUT_PAIRS, run["generated"], rows, strict=True):
         n = len(tokenizer(f" {a}", add_special_tokens=False)["input_ids"])
         expect_equal(learner.stops(new, eos, n), r["stopped"], f"stops() on the generation {r['text']!r} for {a}")
     window = 2 + truth.STOP_WITHIN + 1  # new tokens allowed for a 2-token answer

@@ -59,7 +59,8 @@ def records_from_jobs(job_results: list[dict]) -> list[dict]:
     for r in job_results:
         for kp in r["result"].get("key_points", []):
             out.append({"student": r["student"], "exercise": r["exercise"], "key_point": kp["key_point"],
-                        "status": kp["status"], "misconception": misconception_of(kp) if kp["status"] != "passed" else ""})
+                        "status": kp["status"],
+                        "misconception": misconception_of(kp) if kp["status"] != "passed" else ""})
     return out
 
 
@@ -102,7 +103,8 @@ def _misconceptions_recorded(course: Path) -> dict[tuple[str, str, str], str]:
     for path in sorted((course / roster.PRIVATE / "results").glob("*/*.json")):
         for ex_id, res in roster.load_results(course, path.parent.name, path.stem).items():
             for kp in res.key_points:
-                if kp.status != "passed" and (named := misconception_of({"misconception": kp.misconception, "hint": kp.hint})):
+                if kp.status != "passed" and (named := misconception_of({"misconception": kp.misconception,
+                                                                         "hint": kp.hint})):
                     out[(path.stem, ex_id, kp.key_point)] = named
     return out
 
@@ -226,10 +228,11 @@ def render(report: ClassReport) -> str:
         rate = r["pass_rate"]
         width = int(120 * (rate or 0))
         cls = " class='low'" if rate is not None and rate < 0.5 else ""
-        bar = f"<span class='barbg'><span class='bar' style='width:{width}px'></span></span>" if rate is not None else ""
+        bar = "" if rate is None else f"<span class='barbg'><span class='bar' style='width:{width}px'></span></span>"
         out.append(f"<tr><td>{r['exercise']}</td><td title='{escape(r['claim'])}'>{escape(r['key_point'])}"
                    f"{' (follow-up)' if r['followup'] else ''}</td><td{cls}>{bar}{_rate(rate)}</td>"
-                   f"<td class='num'>{r['passed']}/{r['students']}</td><td>{escape(r['most_frequent_failure'])}</td></tr>")
+                   f"<td class='num'>{r['passed']}/{r['students']}</td>"
+                   f"<td>{escape(r['most_frequent_failure'])}</td></tr>")
     out.append("</table></body></html>")
     return "\n".join(out)
 
@@ -248,7 +251,8 @@ def _levels_figure(report: ClassReport):
     data = [r for r in report.levels if r["level"] != "pass line met"]
     fig, ax = plt.subplots(figsize=(6, 2.6), layout="constrained")
     colors = {"none": "#d4d4d4", "read": "#93c5fd", "mastered": "#4ade80", "can-teach": "#fbbf24"}
-    ax.bar([r["level"] for r in data], [r["students"] for r in data], color=[colors.get(r["level"], "#888") for r in data])
+    ax.bar([r["level"] for r in data], [r["students"] for r in data],
+           color=[colors.get(r["level"], "#888") for r in data])
     ax.set_ylabel("students")
     ax.set_title("Level distribution")
     ax.yaxis.get_major_locator().set_params(integer=True)

@@ -32,12 +32,11 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import Callable, Iterable
 
-from grader.course import catalog
-from grader.course import levels
+from grader.course import catalog, levels
 from grader.engine import cache, runner
 from grader.engine.results import ExerciseResult
 from grader.isolation import files

@@ -115,7 +115,6 @@ def answer_source(ex: catalog.Exercise) -> str:
     stub_src = (ROOT / "exercises" / f"{ex.module}.py").read_text()
     sol_src, sol = _module(ex.module)
     stub = ast.parse(stub_src)
-    stub_funcs = [n for n in stub.body if isinstance(n, ast.FunctionDef)]
     stub_texts = {ast.unparse(n) for n in stub.body if not isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     stub_names = set().union(*(_bound_names(n) for n in stub.body if not isinstance(n, ast.Expr)))
 
@@ -207,7 +206,8 @@ def _stub_bodies(ex: catalog.Exercise) -> dict[str, list[str]]:
         if isinstance(node, ast.FunctionDef):
             rest = node.body[1:] if _docstring_node(node.body) else node.body
             if rest:
-                out[node.name] = textwrap.dedent("\n".join(_lines(src, rest[0].lineno, rest[-1].end_lineno))).splitlines()
+                out[node.name] = textwrap.dedent("\n".join(_lines(src, rest[0].lineno,
+                                                                  rest[-1].end_lineno))).splitlines()
     return out
 
 

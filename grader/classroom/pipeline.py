@@ -8,7 +8,8 @@ autograde (no ``Execute``: no kernel runs the student's notebook)
     :class:`CheckNotebook`, first: another set's notebook (or none of the course's) under this
     set's name is recorded as not submitted and replaced by the release notebook, instead of
     failing in nbgrader's OverwriteCells. :class:`GradeAnswerCells` checks the grader's files
-    against the course's manifest, reads each answer cell from the notebook file and grades it with the sandboxed runner of ``make grade``,
+    against the course's manifest, reads each answer cell from the notebook file and grades it with the sandboxed runner
+    of ``make grade``,
     re-grading only answers whose fingerprint changed since the last autograde, and writes each
     test cell's verdict; :class:`RequireGradeOutputs` makes a test cell it did not write an error;
     :class:`AddRubrics` shows each C written answer's rubric under it, for formgrader.

@@ -17,7 +17,7 @@ environment (the actors import ``grader`` from it), the class's submissions at t
 from __future__ import annotations
 
 import os
-from typing import Callable
+from collections.abc import Callable
 
 # Settings of the driver's environment that the actors must share.
 PASSED_ON = ("PYTHONPATH", "TOOLBOX_GRADER_MODEL_CACHE", "GRADER_CACHE_DIR", "HF_HUB_OFFLINE",

@@ -119,7 +119,7 @@ class Exercise:
         raise KeyError(f"{self.id} has no key point {kp_id!r}")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _item_pattern(item: str) -> re.Pattern:
     pattern = re.escape(" ".join(item.split()))
     if item[:1].isalnum():
@@ -230,7 +230,8 @@ L_ACCUM = ("backward() adds into .grad, it never overwrites: every step needs ze
 L_LOOP = ("the twenty lines add four things to the tutorial's five: autocast(bfloat16), .float() logits with "
           "ignore_index=-100, clip_grad_norm_(1.0), warmup + cosine; and zero_grad(set_to_none=True) after the "
           "step — 「.float() / ignore_index=-100 / clip_grad_norm_(1.0)」")
-L_IGNORE = "the label ignore index is -100: cross_entropy leaves those positions out — 「ignore_index=-100 是 SFT 的 loss mask」"
+L_IGNORE = ("the label ignore index is -100: cross_entropy leaves those positions out — 「ignore_index=-100 是 SFT 的 "
+            "loss mask」")
 L_16 = ("16 bytes per trainable parameter = bf16 weight 2 + bf16 gradient 2 + fp32 master weight 4 + AdamW's "
         "two moments 4 + 4; a frozen parameter keeps its bf16 weight only — "
         "「16 字节 / 可训练参数 = bf16 权重 2 + bf16 梯度 2 + fp32 主权重 4 + AdamW 两个矩 4 + 4」")
@@ -268,7 +269,8 @@ L_SEED = ("the same seed twice must give the identical result (3.237898 both tim
 # The rules without the course's numbers, for key points whose expected value is shown at the first
 # failure (``kp``): what they teach must not give away a value a ``fact`` key point withholds.
 L_GIL_RULE = ("the GIL lets one thread run Python bytecode at a time: CPU-bound threads keep one core busy; worker "
-              "processes, each with its own interpreter, run on several — 「GIL 让 CPU 密集的线程不并行，进程池才有用」")
+              "processes, each with its own interpreter, run on several — 「GIL 让 CPU 密集的线程不并行，"
+              "进程池才有用」")
 L_ACT_RULE = ("activations are outside the account: they grow with B x T x layers x d, not with the parameters; "
               "gradient checkpointing keeps only each layer's input and recomputes the rest — 「激活是账外的一块」")
 L_LORA_RULE = ("LoRA adds (alpha/r) B A x beside a frozen linear: r x (in + out) parameters per hooked linear; "
@@ -279,7 +281,8 @@ L_KV_RULE = ("the KV cache keeps K and V of every layer for every token: two [B,
 L_EOS_RULE = ("the end-of-sequence token must be in the loss, and often enough: the prompt and the padding are left "
               "out of it, the answer and its EOS kept — 「结束符必须进 loss、且要见够多次」")
 L_BYTES_RULE = ("every tensor a step keeps counts numel x element_size: the weights (a tied embedding once), a "
-                "gradient per trainable parameter and the optimizer's state — 「numel() × element_size() 是任何张量的字节数」")
+                "gradient per trainable parameter and the optimizer's state — 「numel() × element_size() "
+                "是任何张量的字节数」")
 L_AMP = ("autocast(bfloat16) runs the matmuls in bf16 and keeps reductions such as the loss in fp32; the parameters "
          "stay fp32 — 「autocast(bfloat16) 是混合精度」")
 L_FLOAT_LOSS = ("the loss is computed on fp32 logits, over the labelled positions only (the prompt and the padding are "
@@ -341,22 +344,28 @@ CATALOG: tuple[Exercise, ...] = (
              P1_MUST, L_LIST),
         timeout_s=240,
         question="一份 8 GB 的 JSONL，机器内存 32 GB。json.loads 后读成 list 能不能装下？用生成器峰值大约多少？",
-        forbidden=("independent of", "5x", "5 x", "five times", "several times", "40 GB", "50 GB", "hash set", "set of hashes",
+        forbidden=("independent of", "5x", "5 x", "five times", "several times", "40 GB", "50 GB", "hash set",
+                   "set of hashes",
                    "hashlib", "sha1", "digest", "readlines", "line by line", "read()", "list(f)",
                    "one record", "19.4")),
     _ex("A2", "a2_nbytes_index", "A", 2, "Bytes of a tensor and the shape after indexing",
-        kp("nbytes_matches_meta_tensor", "nbytes(shape, dtype) against a meta-device tensor's nbytes", P2_CONC, L_INDEX),
-        kp("half_precision_nbytes", "nbytes of bfloat16 and float16 tensors, the course's example first", P2_CONC, L_INDEX),
+        kp("nbytes_matches_meta_tensor", "nbytes(shape, dtype) against a meta-device tensor's nbytes", P2_CONC,
+           L_INDEX),
+        kp("half_precision_nbytes", "nbytes of bfloat16 and float16 tensors, the course's example first", P2_CONC,
+           L_INDEX),
         kp("integer_index_shape", "the shape after an integer index, the course's example first", P2_CONC, L_INDEX),
         kp("slice_shape", "the shape after a slice (also of one element or none), the course's example first",
            P2_CONC, L_INDEX),
         kp("full_index_expressions", "shapes after mixed index expressions (ellipsis, None, negative ints, steps)",
            P2_CONC, L_INDEX),
-        question="x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)：x.nbytes 多少？x[:, -1] 与 x[:, -1:] 各是什么形状？",
-        forbidden=("two bytes", "keeps dim", "2 bytes", "16 MiB", "16,777,216", "16777216", "(16, 1024)", "(16, 1, 1024)", "removes",
+        question="x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)：x.nbytes 多少？x[:, -1] 与 x[:, -1:] "
+                 "各是什么形状？",
+        forbidden=("two bytes", "keeps dim", "2 bytes", "16 MiB", "16,777,216", "16777216", "(16, 1024)",
+                   "(16, 1, 1024)", "removes",
                    "keeps the dimension", "drops", "len(range", "s.indices", "inserts", "as many")),
     _ex("A3", "a3_broadcast", "A", 2, "Broadcast two shapes",
-        kp("matches_numpy", "broadcast_shape against np.broadcast_shapes on broadcastable shapes", P2_MUST, L_BROADCAST),
+        kp("matches_numpy", "broadcast_shape against np.broadcast_shapes on broadcastable shapes", P2_MUST,
+           L_BROADCAST),
         kp("different_lengths", "shapes of different lengths, the course's example first", P2_MUST, L_BROADCAST),
         kp("raises_on_incompatible", "incompatible shapes raise ValueError, as numpy does", P2_MUST, L_BROADCAST),
         question="(8, 1, 64) + (16, 64) 能广播吗？结果什么形状？",
@@ -367,7 +376,8 @@ CATALOG: tuple[Exercise, ...] = (
            "example first", P3_CONC, L_ACCUM),
         kp("matches_full_batch", "an accumulation step over micro-batches of different lengths against the "
            "full-batch gradient (1e-6)", P3_CONC, L_ACCUM),
-        question="第三篇的手算例子 \\(w = 3\\)、\\(x = 2\\)、\\(L = (wx - 1)^2\\)，每次重新前向、连续 backward() 三次而不 zero_grad，w.grad 是多少？",
+        question="第三篇的手算例子 \\(w = 3\\)、\\(x = 2\\)、\\(L = (wx - 1)^2\\)，每次重新前向、连续 backward() "
+                 "三次而不 zero_grad，w.grad 是多少？",
         forbidden=("60", "= 20", "adds into", "accumulates", "overwrite", "clear them", "1/k", "valid tokens",
                    "scale", "summed loss", "zero_grad once")),
     _ex("A5", "a5_first_loss", "A", 3, "The loss of the first training step",
@@ -384,10 +394,12 @@ CATALOG: tuple[Exercise, ...] = (
              P4_MUST, L_16),
         fact("lora_bytes", "LoRA's training-state bytes (frozen base + adapters), the course's 3B question first",
              P4_CONC, L_16 + "; " + L_LORA_STATE),
-        kp("matches_real_tensors", "the total and its parts against real tensors after one step (full and peft LoRA), set up in "
+        kp("matches_real_tensors",
+           "the total and its parts against real tensors after one step (full and peft LoRA), set up in "
              "the course's bf16 convention",
              P4_MUST, L_16),
-        question="一个 3B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 24 GB 的卡够不够？改成可训练 1% 的 LoRA 呢？",
+        question="一个 3B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 24 GB 的卡够不够？改成可训练 1% 的 LoRA "
+                 "呢？",
         forbidden=("48 GB", "48 * 10", "6.5 GB", "6.48", "2 bytes", "4 bytes", "master", "adam_m", "adam_v",
                    "first moment", "second moment", "grads", "fp32 copies", "bf16 weights", "only its bf16")),
     _ex("A7", "a7_activations", "A", 4, "Activation memory, with and without checkpointing",
@@ -400,7 +412,8 @@ CATALOG: tuple[Exercise, ...] = (
         kp("tracks_measurement", "activations without checkpointing within 0.5x-1.25x of the bytes measured with "
            "saved_tensors_hooks on real Llama models", P4_MUST, L_ACT_RULE),
         question="Llama-3-8B 微调，\\(B = 2\\)、\\(T = 8192\\)，不开 checkpointing 的激活约多少？开了呢？",
-        forbidden=("keeps inputs", "scales with", "6 d", "6d", "3 d_ff", "6 vectors", "layer's input", "layer input", "keeps only",
+        forbidden=("keeps inputs", "scales with", "6 d", "6d", "3 d_ff", "6 vectors", "layer's input", "layer input",
+                   "keeps only",
                    "its input", "B x T", "B × T", "proportional", "66 GiB", "4 GiB", "32 MiB", "T x T", "recompute")),
     _ex("A8", "a8_lora_params", "A", 5, "LoRA's trainable parameters from a config",
         kp("matches_peft", "the count against peft on a meta-device model for drawn configs and targets",
@@ -417,8 +430,10 @@ CATALOG: tuple[Exercise, ...] = (
         fact("llama3_8b_per_token", "the course's Llama-3-8B per token, and real configs for drawn B x T",
              P6_MUST, L_KV),
         fact("fits_decision", "the decision on GPUs drawn around the exact need, the course's question first",
-             P6_CONC, L_KV + "; weights + KV cache must fit: 128 x 4K on Llama-3-8B is 68.7 GB + 16 GB ~ 85 GB > 80 GB"),
-        question="Llama-3-8B bf16 推理，128 个并发请求、每个 4K 上下文，KV cache 多大？加上权重能不能放进一张 80 GB 卡？",
+             P6_CONC,
+             L_KV + "; weights + KV cache must fit: 128 x 4K on Llama-3-8B is 68.7 GB + 16 GB ~ 85 GB > 80 GB"),
+        question="Llama-3-8B bf16 推理，128 个并发请求、每个 4K 上下文，KV cache 多大？加上权重能不能放进一张 80 GB "
+                 "卡？",
         forbidden=("68.7", "85 GB", "n_kv_heads, seq_len", "[batch, n_kv", "[B, n_kv_heads", "K and V of", "2 x", "2 *",
                    "per layer", "<= gpu")),
     _ex("A10", "a10_profile_idle", "A", 6, "Where did the step's time go",
@@ -428,7 +443,8 @@ CATALOG: tuple[Exercise, ...] = (
         kp("classifies_real_profiles", "the label of real torch.profiler runs whose time goes to different places",
            P6_MUST, L_PROF),
         timeout_s=240,
-        question="一步训练墙钟 300 ms，profiler 表里 CUDA 时间合计 90 ms、aten::mm 与 attention 占其中 60%。瓶颈最可能在哪？",
+        question="一步训练墙钟 300 ms，profiler 表里 CUDA 时间合计 90 ms、aten::mm 与 attention 占其中 60%。"
+                 "瓶颈最可能在哪？",
         forbidden=("0.7", "70%", "1 - device", "device / wall", "more than half", "half of", "at least half",
                    "self times", "sum of self", "counted once", "more than once", "GEMM", "copy_", "contiguous",
                    "data loading", ".item()", "launch")),
@@ -441,8 +457,10 @@ CATALOG: tuple[Exercise, ...] = (
              "measurement, and the course's 8B at B=4, T=8192", P4_MUST, L_ACT),
         kp("plans_that_fit", "the other two plans against the constraints they must meet, on drawn budgets",
            P3_CONC, L_ACCUM),
-        question="8B LoRA SFT 在一张 80 GB 卡上，账算出 16.7 GB，但 SFTConfig 里 max_length=8192、每卡 batch 4 时 OOM。哪一块爆了？改什么？",
-        forbidden=("activation block", "checkpointing fix", "or shorter", "132", "8 GiB", "8x", "x 8", "B x T", "proportional", "layer's input", "B x T x hidden",
+        question="8B LoRA SFT 在一张 80 GB 卡上，账算出 16.7 GB，但 SFTConfig 里 max_length=8192、每卡 batch 4 时 OOM。"
+        "哪一块爆了？改什么？",
+        forbidden=("activation block", "checkpointing fix", "or shorter", "132", "8 GiB", "8x", "x 8", "B x T",
+                   "proportional", "layer's input", "B x T x hidden",
                    "largest divisor", "look at the activations", "not the parameters", "checkpointing", "checkpointed",
                    "checkpoint", "accumulation", "accumulate", "accumulated", "micro", "max_seq_len", "shorter",
                    "in the order they are allocated", "the state, then")),
@@ -460,7 +478,8 @@ CATALOG: tuple[Exercise, ...] = (
         kp("collator_diagnosis", "the findings on batches labelled by the reference and by buggy collators",
            P5_MUST, L_EOS_RULE, hint_answers=True),
         question="微调后的模型回答正确但一直不停、吐乱码。从哪一行、哪个文件查？",
-        forbidden=("eos kept", "by position", "by token id", "never by", "pad_token = eos_token", "pad = EOS", "pad id 0",
+        forbidden=("eos kept", "by position", "by token id", "never by", "pad_token = eos_token", "pad = EOS",
+                   "pad id 0",
                    "(id 0)", "id 0", "masks every", "EOS label", "in the loss often", "completion_only_loss",
                    "sft_trainer", "attention mask 1) whose", "is not a finding", "find_masked_eos", "masked_eos",
                    "that the loss does not see", "also occurs among the real tokens")),
@@ -468,17 +487,23 @@ CATALOG: tuple[Exercise, ...] = (
         fact("decode_floor", "the batch-1 decode floor on drawn models and cards, and the course's", P6_MUST, L_DECODE),
         kp("merged_logits", "the merged model, loaded into a plain base model, against the unmerged logits",
            P5_MUST, L_LORA_RULE, hint_answers=True),
-        question="第五篇那个 Qwen2.5-0.5B merge_and_unload 后部署在 H100 上，batch 1 decode 每 token 的下限约多少？合并前后这个数字变不变？",
-        forbidden=("parameter count", "same outputs", "equals unmerged", "0.29", "0.3 ms", "0.99", "494", "n_params * bytes", "* 1e3", "W'", "W +", "B A", "BA",
+        question="第五篇那个 Qwen2.5-0.5B merge_and_unload 后部署在 H100 上，batch 1 decode 每 token "
+        "的下限约多少？合并前后这个数字变不变？",
+        forbidden=("parameter count", "same outputs", "equals unmerged", "0.29", "0.3 ms", "0.99", "494",
+                   "n_params * bytes", "* 1e3", "W'", "W +", "B A", "BA",
                    "unload()", "zero inference overhead", "negligible", "memory-bound")),
     _ex("B5", "b5_ddp", "B", 4, "A LoRA SFT on 8 GPUs in DDP mode",
         kp("per_gpu_memory", "bytes per GPU under DDP, against a real LoRA replica's state", P4_CONC, L_DDP,
            hint_answers=True),
-        fact("effective_batch", "the effective batch, and the all-reduce against the full-batch gradient", P4_CONC, L_DDP),
+        fact("effective_batch", "the effective batch, and the all-reduce against the full-batch gradient", P4_CONC,
+             L_DDP),
         kp("launch_command", "the launch command, as torchrun's own parser reads it", P1_MUST,
-           "torchrun --nproc_per_node=N starts N processes, one per GPU (accelerate launch does the same)", hint_answers=True),
-        question="用 accelerate launch 在 8 卡上跑 8B LoRA SFT，DDP 模式。每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效 batch 是多少？",
-        forbidden=("averages", "not threads", "full replica", "replica per", "divide", "/ n_gpus", "x GPUs", "per-GPU batch x", "mean of the",
+           "torchrun --nproc_per_node=N starts N processes, one per GPU (accelerate launch does the same)",
+           hint_answers=True),
+        question="用 accelerate launch 在 8 卡上跑 8B LoRA SFT，DDP 模式。"
+        "每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效 batch 是多少？",
+        forbidden=("averages", "not threads", "full replica", "replica per", "divide", "/ n_gpus", "x GPUs",
+                   "per-GPU batch x", "mean of the",
                    "average", "--nproc", "one process per GPU", "bytecode", "16.7 GB")),
     # ---------------------------------------------------------------- C
     _ex("C1", "c1_70b_plan", "C", 4, "A 70B fine-tuning plan",
@@ -497,7 +522,8 @@ CATALOG: tuple[Exercise, ...] = (
         fact("inference_bytes", "follow-up: the bytes bf16 inference needs", p7("C", 1, followup=True),
              "inference keeps only the bf16 weights: 2 of the 16 bytes, 1/8 of training", followup=True),
         question="让你微调一个 70B 模型，全量还是 LoRA、几张 80 GB 卡？把账算给我看。",
-        forbidden=("fraction of a byte", "sixteen", "half byte", "activations outside", "1120", "1,120", "155 GB", "14 GPUs", "640", "0.5 byte", "half a byte", "4 bits", "4-bit",
+        forbidden=("fraction of a byte", "sixteen", "half byte", "activations outside", "1120", "1,120", "155 GB",
+                   "14 GPUs", "640", "0.5 byte", "half a byte", "4 bits", "4-bit",
                    "1/8", "eighth", "2 of the", "16 x", "outside the", "not sharded", "split evenly",
                    "shards", "master", "adam_m", "adam_v", "fp32", "2 bytes")),
     _ex("C2", "c2_loss_triage", "C", 3, "The loss does not fall: in what order do you look",
@@ -513,7 +539,8 @@ CATALOG: tuple[Exercise, ...] = (
            followup=True),
         question="训练 loss 不降或第一步就异常，你排查的顺序是什么？",
         allowed=("clip_grad_norm",),  # missing_line's answers are a closed list of line names
-        forbidden=("1 nat", "median", "5 x", "shapes second", "10.4", "ln 32000", "labels_shape + (", "+ (V,)", "transposed", "never changes", "1.25",
+        forbidden=("1 nat", "median", "5 x", "shapes second", "10.4", "ln 32000", "labels_shape + (", "+ (V,)",
+                   "transposed", "never changes", "1.25",
                    "above 1.0", "1.0 +", "1e-3", "too_high if", "output layer's init", "leak", "0.3", "~2.0")),
     _ex("C3", "c3_decode_roofline", "C", 6, "Why inference is fast only at large batch",
         kp("decode_step_cost", "a decode step's FLOPs and bytes against FlopCounterMode on a real model, "
@@ -527,7 +554,8 @@ CATALOG: tuple[Exercise, ...] = (
            "experts: at a serving batch every expert's weights are read — 「FLOPs 降但全部专家权重都要读」",
            followup=True),
         question="为什么 LLM 推理 batch 大才快？量化为什么对推理有效、对训练用处不大？",
-        forbidden=("equals batch", "helps decode", "decode hard", "max(", "2 FLOPs", "multiply-add", "intensity = batch", "~ batch", "4x", "~1x", "read once",
+        forbidden=("equals batch", "helps decode", "decode hard", "max(", "2 FLOPs", "multiply-add",
+                   "intensity = batch", "~ batch", "4x", "~1x", "read once",
                    "every expert's", "all experts", "active experts", "only active", "below the ridge",
                    "routed to every expert", "to every expert", "large enough",
                    "shared by the batch", "26700", "flops / nbytes", "memory-bound", "compute-bound")),
@@ -544,7 +572,8 @@ CATALOG: tuple[Exercise, ...] = (
         fact("activation_estimate", "follow-up: the course's activation estimate, on drawn configs and its 8B",
              p7("C", 4, followup=True), L_ACT, followup=True),
         question="CUDA out of memory，你怎么定位落在哪一块？",
-        forbidden=("by when", "four blocks", "2 bytes", "bf16 copies", "loading ->", "load ->", "first backward ->", "look at activations",
+        forbidden=("by when", "four blocks", "2 bytes", "bf16 copies", "loading ->", "load ->", "first backward ->",
+                   "look at activations",
                    "6 vectors", "6 d", "3 d_ff", "E.g. weights", "LoRA / FSDP", "2 (K", "n_kv_heads x")),
     _ex("C5", "c5_four_additions", "C", 3, "The lines of an LLM training loop the MNIST tutorial lacks",
         kp("amp_step", "under amp_dtype=bf16: the loss and the gradient against the course's loop; "
@@ -552,13 +581,16 @@ CATALOG: tuple[Exercise, ...] = (
         kp("loss_value", "the loss on targets with ignored positions, against the course's loss", p7("C", 5),
            L_FLOAT_LOSS, hint_answers=True),
         fact("step_gradient", "the gradient optimizer.step() sees, read from the weights", p7("C", 5), L_LOOP),
-        kp("learning_rates", "the learning rate of lr_at and of each optimizer.step()", p7("C", 5), L_SCHEDULE, hint_answers=True),
+        kp("learning_rates", "the learning rate of lr_at and of each optimizer.step()", p7("C", 5), L_SCHEDULE,
+           hint_answers=True),
         kp("accumulated_step", "follow-up: an accumulated step against the full-batch gradient",
            p7("C", 5, followup=True), L_ACCUM, followup=True, hint_answers=True),
         timeout_s=240,
         question="不用 Trainer 写一个 LLM 的训练循环，哪几行是 MNIST 教程里没有的、各在防什么？",
-        forbidden=("linearly", "ignore index", "grad accumulation", "four", "bfloat16)", ".float()", "float()", "max_norm", "1.0)", "norm 1", "lambda", "zero_grad",
-                   "divided by k", "/ k", "each loss divided", "in fp32", "reductions", "diverge", "prompt and padding")),
+        forbidden=("linearly", "ignore index", "grad accumulation", "four", "bfloat16)", ".float()", "float()",
+                   "max_norm", "1.0)", "norm 1", "lambda", "zero_grad",
+                   "divided by k", "/ k", "each loss divided", "in fp32", "reductions", "diverge",
+                   "prompt and padding")),
     _ex("C6", "c6_trustworthy", "C", 6, "A conclusion people can trust",
         kp("seeds", "mean and sample std over seeds, and whether bands overlap", p7("C", 6), L_BANDS),
         fact("ci95", "the ci95 half-width on drawn cases and the course's 80 questions", p7("C", 6), L_CI),
@@ -581,12 +613,14 @@ CATALOG: tuple[Exercise, ...] = (
            L_GIL_RULE + "; e.g. multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=...): a chunksize "
            "sends a batch of texts per pickle round-trip"),
         kp("exact_dedupe", "exact dedupe of the cleaned texts, first occurrences in order", p7("C", 7), L_STREAM),
-        fact("why_not_linear", "follow-up: why the parallel version falls short of a linear speed-up, against the course",
+        fact("why_not_linear",
+             "follow-up: why the parallel version falls short of a linear speed-up, against the course",
              p7("C", 7, followup=True),
              "8 processes reach 3.1x, not 8x: the gap is process start-up and pickling — 「差在进程启动与 pickle，"
              "chunksize 是最重要的旋钮」", followup=True),
         question="一份 10 GB 的 JSONL 要清洗、去重、tokenize，机器 16 GB 内存 8 核，怎么做到又快又不爆内存？",
-        forbidden=("amdahl", "streaming", "generator", "yield", "set of", "hash", "SHA-256", "sha256", "process pool", "processes, not",
+        forbidden=("amdahl", "streaming", "generator", "yield", "set of", "hash", "SHA-256", "sha256", "process pool",
+                   "processes, not",
                    "not threads", "imap(", "chunksize=chunksize", "pickle", "1 / (", "min(n_workers",
                    "multiprocessing", "multiprocessing.pool", "ThreadPool", "Pool", "chunksize", "handing them",
                    "worker processes", "its children", "in the parent", "processes")),
@@ -608,7 +642,8 @@ CATALOG: tuple[Exercise, ...] = (
     _ex("P2", "p2_training_loop", "P", 3, "The twenty-line training loop",
         kp("first_loss", "train_step's loss of the initial model, against the grader's own forward",
            P3_MUST, L_LINES),
-        kp("validation_perplexity", "train(config): validation perplexity on unseen text after a short run, and the first loss",
+        kp("validation_perplexity",
+           "train(config): validation perplexity on unseen text after a short run, and the first loss",
            P3_MUST, L_LINES),
         kp("learning_rates", "lr_at on drawn schedules, and the lr at each optimizer.step()", P3_MUST, L_SCHEDULE),
         kp("amp_step", "under amp_dtype=bf16: the loss and the gradient against the course's loop; "
@@ -620,7 +655,8 @@ CATALOG: tuple[Exercise, ...] = (
            L_ACCUM),
         timeout_s=300,
         question="不用 Trainer，能不能从零写一个训练循环、在小数据集上训一个小 Transformer、并解释每一行为什么在那里？",
-        forbidden=("linearly", "linear warmup", "float logits", "clips", ".float()", "float()", "max_norm", "1.0)", "norm 1", "lambda", "zero_grad", "(step + 1)",
+        forbidden=("linearly", "linear warmup", "float logits", "clips", ".float()", "float()", "max_norm", "1.0)",
+                   "norm 1", "lambda", "zero_grad", "(step + 1)",
                    "math.cos", "pi *", "betas", "0.95", "in this order", "9.6", "below 12", "~128",
                    "4 layers", "n_embd 128", "cross_entropy(", "backward();")),
     _ex("P3", "p3_memory_estimate", "P", 4, "Estimate the memory before the run",
@@ -655,7 +691,8 @@ CATALOG: tuple[Exercise, ...] = (
            P5_MIS, L_EOS_RULE),
         timeout_s=600, call_timeout_s=60,
         question="能不能用 peft + trl 在一小时内跑起一个 LoRA SFT？卡住的时候能不能直接读源码找到原因？",
-        forbidden=("mask prompt", "eos kept", "r=16", "r = 16", "lora_alpha", "alpha=32", "alpha = 32", "all-linear", "target_modules=",
+        forbidden=("mask prompt", "eos kept", "r=16", "r = 16", "lora_alpha", "alpha=32", "alpha = 32", "all-linear",
+                   "target_modules=",
                    "get_peft_model", "LoraConfig", "separately", "EOS label", "the EOS token itself", "85",
                    "task_type", "2.0", "never by", "by position", "(id 0", "id 0", "sharpest",
                    "never stopped", "pad_token = eos", "also occurs among the real tokens")),
@@ -669,7 +706,8 @@ CATALOG: tuple[Exercise, ...] = (
            "worker's base seed, from which torch seeds every worker's random, NumPy and torch RNGs (a "
            "worker_init_fn is needed only to re-seed other libraries, from torch.initial_seed())"),
         timeout_s=300,
-        question="不写 kernel，能不能解释一次训练为什么慢、一次推理为什么快不起来、一个 OOM 从哪里来？三个月后能不能复现今天这次实验？",
+        question="不写 kernel，能不能解释一次训练为什么慢、一次推理为什么快不起来、一个 OOM "
+        "从哪里来？三个月后能不能复现今天这次实验？",
         forbidden=("commit", "run id", "data_version", "data version", "environment", "seven",
                    "generator=", "manual_seed", "worker_init_fn", "initial_seed", "rev-parse", "safe.directory",
                    "importlib", "2x", "~2", "about 2", "GEMM", "unless told it is safe", "told it is safe",
@@ -682,7 +720,8 @@ CATALOG: tuple[Exercise, ...] = (
            P1_MIS, L_GIL_RULE),
         timeout_s=180,
         question="预处理慢就开多线程",
-        forbidden=("no speedup", "speed up", "ThreadPoolExecutor", "multiprocessing.Pool", "Pool(", "one thread at a time", "bytecode",
+        forbidden=("no speedup", "speed up", "ThreadPoolExecutor", "multiprocessing.Pool", "Pool(",
+                   "one thread at a time", "bytecode",
                    "in parallel", "releases", "1.3", "pickles", "chunksize", "processes", "multiprocessing",
                    "Pool", "worker process", "child process", "its children", "i * i % 7", "no NumPy",
                    "no C helpers", "closed form", "run_processes")),
@@ -703,15 +742,18 @@ CATALOG: tuple[Exercise, ...] = (
         kp("loss_dtype", "the loss under autocast", P4_MIS,
            "reductions such as softmax, norms and the loss stay fp32 under autocast"),
         question="autocast 把参数变成 bf16、显存减半",
-        forbidden=("outputs bf16", "loss fp32", "stays fp32", "stay fp32", "remain fp32", "does not change", "temporary", "reduction",
+        forbidden=("outputs bf16", "loss fp32", "stays fp32", "stay fp32", "remain fp32", "does not change",
+                   "temporary", "reduction",
                    "bf16 output", "returns a bf16", "master weights")),
     _ex("X4", "x4_decode_bytes", "X", 6, "Why decode is slow",
         fact("decode_floor", "the decode floor against real models' bf16 weight bytes, and the course's 8B",
              P6_MUST, L_DECODE),
-        fact("step_time_vs_batch", "the roofline step time on drawn sizes, and how it changes with the batch on the course's 8B",
+        fact("step_time_vs_batch",
+             "the roofline step time on drawn sizes, and how it changes with the batch on the course's 8B",
              P6_MIS, L_RIDGE),
         question="decode 慢是 GPU 算不过来",
-        forbidden=("over bandwidth", "not flops", "ridge", "max(", "read once", "every weight", "4.8", "0.3 ms", "batch 64", "costs no",
+        forbidden=("over bandwidth", "not flops", "ridge", "max(", "read once", "every weight", "4.8", "0.3 ms",
+                   "batch 64", "costs no",
                    "~1 FLOP", "intensity", "moving the weights", "memory-bound", "compute-bound")),
     _ex("X5", "x5_loss_falls_never_stops", "X", 5, "The loss falls: did the SFT work?",
         kp("loss_curve", "with the end token masked: the SFT loss on SmolLM2, and loss_fell on it and on drawn "
@@ -721,7 +763,8 @@ CATALOG: tuple[Exercise, ...] = (
            "stops() reads generations as the grader does", P5_MIS, L_EOS),
         timeout_s=600, call_timeout_s=60,
         question="loss 降下来 SFT 就成了",
-        forbidden=("half the", "mean of the last", "never stops", "still falls", "never stop", "does not stop", "5.3", "1.7", "Paris", "Rome", "enough times", "often enough")),
+        forbidden=("half the", "mean of the last", "never stops", "still falls", "never stop", "does not stop", "5.3",
+                   "1.7", "Paris", "Rome", "enough times", "often enough")),
 )
 BY_ID: dict[str, Exercise] = {ex.id: ex for ex in CATALOG}
 BY_MODULE: dict[str, Exercise] = {ex.module: ex for ex in CATALOG}

@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Mapping
 
 from grader.course import catalog
 
@@ -128,7 +128,8 @@ class QuizCounts:
     source: str = ""  # the learner's own attempts file the counts come from (self-study: editable)
 
     def to_dict(self) -> dict:
-        return {"learner": self.learner, "answers": self.answers, "source": self.source, "R": f"{self.r[0]}/{self.r[1]}",
+        return {"learner": self.learner, "answers": self.answers, "source": self.source,
+                "R": f"{self.r[0]}/{self.r[1]}",
                 "A": f"{self.a[0]}/{self.a[1]}", "B": f"{self.b[0]}/{self.b[1]}",
                 "C": {k: f"{p}/{t}" for k, (p, t) in self.c_points.items()},
                 "C_with_followups": {k: f"{p}/{t}" for k, (p, t) in self.c_all.items()}}
@@ -211,7 +212,8 @@ def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
         add("mastered", "quiz", f"{s}: {got}/{total} questions mastered in the quiz, need {needed(s, total)}",
             total > 0 and got >= needed(s, total))
     for cid, (p, t) in quiz.c_points.items():
-        add("mastered", "quiz", f"{cid}: {p}/{t} key points in the quiz, need {needed('C', t)}", t > 0 and p >= needed("C", t))
+        add("mastered", "quiz", f"{cid}: {p}/{t} key points in the quiz, need {needed('C', t)}",
+            t > 0 and p >= needed("C", t))
     for pid in MASTERED_P:
         add("mastered", "code", f"{pid} must pass", question_passed(catalog.BY_ID[pid], outcomes))
     for cid, (p, t) in quiz.c_all.items():

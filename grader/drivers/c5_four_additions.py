@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import torch
 
-from grader.given.char_model import build_model
 from grader.drivers.p2_training_loop import SMALL, count_steps, named_params, unit_sgd
+from grader.given.char_model import build_model
 
 
 def follow_up_model(seed: int, head_scale: float):

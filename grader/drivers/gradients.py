@@ -17,7 +17,8 @@ def cotangent(shape, dtype, seed: int) -> torch.Tensor:
     return torch.randn(tuple(shape), generator=g, dtype=torch.float64).to(dtype)
 
 
-def grad_of(learner_module, fn_name: str, args: list, *, wrt: list[int], seed: int = 0, kwargs: dict | None = None) -> dict:
+def grad_of(learner_module, fn_name: str, args: list, *, wrt: list[int], seed: int = 0,
+            kwargs: dict | None = None) -> dict:
     args = [a.detach().clone().requires_grad_(True) if i in wrt else a for i, a in enumerate(args)]
     out = getattr(learner_module, fn_name)(*args, **(kwargs or {}))
     if not isinstance(out, torch.Tensor):

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import torch
 
-from grader.given import sft
-from grader.given import smollm
+from grader.given import sft, smollm
 
 BATCH_KEYS = ("input_ids", "attention_mask", "labels")
 

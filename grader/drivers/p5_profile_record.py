@@ -54,7 +54,7 @@ def final_loss(epochs: list) -> float:
         step = torch.nn.functional.mse_loss(model(x).squeeze(-1), y)
         grads = torch.autograd.grad(step, params)  # this batch's gradients, returned (plain SGD, lr 0.05)
         with torch.no_grad():
-            for p, g in zip(params, grads):
+            for p, g in zip(params, grads, strict=True):
                 p -= 0.05 * g
         loss = float(step.detach())
     return loss

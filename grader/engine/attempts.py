@@ -4,7 +4,8 @@ Some key points check a fact the course asks you to recall (``recall=True`` in t
 facts, the seven items of a run record, the label ignore index, a course number or threshold).
 Their expected value *is* the fact, so a failure first shows only what was checked, on which
 input, what came back and where to re-read; the expected value, the hint (and the known mistake
-it names, which states the rule it breaks) and the course's lesson come once the same key point has failed ``REVEAL_AFTER`` times, or when the learner asks
+it names, which states the rule it breaks) and the course's lesson come once the same key point has failed
+``REVEAL_AFTER`` times, or when the learner asks
 (``grader grade --reveal``). Other key points show everything at the first failure, except a hint that states the answer
 (``hint_answers`` in the catalog, or a hint naming one of the exercise's ``forbidden`` items or a fact
 of set R: ``catalog.states_withheld``): it is withheld as a recall fact's is, the expected value still
@@ -157,7 +158,8 @@ def shown(ex: catalog.Exercise, kp: KeyPointResult, *, count: int | None, reveal
     return replace(kp, lesson=point.lesson)
 
 
-def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, reveal: bool = False) -> dict[str, ExerciseResult]:
+def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, reveal: bool = False) -> dict[str,
+        ExerciseResult]:
     """``results`` as the learner may see them (copies; the cached results are left as they are).
 
     One withholding rule per report: a value withheld from one key point is withheld wherever
@@ -173,7 +175,7 @@ def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, revea
         kps = [shown(ex, kp, count=attempts.count(ex_id, kp.key_point) if attempts else None, reveal=reveal)
                for kp in res.key_points]
         kps = _one_reveal_at_a_time(ex, res.key_points, kps)
-        withheld |= {kp.expected.strip() for kp, s in zip(res.key_points, kps)
+        withheld |= {kp.expected.strip() for kp, s in zip(res.key_points, kps, strict=True)
                      if kp.expected is not None and s.expected is None and _telling(kp.expected.strip())}
         out[ex_id] = replace(res, key_points=kps)
     if withheld:
@@ -182,12 +184,13 @@ def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, revea
     return out
 
 
-def _one_reveal_at_a_time(ex: catalog.Exercise, raw: list[KeyPointResult], kps: list[KeyPointResult]) -> list[KeyPointResult]:
+def _one_reveal_at_a_time(ex: catalog.Exercise, raw: list[KeyPointResult],
+                          kps: list[KeyPointResult]) -> list[KeyPointResult]:
     """A key point revealed (or never withheld) may not print, in its hint, lesson or named mistake,
     an item of ``forbidden`` that a recall key point of the same report still withholds (R's einsum_pv
     revealed while einsum_qk is not: their course line states both)."""
     still = set()
-    for kp, s in zip(raw, kps):
+    for kp, s in zip(raw, kps, strict=True):
         if kp.status in COUNTED and s.expected is None and kp.expected is not None:
             try:
                 still |= set(ex.gives_away(ex.key_point(kp.key_point).lesson))
@@ -196,7 +199,7 @@ def _one_reveal_at_a_time(ex: catalog.Exercise, raw: list[KeyPointResult], kps: 
     if not still:
         return kps
     out = []
-    for kp, s in zip(raw, kps):
+    for s in kps:
         texts = {"hint": s.hint, "lesson": s.lesson, "misconception": s.misconception}
         if s.expected is not None and any(still & set(ex.gives_away(t)) for t in texts.values() if t):
             s = replace(s, lesson="", misconception="",

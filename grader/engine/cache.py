@@ -4,8 +4,9 @@ An exercise's fingerprint hashes everything that can change its verdict, and not
 
 * the learner's module, the modules of the target folder it imports (transitively) and the
   folder's other non-exercise modules (one could be imported by a computed name);
-* its check file and every grader module that file imports, transitively (support, truth,
-  another exercise's checks, ...), found by reading import statements, not by running them;
+* its check file, the conftest.py files pytest loads with it, and every grader module they
+  import, transitively (support, truth, another exercise's checks, ...), found by reading import
+  statements, not by running them;
   its solution and its catalog entry;
 * what every exercise shares: the modules that run checks and learners (MACHINERY) with what
   they import, all drivers and given code (SHARED: run by name, or imported by learners), the
@@ -21,7 +22,8 @@ out-of-memory, grader bugs) are recorded, as the latest result, but never reused
 grading again, except a key point "not verifiable" for want of a capability (a GPU-only key point
 on a machine without CUDA): the machine's capabilities are part of every fingerprint, so such a
 result stands until they change. A key point not verifiable because of the load is graded again
-alone, the rest of the exercise reused (:func:`regrade_only`). Each entry carries an HMAC under a key only the grader's user can read
+alone, the rest of the exercise reused (:func:`regrade_only`). Each entry carries an HMAC under a key only the grader's
+user can read
 (``.grader-cache/.key``, mode 0600): an entry that fails it is graded again, never trusted.
 """
 
@@ -36,9 +38,9 @@ import os
 import sys
 import sysconfig
 import threading
+from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
-from typing import Callable, Iterable
 
 from grader.course.catalog import BY_MODULE, ROOT, Exercise
 from grader.engine.results import ExerciseResult, KeyPointResult
@@ -69,7 +71,8 @@ def capabilities() -> str:
     """What this machine can verify at all, as opposed to what its load allows this time: part of
     every fingerprint, so a result "not verifiable" for want of one is re-graded when it changes."""
     devices = sorted(glob.glob("/dev/nvidia[0-9]*"))
-    return f"cuda={has_cuda()} devices={','.join(devices) or 'none'} gil_disabled={sysconfig.get_config_var('Py_GIL_DISABLED')}"
+    return (f"cuda={has_cuda()} devices={','.join(devices) or 'none'} "
+            f"gil_disabled={sysconfig.get_config_var('Py_GIL_DISABLED')}")
 
 
 def _environment() -> str:
@@ -98,7 +101,7 @@ def _read(path: Path) -> bytes:
         return f"<unreadable: {type(exc).__name__}>".encode()
 
 
-@functools.lru_cache(maxsize=None)  # by content: each run reads the same support modules 33 times
+@functools.cache  # by content: each run reads the same support modules 33 times
 def _imports_in(source: bytes) -> tuple[tuple[str, int], ...]:
     try:
         tree = ast.parse(source)
@@ -170,8 +173,11 @@ def shared_files() -> list[Path]:
 
 
 def check_files(ex: Exercise) -> list[Path]:
-    """The exercise's check file and the grader modules it imports, transitively."""
-    return _closure([SOURCE / ex.check_file.relative_to(ROOT)], _in_grader)
+    """The exercise's check file, the conftest.py files pytest loads with it (in its folder and
+    above, within the project: fixtures no import names), and the grader modules they import."""
+    check = SOURCE / ex.check_file.relative_to(ROOT)
+    conftests = [folder / "conftest.py" for folder in check.parents if folder.is_relative_to(SOURCE)]
+    return _closure([check, *conftests], _in_grader)
 
 
 def learner_files(module_file: Path) -> list[Path]:

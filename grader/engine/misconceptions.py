@@ -16,7 +16,8 @@ right):
   ``MISCONCEPTION`` (phrased "you ...") or else the first sentence of its docstring.
 
 Cost: nothing unless a key point fails; then one process per candidate wrong answer, one at a
-time, under a budget (:data:`BUDGET_S` per key point, :data:`TOTAL_BUDGET_S` per exercise; skipped when the failing call itself took
+time, under a budget (:data:`BUDGET_S` per key point, :data:`TOTAL_BUDGET_S` per exercise; skipped when the failing call
+itself took
 longer than :data:`SLOW_CALL_S`, e.g. a training run). ``grade_exercise(..., name_mistakes=False)``
 (``--no-misconceptions``) turns the replay off: the project's harness grades hundreds of mutants.
 """
@@ -223,7 +224,7 @@ def distance(a: Any, b: Any) -> float:
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         if len(a) != len(b):
             return math.inf
-        return max((distance(x, y) for x, y in zip(a, b)), default=0.0)
+        return max((distance(x, y) for x, y in zip(a, b, strict=True)), default=0.0)
     try:
         return 0.0 if a == b else math.inf
     except Exception:  # noqa: BLE001 - values that cannot be compared are different
@@ -354,7 +355,8 @@ def _closest(module, request, got, reference, pool, learner, deadline, key_point
             if time.monotonic() > deadline:
                 return ""
             replies = _replay(m[2], module, [c["request"] for c in others], learner, cpu)
-            if all(r is not None and _outcome_distance(_outcome(c), r) <= 1e-6 for c, r in zip(others, replies)):
+            if all(r is not None and _outcome_distance(_outcome(c), r) <= 1e-6 for c, r in zip(others, replies,
+                                                                                               strict=True)):
                 kept.append(m)
         matches = kept
     if len({m[1] for m in matches}) != 1:

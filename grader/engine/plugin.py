@@ -20,12 +20,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
-from grader.course import catalog
 from grader.checks.support import forbidden
 from grader.checks.support.checking import KeyPointFailure
+from grader.course import catalog
 from grader.engine import misconceptions
-from grader.isolation import files
-from grader.isolation import learner as learner_module
+from grader.isolation import files, learner as learner_module
 from grader.isolation.learner import InProcessLearner, Learner, LearnerError, drop_shared_inputs, shared_inputs
 
 # Deterministic: inputs are drawn from a seed tied to the learner's code (see

@@ -9,7 +9,8 @@ tensor, so forking afterwards is safe.
 
 import importlib
 
-LIGHT = ("numpy", "pytest", "hypothesis", "grader.engine.plugin", "grader.checks.support.checking", "grader.checks.support.strategies")
+LIGHT = ("numpy", "pytest", "hypothesis", "grader.engine.plugin", "grader.checks.support.checking",
+         "grader.checks.support.strategies")
 HEAVY = LIGHT + ("torch", "torch.nn.functional", "transformers", "transformers.models.llama.modeling_llama",
                  "peft", "grader.given.tiny_models")
 

@@ -71,7 +71,7 @@ class ExerciseResult:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "ExerciseResult":
+    def from_dict(cls, d: dict) -> ExerciseResult:
         """From :meth:`to_dict`'s form; fields this version does not know (a results log written by
         a newer grader, on another node) are left out, not an error."""
         kp_fields = {f.name for f in fields(KeyPointResult)}

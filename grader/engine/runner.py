@@ -18,16 +18,15 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Iterable
 
 from grader.course import catalog
-from grader.isolation import zygote
-from grader.engine.cache import ResultCache, regrade_only
 from grader.course.catalog import ROOT, Exercise
+from grader.engine.cache import ResultCache, regrade_only
 from grader.engine.results import STATUS_TEXT, ExerciseResult, KeyPointResult
-from grader.isolation import files
+from grader.isolation import files, zygote
 from grader.isolation.sandbox import reference_visible, sweep_check
 
 

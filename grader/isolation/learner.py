@@ -36,11 +36,11 @@ import tempfile
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from grader.isolation import codec, files, procfs, watch, zygote
-from grader.isolation import sandbox as _sandbox
+from grader.isolation import codec, files, procfs, sandbox as _sandbox, watch, zygote
 from grader.isolation.sandbox import ROOT, Sandbox, reference_visible
 
 
@@ -256,7 +256,7 @@ class Learner:
         self.import_timeout_s = import_timeout_s
         self.memory_gib = memory_gib
         self.max_result_bytes = max_result_bytes
-        self.zygote = zygote  # socket path of a grader.isolation.zygote to fork from, else python -m grader.isolation.worker
+        self.zygote = zygote  # a grader.isolation.zygote's socket to fork from, else python -m grader.isolation.worker
         self.hidden = list(hidden)
         self.forbidden = forbidden or None  # the exercise's "do not call X" rule (grader.isolation.watch)
         # e.g. "C": the learner's open() without encoding= then decodes with that locale's codeset
@@ -313,7 +313,8 @@ class Learner:
         if found:
             lines = ", ".join(f"line {n} ({name})" for n, name in found[:5])
             raise LearnerForbidden(
-                f"forbidden call: {self.shown_as.name} refers to what {self.forbidden.get('exercise', 'this exercise')} forbids: "
+                f"forbidden call: {self.shown_as.name} refers to what "
+                f"{self.forbidden.get('exercise', 'this exercise')} forbids: "
                 f"{lines}. The stub says: {self.forbidden.get('says', 'do not call it').rstrip('.')}. "
                 "(A self-test that uses it belongs under `if __name__ == \"__main__\":`.)")
         req_r, req_w = os.pipe()
@@ -390,7 +391,8 @@ class Learner:
         return procfs.status(self._proc.pid)
 
     def watched(self, run: Callable[[], Any]) -> tuple[Any, dict]:
-        """``run()`` (a call or drive of this learner), while the learner's other processes (all of its uid's) are sampled from
+        """``run()`` (a call or drive of this learner), while the learner's other processes (all of its uid's) are
+        sampled from
         /proc every few ms: ``(result, {"pids": [...], "peak_hwm": max VmHWM of any of them,
         "children_cpu_s": CPU time of children waited for during the call})``. A measurement of
         the learner process's own memory is meaningless when the work ran in another process."""
@@ -513,7 +515,8 @@ class Learner:
             error = self._error(answer["error"])
             self.last_call["raised"] = getattr(error, "type_name", error.status)
             if isinstance(error, LearnerRaised):  # what it raised is its answer too
-                note_answer(self._who + frame, what, f"raised {error.type_name}".encode())  # not its text: addresses vary
+                note_answer(self._who + frame, what,
+                            f"raised {error.type_name}".encode())  # not its text: addresses vary
             raise error
         try:
             note_answer(self._who + frame, what, b"value" + codec.dumps(answer["value"]))
@@ -529,7 +532,8 @@ class Learner:
         shown = [str(h)[:200] for h in hits[:6]] + ([f"and {len(hits) - 6} more"] if len(hits) > 6 else [])
         return LearnerForbidden(
             f"forbidden call: while {doing} your code called {', '.join(shown)}, which "
-            f"{rule.get('exercise', 'this exercise')} forbids. The stub says: {rule.get('says', 'do not call it').rstrip('.')}.")
+            f"{rule.get('exercise', 'this exercise')} forbids. The stub says: "
+            f"{rule.get('says', 'do not call it').rstrip('.')}.")
 
     def _receive(self, timeout_s: float, what: str) -> dict:
         stream = _DeadlineReader(self._answers, time.monotonic() + timeout_s,
@@ -602,7 +606,7 @@ class Learner:
         return self._output.text(n, settle_s) if self._output is not None else ""
 
 
-_LIVE: "weakref.WeakSet[Learner]" = weakref.WeakSet()
+_LIVE: weakref.WeakSet[Learner] = weakref.WeakSet()
 
 
 def _skip_live_slots() -> None:

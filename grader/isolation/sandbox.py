@@ -211,9 +211,10 @@ class Sandbox:
         return self._frozen
 
     @classmethod
-    def from_params(cls, params: dict) -> "Sandbox":
+    def from_params(cls, params: dict) -> Sandbox:
         sandbox = cls.__new__(cls)
-        sandbox.memory_bytes, sandbox.privileged, sandbox.uid = params["memory_bytes"], params["privileged"], params["uid"]
+        sandbox.memory_bytes, sandbox.privileged = params["memory_bytes"], params["privileged"]
+        sandbox.uid = params["uid"]
         sandbox.box = Path(params["box"]) if params["box"] else None
         sandbox._frozen = params
         return sandbox
@@ -378,7 +379,8 @@ def _mount(libc, kind: str, source: str, path: str) -> None:
     else:
         os.makedirs(path, mode=0o755, exist_ok=True)
     if kind == "proc":  # hidepid=invisible: per mount since Linux 5.8; older kernels refuse the word
-        ok = (libc.mount(b"proc", path.encode(), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, b"hidepid=invisible") == 0
+        ok = (libc.mount(b"proc", path.encode(), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
+                         b"hidepid=invisible") == 0
               or libc.mount(b"proc", path.encode(), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, None) == 0)
     elif kind == "tmpfs":
         ok = libc.mount(b"tmpfs", path.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, source.encode()) == 0

@@ -69,7 +69,7 @@ _SET_PROFILE, _SET_TRACE, _GET_PROFILE, _GET_TRACE = sys.setprofile, sys.settrac
 _START_THREAD = _thread.start_new_thread
 _PLAIN = (int, float, complex, str, bytes, bool, type(None), slice, range, type(Ellipsis))
 _MAX_ITEMS = 64  # of a container looked into
-_ACTIVE: "Watch | None" = None  # the process's watch (one learner module per process)
+_ACTIVE: Watch | None = None  # the process's watch (one learner module per process)
 _BOUNDARIES: set = set()  # code objects whose callees are the learner's doing (the worker's call, a learner thread)
 
 
@@ -233,8 +233,8 @@ class Watch:
         ``whole``: any operator is a hit (torch is forbidden), else those named in ``aten_ops``."""
         if "torch" not in sys.modules or not (self.aten or whole):
             return
-        from torch.autograd import profiler as P
         from torch._C._profiler import ProfilerActivity, ProfilerConfig, ProfilerState, _ExperimentalConfig
+        from torch.autograd import profiler as P
 
         config = ProfilerConfig(ProfilerState.KINETO, False, False, False, False, False,
                                 _ExperimentalConfig(profile_all_threads=True))
@@ -555,7 +555,8 @@ def _program_started(event: str, frame) -> None:
             pass
 
 
-_PROGRAM_STARTS = {"subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile", "pty.spawn"}
+_PROGRAM_STARTS = {"subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile",
+                   "pty.spawn"}
 
 
 def _guarded_fork_exec(original):
@@ -917,7 +918,8 @@ def _fold(node, consts: dict, depth: int = 0) -> str | None:
                         bounds.append(None)
                     elif isinstance(b, ast.Constant) and isinstance(b.value, int):
                         bounds.append(b.value)
-                    elif isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) and isinstance(b.operand, ast.Constant):
+                    elif isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) and isinstance(b.operand,
+                                                                                                  ast.Constant):
                         bounds.append(-b.operand.value)
                     else:
                         return None

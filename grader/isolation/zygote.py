@@ -11,7 +11,8 @@ A check process asks over a unix socket in a folder only the grader's user can e
 the learner's pipe ends (requests, answers, its stdout and stderr) as file descriptors. The
 zygote runs with the learner's minimal environment (a forked child's /proc/self/environ is
 the zygote's); the modules of the grader a child inherits in ``sys.modules`` are forgotten
-before the learner's module is imported (:func:`grader.isolation.worker.forget_grader`). The connection lives as long as the
+before the learner's module is imported (:func:`grader.isolation.worker.forget_grader`). The connection lives as long as
+the
 learner's process: the zygote writes the child's wait status on it when the child ends, and
 kills the child when the check hangs up (a check that timed out and was killed). The zygote
 dies with the process that started it; its children die with it (PR_SET_PDEATHSIG).

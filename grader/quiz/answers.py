@@ -14,8 +14,9 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from grader.quiz import units
 from grader.quiz.units import Invalid, Quantity
@@ -81,7 +82,8 @@ class Tolerance:
 
 EXACT = Tolerance(abs=0)
 DIM_NEG = {"bytes": ("A size", "大小"), "time": ("A time", "时间"), "count": ("A count", "个数"),
-           "fraction": ("A fraction", "比例"), "speedup": ("A factor", "倍数"), "flop_per_byte": ("An intensity", "算术强度"),
+           "fraction": ("A fraction", "比例"), "speedup": ("A factor", "倍数"),
+           "flop_per_byte": ("An intensity", "算术强度"),
            "tokens_per_s": ("A throughput", "吞吐"), "nats": ("A cross-entropy loss", "交叉熵 loss"),
            "number": ("A number", "数")}
 
@@ -143,7 +145,8 @@ class Number(Answer):
     def hint(self, lang: str) -> str:
         tol = self.tol.describe(lang, self.u)
         examples = {
-            "bytes": ("a size with its unit, e.g. 12 GB, 3.5 GiB, 640 MiB, 2e9 B", "带单位的大小，如 12 GB、3.5 GiB、640 MiB、2e9 B"),
+            "bytes": ("a size with its unit, e.g. 12 GB, 3.5 GiB, 640 MiB, 2e9 B",
+                      "带单位的大小，如 12 GB、3.5 GiB、640 MiB、2e9 B"),
             "time": ("a time with its unit, e.g. 2.5 ms, 0.3 s", "带单位的时间，如 2.5 ms、0.3 s"),
             "count": ("a count, e.g. 14, 17.6M, 1.3e9, 1760万", "一个数，如 14、17.6M、1.3e9、1760万"),
             "fraction": ("a fraction 0-1 or a percentage, e.g. 0.35 or 35%", "0–1 的比例或百分数，如 0.35 或 35%"),
@@ -176,7 +179,8 @@ class Number(Answer):
         if self.assess(value, truth):
             return None
         t = float(truth)
-        for reading in units.alternatives(value, self.dim, self._default() if self.dim not in ("count", "fraction") else None):
+        for reading in units.alternatives(value, self.dim,
+                                          self._default() if self.dim not in ("count", "fraction") else None):
             close = self.tol.low is not None or self.tol.abs is None or abs(reading.value - t) <= 0.05 * abs(t)
             if self.tol.ok(reading.value, t) and close:
                 return Invalid(reading.en, reading.zh)
@@ -209,7 +213,8 @@ class Number(Answer):
 # ------------------------------------------------------------------ yes / no
 YES = {"y", "yes", "true", "t", "1", "是", "对", "能", "会", "可以", "够", "行", "可", "变", "是的", "能装下", "放得下",
        "装得下", "yes.", "ja", "oui"}
-NO = {"n", "no", "false", "f", "0", "否", "不", "不是", "不对", "错", "错的", "不能", "不会", "不可以", "不够", "不行", "不变",
+NO = {"n", "no", "false", "f", "0", "否", "不", "不是", "不对", "错", "错的", "不能", "不会", "不可以", "不够", "不行",
+      "不变",
       "装不下", "放不下", "no.", "没有", "没"}
 
 
@@ -261,7 +266,7 @@ class YesNo(Answer):
     echo: str = ""  # the Chinese question itself: its verb phrase said is yes, denied no (健康 / 不健康)
     kind = "yes/no"
 
-    def echoing(self, question_zh: str) -> "YesNo":
+    def echoing(self, question_zh: str) -> YesNo:
         sentences = [s for s in re.split(r"(?<=[？?。])", question_zh) if "？" in s or "?" in s]
         return YesNo(sentences[-1] if sentences else "")
 
@@ -318,7 +323,7 @@ def _letters(text: str, n: int) -> list[str]:
     if not raw:
         return []
     t = raw.lower()
-    tokens = list(zip(t.split(), raw.split())) if " " in t else \
+    tokens = list(zip(t.split(), raw.split(), strict=True)) if " " in t else \
         [(c, c) for c in t] if all(c in LETTERS for c in t) else [(t, raw)]
     out = []
     for tok, typed in tokens:
@@ -352,7 +357,7 @@ class Choice(Answer):
     options: Sequence[Option]
     kind = "choice"
 
-    def shuffled(self, rng: random.Random) -> "Choice":
+    def shuffled(self, rng: random.Random) -> Choice:
         opts = list(self.options)
         rng.shuffle(opts)
         return type(self)(opts)
@@ -361,7 +366,8 @@ class Choice(Answer):
         return [f"{LETTERS[i]}) {o.text(lang)}" for i, o in enumerate(self.options)]
 
     def hint(self, lang: str) -> str:
-        return tr(lang, f"one letter, a-{LETTERS[len(self.options) - 1]}", f"一个字母，a–{LETTERS[len(self.options) - 1]}")
+        return tr(lang, f"one letter, a-{LETTERS[len(self.options) - 1]}",
+                  f"一个字母，a–{LETTERS[len(self.options) - 1]}")
 
     def by_name(self, text: str) -> Option | None:
         """An option typed by its name (``FSDP``, ``logx``), in either language: the whole name, its
@@ -510,7 +516,8 @@ class Shape(Answer):
     def parse(self, text: str) -> tuple:
         t = units.normalize(text)
         if not t:
-            raise Invalid("Type a shape, e.g. (4, 7, 3); a scalar's shape is ().", "请写一个形状，如 (4, 7, 3)；标量的形状是 ()。")
+            raise Invalid("Type a shape, e.g. (4, 7, 3); a scalar's shape is ().",
+                          "请写一个形状，如 (4, 7, 3)；标量的形状是 ()。")
         t = re.sub(r"^torch\.Size\(\s*\[?|\]?\s*\)$", "", t)
         t = t.strip("()[] ")
         if t == "":
@@ -546,7 +553,9 @@ class BroadcastShape(Shape):
         return super().parse(text)
 
     def assess(self, value, truth) -> bool:
-        return value is None and truth is None or value is not None and truth is not None and tuple(value) == tuple(truth)
+        if value is None or truth is None:
+            return value is None and truth is None
+        return tuple(value) == tuple(truth)
 
     def show(self, truth, lang: str) -> str:
         return tr(lang, "error (cannot broadcast)", "报错（不能广播）") if truth is None else super().show(truth, lang)

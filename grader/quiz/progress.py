@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from grader.quiz import bank as qbank
-from grader.quiz import store as qstore
+from grader.quiz import bank as qbank, store as qstore
 
 
 @dataclass

@@ -11,16 +11,13 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Callable, Iterable
 
 from rich.console import Console
 from rich.text import Text
 
-from grader.quiz import bank as qbank
-from grader.quiz import progress as qprogress
-from grader.quiz import store as qstore
-from grader.quiz import truth as qtruth
+from grader.quiz import bank as qbank, progress as qprogress, store as qstore, truth as qtruth
 from grader.quiz.answers import Invalid, YesNo, tr
 
 MAX_SLIPS = 2  # slips named per sub-answer; after that the entry is assessed as typed
@@ -176,7 +173,8 @@ class Session:
                 self.io.out()
                 self.io.out(self.t(f"Round {round_no + 1}: {len(todo)} question(s) answered wrong, with new variants "
                                    "(a same-day review: it does not master them).",
-                                   f"第 {round_no + 1} 轮：{len(todo)} 道答错的题换新变体再问（当天复习，不算掌握）。"), "bold")
+                                   f"第 {round_no + 1} 轮：{len(todo)} 道答错的题换新变体再问（当天复习，不算掌握）。"),
+                            "bold")
             for i, q in enumerate(todo, 1):
                 if self.ask(q, (i, len(todo))) == "quit":
                     self.summary(questions)
@@ -243,12 +241,14 @@ class Session:
         io.out(f"── {q.set} {position[0]}/{position[1]} · {q.id} · {q.title} · "
                + self.t(f"variant {attempt + 1}, mastered in {q.set}: {n_mastered}/{len(in_set)}",
                         f"第 {attempt + 1} 个变体，{q.set} 组已掌握 {n_mastered}/{len(in_set)}")
-               + (self.t(f" · streak {state.streak}", f" · 连对 {state.streak}") if state.streak else "") + " ──", "bold")
+               + (self.t(f" · streak {state.streak}", f" · 连对 {state.streak}") if state.streak else "") + " ──",
+               "bold")
         io.out(plain(variant.text(self.lang)))
         if self.lang == "en":
             io.out(f"原文：{plain(variant.text('zh'))}", "dim")
         if q.interview:
-            io.out(self.t(f"An interview: {len(parts)} short questions in turn.", f"面试：依次回答 {len(parts)} 个小问题。"), "dim")
+            io.out(self.t(f"An interview: {len(parts)} short questions in turn.",
+                          f"面试：依次回答 {len(parts)} 个小问题。"), "dim")
         all_parts = variant.parts()
         results: dict[str, bool] = {}
         for j, part in enumerate(parts, 1):
@@ -267,7 +267,8 @@ class Session:
         if not future.done():
             self.io.out(self.t("(computing this variant's answer from the ground truth… what you type meanwhile is "
                                "discarded: type at the next prompt)",
-                               "（正在用真值计算本变体的答案……这期间输入的内容会被丢弃，请在下一个提示符处作答）"), "dim")
+                               "（正在用真值计算本变体的答案……这期间输入的内容会被丢弃，请在下一个提示符处作答）"),
+                        "dim")
         future.result()
         return variant.truth(part)
 
@@ -300,7 +301,8 @@ class Session:
                 truth = self._truth(variant, part, future)
             except Exception as exc:  # noqa: BLE001  the ground truth could not be computed here
                 io.out(self.t(f"   The ground truth for this sub-question failed on this machine ({exc!r}); it is "
-                              "skipped and not recorded.", f"   本小题的真值在这台机器上算不出来（{exc!r}），跳过、不记录。"), "red")
+                              "skipped and not recorded.",
+                              f"   本小题的真值在这台机器上算不出来（{exc!r}），跳过、不记录。"), "red")
                 return "error"
             if len(slips) < MAX_SLIPS:
                 slip = answer.slip(value, truth)
@@ -354,10 +356,11 @@ class Session:
         io.out(self.t("Re-read: ", "回看：") + (q.reread[1] if lang == "zh" else q.reread[0]), "cyan")
 
     def _interview_key(self, q, rows, attempt) -> None:
-        io, lang = self.io, self.lang
+        io = self.io
         this = {r.part: r.correct for r in rows if r.attempt == attempt}
         state = qprogress.question_state(q, rows)
-        io.out(self.t("The course's answer key points (答案要点), and how you did:", "课程的答案要点，以及你的作答："), "bold")
+        io.out(self.t("The course's answer key points (答案要点), and how you did:", "课程的答案要点，以及你的作答："),
+               "bold")
         for k, (zh, en) in enumerate(q.points, 1):
             parts = [p for p in q.all_parts if p.point == k and not p.followup]
             asked = [this[p.id] for p in parts if p.id in this]
@@ -374,7 +377,8 @@ class Session:
         p, t = sum(state.points.get(f"{q.id}.p{k}", False) for k in range(1, len(q.points) + 1)), len(q.points)
         io.out(self.t(f"{q.id}: {p}/{t} key points mastered (each sub-question recalled right after "
                       f"{qstore.mastery_days():g} days or more); the pass line asks for at least half.",
-                      f"{q.id}：已掌握 {p}/{t} 个要点（每个小问题隔 {qstore.mastery_days():g} 天以上仍答对）；通关要求至少一半。"),
+                      f"{q.id}：已掌握 {p}/{t} 个要点（每个小问题隔 {qstore.mastery_days():g} 天以上仍答对）；"
+                      f"通关要求至少一半。"),
                "green" if 2 * p >= t else "yellow")
 
     # -------------------------------------------------------------- summaries
@@ -387,7 +391,8 @@ class Session:
         wrong = self.answered - self.right
         io.out(self.t(f"This session: {self.answered} answers, {self.right} right, {wrong} wrong, "
                       f"{self.slips} slip(s) named.",
-                      f"本次：作答 {self.answered} 个，答对 {self.right} 个，答错 {wrong} 个，提示单位等笔误 {self.slips} 次。"),
+                      f"本次：作答 {self.answered} 个，答对 {self.right} 个，答错 {wrong} 个，提示单位等笔误 "
+                      f"{self.slips} 次。"),
                "bold")
         io.out(closed_book_line(prog, self.lang))
         dues = sorted((s.due, s.id) for s in prog.questions.values() if s.due is not None)
@@ -465,13 +470,15 @@ def closed_book_line(prog: qprogress.QuizProgress, lang: str) -> str:
     c = " ".join(f"{k} {p}/{t}" for k, (p, t) in prog.c_points.items())
     return tr(lang, f"Mastered in the quiz: R {prog.r[0]}/{prog.r[1]} · A {prog.a[0]}/{prog.a[1]} · "
                     f"B {prog.b[0]}/{prog.b[1]} · C key points: {c}",
-              f"测验中已掌握：R {prog.r[0]}/{prog.r[1]} · A {prog.a[0]}/{prog.a[1]} · B {prog.b[0]}/{prog.b[1]} · C 要点：{c}")
+              f"测验中已掌握：R {prog.r[0]}/{prog.r[1]} · A {prog.a[0]}/{prog.a[1]} · B {prog.b[0]}/{prog.b[1]} · C "
+              f"要点：{c}")
 
 
 def self_study_note(store: qstore.Store, lang: str) -> str:
     return tr(lang, f"Counted from your own file {store.path} (self-study: it is yours and can be edited, so these "
                     "counts are as honest as you keep it; a class counts its gradebook instead).",
-              f"计数来自你自己的文件 {store.path}（自学用：文件归你、可以改，计数有多可信取决于你；班级以成绩册计数）。")
+              f"计数来自你自己的文件 {store.path}（自学用：文件归你、可以改，计数有多可信取决于你；班级以成绩册计数）"
+              f"。")
 
 
 def print_history(store: qstore.Store, learner: str, lang: str, console: Console | None = None,
@@ -502,6 +509,7 @@ def print_history(store: qstore.Store, learner: str, lang: str, console: Console
     console.print(closed_book_line(prog, lang), highlight=False)
     console.print(tr(lang, f"Mastered: recalled right {qstore.mastery_days():g} days or more after the review before "
                            f"(${qstore.MASTERY_DAYS_ENV} sets it).",
-                     f"掌握：距上次复习 {qstore.mastery_days():g} 天以上仍答对（用 ${qstore.MASTERY_DAYS_ENV} 设置）。"),
+                     f"掌握：距上次复习 {qstore.mastery_days():g} 天以上仍答对（用 ${qstore.MASTERY_DAYS_ENV} 设置）"
+                     f"。"),
                   highlight=False)
     console.print(self_study_note(store, lang), highlight=False)

@@ -29,7 +29,7 @@ import secrets
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import fsrs
@@ -142,7 +142,8 @@ class Store:
             "INSERT INTO answers (learner, question, part, attempt, n_parts, variant_seed, params, answer, value, "
             "expected, correct, slips, seconds, lang, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (learner, question, part, attempt, n_parts, variant_seed, _json(params), answer, _json(value),
-             _json(expected), int(bool(correct)), _json(slips), round(seconds, 3), lang, time.time() if at is None else at))
+             _json(expected), int(bool(correct)), _json(slips), round(seconds, 3), lang,
+             time.time() if at is None else at))
         self.db.commit()
 
     def rows(self, learner: str, question: str | None = None) -> list[Row]:
@@ -154,7 +155,8 @@ class Store:
             args += (question,)
         out = []
         for r in self.db.execute(sql + " ORDER BY id", args):
-            out.append(Row(r[0], r[1], r[2], int(r[3]), int(r[4]), int(r[5]), r[6], bool(r[7]), float(r[8]), float(r[9]),
+            out.append(Row(r[0], r[1], r[2], int(r[3]), int(r[4]), int(r[5]), r[6], bool(r[7]), float(r[8]),
+                           float(r[9]),
                            json.loads(r[10]), r[11]))
         return out
 
@@ -267,7 +269,7 @@ def scheduler() -> fsrs.Scheduler:
 
 
 def _utc(t: float) -> datetime:
-    return datetime.fromtimestamp(t, timezone.utc)
+    return datetime.fromtimestamp(t, UTC)
 
 
 def default_mastery_days() -> float:

@@ -16,7 +16,7 @@ import functools
 import inspect
 import json
 import math
-from typing import Callable
+from collections.abc import Callable
 
 # ------------------------------------------------------------------ persistent cache (optional)
 _store_get: Callable[[str], str | None] | None = None
@@ -82,7 +82,7 @@ TINY = {"vocab_size": 64, "hidden_size": 32, "intermediate_size": 64, "num_hidde
 
 
 # ------------------------------------------------------------------ training state (A6, B5, C1, C4)
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def state_bytes_per_param() -> dict[str, float]:
     """Bytes per parameter of each part of the training state, read off the real tensors of a small
     model set up in the bf16 + AdamW convention after one step (A6's ``real_state``): fully
@@ -154,7 +154,7 @@ def effective_batch(per_gpu: int, n_gpus: int, accumulation: int) -> int:
 
 
 # ------------------------------------------------------------------ models on the meta device (A8, A9, B4)
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _model_params(items: tuple) -> int:
     from grader.checks.test_b4_merged_decode import base_params
 
@@ -212,7 +212,7 @@ def activation_bytes(config: dict, batch: int, seq: int, dtype: str = "bfloat16"
     return per * batch * seq * config["num_hidden_layers"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def activation_factors() -> dict[str, bool]:
     """Which knobs change the measured activations of a small real Llama (A7's measurement)."""
     from grader.checks.truth.activations import measured_bytes
@@ -349,7 +349,7 @@ def lr_at(step: int, max_lr: float, min_lr: float, warmup_steps: int, total_step
     return scheduled_lr(step, max_lr=max_lr, min_lr=min_lr, warmup_steps=warmup_steps, total_steps=total_steps)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def autocast_dtypes() -> dict[str, str]:
     """X3's ground truth: a Linear and cross_entropy run under CPU autocast(bfloat16)."""
     import torch
@@ -364,7 +364,7 @@ def autocast_dtypes() -> dict[str, str]:
             "loss": str(out["loss"].dtype).replace("torch.", "")}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def hooks_run() -> dict[str, bool]:
     """Does a forward hook run under model(x) and under model.forward(x)? A real nn.Module."""
     import torch
@@ -494,7 +494,7 @@ def roofline(flops: float, nbytes: float, peak: float, bandwidth: float) -> dict
             "intensity": flops / nbytes}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def decode_flops_per_weight_byte(batch: int) -> float:
     """Matmul FLOPs counted by FlopCounterMode in a real one-token decode step of a tiny bf16 Llama,
     per byte of its linear weights (C3's ``real_decode_step``): the decode intensity."""
@@ -612,7 +612,8 @@ def all_remedies() -> tuple[str, ...]:
 
 def activation_estimate(config: dict, batch: int, seq: int, nbytes: int) -> float:
     """C4's follow-up rule: B x T x layers x (6 d + 3 d_ff) x bytes."""
-    return batch * seq * config["num_hidden_layers"] * (6 * config["hidden_size"] + 3 * config["intermediate_size"]) * nbytes
+    return batch * seq * config["num_hidden_layers"] * (6 * config["hidden_size"] + 3
+                                                        * config["intermediate_size"]) * nbytes
 
 
 def course_activation_rule(batch: int, seq: int) -> float:
@@ -722,7 +723,7 @@ def streaming_peak_grows() -> bool:
     return _cached("streaming_peak_grows", (), measure)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def merge_keeps_param_count() -> bool:
     """peft's merge_and_unload on a real tiny Llama with LoRA (the course's r=16 all-linear recipe):
     does the merged model have exactly the base model's parameters (B4: zero inference overhead)?"""

@@ -109,7 +109,7 @@ MULTIPLIED = {"count", "tokens_per_s", "flop_per_byte"}  # a K/M/B multiplier ma
 
 def unit(symbol: str) -> Unit:
     """The display unit of a question, by symbol: ``unit("GB")``, ``unit("ms")``, ``unit("M")``."""
-    for dim, table in TABLES.items():
+    for table in TABLES.values():
         if symbol in table:
             return table[symbol]
     if symbol in _MULTIPLIERS:
@@ -282,15 +282,18 @@ def alternatives(q: Quantity, dim: str, default: Unit | None) -> list[Reading]:
         if u.family in ("iec", "ibit") and u.power:
             dec = u.symbol.replace("i", "")
             out.append(Reading(q.value * si / iec,
-                               f"you typed {u.symbol} (powers of 1024), not {dec} (powers of 1000): they differ by {gap}. "
+                               f"you typed {u.symbol} (powers of 1024), not {dec} (powers of 1000): they differ by "
+                               f"{gap}. "
                                "Which one is your number in?",
-                               f"你写的是 {u.symbol}（1024 的幂），不是 {dec}（1000 的幂），两者差 {gap}。你的数是哪一种？"))
+                               f"你写的是 {u.symbol}（1024 的幂），不是 {dec}（1000 的幂），两者差 {gap}。"
+                               f"你的数是哪一种？"))
         elif u.family in ("si", "bit") and u.power:
             binary = u.symbol[0] + "i" + u.symbol[1:]
             out.append(Reading(q.value * iec / si,
                                f"you typed {u.symbol} (powers of 1000), not {binary} (powers of 1024): they differ by "
                                f"{gap}. Which one is your number in?",
-                               f"你写的是 {u.symbol}（1000 的幂），不是 {binary}（1024 的幂），两者差 {gap}。你的数是哪一种？"))
+                               f"你写的是 {u.symbol}（1000 的幂），不是 {binary}（1024 的幂），两者差 {gap}。"
+                               f"你的数是哪一种？"))
         if u.family in ("bit", "ibit"):
             out.append(Reading(q.value * 8, f"you typed bits ({u.symbol}); the question asks for bytes (8 bits each). "
                                "Is your number in bytes?",
@@ -306,7 +309,8 @@ def alternatives(q: Quantity, dim: str, default: Unit | None) -> list[Reading]:
     if dim == "fraction":
         if u.symbol == "%":
             out.append(Reading(n, f"{n:g}% is {q.value:g} as a fraction: did you mean {n:g} as a fraction "
-                               f"(= {n * 100:g}%)?", f"{n:g}% 是比例 {q.value:g}；你是想写比例 {n:g}（= {n * 100:g}%）吗？"))
+                               f"(= {n * 100:g}%)?",
+                               f"{n:g}% 是比例 {q.value:g}；你是想写比例 {n:g}（= {n * 100:g}%）吗？"))
         elif q.bare:
             out.append(Reading(n / 100, f"{n:g} is read as a fraction (0-1): for a percentage type {n:g}%.",
                                f"{n:g} 按比例（0–1）读；百分数请写 {n:g}%。"))
@@ -315,7 +319,8 @@ def alternatives(q: Quantity, dim: str, default: Unit | None) -> list[Reading]:
             if other.symbol != default.symbol and alias == other.symbol and other.family != "bit":
                 out.append(Reading(n * other.factor, f"a bare number is read as {default.symbol}; type the unit you"
                                    f" mean (e.g. {n:g} {other.symbol}).",
-                                   f"不带单位的数按 {default.symbol} 读；请写上你用的单位（如 {n:g} {other.symbol}）。"))
+                                   f"不带单位的数按 {default.symbol} 读；请写上你用的单位（如 {n:g} {other.symbol}）"
+                                   f"。"))
     for k in (3, 6, 9, -3, -6, -9):
         out.append(Reading(q.value * 10.0**k, f"your number is off by a factor of 10^{abs(k)}: check the prefix"
                            " (K, M, G) or the unit", f"你的数差了 10^{abs(k)} 倍：检查前缀（K、M、G）或单位"))

@@ -12,12 +12,12 @@ import io
 import json
 from html import escape
 
-from grader.engine import cache
 from grader.course import catalog
 from grader.course.levels import Summary
-from grader.reports.terminal import _exercise_line, feedback, pass_line_rule, quiz_scores, scores, when
+from grader.engine import cache
 from grader.engine.results import STATUS_TEXT, ExerciseResult
 from grader.isolation import files
+from grader.reports.terminal import _exercise_line, feedback, pass_line_rule, quiz_scores, scores, when
 
 CSS = """
 body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
@@ -74,7 +74,7 @@ def _parts_figure(results: dict[str, ExerciseResult]):
                               (missing, "#d4d4d4", "not available yet")):
         values = [data[p] for p in parts]
         ax.barh(labels, values, left=bottom, color=color, label=name)
-        bottom = [b + v for b, v in zip(bottom, values)]
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
     ax.invert_yaxis()
     ax.set_xlabel("key points")
     ax.set_title("Key points per course part")
@@ -117,7 +117,7 @@ def _draw(spec: dict) -> str:
         ax.set_xticks([j + width * (len(series) - 1) / 2 for j in range(len(labels))], labels, rotation=15)
     else:
         for name, points in spec.get("series", {}).items():
-            xs, ys = zip(*points) if points else ((), ())
+            xs, ys = zip(*points, strict=True) if points else ((), ())
             ax.plot(xs, ys, label=name)
         if spec.get("log_x"):
             ax.set_xscale("log")
@@ -155,7 +155,8 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
         if not exs:
             continue
         out.append(f"<h2>{set_id} — {escape(catalog.SET_TITLES[set_id])}</h2><table>"
-                   "<tr><th>id</th><th>exercise</th><th>part</th><th>key points</th><th>status</th><th>graded</th></tr>")
+                   "<tr><th>id</th><th>exercise</th><th>part</th><th>key "
+                   "points</th><th>status</th><th>graded</th></tr>")
         for ex in exs:
             res = results[ex.id]
             score, text = _exercise_line(res)

@@ -1,6 +1,8 @@
-"""Takes every floating dtype as 4 bytes ("a float is 4 bytes"): bf16's 2 bytes per element missed (part 2: nbytes = 形状 × dtype 字节数)."""
-from solutions.a2_nbytes_index import *  # noqa: F401,F403
+"""Takes every floating dtype as 4 bytes ("a float is 4 bytes"): bf16's 2 bytes per element missed (part 2: nbytes =
+形状 × dtype 字节数)."""
 import math
+
+from solutions.a2_nbytes_index import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "A2", ("half_precision_nbytes",), "counts bfloat16 / float16 as 4 bytes"
 

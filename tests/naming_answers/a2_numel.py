@@ -1,6 +1,7 @@
 """Returns the number of elements as the size (x.numel() read for x.nbytes)."""
-from solutions.a2_nbytes_index import *  # noqa: F401,F403
 import math
+
+from solutions.a2_nbytes_index import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "A2", ("nbytes_matches_meta_tensor",), "counts elements"
 

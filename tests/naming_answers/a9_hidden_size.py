@@ -1,6 +1,7 @@
 """Writes heads x head_dim as hidden_size (vllm-project/vllm#29736: "2 * hidden_size ... overestimates the KV
 cache size for models that use GQA"): with GQA and head_dim == hidden / heads it is the query-heads mistake."""
-EXERCISE, CAUGHT_BY, NAMES = "A9", ("matches_dynamic_cache",), None  # two readings: not named unless the probe tells them apart
+# two readings: not named unless the probe tells them apart
+EXERCISE, CAUGHT_BY, NAMES = "A9", ("matches_dynamic_cache",), None
 
 
 def kv_cache_bytes(config, batch_size, seq_len, bytes_per_element):

@@ -6,4 +6,5 @@ EXERCISE, CAUGHT_BY, NAMES = "A9", ("matches_dynamic_cache",), "counts one of K 
 
 
 def kv_cache_bytes(config, batch_size, seq_len, bytes_per_element):
-    return config["num_hidden_layers"] * config["num_key_value_heads"] * head_dim(config) * batch_size * seq_len * bytes_per_element
+    return (config["num_hidden_layers"] * config["num_key_value_heads"] * head_dim(config) * batch_size * seq_len
+            * bytes_per_element)

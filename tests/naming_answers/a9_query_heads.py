@@ -7,4 +7,5 @@ EXERCISE, CAUGHT_BY, NAMES = "A9", ("matches_dynamic_cache",), "uses num_attenti
 
 
 def kv_cache_bytes(config, batch_size, seq_len, bytes_per_element):
-    return 2 * config["num_hidden_layers"] * config["num_attention_heads"] * head_dim(config) * batch_size * seq_len * bytes_per_element
+    return (2 * config["num_hidden_layers"] * config["num_attention_heads"] * head_dim(config) * batch_size * seq_len
+            * bytes_per_element)

@@ -1,8 +1,9 @@
 """Decides by ci95 alone, the seeds' bands unread: half of part 7's misconception-table answer,
 「带 ci95 读表；多 seed 均值加阴影带，不重叠才算差别」."""
-from solutions.b2_is_it_real import *  # noqa: F401,F403
 import math
 import statistics
+
+from solutions.b2_is_it_real import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "B2", ("score_verdict",), "ignores the seeds' bands"
 

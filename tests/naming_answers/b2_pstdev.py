@@ -1,9 +1,10 @@
 """Standard-error bands from statistics.pstdev, the population std (divisor N): the fix of
 mwegrzyn/language-performance issue #27 ("whenever np.std() do np.std(ddof=1) ... set degrees of
 freedom to be n-1") undone; pandas-dev/pandas PR #35986 documents that numpy's default normalizes by N."""
-from solutions.b2_is_it_real import *  # noqa: F401,F403
 import math
 import statistics
+
+from solutions.b2_is_it_real import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "B2", ("score_verdict",), "uses the population std"
 

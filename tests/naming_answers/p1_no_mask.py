@@ -1,4 +1,5 @@
-"""Softmax over every key, no causal mask: "forgot the mask" (the decoder sees the future; part 2's 30-line attention)."""
+"""Softmax over every key, no causal mask: "forgot the mask" (the decoder sees the future; part 2's 30-line
+attention)."""
 import math
 
 import torch

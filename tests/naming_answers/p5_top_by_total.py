@@ -10,4 +10,5 @@ def summarize_profile(rows, k=5):
     ops.sort(key=lambda r: r["cpu_time_total_us"], reverse=True)
     by_name = {r["name"]: r for r in rows}
     return {"top_ops": [r["name"] for r in ops[:k]],
-            "backward_forward_ratio": by_name["backward"]["cpu_time_total_us"] / by_name["forward"]["cpu_time_total_us"]}
+            "backward_forward_ratio": by_name["backward"]["cpu_time_total_us"]
+            / by_name["forward"]["cpu_time_total_us"]}

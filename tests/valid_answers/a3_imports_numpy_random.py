@@ -5,11 +5,12 @@ import numpy as np
 import numpy.random
 from numpy.random import default_rng
 
+
 def broadcast_shape(a, b):
     n = max(len(a), len(b))
     a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
     out = []
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         if x != y and 1 not in (x, y):
             raise ValueError(f"cannot broadcast {a} and {b}")
         out.append(y if x == 1 else x)

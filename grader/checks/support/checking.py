@@ -118,7 +118,8 @@ def expect_close(got, expected, what: str, *, atol: float, rtol: float = 0.0, hi
     bound = atol + rtol * expected.abs()
     if not bool((err <= bound).all()):
         worst = float((err - bound).max() + bound.flatten()[torch.argmax((err - bound).flatten())])
-        fail(f"{what} differs from the reference", f"max abs error <= {atol:g}" + (f" + {rtol:g}*|ref|" if rtol else ""),
+        fail(f"{what} differs from the reference",
+             f"max abs error <= {atol:g}" + (f" + {rtol:g}*|ref|" if rtol else ""),
              f"max abs error {worst:.3g}", hint)
 
 

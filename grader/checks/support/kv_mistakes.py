@@ -43,17 +43,20 @@ def declare(where: str, factor_points: tuple[str, ...], head_dim_points: tuple[s
             zh="用了查询头数 num_attention_heads，而 GQA 缓存的是 num_key_value_heads 个头",
             en="uses num_attention_heads; with GQA the cache holds num_key_value_heads heads")(
         gives(lambda c, *a: truth(c, *a) * c["num_attention_heads"] // c["num_key_value_heads"], truth))
-    mistake(*factor_points, function="kv_cache_bytes", probe=PROBE, zh="没有乘 bytes_per_element（算的是元素个数，不是字节）",
+    mistake(*factor_points, function="kv_cache_bytes", probe=PROBE,
+            zh="没有乘 bytes_per_element（算的是元素个数，不是字节）",
             en="counts elements, not bytes: bytes_per_element is not multiplied in")(
         gives(lambda c, b, t, n: truth(c, b, t, n) // n, truth))
     mistake(*head_dim_points, function="kv_cache_bytes", probe=PROBE,
-            zh="忽略了配置里的 head_dim，用 hidden_size / 头数 代替", en="ignores the config's head_dim and uses hidden_size / heads")(
+            zh="忽略了配置里的 head_dim，用 hidden_size / 头数 代替",
+            en="ignores the config's head_dim and uses hidden_size / heads")(
         gives(_derived_head_dim, truth))
 
     @mistake(*head_dim_points, function="kv_cache_bytes", probe=(({**PROBE[0][0], "head_dim": None}, 2, 5, 2), {}),
              zh="把配置里写成 null 的 head_dim 当成了数字（config.get 的默认值只在键不存在时生效）",
              en="takes a head_dim written as null for a number (config.get's default applies only to an absent key)")
     def _head_dim_null(got, config, *args):
-        return "head_dim" in config and config["head_dim"] is None and isinstance(got, Raised) and got.type_name == "TypeError"
+        return "head_dim" in config and config["head_dim"] is None and isinstance(got,
+                Raised) and got.type_name == "TypeError"
 
     mistakes.DECLARED[first:] = [dataclasses.replace(m, where=where) for m in mistakes.DECLARED[first:]]

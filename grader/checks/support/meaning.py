@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import random
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from grader.checks.support.checking import as_str, fail
 
@@ -86,7 +86,7 @@ def _weight(token: str) -> float:
     return 0.5 if token in WEAK else 1.0
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _patterns(vocabulary: tuple) -> tuple:
     """(compiled phrase, item, specificity, table order) for every phrase of a vocabulary."""
     out = []
@@ -94,7 +94,8 @@ def _patterns(vocabulary: tuple) -> tuple:
         for phrase in phrases:
             tokens = words(phrase).split()
             # latin words match whole words; Chinese ones anywhere in a run of Chinese characters
-            parts = [re.escape(t) if re.fullmatch(rf"[{_CJK}]+", t) else rf"(?<![0-9a-z]){re.escape(t)}(?![0-9a-z])" for t in tokens]
+            parts = [re.escape(t) if re.fullmatch(rf"[{_CJK}]+",
+                                                  t) else rf"(?<![0-9a-z]){re.escape(t)}(?![0-9a-z])" for t in tokens]
             out.append((re.compile(r"\s*".join(parts)), item, sum(_weight(t) for t in tokens), order))
     return tuple(out)
 

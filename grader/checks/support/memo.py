@@ -1,7 +1,9 @@
 """Memoised ground truth: an expensive, deterministic check-side computation (SFT training of the
-real SmolLM2 in P4 and X5, the quiz's measured Llama-3-8B decoder layer) kept by a hash of its exact inputs, so a grading whose inputs equal an
+real SmolLM2 in P4 and X5, the quiz's measured Llama-3-8B decoder layer) kept by a hash of its exact inputs, so a
+grading whose inputs equal an
 earlier one's (a mutant or variant whose data path is the solution's, a learner's re-grade, X5's
-run and P4's with the same batches, every quiz process asking A7/B1's truth) reuses the result instead of training again.
+run and P4's with the same batches, every quiz process asking A7/B1's truth) reuses the result instead of training
+again.
 
 The key hashes everything the result depends on: the inputs as given (tensors by dtype, shape and
 bytes), the model's files (the model cache's manifest digests), the library and Python versions
@@ -23,8 +25,8 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from grader.isolation import files
 
@@ -132,7 +134,8 @@ def memoised(kind: str, inputs, compute: Callable[[], object], sources: tuple[st
         value = compute()
         # stored as JSON reads it back, so a hit and a fresh computation hand the check the same value
         value = json.loads(json.dumps(value))
-        files.replace_file(path, json.dumps({"value": value, "mac": files.mac(secret, _payload(kind, k, value))}).encode(), 0o600)
+        files.replace_file(path,
+                json.dumps({"value": value, "mac": files.mac(secret, _payload(kind, k, value))}).encode(), 0o600)
         return value
     finally:
         os.close(lock_fd)  # releases the lock

@@ -24,8 +24,9 @@ arguments, or keys of a dict argument, decide a key point: the failing-input blo
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass(frozen=True)

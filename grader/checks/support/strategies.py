@@ -267,7 +267,8 @@ def qa_batches(draw, min_size: int = 1, max_size: int = 5):
     from grader.given.sft import HELD_OUT_PAIRS, TRAIN_PAIRS
 
     real = st.sampled_from(TRAIN_PAIRS + HELD_OUT_PAIRS)
-    made_up = st.tuples(_qa_words.map(lambda w: f"What is {w.strip() or 'x'}?"), _qa_words.map(lambda w: w.strip() or "y"))
+    made_up = st.tuples(_qa_words.map(lambda w: f"What is {w.strip() or 'x'}?"),
+                        _qa_words.map(lambda w: w.strip() or "y"))
     return draw(st.lists(st.one_of(real, made_up), min_size=min_size, max_size=max_size))
 
 

@@ -72,7 +72,7 @@ def git_repo(parent, text: str) -> tuple[str, str]:
         f.write(text)
     git("add", "train.py")
     git("-c", "user.name=grader", "-c", "user.email=g@x", "commit", "-q", "-m", "run")
-    for root, dirs, files in os.walk(repo):
+    for root, _, files in os.walk(repo):
         for p in [root, *(os.path.join(root, f) for f in files)]:
             os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
     return repo, git("rev-parse", "HEAD")

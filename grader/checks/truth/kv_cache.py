@@ -6,7 +6,7 @@ nbytes (part 6, KV cache)."""
 from __future__ import annotations
 
 import warnings
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import torch
 
@@ -42,7 +42,7 @@ def meta_cache_bytes(config: dict, batch: int, seq: int, dtype) -> int:
     return _meta_cache_bytes(tuple(sorted(config.items())), batch, seq, dtype)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _meta_model(config_items):
     from transformers import LlamaForCausalLM
 

@@ -58,7 +58,7 @@ def judge(tokenizer, pairs, generated: list[list[int]], eos: int) -> list[dict]:
     """Per held-out prompt: the decoded answer, whether it is right (the text before EOS, stripped,
     starts with the capital) and whether EOS came within ``STOP_WITHIN`` tokens after the answer."""
     rows = []
-    for (question, answer), new in zip(pairs, generated):
+    for (question, answer), new in zip(pairs, generated, strict=True):
         n_answer = len(tokenizer(f" {answer}", add_special_tokens=False)["input_ids"])
         text_ids = new[: new.index(eos)] if eos in new else new
         text = tokenizer.decode(text_ids)

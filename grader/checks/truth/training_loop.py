@@ -219,7 +219,7 @@ def expect_float_logits_ignore_index(learner, seed: int, data_seed: int) -> None
     masked = batches(data_seed, 3, 2, 16, mask_rate=0.5)
     out = drive(learner, seed=seed, batches=masked, amp_dtype=torch.bfloat16, optimizer="unit_sgd", reset=True)
     model = build_model(seed)
-    for i, (rec, (x, y)) in enumerate(zip(out["steps"], masked)):
+    for i, (rec, (x, y)) in enumerate(zip(out["steps"], masked, strict=True)):
         with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
             logits = model(x)
         expected = reference_ce(logits, y)
@@ -353,7 +353,7 @@ def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
     path = "fp32" if amp_dtype is None else "amp_dtype=bfloat16"
     kept = None  # the gradient of step i-1 (minus its move): what a missing zero_grad adds to step i
     moves, names = [], [name for name, _ in model.named_parameters()]
-    for i, (rec, batch) in enumerate(zip(out["steps"], drawn)):
+    for i, (rec, batch) in enumerate(zip(out["steps"], drawn, strict=True)):
         # the gradient at the weights this step started from (the learner's after step i-1: any
         # clipping or none, only the direction of the move is compared)
         torch.nn.utils.vector_to_parameters(before, model.parameters())
@@ -393,7 +393,7 @@ def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
     # course's order) or holds exactly the gradient this step applied (cleared at the start of the next one,
     # the tutorial order); a tensor of zeros, or any other gradient, is neither. Seen in the learner's
     # process: a reason to fail only.
-    for i, (rec, move) in enumerate(zip(out["steps"], moves)):
+    for i, (rec, move) in enumerate(zip(out["steps"], moves, strict=True)):
         if not rec["grads_held_after"]:
             continue
         what = f"{path}, train_step call {i}: .grad of every parameter after train_step returns"

@@ -43,7 +43,7 @@ def real_state(config_items: tuple, r: int | None, targets, seed: int = 0) -> di
     opt = torch.optim.AdamW(masters, lr=1e-3)
     ids = torch.randint(0, config["vocab_size"], (2, 8), generator=torch.Generator().manual_seed(seed))
     model(input_ids=ids, labels=ids, use_cache=False).loss.backward()
-    for m, p in zip(masters, trainable):
+    for m, p in zip(masters, trainable, strict=True):
         m.grad = p.grad.float()  # handed to the optimizer for the step, then dropped
     opt.step()
     for m in masters:

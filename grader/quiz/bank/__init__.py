@@ -18,8 +18,9 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from grader.quiz.answers import Answer, Choice, MultiSelect, Option
 
@@ -112,7 +113,7 @@ class Question:
                 return p
         raise KeyError(f"{self.id} has no part {part_id!r}")
 
-    def variant(self, seed: int) -> "Variant":
+    def variant(self, seed: int) -> Variant:
         """The variant of ``seed``. Graded seeds are odd, practice seeds even (store.py), and a
         variant's numbers fall on its seed's side: where a question has few distinct variants,
         practice (``--seed``) can never show a graded variant's numbers and answers."""
@@ -124,7 +125,7 @@ class Question:
             params = self.draw(rng)  # the same stream: a seed still names one variant
         return Variant(self, seed, params)
 
-    def course_variant(self) -> "Variant":
+    def course_variant(self) -> Variant:
         if self.course is None:
             raise ValueError(f"{self.id} has no course numbers")
         return Variant(self, 0, dict(self.course))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from grader.quiz import course_text as C
-from grader.quiz import truth as T
+from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import BroadcastShape, Choice, Number, Option, Shape, Tolerance, YesNo
 from grader.quiz.bank import Part, Question
-from grader.quiz.bank.fmt import activations_how, ctx, g, gb, millions, mb
+from grader.quiz.bank.fmt import activations_how, ctx, g, gb, mb, millions
 
 GB = 1e9
 ZH_COUNT = {2: "两", 3: "三", 4: "四", 5: "五", 6: "六", 7: "七"}
@@ -48,7 +47,8 @@ A1 = Question(
           Number("bytes", "GB", Tolerance(rel=0.3)), lambda p: p["file_gb"] * GB * T.list_peak_factor(),
           how=lambda p, t: (f"{p['file_gb']} GB x {T.list_peak_factor():.2f} (the list's peak factor, measured with "
                             "tracemalloc on a generated file)",
-                            f"{p['file_gb']} GB × {T.list_peak_factor():.2f}（在生成的文件上用 tracemalloc 实测的 list 峰值倍数）")),
+                            f"{p['file_gb']} GB × {T.list_peak_factor():.2f}（在生成的文件上用 tracemalloc 实测的 list "
+                            f"峰值倍数）")),
      Part("fits", "Does the list fit in {ram_gb} GB?", "{ram_gb} GB 装得下吗？", YesNo(),
           lambda p: p["file_gb"] * T.list_peak_factor() <= p["ram_gb"]),
      Part("generator", "The generator pipeline's peak?", "用生成器，峰值大约多少？", Choice(GENERATOR_OPTIONS),
@@ -58,7 +58,8 @@ A1 = Question(
     C.ANSWERS["A1"],
     "At the 5x measured in part 1 (5.3x), the list needs about 40 GB: it does not fit; a generator's peak does "
     "not depend on the file size, just one record plus the hash set for dedupe: tens of MB.",
-    ("part 1, must-remember: 19.4 MB -> list 102.9 MB (5.3x), generator 11.5 MB", "第一篇“必记”：19.4 MB → list 102.9 MB（5.3 倍），生成器 11.5 MB"),
+    ("part 1, must-remember: 19.4 MB -> list 102.9 MB (5.3x), generator 11.5 MB",
+     "第一篇“必记”：19.4 MB → list 102.9 MB（5.3 倍），生成器 11.5 MB"),
     course={"file_gb": 8, "ram_gb": 32})
 
 # ------------------------------------------------------------------ A2
@@ -92,7 +93,8 @@ A2 = Question(
     C.ANSWERS["A2"],
     "16 x 512 x 1024 x 2 = 16 MiB (bf16 is 2 bytes per element); x[:, -1], an integer index, removes a dimension: "
     "(16, 1024); x[:, -1:], a slice, keeps it: (16, 1, 1024).",
-    ("part 2, §ndarray: nbytes; an integer index drops a dim, a slice keeps it", "第二篇：nbytes；整数索引消灭一维、切片保留一维"),
+    ("part 2, §ndarray: nbytes; an integer index drops a dim, a slice keeps it",
+     "第二篇：nbytes；整数索引消灭一维、切片保留一维"),
     course={"shape": [16, 512, 1024], "dtype": "bfloat16", "k": 1},
     view=lambda p: {"d0": p["shape"][0], "d1": p["shape"][1], "d2": p["shape"][2]})
 
@@ -116,7 +118,8 @@ def _draw_a3(rng):
 
 A3 = Question(
     "A3", "A", "Broadcasting",
-    "{a_text} + {b_text} 能广播吗？结果什么形状？", "{a_text} + {b_text}: does it broadcast? What is the result's shape?",
+    "{a_text} + {b_text} 能广播吗？结果什么形状？",
+              "{a_text} + {b_text}: does it broadcast? What is the result's shape?",
     _draw_a3,
     [Part("can", "Does it broadcast?", "能广播吗？", YesNo(), lambda p: T.broadcast(p["a"], p["b"]) is not None),
      Part("shape", "The result's shape?", "结果什么形状？", BroadcastShape(), lambda p: T.broadcast(p["a"], p["b"]),
@@ -139,7 +142,8 @@ def _draw_a4(rng):
 
 A4 = Question(
     "A4", "A", "backward() accumulates",
-    "第三篇的手算例子 \\(w = {w}\\)、\\(x = {x}\\)、\\(L = (wx - 1)^2\\)，每次重新前向、连续 backward() {k_zh}次而不 zero_grad，w.grad 是多少？",
+    "第三篇的手算例子 \\(w = {w}\\)、\\(x = {x}\\)、\\(L = (wx - 1)^2\\)，每次重新前向、连续 backward() {k_zh}次而不 "
+    "zero_grad，w.grad 是多少？",
     "Part 3's worked example with w = {w}, x = {x}, L = (wx - 1)^2: a fresh forward each time, backward() called "
     "{k_en} in a row without zero_grad. What is w.grad?",
     _draw_a4,
@@ -213,22 +217,27 @@ def _a6_lora(p):
 
 A6 = Question(
     "A6", "A", "Full vs LoRA training state",
-    "一个 {n}B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 {card} GB 的卡够不够？改成可训练 {pct}% 的 LoRA 呢？",
+    "一个 {n}B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 {card} GB 的卡够不够？改成可训练 {pct}% 的 LoRA "
+    "呢？",
     "Fully fine-tuning a {n}B model (bf16 + AdamW), activations aside: how much GPU memory? Is one {card} GB card "
     "enough? And with LoRA training {pct}% of the parameters?",
     _draw_a6,
     [Part("full", "Full fine-tuning, without activations?", "全量微调（不算激活）要多少？",
           Number("bytes", "GB", Tolerance(rel=0.03), also=("GiB",)), lambda p: T.full_state_bytes(p["n_b"] * 1e9),
-          how=lambda p, t: (f"{g(p['n_b'])}e9 x {g(T.bytes_per_trainable_param())} bytes, read off real tensors after one AdamW step",
-                            f"{g(p['n_b'])}e9 × {g(T.bytes_per_trainable_param())} 字节（一步 AdamW 后真实张量的字节数）")),
+          how=lambda p, t: (f"{g(p['n_b'])}e9 x {g(T.bytes_per_trainable_param())} bytes, read off real tensors after "
+                            f"one AdamW step",
+                            f"{g(p['n_b'])}e9 × {g(T.bytes_per_trainable_param())} 字节（一步 AdamW "
+                            f"后真实张量的字节数）")),
      Part("full_fits", "Enough with one {card} GB card?", "一张 {card} GB 的卡够不够？", YesNo(),
           lambda p: T.full_state_bytes(p["n_b"] * 1e9) <= p["card_gb"] * GB),
      Part("lora", "LoRA with {pct}% trainable?", "可训练 {pct}% 的 LoRA 要多少？",
           Number("bytes", "GB", Tolerance(rel=0.03), also=("GiB",)), _a6_lora,
           how=lambda p, t: (f"frozen base {g(p['n_b'])}e9 x {g(T.state_bytes_per_param()['frozen_weights'])} + "
-                            f"adapters {g(p['n_b'] * p['pct'] / 100)}e9 x {g(T.bytes_per_trainable_param())} (real peft tensors)",
+                            f"adapters {g(p['n_b'] * p['pct'] / 100)}e9 x {g(T.bytes_per_trainable_param())} (real "
+                            f"peft tensors)",
                             f"冻结基座 {g(p['n_b'])}e9 × {g(T.state_bytes_per_param()['frozen_weights'])} + 可训练 "
-                            f"{g(p['n_b'] * p['pct'] / 100)}e9 × {g(T.bytes_per_trainable_param())}（真实 peft 张量）")),
+                            f"{g(p['n_b'] * p['pct'] / 100)}e9 × {g(T.bytes_per_trainable_param())}（真实 peft "
+                            f"张量）")),
      Part("lora_fits", "Does LoRA fit the {card} GB card?", "LoRA 放得进 {card} GB 的卡吗？", YesNo(),
           lambda p: _a6_lora(p) <= p["card_gb"] * GB)],
     C.ANSWERS["A6"],
@@ -291,7 +300,8 @@ A8_MODELS = {"Qwen2.5-0.5B": ("第五篇的 0.5B 模型", "part 5's 0.5B model")
 
 def _draw_a8(rng):
     r0 = rng.choice([4, 8, 16, 32])
-    return {"model": rng.choice(sorted(A8_MODELS)), "r0": r0, "r1": rng.choice([r for r in (4, 8, 16, 32, 64, 128) if r != r0])}
+    return {"model": rng.choice(sorted(A8_MODELS)), "r0": r0,
+            "r1": rng.choice([r for r in (4, 8, 16, 32, 64, 128) if r != r0])}
 
 
 def _a8_config(p):
@@ -354,7 +364,8 @@ A9 = Question(
     "With the weights, does it fit one {gpu_gb} GB GPU?",
     _draw_a9,
     [Part("kv", "KV cache?", "KV cache 多大？", Number("bytes", "GB", Tolerance(rel=0.03), also=("GiB",)), _a9_kv,
-          how=lambda p, t: (f"a real transformers DynamicCache after a meta-device forward of [{p['n']}, {p['ctx']}] tokens",
+          how=lambda p, t: (f"a real transformers DynamicCache after a meta-device forward of [{p['n']}, {p['ctx']}] "
+                            f"tokens",
                             f"meta 设备上前向 [{p['n']}, {p['ctx']}] 个 token 后真实 DynamicCache 的字节数")),
      Part("fits", "Weights plus KV cache in {gpu_gb} GB?", "加上权重放得进 {gpu_gb} GB 吗？", YesNo(),
           lambda p: _a9_weights(p) + _a9_kv(p) <= p["gpu_gb"] * GB,
@@ -363,7 +374,8 @@ A9 = Question(
     C.ANSWERS["A9"],
     "131 KB x 4096 x 128 ≈ 68.7 GB; with 16 GB of weights about 85 GB: it does not fit; reduce the concurrency, "
     "shorten the context or quantise the KV cache.",
-    ("part 6, must-remember: KV cache 131 KB/token for Llama-3-8B", "第六篇“必记”：Llama-3-8B 的 KV cache 每 token 131 KB"),
+    ("part 6, must-remember: KV cache 131 KB/token for Llama-3-8B",
+     "第六篇“必记”：Llama-3-8B 的 KV cache 每 token 131 KB"),
     course={"model": "Llama-3-8B", "n": 128, "ctx": 4096, "gpu_gb": 80},
     view=lambda p: {"ctx_text": ctx(p["ctx"])})
 
@@ -400,9 +412,11 @@ def _a10_table(p, lang):
     top = _a10_shown(p)["top"]
     if not top:
         return ""
-    head = tr_(lang, "\n    A real torch.profiler run of two training steps on this machine's CPU (an op's self CPU time "
+    head = tr_(lang,
+               "\n    A real torch.profiler run of two training steps on this machine's CPU (an op's self CPU time "
                      "stands for its device time); its top rows (name, calls, self ms, total ms):",
-               "\n    这是本机 CPU 上两步训练的真实 torch.profiler 结果（算子的 self CPU 时间代表设备时间）；前几行（名称、调用次数、self ms、total ms）：")
+               "\n    这是本机 CPU 上两步训练的真实 torch.profiler 结果（算子的 self CPU 时间代表设备时间）；"
+               "前几行（名称、调用次数、self ms、total ms）：")
     return head + "".join(f"\n      {n:<58} {c:>5} {s:>9.2f} {t:>9.2f}" for n, c, s, t in top)
 
 
@@ -420,14 +434,17 @@ def _a10_kind(p):
 BOTTLENECK_OPTIONS = [
     Option("input-bound", "the GPU is idle: data loading, syncs (.item() every step) or launch overhead",
            "GPU 在空转：数据加载、同步（如每步 .item()）或 launch 开销"),
-    Option("compute-bound", "GPU compute: GEMM and attention, a healthy step", "GPU 算力：GEMM 与 attention，正常的一步"),
-    Option("overhead-bound", "shape conversions on the GPU: copy_ / contiguous dominate", "GPU 上的形状转换：copy_ / contiguous 占大头"),
+    Option("compute-bound", "GPU compute: GEMM and attention, a healthy step",
+           "GPU 算力：GEMM 与 attention，正常的一步"),
+    Option("overhead-bound", "shape conversions on the GPU: copy_ / contiguous dominate",
+           "GPU 上的形状转换：copy_ / contiguous 占大头"),
     Option("bandwidth", "the optimizer's memory bandwidth", "优化器的显存带宽"),
 ]
 
 A10 = Question(
     "A10", "A", "Where did the step's time go",
-    "一步训练墙钟 {wall} ms，profiler 表里 CUDA 时间合计 {device} ms、aten::mm 与 attention 占其中 {share}%。瓶颈最可能在哪？",
+    "一步训练墙钟 {wall} ms，profiler 表里 CUDA 时间合计 {device} ms、aten::mm 与 attention 占其中 {share}%。"
+    "瓶颈最可能在哪？",
     "A training step takes {wall} ms of wall-clock time; the profiler's CUDA times add up to {device} ms, aten::mm "
     "and attention being {share}% of that. Where is the bottleneck most likely?",
     _draw_a10,
@@ -439,7 +456,8 @@ A10 = Question(
      Part("where", "The bottleneck?{table_en}", "瓶颈在哪？{table_zh}", Choice(BOTTLENECK_OPTIONS), _a10_kind,
           how=lambda p, t: ("the A10 check's real profiles: idle >= 0.7 is input-bound; busy with GEMM/attention "
                             ">= 65% compute-bound; busy with <= 20% copy-heavy",
-                            "A10 检查的真实 profile：空转 ≥ 70% 是输入受限；忙且 GEMM/attention ≥ 65% 是算力；忙且 ≤ 20% 是拷贝"))],
+                            "A10 检查的真实 profile：空转 ≥ 70% 是输入受限；忙且 GEMM/attention ≥ 65% 是算力；忙且 ≤ "
+                            "20% 是拷贝"))],
     C.ANSWERS["A10"],
     "The GPU is idle 70% of the time: its times add up to far less than the wall clock, so it waits on data "
     "loading, syncs (such as .item() every step) or launch overhead; GEMM and attention at 60% say the part that "

@@ -3,15 +3,15 @@ last sub-question of each asks which (the course's 答案 names them)."""
 
 from __future__ import annotations
 
-from grader.quiz import course_text as C
-from grader.quiz import truth as T
+from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import EXACT, Choice, Command, MultiSelect, Number, Option, Tolerance, YesNo
 from grader.quiz.bank import Part, Question
 from grader.quiz.bank.fmt import activations_how, g, gb
 
 GB = 1e9
 
-BLOCK_TEXT = {"weights": ("the weights", "权重"), "grads_and_state": ("gradients and optimizer state", "梯度与优化器状态"),
+BLOCK_TEXT = {"weights": ("the weights", "权重"),
+              "grads_and_state": ("gradients and optimizer state", "梯度与优化器状态"),
               "activations": ("the activations", "激活"), "kv_cache": ("the KV cache", "KV cache")}
 REMEDY_TEXT = {
     "bf16": ("store the weights in bf16", "权重存 bf16"),
@@ -21,7 +21,8 @@ REMEDY_TEXT = {
     "fsdp": ("shard the model with FSDP", "用 FSDP 切分模型"),
     "8bit_optimizer": ("an 8-bit optimizer", "换 8-bit 优化器"),
     "gradient_checkpointing": ("model.gradient_checkpointing_enable()", "model.gradient_checkpointing_enable()"),
-    "smaller_batch_with_accumulation": ("a smaller batch, made up with gradient accumulation", "减 batch，用梯度累积补回"),
+    "smaller_batch_with_accumulation": ("a smaller batch, made up with gradient accumulation",
+                                        "减 batch，用梯度累积补回"),
     "shorter_sequences": ("shorter sequences (a smaller max_length)", "缩短序列（减小 max_length）"),
     "fewer_concurrent_requests": ("fewer concurrent requests", "减少并发请求"),
     "no_grad": ("run it under torch.no_grad()", "放进 torch.no_grad()"),
@@ -50,7 +51,8 @@ def _draw_b1(rng):
     while True:
         p = {"r": rng.choice([8, 16, 32, 64]), "B": rng.choice([2, 4, 8]), "T": rng.choice([4096, 8192, 16384]),
              "gpu_gb": rng.choice([48, 80, 96, 141]),
-             "wrong": rng.sample(["bf16", "8bit_optimizer", "fsdp", "more_gpus", "quantize", "fewer_concurrent_requests"], 3)}
+             "wrong": rng.sample(["bf16", "8bit_optimizer", "fsdp", "more_gpus", "quantize",
+                                  "fewer_concurrent_requests"], 3)}
         state, act = llama_lora_state(p["r"]), _b1_act(p)
         if T.overflowing_block(state, act, p["gpu_gb"] * GB) == "activations":
             ckpt = T.activation_bytes(T.llama3_8b(), p["B"], p["T"], checkpointing=True)
@@ -71,18 +73,21 @@ def _b1_fixes(p):
 
 B1 = Question(
     "B1", "B", "LoRA OOM at a long max_length",
-    "8B LoRA SFT 在一张 {gpu_gb} GB 卡上，账算出 {state}，但 SFTConfig 里 max_length={T}、每卡 batch {B} 时 OOM。哪一块爆了？改什么？",
+    "8B LoRA SFT 在一张 {gpu_gb} GB 卡上，账算出 {state}，但 SFTConfig 里 max_length={T}、每卡 batch {B} 时 OOM。"
+    "哪一块爆了？改什么？",
     "An 8B LoRA SFT on one {gpu_gb} GB GPU: the account says {state}, but with max_length={T} and a batch of {B} "
     "per GPU in SFTConfig it runs out of memory. Which block overflowed? What do you change?",
     _draw_b1,
     [Part("block", "Which block overflowed?", "哪一块爆了？", lambda p: block_options(),
           _b1_block),
      Part("activations", "About how large are the activations at this batch and max_length?",
-          "这个 batch 与 max_length 下激活约多少？", Number("bytes", "GiB", Tolerance(low=0.5, high=1.25), also=("GB",)),
+          "这个 batch 与 max_length 下激活约多少？",
+          Number("bytes", "GiB", Tolerance(low=0.5, high=1.25), also=("GB",)),
           _b1_act, how=lambda p, t: activations_how(p["B"], p["T"], t)),
      Part("fixes", "Which changes make this block smaller?", "哪些改法能让这一块变小？", _b1_fixes,
           lambda p: frozenset(T.remedies_for("activations") & {o.key for o in _b1_fixes(p).options})),
-     Part("ckpt_fits", "With gradient checkpointing on, does it fit?", "开 gradient checkpointing 后放得下吗？", YesNo(),
+     Part("ckpt_fits", "With gradient checkpointing on, does it fit?", "开 gradient checkpointing 后放得下吗？",
+          YesNo(),
           lambda p: llama_lora_state(p["r"]) + T.activation_bytes(T.llama3_8b(), p["B"], p["T"], checkpointing=True)
           <= p["gpu_gb"] * GB,
           how=lambda p, t: (f"{gb(llama_lora_state(p['r']))} + the checkpointed activations (measured)",
@@ -93,17 +98,21 @@ B1 = Question(
     "\"LoRA and still OOM is not a parameter problem: look at the activations\". Fixes: "
     "model.gradient_checkpointing_enable() (part 4, about 30% more compute), a smaller batch made up with gradient "
     "accumulation (part 3: accumulation semantics), or shorter sequences / packing (part 5).",
-    ("part 4, must-remember: activations; LoRA and still OOM: look at the activations", "第四篇“必记”：激活；加了 LoRA 还爆看激活"),
+    ("part 4, must-remember: activations; LoRA and still OOM: look at the activations",
+     "第四篇“必记”：激活；加了 LoRA 还爆看激活"),
     course={"r": 16, "B": 4, "T": 8192, "gpu_gb": 80,
             "wrong": ["8bit_optimizer", "fsdp", "quantize"]},
     view=lambda p: {"state": gb(llama_lora_state(p["r"]))}, draws_on=(4, 3, 5))
 
 # ------------------------------------------------------------------ B2
-RECORD_KEYS = {"commit": ("commit", "commit"), "config": ("config", "配置"), "data_version": ("data version", "数据版本"),
+RECORD_KEYS = {"commit": ("commit", "commit"), "config": ("config", "配置"),
+               "data_version": ("data version", "数据版本"),
                "seed": ("seed", "seed"), "environment": ("environment", "环境"), "run_id": ("run id", "run id"),
                "metrics": ("metrics", "指标")}
-VERDICTS = [Option("real", "a real difference", "差别是真的"), Option("not_shown", "not shown: the difference may be noise",
-            "没有证明：差别可能只是噪声"), Option("need_more_seeds", "cannot tell: run more seeds first", "还判断不了：先多跑几个 seed")]
+VERDICTS = [Option("real", "a real difference", "差别是真的"),
+            Option("not_shown", "not shown: the difference may be noise",
+            "没有证明：差别可能只是噪声"),
+            Option("need_more_seeds", "cannot tell: run more seeds first", "还判断不了：先多跑几个 seed")]
 
 
 def _draw_b2(rng):
@@ -156,22 +165,27 @@ B2 = Question(
     "several seeds, report mean and standard deviation, draw the shaded bands: only bands that do not overlap are a "
     "difference; read the eval table with ci95 = 1.96 sqrt(p̂(1 − p̂)/n), and use merge + query to see which "
     "questions got worse or better rather than just the total.",
-    ("part 6, must-remember: the seven items; part 2: ci95 and multi-seed bands", "第六篇“必记”：七项记录；第二篇：ci95 与多 seed 阴影带"),
+    ("part 6, must-remember: the seven items; part 2: ci95 and multi-seed bands",
+     "第六篇“必记”：七项记录；第二篇：ci95 与多 seed 阴影带"),
     course={"d": 0.5, "n": 80, "acc": 0.6, "a": [0.612, 0.598, 0.605], "b": [0.617, 0.603, 0.61]},
-    view=lambda p: {"d": g(p["d"]), "acc_pct": f"{p['acc'] * 100:.0f}%", "a_text": _pct(p["a"]), "b_text": _pct(p["b"])},
+    view=lambda p: {"d": g(p["d"]), "acc_pct": f"{p['acc'] * 100:.0f}%", "a_text": _pct(p["a"]),
+                    "b_text": _pct(p["b"])},
     draws_on=(6, 2))
 
 # ------------------------------------------------------------------ B3
 KEEP_OPTIONS = [Option("eos", "the end-of-sequence token after the answer", "回答后面的结束符（EOS）"),
-                Option("pad", "the padding", "padding"), Option("prompt", "the prompt's last token", "prompt 的最后一个 token"),
+                Option("pad", "the padding", "padding"),
+                Option("prompt", "the prompt's last token", "prompt 的最后一个 token"),
                 Option("bos", "the beginning-of-sequence token", "开头的 BOS")]
 PAD_BUG_OPTIONS = [Option("eos_masked", "every real EOS is masked too: the model never learns to stop",
                           "真正的 EOS 也全被 mask 了：模型学不会停"),
                    Option("fine", "nothing: only the padding is masked", "没事：只 mask 了 padding"),
                    Option("prompt", "the prompt becomes a training target", "prompt 变成了训练目标"),
                    Option("nan", "the loss becomes NaN", "loss 变成 NaN")]
-FILE_OPTIONS = [Option("sft", "trl/trainer/sft_trainer.py: its data processing / collator", "trl/trainer/sft_trainer.py 的数据处理 / collator"),
-                Option("logits", "transformers/generation/logits_process.py", "transformers/generation/logits_process.py"),
+FILE_OPTIONS = [Option("sft", "trl/trainer/sft_trainer.py: its data processing / collator",
+                       "trl/trainer/sft_trainer.py 的数据处理 / collator"),
+                Option("logits", "transformers/generation/logits_process.py",
+                       "transformers/generation/logits_process.py"),
                 Option("lora", "peft/tuners/lora/layer.py", "peft/tuners/lora/layer.py"),
                 Option("modeling", "transformers' modeling_llama.py", "transformers 的 modeling_llama.py")]
 
@@ -195,11 +209,13 @@ B3 = Question(
     "After fine-tuning, the model answers correctly but never stops and rambles on. Which line, which file do you "
     "look at?",
     _draw_b3,
-    [Part("keep", "Which token's label must never be -100?", "哪个 token 的 label 一定不能是 −100？", Choice(KEEP_OPTIONS),
+    [Part("keep", "Which token's label must never be -100?", "哪个 token 的 label 一定不能是 −100？",
+          Choice(KEEP_OPTIONS),
           _b3_keep),
      Part("ignored", "A batch, right-padded to its longest row; each row is (prompt tokens, answer tokens before EOS): "
           "{rows_text}. How many labels are -100?",
-          "一个 batch，右侧 pad 到最长行；每行（prompt token 数，EOS 前的回答 token 数）：{rows_text}。labels 里有几个 −100？",
+          "一个 batch，右侧 pad 到最长行；每行（prompt token 数，EOS 前的回答 token 数）：{rows_text}。labels 里有几个 "
+          "−100？",
           Number("count", "", EXACT), lambda p: T.sft_labels(_b3_rows(p))["ignored"],
           how=lambda p, t: ("P4's reference data path: prompt and padding -100, answer and EOS kept",
                             "P4 的参考数据处理：prompt 与 padding 为 −100，回答与 EOS 保留")),
@@ -214,7 +230,8 @@ B3 = Question(
     "training. Part 3: which line decides the loss: cross_entropy(..., ignore_index=-100); positions labelled -100 do "
     "not count, so make sure the end token was not masked to -100. Read the data processing / collator of "
     "trl/trainer/sft_trainer.py, search for completion_only_loss or -100 (part 5's entry point).",
-    ("part 5, must-remember: the loss mask; part 3: ignore_index=-100", "第五篇“必记”：loss mask；第三篇：ignore_index=-100"),
+    ("part 5, must-remember: the loss mask; part 3: ignore_index=-100",
+     "第五篇“必记”：loss mask；第三篇：ignore_index=-100"),
     course={"rows": [[10, 3], [8, 5], [12, 2], [9, 4]]},
     view=lambda p: {"rows_text": ", ".join(f"({a}, {b})" for a, b in p["rows"])}, draws_on=(5, 3))
 
@@ -234,10 +251,12 @@ B4 = Question(
     "{model_en}, after merge_and_unload, is deployed on {gpu_en}: about what is the floor per token of batch-1 decode? "
     "Does that number change between before and after the merge?",
     lambda rng: {"model": rng.choice(sorted(B4_MODELS)), "gpu": rng.choice(sorted(B4_GPUS))},
-    [Part("floor", "The floor per token (bf16 weights)?", "每 token 的下限（bf16 权重）？", Number("time", "ms", Tolerance(rel=0.05)),
+    [Part("floor", "The floor per token (bf16 weights)?", "每 token 的下限（bf16 权重）？",
+          Number("time", "ms", Tolerance(rel=0.05)),
           lambda p: T.decode_floor_s(T.model_params(_b4_config(p)), 2, B4_GPUS[p["gpu"]] * 1e12),
           how=lambda p, t: (f"{T.model_params(_b4_config(p)):,} parameters (meta-device model) x 2 bytes / "
-                            f"{B4_GPUS[p['gpu']]} TB/s", f"{T.model_params(_b4_config(p)):,} 个参数（meta 设备模型）× 2 字节 / "
+                            f"{B4_GPUS[p['gpu']]} TB/s",
+                            f"{T.model_params(_b4_config(p)):,} 个参数（meta 设备模型）× 2 字节 / "
                             f"{B4_GPUS[p['gpu']]} TB/s")),
      Part("changes", "Does the merge change that floor?", "合并前后这个下限变不变？", YesNo(),
           lambda p: not T.merge_keeps_param_count(),
@@ -251,7 +270,8 @@ B4 = Question(
     "weights, 494M x 2 ≈ 0.99 GB; part 6: decode is memory-bound, 0.99 GB / 3.35 TB/s ≈ 0.3 ms. Before the merge the "
     "LoRA branch also reads A and B (8.80M x 2 bytes, negligible) and adds a few small ops (part 6's launch overhead); "
     "only after the merge is it \"zero overhead\".",
-    ("part 6, must-remember: decode floor = weight bytes / bandwidth; part 5: merging", "第六篇“必记”：decode 下限；第五篇：合并"),
+    ("part 6, must-remember: decode floor = weight bytes / bandwidth; part 5: merging",
+     "第六篇“必记”：decode 下限；第五篇：合并"),
     course={"model": "Qwen2.5-0.5B", "gpu": "H100"},
     view=lambda p: {"model_zh": B4_MODELS[p["model"]], "model_en": B4_MODELS_EN[p["model"]],
                     "gpu_zh": p["gpu"] if p["gpu"] == "H100" else f"{p['gpu']}（显存带宽 {B4_GPUS[p['gpu']]} TB/s）",
@@ -259,7 +279,8 @@ B4 = Question(
     draws_on=(5, 4, 6))
 
 # ------------------------------------------------------------------ B5
-WHY_OPTIONS = [Option("gil", "the GIL: threads cannot run Python bytecode in parallel", "GIL：线程不能并行执行 Python 字节码"),
+WHY_OPTIONS = [Option("gil", "the GIL: threads cannot run Python bytecode in parallel",
+                      "GIL：线程不能并行执行 Python 字节码"),
                Option("cuda", "a thread cannot use a GPU", "线程用不了 GPU"),
                Option("nccl", "NCCL works only between machines", "NCCL 只能跨机器通信"),
                Option("memory", "threads cannot allocate GPU memory", "线程不能分配显存")]
@@ -272,14 +293,16 @@ def _draw_b5(rng):
 
 B5 = Question(
     "B5", "B", "DDP on several GPUs",
-    "用 accelerate launch 在 {n} 卡上跑 8B LoRA SFT，DDP 模式。每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效 batch 是多少？",
+    "用 accelerate launch 在 {n} 卡上跑 8B LoRA SFT，DDP 模式。"
+    "每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效 batch 是多少？",
     "An 8B LoRA SFT on {n} GPUs with accelerate launch, in DDP mode. About how much memory per GPU? Why is each GPU "
     "a process and not a thread? What is the effective batch?",
     _draw_b5,
     [Part("per_gpu", "Per GPU, the parameters and state (LoRA r = 16, activations aside)?",
           "每张卡上参数与状态（LoRA r = 16，不算激活）约多少？", Number("bytes", "GB", Tolerance(rel=0.03)),
           lambda p: T.ddp_per_gpu_bytes(llama_lora_state(16), 0),
-          how=lambda p, t: ("a full replica on every GPU: frozen bf16 base + 16 bytes per adapter parameter (real peft count)",
+          how=lambda p, t: ("a full replica on every GPU: frozen bf16 base + 16 bytes per adapter parameter (real peft "
+                            "count)",
                             "每卡一份完整副本：冻结 bf16 基座 + 每个 adapter 参数 16 字节（peft 真实计数）")),
      Part("why", "Why one process per GPU?", "为什么每卡一个进程？", Choice(WHY_OPTIONS), lambda p: T.why_processes()),
      Part("effective", "With a batch of {b} per GPU and {k} accumulation steps, the effective batch?",

@@ -5,8 +5,7 @@ must-remember line verbatim. Where a fact is a formula, the item applies it to d
 from __future__ import annotations
 
 from grader.given import recall_topics as topic
-from grader.quiz import course_text
-from grader.quiz import truth as T
+from grader.quiz import course_text, truth as T
 from grader.quiz.answers import EXACT, Choice, Einsum, MultiSelect, Number, Option, Tolerance
 from grader.quiz.bank import PART_OPTIONS, Part, Question
 from grader.quiz.bank.fmt import g, mr
@@ -41,7 +40,8 @@ def _draw_state(rng):
 
 
 def _draw_gpu(rng):
-    return {"peak_tflops": rng.choice([120, 197, 312, 362, 495, 708, 989, 1307, 1979, 2250]) * rng.choice([1, 1, 0.9, 1.1]),
+    return {"peak_tflops": rng.choice([120, 197, 312, 362, 495, 708, 989, 1307, 1979, 2250]) * rng.choice([1, 1, 0.9,
+                                                                                                           1.1]),
             "bw_tb_s": round(rng.uniform(0.8, 8.0), 2)}
 
 
@@ -102,7 +102,8 @@ TOPICS_ZH = {  # grader/given/recall_topics.py's topics, in Chinese
 
 RECORD_OPTIONS = [Option("run id", "run id", "run id"), Option("commit", "git commit", "commit"),
                   Option("config", "config file", "配置文件"), Option("data version", "data version", "数据版本"),
-                  Option("seed", "seed", "seed"), Option("environment", "environment (pip freeze)", "环境（pip freeze）"),
+                  Option("seed", "seed", "seed"),
+                  Option("environment", "environment (pip freeze)", "环境（pip freeze）"),
                   Option("metrics", "metrics", "指标")]
 RECORD_DISTRACTORS = [Option("author", "the author's name", "作者姓名"),
                       Option("screenshot", "a screenshot of the loss curve", "loss 曲线的截图"),
@@ -144,8 +145,10 @@ def _einsum_question(which):
 
     return Question(
         f"R.einsum_{which}", "R", f"einsum for {product}",
-        f"用 np.einsum 写 attention 的{zh} \\({product}\\)：{a} 的形状 {{a}}，{b} 的形状 {{b}}，结果 {{out}}。下标串怎么写？",
-        f"Write attention's {en} {product} with np.einsum: {a} has shape {{a}}, {b} {{b}}, the result {{out}}. What are "
+        f"用 np.einsum 写 attention 的{zh} \\({product}\\)：{a} 的形状 {{a}}，{b} 的形状 {{b}}，结果 {{out}}。"
+        f"下标串怎么写？",
+        f"Write attention's {en} {product} with np.einsum: {a} has shape {{a}}, {b} {{b}}, the result {{out}}. What "
+        f"are "
         "the subscripts?",
         lambda rng: {"with_heads": rng.random() < 0.5},
         [Part("spec", "Subscripts?", "下标串？", lambda p: Einsum(which, p["with_heads"]), _einsum_truth(which))],
@@ -183,7 +186,8 @@ QUESTIONS = [
         view=_gpu_view),
     Question(
         "R.decode_floor", "R", "The decode floor",
-        "一个 {n}B 参数的模型，权重用 {dtype}，部署在显存带宽 {bw} TB/s 的卡上。batch 1 decode 每个 token 的时间下限约多少？",
+        "一个 {n}B 参数的模型，权重用 {dtype}，部署在显存带宽 {bw} TB/s 的卡上。batch 1 decode 每个 token "
+        "的时间下限约多少？",
         "A {n}B-parameter model with {dtype} weights runs on a GPU with {bw} TB/s of memory bandwidth. What is the "
         "floor of the time per token for batch-1 decode?",
         _draw_decode,
@@ -193,11 +197,13 @@ QUESTIONS = [
                                 f"{p['n_b']}e9 × {BPP[p['dtype']]} 字节 / {p['bw_tb_s']} TB/s"))],
         mr(6, 1), "decode floor 16.06 GB / 3.35 TB/s ≈ 4.8 ms -> 209 tokens/s; at batch 128 still 4.8 ms, 26,700 "
         "tokens/s; at batch 512 the compute time (8.3 ms) exceeds the bandwidth time: compute-bound.",
-        ("part 6, must-remember: decode floor = weight bytes / bandwidth", "第六篇“必记”：decode 下限 = 权重字节 / 带宽"),
+        ("part 6, must-remember: decode floor = weight bytes / bandwidth",
+         "第六篇“必记”：decode 下限 = 权重字节 / 带宽"),
         view=lambda p: {"n": g(p["n_b"]), "dtype": p["dtype"], "bw": g(p["bw_tb_s"])}),
     Question(
         "R.kv_cache_per_token", "R", "KV-cache bytes per token",
-        "一个模型 {layers} 层、{heads} 个注意力头、{kv} 个 KV 头、head_dim {head_dim}。bf16 推理时 KV cache 每个 token 占多少字节？",
+        "一个模型 {layers} 层、{heads} 个注意力头、{kv} 个 KV 头、head_dim {head_dim}。bf16 推理时 KV cache 每个 token "
+        "占多少字节？",
         "A model has {layers} layers, {heads} attention heads, {kv} KV heads and head_dim {head_dim}. In bf16 "
         "inference, how many bytes of KV cache does each token take?",
         _draw_kv,
@@ -216,9 +222,11 @@ QUESTIONS = [
         "first-step loss be?",
         lambda rng: {"V": rng.choice([128, 256, 1300, 32000, 50257, 65536, 128256, 151936, 256000,
                                       rng.randint(500, 250_000)])},
-        [Part("loss", "First-step loss (nats)?", "第一步 loss（自然对数）？", Number("nats", "nats", Tolerance(abs=0.05)),
+        [Part("loss", "First-step loss (nats)?", "第一步 loss（自然对数）？",
+              Number("nats", "nats", Tolerance(abs=0.05)),
               lambda p: T.uniform_loss(p["V"]),
-              how=lambda p, t: ("cross-entropy of all-zero logits (a uniform prediction)", "全零 logits（均匀预测）的交叉熵"))],
+              how=lambda p, t: ("cross-entropy of all-zero logits (a uniform prediction)",
+                                "全零 logits（均匀预测）的交叉熵"))],
         mr(2, 4), "The first-step loss should be ln V (7.2 in the figure means V ≈ 1300); 5 seeds' means differ by "
         "0.30, about 1.7 standard deviations (0.179 between seeds): only bands that stop overlapping late count "
         "as a difference.",
@@ -250,7 +258,8 @@ QUESTIONS = [
         ("part 2, must-remember: ci95", "第二篇“必记”：ci95")),
     Question(
         "R.thread_speedup", "R", "Threads and CPU-bound Python",
-        "一段 CPU 密集的纯 Python 预处理，串行要 {t} s。在 {cores} 核的机器上开 {threads} 个线程，相对串行的加速比约多少？",
+        "一段 CPU 密集的纯 Python 预处理，串行要 {t} s。在 {cores} 核的机器上开 {threads} 个线程，"
+        "相对串行的加速比约多少？",
         "A CPU-bound pure-Python preprocessing step takes {t} s serially. With {threads} threads on a {cores}-core "
         "machine, about what speed-up over serial do you get?",
         lambda rng: {"t": round(rng.uniform(0.3, 30), 2), "threads": rng.choice([2, 4, 8, 16, 32]),
@@ -264,7 +273,8 @@ QUESTIONS = [
         "R.part_topics", "R", "Which part covers which topic",
         "“{topic_zh}”是哪一篇讲的？", "Which part of the series teaches \"{topic}\"?",
         lambda rng: {"topic": rng.choice(topic.TOPICS)},
-        [Part("part", "Which part?", "哪一篇？", Choice(PART_OPTIONS), lambda p: tuple(map(str, T.part_topics()[p["topic"]])),
+        [Part("part", "Which part?", "哪一篇？", Choice(PART_OPTIONS),
+              lambda p: tuple(map(str, T.part_topics()[p["topic"]])),
               shuffle=False)],
         course_text.PARTS_SENTENCE, "Part 1 covers the bit of Python syntax in training code and streaming a corpus, "
         "part 2 builds shape intuition on NumPy and reads results with Pandas and Matplotlib, part 3 writes the "
@@ -276,7 +286,8 @@ QUESTIONS = [
         view=lambda p: {"topic_zh": TOPICS_ZH[p["topic"]]}),
     Question(
         "R.run_record_items", "R", "The run record",
-        "一次实验的最小记录是一行。下面哪些项必须在这一行里？", "The minimal record of an experiment is one line. Which of "
+        "一次实验的最小记录是一行。下面哪些项必须在这一行里？",
+             "The minimal record of an experiment is one line. Which of "
         "these items must it hold?",
         lambda rng: {"options": [o.key for o in RECORD_OPTIONS] + rng.sample([o.key for o in RECORD_DISTRACTORS], 3)},
         [Part("items", "Which items?", "哪些项？",

@@ -1,4 +1,5 @@
-"""P2's mutant `mask_not_applied` as the C5 answer: A hand-written loss that forgets the -100 mask: -100 targets are clamped to token 0 and
+"""P2's mutant `mask_not_applied` as the C5 answer: A hand-written loss that forgets the -100 mask: -100 targets are
+clamped to token 0 and
 averaged in, so padding/prompt positions count as targets (part 3: ignore_index=-100 is the
 SFT loss mask)."""
 

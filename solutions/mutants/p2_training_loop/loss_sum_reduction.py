@@ -7,7 +7,8 @@ import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
 KILLED_BY = ("first_loss",)
-MISCONCEPTION = "sum the cross-entropy over the tokens instead of averaging it: the loss comes out B x T times too large"
+MISCONCEPTION = ("sum the cross-entropy over the tokens instead of averaging it: the loss comes out B x T times too "
+                 "large")
 
 
 def _summed_cross_entropy(logits, y):

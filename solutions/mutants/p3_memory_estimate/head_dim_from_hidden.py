@@ -20,7 +20,8 @@ def _dims(config):
     d = config["hidden_size"]
     n_heads = config["num_attention_heads"]
     n_kv = config.get("num_key_value_heads") or n_heads
-    return d, n_heads, n_kv, d // n_heads, config["intermediate_size"], config["num_hidden_layers"], config["vocab_size"]
+    return (d, n_heads, n_kv, d // n_heads, config["intermediate_size"], config["num_hidden_layers"],
+            config["vocab_size"])
 
 
 reference._dims = _dims

@@ -1,4 +1,6 @@
-"""Fixtures shared by the checks that use SmolLM2 (B3, P4, X5); a check imports them by name.
+"""HIDDEN: the fixtures several checks share (B3, P4, X5 use SmolLM2). pytest loads this file for
+every check file below it, also in the check process (``-c /dev/null`` leaves the conftest search
+on, tests/test_check_conftest.py proves it); the verdict cache counts it among each check's files.
 
 ``cache``: the de-quantised SmolLM2-135M-Instruct (grader.given.smollm), made once per machine;
 ``tokenizer``: its real tokenizer. Both once per check module.
