@@ -531,7 +531,7 @@ def test_the_codec_budgets_what_a_frame_decodes_to():
     import io
     import struct
 
-    from grader.isolation import codec
+    from grader.inside import codec
 
     assert codec.MAX_FRAME_BYTES <= 64 << 20
     header = b"[" + b"[]," * 2_000_000 + b"[]]"
@@ -945,16 +945,19 @@ LEARNER_MAY_NOT_IMPORT = ("grader.course", "grader.course.catalog", "grader.engi
                           "grader.classroom", "grader.checks", "grader.checks.support.checking",
                           "grader.checks.truth", "grader.checks.test_a3_broadcast", "grader.isolation.sandbox",
                           "grader.isolation.zygote", "grader.isolation.learner", "grader.isolation.files",
-                          "grader.isolation.procfs", "grader.cli", "solutions", "solutions.a3_broadcast")
+                          "grader.isolation.procfs", "grader.isolation.scan", "grader.course.do_not_call",
+                          "grader.engine.model_cache", "grader.quiz", "grader.quiz.truth", "grader.cli", "solutions",
+                          "solutions.a3_broadcast")
 LEARNER_MAY_IMPORT = ("grader.given.char_model", "grader.given.tiny_models", "grader.given.smollm", "grader.given.sft",
-                      "grader.drivers.p2_training_loop", "grader.drivers.c7_jsonl_plan", "grader.drivers.p4_lora_sft")
+                      "grader.drivers.p2_training_loop", "grader.drivers.c7_jsonl_plan", "grader.drivers.p4_lora_sft",
+                      "grader.inside.codec")
 
 
 @needs_allowlist
 @pytest.mark.parametrize("start", ["zygote", "fresh interpreter"])
 def test_the_learner_imports_only_given_and_drivers(tmp_path, start):
-    """Issue 13, item 1: of the grader, only grader.given.* and grader.drivers.* import in the
-    learner's process, whether it forked from the zygote (which has imported grader modules) or
+    """Issue 13, item 1: of the grader, only grader.inside.*, grader.given.* and grader.drivers.*
+    import in the learner's process, whether it forked from the zygote (which has imported grader modules) or
     started a fresh interpreter."""
     from grader.isolation import zygote
     from grader.isolation.learner import Learner
