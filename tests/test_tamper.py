@@ -819,19 +819,20 @@ def test_a_forged_model_cache_manifest_is_rebuilt(tmp_path, monkeypatch):
     """The model cache's manifest is authenticated: right checksums of forged files are not enough."""
     import json
 
+    from grader.engine import model_cache as mc
     from grader.given import smollm
 
     folder = tmp_path / "models" / smollm.CACHE_NAME
     folder.mkdir(parents=True)
     (folder / "config.json").write_text("{}")
-    (folder / smollm.WEIGHTS).write_bytes(b"forged weights")
-    manifest = {"source": smollm.GGUF_FILE, "files": {n: smollm._sha256(folder / n) for n in ("config.json", smollm.WEIGHTS)}}
-    (folder / smollm.MANIFEST).write_text(json.dumps(manifest))
-    assert not smollm.is_valid(folder)  # checksums that match, no valid HMAC
-    (folder / smollm.MANIFEST).write_text(json.dumps(smollm.sign_manifest(folder, manifest)))
-    assert smollm.is_valid(folder)  # the same, signed by the grader
-    (folder / smollm.WEIGHTS).write_bytes(b"other weights")
-    assert not smollm.is_valid(folder)
+    (folder / mc.WEIGHTS).write_bytes(b"forged weights")
+    manifest = {"source": mc.GGUF_FILE, "files": {n: mc.sha256(folder / n) for n in ("config.json", mc.WEIGHTS)}}
+    (folder / mc.MANIFEST).write_text(json.dumps(manifest))
+    assert not mc.is_valid(folder)  # checksums that match, no valid HMAC
+    (folder / mc.MANIFEST).write_text(json.dumps(mc.sign_manifest(folder, manifest)))
+    assert mc.is_valid(folder)  # the same, signed by the grader
+    (folder / mc.WEIGHTS).write_bytes(b"other weights")
+    assert not mc.is_valid(folder)
 
 
 ENV_ALLOWED = {"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PATH", "HOME", "TMPDIR", "MPLCONFIGDIR", "USER",

@@ -105,10 +105,10 @@ def train_and_answer(batches: list[dict], lora: dict, *, cache, steps: int, seed
     from pathlib import Path
 
     from grader.checks.support import memo
-    from grader.given import smollm
+    from grader.engine.model_cache import MANIFEST
     from grader.isolation import files
 
-    weights = json.loads(files.read_regular(Path(cache) / smollm.MANIFEST, 1 << 20))["files"]
+    weights = json.loads(files.read_regular(Path(cache) / MANIFEST, 1 << 20))["files"]
     inputs = {"batches": batches, "lora": lora, "steps": steps, "seed": seed, "max_new_tokens": max_new_tokens,
               "lr": LR, "model": weights}
     return memo.memoised("sft.train_and_answer", inputs,
