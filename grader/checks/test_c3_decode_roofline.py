@@ -5,14 +5,12 @@ one-token decode step of a tiny bf16 Llama and the bytes of its real weights; th
 
 import math
 
-import torch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from torch.utils.flop_counter import FlopCounterMode
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, as_str, fail
-from grader.given.tiny_models import build_llama
+from grader.checks.truth.decode import real_decode_step
 from grader.checks.support.strategies import llama_configs
 
 H100_PEAK, H100_BW = 989e12, 3.35e12
@@ -23,17 +21,6 @@ TIE_MARGIN = 1e-6  # relative distance from the ridge below which a drawn case c
 def _close(got: float, want: float, what: str, hint: str = "", rel: float = 1e-6) -> None:
     if not math.isclose(got, want, rel_tol=rel, abs_tol=1e-30):
         fail(what, want, got, hint)
-
-
-def real_decode_step(config: dict, batch: int) -> tuple[int, int, int]:
-    """(weight parameters of the linear layers, their bf16 bytes, matmul FLOPs of one decode step)."""
-    model = build_llama(config, dtype=torch.bfloat16).eval()
-    linears = [m.weight for m in model.modules() if isinstance(m, torch.nn.Linear)]
-    ids = torch.randint(0, config["vocab_size"], (batch, 1))
-    with torch.no_grad(), FlopCounterMode(display=False) as counter:
-        model(input_ids=ids, use_cache=False)
-    mm = counter.get_flop_counts()["Global"][torch.ops.aten.mm]
-    return sum(w.numel() for w in linears), sum(w.nbytes for w in linears), mm
 
 
 def _pair(value, what):

@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, expect_equal, fail
-from grader.checks.support.meaning import by_meaning, record_item, run_facts
+from grader.checks.truth.meaning import by_meaning, record_item, run_facts
 from grader.checks.truth.experiments import (SEVEN_ITEMS, SPREADS, band, bands_overlap, ci95_half_width, close,
                                              course_seed_example, git_repo, mean_std)
 

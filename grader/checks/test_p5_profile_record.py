@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, fail
-from grader.checks.support.meaning import by_meaning, record_item, run_facts
+from grader.checks.truth.meaning import by_meaning, record_item, run_facts
 from grader.checks.truth.experiments import git_repo
 from grader.drivers.p5_profile_record import NoisyDataset, final_loss
 

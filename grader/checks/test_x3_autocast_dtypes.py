@@ -3,11 +3,11 @@ under CPU ``torch.autocast(dtype=torch.bfloat16)`` in its own process and compar
 values the learner's experiment returns (part 4, mixed precision; part 7 §四 and §五.D)."""
 
 import torch
-import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.checks.support.checking import as_tensor, expect_close, fail
+from grader.checks.truth.autocast import cpu_bf16_autocast
 
 
 @st.composite
@@ -18,25 +18,12 @@ def _cases(draw):
     return x, w / d_in**0.5 + 1e-3, bias, torch.randint(0, d_out, (b,), generator=g)
 
 
-def truth(x, w, bias, targets) -> dict:
-    linear = torch.nn.Linear(w.shape[1], w.shape[0])
-    with torch.no_grad():
-        linear.weight.copy_(w)
-        linear.bias.copy_(bias)
-    with torch.autocast("cpu", dtype=torch.bfloat16):
-        logits = linear(x)
-        loss = F.cross_entropy(logits, targets)
-    if linear.weight.dtype != torch.float32 or logits.dtype != torch.bfloat16 or loss.dtype != torch.float32:
-        raise RuntimeError(f"torch's CPU autocast changed: {linear.weight.dtype}, {logits.dtype}, {loss.dtype}")
-    return {"weight_after": linear.weight.detach(), "logits": logits.detach(), "loss": loss.detach()}
-
-
 def _run(learner, case) -> tuple[dict, dict]:
     got = learner.autocast_experiment(*case)
     if type(got) is not dict or set(got) != {"weight_after", "logits", "loss"}:
         fail("autocast_experiment must return a dict with keys weight_after, logits, loss", "that dict",
              sorted(got) if type(got) is dict else type(got).__name__)
-    return got, truth(*case)
+    return got, cpu_bf16_autocast(*case)
 
 
 @settings(max_examples=10)

@@ -11,6 +11,7 @@ import numpy as np
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)  # 1.95996...
 SEVEN_ITEMS = ("run_id", "commit", "config", "data_version", "seed", "environment", "metrics")
+RECORD_ITEMS = tuple(item.replace("_", " ") for item in SEVEN_ITEMS)  # as shown: "run id", "commit", ...
 SETTINGS_ITEMS = ("commit", "config", "data_version", "seed", "environment")  # what must match to compare
 
 
@@ -68,6 +69,21 @@ def git_repo(parent, text: str) -> tuple[str, str]:
 
 def ci95_half_width(p: float, n: int) -> float:
     return Z95 * math.sqrt(p * (1 - p) / n)
+
+
+def seed_verdict(a, b, n) -> str | None:
+    """B2's verdict on two runs' seed scores: need_more_seeds / real / not_shown, by the course's
+    rule on numpy's mean/std and the exact ci95; None when the draw sits on a rounding edge (1.96
+    vs the exact quantile, band touching)."""
+    if len(a) < 2 or len(b) < 2:
+        return "need_more_seeds"
+    (ma, sa), (mb, sb) = mean_std(a), mean_std(b)
+    ci = ci95_half_width((ma + mb) / 2, n)
+    if abs(abs(ma - mb) - ci) <= 1e-3 * ci + 1e-12:
+        return None
+    if min(abs((ma - sa) - (mb + sb)), abs((mb - sb) - (ma + sa))) <= 1e-6:  # bands touching
+        return None
+    return "real" if not bands_overlap(a, b) and abs(ma - mb) > ci else "not_shown"
 
 
 def close(got: float, want: float) -> bool:
