@@ -12,7 +12,7 @@ import torch
 from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from grader.isolation import codec
+from grader.inside import codec
 
 plain = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text() | st.binary(),

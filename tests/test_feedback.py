@@ -11,11 +11,10 @@ import textwrap
 
 import pytest
 
-from grader.checks.support import forbidden
-from grader.course import catalog
+from grader.course import catalog, do_not_call as forbidden
 from grader.course.catalog import ROOT
 from grader.engine import misconceptions, runner
-from grader.isolation import watch
+from grader.isolation import scan
 
 P1, A3, A4, A1, A2 = (catalog.get(i) for i in ("P1", "A3", "A4", "A1", "A2"))
 
@@ -106,8 +105,8 @@ def test_scan_ignores_comments_docstrings_and_own_names(tmp_path):
     path = tmp_path / "x.py"
     path.write_text('"""do not call scaled_dot_product_attention"""\n# broadcast_shapes\n'
                     'broadcast = 3\ndef f(broadcast_to):\n    return broadcast_to\n')
-    assert watch.scan_source(path, forbidden.rule_for("P1")) == []
-    assert watch.scan_source(path, forbidden.rule_for("A3")) == []
+    assert scan.scan_source(path, forbidden.rule_for("P1")) == []
+    assert scan.scan_source(path, forbidden.rule_for("A3")) == []
 
 
 def test_scan_reads_names_built_of_constants(tmp_path):
@@ -120,12 +119,12 @@ def test_scan_reads_names_built_of_constants(tmp_path):
         path = tmp_path / "p1.py"
         path.write_text(f'import torch.nn.functional as F\n_P = "product_attention"\n_A = "scaled_dot_"\n'
                         f'_B = "product_attention"\ndef f(q):\n    return getattr(F, {expr})(q, q, q)\n')
-        assert any("scaled_dot_product_attention" in name for _, name in watch.scan_source(path, rule)), expr
+        assert any("scaled_dot_product_attention" in name for _, name in scan.scan_source(path, rule)), expr
     path = tmp_path / "a3.py"
     path.write_text('def broadcast_shape(a, b):\n    raise ValueError("cannot broadcast " + str(a))\n')
-    assert watch.scan_source(path, forbidden.rule_for("A3")) == []  # a message is not a name
+    assert scan.scan_source(path, forbidden.rule_for("A3")) == []  # a message is not a name
     path.write_text('import importlib\nm = importlib.import_module("to" + "rch")\n')
-    assert watch.scan_source(path, forbidden.rule_for("A2")) == [(2, "import torch")]
+    assert scan.scan_source(path, forbidden.rule_for("A2")) == [(2, "import torch")]
 
 
 WATCHED = {

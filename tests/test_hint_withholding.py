@@ -95,7 +95,8 @@ def test_the_withholding_matcher_finds_every_forbidden_item(ex):
 def test_c2_missing_line_hint_waits_and_describes_the_trace():
     """A learner's finding: the first wrong answer printed the whole recipe, and "norms growing step
     after step" where the trace shows one jump, then flat."""
-    from grader.checks.test_c2_loss_triage import real_trace, trace_sign
+    from grader.checks.test_c2_loss_triage import trace_sign
+    from grader.checks.truth.loop_trace import real_trace
 
     assert catalog.get("C2").key_point("missing_line").hint_answers
     trace = real_trace(3, "zero_grad")

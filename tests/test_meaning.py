@@ -12,14 +12,7 @@ from pathlib import Path
 import pytest
 
 from grader.checks.support.checking import KeyPointFailure
-from grader.checks.support.meaning import (
-    OTHER_RUN_FACTS,
-    RECORD_ITEMS,
-    STATE_PARTS,
-    by_meaning,
-    record_item,
-    state_part,
-)
+from grader.checks.truth.meaning import OTHER_RUN_FACTS, RECORD_ITEMS, STATE_PARTS, by_meaning, record_item, state_part
 from grader.course import catalog
 from grader.course.catalog import ROOT
 from grader.quiz import course_text

@@ -533,7 +533,7 @@ def test_the_codec_budgets_what_a_frame_decodes_to():
     import io
     import struct
 
-    from grader.isolation import codec
+    from grader.inside import codec
 
     assert codec.MAX_FRAME_BYTES <= 64 << 20
     header = b"[" + b"[]," * 2_000_000 + b"[]]"
@@ -823,20 +823,20 @@ def test_a_forged_model_cache_manifest_is_rebuilt(tmp_path, monkeypatch):
     """The model cache's manifest is authenticated: right checksums of forged files are not enough."""
     import json
 
+    from grader.engine import model_cache as mc
     from grader.given import smollm
 
     folder = tmp_path / "models" / smollm.CACHE_NAME
     folder.mkdir(parents=True)
     (folder / "config.json").write_text("{}")
-    (folder / smollm.WEIGHTS).write_bytes(b"forged weights")
-    manifest = {"source": smollm.GGUF_FILE,
-                "files": {n: smollm._sha256(folder / n) for n in ("config.json", smollm.WEIGHTS)}}
-    (folder / smollm.MANIFEST).write_text(json.dumps(manifest))
-    assert not smollm.is_valid(folder)  # checksums that match, no valid HMAC
-    (folder / smollm.MANIFEST).write_text(json.dumps(smollm.sign_manifest(folder, manifest)))
-    assert smollm.is_valid(folder)  # the same, signed by the grader
-    (folder / smollm.WEIGHTS).write_bytes(b"other weights")
-    assert not smollm.is_valid(folder)
+    (folder / mc.WEIGHTS).write_bytes(b"forged weights")
+    manifest = {"source": mc.GGUF_FILE, "files": {n: mc.sha256(folder / n) for n in ("config.json", mc.WEIGHTS)}}
+    (folder / mc.MANIFEST).write_text(json.dumps(manifest))
+    assert not mc.is_valid(folder)  # checksums that match, no valid HMAC
+    (folder / mc.MANIFEST).write_text(json.dumps(mc.sign_manifest(folder, manifest)))
+    assert mc.is_valid(folder)  # the same, signed by the grader
+    (folder / mc.WEIGHTS).write_bytes(b"other weights")
+    assert not mc.is_valid(folder)
 
 
 ENV_ALLOWED = {"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PATH", "HOME", "TMPDIR", "MPLCONFIGDIR", "USER",
@@ -951,16 +951,19 @@ LEARNER_MAY_NOT_IMPORT = ("grader.course", "grader.course.catalog", "grader.engi
                           "grader.classroom", "grader.checks", "grader.checks.support.checking",
                           "grader.checks.truth", "grader.checks.test_a3_broadcast", "grader.isolation.sandbox",
                           "grader.isolation.zygote", "grader.isolation.learner", "grader.isolation.files",
-                          "grader.isolation.procfs", "grader.cli", "solutions", "solutions.a3_broadcast")
+                          "grader.isolation.procfs", "grader.isolation.scan", "grader.course.do_not_call",
+                          "grader.engine.model_cache", "grader.quiz", "grader.quiz.truth", "grader.cli", "solutions",
+                          "solutions.a3_broadcast")
 LEARNER_MAY_IMPORT = ("grader.given.char_model", "grader.given.tiny_models", "grader.given.smollm", "grader.given.sft",
-                      "grader.drivers.p2_training_loop", "grader.drivers.c7_jsonl_plan", "grader.drivers.p4_lora_sft")
+                      "grader.drivers.p2_training_loop", "grader.drivers.c7_jsonl_plan", "grader.drivers.p4_lora_sft",
+                      "grader.inside.codec")
 
 
 @needs_allowlist
 @pytest.mark.parametrize("start", ["zygote", "fresh interpreter"])
 def test_the_learner_imports_only_given_and_drivers(tmp_path, start):
-    """Issue 13, item 1: of the grader, only grader.given.* and grader.drivers.* import in the
-    learner's process, whether it forked from the zygote (which has imported grader modules) or
+    """Issue 13, item 1: of the grader, only grader.inside.*, grader.given.* and grader.drivers.*
+    import in the learner's process, whether it forked from the zygote (which has imported grader modules) or
     started a fresh interpreter."""
     from grader.isolation import zygote
     from grader.isolation.learner import Learner

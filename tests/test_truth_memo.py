@@ -1,4 +1,4 @@
-"""The check side's memo of expensive ground truth (grader/checks/support/memo.py): a result is
+"""The check side's memo of expensive ground truth (grader/checks/truth/memo.py): a result is
 reused only for the same inputs, code and libraries; an entry the grader did not sign, or a folder
 others can write, is never trusted; a learner cannot see either; two processes wait for one run."""
 
@@ -11,8 +11,7 @@ import threading
 import pytest
 import torch
 
-from grader.checks.support import memo
-from grader.checks.truth import sft as truth
+from grader.checks.truth import memo, sft as truth
 from grader.engine import cache
 from grader.isolation import sandbox
 

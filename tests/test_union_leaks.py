@@ -1,8 +1,8 @@
 """No learner-visible module gives an answer that another stub withholds (issue 23).
 
 tests/test_stubs_ask.py checks each stub against its own ``forbidden``; here every stub AND every
-module the sandbox lets the learner read (exercises/, and grader/isolation/sandbox.py's ``WORKER``:
-grader/given/, grader/drivers/, the worker's own files), code included, is checked against the
+module the sandbox lets the learner read (exercises/, and grader/isolation/sandbox.py's
+``LEARNER_VISIBLE``: grader/inside/, grader/given/, grader/drivers/), code included, is checked against the
 union of every exercise's ``forbidden`` and ``FORBIDDEN_EVERYWHERE``.
 
 A stub is not checked against its own answers (test_stubs_ask.py does that, with its ``allowed``)
@@ -26,7 +26,7 @@ import pytest
 
 from grader.course import catalog
 from grader.course.catalog import FORBIDDEN_EVERYWHERE, ROOT
-from grader.isolation.sandbox import WORKER
+from grader.isolation.sandbox import LEARNER_VISIBLE
 from tests.test_stubs_ask import _flat, _found
 
 _PHRASE = "an ordinary phrase, an answer only where its own stub asks it"
@@ -59,7 +59,7 @@ KNOWN: dict[tuple[str, str], str] = {}
 
 def learner_visible() -> list[Path]:
     files = sorted((ROOT / "exercises").glob("*.py"))
-    for rel in WORKER:
+    for rel in LEARNER_VISIBLE:
         path = ROOT / rel
         files += sorted(path.rglob("*.py")) if path.is_dir() else [path]
     return files
@@ -115,8 +115,8 @@ def test_the_tables_name_real_items():
 
 
 def test_the_sandbox_lets_the_learner_read_these_files():
-    """The scan covers what the sandbox binds read-only for the learner (its WORKER list)."""
-    assert {"grader/given", "grader/drivers"} <= set(WORKER)
+    """The scan covers what the sandbox binds read-only for the learner (its LEARNER_VISIBLE list)."""
+    assert {"grader/inside", "grader/given", "grader/drivers"} <= set(LEARNER_VISIBLE)
     assert any(f.startswith("grader/given/") for f in FILES) and any(f.startswith("grader/drivers/") for f in FILES)
 
 

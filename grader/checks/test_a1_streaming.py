@@ -16,58 +16,15 @@ the course's 5.3x); only cases clear under that factor (RAM/file below factor/1.
 1.5 x factor) are asked, plus the course's 8 GB on 32 GB -> False.
 """
 
-import functools
-import gc
-import json
 import os
-import random
-import tempfile
-import tracemalloc
 
 import pytest
 from hypothesis import given, settings
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import expect_equal, expect_own_process, fail
+from grader.checks.truth.streaming import MB, expected_counts, generate, generate_mb, measured_factor
 from grader.isolation.learner import Learner, LearnerCrashed, LearnerImportError, LearnerOutOfMemory, LearnerRaised
-
-WORDS = ["the", "model", "loss", "token", "批次", "梯度", "data", "train", "eval", "shape", "内存", "step"]
-MB = 1 << 20
-
-
-def generate(path, n_lines: int, *, unique: int, seed: int, blank_rate: float = 0.0) -> None:
-    """``n_lines`` records whose texts come from ``unique`` distinct texts of 1..24 words."""
-    rng = random.Random(seed)
-    pool = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 24))) for _ in range(unique)]
-    with open(path, "w", encoding="utf-8") as f:
-        for i in range(n_lines):
-            if rng.random() < blank_rate:
-                f.write(rng.choice(["\n", "  \n"]))
-            rec = {"id": i, "text": rng.choice(pool), "lang": rng.choice(["en", "zh"]),
-                   "score": round(rng.random(), 3)}
-            f.write(json.dumps(rec, ensure_ascii=False) + "\n")
-    os.chmod(path, 0o644)
-
-
-def generate_mb(path, size_mb: float, *, seed: int) -> None:
-    generate(path, int(size_mb * MB / 128), unique=800, seed=seed)  # ~128 bytes a line
-
-
-def expected_counts(path, min_chars: int) -> dict:
-    read = kept = 0
-    seen, chars = set(), 0
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            rec = json.loads(line)
-            read += 1
-            if len(rec["text"]) >= min_chars:
-                kept += 1
-                if rec["text"] not in seen:
-                    seen.add(rec["text"])
-                    chars += len(rec["text"])
-    return {"read": read, "kept": kept, "unique": len(seen), "chars": chars}
 
 
 def check_counts(got, path, min_chars: int, what: str) -> None:
@@ -77,18 +34,6 @@ def check_counts(got, path, min_chars: int, what: str) -> None:
     expect_equal({k: got.get(k) for k in expected}, expected, what,
                  hint="read skips blank lines; keep_long keeps len(text) >= min_chars (characters); "
                       "dedupe on text, first occurrence wins; chars sums the unique texts")
-
-
-def list_peak_factor(path) -> float:
-    """The list approach measured: traced peak of loading every record into a list / file bytes."""
-    gc.collect()
-    tracemalloc.start()
-    with open(path, encoding="utf-8") as f:
-        records = [json.loads(line) for line in f]
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    del records
-    return peak / os.path.getsize(path)
 
 
 @pytest.fixture
@@ -231,15 +176,6 @@ def test_runs_under_rlimit(learner, outside_processes, shared_tmp_path, seed):
 # so that a factor measured on the stub's example record (a short record weighs more per byte)
 # gives the same verdicts (tests/test_course_rules.py)
 TOO_SMALL, ENOUGH = 1.5, 2.0
-
-
-@functools.cache
-def measured_factor() -> float:
-    """The list approach's peak factor on a 1 MB file of this check's records (measured once)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "factor-1mb.jsonl")
-        generate_mb(path, 1, seed=0)
-        return list_peak_factor(path)
 
 
 @settings(max_examples=25, deadline=None)

@@ -9,17 +9,10 @@ from hypothesis.extra import numpy as hnp
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_shape, expect_equal, fail
+from grader.checks.truth import meta_tensors
 
 COURSE_SHAPE = (16, 512, 1024)  # x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)
 ALL = slice(None)
-
-
-def _meta_nbytes(shape, dtype_name):
-    return torch.empty(shape, dtype=getattr(torch, dtype_name), device="meta").nbytes
-
-
-def _meta_shape(shape, index):
-    return tuple(torch.empty(shape, device="meta")[index].shape)
 
 
 def _show(index) -> str:
@@ -35,7 +28,7 @@ def _show(index) -> str:
 
 
 def _check_nbytes(learner, shape, dtype, hint=""):
-    want = _meta_nbytes(shape, dtype)
+    want = meta_tensors.nbytes(shape, dtype)
     got = as_int(learner.nbytes(shape, dtype), f"nbytes({shape}, {dtype!r})")
     if got != want:
         numel = want // torch.empty((), dtype=getattr(torch, dtype)).element_size()
@@ -46,7 +39,7 @@ def _check_nbytes(learner, shape, dtype, hint=""):
 
 
 def _check_index(learner, shape, index, hint=""):
-    want = _meta_shape(shape, index)
+    want = meta_tensors.index_shape(shape, index)
     what = f"index_shape({shape}, {index!r}), i.e. {_show(index)}"
     got = as_shape(learner.index_shape(shape, index), what)
     expect_equal(got, want, f"shape of {_show(index)} for x of shape {shape}", hint=hint)
@@ -83,7 +76,7 @@ def test_slice_shape(learner, shape, data):
     i = data.draw(st.integers(0, len(shape) - 1), label="dimension")
     s = data.draw(strategies.single_element_slices(shape[i]) | strategies.slices(shape[i]), label="slice")
     index = (ALL,) * i + (s,)
-    want = _meta_shape(shape, index)
+    want = meta_tensors.index_shape(shape, index)
     got = as_shape(learner.index_shape(shape, index), f"index_shape({shape}, {index!r})")
     if got != want:
         if len(got) == len(want) - 1:
@@ -152,7 +145,7 @@ def _shape_or_raised(shape, index):
     from grader.checks.support.mistakes import Raised
 
     try:
-        return _meta_shape(shape, index)
+        return meta_tensors.index_shape(shape, index)
     except (IndexError, TypeError, ValueError) as exc:
         return Raised(type(exc).__name__)
 
@@ -163,7 +156,7 @@ def _int_kept(shape, index):
 
 
 def _one_element_slice_dropped(shape, index):
-    truth = _meta_shape(shape, index)
+    truth = meta_tensors.index_shape(shape, index)
     if not isinstance(index, tuple) or Ellipsis in index or None in index:
         return None  # only plain int/slice indexes: which output dim a slice gives is then plain
     out, dim = [], 0

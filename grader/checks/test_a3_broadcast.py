@@ -5,7 +5,7 @@ The contract's paths: equal ranks and different ranks (a missing leading dim is 
 incompatible draw is checked again with its mismatched dim set to 0), scalars (), the course's
 (8, 1, 64) + (16, 64); what the stub forbids (calling NumPy or torch to answer: their functions,
 types, arrays, tensors, operators, in any thread or child process) is watched in the learner's
-process and in its source (grader/checks/support/forbidden.py).
+process and in its source (its rule: grader/course/do_not_call.py).
 """
 
 import numpy as np

@@ -23,6 +23,7 @@ from hypothesis import example, given, settings
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, expect_close, fail
+from grader.checks.truth.grad_accumulation import grad_after_k_backwards
 
 ATOL = 1e-6
 # A micro-batch with no valid label at all (the stub allows it): a per-micro-batch mean is 0/0 there.
@@ -33,21 +34,14 @@ COURSE_LIKE = {"config": {"vocab_size": 32, "n_embd": 8}, "seed": 7, "sizes": [2
                "lengths": [5, 3, 7], "mask_rates": [0.3, 0.0, 0.6], "data_seed": 11}
 
 
-def _autograd_k_backwards(w: float, x: float, k: int) -> float:
-    wt = torch.tensor(w, dtype=torch.float64, requires_grad=True)
-    for _ in range(k):
-        ((wt * x - 1) ** 2).backward()
-    return float(wt.grad)
-
-
 @given(strategies.scalar_grad_cases)
 def test_repeated_backward(learner, case):
     for w, x, k in [(3.0, 2.0, 3), case]:  # the course's example first
         what = f"grad_after_k_backwards(w={w}, x={x}, k={k})"
         got = as_number(learner.grad_after_k_backwards(w, x, k), what)
-        expected = _autograd_k_backwards(w, x, k)
+        expected = grad_after_k_backwards(w, x, k)
         if not math.isclose(got, expected, rel_tol=1e-5, abs_tol=1e-6):
-            single = _autograd_k_backwards(w, x, 1)
+            single = grad_after_k_backwards(w, x, 1)
             fail(what, expected, got,
                  "backward() adds into .grad: k calls give k x the single gradient "
                  f"({single:g} here); nothing may clear it in between")
@@ -137,5 +131,5 @@ mistake("repeated_backward", function="grad_after_k_backwards", probe=((3.0, 2.0
         en="keeps one backward's gradient after k: .grad was cleared in between (or the tensor made anew, or "
         "autograd.grad "
            "used); backward adds into .grad")(
-    lambda got, w, x, k: k > 1 and not close(_autograd_k_backwards(w, x, 1), 0.0)
-    and close(got, _autograd_k_backwards(w, x, 1), 1e-5))
+    lambda got, w, x, k: k > 1 and not close(grad_after_k_backwards(w, x, 1), 0.0)
+    and close(got, grad_after_k_backwards(w, x, 1), 1e-5))

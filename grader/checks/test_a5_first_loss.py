@@ -21,6 +21,7 @@ from hypothesis import given, settings
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, as_tensor, expect_equal, fail
+from grader.checks.truth.first_loss import uniform_loss
 
 INIT_TOL_NATS = 0.4
 
@@ -74,11 +75,6 @@ def first_loss(weight: torch.Tensor, *, vocab_size: int, n_embd: int, n_head: in
         logits = model(idx)
         loss = F.cross_entropy(logits.reshape(-1, vocab_size), targets.reshape(-1))
     return float(loss), float(logits.std())
-
-
-def uniform_loss(vocab_size: int) -> float:
-    """The loss of a model that predicts uniformly: cross-entropy of zero logits."""
-    return float(F.cross_entropy(torch.zeros(1, vocab_size, dtype=torch.float64), torch.tensor([0])))
 
 
 @settings(max_examples=20)

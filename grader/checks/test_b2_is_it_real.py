@@ -31,27 +31,13 @@ from hypothesis import given, settings, strategies as st
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_str, expect_equal, fail
 from grader.checks.truth.experiments import (
+    SEED_BANDS as BANDS,
     band,
     bands_overlap,
-    bands_touching,
     ci95_half_width,
     course_seed_example,
-    mean_std,
+    seed_verdict,
 )
-
-BANDS = {"k": 1.0, "spread": "sem"}  # the stub's convention: mean +- 1 standard error (see above)
-
-
-def expected_verdict(a, b, n) -> str | None:
-    """The course's rule on numpy's mean/std and the exact ci95; None when the draw sits on a
-    rounding edge (1.96 vs the exact quantile, band touching)."""
-    if len(a) < 2 or len(b) < 2:
-        return "need_more_seeds"
-    (ma, _), (mb, _) = mean_std(a), mean_std(b)
-    ci = ci95_half_width((ma + mb) / 2, n)
-    if abs(abs(ma - mb) - ci) <= 1e-3 * ci + 1e-12 or bands_touching(a, b, **BANDS):
-        return None
-    return "real" if not bands_overlap(a, b, **BANDS) and abs(ma - mb) > ci else "not_shown"
 
 
 @settings(max_examples=30)
@@ -96,7 +82,7 @@ def ddof_pair(base: float, d: float, k: int) -> tuple[list[float], list[float], 
 def test_score_verdict(learner, a, b, n, shift, base, d, k):
     b = [min(1.0, x + shift) for x in b]
     for sa, sb, nn in COURSE + [(a, b, n), (a[:1], b, n), ddof_pair(base, d, k)]:
-        want = expected_verdict(sa, sb, nn)
+        want = seed_verdict(sa, sb, nn)
         if want is None:
             continue
         got = as_str(learner.verdict(sa, sb, nn), f"verdict({sa}, {sb}, {nn})")
@@ -138,7 +124,7 @@ for _kw, _probe, _zh, _en in [
          "没看 seed 的带：只比了 ci95，seed 之间的波动会把差别淹掉",
          "ignores the seeds' bands: compares with ci95 only, and seed-to-seed noise can swamp the difference")]:
     mistake("score_verdict", function="verdict", probe=(_probe, {}), zh=_zh, en=_en)(
-        lambda got, a, b, n, _kw=_kw: _two_a_side(a, b) and expected_verdict(a, b, n) is not None
+        lambda got, a, b, n, _kw=_kw: _two_a_side(a, b) and seed_verdict(a, b, n) is not None
         and got == _rule(a, b, n, **_kw) != _rule(a, b, n))
 
 _ONE_RUN = (COURSE[1], {})

@@ -49,25 +49,13 @@ def test_padded_batch_labels(learner, tokenizer, pairs, pad_is_eos):
              batch["labels"][i].tolist(), got[i].tolist(), "-100 on the prompt and the padding, ids elsewhere")
 
 
-def _buggy(batch, lengths, eos, pad, bug, rows_hit):
-    """Labels as a buggy collator makes them, and the real EOS positions it masked."""
-    labels = batch["labels"].clone()
-    if bug == "pad_by_id":
-        labels[batch["input_ids"] == pad] = truth.IGNORE_INDEX
-    elif bug == "drop_eos":
-        for i in rows_hit:
-            labels[i, lengths[i] - 1] = truth.IGNORE_INDEX
-    masked = sorted((i, lengths[i] - 1) for i in range(len(lengths))
-                    if labels[i, lengths[i] - 1] == truth.IGNORE_INDEX)
-    return labels, masked
-
-
 @settings(max_examples=20)
 @given(strategies.qa_batches(min_size=2), st.booleans(), st.sampled_from(["none", "pad_by_id", "drop_eos"]),
        st.sets(st.integers(0, 4)))
 def test_collator_diagnosis(learner, tokenizer, pairs, pad_is_eos, bug, rows_hit):
     batch, _, lengths, eos, pad = _batch(tokenizer, pairs, pad_is_eos)
-    labels, expected = _buggy(batch, lengths, eos, pad, bug, {i for i in rows_hit if i < len(pairs)})
+    hit = {i for i in rows_hit if i < len(pairs)}
+    labels, expected = truth.buggy_collator_labels(batch, lengths, eos, pad, bug, hit)
     got = learner.suspect_positions(batch["input_ids"], batch["attention_mask"], labels, eos)
     try:
         got = sorted((int(i), int(j)) for i, j in got)

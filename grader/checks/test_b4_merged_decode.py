@@ -22,6 +22,7 @@ from hypothesis import given, settings, strategies as st
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_number, as_tensor, expect_equal, fail
 from grader.checks.truth import sft as truth
+from grader.checks.truth.meta_tensors import model_params
 from grader.given.tiny_models import QWEN2_5_0_5B, build_llama, state_digest
 
 QWEN_PARAMS = 494_032_768  # Qwen2.5-0.5B incl. q/k/v biases (its config.json + safetensors)
@@ -30,15 +31,11 @@ MERGE_HINT = ("W' = W + (alpha/r) B A: use peft's merge_and_unload(), not unload
 NO_LORA_HINT = "merge_and_unload() folds the adapters in and returns the base model"
 
 
-def base_params(config: dict) -> int:
-    return sum(p.numel() for p in build_llama(config, device="meta").parameters())
-
-
 @settings(max_examples=30)
 @given(st.integers(10**6, 10**11), st.sampled_from([0.5, 1, 2, 4]), st.floats(0.1, 10), st.floats(8, 1000))
 def test_decode_floor(learner, n_params, bytes_per_param, bandwidth_tb_s, ridge):
     # cards whose ridge (peak / bandwidth) is far above batch 1's intensity, as real ones are
-    cases = [(QWEN_PARAMS, 2, 989, 3.35), (base_params(QWEN2_5_0_5B), 2, 989, 3.35),
+    cases = [(QWEN_PARAMS, 2, 989, 3.35), (model_params(QWEN2_5_0_5B), 2, 989, 3.35),
              (n_params, bytes_per_param, bandwidth_tb_s * ridge, bandwidth_tb_s)]
     for n, b, peak, bw in cases:
         want = n * b / (bw * 1e12) * 1e3
@@ -111,7 +108,7 @@ def test_merged_logits(learner, config, seed, batch, seq_len):
     if diff > 1e-5:
         fail(f"{what}: max |merged - unmerged| logits (your merged weights, run in the check's own base model)",
              "<= 1e-5", diff, MERGE_HINT)
-    expect_equal(as_int(out.get("n_params"), "parameters of the merged model"), base_params(config),
+    expect_equal(as_int(out.get("n_params"), "parameters of the merged model"), model_params(config),
                  "parameters of the merged model", hint="the base model's: zero inference overhead")
     merged = as_tensor(out.get("merged"), "merged logits", shape=tuple(ref["unmerged"].shape))
     diff = float((merged - ref["unmerged"]).abs().max())

@@ -8,8 +8,8 @@ from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
-from grader.checks.support.meaning import by_meaning, state_part
 from grader.checks.support.strategies import llama_configs
+from grader.checks.truth.meaning import by_meaning, state_part
 from grader.checks.truth.training_state import real_state
 from grader.given.tiny_models import build_llama
 

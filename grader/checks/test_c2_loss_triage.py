@@ -25,29 +25,8 @@ import torch.nn.functional as F
 from hypothesis import given, settings, strategies as st
 
 from grader.checks.support.checking import as_str, expect_equal, expect_raises, fail
-from grader.given.char_model import GPTConfig, build_model, encode, get_batch, make_corpus
-
-SMALL = GPTConfig(n_layer=1, n_head=2, n_embd=32, block_size=16)
-LINES = ("none", "scheduler_step", "clip_grad_norm", "zero_grad")
-
-
-def _batch(seed: int, B: int = 4):
-    data = encode(make_corpus(4_000, seed=seed % 1000))
-    return get_batch(data, B, SMALL.block_size, torch.Generator().manual_seed(seed))
-
-
-def real_first_loss(seed: int, head_scale: float) -> float:
-    model = build_model(seed % 10_000, SMALL)
-    with torch.no_grad():
-        model.lm_head.weight.mul_(head_scale)
-        x, y = _batch(seed, B=16)  # 256 targets: the shipped init's loss stays well inside OK_GAP
-        return float(F.cross_entropy(model(x).view(-1, SMALL.vocab_size), y.view(-1)))
-
-
-def uniform_loss(vocab_size: int) -> float:
-    """ln V as cross_entropy measures it: the loss of zero logits (a uniform prediction)."""
-    return float(F.cross_entropy(torch.zeros(1, vocab_size, dtype=torch.float64), torch.tensor([0])))
-
+from grader.checks.truth.first_loss import SMALL, real_first_loss, uniform_loss
+from grader.checks.truth.loop_trace import LINES, real_trace
 
 OK_GAP, FAR_GAP = 0.4, 2.5  # nats from ln V: what a fresh init gives (the course's 5.07 is +0.22; the shipped
 # one, PyTorch's own init, measured +0.01 .. +0.31 over 300 seeds on 16 x 16 targets), and clearly not
@@ -101,41 +80,6 @@ def test_shape_guard(learner, cases):
         F.cross_entropy(logits.view(-1, lg[-1]), labels.view(-1))  # the premise: torch runs it silently
     with expect_raises("ValueError", f"check_loss_shapes({lg}, {lb}) must raise ValueError"):
         learner.check_loss_shapes(lg, lb)
-
-
-def real_trace(seed: int, missing, steps: int = 6) -> dict:
-    """A real short run of the loop on one repeated batch with ``missing`` removed (a line's name,
-    or a tuple of names)."""
-    missing = (missing,) if isinstance(missing, str) else tuple(missing)
-    model = build_model(seed % 10_000, SMALL)
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: (s + 1) / 20)  # warmup: the lr changes every step
-    x, y = _batch(seed)
-
-    def grad_norm():
-        return torch.linalg.vector_norm(torch.stack([p.grad.norm() for p in model.parameters()]))
-
-    F.cross_entropy(model(x).view(-1, SMALL.vocab_size), y.view(-1)).backward()
-    scale = 2.0 / float(grad_norm())  # the loss is scaled so the first gradient norm is 2: clipping matters
-    model.zero_grad(set_to_none=True)
-    trace = {"lr": [], "grad_norm": [], "grad_norm_at_step": []}
-    for _ in range(steps):
-        logits = model(x)
-        loss = scale * F.cross_entropy(logits.float().view(-1, SMALL.vocab_size), y.view(-1), ignore_index=-100)
-        loss.backward()
-        norm = grad_norm()
-        if "clip_grad_norm" not in missing:
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        at = grad_norm()
-        trace["lr"].append(opt.param_groups[0]["lr"])
-        trace["grad_norm"].append(float(norm))
-        trace["grad_norm_at_step"].append(float(at))
-        opt.step()
-        if "scheduler_step" not in missing:
-            sched.step()
-        if "zero_grad" not in missing:
-            opt.zero_grad(set_to_none=True)
-    return trace
 
 
 def trace_sign(missing: str, trace: dict) -> str:

@@ -5,14 +5,12 @@ one-token decode step of a tiny bf16 Llama and the bytes of its real weights; th
 
 import math
 
-import torch
 from hypothesis import assume, given, settings, strategies as st
-from torch.utils.flop_counter import FlopCounterMode
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, as_str, fail
 from grader.checks.support.strategies import llama_configs
-from grader.given.tiny_models import build_llama
+from grader.checks.truth.decode import real_decode_step
 
 H100_PEAK, H100_BW = 989e12, 3.35e12
 LLAMA3_8B_PARAMS = 8.03e9
@@ -22,17 +20,6 @@ TIE_MARGIN = 1e-6  # relative distance from the ridge below which a drawn case c
 def _close(got: float, want: float, what: str, hint: str = "", rel: float = 1e-6) -> None:
     if not math.isclose(got, want, rel_tol=rel, abs_tol=1e-30):
         fail(what, want, got, hint)
-
-
-def real_decode_step(config: dict, batch: int) -> tuple[int, int, int]:
-    """(weight parameters of the linear layers, their bf16 bytes, matmul FLOPs of one decode step)."""
-    model = build_llama(config, dtype=torch.bfloat16).eval()
-    linears = [m.weight for m in model.modules() if isinstance(m, torch.nn.Linear)]
-    ids = torch.randint(0, config["vocab_size"], (batch, 1))
-    with torch.no_grad(), FlopCounterMode(display=False) as counter:
-        model(input_ids=ids, use_cache=False)
-    mm = counter.get_flop_counts()["Global"][torch.ops.aten.mm]
-    return sum(w.numel() for w in linears), sum(w.nbytes for w in linears), mm
 
 
 def _pair(value, what):
@@ -188,8 +175,7 @@ def _speedup(n, t, b0, b1, p, bw):
 mistake("quantization_speedup", function="quantization_speedup", probe=_PREFILL,
         zh="任何 step 都按字节比加速了：compute-bound 的 step（prefill、训练）读的字节少了也不会更快",
         en="speeds every step up by the bytes ratio: a compute-bound step (prefill, training) is not faster for "
-           "reading "
-        "fewer bytes")(
+           "reading fewer bytes")(
     lambda got, n, t, b0, b1, p, bw: close(got, b0 / b1) and not close(b0 / b1, _speedup(n, t, b0, b1, p, bw)))
 mistake("quantization_speedup", function="quantization_speedup", probe=_ONE_TOKEN,
         zh="认为量化从不加速：memory-bound 的 decode 读的字节少了就更快",
@@ -208,7 +194,6 @@ mistake("moe_decode_cost", function="moe_decode_cost", probe=_MOE,
 mistake("moe_decode_cost", function="moe_decode_cost", probe=_MOE,
         zh="只读了一个 token 的激活专家：一个 batch 的 token 被路由到不同专家，读的字节远多于此",
         en="reads only one token's active experts: a batch's tokens are routed to different experts, the step reads "
-           "far "
-        "more")(
+           "far more")(
     lambda got, t, a, b, p: type(got) in (tuple, list) and len(got) == 2 and b > 1 and t != a
     and close(got[1], a * p) and not close(a * p, min(t, b * a) * p))

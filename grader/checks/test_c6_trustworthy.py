@@ -30,7 +30,6 @@ from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, expect_equal, fail
-from grader.checks.support.meaning import by_meaning, record_item, run_facts
 from grader.checks.truth.experiments import (
     SEVEN_ITEMS,
     SPREADS,
@@ -42,6 +41,7 @@ from grader.checks.truth.experiments import (
     git_repo,
     mean_std,
 )
+from grader.checks.truth.meaning import by_meaning, record_item, run_facts
 
 
 @given(strategies.seed_scores, strategies.seed_scores, st.floats(0, 0.5), st.sampled_from([1.0, 2.0, 1.96]),

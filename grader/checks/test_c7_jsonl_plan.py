@@ -27,6 +27,7 @@ import time
 from hypothesis import Phase, example, given, settings, strategies as st
 
 from grader.checks.support.checking import expect_equal, expect_own_process, fail
+from grader.checks.truth.dedupe import COURSE_CAUSES, make_docs, serial
 from grader.isolation.learner import Learner
 
 DRIVER = "grader.drivers.c7_jsonl_plan:"
@@ -36,25 +37,6 @@ POOL_DOCS = 8000  # the larger of parallel_tokenizing's two files
 POOL_WORDS = 1600  # ~5 KB texts: tokenizing ~5000 of them is tens of clock ticks of CPU (issue 29)
 MIN_CHILD_CPU_S = 0.05  # five clock ticks (a thread pool's children spend 0), whatever the grader measures
 POOL_MEMORY_SHARE = 0.5  # of the larger file's extra bytes: a hash set is ~0.05 of it, the texts ~1, their tokens ~8
-WORDS = ["the", "GIL", "数据", "token", "café", "Pool", "generator", "x", "héllo", "batch", "loss", "ok"]
-
-
-def make_docs(seed: int, n: int, max_words: int = 12) -> list[str]:
-    """Raw texts with exact repeats, whitespace-only variants, case variants and short ones."""
-    rng = random.Random(seed)
-    docs = []
-    for _ in range(n):
-        r = rng.random()
-        if docs and r < 0.2:
-            docs.append(rng.choice(docs))  # exact repeat
-        elif docs and r < 0.35:
-            words = rng.choice(docs).split()
-            docs.append(rng.choice(["  ", "\t", " \n "]).join(words) + rng.choice(["", " ", "\n"]))  # same once cleaned
-        elif docs and r < 0.45:
-            docs.append(rng.choice(docs).upper())  # a different text: exact dedupe keeps it
-        else:
-            docs.append(" ".join(rng.choices(WORDS, k=rng.randint(1, max_words))))
-    return docs
 
 
 def write_jsonl(path, docs) -> str:
@@ -63,16 +45,6 @@ def write_jsonl(path, docs) -> str:
             f.write(json.dumps({"text": d, "id": hashlib.md5(d.encode()).hexdigest()}, ensure_ascii=False) + "\n")
     path.chmod(0o644)
     return str(path)
-
-
-def serial(docs, min_chars) -> list[str]:
-    seen, out = set(), []
-    for d in docs:
-        t = " ".join(d.split())
-        if len(t) >= min_chars and t not in seen:
-            seen.add(t)
-            out.append(t)
-    return out
 
 
 def _digest(texts) -> str:
@@ -231,9 +203,7 @@ def test_parallel_tokenizing(learner, shared_tmp_path, seed, min_chars):
              example=f"{len(serial(small_docs, min_chars))} then {len(want)} unique texts of up to {POOL_WORDS} words")
 
 
-# The course's answer to "为什么进程到不了 8×" (part 1, must-remember: 「差在进程启动与 pickle，chunksize 是最重要的
-# 旋钮」); issue 23: the follow-up was graded with Amdahl's law, which the course never gives.
-COURSE_CAUSES = frozenset({"startup", "serialization"})
+# COURSE_CAUSES: the course's answer (grader/checks/truth/dedupe.py); the other keys the stub offers.
 CAUSE_KEYS = COURSE_CAUSES | {"one_lock", "shared_memory", "gc"}
 
 

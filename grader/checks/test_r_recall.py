@@ -18,7 +18,8 @@ Ground truth, per key point:
   and ``P @ V`` (any letters, with and without a heads axis).
 - thread_speedup: ~1x under the GIL, for any number of threads and cores.
 - part_topics / run_record_items: the course's table of the six parts (its topics named in
-  grader/given/recall_topics.py, their parts here); the seven items of a run record, matched by
+  grader/given/recall_topics.py, their parts in grader/checks/truth/recall.py); the seven items of a run record,
+  matched by
   meaning in any order.
 """
 
@@ -33,9 +34,10 @@ from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_number, as_str, blame, fail
-from grader.checks.support.meaning import record_item, state_part
-from grader.checks.truth.experiments import SEVEN_ITEMS, ci95_half_width, close
+from grader.checks.truth.experiments import RECORD_ITEMS, SEVEN_ITEMS, ci95_half_width, close
 from grader.checks.truth.kv_cache import meta_cache_bytes
+from grader.checks.truth.meaning import record_item, state_part
+from grader.checks.truth.recall import COURSE_MAP, PART_OF, PARTS_OF, THREAD_SPEEDUP_BAND
 from grader.course.catalog import PART_TITLES
 from grader.given import recall_topics as topic
 
@@ -305,32 +307,15 @@ def test_thread_speedup(learner, n_threads, n_cores):
     for args in [(8, 8), (n_threads, n_cores)]:
         got, what = _number(learner, "thread_speedup", *args)
         # Under the GIL one thread runs bytecode at a time: threads give ~1x whatever the cores.
-        if not 0.75 <= got <= 1.33:
-            fail(what, "~1.0 (0.75 .. 1.33)", got,
+        low, high = THREAD_SPEEDUP_BAND
+        if not low <= got <= high:
+            fail(what, f"~1.0 ({low} .. {high})", got,
                  "the GIL lets one thread execute Python bytecode at a time; processes, not threads, "
                  "speed up CPU-bound Python (course: 8 threads 0.46 s = serial 0.46 s)")
 
 
 # ---------------------------------------------------------------- the map of the course
-
-# The course's table (part 7, §一): which part teaches each topic. The topics' one spelling is
-# grader/given/recall_topics.py, which the stub shows the learner; their parts stay here, where
-# no learner process can read them.
-COURSE_MAP = {
-    1: (topic.STREAMING_JSONL, topic.THREADS_VS_PROCESSES, topic.PROTOCOLS, topic.DATACLASS_CONFIGS),
-    2: (topic.BROADCASTING, topic.EINSUM_ATTENTION, topic.PANDAS_GROUPBY, topic.CI95, topic.SEED_BANDS),
-    3: (topic.TRAINING_LOOP, topic.BACKWARD_AND_GRAD, topic.CLIPPING_AND_SCHEDULE, topic.FIRST_STEP_LOSS),
-    4: (topic.PARAM_BYTES, topic.ACTIVATION_MEMORY, topic.DDP_VS_FSDP, topic.MIXED_PRECISION),
-    5: (topic.LORA_PEFT, topic.CHAT_TEMPLATES, topic.SFT_LOSS_MASK, topic.SFT_TRAINER),
-    6: (topic.ROOFLINE, topic.DECODE_FLOOR, topic.KV_CACHE, topic.PROFILER_TABLE, topic.RUN_RECORD),
-}
-PART_OF = {t: part for part, topics in COURSE_MAP.items() for t in topics}
-# Topics the course's table also places in a second part: each part the course states passes.
-ALSO_IN = {
-    topic.SFT_LOSS_MASK: (3,),  # part 3's row: ".float() / ignore_index=-100"; "ignore_index=-100 是 SFT 的 loss mask"
-    topic.TRAINING_LOOP: (5,),  # part 5's row: "背后的每件事都在二十行里有位置"
-}
-PARTS_OF = {t: {part, *ALSO_IN.get(t, ())} for t, part in PART_OF.items()}
+# The course's table of parts and topics: grader/checks/truth/recall.py (the quiz asks it too).
 
 
 @settings(max_examples=5)
@@ -352,9 +337,6 @@ def test_part_topics(learner, order):
 
 
 # ---------------------------------------------------------------- the run record
-
-RECORD_ITEMS = tuple(item.replace("_", " ") for item in SEVEN_ITEMS)  # "run id", "commit", ...
-
 
 def test_run_record_items(learner):
     got = learner.run_record_items()

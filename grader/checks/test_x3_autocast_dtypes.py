@@ -3,10 +3,10 @@ under CPU ``torch.autocast(dtype=torch.bfloat16)`` in its own process and compar
 values the learner's experiment returns (part 4, mixed precision; part 7 §四 and §五.D)."""
 
 import torch
-import torch.nn.functional as F
 from hypothesis import given, settings, strategies as st
 
 from grader.checks.support.checking import as_tensor, expect_close, fail
+from grader.checks.truth.autocast import cpu_bf16_autocast
 
 
 @st.composite
@@ -18,25 +18,12 @@ def _cases(draw):
     return x, w / d_in**0.5 + 1e-3, bias, torch.randint(0, d_out, (b,), generator=g)
 
 
-def truth(x, w, bias, targets) -> dict:
-    linear = torch.nn.Linear(w.shape[1], w.shape[0])
-    with torch.no_grad():
-        linear.weight.copy_(w)
-        linear.bias.copy_(bias)
-    with torch.autocast("cpu", dtype=torch.bfloat16):
-        logits = linear(x)
-        loss = F.cross_entropy(logits, targets)
-    if linear.weight.dtype != torch.float32 or logits.dtype != torch.bfloat16 or loss.dtype != torch.float32:
-        raise RuntimeError(f"torch's CPU autocast changed: {linear.weight.dtype}, {logits.dtype}, {loss.dtype}")
-    return {"weight_after": linear.weight.detach(), "logits": logits.detach(), "loss": loss.detach()}
-
-
 def _run(learner, case) -> tuple[dict, dict]:
     got = learner.autocast_experiment(*case)
     if type(got) is not dict or set(got) != {"weight_after", "logits", "loss"}:
         fail("autocast_experiment must return a dict with keys weight_after, logits, loss", "that dict",
              sorted(got) if type(got) is dict else type(got).__name__)
-    return got, truth(*case)
+    return got, cpu_bf16_autocast(*case)
 
 
 @settings(max_examples=10)
@@ -89,8 +76,7 @@ def _dtype_of(got, key):
 mistake("weight_dtype", function="autocast_experiment", probe=_PROBE,
         zh="参数本身变成了 bf16（把层转成了 bf16）：autocast 只为矩阵乘临时转一份 bf16，参数仍是 fp32 主权重",
         en="makes the parameter itself bf16 (the layer cast to bf16): autocast casts a temporary bf16 copy for the "
-           "matmul,"
-        " "
+           "matmul, "
            "the parameter stays the fp32 master weight")(
     lambda got, *case: _dtype_of(got, "weight_after") == torch.bfloat16)
 mistake("logits_dtype", function="autocast_experiment", probe=_PROBE,
@@ -99,17 +85,14 @@ mistake("logits_dtype", function="autocast_experiment", probe=_PROBE,
     lambda got, *case: _dtype_of(got, "logits") == torch.float16)
 mistake("logits_dtype", function="autocast_experiment", probe=_PROBE,
         zh="logits 是 fp32：在 CPU 的 autocast(bfloat16) 下矩阵乘返回 bf16（没开 autocast、device_type 写成 \"cuda\"、"
-        "或事后 .float() 都会得到 fp32）",
+           "或事后 .float() 都会得到 fp32）",
         en="returns fp32 logits: under CPU autocast(bfloat16) a matmul returns bf16 (autocast off, device_type "
-           "\"cuda\" "
-        "on CPU "
+           "\"cuda\" on CPU "
            "tensors, or a .float() after it all give fp32)")(
     lambda got, *case: _dtype_of(got, "logits") == torch.float32)
 mistake("loss_dtype", function="autocast_experiment", probe=_PROBE,
         zh="loss 是 bf16：在 autocast 里 cross_entropy（reduction）按 fp32 算，在 autocast 外对 bf16 logits 求 loss "
-           "才是 "
-        "bf16",
+           "才是 bf16",
         en="returns a bf16 loss: inside autocast cross_entropy (a reduction) runs in fp32; only outside it does a loss "
-           "of "
-        "bf16 logits stay bf16")(
+           "of bf16 logits stay bf16")(
     lambda got, *case: _dtype_of(got, "loss") == torch.bfloat16)

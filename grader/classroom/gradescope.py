@@ -144,9 +144,9 @@ def _commit() -> str:
 
 def prepare() -> Path:
     """setup.sh's last step: the model cache, built (or checked) once per image."""
-    from grader.given import smollm
+    from grader.engine import model_cache
 
-    return smollm.ensure_cache()
+    return model_cache.ensure_cache()
 
 
 # ---------------------------------------------------------------- one submission

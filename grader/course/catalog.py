@@ -31,6 +31,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.course.do_not_call import rule_for
+
 ROOT = Path(__file__).resolve().parents[2]
 CHECKS_DIR = ROOT / "grader" / "checks"
 
@@ -105,6 +107,11 @@ class Exercise:
             and (ROOT / "exercises" / f"{self.module}.py").exists()
             and (ROOT / "solutions" / f"{self.module}.py").exists()
         )
+
+    @property
+    def do_not_call(self) -> dict | None:
+        """What its stub forbids the learner to call, as a watch rule (None: nothing)."""
+        return rule_for(self.id)
 
     def gives_away(self, text: str) -> list[str]:
         """The items of ``forbidden`` that ``text`` states (case-insensitive; an item starting or

@@ -9,8 +9,9 @@ An exercise's fingerprint hashes everything that can change its verdict, and not
   statements, not by running them;
   its solution and its catalog entry;
 * what every exercise shares: the modules that run checks and learners (MACHINERY) with what
-  they import, all drivers and given code (SHARED: run by name, or imported by learners), the
-  versions of the libraries that compute ground truth, and Python's.
+  they import, the code of the learner's process, all drivers and given code (SHARED: run
+  there, run by name, or imported by learners), the versions of the libraries that compute
+  ground truth, and Python's.
 
 So an edit of a truth module re-grades exactly the exercises whose checks import it; an edit
 of the reports or the CLI re-grades nothing.
@@ -48,11 +49,11 @@ from grader.isolation import files
 
 CACHE_DIR = Path(os.environ.get("GRADER_CACHE_DIR") or ROOT / ".grader-cache")  # hidden from learners
 SOURCE = ROOT  # the project whose grader modules are read (a test points it at a copy)
-# Every verdict depends on these and what they import: the modules that run the checks and the
-# learners' processes, every driver (checks run them by name, not by import) and the given code.
-MACHINERY = ("grader/engine/runner.py", "grader/engine/plugin.py", "grader/isolation/worker.py",
-             "grader/isolation/zygote.py")
-SHARED = ("grader/drivers", "grader/given")
+# Every verdict depends on these and what they import: the modules that run the checks and start
+# the learners' processes, what runs in those (grader/inside), every driver (checks run them by
+# name, not by import) and the given code.
+MACHINERY = ("grader/engine/runner.py", "grader/engine/plugin.py", "grader/isolation/zygote.py")
+SHARED = ("grader/inside", "grader/drivers", "grader/given")
 LIBRARIES = ("torch", "numpy", "transformers", "peft", "trl", "hypothesis", "pytest", "safetensors")
 _UNSTABLE = {"timeout", "oom", "check_error", "crashed"}
 

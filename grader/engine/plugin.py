@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
-from grader.checks.support import forbidden
 from grader.checks.support.checking import KeyPointFailure
 from grader.course import catalog
 from grader.engine import misconceptions
@@ -75,7 +74,7 @@ def _new_learner(config, exercise, **limits):
                   import_timeout_s=opt("--import-timeout") or exercise.import_timeout_s,
                   memory_gib=opt("--memory-gib") or exercise.memory_gib, hidden=opt("--hide"),
                   zygote=opt("--zygote"), inputs=shared_inputs(), shown_as=opt("--learner-shown-as"),
-                  visible_reference=opt("--reference-visible"), forbidden=forbidden.rule_for(exercise.id))
+                  visible_reference=opt("--reference-visible"), forbidden=exercise.do_not_call)
     return Learner(exercise.module, opt("--learner-file"), **{**kwargs, **limits})
 
 

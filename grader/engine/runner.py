@@ -335,7 +335,7 @@ def _check_process(pytest_args: list[str], cwd: str, threads: int, log_path: str
 
 
 # The check process's own address-space cap: a frame that decodes to far more than it carries
-# (grader/isolation/codec.py budgets that too) costs its exercise only, never the machine. Measured
+# (grader/inside/codec.py budgets that too) costs its exercise only, never the machine. Measured
 # peak (VmPeak) of the heaviest check processes on CPU: P4 and X5 ~2 GiB (they train SmolLM2 in the
 # check's own process), the others under 1 GiB.
 CHECK_ADDRESS_SPACE = 6 << 30

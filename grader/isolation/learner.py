@@ -1,7 +1,7 @@
 """The check's handle on the learner's code, which runs in another process.
 
 A check never imports the learner's module. It calls ``learner.broadcast_shape((8, 1), (3,))``
-and gets back plain data decoded by :mod:`grader.isolation.codec`; expected values are computed in the
+and gets back plain data decoded by :mod:`grader.inside.codec`; expected values are computed in the
 check's own process, which the learner's code never touched. Every way the learner's code can
 go wrong becomes one exception type, so the report can say exactly what happened:
 
@@ -13,7 +13,7 @@ LearnerTimeout      one call ran past its time limit ("timed out after 20 s")
 LearnerOutOfMemory  the process hit its memory cap ("exceeded 4 GiB")
 LearnerCrashed      the process died (os._exit, a signal, a segfault)
 LearnerBadOutput    the result is not plain data or is too large
-LearnerForbidden    it calls what the exercise forbids (:mod:`grader.isolation.watch`)
+LearnerForbidden    it calls what the exercise forbids (:mod:`grader.course.do_not_call`)
 ==================  ===========================================================
 
 The last call of the current key point (request, answer, seconds) is kept as ``last_call``: the
@@ -40,7 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from grader.isolation import codec, files, procfs, sandbox as _sandbox, watch, zygote
+from grader.inside import codec, watch
+from grader.isolation import files, procfs, sandbox as _sandbox, scan, zygote
 from grader.isolation.sandbox import ROOT, Sandbox, reference_visible
 
 
@@ -194,7 +195,7 @@ def non_utf8_env(name: str) -> dict:
     Python decides it: the locale (LC_ALL wins over LANG), UTF-8 mode off (PYTHONUTF8=0: in the C
     locale it would switch itself on) and no coercion of C to C.UTF-8. Only print() keeps UTF-8
     (PYTHONIOENCODING: a GBK console prints Chinese; ASCII would crash on it). The worker applies
-    the locale at its start (grader.isolation.worker.apply_locale), forked from the zygote or not."""
+    the locale at its start (grader.inside.worker.apply_locale), forked from the zygote or not."""
     return {"LC_ALL": name, "LC_CTYPE": name, "LANG": name, "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0",
             "PYTHONIOENCODING": "utf-8"}
 
@@ -256,9 +257,10 @@ class Learner:
         self.import_timeout_s = import_timeout_s
         self.memory_gib = memory_gib
         self.max_result_bytes = max_result_bytes
-        self.zygote = zygote  # a grader.isolation.zygote's socket to fork from, else python -m grader.isolation.worker
+        # socket path of a grader.isolation.zygote to fork from, else python -m grader.inside.worker
+        self.zygote = zygote
         self.hidden = list(hidden)
-        self.forbidden = forbidden or None  # the exercise's "do not call X" rule (grader.isolation.watch)
+        self.forbidden = forbidden or None  # the exercise's "do not call X" rule (grader.course.do_not_call)
         # e.g. "C": the learner's open() without encoding= then decodes with that locale's codeset
         # (ASCII), as on a machine whose locale is not UTF-8 (a Chinese Windows one: GBK)
         self.text_locale = text_locale
@@ -309,7 +311,7 @@ class Learner:
 
     # ------------------------------------------------------------------ lifecycle
     def _start(self) -> None:
-        found = watch.scan_source(self._src, self.forbidden)  # the copy read without following links
+        found = scan.scan_source(self._src, self.forbidden)  # the copy read without following links
         if found:
             lines = ", ".join(f"line {n} ({name})" for n, name in found[:5])
             raise LearnerForbidden(
@@ -336,7 +338,7 @@ class Learner:
                                           cwd=self._workdir, env=env, sandbox=sandbox, fds=(req_r, ans_w, out_w))
             else:
                 self._proc = subprocess.Popen(
-                    [sys.executable, "-m", "grader.isolation.worker", str(req_r), str(ans_w),
+                    [sys.executable, "-m", "grader.inside.worker", str(req_r), str(ans_w),
                      self.module_name, str(self._src)],
                     pass_fds=(req_r, ans_w), stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w,
                     cwd=self._workdir, env=env, start_new_session=True,
@@ -392,8 +394,7 @@ class Learner:
 
     def watched(self, run: Callable[[], Any]) -> tuple[Any, dict]:
         """``run()`` (a call or drive of this learner), while the learner's other processes (all of its uid's) are
-        sampled from
-        /proc every few ms: ``(result, {"pids": [...], "peak_hwm": max VmHWM of any of them,
+        sampled from /proc every few ms: ``(result, {"pids": [...], "peak_hwm": max VmHWM of any of them,
         "children_cpu_s": CPU time of children waited for during the call})``. A measurement of
         the learner process's own memory is meaningless when the work ran in another process."""
         leader = self._proc.pid if self._proc is not None else None

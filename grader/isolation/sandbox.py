@@ -8,16 +8,17 @@ System V IPC of anyone else's (its own IPC namespace), and a mount namespace who
 empty tmpfs holding exactly :meth:`Sandbox.view`:
 
 * read-only: the interpreter and its venv, /usr and /lib*, a few files of /etc; of the grader,
-  ``grader/__init__.py``, ``given/``, ``drivers/`` and what the worker runs on
-  (``isolation/__init__.py``, ``worker.py``, ``codec.py``); the model cache; the check's inputs
-  folder; a copy of the learner's modules; ``solutions/`` only when a solution or a mutant is
-  what is graded;
+  its packages the learner's process runs or may import (:data:`LEARNER_VISIBLE`: ``inside/``,
+  the worker, its watch and codec; ``given/``; ``drivers/``), whole, and the empty
+  ``grader/__init__.py`` that makes them a package; the model cache; the check's inputs folder;
+  a copy of the learner's modules; ``solutions/`` only when a solution or a mutant is what is
+  graded;
 * its own: the work folder (cwd, HOME, TMPDIR), /tmp and /dev/shm, each a size-capped tmpfs;
 * fresh: /proc (``hidepid=invisible``: its own processes only, so no report path in anyone's
   command line), /dev with null, zero, full, random, urandom.
 
 Nothing else: no other copy of the project, no other user's files, no results or report path,
-no checks, no course/engine/reports/classroom code. A full work folder fills its own tmpfs only.
+no checks, no course/engine/isolation/quiz/reports/classroom code. A full work folder fills its own tmpfs only.
 
 Where the kernel refuses ``pivot_root``, the older blocklist view instead (the project
 read-only, the checks, solutions, git objects and caches covered, the shared writable folders
@@ -37,6 +38,7 @@ import sys
 import time
 from pathlib import Path
 
+from grader import inside
 from grader.isolation import procfs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,8 +58,8 @@ SHARED_WRITABLE = ("/tmp", "/var/tmp", "/run/lock")  # blocklist view: world-wri
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "gitconfig")  # no passwd: no other users
 DEVICES = ("null", "zero", "full", "random", "urandom")
-WORKER = ("grader/__init__.py", "grader/given", "grader/drivers", "grader/isolation/__init__.py",
-          "grader/isolation/worker.py", "grader/isolation/codec.py", "grader/isolation/watch.py")
+# Of the grader, what the learner's process sees: the packages it may import, each whole.
+LEARNER_VISIBLE = ("grader/__init__.py", *(package.replace(".", "/") for package in inside.VISIBLE))
 
 
 # Refused to the learner (EPERM) by a seccomp filter, through libseccomp: no namespaces of its
@@ -188,7 +190,7 @@ class Sandbox:
             real = os.path.realpath(prefix)
             if not any(real == d or real.startswith(d + "/") for d in SYSTEM):
                 view.append(("ro", real, real))
-        view += [("ro", str(ROOT / p), str(ROOT / p)) for p in WORKER]
+        view += [("ro", str(ROOT / p), str(ROOT / p)) for p in LEARNER_VISIBLE]
         if self.reference_visible:  # the harness grades a solution or mutant: they import solutions.*
             view.append(("ro", str(ROOT / "solutions"), str(ROOT / "solutions")))
         cache = _model_cache()

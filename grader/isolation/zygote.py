@@ -1,19 +1,18 @@
 """A clean process that imports the learners' libraries once and forks each learner's process.
 
-Starting a learner's process as ``python -m grader.isolation.worker`` costs an interpreter start and, for
+Starting a learner's process as ``python -m grader.inside.worker`` costs an interpreter start and, for
 most exercises, an import of torch: seconds on a 2-core box, once per learner process, the
 largest part of the grading overhead. The zygote pays it once per grading run. It imports the
 libraries (never a check, a solution or anything a check computed) and, on request, forks a
 child that sets up the same sandbox (:class:`grader.isolation.sandbox.Sandbox`) and runs
-:func:`grader.isolation.worker.main` on the learner's module, as the exec'd path does.
+:func:`grader.inside.worker.main` on the learner's module, as the exec'd path does.
 
 A check process asks over a unix socket in a folder only the grader's user can enter, passing
 the learner's pipe ends (requests, answers, its stdout and stderr) as file descriptors. The
 zygote runs with the learner's minimal environment (a forked child's /proc/self/environ is
 the zygote's); the modules of the grader a child inherits in ``sys.modules`` are forgotten
-before the learner's module is imported (:func:`grader.isolation.worker.forget_grader`). The connection lives as long as
-the
-learner's process: the zygote writes the child's wait status on it when the child ends, and
+before the learner's module is imported (:func:`grader.inside.worker.forget_grader`). The connection lives as long as
+the learner's process: the zygote writes the child's wait status on it when the child ends, and
 kills the child when the check hangs up (a check that timed out and was killed). The zygote
 dies with the process that started it; its children die with it (PR_SET_PDEATHSIG).
 
@@ -137,7 +136,7 @@ def _child(request: dict, fds: list[int]) -> None:
     """In the forked child: become the learner's process; never returns."""
     code = 70
     try:
-        from grader.isolation import worker
+        from grader.inside import worker
         from grader.isolation.sandbox import Sandbox
 
         signal.set_wakeup_fd(-1)
@@ -162,11 +161,11 @@ def _child(request: dict, fds: list[int]) -> None:
         import tempfile
 
         tempfile.tempdir = None  # computed anew from TMPDIR (the zygote's imports cached /tmp)
-        sys.path[0] = request["cwd"]  # as ``python -m grader.isolation.worker`` would have it
+        sys.path[0] = request["cwd"]  # as ``python -m grader.inside.worker`` would have it
         sys.dont_write_bytecode = True
         Sandbox.from_params(request["sandbox"]).preexec()
-        sys.argv = ["grader.isolation.worker"]
-        sys.modules["__main__"] = worker  # as under ``python -m grader.isolation.worker``, not the zygote
+        sys.argv = ["grader.inside.worker"]
+        sys.modules["__main__"] = worker  # as under ``python -m grader.inside.worker``, not the zygote
         code = worker.main([str(req_fd), str(ans_fd), request["module_name"], request["module_file"]])
     except BaseException:  # noqa: BLE001 - the learner's process must end here, whatever happened
         import traceback

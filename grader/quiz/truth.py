@@ -1,9 +1,10 @@
 """The quiz's right answers, computed by the hidden checks' own ground truth. Nothing here is typed
 in: every function calls the check-side code that decides the same fact for ``make grade``
-(``grader/checks/test_*.py`` and ``grader/checks/truth/``), on the variant's drawn numbers.
+(``grader/checks/truth/``, which the checks import too), on the variant's drawn numbers.
 
-This is the only module of the quiz that imports check-side code; when a piece of ground truth
-moves into ``grader/checks/truth/``, only the import here changes.
+This is the only module of the quiz that imports check-side code, and only from
+``grader/checks/truth/`` (tests/test_check_imports.py): a fact a check and a question share is
+one function there, never a check file's private helper.
 
 Expensive measurements (activation bytes measured in a real decoder layer, the list approach's
 peak factor) are cached per process and, through :func:`set_cache`, in the quiz's SQLite file,
@@ -55,9 +56,9 @@ def _cached(name: str, args: tuple, compute: Callable[[], object]):
 
 def _persisted(name: str, args: tuple, compute: Callable[[], object]):
     """A deterministic measurement worth seconds, kept across processes by the grader's signed memo
-    (grader/checks/support/memo.py, keyed by its inputs, this module's code and the libraries):
+    (grader/checks/truth/memo.py, keyed by its inputs, this module's code and the libraries):
     each quiz process (and test) would otherwise measure the same Llama-3-8B layer again."""
-    from grader.checks.support import memo
+    from grader.checks.truth import memo
 
     return memo.memoised(name, args, compute, sources=("quiz/truth.py",))
 
@@ -156,13 +157,13 @@ def effective_batch(per_gpu: int, n_gpus: int, accumulation: int) -> int:
 # ------------------------------------------------------------------ models on the meta device (A8, A9, B4)
 @functools.cache
 def _model_params(items: tuple) -> int:
-    from grader.checks.test_b4_merged_decode import base_params
+    from grader.checks.truth.meta_tensors import model_params
 
-    return base_params(dict(items))
+    return model_params(dict(items))
 
 
 def model_params(config: dict) -> int:
-    """Parameters of the model built from ``config`` on the meta device (B4's ``base_params``)."""
+    """Parameters of the model built from ``config`` on the meta device (B4's ``model_params``)."""
     return _model_params(tuple(sorted(config.items())))
 
 
@@ -231,52 +232,54 @@ def activation_factors() -> dict[str, bool]:
 # ------------------------------------------------------------------ A1, C7: streaming
 def list_peak_factor() -> float:
     """The list approach's peak / file size, measured with tracemalloc (A1's ``measured_factor``)."""
-    from grader.checks.test_a1_streaming import measured_factor
+    from grader.checks.truth.streaming import measured_factor
 
     return _cached("list_peak_factor", (), measured_factor)
 
 
 def unique_texts(docs: list[str], min_chars: int = 1) -> list[str]:
     """C7's serial clean -> filter -> exact dedupe."""
-    from grader.checks.test_c7_jsonl_plan import serial
+    from grader.checks.truth.dedupe import serial
 
     return serial(docs, min_chars)
 
 
 def make_docs(seed: int, n: int, max_words: int = 6) -> list[str]:
-    from grader.checks.test_c7_jsonl_plan import make_docs as _make
+    from grader.checks.truth.dedupe import make_docs as _make
 
     return _make(seed, n, max_words)
 
 
 def why_processes_fall_short() -> frozenset:
     """C7's follow-up, the course's answer as C7's check grades it (part 1: 「差在进程启动与 pickle」)."""
-    from grader.checks.test_c7_jsonl_plan import COURSE_CAUSES
+    from grader.checks.truth.dedupe import COURSE_CAUSES
 
     return COURSE_CAUSES
 
 
 def thread_speedup_range() -> tuple[float, float]:
     """R's rule: under the GIL, threads give ~1x for CPU-bound Python whatever the cores; the band is the one
-    R's check accepts (grader/checks/test_r_recall.py, test_thread_speedup)."""
+    R's check accepts (grader/checks/truth/recall.py, as test_thread_speedup)."""
     import sys
+
+    from grader.checks.truth.recall import THREAD_SPEEDUP_BAND
 
     if not getattr(sys, "_is_gil_enabled", lambda: True)():
         raise RuntimeError("a free-threaded interpreter: the GIL answer does not apply")
-    return (0.75, 1.33)
+    return THREAD_SPEEDUP_BAND
 
 
 # ------------------------------------------------------------------ A2, A3: shapes
 def meta_nbytes(shape: tuple, dtype: str) -> int:
-    from grader.checks.test_a2_nbytes_index import _meta_nbytes
+    from grader.checks.truth import meta_tensors
 
-    return _meta_nbytes(tuple(shape), dtype)
+    return meta_tensors.nbytes(tuple(shape), dtype)
 
 
 def meta_index_shape(shape: tuple, index: tuple) -> tuple:
-    from grader.checks.test_a2_nbytes_index import _meta_shape
+    from grader.checks.truth import meta_tensors
 
-    return tuple(_meta_shape(tuple(shape), index))
+    return meta_tensors.index_shape(tuple(shape), index)
 
 
 def broadcast(a: tuple, b: tuple) -> tuple | None:
@@ -291,9 +294,9 @@ def broadcast(a: tuple, b: tuple) -> tuple | None:
 
 # ------------------------------------------------------------------ A4, C5: autograd and the loop
 def grad_after_k_backwards(w: float, x: float, k: int) -> float:
-    from grader.checks.test_a4_grad_accum import _autograd_k_backwards
+    from grader.checks.truth.grad_accumulation import grad_after_k_backwards
 
-    return _autograd_k_backwards(w, x, k)
+    return grad_after_k_backwards(w, x, k)
 
 
 def micro_loss_scale(k: int, micro: int, seed: int = 0) -> float:
@@ -354,11 +357,11 @@ def autocast_dtypes() -> dict[str, str]:
     """X3's ground truth: a Linear and cross_entropy run under CPU autocast(bfloat16)."""
     import torch
 
-    from grader.checks.test_x3_autocast_dtypes import truth as x3
+    from grader.checks.truth.autocast import cpu_bf16_autocast
 
     g = torch.Generator().manual_seed(0)
     x, w, b = torch.randn(4, 8, generator=g), torch.randn(5, 8, generator=g) / 8**0.5, torch.randn(5, generator=g)
-    out = x3(x, w, b, torch.randint(0, 5, (4,), generator=g))
+    out = cpu_bf16_autocast(x, w, b, torch.randint(0, 5, (4,), generator=g))
     return {"parameters": str(out["weight_after"].dtype).replace("torch.", ""),
             "matmul_output": str(out["logits"].dtype).replace("torch.", ""),
             "loss": str(out["loss"].dtype).replace("torch.", "")}
@@ -382,7 +385,7 @@ def hooks_run() -> dict[str, bool]:
 # ------------------------------------------------------------------ A5, C2: first loss, triage
 def uniform_loss(vocab_size: int) -> float:
     """A5's ground truth: cross-entropy of all-zero logits over V classes (= ln V)."""
-    from grader.checks.test_a5_first_loss import uniform_loss as _u
+    from grader.checks.truth.first_loss import uniform_loss as _u
 
     return _u(vocab_size)
 
@@ -409,14 +412,14 @@ def char_gpt_verdict(seed: int, head_scale: float) -> str:
 
 
 def char_gpt_vocab() -> int:
-    from grader.checks.test_c2_loss_triage import SMALL
+    from grader.checks.truth.first_loss import SMALL
 
     return SMALL.vocab_size
 
 
 def real_first_loss(seed: int, head_scale: float) -> float:
     """C2's ground truth: the first loss of a real small char GPT with its output layer scaled."""
-    from grader.checks.test_c2_loss_triage import real_first_loss as _r
+    from grader.checks.truth.first_loss import real_first_loss as _r
 
     return _r(seed, head_scale)
 
@@ -436,12 +439,16 @@ def loss_shapes_run(logits_shape: tuple, labels_shape: tuple) -> bool:
 
 def real_trace(seed: int, missing: str, steps: int = 6) -> dict:
     """C2's ground truth: a real short run of the twenty-line loop with one line removed."""
-    from grader.checks.test_c2_loss_triage import real_trace as _t
+    from grader.checks.truth.loop_trace import real_trace as _t
 
     return _t(seed, missing, steps)
 
 
-TRIAGE_LINES = ("none", "scheduler_step", "clip_grad_norm", "zero_grad")
+def triage_lines() -> tuple[str, ...]:
+    """What C2's traces may leave out ("none": nothing), as its check draws them."""
+    from grader.checks.truth.loop_trace import LINES
+
+    return LINES
 
 
 def grad_norm_healthy(norms: list[float], drawn_healthy: bool) -> bool:
@@ -463,23 +470,23 @@ def idle_fraction(wall_ms: float, device_ms: float) -> float:
 
 def step_kind(idle: float, share: float) -> str | None:
     """The A10 check's setups, each shown with a wide margin: which one these numbers are."""
-    from grader.checks.test_a10_profile_idle import LABELS, _clearly
+    from grader.checks.truth.profiled_steps import LABELS, clearly
 
-    kinds = [k for k in LABELS if _clearly(k, idle, share)]
+    kinds = [k for k in LABELS if clearly(k, idle, share)]
     return kinds[0] if len(kinds) == 1 else None
 
 
 def real_profile(kind: str, batch: int, seq: int, seed: int) -> dict:
     """A real torch.profiler run of two training steps of the A10 check's setup ``kind``."""
-    from grader.checks.test_a10_profile_idle import profile_step
+    from grader.checks.truth.profiled_steps import profile_step
 
     return profile_step(kind, batch, seq, seed)
 
 
 def gemm_share(ops: list[dict]) -> float:
-    from grader.checks.test_a10_profile_idle import _reference_view
+    from grader.checks.truth.profiled_steps import reference_view
 
-    return _reference_view(ops, 1.0)[1]
+    return reference_view(ops, 1.0)[1]
 
 
 # ------------------------------------------------------------------ roofline (R, B4, C3)
@@ -498,7 +505,7 @@ def roofline(flops: float, nbytes: float, peak: float, bandwidth: float) -> dict
 def decode_flops_per_weight_byte(batch: int) -> float:
     """Matmul FLOPs counted by FlopCounterMode in a real one-token decode step of a tiny bf16 Llama,
     per byte of its linear weights (C3's ``real_decode_step``): the decode intensity."""
-    from grader.checks.test_c3_decode_roofline import real_decode_step
+    from grader.checks.truth.decode import real_decode_step
 
     _, nbytes, flops = real_decode_step(TINY, batch)
     return flops / nbytes
@@ -506,7 +513,7 @@ def decode_flops_per_weight_byte(batch: int) -> float:
 
 def decode_flops_per_param(batch: int) -> float:
     """FLOPs per weight per decode step, from the same real count (2 per token: one multiply-add)."""
-    from grader.checks.test_c3_decode_roofline import real_decode_step
+    from grader.checks.truth.decode import real_decode_step
 
     n, _, flops = real_decode_step(TINY, batch)
     return flops / n
@@ -560,9 +567,9 @@ def settings_items() -> tuple[str, ...]:
 
 def verdict(a, b, n) -> str | None:
     """B2's ground truth: need_more_seeds / real / not_shown (None on a rounding edge)."""
-    from grader.checks.test_b2_is_it_real import expected_verdict
+    from grader.checks.truth.experiments import seed_verdict
 
-    return expected_verdict(a, b, n)
+    return seed_verdict(a, b, n)
 
 
 def changed_questions(a: list[tuple[str, bool]], b: list[tuple[str, bool]]) -> dict[str, list[str]]:
@@ -586,26 +593,26 @@ def same_seed_identical(seed: int) -> tuple[bool, bool]:
 
 # ------------------------------------------------------------------ C4: the four blocks
 def blocks() -> tuple[str, ...]:
-    from grader.checks.test_c4_oom_attribution import BLOCKS
+    from grader.checks.truth.oom_blocks import BLOCKS
 
     return BLOCKS
 
 
 def oom_block(event: dict) -> str:
     """C4's ground truth: the course's table of when each block overflows (``course_block``)."""
-    from grader.checks.test_c4_oom_attribution import course_block
+    from grader.checks.truth.oom_blocks import course_block
 
     return course_block(dict(event))
 
 
 def remedies_for(block: str) -> set[str]:
-    from grader.checks.test_c4_oom_attribution import SHRINKS
+    from grader.checks.truth.oom_blocks import SHRINKS
 
     return {name for name, shrinks in SHRINKS.items() if block in shrinks}
 
 
 def all_remedies() -> tuple[str, ...]:
-    from grader.checks.test_c4_oom_attribution import SHRINKS
+    from grader.checks.truth.oom_blocks import SHRINKS
 
     return tuple(SHRINKS)
 
@@ -630,22 +637,22 @@ def max_batch_that_fits(fixed: float, per_sample: float, gpu: float) -> int:
 def part_topics() -> dict[str, tuple[int, ...]]:
     """R's check: the course's table of which parts teach each topic (topics spelled in
     grader/given/recall_topics.py); a topic the table places in two parts has both."""
-    from grader.checks.test_r_recall import PARTS_OF
+    from grader.checks.truth.recall import PARTS_OF
 
     return {t: tuple(sorted(parts)) for t, parts in PARTS_OF.items()}
 
 
 def record_item(name: str) -> str | None:
     """Which of the seven run-record items a name means ("data version"), by the matcher of the R
-    and C6 checks (grader/checks/support/meaning.py)."""
-    from grader.checks.support.meaning import record_item as _record_item
+    and C6 checks (grader/checks/truth/meaning.py)."""
+    from grader.checks.truth.meaning import record_item as _record_item
 
     item = _record_item(name)
     return None if item is None else item.replace("_", " ")
 
 
 def record_items() -> tuple[str, ...]:
-    from grader.checks.test_r_recall import RECORD_ITEMS
+    from grader.checks.truth.experiments import RECORD_ITEMS
 
     return RECORD_ITEMS
 
@@ -706,7 +713,7 @@ def streaming_peak_grows() -> bool:
         import tempfile
         import tracemalloc
 
-        from grader.checks.test_a1_streaming import expected_counts, generate_mb
+        from grader.checks.truth.streaming import expected_counts, generate_mb
 
         peaks, sizes = [], []
         with tempfile.TemporaryDirectory() as tmp:
@@ -777,9 +784,9 @@ def sft_labels(rows: list[tuple[int, int]], eos: int = 2, pad: int = 0) -> dict:
 
 def _masked_by_pad_id(batch, lengths, eos) -> bool:
     """B3's buggy collator (mask by pad id) with pad = EOS: are real EOS labels masked?"""
-    from grader.checks.test_b3_never_stops import _buggy
+    from grader.checks.truth.sft import buggy_collator_labels
 
-    _, masked = _buggy(batch, lengths, eos, eos, "pad_by_id", set())
+    _, masked = buggy_collator_labels(batch, lengths, eos, eos, "pad_by_id", set())
     return bool(masked)
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)  # 1.95996...
 SEVEN_ITEMS = ("run_id", "commit", "config", "data_version", "seed", "environment", "metrics")
+RECORD_ITEMS = tuple(item.replace("_", " ") for item in SEVEN_ITEMS)  # as shown: "run id", "commit", ...
 SETTINGS_ITEMS = ("commit", "config", "data_version", "seed", "environment")  # what must match to compare
 
 
@@ -80,6 +81,22 @@ def git_repo(parent, text: str) -> tuple[str, str]:
 
 def ci95_half_width(p: float, n: int) -> float:
     return Z95 * math.sqrt(p * (1 - p) / n)
+
+
+SEED_BANDS = {"k": 1.0, "spread": "sem"}  # B2's convention (its stub names it): mean +- 1 standard error
+
+
+def seed_verdict(a, b, n) -> str | None:
+    """B2's verdict on two runs' seed scores: need_more_seeds / real / not_shown, by the course's
+    rule on numpy's mean/std and the exact ci95, bands of SEED_BANDS; None when the draw sits on a
+    rounding edge (1.96 vs the exact quantile, band touching)."""
+    if len(a) < 2 or len(b) < 2:
+        return "need_more_seeds"
+    (ma, _), (mb, _) = mean_std(a), mean_std(b)
+    ci = ci95_half_width((ma + mb) / 2, n)
+    if abs(abs(ma - mb) - ci) <= 1e-3 * ci + 1e-12 or bands_touching(a, b, **SEED_BANDS):
+        return None
+    return "real" if not bands_overlap(a, b, **SEED_BANDS) and abs(ma - mb) > ci else "not_shown"
 
 
 def close(got: float, want: float) -> bool:

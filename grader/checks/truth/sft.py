@@ -54,6 +54,21 @@ def reference_batch(examples: list[dict], pad: int) -> dict:
     return {"input_ids": input_ids, "attention_mask": mask, "labels": labels}
 
 
+def buggy_collator_labels(batch, lengths, eos, pad, bug, rows_hit):
+    """Labels as a buggy collator makes them from ``batch`` (``bug``: "none", "pad_by_id" masks every
+    pad-id position, "drop_eos" masks the EOS of ``rows_hit``), and the real EOS positions it masked
+    (B3's ground truth, the quiz's)."""
+    labels = batch["labels"].clone()
+    if bug == "pad_by_id":
+        labels[batch["input_ids"] == pad] = IGNORE_INDEX
+    elif bug == "drop_eos":
+        for i in rows_hit:
+            labels[i, lengths[i] - 1] = IGNORE_INDEX
+    masked = sorted((i, lengths[i] - 1) for i in range(len(lengths))
+                    if labels[i, lengths[i] - 1] == IGNORE_INDEX)
+    return labels, masked
+
+
 def judge(tokenizer, pairs, generated: list[list[int]], eos: int) -> list[dict]:
     """Per held-out prompt: the decoded answer, whether it is right (the text before EOS, stripped,
     starts with the capital) and whether EOS came within ``STOP_WITHIN`` tokens after the answer."""
@@ -99,16 +114,16 @@ def train_and_answer(batches: list[dict], lora: dict, *, cache, steps: int, seed
 
     Here, not in the learner's process: there the learner's module runs beside the training and
     could replace it, the model or what is reported. One torch thread (reproducible sums), so the
-    run is a function of its inputs: memoised by them (grader.checks.support.memo), the model's
+    run is a function of its inputs: memoised by them (grader.checks.truth.memo), the model's
     files included; a mutant whose batches are the solution's reuses the solution's run."""
     import json
     from pathlib import Path
 
-    from grader.checks.support import memo
-    from grader.given import smollm
+    from grader.checks.truth import memo
+    from grader.engine.model_cache import MANIFEST
     from grader.isolation import files
 
-    weights = json.loads(files.read_regular(Path(cache) / smollm.MANIFEST, 1 << 20))["files"]
+    weights = json.loads(files.read_regular(Path(cache) / MANIFEST, 1 << 20))["files"]
     inputs = {"batches": batches, "lora": lora, "steps": steps, "seed": seed, "max_new_tokens": max_new_tokens,
               "lr": LR, "model": weights}
     return memo.memoised("sft.train_and_answer", inputs,

@@ -193,7 +193,7 @@ CPU_AUTOCAST = [Option("slow", "slower, many times: CPUs lack a bf16 hardware pa
 
 
 def _draw_c2(rng):
-    missing = rng.choice(list(T.TRIAGE_LINES))
+    missing = rng.choice(list(T.triage_lines()))
     lg_b, v = rng.randint(2, 6), rng.randint(8, 64)
     lg_t = lg_b + rng.randint(1, 6)
     labels = rng.choice([[lg_t, lg_b], [lg_t, lg_b], [lg_b, lg_t + 1], [lg_b * lg_t, 1]])

@@ -1,11 +1,29 @@
-"""What each exercise's stub forbids ("do not call X"), as rules :mod:`grader.isolation.watch` enforces.
+"""What each exercise's stub forbids ("do not call X"): the one table of rules, read by the engine.
 
 One entry per exercise whose stub forbids a call; ``says`` quotes the stub (a rule without a
-sentence in the stub behind it would be unfair: when a stub stops forbidding, its rule goes). The learner fixture
+sentence in the stub behind it would be unfair: when a stub stops forbidding, its rule goes).
+The engine reads it through the catalog (``catalog.get(id).do_not_call``): the learner fixture
 (:mod:`grader.engine.plugin`) gives the rule to :class:`grader.isolation.learner.Learner`, which
-scans the learner's source before starting it and watches its process while it answers: either
-finding fails every key point with status ``forbidden_call`` and a message naming the call.
-``tests/test_feedback.py`` checks that every "do not call" / "don't call" in ``exercises/`` has a rule.
+scans the learner's source before starting it (:mod:`grader.isolation.scan`) and has its process
+watched while it answers (:mod:`grader.inside.watch`, the rule passed in the environment):
+either finding fails every key point with status ``forbidden_call`` and a message naming the
+call. ``tests/test_feedback.py`` checks that every "do not call" / "don't call" in
+``exercises/`` has a rule. Check side: no learner process sees this table.
+
+A rule is plain data, every key optional::
+
+    {"exercise": "P1", "says": "do not call that function ... yourself",
+     "torch_functions": ["scaled_dot_product_attention"],   # __torch_function__ names (TorchFunctionMode)
+     "aten_ops": ["_scaled_dot_product"],                     # aten op name parts (profiler, all threads)
+     "python_names": ["scaled_dot_product"],                  # parts of library function names (profile hook)
+     "callables": ["torch.nn.functional.scaled_dot_product_attention"],  # replaced by a logging wrapper
+     "libraries": ["numpy", "torch"],                         # whole libraries the answer may not use
+     "libraries_when": "always",                              # ... nor the module at import (default: answering)
+     "optimizer_step": False,                                 # a global optimizer step pre-hook
+     "forward_via_call": ["grader.given.char_model:GPT"],     # model.forward(x) instead of model(x)
+     "source_names": ["scaled_dot_product_attention"],        # names the source scan looks for
+     "source_modules": ["numpy"],                             # modules it may not import
+     "source_calls_without_args": ["read"]}                   # f.read(): the whole file at once
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""The learner's side: a process that imports the learner's module and answers calls.
+"""LEARNER-VISIBLE, the learner's process: it imports the learner's module and answers calls.
 
-Started by :class:`grader.isolation.learner.Learner`; never imported by a check. Requests and answers
-are :mod:`grader.isolation.codec` frames on two inherited pipe fds, so whatever the learner's code
+Started by :class:`grader.isolation.learner.Learner` (exec'd, or forked by
+:mod:`grader.isolation.zygote`); never imported by a check. Requests and answers
+are :mod:`grader.inside.codec` frames on two inherited pipe fds, so whatever the learner's code
 prints goes to a log file instead of the channel.
 
-    python -m grader.isolation.worker <request fd> <answer fd> <module name> <module file>
+    python -m grader.inside.worker <request fd> <answer fd> <module name> <module file>
 
 The module file is a copy in the sandbox; the check side puts the learner's path back into
 messages (the original path is not given here: other folders are none of its business).
@@ -19,12 +20,9 @@ import sys
 import traceback
 from pathlib import Path
 
-from grader.isolation import codec, watch as _watch
+from grader.inside import VISIBLE, codec, watch as _watch
 
 DRIVER_PREFIX = "grader.drivers."
-# The grader code the learner's process may import: its view has these files (sandbox.WORKER), no others.
-VISIBLE = ("grader", "grader.given", "grader.drivers", "grader.isolation", "grader.isolation.worker",
-           "grader.isolation.codec", "grader.isolation.watch")
 
 
 def forget_grader() -> None:
@@ -34,7 +32,7 @@ def forget_grader() -> None:
     it does in a fresh interpreter, whose view lacks the file."""
     def hidden(name: str) -> bool:
         if name.startswith("grader."):
-            return name not in VISIBLE and not name.startswith(("grader.given.", "grader.drivers."))
+            return ".".join(name.split(".")[:2]) not in VISIBLE  # its package: grader.<package>
         return name == "solutions" or name.startswith("solutions.")
 
     for name in [n for n in sys.modules if hidden(n)]:

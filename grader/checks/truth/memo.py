@@ -8,7 +8,7 @@ again.
 The key hashes everything the result depends on: the inputs as given (tensors by dtype, shape and
 bytes), the model's files (the model cache's manifest digests), the library and Python versions
 with the machine's capabilities (grader.engine.cache), and the source of every module that
-computes it (grader/checks/truth, grader/given, this file). A changed input is a new key.
+computes it (grader/checks/truth, this file among them, and grader/given). A changed input is a new key.
 
 Where: ``<grader cache>/truth/`` (``grader.engine.cache.CACHE_DIR``, hidden from learners by the
 sandbox, like this module: grader/checks is not in their view), a folder only the grader's user
@@ -32,7 +32,7 @@ from grader.isolation import files
 
 LOCK_WAIT_S = 300.0  # at most this long behind another process computing the same key; then compute
 _GRADER = Path(__file__).resolve().parents[2]
-SOURCES = ("checks/truth", "given", "checks/support/memo.py")  # what computes a memoised result
+SOURCES = ("checks/truth", "given")  # what computes a memoised result (this file included)
 VALUE_CAP = 8 << 20  # bytes of one entry read back
 
 
