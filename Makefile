@@ -39,7 +39,7 @@ test: $(STAMP_TEST)
 	$(BIN)/python -m pytest $(TEST_ARGS) -p no:xdist -m quiet || test $$? -eq 5
 
 # ruff (pyproject.toml's [tool.ruff]) and shellcheck over every shell script: tests/test_lint.py, which
-# `make test` runs too. GRADER_FORMAT_CHECK=1 adds `ruff format --check`; `.venv/bin/ruff check --fix` fixes.
+# `make test` runs too. `ruff format --check` too; `.venv/bin/ruff format` and `ruff check --fix` fix.
 lint: $(STAMP_TEST)
 	$(BIN)/python -m pytest tests/test_lint.py -q
 

@@ -18,8 +18,9 @@ Study: 第四篇 · 必记 / part 4, must-remember; 第四篇 · 结论 / part 4
 """
 
 
-def activation_bytes(config: dict, batch: int, seq_len: int, checkpointing: bool = False,
-                     bytes_per_elem: int = 2) -> int:
+def activation_bytes(
+    config: dict, batch: int, seq_len: int, checkpointing: bool = False, bytes_per_elem: int = 2
+) -> int:
     """Bytes of activations the decoder layers keep for backward during one training forward.
 
     "Activations" are the tensors autograd saves for backward inside the transformer blocks

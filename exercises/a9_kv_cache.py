@@ -40,8 +40,9 @@ def kv_cache_bytes(config: dict, batch_size: int, seq_len: int, bytes_per_elemen
     raise NotImplementedError("A9: kv_cache_bytes")
 
 
-def fits_on_gpu(config: dict, n_requests: int, context_len: int, gpu_bytes: int, weight_bytes: int,
-                bytes_per_element: int = 2) -> bool:
+def fits_on_gpu(
+    config: dict, n_requests: int, context_len: int, gpu_bytes: int, weight_bytes: int, bytes_per_element: int = 2
+) -> bool:
     """Do the weights and the KV cache of ``n_requests`` full contexts fit in one GPU?
 
     Args:

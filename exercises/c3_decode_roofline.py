@@ -51,8 +51,9 @@ def roofline(flops: float, nbytes: float, peak_flops: float, bandwidth: float) -
     raise NotImplementedError("C3: roofline")
 
 
-def quantization_speedup(n_params: int, tokens_per_step: int, bytes_before: float, bytes_after: float,
-                         peak_flops: float, bandwidth: float) -> float:
+def quantization_speedup(
+    n_params: int, tokens_per_step: int, bytes_before: float, bytes_after: float, peak_flops: float, bandwidth: float
+) -> float:
     """How many times faster a step over ``tokens_per_step`` tokens becomes, by the roofline,
     when the weights go from ``bytes_before`` to ``bytes_after`` bytes per parameter (the same
     FLOPs).

@@ -22,8 +22,19 @@ Study: 第四篇 · 必记 / part 4, must-remember; 第六篇 · 结论 (显存�
 BLOCKS = ("weights", "grads_and_state", "activations", "kv_cache")
 
 # The remedies ``remedies`` may name.
-REMEDIES = ("bf16", "quantize", "more_gpus", "lora", "fsdp", "8bit_optimizer", "gradient_checkpointing",
-            "smaller_batch_with_accumulation", "shorter_sequences", "fewer_concurrent_requests", "no_grad")
+REMEDIES = (
+    "bf16",
+    "quantize",
+    "more_gpus",
+    "lora",
+    "fsdp",
+    "8bit_optimizer",
+    "gradient_checkpointing",
+    "smaller_batch_with_accumulation",
+    "shorter_sequences",
+    "fewer_concurrent_requests",
+    "no_grad",
+)
 
 
 def memory_blocks(n_frozen: int, n_trainable: int, activation_bytes: int, kv_cache_bytes: int) -> dict[str, int]:

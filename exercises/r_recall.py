@@ -62,8 +62,7 @@ def ridge_point(peak_flops: float, bandwidth_bytes_per_s: float) -> float:
     raise NotImplementedError("R: ridge_point")
 
 
-def decode_floor_ms(n_params: float, bytes_per_param: float, peak_flops: float,
-                    bandwidth_bytes_per_s: float) -> float:
+def decode_floor_ms(n_params: float, bytes_per_param: float, peak_flops: float, bandwidth_bytes_per_s: float) -> float:
     """The lower bound on the time of one decode step (batch 1: one new token) of a dense
     model, in milliseconds.
 
@@ -83,8 +82,9 @@ def decode_floor_ms(n_params: float, bytes_per_param: float, peak_flops: float,
     raise NotImplementedError("R: decode_floor_ms")
 
 
-def kv_cache_bytes_per_token(n_layers: int, n_heads: int, n_kv_heads: int, head_dim: int,
-                             bytes_per_element: int) -> int:
+def kv_cache_bytes_per_token(
+    n_layers: int, n_heads: int, n_kv_heads: int, head_dim: int, bytes_per_element: int
+) -> int:
     """Bytes of KV cache that one token occupies, over all layers of a decoder-only transformer.
 
     Args:

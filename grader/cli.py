@@ -34,22 +34,37 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         return 2
     start = time.monotonic()
     todo = [ex for ex in catalog.CATALOG if only is None or ex.id in only]
-    with Progress(TextColumn("[bold]grading[/] {task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=True) as progress:
+    with Progress(
+        TextColumn("[bold]grading[/] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
         task = progress.add_task(str(folder), total=len(todo))
 
         def advance(res):
             progress.advance(task)
             if res.status != "not_available":
-                progress.console.print(f"  {escape(format(res.exercise, '<4'))} "
-                                       f"{escape(format(report._exercise_line(res)[1], '<22'))} "
-                                       f"{escape(format(res.duration_s, '5.1f'))}s"
-                                       f"{escape(str(' (unchanged)' if res.cached else ''))}",
-                                       highlight=False)
+                progress.console.print(
+                    f"  {escape(format(res.exercise, '<4'))} "
+                    f"{escape(format(report._exercise_line(res)[1], '<22'))} "
+                    f"{escape(format(res.duration_s, '5.1f'))}s"
+                    f"{escape(str(' (unchanged)' if res.cached else ''))}",
+                    highlight=False,
+                )
 
         # The learner's record: the report shows every exercise's latest result, whatever was graded now.
-        results = runner.grade(folder, only=only, overrides=overrides, jobs=args.jobs, on_result=advance,
-                               incremental=True, fresh=args.fresh)
+        results = runner.grade(
+            folder,
+            only=only,
+            overrides=overrides,
+            jobs=args.jobs,
+            on_result=advance,
+            incremental=True,
+            fresh=args.fresh,
+        )
     quiz = None
     if not args.no_quiz:
         from grader.quiz import progress as quiz_progress
@@ -63,8 +78,9 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
     results = attempts.gate(results, tries, reveal=args.reveal)  # what the feedback may show
     written = []  # the files first: the terminal report can never cost them
     if args.json:
-        report.write_json(Path(args.json), report.gradescope_json(results, summary, time.monotonic() - start,
-                                                                      gated=True))  # attempts.gate'd above
+        report.write_json(
+            Path(args.json), report.gradescope_json(results, summary, time.monotonic() - start, gated=True)
+        )  # attempts.gate'd above
         written.append(args.json)
     if args.html:
         from grader.isolation import files
@@ -81,32 +97,46 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
 def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     for ex in catalog.CATALOG:
         state = "available" if ex.available else "not available yet"
-        console.print(f"[bold]{escape(format(ex.id, '<4'))}[/] {escape(format(ex.module, '<28'))} part "
-                      f"{escape(str(ex.part))}  {escape(format(state, '<18'))} {escape(str(ex.title))}",
-                      highlight=False)
+        console.print(
+            f"[bold]{escape(format(ex.id, '<4'))}[/] {escape(format(ex.module, '<28'))} part "
+            f"{escape(str(ex.part))}  {escape(format(state, '<18'))} {escape(str(ex.title))}",
+            highlight=False,
+        )
         if args.verbose:
             for kp in ex.key_points:
-                tag = (" (follow-up)" if kp.followup else "") + (" (GPU)" if kp.needs_gpu else "") + \
-                    (" (recall)" if kp.recall else "")
-                console.print(f"       {escape(str(kp.id))}{escape(str(tag))}: {escape(str(kp.claim))}",
-                              highlight=False)
+                tag = (
+                    (" (follow-up)" if kp.followup else "")
+                    + (" (GPU)" if kp.needs_gpu else "")
+                    + (" (recall)" if kp.recall else "")
+                )
+                console.print(
+                    f"       {escape(str(kp.id))}{escape(str(tag))}: {escape(str(kp.claim))}", highlight=False
+                )
     return 0
 
 
 def _print_levels(rows: list[dict], console: Console) -> None:
     size = {s: len(exs) for s, exs in levels.by_set().items()}
     for row in rows:
-        console.print(f"{escape(format(row['student'], '<20'))} {escape(format(row['level'], '<10'))} pass line "
-                      f"{escape(format('met' if row['pass_line'] else 'not met', '<8'))}"
-                      f" R {escape(str(row['R']))}  A {escape(str(row['A']))}/{escape(str(size['A']))}  B "
-                      f"{escape(str(row['B']))}/{escape(str(size['B']))}", highlight=False)
+        console.print(
+            f"{escape(format(row['student'], '<20'))} {escape(format(row['level'], '<10'))} pass line "
+            f"{escape(format('met' if row['pass_line'] else 'not met', '<8'))}"
+            f" R {escape(str(row['R']))}  A {escape(str(row['A']))}/{escape(str(size['A']))}  B "
+            f"{escape(str(row['B']))}/{escape(str(size['B']))}",
+            highlight=False,
+        )
 
 
 # The extras a command needs beyond grading (pyproject.toml): (module, extra, what in Chinese, in English).
-EXTRAS = {"classroom": ("nbgrader", "classroom", "nbgrader 课程（grader classroom）",
-                        "an nbgrader course (grader classroom)"),
-          "ray": ("ray", "cluster", "Ray 集群上批改（grader batch --ray）",
-                  "grading on a Ray cluster (grader batch --ray)")}
+EXTRAS = {
+    "classroom": (
+        "nbgrader",
+        "classroom",
+        "nbgrader 课程（grader classroom）",
+        "an nbgrader course (grader classroom)",
+    ),
+    "ray": ("ray", "cluster", "Ray 集群上批改（grader batch --ray）", "grading on a Ray cluster (grader batch --ray)"),
+}
 
 
 def _missing_extra(name: str, console: Console) -> bool:
@@ -118,8 +148,10 @@ def _missing_extra(name: str, console: Console) -> bool:
         return False
     how = f"make deps-{extra}  (.venv/bin/pip install -c requirements.lock -e '.[{extra}]')"
     console.print(f"[red]grader: {escape(zh)}需要 {module}，默认安装不含它。安装：{escape(how)}[/]", highlight=False)
-    console.print(f"[red]grader: {escape(en)} needs {module}, which the default install leaves out. "
-                  f"Install it: {escape(how)}[/]", highlight=False)
+    console.print(
+        f"[red]grader: {escape(en)} needs {module}, which the default install leaves out. Install it: {escape(how)}[/]",
+        highlight=False,
+    )
     return True
 
 
@@ -143,9 +175,12 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
     if args.action == "build":
         only = args.only.split(",") if args.only else None
         names = classroom.build_course(args.course_dir, only=only)
-        console.print(f"built {escape(str(args.course_dir))}: source notebooks for {escape(', '.join(names))}, "
-                      f"nbgrader_config.py and "
-                      f"the manifest of the grader's files ({manifest.MANIFEST})", highlight=False)
+        console.print(
+            f"built {escape(str(args.course_dir))}: source notebooks for {escape(', '.join(names))}, "
+            f"nbgrader_config.py and "
+            f"the manifest of the grader's files ({manifest.MANIFEST})",
+            highlight=False,
+        )
         console.print("next: cd into it, then `nbgrader generate_assignment <name>` for each (see docs/classroom.md)")
         return 0
     course = Path(args.course_dir)
@@ -162,10 +197,14 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
     rows = classroom.write_mastery(course, course / "mastery.csv", course / "mastery.json")
     for row in rows:
         sets = "  ".join(f"{s} {row[s] if '/' in row[s] else '-'}" for s in catalog.SETS)
-        console.print(f"{escape(str(row['student'])):<16} {row['level']:<10} pass line {row['pass_line']:<8} {sets}",
-                      highlight=False)
-    console.print(f"[dim]-: not submitted or not graded (mastery.csv says which); wrote "
-                  f"{escape(str(course / 'mastery.csv'))} and {escape(str(course / 'mastery.json'))}[/]")
+        console.print(
+            f"{escape(str(row['student'])):<16} {row['level']:<10} pass line {row['pass_line']:<8} {sets}",
+            highlight=False,
+        )
+    console.print(
+        f"[dim]-: not submitted or not graded (mastery.csv says which); wrote "
+        f"{escape(str(course / 'mastery.csv'))} and {escape(str(course / 'mastery.json'))}[/]"
+    )
     return 0
 
 
@@ -192,38 +231,59 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
             todo = batch.make_jobs(batch.submissions_in(folder), only)
             for i, job in enumerate(todo):
                 (jobs_dir / f"{i}.json").write_text(json.dumps(job))
-            console.print(f"wrote {escape(str(len(todo)))} job files {escape(str(jobs_dir))}/0.json .. "
-                          f"{escape(str(len(todo) - 1))}.json")
+            console.print(
+                f"wrote {escape(str(len(todo)))} job files {escape(str(jobs_dir))}/0.json .. "
+                f"{escape(str(len(todo) - 1))}.json"
+            )
             return 0
         log = Path(args.log) if args.log else out.with_suffix(".jobs.jsonl")
         engine = "Ray" + (f" at {args.ray}" if args.ray else "") if args.ray is not None else "local pool"
-        with Progress(TextColumn("[bold]grading the class[/]"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), TextColumn("{task.fields[eta]}"), console=console,
-                      transient=True) as progress:
+        with Progress(
+            TextColumn("[bold]grading the class[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[eta]}"),
+            console=console,
+            transient=True,
+        ) as progress:
             task = progress.add_task("class", total=None, eta="eta --")
 
             def on_job(r: dict, eta: batch.Eta) -> None:
                 progress.update(task, total=eta.total, completed=eta.done, eta=eta.text())
                 res = ExerciseResult.from_dict(r["result"])
-                progress.console.print(f"  {escape(format(r['student'], '<16'))} {escape(format(r['exercise'], '<4'))} "
-                                       f"{escape(format(report._exercise_line(res)[1], '<22'))}"
-                                       f" {escape(format(res.duration_s, '5.1f'))}s  "
-                                       f"[{escape(str(eta.done))}/{escape(str(eta.total))}, {escape(str(eta.text()))}]",
-                                       highlight=False)
+                progress.console.print(
+                    f"  {escape(format(r['student'], '<16'))} {escape(format(r['exercise'], '<4'))} "
+                    f"{escape(format(report._exercise_line(res)[1], '<22'))}"
+                    f" {escape(format(res.duration_s, '5.1f'))}s  "
+                    f"[{escape(str(eta.done))}/{escape(str(eta.total))}, {escape(str(eta.text()))}]",
+                    highlight=False,
+                )
 
-            job_results = batch.grade_class_jobs(folder, jobs=args.jobs, only=only, on_job=on_job, log=log,
-                                                 fresh=args.fresh, use_ray=args.ray is not None,
-                                                 ray_address=args.ray or None)
-        console.print(f"[dim]{escape(str(len(job_results)))} jobs ({escape(str(engine))}); each result appended to "
-                      f"{escape(str(log))} as it finished[/]")
+            job_results = batch.grade_class_jobs(
+                folder,
+                jobs=args.jobs,
+                only=only,
+                on_job=on_job,
+                log=log,
+                fresh=args.fresh,
+                use_ray=args.ray is not None,
+                ray_address=args.ray or None,
+            )
+        console.print(
+            f"[dim]{escape(str(len(job_results)))} jobs ({escape(str(engine))}); each result appended to "
+            f"{escape(str(log))} as it finished[/]"
+        )
         source = str(folder)
     rows = batch.summarize_class(job_results)
     batch.write_csv(rows, out)
     _print_levels(rows, console)
     page = analytics.write(analytics.from_jobs(job_results, source), Path(args.report))
-    console.print(f"[dim]wrote {escape(str(out))}; class analytics in {escape(str(args.report))}/ "
-                  f"({escape(str(page.name))}, keypoints.csv, "
-                  "misconceptions.csv, levels.csv, parts.csv)[/]")
+    console.print(
+        f"[dim]wrote {escape(str(out))}; class analytics in {escape(str(args.report))}/ "
+        f"({escape(str(page.name))}, keypoints.csv, "
+        "misconceptions.csv, levels.csv, parts.csv)[/]"
+    )
     return 0
 
 
@@ -240,13 +300,20 @@ def _cmd_gradescope(args: argparse.Namespace, console: Console) -> int:
         return 2
     try:
         only = [i for i in args.only.replace(" ", ",").split(",") if i] if args.only else None
-        names = gradescope.build_zip(args.zip, only=only, visibility=args.visibility,
-                                     reveal_expected=args.reveal_expected, torch_index_url=args.torch_index_url)
+        names = gradescope.build_zip(
+            args.zip,
+            only=only,
+            visibility=args.visibility,
+            reveal_expected=args.reveal_expected,
+            torch_index_url=args.torch_index_url,
+        )
     except (KeyError, ValueError) as exc:
         console.print(f"[red]grader: cannot build: {escape(str(exc.args[0] if exc.args else exc))}[/]", highlight=False)
         return 2
-    console.print(f"wrote {escape(str(args.zip))}: {escape(str(len(names)))} files (setup.sh, run_autograder, the "
-                  f"grader, stubs, solutions)")
+    console.print(
+        f"wrote {escape(str(args.zip))}: {escape(str(len(names)))} files (setup.sh, run_autograder, the "
+        f"grader, stubs, solutions)"
+    )
     console.print("next: upload it as the assignment's autograder (docs/scale-out.md, Gradescope)")
     return 0
 
@@ -272,8 +339,15 @@ def _cmd_quiz(args: argparse.Namespace, console: Console) -> int:
     except KeyError as exc:
         console.print(f"[red]grader: {escape(str(exc.args[0]))}[/]", highlight=False)
         return 2
-    return quiz.main(args.targets, lang=args.lang, seed=args.seed, history=args.history, learner=args.learner,
-                     db=args.db, rounds=args.rounds)
+    return quiz.main(
+        args.targets,
+        lang=args.lang,
+        seed=args.seed,
+        history=args.history,
+        learner=args.learner,
+        db=args.db,
+        rounds=args.rounds,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -287,69 +361,120 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--json", default="grade-report.json", help="Gradescope results.json path ('' to skip)")
     g.add_argument("--html", default="grade-report.html", help="HTML report path ('' to skip)")
     g.add_argument("--fresh", action="store_true", help="re-grade everything selected, ignoring earlier results")
-    g.add_argument("--no-quiz", action="store_true",
-                   help="count the levels from the code alone (the classroom's counting), not the quiz's closed-book "
-                        "answers")
+    g.add_argument(
+        "--no-quiz",
+        action="store_true",
+        help="count the levels from the code alone (the classroom's counting), not the quiz's closed-book answers",
+    )
     g.add_argument("--learner", help="whose quiz attempts count (default: $TOOLBOX_GRADER_LEARNER or the user name)")
-    g.add_argument("--reveal", action="store_true",
-                   help="show the expected values of recall key points now (otherwise after 3 different wrong answers)")
-    g.add_argument("--override", action="append", default=[], metavar="ID=FILE",
-                   help="grade one exercise from another file (e.g. a mutant)")
+    g.add_argument(
+        "--reveal",
+        action="store_true",
+        help="show the expected values of recall key points now (otherwise after 3 different wrong answers)",
+    )
+    g.add_argument(
+        "--override",
+        action="append",
+        default=[],
+        metavar="ID=FILE",
+        help="grade one exercise from another file (e.g. a mutant)",
+    )
     lst = sub.add_parser("list", help="list the catalog")
     lst.add_argument("-v", "--verbose", action="store_true", help="show key points")
-    cls = sub.add_parser("classroom", help="nbgrader course: build it, read per-student mastery or the class "
-                         "analytics from it, or seal the grader's files again after a deliberate change")
+    cls = sub.add_parser(
+        "classroom",
+        help="nbgrader course: build it, read per-student mastery or the class "
+        "analytics from it, or seal the grader's files again after a deliberate change",
+    )
     cls.add_argument("action", choices=["build", "mastery", "analytics", "seal"])
     cls.add_argument("course_dir", help="the nbgrader course directory")
     cls.add_argument("--only", help="comma-separated exercise ids to include (build)")
     cls.add_argument("--out", help="folder of the class analytics (analytics; default COURSE/class-report)")
     bat = sub.add_parser("batch", help="grade a class: every subfolder of SUBMISSIONS is one student")
     bat.add_argument("submissions", nargs="?", help="folder of submission folders")
-    bat.add_argument("--jobs", type=int, default=None,
-                     help="exercises graded at once across the class (default 2; with --ray: the cluster's CPUs)")
+    bat.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="exercises graded at once across the class (default 2; with --ray: the cluster's CPUs)",
+    )
     bat.add_argument("--only", help="comma-separated exercise ids")
     bat.add_argument("--out", default="levels.csv", help="CSV of levels per student")
     bat.add_argument("--report", default="class-report", help="folder of the class analytics (CSV + HTML)")
-    bat.add_argument("--log", help="results log, one JSON line per job (default: beside --out, .jobs.jsonl); "
-                     "a rerun continues from it")
+    bat.add_argument(
+        "--log",
+        help="results log, one JSON line per job (default: beside --out, .jobs.jsonl); a rerun continues from it",
+    )
     bat.add_argument("--fresh", action="store_true", help="grade every job again, ignoring the results log")
-    bat.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                     help="run the jobs on a Ray cluster (ADDRESS, e.g. head:6379; none: RAY_ADDRESS or a local one)")
-    bat.add_argument("--write-jobs", metavar="DIR", help="write one job file per job (DIR/0.json, ...) for "
-                     "`grader job` on a batch queue, and stop")
-    bat.add_argument("--collect", metavar="DIR",
-                     help="summarise job results instead: `grader job` outputs (*.json) or a results log (*.jsonl)")
+    bat.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run the jobs on a Ray cluster (ADDRESS, e.g. head:6379; none: RAY_ADDRESS or a local one)",
+    )
+    bat.add_argument(
+        "--write-jobs",
+        metavar="DIR",
+        help="write one job file per job (DIR/0.json, ...) for `grader job` on a batch queue, and stop",
+    )
+    bat.add_argument(
+        "--collect",
+        metavar="DIR",
+        help="summarise job results instead: `grader job` outputs (*.json) or a results log (*.jsonl)",
+    )
     job = sub.add_parser("job", help="run one grading job (JSON) and print its result (JSON): for a batch queue")
     job.add_argument("job_file")
     gs = sub.add_parser("gradescope", help="Gradescope: build the autograder zip; run (what run_autograder calls)")
     gs.add_argument("action", choices=["build", "run", "prepare"])
     gs.add_argument("zip", nargs="?", help="the zip to write (build)")
     gs.add_argument("--only", help="comma-separated exercise ids the assignment grades (build; default all)")
-    gs.add_argument("--visibility", default="visible",
-                    choices=["visible", "after_due_date", "after_published", "hidden"],
-                    help="Gradescope visibility of the key-point tests (build)")
-    gs.add_argument("--reveal-expected", action="store_true",
-                    help="show the hidden checks' expected values in the feedback (build; default: not, as the "
-                         "classroom)")
-    gs.add_argument("--torch-index-url", default=None,
-                    help="the index setup.sh installs torch's CPU build from (build; default $GRADER_TORCH_INDEX_URL, "
-                         "else pip's own index)")
+    gs.add_argument(
+        "--visibility",
+        default="visible",
+        choices=["visible", "after_due_date", "after_published", "hidden"],
+        help="Gradescope visibility of the key-point tests (build)",
+    )
+    gs.add_argument(
+        "--reveal-expected",
+        action="store_true",
+        help="show the hidden checks' expected values in the feedback (build; default: not, as the classroom)",
+    )
+    gs.add_argument(
+        "--torch-index-url",
+        default=None,
+        help="the index setup.sh installs torch's CPU build from (build; default $GRADER_TORCH_INDEX_URL, "
+        "else pip's own index)",
+    )
     gs.add_argument("--root", help="the autograder root (run; default $GRADER_AUTOGRADER_ROOT or /autograder)")
     qz = sub.add_parser("quiz", help="the closed-book quiz of sets R, A, B, C (drawn numbers, recorded attempts)")
     qz.add_argument("targets", nargs="*", help="sets R A B C and/or question ids (A6, C1, R.ridge_point); default: all")
     qz.add_argument("--lang", choices=["zh", "en"], help="question language (default: from the locale)")
-    qz.add_argument("--seed", type=int,
-                    help="practice: draw the variants from this seed; nothing is recorded or counted")
+    qz.add_argument(
+        "--seed", type=int, help="practice: draw the variants from this seed; nothing is recorded or counted"
+    )
     qz.add_argument("--history", action="store_true", help="show progress: attempts, streaks, mastered questions")
     qz.add_argument("--learner", help="whose attempts (default: $TOOLBOX_GRADER_LEARNER or the user name)")
-    qz.add_argument("--rounds", type=int, default=2,
-            help="rounds per run: later rounds re-ask what was wrong in this sitting (a same-day review, it masters "
-                 "nothing)")
+    qz.add_argument(
+        "--rounds",
+        type=int,
+        default=2,
+        help="rounds per run: later rounds re-ask what was wrong in this sitting (a same-day review, it masters "
+        "nothing)",
+    )
     qz.add_argument("--db", help="the attempts' SQLite file (default: $XDG_DATA_HOME/toolbox-grader/quiz.sqlite)")
     args = parser.parse_args(argv)
     console = Console()
-    commands = {"grade": _cmd_grade, "list": _cmd_list, "classroom": _cmd_classroom, "batch": _cmd_batch,
-                "job": _cmd_job, "quiz": _cmd_quiz, "gradescope": _cmd_gradescope}
+    commands = {
+        "grade": _cmd_grade,
+        "list": _cmd_list,
+        "classroom": _cmd_classroom,
+        "batch": _cmd_batch,
+        "job": _cmd_job,
+        "quiz": _cmd_quiz,
+        "gradescope": _cmd_gradescope,
+    }
     return commands[args.command](args, console)
 
 

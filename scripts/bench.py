@@ -51,8 +51,16 @@ class Table(list):
         target = rest[0] if rest else None
         unit = rest[1] if len(rest) > 1 else "s"
         verdict = "" if target is None else ("met" if target.met(value) else "MISSED")
-        super().append({"what": what, "value": round(value, 2), "unit": unit, "note": note,
-                        "target": target.text if target else "", "verdict": verdict})
+        super().append(
+            {
+                "what": what,
+                "value": round(value, 2),
+                "unit": unit,
+                "note": note,
+                "target": target.text if target else "",
+                "verdict": verdict,
+            }
+        )
         if len(self) == 1:
             print(f"{'what':<{self.WIDTH}}  {'value':>9}  {'target':<18}  note", flush=True)
         goal = f"{target.text} {verdict}" if target else ""
@@ -94,8 +102,10 @@ def needed(project: str = "toolbox-grader", extras: tuple[str, ...] = ()) -> set
 
     # The project's own requirements from pyproject.toml: an installed copy's metadata may be older.
     own = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    own_requires = [*own["dependencies"], *(f"{d}; extra == '{x}'" for x, ds in own["optional-dependencies"].items()
-                                            for d in ds)]
+    own_requires = [
+        *own["dependencies"],
+        *(f"{d}; extra == '{x}'" for x, ds in own["optional-dependencies"].items() for d in ds),
+    ]
     seen, todo = set(), [(project, extras)]
     while todo:
         dist, wanted = todo.pop()
@@ -138,8 +148,11 @@ def install_rows(rows: Table) -> None:
     rows.append((ALL_PACKAGES, len(everything), "", None, "packages"))
     rows.append((VENV_SIZE, size_mib(venv), str(venv.name), None, "MiB"))
     rows.append((MODEL_CACHE_SIZE, size_mib(smollm.cache_dir()), "", None, "MiB"))
-    print(f"platform: {platform.system()} {platform.machine()} (the learner's sandbox needs Linux: "
-          "seccomp, pivot_root, /proc)", flush=True)
+    print(
+        f"platform: {platform.system()} {platform.machine()} (the learner's sandbox needs Linux: "
+        "seccomp, pivot_root, /proc)",
+        flush=True,
+    )
 
 
 # The rows the README's first-run line quotes, by name (one place: the rows are written with these).
@@ -162,9 +175,14 @@ def shown(r: dict) -> str:
 
 def render(run: dict) -> str:
     """docs/performance.md's table: every row of the run, with its goal and verdict."""
-    lines = [TABLE[0], "",
-             f"`{run['command']}` on {run['date']}: {run['machine']}.", "",
-             "| what | value | target | note |", "|---|---:|---|---|"]
+    lines = [
+        TABLE[0],
+        "",
+        f"`{run['command']}` on {run['date']}: {run['machine']}.",
+        "",
+        "| what | value | target | note |",
+        "|---|---:|---|---|",
+    ]
     for r in run["rows"]:
         target = f"{r['target']}: {r['verdict']}" if r["target"] else ""
         lines.append(f"| {r['what']} | {shown(r)} | {target} | {r['note']} |")
@@ -180,13 +198,15 @@ def render_first_run(run: dict) -> str:
         r = rows.get(what)
         return shown(r) if r and r["value"] else missing
 
-    text = (f"First run, as `make bench` measured it on {run['date']} ({run['machine']}): the venv "
-            f"{value(VENV_SIZE, 'not measured')} with every extra ({value(ALL_PACKAGES, '?')}; a learner's install "
-            f"needs {value(LEARNER_PACKAGES, '?')}), the model cache "
-            f"{value(MODEL_CACHE_SIZE, 'not built in that run (the first grade of P4, X5 or B3 builds it)')}, "
-            f"the first full grade {value(COLD_GRADE, 'not timed in that run')}, "
-            f"`make test` {value(MAKE_TEST, 'not timed in that run')}. "
-            "The full table: [performance](docs/performance.md).")
+    text = (
+        f"First run, as `make bench` measured it on {run['date']} ({run['machine']}): the venv "
+        f"{value(VENV_SIZE, 'not measured')} with every extra ({value(ALL_PACKAGES, '?')}; a learner's install "
+        f"needs {value(LEARNER_PACKAGES, '?')}), the model cache "
+        f"{value(MODEL_CACHE_SIZE, 'not built in that run (the first grade of P4, X5 or B3 builds it)')}, "
+        f"the first full grade {value(COLD_GRADE, 'not timed in that run')}, "
+        f"`make test` {value(MAKE_TEST, 'not timed in that run')}. "
+        "The full table: [performance](docs/performance.md)."
+    )
     return "\n".join([FIRST_RUN[0], textwrap.fill(text, 100, break_on_hyphens=False), FIRST_RUN[1]])
 
 
@@ -226,8 +246,11 @@ def synthetic_class(dest: Path, exs, size: int) -> Path:
             if kind == "stub":
                 text = (ROOT / "exercises" / f"{ex.module}.py").read_text()
             elif kind == "wrong":
-                name = next(n.name for n in ast.parse(solution).body
-                            if isinstance(n, ast.FunctionDef) and not n.name.startswith("_"))
+                name = next(
+                    n.name
+                    for n in ast.parse(solution).body
+                    if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")
+                )
                 text = solution + f"\n\ndef {name}(*args, **kwargs):  # student{i:03d}\n    return None\n"
             else:
                 text = solution + f"\n\nANSWERED_BY = 'student{i:03d}'\n"  # not the reference verbatim
@@ -264,17 +287,29 @@ def copy_solutions(dest: Path, exs, who: str = "bench") -> Path:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--class-only", default="", help="exercise ids for the class/nbgrader part "
-                        "(default: set A, the classroom's first assignment)")
+    parser.add_argument(
+        "--class-only",
+        default="",
+        help="exercise ids for the class/nbgrader part (default: set A, the classroom's first assignment)",
+    )
     parser.add_argument("--class-size", type=int, default=20, help="submissions in the synthetic class")
-    parser.add_argument("--class-part-only", action="store_true",
-                        help="only the class measurements (no full grade, no nbgrader comparison)")
-    parser.add_argument("--with-make-test", action="store_true",
-                        help="also time the project's tests (pytest tests), CPU seconds of the tree too")
+    parser.add_argument(
+        "--class-part-only",
+        action="store_true",
+        help="only the class measurements (no full grade, no nbgrader comparison)",
+    )
+    parser.add_argument(
+        "--with-make-test",
+        action="store_true",
+        help="also time the project's tests (pytest tests), CPU seconds of the tree too",
+    )
     parser.add_argument("--json", default="", help="write the run's rows to this file (for --render)")
-    parser.add_argument("--render", default="", metavar="RUN.json",
-                        help="only write docs/performance.md's table and README.md's first-run line from a run "
-                             "written by --json")
+    parser.add_argument(
+        "--render",
+        default="",
+        metavar="RUN.json",
+        help="only write docs/performance.md's table and README.md's first-run line from a run written by --json",
+    )
     args = parser.parse_args()
     if args.render:
         update_pages(json.loads(Path(args.render).read_text()))
@@ -282,8 +317,9 @@ def main() -> int:
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load = os.getloadavg()[0]
     exs = catalog.available()
-    class_exs = ([catalog.get(i) for i in args.class_only.split(",")] if args.class_only
-                 else [ex for ex in exs if ex.set == "A"])
+    class_exs = (
+        [catalog.get(i) for i in args.class_only.split(",")] if args.class_only else [ex for ex in exs if ex.set == "A"]
+    )
     ids = [ex.id for ex in exs]
     rows = Table()
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
@@ -307,17 +343,34 @@ def main() -> int:
             wall, results = timed(lambda: runner.grade(sols, only=ids, in_process=True))
             harness = sum(r.duration_s for r in results.values())
             compute = sum(k.duration_s for r in results.values() for k in r.key_points)
-            rows.append(("  the same, in-process (no isolation), summed", harness,
-                         f"{passed(results)}; isolation costs {(isolated - harness) / harness:.0%}"))
+            rows.append(
+                (
+                    "  the same, in-process (no isolation), summed",
+                    harness,
+                    f"{passed(results)}; isolation costs {(isolated - harness) / harness:.0%}",
+                )
+            )
             rows.append(("  its key points' own compute (checks + solutions)", compute, "in-process, summed"))
-            rows.append(("  per-exercise overhead (processes, pytest, isolation)", 100 * (isolated - compute) / compute,
-                         "of the key points' own compute", Target("<= 10%", at_most=10), "%"))
+            rows.append(
+                (
+                    "  per-exercise overhead (processes, pytest, isolation)",
+                    100 * (isolated - compute) / compute,
+                    "of the key points' own compute",
+                    Target("<= 10%", at_most=10),
+                    "%",
+                )
+            )
             # What grading costs beyond the checks' own work: each check process started and its
             # checks collected, with no key point run (fixtures that compute ground truth run only
             # for a key point, so they count as the checks' compute).
             startup = sum(runner.grade_exercise(ex, sols / f"{ex.module}.py", key_points=[]).duration_s for ex in exs)
-            rows.append(("  check process + pytest start-up alone, summed", startup,
-                         f"{startup / (isolated - startup):.0%} of the rest (checks' + solutions' compute)"))
+            rows.append(
+                (
+                    "  check process + pytest start-up alone, summed",
+                    startup,
+                    f"{startup / (isolated - startup):.0%} of the rest (checks' + solutions' compute)",
+                )
+            )
 
             # What a learner does after editing one exercise: `make grade` (a new process) again.
             # A3 is the course's NumPy-only exercise; the rest of the grade comes from the cache.
@@ -327,9 +380,16 @@ def main() -> int:
             f = sols / "a3_broadcast.py"
             f.write_text(f.read_text() + "\n# edited\n")
             regrade, out = timed(lambda: subprocess.run(cli, env=env, check=True, capture_output=True, text=True))
-            rows.append(("`grader grade` after editing A3 (incremental, new process)", regrade,
-                         "the other exercises from the cache" if "unchanged" in out.stdout + out.stderr
-                         else "NOT from the cache", Target("<= 2 s", at_most=2)))
+            rows.append(
+                (
+                    "`grader grade` after editing A3 (incremental, new process)",
+                    regrade,
+                    "the other exercises from the cache"
+                    if "unchanged" in out.stdout + out.stderr
+                    else "NOT from the cache",
+                    Target("<= 2 s", at_most=2),
+                )
+            )
 
             # Four students with the right answers, each file different (a line of their own), so
             # that neither path can reuse one student's verdict for another.
@@ -345,8 +405,9 @@ def main() -> int:
             env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
             nbgrader = str(Path(sys.executable).parent / "nbgrader")
             for name in names:
-                subprocess.run([nbgrader, "generate_assignment", name], cwd=course, env=env, check=True,
-                               capture_output=True)
+                subprocess.run(
+                    [nbgrader, "generate_assignment", name], cwd=course, env=env, check=True, capture_output=True
+                )
                 for student in STUDENTS:
                     dest = course / "submitted" / student / name
                     dest.mkdir(parents=True)
@@ -361,9 +422,14 @@ def main() -> int:
                     subprocess.run([nbgrader, "autograde", name], cwd=course, env=env, check=True, capture_output=True)
 
             nb, _ = timed(autograde)
-            rows.append(("nbgrader autograde, same 4 submissions", nb,
-                         f"ours with 2 workers: {two / nb:.2f}x its time; " + set_scores(classroom.mastery(course),
-                                                                                         class_exs)))
+            rows.append(
+                (
+                    "nbgrader autograde, same 4 submissions",
+                    nb,
+                    f"ours with 2 workers: {two / nb:.2f}x its time; "
+                    + set_scores(classroom.mastery(course), class_exs),
+                )
+            )
 
         # A class of --class-size different submissions: 1 and 2 local workers, then a local Ray head.
         size = args.class_size
@@ -373,17 +439,36 @@ def main() -> int:
         one, jobs1 = timed(lambda: batch.grade_class_jobs(synth, jobs=1, only=only))
         two, jobs2 = timed(lambda: batch.grade_class_jobs(synth, jobs=2, only=only))
         levels1 = Counter(r["level"] for r in batch.summarize_class(jobs1))
-        rows.append((f"class of {size} different submissions, 1 worker", one,
-                     f"{one / size:.1f} s per submission ({', '.join(only)}); levels {dict(levels1)}"))
+        rows.append(
+            (
+                f"class of {size} different submissions, 1 worker",
+                one,
+                f"{one / size:.1f} s per submission ({', '.join(only)}); levels {dict(levels1)}",
+            )
+        )
         rows.append((f"class of {size}, 2 workers", two, f"efficiency {one / two / 2:.0%}"))
-        rows.append(("  speed-up on 2 workers", one / two, "1 worker's time / 2 workers'",
-                     Target(">= 1.8x (quiet)", at_least=1.8), "x"))
+        rows.append(
+            (
+                "  speed-up on 2 workers",
+                one / two,
+                "1 worker's time / 2 workers'",
+                Target(">= 1.8x (quiet)", at_least=1.8),
+                "x",
+            )
+        )
         import ray
 
         try:
-            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-                     runtime_env={"env_vars": {k: v for k, v in os.environ.items() if k in ("PYTHONPATH",
-                                                                                           "TOOLBOX_GRADER_MODEL_CACHE")}})
+            ray.init(
+                num_cpus=2,
+                include_dashboard=False,
+                log_to_driver=False,
+                runtime_env={
+                    "env_vars": {
+                        k: v for k, v in os.environ.items() if k in ("PYTHONPATH", "TOOLBOX_GRADER_MODEL_CACHE")
+                    }
+                },
+            )
         except Exception as exc:  # noqa: BLE001 - a head that cannot start (a loaded machine) costs its rows only
             ray.shutdown()  # whatever of the head did start
             print(f"local Ray head did not start: {str(exc).splitlines()[0]}", flush=True)
@@ -393,39 +478,71 @@ def main() -> int:
             finally:
                 ray.shutdown()
             same = batch.summarize_class(jobs_ray) == batch.summarize_class(jobs2)
-            rows.append((f"class of {size}, local Ray head (2 CPUs, 2 actors)", on_ray,
-                         f"levels {'identical' if same else 'DIFFERENT'} to the local pool's"))
-            rows.append(("  Ray's time / the local pool's", on_ray / two, "2 workers each",
-                         Target("<= 1.15x", at_most=1.15), "x"))
+            rows.append(
+                (
+                    f"class of {size}, local Ray head (2 CPUs, 2 actors)",
+                    on_ray,
+                    f"levels {'identical' if same else 'DIFFERENT'} to the local pool's",
+                )
+            )
+            rows.append(
+                (
+                    "  Ray's time / the local pool's",
+                    on_ray / two,
+                    "2 workers each",
+                    Target("<= 1.15x", at_most=1.15),
+                    "x",
+                )
+            )
         efficiency = one / two / 2
         per_class_sub = sum(r["result"]["duration_s"] for r in jobs1) / size
-        rows.append((f"  per submission ({', '.join(only)}), one core", per_class_sub,
-                     "1 worker's gradings summed / class size",
-                     Target("<= 15 s (set A)", at_most=15)))
-        print(f"\nper submission ({', '.join(only)}): {per_class_sub:.1f} s of one core; 500 students on N workers "
-              f"(at the 2-worker efficiency, {efficiency:.0%}): {projection(per_class_sub, efficiency)}")
+        rows.append(
+            (
+                f"  per submission ({', '.join(only)}), one core",
+                per_class_sub,
+                "1 worker's gradings summed / class size",
+                Target("<= 15 s (set A)", at_most=15),
+            )
+        )
+        print(
+            f"\nper submission ({', '.join(only)}): {per_class_sub:.1f} s of one core; 500 students on N workers "
+            f"(at the 2-worker efficiency, {efficiency:.0%}): {projection(per_class_sub, efficiency)}"
+        )
         if not args.class_part_only:
-            print(f"the whole course per submission: {isolated:.1f} s of one core (the full grade's exercises, "
-                  f"summed); 500 students: {projection(isolated, efficiency)}")
+            print(
+                f"the whole course per submission: {isolated:.1f} s of one core (the full grade's exercises, "
+                f"summed); 500 students: {projection(isolated, efficiency)}"
+            )
 
     if args.with_make_test:
         import resource
 
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        wall, proc = timed(lambda: subprocess.run([sys.executable, "-m", "pytest", "tests", "-q", "--fresh-harness"],
-                                                  cwd=ROOT, capture_output=True, text=True))
+        wall, proc = timed(
+            lambda: subprocess.run(
+                [sys.executable, "-m", "pytest", "tests", "-q", "--fresh-harness"],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+            )
+        )
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         tail = (proc.stdout.strip().splitlines() or ["no output"])[-1]
-        rows.append((MAKE_TEST, wall,
-                     f"{tail}; {cpu:.0f} CPU s of the reaped tree", Target("<= 480 s", at_most=480)))
+        rows.append((MAKE_TEST, wall, f"{tail}; {cpu:.0f} CPU s of the reaped tree", Target("<= 480 s", at_most=480)))
     install_rows(rows)
     machine = f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, load {load:.1f} at the start"
     print(f"\nmachine: {machine}; exercises available: {', '.join(ids)}")
     if args.json:
         command = " ".join(["scripts/bench.py", *sys.argv[1:]])
-        Path(args.json).write_text(json.dumps({"command": command, "date": started, "machine": machine,
-                                               "rows": list(rows)}, ensure_ascii=False, indent=1) + "\n")
+        Path(args.json).write_text(
+            json.dumps(
+                {"command": command, "date": started, "machine": machine, "rows": list(rows)},
+                ensure_ascii=False,
+                indent=1,
+            )
+            + "\n"
+        )
     return 0
 
 

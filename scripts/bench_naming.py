@@ -69,9 +69,14 @@ def _one_mode(ex_ids: list[str]) -> list[dict]:
             res = runner.grade_exercise(ex, path, key_points=key_points or None)
             failed = [kp for kp in res.key_points if kp.status in ("failed", "error")]
             if failed:
-                rows.append({"answer": label,
-                             "naming_cpu_s": sum(kp.naming_cpu_s for kp in failed),
-                             "named": sum(bool(kp.misconception) for kp in failed), "failed": len(failed)})
+                rows.append(
+                    {
+                        "answer": label,
+                        "naming_cpu_s": sum(kp.naming_cpu_s for kp in failed),
+                        "named": sum(bool(kp.misconception) for kp in failed),
+                        "failed": len(failed),
+                    }
+                )
     return rows
 
 
@@ -82,8 +87,14 @@ def main() -> None:
     ex_ids = [a.upper() for a in sys.argv[1:]] or ["A3"]
     results = {}
     for mode, env in (("replay", "mutants"), ("properties", "")):
-        out = subprocess.run([sys.executable, __file__, "--mode", *ex_ids], cwd=ROOT, capture_output=True,
-                             text=True, env={**os.environ, "GRADER_NAMING": env}, check=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--mode", *ex_ids],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "GRADER_NAMING": env},
+            check=True,
+        )
         results[mode] = json.loads(out.stdout.strip().splitlines()[-1])
     print(f"mistake-naming CPU per failing grade ({', '.join(ex_ids)}; goal <= {GOAL_S:g} s)")
     print(f"{'way':<12}{'grades':>7}{'named':>7}{'mean s':>9}{'max s':>8}")

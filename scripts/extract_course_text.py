@@ -15,10 +15,12 @@ import unicodedata
 
 def extract(text: str) -> dict:
     out: dict = {"questions": {}, "answers": {}, "c_points": {}, "c_followups": {}, "c_good": {}, "must_remember": {}}
-    sec = text[text.index("五、通关自测"):text.index("D. 掌握判据")]
-    blocks = {"A": sec[sec.index("A. 判断与计算"):sec.index("B. 跨篇综合")],
-              "B": sec[sec.index("B. 跨篇综合"):sec.index("C. 面试题")],
-              "C": sec[sec.index("C. 面试题"):]}
+    sec = text[text.index("五、通关自测") : text.index("D. 掌握判据")]
+    blocks = {
+        "A": sec[sec.index("A. 判断与计算") : sec.index("B. 跨篇综合")],
+        "B": sec[sec.index("B. 跨篇综合") : sec.index("C. 面试题")],
+        "C": sec[sec.index("C. 面试题") :],
+    }
     for set_id, block in blocks.items():
         lines = [ln.strip() for ln in block.split("\n")]
         i = 0
@@ -37,19 +39,19 @@ def extract(text: str) -> dict:
     for qid, ans in out["answers"].items():
         if not qid.startswith("C"):
             continue
-        points = ans[ans.index("答案要点：") + len("答案要点："):ans.index(" 追问方向：")]
-        follow = ans[ans.index("追问方向：") + len("追问方向："):ans.index(" 好答案与一般答案的区别：")]
-        good = ans[ans.index("好答案与一般答案的区别："):]
+        points = ans[ans.index("答案要点：") + len("答案要点：") : ans.index(" 追问方向：")]
+        follow = ans[ans.index("追问方向：") + len("追问方向：") : ans.index(" 好答案与一般答案的区别：")]
+        good = ans[ans.index("好答案与一般答案的区别：") :]
         parts = re.split(r"(?:；|^)\s*\((\d)\) ", points)
         out["c_points"][qid] = [p for p in parts[2::2]]
         out["c_followups"][qid] = follow
         out["c_good"][qid] = good
-    review = text[text.index("二、逐篇回顾"):text.index("三、贯穿全系列的几条线")]
+    review = text[text.index("二、逐篇回顾") : text.index("三、贯穿全系列的几条线")]
     for n, chunk in enumerate(review.split("必记：")[1:], start=1):
-        body = chunk[:chunk.index("常见误解：")]
+        body = chunk[: chunk.index("常见误解：")]
         out["must_remember"][n] = [ln.strip()[2:] for ln in body.split("\n") if ln.strip().startswith("• ")]
     start = text.index("第一篇讲")
-    out["parts_sentence"] = text[start:text.index("。", start) + 1]
+    out["parts_sentence"] = text[start : text.index("。", start) + 1]
     return out
 
 
@@ -76,7 +78,7 @@ def literal(value: str, indent: int, lead: str = "", tail: str = ",") -> list[st
         return [pad + lead + _repr(value) + tail]
     pieces, start, last = [], 0, None
     for i, c in enumerate(value):
-        if _width(pad + "    " + _repr(value[start:i + 1])) > LINE and last is not None:
+        if _width(pad + "    " + _repr(value[start : i + 1])) > LINE and last is not None:
             pieces.append(value[start:last])
             start, last = last, None
         if c in BREAK_AFTER:
@@ -87,10 +89,13 @@ def literal(value: str, indent: int, lead: str = "", tail: str = ",") -> list[st
 
 def render(data: dict) -> str:
     """The module's source: the header, then every name; each line fits in LINE columns."""
-    out = ['"""The course\'s own words, copied verbatim from part 7 (review and self-test) by',
-           "scripts/extract_course_text.py: questions and answers (\"答案\") of §五 A/B/C, C's key points",
-           "(\"答案要点\"), follow-up directions (\"追问方向\") and the must-remember lines (\"必记\") of §二.",
-           'Do not edit by hand: regenerate, and the quiz\'s templates are tested against these."""', ""]
+    out = [
+        '"""The course\'s own words, copied verbatim from part 7 (review and self-test) by',
+        'scripts/extract_course_text.py: questions and answers ("答案") of §五 A/B/C, C\'s key points',
+        '("答案要点"), follow-up directions ("追问方向") and the must-remember lines ("必记") of §二.',
+        'Do not edit by hand: regenerate, and the quiz\'s templates are tested against these."""',
+        "",
+    ]
     out += [*literal(data["parts_sentence"], 0, "PARTS_SENTENCE = ", tail=""), ""]
     for name in ("questions", "answers", "c_points", "c_followups", "c_good", "must_remember"):
         out.append(f"{name.upper()} = {{")

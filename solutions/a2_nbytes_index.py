@@ -3,9 +3,18 @@
 import math
 
 BYTES_PER_ELEMENT = {
-    "float64": 8, "float32": 4, "float16": 2, "bfloat16": 2,
-    "int64": 8, "int32": 4, "int16": 2, "int8": 1, "uint8": 1,
-    "bool": 1, "complex64": 8, "complex128": 16,
+    "float64": 8,
+    "float32": 4,
+    "float16": 2,
+    "bfloat16": 2,
+    "int64": 8,
+    "int32": 4,
+    "int16": 2,
+    "int8": 1,
+    "uint8": 1,
+    "bool": 1,
+    "complex64": 8,
+    "complex128": 16,
 }
 
 
@@ -27,7 +36,7 @@ def index_shape(shape, index):
             out.append(1)
         elif item is Ellipsis:
             n = len(shape) - consumed
-            out.extend(shape[dim:dim + n])
+            out.extend(shape[dim : dim + n])
             dim += n
         elif isinstance(item, slice):
             out.append(len(range(*item.indices(shape[dim]))))

@@ -19,6 +19,8 @@ def accumulate_grads(model, micro_batches) -> None:
         logits = model(mb["input_ids"])
         V = logits.shape[-1]
         # sum over this micro-batch's valid tokens, divided by the FULL batch's count
-        loss = F.cross_entropy(logits.reshape(-1, V), mb["labels"].reshape(-1),
-                               ignore_index=-100, reduction="sum") / n_valid
+        loss = (
+            F.cross_entropy(logits.reshape(-1, V), mb["labels"].reshape(-1), ignore_index=-100, reduction="sum")
+            / n_valid
+        )
         loss.backward()

@@ -1,8 +1,9 @@
 """A7 — activation memory vs B, T and checkpointing (part 7, §五.A question 7; part 4, activations)."""
 
 
-def activation_bytes(config: dict, batch: int, seq_len: int, checkpointing: bool = False,
-                     bytes_per_elem: int = 2) -> int:
+def activation_bytes(
+    config: dict, batch: int, seq_len: int, checkpointing: bool = False, bytes_per_elem: int = 2
+) -> int:
     """Bytes the decoder layers save for backward: B x T x layers x (per-token elements) x bytes."""
     d = config["hidden_size"]
     d_ff = config["intermediate_size"]

@@ -9,8 +9,15 @@ def linear_shapes(config: dict) -> dict[str, tuple[int, int]]:
     head_dim = config.get("head_dim") or d // config["num_attention_heads"]
     q = config["num_attention_heads"] * head_dim
     kv = config["num_key_value_heads"] * head_dim  # GQA: K and V have the fewer kv heads
-    return {"q_proj": (d, q), "k_proj": (d, kv), "v_proj": (d, kv), "o_proj": (q, d),
-            "gate_proj": (d, d_ff), "up_proj": (d, d_ff), "down_proj": (d_ff, d)}
+    return {
+        "q_proj": (d, q),
+        "k_proj": (d, kv),
+        "v_proj": (d, kv),
+        "o_proj": (q, d),
+        "gate_proj": (d, d_ff),
+        "up_proj": (d, d_ff),
+        "down_proj": (d_ff, d),
+    }
 
 
 def lora_trainable_params(config: dict, r: int, target_modules) -> int:

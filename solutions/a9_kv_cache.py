@@ -11,7 +11,8 @@ def kv_cache_bytes(config: dict, batch_size: int, seq_len: int, bytes_per_elemen
     return per_token * batch_size * seq_len * bytes_per_element
 
 
-def fits_on_gpu(config: dict, n_requests: int, context_len: int, gpu_bytes: int, weight_bytes: int,
-                bytes_per_element: int = 2) -> bool:
+def fits_on_gpu(
+    config: dict, n_requests: int, context_len: int, gpu_bytes: int, weight_bytes: int, bytes_per_element: int = 2
+) -> bool:
     """Weights + KV cache <= GPU memory."""
     return weight_bytes + kv_cache_bytes(config, n_requests, context_len, bytes_per_element) <= gpu_bytes

@@ -11,8 +11,11 @@ def decode_cost(n_params, batch, bytes_per_param):
 
 def roofline(flops, nbytes, peak_flops, bandwidth):
     intensity = flops / nbytes
-    return {"intensity": intensity, "time_s": max(flops / peak_flops, nbytes / bandwidth),
-            "bound": "memory" if intensity < ridge_point(peak_flops, bandwidth) else "compute"}
+    return {
+        "intensity": intensity,
+        "time_s": max(flops / peak_flops, nbytes / bandwidth),
+        "bound": "memory" if intensity < ridge_point(peak_flops, bandwidth) else "compute",
+    }
 
 
 def quantization_speedup(n_params, tokens_per_step, bytes_before, bytes_after, peak_flops, bandwidth):

@@ -1,8 +1,19 @@
 """C4 — OOM attribution to the four blocks (part 7, §五.C question 4; parts 4 and 6)."""
 
 BLOCKS = ("weights", "grads_and_state", "activations", "kv_cache")
-REMEDIES = ("bf16", "quantize", "more_gpus", "lora", "fsdp", "8bit_optimizer", "gradient_checkpointing",
-            "smaller_batch_with_accumulation", "shorter_sequences", "fewer_concurrent_requests", "no_grad")
+REMEDIES = (
+    "bf16",
+    "quantize",
+    "more_gpus",
+    "lora",
+    "fsdp",
+    "8bit_optimizer",
+    "gradient_checkpointing",
+    "smaller_batch_with_accumulation",
+    "shorter_sequences",
+    "fewer_concurrent_requests",
+    "no_grad",
+)
 BF16, GRAD, MASTER, ADAM = 2, 2, 4, 8
 CURES = {
     "weights": ["bf16", "quantize", "more_gpus"],
@@ -13,8 +24,12 @@ CURES = {
 
 
 def memory_blocks(n_frozen, n_trainable, activation_bytes, kv_cache_bytes):
-    return {"weights": BF16 * (n_frozen + n_trainable), "grads_and_state": (GRAD + MASTER + ADAM) * n_trainable,
-            "activations": activation_bytes, "kv_cache": kv_cache_bytes}
+    return {
+        "weights": BF16 * (n_frozen + n_trainable),
+        "grads_and_state": (GRAD + MASTER + ADAM) * n_trainable,
+        "activations": activation_bytes,
+        "kv_cache": kv_cache_bytes,
+    }
 
 
 def attribute_oom(event):
@@ -42,8 +57,15 @@ def max_batch_that_fits(fixed_bytes, activation_bytes_per_sample, gpu_bytes):
 
 def kv_cache_bytes(config, batch_size, seq_len, bytes_per_element):
     d_head = config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]
-    return (2 * config["num_hidden_layers"] * config["num_key_value_heads"] * d_head * batch_size * seq_len
-            * bytes_per_element)
+    return (
+        2
+        * config["num_hidden_layers"]
+        * config["num_key_value_heads"]
+        * d_head
+        * batch_size
+        * seq_len
+        * bytes_per_element
+    )
 
 
 def activation_bytes_estimate(config, batch_size, seq_len, bytes_per_element):

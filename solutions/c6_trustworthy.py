@@ -32,23 +32,34 @@ def ci95_half_width(p, n):
 def changed_questions(results_a, results_b):
     a, b = dict(results_a), dict(results_b)
     both = a.keys() & b.keys()
-    return {"improved": sorted(q for q in both if not a[q] and b[q]),
-            "degraded": sorted(q for q in both if a[q] and not b[q])}
+    return {
+        "improved": sorted(q for q in both if not a[q] and b[q]),
+        "degraded": sorted(q for q in both if a[q] and not b[q]),
+    }
 
 
 def _commit(repo_dir):
-    out = subprocess.run(["git", "-c", "safe.directory=*", "-C", repo_dir, "rev-parse", "HEAD"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["git", "-c", "safe.directory=*", "-C", repo_dir, "rev-parse", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return out.stdout.strip()
 
 
 def run_record(run):
     with open(run["data_path"], "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
-    return {"run_id": run["id"], "commit": _commit(run["repo_dir"]), "config": dict(run["config"]),
-            "data_version": digest, "seed": run["seed"],
-            "environment": {"python": platform.python_version(), "torch": torch.__version__},
-            "metrics": dict(run["metrics"])}
+    return {
+        "run_id": run["id"],
+        "commit": _commit(run["repo_dir"]),
+        "config": dict(run["config"]),
+        "data_version": digest,
+        "seed": run["seed"],
+        "environment": {"python": platform.python_version(), "torch": torch.__version__},
+        "metrics": dict(run["metrics"]),
+    }
 
 
 def seeded_experiment(seed):

@@ -18,10 +18,15 @@ def lr_at(step, *, max_lr, min_lr, warmup_steps, total_steps):
 
 
 def configure_optimizer(model, config):
-    optimizer = torch.optim.AdamW(model.parameters(), lr=config["max_lr"], betas=(0.9, 0.95),
-                                  weight_decay=config["weight_decay"])
-    sched = dict(max_lr=config["max_lr"], min_lr=config["min_lr"],
-                 warmup_steps=config["warmup_steps"], total_steps=config["total_steps"])
+    optimizer = torch.optim.AdamW(
+        model.parameters(), lr=config["max_lr"], betas=(0.9, 0.95), weight_decay=config["weight_decay"]
+    )
+    sched = dict(
+        max_lr=config["max_lr"],
+        min_lr=config["min_lr"],
+        warmup_steps=config["warmup_steps"],
+        total_steps=config["total_steps"],
+    )
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: lr_at(s, **sched) / config["max_lr"])
     return optimizer, scheduler
 

@@ -13,11 +13,11 @@ def _dims(config):
 
 def parameter_count(config):
     d, h, kv, hd, ff, L, V = _dims(config)
-    attn = d * h * hd * 2 + d * kv * hd * 2           # q, o and k, v projections (no bias)
-    mlp = 3 * d * ff                                  # gate, up, down
-    per_layer = attn + mlp + 2 * d                    # two RMSNorm weights
+    attn = d * h * hd * 2 + d * kv * hd * 2  # q, o and k, v projections (no bias)
+    mlp = 3 * d * ff  # gate, up, down
+    per_layer = attn + mlp + 2 * d  # two RMSNorm weights
     embed = V * d * (1 if config.get("tie_word_embeddings") else 2)
-    return L * per_layer + embed + d                  # + final norm
+    return L * per_layer + embed + d  # + final norm
 
 
 def estimate_training_memory(config, batch_size, seq_len):
@@ -26,7 +26,7 @@ def estimate_training_memory(config, batch_size, seq_len):
     n = parameter_count(config)
     parameters = n * s
     gradients = n * s
-    optimizer_state = 2 * n * s                      # AdamW: exp_avg and exp_avg_sq, fp32
+    optimizer_state = 2 * n * s  # AdamW: exp_avg and exp_avg_sq, fp32
     # Saved for backward, per token and layer (eager attention): 6 hidden-size tensors (norm
     # inputs/outputs, residuals), q, k, v as the matmuls see them and the o_proj input (4 x heads
     # x head_dim), 4 intermediate-size tensors (gate, up, silu, product), 2 RMS factors, and the
@@ -43,8 +43,13 @@ def estimate_training_memory(config, batch_size, seq_len):
     # late in backward / in the step: every gradient plus temporaries of about half their size
     end_of_backward = gradients + parameters // 2
     peak = parameters + optimizer_state + max(start_of_backward, in_attention_backward, end_of_backward)
-    return {"parameters": parameters, "gradients": gradients, "optimizer_state": optimizer_state,
-            "activations": activations, "peak": peak}
+    return {
+        "parameters": parameters,
+        "gradients": gradients,
+        "optimizer_state": optimizer_state,
+        "activations": activations,
+        "peak": peak,
+    }
 
 
 def lora_parameter_count(config, r):
@@ -57,7 +62,7 @@ def course_memory_gb(config, lora_r=16):
     n = parameter_count(config)
     lora = lora_parameter_count(config, lora_r)
     return {
-        "full": n * 16 / 1e9,                        # 2 + 2 + 4 + 4 + 4 bytes per parameter
-        "lora": (n * 2 + lora * 16) / 1e9,           # frozen bf16 base + 16 B per LoRA parameter
-        "qlora": (n * 4.5 / 8 + lora * 16) / 1e9,    # NF4 base: 4 bits + fp32 absmax per 64 = 4.5 bits
+        "full": n * 16 / 1e9,  # 2 + 2 + 4 + 4 + 4 bytes per parameter
+        "lora": (n * 2 + lora * 16) / 1e9,  # frozen bf16 base + 16 B per LoRA parameter
+        "qlora": (n * 4.5 / 8 + lora * 16) / 1e9,  # NF4 base: 4 bits + fp32 absmax per 64 = 4.5 bits
     }

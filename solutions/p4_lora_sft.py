@@ -16,8 +16,7 @@ def _response(answer):
 def encode_example(tokenizer, question, answer, eos_id):
     prompt = tokenizer(_prompt(question), add_special_tokens=False)["input_ids"]
     response = tokenizer(_response(answer), add_special_tokens=False)["input_ids"] + [eos_id]
-    return {"input_ids": list(prompt) + list(response),
-            "labels": [IGNORE_INDEX] * len(prompt) + list(response)}
+    return {"input_ids": list(prompt) + list(response), "labels": [IGNORE_INDEX] * len(prompt) + list(response)}
 
 
 def collate(examples, pad_id):
@@ -40,6 +39,5 @@ def masked_fraction(labels):
 def add_lora(model):
     from peft import LoraConfig, get_peft_model
 
-    config = LoraConfig(r=16, lora_alpha=32, lora_dropout=0.0, target_modules="all-linear",
-                        task_type="CAUSAL_LM")
+    config = LoraConfig(r=16, lora_alpha=32, lora_dropout=0.0, target_modules="all-linear", task_type="CAUSAL_LM")
     return get_peft_model(model, config)

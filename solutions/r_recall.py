@@ -5,12 +5,32 @@ import math
 from grader.given import recall_topics as t
 
 PART_OF_TOPIC = {  # part 7, §一: what each of the six parts teaches
-    t.STREAMING_JSONL: 1, t.THREADS_VS_PROCESSES: 1, t.PROTOCOLS: 1, t.DATACLASS_CONFIGS: 1,
-    t.BROADCASTING: 2, t.EINSUM_ATTENTION: 2, t.PANDAS_GROUPBY: 2, t.CI95: 2, t.SEED_BANDS: 2,
-    t.TRAINING_LOOP: 3, t.BACKWARD_AND_GRAD: 3, t.CLIPPING_AND_SCHEDULE: 3, t.FIRST_STEP_LOSS: 3,
-    t.PARAM_BYTES: 4, t.ACTIVATION_MEMORY: 4, t.DDP_VS_FSDP: 4, t.MIXED_PRECISION: 4,
-    t.LORA_PEFT: 5, t.CHAT_TEMPLATES: 5, t.SFT_LOSS_MASK: 5, t.SFT_TRAINER: 5,
-    t.ROOFLINE: 6, t.DECODE_FLOOR: 6, t.KV_CACHE: 6, t.PROFILER_TABLE: 6, t.RUN_RECORD: 6,
+    t.STREAMING_JSONL: 1,
+    t.THREADS_VS_PROCESSES: 1,
+    t.PROTOCOLS: 1,
+    t.DATACLASS_CONFIGS: 1,
+    t.BROADCASTING: 2,
+    t.EINSUM_ATTENTION: 2,
+    t.PANDAS_GROUPBY: 2,
+    t.CI95: 2,
+    t.SEED_BANDS: 2,
+    t.TRAINING_LOOP: 3,
+    t.BACKWARD_AND_GRAD: 3,
+    t.CLIPPING_AND_SCHEDULE: 3,
+    t.FIRST_STEP_LOSS: 3,
+    t.PARAM_BYTES: 4,
+    t.ACTIVATION_MEMORY: 4,
+    t.DDP_VS_FSDP: 4,
+    t.MIXED_PRECISION: 4,
+    t.LORA_PEFT: 5,
+    t.CHAT_TEMPLATES: 5,
+    t.SFT_LOSS_MASK: 5,
+    t.SFT_TRAINER: 5,
+    t.ROOFLINE: 6,
+    t.DECODE_FLOOR: 6,
+    t.KV_CACHE: 6,
+    t.PROFILER_TABLE: 6,
+    t.RUN_RECORD: 6,
 }
 
 
@@ -23,14 +43,14 @@ def ridge_point(peak_flops: float, bandwidth_bytes_per_s: float) -> float:
     return peak_flops / bandwidth_bytes_per_s
 
 
-def decode_floor_ms(n_params: float, bytes_per_param: float, peak_flops: float,
-                    bandwidth_bytes_per_s: float) -> float:
+def decode_floor_ms(n_params: float, bytes_per_param: float, peak_flops: float, bandwidth_bytes_per_s: float) -> float:
     # every weight is read once per token; batch 1 does ~1 FLOP per byte, far below the ridge
     return n_params * bytes_per_param / bandwidth_bytes_per_s * 1e3
 
 
-def kv_cache_bytes_per_token(n_layers: int, n_heads: int, n_kv_heads: int, head_dim: int,
-                             bytes_per_element: int) -> int:
+def kv_cache_bytes_per_token(
+    n_layers: int, n_heads: int, n_kv_heads: int, head_dim: int, bytes_per_element: int
+) -> int:
     # K and V, per layer, per kv head (not per query head: GQA shares them)
     return 2 * n_layers * n_kv_heads * head_dim * bytes_per_element
 

@@ -5,7 +5,7 @@ import torch.nn.functional as F
 
 def naive_mse(pred, target):
     diff = pred - target
-    return float((diff ** 2).mean()), tuple(diff.shape)
+    return float((diff**2).mean()), tuple(diff.shape)
 
 
 def safe_mse(pred, target):

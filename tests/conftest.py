@@ -39,8 +39,12 @@ def all_mutants() -> list[tuple[catalog.Exercise, Path]]:
 def all_variants() -> list[tuple[catalog.Exercise, Path]]:
     """Valid answers written differently from the solution (``solutions/variants/<module>/*.py``,
     ``PASSES = ("key_point", ...)``): a check must accept them (issue 17: valid answers rejected)."""
-    return [(ex, p) for ex in catalog.available()
-            for p in sorted((VARIANTS_DIR / ex.module).glob("*.py")) if not p.name.startswith("_")]
+    return [
+        (ex, p)
+        for ex in catalog.available()
+        for p in sorted((VARIANTS_DIR / ex.module).glob("*.py"))
+        if not p.name.startswith("_")
+    ]
 
 
 def killed_by(path: Path, name: str = "KILLED_BY") -> tuple[str, ...]:
@@ -83,8 +87,15 @@ class HarnessCache:
         # entries) and reads every worker's: the next run's split of the tests is not this one's.
         name = f"test-harness-{worker}" if worker else "test-harness"
         self._cache = cache.ResultCache(ROOT, name=name) if enabled else None
-        self._others = [cache.ResultCache(ROOT, name=p.stem) for p in sorted(cache.CACHE_DIR.glob("test-harness*.json"))
-                        if p.stem != name] if enabled else []
+        self._others = (
+            [
+                cache.ResultCache(ROOT, name=p.stem)
+                for p in sorted(cache.CACHE_DIR.glob("test-harness*.json"))
+                if p.stem != name
+            ]
+            if enabled
+            else []
+        )
         self._reusable = cache.reusable
         self._slots: dict[tuple[str, Path], tuple[str, str]] = {}
 
@@ -172,8 +183,9 @@ class Graded:
     def get(self, ex: catalog.Exercise, path: Path):
         key = (ex.id, path)
         if key not in self._results:
-            todo = plan([(e, p) for e, p in [*self._wanted, (ex, path)] if (e.id, p) not in self._results],
-                        self._store.cost)
+            todo = plan(
+                [(e, p) for e, p in [*self._wanted, (ex, path)] if (e.id, p) not in self._results], self._store.cost
+            )
             with ThreadPoolExecutor(max_workers=2) as pool:
                 for (e, p), res in zip(todo, pool.map(lambda t: self._grade_and_keep(*t), todo), strict=True):
                     self._results[(e.id, p)] = res
@@ -224,11 +236,19 @@ def st(tmp_path, monkeypatch):
 
 
 def pytest_addoption(parser):
-    parser.addoption("--exercise", action="append", default=[], metavar="ID[,ID]",
-                     help="the tests bound to these exercises and every test bound to none (make test "
-                          "ONLY=A3,P1); the same as -m 'A3 or P1 or not exercise'")
-    parser.addoption("--fresh-harness", action="store_true",
-                     help="grade every solution, stub, mutant and variant again (no verdict from an earlier run)")
+    parser.addoption(
+        "--exercise",
+        action="append",
+        default=[],
+        metavar="ID[,ID]",
+        help="the tests bound to these exercises and every test bound to none (make test "
+        "ONLY=A3,P1); the same as -m 'A3 or P1 or not exercise'",
+    )
+    parser.addoption(
+        "--fresh-harness",
+        action="store_true",
+        help="grade every solution, stub, mutant and variant again (no verdict from an earlier run)",
+    )
 
 
 def exercise_of(item) -> str | None:
@@ -280,8 +300,9 @@ def heavy_first(items) -> list:
     """The harness's gradings first, the heaviest exercises first (by their time limit: every xdist
     worker must collect the same order, so nothing measured on this machine decides it): a worker
     that finishes its light tests steals short gradings, not a P4 training run at the end."""
-    order = sorted((i for i, item in enumerate(items) if harness_file(item)),
-                         key=lambda i: -harness_file(items[i])[0].timeout_s)
+    order = sorted(
+        (i for i, item in enumerate(items) if harness_file(item)), key=lambda i: -harness_file(items[i])[0].timeout_s
+    )
     return [items[i] for i in order] + [item for item in items if not harness_file(item)]
 
 

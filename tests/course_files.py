@@ -20,8 +20,9 @@ PART_7 = "000_1b4e932c79c828c0.txt"  # the review with the self-test (sets R, A,
 
 def _origin() -> Path | None:
     try:
-        url = subprocess.run(["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"],
-                             capture_output=True, text=True, timeout=10).stdout.strip()
+        url = subprocess.run(
+            ["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"], capture_output=True, text=True, timeout=10
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
     path = Path(url.removeprefix("file://"))
@@ -43,7 +44,10 @@ def course_dir() -> Path:
     for d in candidates():
         if (d / PART_7).is_file():
             return d
-    pytest.fail("the course text is needed by this test and was not found in "
-                + ", ".join(map(str, candidates()))
-                + ": set TOOLBOX_COURSE_DIR to the folder holding the course's .txt files "
-                  f"({PART_7} is part 7)", pytrace=False)
+    pytest.fail(
+        "the course text is needed by this test and was not found in "
+        + ", ".join(map(str, candidates()))
+        + ": set TOOLBOX_COURSE_DIR to the folder holding the course's .txt files "
+        f"({PART_7} is part 7)",
+        pytrace=False,
+    )

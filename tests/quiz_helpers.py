@@ -50,8 +50,11 @@ def right(answer, truth) -> str:
 def wrong(answer, truth) -> str:
     if isinstance(answer, Number):
         t = float(truth)
-        value = (t / 3 if t > 0.15 else t + 0.4) if answer.dim == "fraction" and answer.u.symbol != "%" else t * 3 + (7
-                if t == 0 else 0)
+        value = (
+            (t / 3 if t > 0.15 else t + 0.4)
+            if answer.dim == "fraction" and answer.u.symbol != "%"
+            else t * 3 + (7 if t == 0 else 0)
+        )
         return units.show(value, answer.u if answer.dim != "count" else units.COUNT, sig=7)
     if isinstance(answer, YesNo):
         return "n" if truth else "y"

@@ -19,11 +19,22 @@ MISTAKE = "your result is what you get if you align shapes from the left"
 
 
 def job(student: str, statuses: list[str], misconception: str = "") -> dict:
-    kps = [{"key_point": k, "status": s, "message": "", "hint": "",
-            **({"misconception": misconception} if s == "failed" and misconception else {})}
-           for k, s in zip(KPS, statuses, strict=True)]
-    return {"submission": f"/class/{student}", "student": student, "exercise": "A3",
-            "result": {"exercise": "A3", "status": "graded", "key_points": kps, "duration_s": 1.0, "note": ""}}
+    kps = [
+        {
+            "key_point": k,
+            "status": s,
+            "message": "",
+            "hint": "",
+            **({"misconception": misconception} if s == "failed" and misconception else {}),
+        }
+        for k, s in zip(KPS, statuses, strict=True)
+    ]
+    return {
+        "submission": f"/class/{student}",
+        "student": student,
+        "exercise": "A3",
+        "result": {"exercise": "A3", "status": "graded", "key_points": kps, "duration_s": 1.0, "note": ""},
+    }
 
 
 def class_results() -> list[dict]:
@@ -31,9 +42,18 @@ def class_results() -> list[dict]:
         job("alice", ["passed"] * len(KPS)),
         job("bob", ["failed", "failed"] + ["passed"] * (len(KPS) - 2), MISTAKE),
         job("carol", ["failed", "passed"] + ["not_verifiable"] * (len(KPS) - 2), MISTAKE),
-        {"submission": "/class/dave", "student": "dave", "exercise": "A3",  # handed in nothing
-         "result": {"exercise": "A3", "status": "missing", "duration_s": 0.0, "note": "",
-                    "key_points": [{"key_point": k, "status": "missing", "message": "not found"} for k in KPS]}},
+        {
+            "submission": "/class/dave",
+            "student": "dave",
+            "exercise": "A3",  # handed in nothing
+            "result": {
+                "exercise": "A3",
+                "status": "missing",
+                "duration_s": 0.0,
+                "note": "",
+                "key_points": [{"key_point": k, "status": "missing", "message": "not found"} for k in KPS],
+            },
+        },
     ]
 
 
@@ -73,8 +93,16 @@ def test_from_gradebook_reads_outcomes_and_recorded_misconceptions(tmp_path, mon
 
     outcomes = {"alice": ({"A3": {k: True for k in KPS}}, {}), "bob": ({"A3": {KPS[0]: False}}, {})}
     monkeypatch.setattr(notebooks, "gradebook_outcomes", lambda course: outcomes)
-    roster.save_results(tmp_path, "set_A", "bob", {"A3": ExerciseResult("A3", "graded", [
-        KeyPointResult(KPS[0], "failed", "x", hint=MISTAKE, misconception=MISTAKE)])})
+    roster.save_results(
+        tmp_path,
+        "set_A",
+        "bob",
+        {
+            "A3": ExerciseResult(
+                "A3", "graded", [KeyPointResult(KPS[0], "failed", "x", hint=MISTAKE, misconception=MISTAKE)]
+            )
+        },
+    )
     report = analytics.from_gradebook(tmp_path)
     rows = {r["key_point"]: r for r in report.key_points}
     assert rows[KPS[0]]["pass_rate"] == 0.5 and rows[KPS[1]]["passed"] == 1  # bob has no grade for it
@@ -88,7 +116,11 @@ def test_class_report_renders_in_headless_chromium(tmp_path):
         pytest.skip("headless Chromium is not installed here (scripts/check_report_renders.sh installs it)")
     page = analytics.write(analytics.from_jobs(class_results(), "class/"), tmp_path / "report")
     png = tmp_path / "report.png"
-    subprocess.run(["bash", str(ROOT / "scripts" / "check_report_renders.sh"), str(page), str(png)],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        ["bash", str(ROOT / "scripts" / "check_report_renders.sh"), str(page), str(png)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000  # a drawn page, not a blank one

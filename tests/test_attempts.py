@@ -22,14 +22,30 @@ MUTANTS = ROOT / "solutions" / "mutants"
 
 def _result(got: str) -> dict[str, ExerciseResult]:
     return {
-        "R": ExerciseResult("R", "graded", [
-            KeyPointResult("run_record_items", "failed", "the run record lacks some items",
-                           expected="['run id', 'commit', 'config', 'data version', 'seed', 'environment', 'metrics']",
-                           got=got, hint="missing: ['data version']; seven items"),
-            KeyPointResult("ridge_point", "not_implemented", "R: ridge_point")]),
-        "A3": ExerciseResult("A3", "graded", [
-            KeyPointResult("matches_numpy", "failed", "broadcast_shape((2,), (3, 1))", expected="(3, 2)",
-                           got="(2, 3)")]),
+        "R": ExerciseResult(
+            "R",
+            "graded",
+            [
+                KeyPointResult(
+                    "run_record_items",
+                    "failed",
+                    "the run record lacks some items",
+                    expected="['run id', 'commit', 'config', 'data version', 'seed', 'environment', 'metrics']",
+                    got=got,
+                    hint="missing: ['data version']; seven items",
+                ),
+                KeyPointResult("ridge_point", "not_implemented", "R: ridge_point"),
+            ],
+        ),
+        "A3": ExerciseResult(
+            "A3",
+            "graded",
+            [
+                KeyPointResult(
+                    "matches_numpy", "failed", "broadcast_shape((2,), (3, 1))", expected="(3, 2)", got="(2, 3)"
+                )
+            ],
+        ),
     }
 
 
@@ -37,8 +53,9 @@ def _shown(tmp_path, got: str, *, reveal: bool = False) -> dict[str, str]:
     tries = attempts.Attempts(tmp_path / "exercises", cache_dir=tmp_path / "cache")
     results = _result(got)
     tries.record(results)
-    gated = attempts.gate(results, attempts.Attempts(tmp_path / "exercises", cache_dir=tmp_path / "cache"),
-                          reveal=reveal)
+    gated = attempts.gate(
+        results, attempts.Attempts(tmp_path / "exercises", cache_dir=tmp_path / "cache"), reveal=reveal
+    )
     return {f"{ex}.{k.key_point}": feedback(catalog.get(ex), k) for ex, r in gated.items() for k in r.key_points}
 
 
@@ -135,8 +152,9 @@ def test_a_measured_key_point_teaches_at_once_without_another_s_fact():
     # its course line states A7's forbidden items ("B x T", "keeps only"): it waits for the reveal (item 8)
     assert first.expected and "measured" in text and first.misconception and "course:" not in text, text
     assert "course:" in feedback(ex, attempts.shown(ex, kp, count=attempts.REVEAL_AFTER))
-    assert "recall" not in text and not any(r in text for r in ("6 d +", "3 d_ff", "d_ff-sized", "16.5",
-                                                                "1.0 GiB")), text
+    assert "recall" not in text and not any(r in text for r in ("6 d +", "3 d_ff", "d_ff-sized", "16.5", "1.0 GiB")), (
+        text
+    )
 
 
 def test_an_attempt_is_a_change_of_the_code_not_of_its_answer(tmp_path):
@@ -150,9 +168,24 @@ def test_an_attempt_is_a_change_of_the_code_not_of_its_answer(tmp_path):
 
     def grade(body, got):
         module.write_text(f"import random\n\ndef ignore_index():\n    {body}\n\ndef other():\n    return 1\n")
-        tries.record({"R": ExerciseResult("R", "graded", [KeyPointResult(
-            "ignore_index", "failed", "ignore_index() drops those labels", expected="-100", got=got,
-            example="failing input: ignore_index()")])})
+        tries.record(
+            {
+                "R": ExerciseResult(
+                    "R",
+                    "graded",
+                    [
+                        KeyPointResult(
+                            "ignore_index",
+                            "failed",
+                            "ignore_index() drops those labels",
+                            expected="-100",
+                            got=got,
+                            example="failing input: ignore_index()",
+                        )
+                    ],
+                )
+            }
+        )
         return tries.count("R", "ignore_index")
 
     assert [grade("return random.random()", g) for g in ("0.1", "0.7", "0.3")] == [1, 1, 1]  # noise: one attempt

@@ -21,8 +21,11 @@ from tests.conftest import own_answer
 
 
 def make_class(root):
-    for student, source in [("alice", "solutions/a3_broadcast.py"), ("bob", "exercises/a3_broadcast.py"),
-                            ("carol", "solutions/mutants/a3_broadcast/left_align.py")]:
+    for student, source in [
+        ("alice", "solutions/a3_broadcast.py"),
+        ("bob", "exercises/a3_broadcast.py"),
+        ("carol", "solutions/mutants/a3_broadcast/left_align.py"),
+    ]:
         (root / student).mkdir(parents=True)
         own_answer(ROOT / source, root / student / "a3_broadcast.py", student)
     (root / "dave").mkdir()  # submitted nothing
@@ -51,14 +54,20 @@ def test_grade_class_writes_levels(tmp_path, local_results):
 def test_job_interface_round_trips_through_json(tmp_path, klass, local_results):
     """A batch queue runs `grader job job.json > result.json` per task, then collects."""
     jobs, results = tmp_path / "jobs", tmp_path / "results"
-    subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(klass), "--only", "A3", "--write-jobs", str(jobs)],
-                   capture_output=True, text=True, check=True)
-    assert sorted(json.loads(p.read_text())["submission"] for p in jobs.glob("*.json")) == \
-        sorted(j["submission"] for j in batch.make_jobs(batch.submissions_in(klass), only=["A3"]))
+    subprocess.run(
+        [sys.executable, "-m", "grader.cli", "batch", str(klass), "--only", "A3", "--write-jobs", str(jobs)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert sorted(json.loads(p.read_text())["submission"] for p in jobs.glob("*.json")) == sorted(
+        j["submission"] for j in batch.make_jobs(batch.submissions_in(klass), only=["A3"])
+    )
     results.mkdir()
     for job_file in sorted(jobs.glob("*.json")):  # one array task each: $SLURM_ARRAY_TASK_ID.json
-        out = subprocess.run([sys.executable, "-m", "grader.cli", "job", str(job_file)], capture_output=True,
-                             text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-m", "grader.cli", "job", str(job_file)], capture_output=True, text=True, check=True
+        ).stdout
         (results / job_file.name).write_text(out)
     rows = batch.collect(results)
     assert rows == batch.summarize_class(local_results)
@@ -69,10 +78,13 @@ TIMINGS = {"duration_s", "naming_cpu_s"}  # measured, not decided: they differ b
 
 def verdicts(job_results: list[dict]) -> dict:
     """Everything a job decided, timings aside."""
-    return {(r["student"], r["exercise"]): (r["result"]["status"],
-                                            [{k: v for k, v in kp.items() if k not in TIMINGS}
-                                             for kp in r["result"]["key_points"]])
-            for r in job_results}
+    return {
+        (r["student"], r["exercise"]): (
+            r["result"]["status"],
+            [{k: v for k, v in kp.items() if k not in TIMINGS} for kp in r["result"]["key_points"]],
+        )
+        for r in job_results
+    }
 
 
 def test_rerun_after_an_interruption_continues_from_the_log(tmp_path):
@@ -90,15 +102,23 @@ def test_rerun_after_an_interruption_continues_from_the_log(tmp_path):
     (klass / "dave" / "a3_broadcast.py").write_text("def broadcast_shape(a, b):\n    return ()\n")  # dave hands in late
     first = batch.read_log(log)[0]
     graded_now = []
-    results = batch.grade_class_jobs(klass, jobs=2, only=["A3"], log=log,
-                                     on_job=lambda r, eta: graded_now.append((r["student"], eta.done, eta.total)))
+    results = batch.grade_class_jobs(
+        klass,
+        jobs=2,
+        only=["A3"],
+        log=log,
+        on_job=lambda r, eta: graded_now.append((r["student"], eta.done, eta.total)),
+    )
     assert first["student"] not in [s for s, _, _ in graded_now] and len(graded_now) == 3
     assert sorted(n for _, n, _ in graded_now) == [2, 3, 4] and {t for _, _, t in graded_now} == {4}
     assert {r["student"]: r["result"]["status"] for r in results}["dave"] == "graded"
     # The log now answers for every job: a third run grades nothing; a changed file is graded again.
     again = []
-    assert verdicts(batch.grade_class_jobs(klass, only=["A3"], log=log, on_job=lambda r, e: again.append(r))) \
-        == verdicts(results) and again == []
+    assert (
+        verdicts(batch.grade_class_jobs(klass, only=["A3"], log=log, on_job=lambda r, e: again.append(r)))
+        == verdicts(results)
+        and again == []
+    )
     assert batch.summarize_class(batch.collect_jobs(log)) == batch.summarize_class(results)
 
 
@@ -133,17 +153,41 @@ def ray_head(tmp_path):
     stopped by its process group: never `ray stop`, which would stop every Ray on the machine."""
     pytest.importorskip("ray")
     port = _free_port()
-    ports = {name: _free_port() for name in ("node-manager-port", "object-manager-port", "dashboard-port",
-                                             "dashboard-agent-listen-port", "dashboard-agent-grpc-port",
-                                             "runtime-env-agent-port", "metrics-export-port")}
+    ports = {
+        name: _free_port()
+        for name in (
+            "node-manager-port",
+            "object-manager-port",
+            "dashboard-port",
+            "dashboard-agent-listen-port",
+            "dashboard-agent-grpc-port",
+            "runtime-env-agent-port",
+            "metrics-export-port",
+        )
+    }
     temp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))  # short: Ray's socket paths must fit
-    env = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0",
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    cmd = [str(Path(sys.executable).parent / "ray"), "start", "--head", "--block", "--node-ip-address=127.0.0.1",
-           f"--port={port}", "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats",
-           f"--temp-dir={temp}", *(f"--{k}={v}" for k, v in ports.items())]
-    head = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=(tmp_path / "ray.log").open("w"),
-                            stderr=subprocess.STDOUT)
+    env = {
+        **os.environ,
+        "RAY_AUTH_MODE": "disabled",
+        "RAY_USAGE_STATS_ENABLED": "0",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    cmd = [
+        str(Path(sys.executable).parent / "ray"),
+        "start",
+        "--head",
+        "--block",
+        "--node-ip-address=127.0.0.1",
+        f"--port={port}",
+        "--num-cpus=2",
+        "--include-dashboard=false",
+        "--disable-usage-stats",
+        f"--temp-dir={temp}",
+        *(f"--{k}={v}" for k, v in ports.items()),
+    ]
+    head = subprocess.Popen(
+        cmd, env=env, start_new_session=True, stdout=(tmp_path / "ray.log").open("w"), stderr=subprocess.STDOUT
+    )
     try:
         yield f"127.0.0.1:{port}", env
     finally:
@@ -158,9 +202,27 @@ def ray_head(tmp_path):
 def test_ray_head_grades_like_the_local_pool(tmp_path, ray_head, klass, local_results):
     address, env = ray_head
     out = tmp_path / "levels.csv"
-    run = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(klass), "--ray", address, "--only", "A3",
-                          "--out", str(out), "--report", str(tmp_path / "report")],
-                         env=env, capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader.cli",
+            "batch",
+            str(klass),
+            "--ray",
+            address,
+            "--only",
+            "A3",
+            "--out",
+            str(out),
+            "--report",
+            str(tmp_path / "report"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:] + (tmp_path / "ray.log").read_text()[-3000:]
     assert "jobs (Ray at 127.0.0.1" in run.stdout
     on_ray = batch.collect_jobs(tmp_path / "levels.jobs.jsonl")

@@ -38,8 +38,9 @@ def test_first_step_is_the_courses():
 def test_build_model_is_deterministic():
     """The check process and the learner's process build the same weights from the same seed."""
     a, b = build_model(7).state_dict(), build_model(7).state_dict()
-    assert all(torch.equal(a[k], b[k]) for k in a) and not torch.equal(a["lm_head.weight"],
-                                                                        build_model(8).state_dict()["lm_head.weight"])
+    assert all(torch.equal(a[k], b[k]) for k in a) and not torch.equal(
+        a["lm_head.weight"], build_model(8).state_dict()["lm_head.weight"]
+    )
 
 
 def test_corpus_is_deterministic_ascii():

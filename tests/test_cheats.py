@@ -57,8 +57,9 @@ def test_cheat_is_caught(ex, name, key_points, tmp_path):
         pytest.skip(f"not verifiable on this machine now: {res.key_points[0].message}")
     assert sorted(kp.key_point for kp in res.key_points) == sorted(key_points), res
     # failed, not merely "not passed": a check error here would be the grader's bug, not a catch
-    assert all(kp.status == "failed" for kp in res.key_points), [(kp.key_point, kp.status, kp.message)
-                                                                 for kp in res.key_points]
+    assert all(kp.status == "failed" for kp in res.key_points), [
+        (kp.key_point, kp.status, kp.message) for kp in res.key_points
+    ]
 
 
 @pytest.mark.parametrize("ex,name,key_points,needle", FORBIDDEN, ids=[c[1] for c in FORBIDDEN])

@@ -10,7 +10,7 @@ from grader.course import catalog
 from grader.course.catalog import ROOT
 from grader.engine import runner
 
-CONFTEST = '''
+CONFTEST = """
 import pathlib
 import pytest
 
@@ -18,7 +18,7 @@ import pytest
 @pytest.fixture
 def probe():
     pathlib.Path({marker!r}).write_text("loaded")
-'''
+"""
 
 
 def test_the_check_process_loads_the_checks_conftest(tmp_path, monkeypatch):
@@ -28,9 +28,9 @@ def test_the_check_process_loads_the_checks_conftest(tmp_path, monkeypatch):
     marker = tmp_path / "conftest-loaded"
     (checks / "conftest.py").write_text(CONFTEST.format(marker=str(marker)))
     (checks / ex.check_file.name).write_text(
-        "".join(f"def test_{kp.id}(probe):\n    pass\n\n\n" for kp in ex.key_points))
+        "".join(f"def test_{kp.id}(probe):\n    pass\n\n\n" for kp in ex.key_points)
+    )
     monkeypatch.setattr(catalog, "CHECKS_DIR", checks)  # ex.check_file now names the probe check
     result = runner.grade_exercise(ex, ROOT / "solutions" / f"{ex.module}.py", name_mistakes=False)
     assert marker.read_text() == "loaded", [(k.id, k.status, k.message) for k in result.key_points]
     assert [k.status for k in result.key_points] == ["passed"] * len(ex.key_points)
-

@@ -52,13 +52,17 @@ def imported_modules(module: str, source: str, is_package: bool = False) -> list
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                anchor = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 base = ".".join([*anchor, *([base] if base else [])])
             found.append((node.lineno, base))
             found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names if alias.name != "*"]
-        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None))
-              in ("import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant)
-              and isinstance(node.args[0].value, str)):
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", None)) in ("import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             found.append((node.lineno, node.args[0].value))
     return found
 
@@ -69,8 +73,12 @@ def walls_crossed(module: str, source: str, is_package: bool = False) -> list[st
     crossed: dict[tuple[int, str], str] = {}
     for line, name in imported_modules(module, source, is_package):
         walls = []
-        if (_within(module, LEARNER_SIDE) and _within(name, ("grader",)) and name != "grader"
-                and not _within(name, inside.VISIBLE)):
+        if (
+            _within(module, LEARNER_SIDE)
+            and _within(name, ("grader",))
+            and name != "grader"
+            and not _within(name, inside.VISIBLE)
+        ):
             walls.append(f"runs in the learner's process, which sees only {', '.join(inside.VISIBLE)}")
         if _within(name, ("grader.checks",)) and any(part in CHECK_MODULES for part in name.split(".")):
             walls.append("a check file: shared ground truth goes in grader/checks/truth/")
@@ -110,8 +118,10 @@ ALLOWED = [
     ("grader.drivers.p4_lora_sft", "from grader.given import smollm\nfrom grader.inside import codec"),
     ("grader.given.sft", "from .smollm import EOS_TOKEN\nimport grader"),
     ("solutions.mutants.a3_broadcast.x", "from solutions.a3_broadcast import *"),
-    ("grader.checks.test_a3_broadcast",
-     "from grader.checks.truth import sft\nfrom grader.isolation.learner import Learner"),
+    (
+        "grader.checks.test_a3_broadcast",
+        "from grader.checks.truth import sft\nfrom grader.isolation.learner import Learner",
+    ),
     ("grader.isolation.learner", "from grader.inside import codec, watch"),
 ]
 
@@ -131,8 +141,16 @@ def test_an_import_within_the_walls_passes(case):
 @pytest.mark.parametrize("path", sorted(CHECKS_DIR.rglob("*.py")), ids=lambda p: str(p.relative_to(CHECKS_DIR)))
 def test_no_hypothesis_internals(path: Path):
     tree = ast.parse(path.read_text(), filename=str(path))
-    bad = sorted({node.lineno for node in ast.walk(tree)
-                  if isinstance(node, ast.Attribute) and node.attr in ("inner_test", "hypothesis")
-                  and not (isinstance(node.value, ast.Name) and node.value.id == "hypothesis")})
-    assert not bad, (f"{path.name} reaches into a test's Hypothesis wrapper (.hypothesis.inner_test) at "
-                     f"line(s) {bad}: draw with @given, or call a plain function")
+    bad = sorted(
+        {
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and node.attr in ("inner_test", "hypothesis")
+            and not (isinstance(node.value, ast.Name) and node.value.id == "hypothesis")
+        }
+    )
+    assert not bad, (
+        f"{path.name} reaches into a test's Hypothesis wrapper (.hypothesis.inner_test) at "
+        f"line(s) {bad}: draw with @given, or call a plain function"
+    )

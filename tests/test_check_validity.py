@@ -110,10 +110,15 @@ def test_solution_works_from_any_folder(ex):
     a learner's file does: siblings by their own name, never through the hidden solutions/
     package, except as the fallback its mutants need."""
     tree = ast.parse((ROOT / "solutions" / f"{ex.module}.py").read_text())
-    fallbacks = {id(node) for t in ast.walk(tree) if isinstance(t, ast.Try)
-                 for h in t.handlers for node in ast.walk(h)}
-    bad = [node.lineno for node in ast.walk(tree)
-           if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in fallbacks
-           and any(name.startswith("solutions") for name in
-                   ([node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]))]
+    fallbacks = {id(node) for t in ast.walk(tree) if isinstance(t, ast.Try) for h in t.handlers for node in ast.walk(h)}
+    bad = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        and id(node) not in fallbacks
+        and any(
+            name.startswith("solutions")
+            for name in ([node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names])
+        )
+    ]
     assert not bad, f"solutions/{ex.module}.py imports solutions.* at line(s) {bad}"

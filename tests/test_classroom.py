@@ -53,13 +53,22 @@ def project_files() -> list[str]:
     """What a clone of this working tree holds: tracked files and new ones git does not ignore
     (outside a git checkout: every file but what a build or a grade leaves behind)."""
     try:
-        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                             capture_output=True, check=True).stdout.decode()
+        out = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
         return sorted({f for f in out.split("\0") if f and (ROOT / f).is_file()})
     except (OSError, subprocess.CalledProcessError):
-        return sorted(str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file()
-                      and not BUILT & set(p.relative_to(ROOT).parts) and not p.name.endswith(".egg-info")
-                      and not any(part.endswith(".egg-info") for part in p.relative_to(ROOT).parts))
+        return sorted(
+            str(p.relative_to(ROOT))
+            for p in ROOT.rglob("*")
+            if p.is_file()
+            and not BUILT & set(p.relative_to(ROOT).parts)
+            and not p.name.endswith(".egg-info")
+            and not any(part.endswith(".egg-info") for part in p.relative_to(ROOT).parts)
+        )
 
 
 class Class:
@@ -78,8 +87,9 @@ class Class:
 
     def run(self, step: str, *cmd: str, cwd: Path | None = None, ok: bool = True) -> subprocess.CompletedProcess:
         start = time.monotonic()
-        proc = subprocess.run(list(cmd), cwd=cwd or self.course, env=self.env, capture_output=True, text=True,
-                              timeout=600)
+        proc = subprocess.run(
+            list(cmd), cwd=cwd or self.course, env=self.env, capture_output=True, text=True, timeout=600
+        )
         COST[step] = COST.get(step, 0.0) + time.monotonic() - start
         self.logs[step] = proc.stdout + proc.stderr
         if ok:
@@ -101,8 +111,11 @@ class Class:
             (folder / "timestamp.txt").write_text(timestamp)
 
     def notebook(self, kind: str, assignment: str, student: str = ""):
-        path = {"source": self.course / "source" / assignment, "release": self.course / "release" / assignment,
-                "autograded": self.course / "autograded" / student / assignment}[kind]
+        path = {
+            "source": self.course / "source" / assignment,
+            "release": self.course / "release" / assignment,
+            "autograded": self.course / "autograded" / student / assignment,
+        }[kind]
         return nbformat.read(path / f"{assignment}.ipynb", as_version=4)
 
 
@@ -155,14 +168,16 @@ def klass(tmp_path_factory):
     bo = answered(release, A2__answer=own("A2", "bo"), A3__answer=partial)
     bo.cells = [c for c in bo.cells if c.metadata["nbgrader"].get("grade_id") != "A2__slice_keeps_dim"]
     k.submit("bo", "set_A", bo)
-    k.submit("cy", "set_A", answered(release, A2__answer=own("A2", "cy"),
-                                     A3__answer=mark["A3"] + "while True:\n    pass\n"))
+    k.submit(
+        "cy", "set_A", answered(release, A2__answer=own("A2", "cy"), A3__answer=mark["A3"] + "while True:\n    pass\n")
+    )
     k.submit("di", "set_A", answered(release, A2__answer=mark["A2"] + "def nbytes(shape, dtype)\n    return 0\n"))
     k.eve_targets = [k.project / "grader/checks/test_a3_broadcast.py", k.course / "gradebook.db"]
     k.eve_marker = k.course / "eve-was-here"
     if ROOTED:
-        eve = answered(release,
-                       A3__answer=EVE.format(targets=[str(t) for t in k.eve_targets], marker=str(k.eve_marker)))
+        eve = answered(
+            release, A3__answer=EVE.format(targets=[str(t) for t in k.eve_targets], marker=str(k.eve_marker))
+        )
         tampered = cell(eve, "A3__matches_numpy")
         tampered.source = "print('A3 · matches_numpy: passed')"
         for c in eve.cells:
@@ -173,13 +188,24 @@ def klass(tmp_path_factory):
     k.submit("fay", "set_A")
     k.submit("gus", "set_A", answered(release, A3__answer=own("A3", "gus")), name="set_A (1).ipynb")
     k.submit("ian", "set_A", k.notebook("release", "set_C"))  # the wrong notebook under the right name
-    k.submit("hal", "set_A", answered(release, A2__answer=own("A2", "hal"), A3__answer=partial),
-             timestamp="2026-03-01 10:00:00.000000 UTC")
+    k.submit(
+        "hal",
+        "set_A",
+        answered(release, A2__answer=own("A2", "hal"), A3__answer=partial),
+        timestamp="2026-03-01 10:00:00.000000 UTC",
+    )
     k.submit("zed", "set_A", release)
 
     c_release = k.notebook("release", "set_C")
-    k.submit("ada", "set_C", answered(c_release, C1__written="70B x 16 bytes = 1120 GB: full fine-tuning needs 14 "
-                                                             "GPUs of 80 GB; LoRA keeps the base in bf16 ..."))
+    k.submit(
+        "ada",
+        "set_C",
+        answered(
+            c_release,
+            C1__written="70B x 16 bytes = 1120 GB: full fine-tuning needs 14 "
+            "GPUs of 80 GB; LoRA keeps the base in bf16 ...",
+        ),
+    )
     k.submit("bo", "set_C", c_release)
 
     k.nbgrader("autograde", "autograde", "set_A")
@@ -187,8 +213,12 @@ def klass(tmp_path_factory):
     k.nbgrader("autograde C", "autograde", "set_C")
 
     # hal resubmits: A3 fixed, A2 unchanged, a newer timestamp
-    k.submit("hal", "set_A", answered(release, A2__answer=own("A2", "hal"), A3__answer=own("A3", "hal")),
-             timestamp="2026-03-02 10:00:00.000000 UTC")
+    k.submit(
+        "hal",
+        "set_A",
+        answered(release, A2__answer=own("A2", "hal"), A3__answer=own("A3", "hal")),
+        timestamp="2026-03-02 10:00:00.000000 UTC",
+    )
     k.nbgrader("autograde (resubmission)", "autograde", "set_A")
 
     from nbgrader.api import Gradebook
@@ -203,11 +233,15 @@ def klass(tmp_path_factory):
     k.nbgrader("export", "export")
     k.grader("mastery", "classroom", "mastery", str(k.course))
     yield k
-    print("\nclassroom end to end, seconds per step: " + ", ".join(f"{s} {t:.1f}" for s, t in COST.items())
-          + f"; total {sum(COST.values()):.1f}")
-    print("first autograde, per notebook:\n" + "\n".join(line.split("] ",
-                                                                    1)[-1] for line in k.first_autograde.splitlines()
-                                                       if " set_A: " in line))
+    print(
+        "\nclassroom end to end, seconds per step: "
+        + ", ".join(f"{s} {t:.1f}" for s, t in COST.items())
+        + f"; total {sum(COST.values()):.1f}"
+    )
+    print(
+        "first autograde, per notebook:\n"
+        + "\n".join(line.split("] ", 1)[-1] for line in k.first_autograde.splitlines() if " set_A: " in line)
+    )
 
 
 def test_the_full_course_builds_and_releases(klass):
@@ -215,8 +249,11 @@ def test_the_full_course_builds_and_releases(klass):
         name = f"set_{set_id}"
         src, rel = klass.notebook("source", name), klass.notebook("release", name)
         wanted = [ex.id for ex in catalog.CATALOG if ex.set == set_id and ex.available]
-        assert [c.metadata["nbgrader"]["grade_id"].split("__")[0] for c in src.cells
-                if c.metadata["nbgrader"]["grade_id"].endswith("__answer")] == wanted
+        assert [
+            c.metadata["nbgrader"]["grade_id"].split("__")[0]
+            for c in src.cells
+            if c.metadata["nbgrader"]["grade_id"].endswith("__answer")
+        ] == wanted
         for ex_id in wanted:  # a release answer cell is its stub: no solution, no wrapper
             ex = catalog.get(ex_id)
             released = cell(rel, f"{ex_id}__answer").source
@@ -302,8 +339,19 @@ def test_resubmission_grades_only_the_changed_answer(klass):
     assert "bo set_A: nothing graded now; unchanged since the last autograde: A2 5/5, A3 1/3" in line, line
     # make grade on hal's answers reuses the classroom's verdicts: the same fingerprints
     answers = klass.course / ".grader" / "answers" / "set_A" / "hal"
-    out = klass.grader("make grade", "grade", "--target", str(answers), "--only", "A2,A3", "--json", "", "--html", "",
-                       cwd=klass.project).stdout
+    out = klass.grader(
+        "make grade",
+        "grade",
+        "--target",
+        str(answers),
+        "--only",
+        "A2,A3",
+        "--json",
+        "",
+        "--html",
+        "",
+        cwd=klass.project,
+    ).stdout
     assert out.count("(unchanged)") == 2, out
 
 
@@ -313,7 +361,13 @@ def test_missing_work_and_mastery(klass):
     assert list(rows["ada"])[:10] == ["student", "level", "pass_line", "next_level_needs", *catalog.SETS]
     n_a = sum(ex.set == "A" for ex in catalog.CATALOG)
     assert {s: rows[s]["A"] for s in ("ada", "bo", "cy", "di", "hal", "zed")} == {
-        "ada": f"2/{n_a}", "bo": f"1/{n_a}", "cy": f"1/{n_a}", "di": f"0/{n_a}", "hal": f"2/{n_a}", "zed": f"0/{n_a}"}
+        "ada": f"2/{n_a}",
+        "bo": f"1/{n_a}",
+        "cy": f"1/{n_a}",
+        "di": f"0/{n_a}",
+        "hal": f"2/{n_a}",
+        "zed": f"0/{n_a}",
+    }
     assert rows["fay"]["A"] == "not submitted (empty folder)"
     assert rows["gus"]["A"] == "not submitted (found set_A (1).ipynb)"
     assert rows["ian"]["A"] == "not submitted (wrong notebook: set_C's notebook)"
@@ -341,8 +395,9 @@ def test_the_wrong_notebook_is_not_submitted_not_an_error(klass):
 
 def test_feedback_and_rubrics(klass):
     autograded = klass.notebook("autograded", "set_C", "ada")
-    written = [i for i, c in enumerate(autograded.cells) if c.metadata.get("nbgrader",
-                                                                           {}).get("grade_id") == "C1__written"]
+    written = [
+        i for i, c in enumerate(autograded.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == "C1__written"
+    ]
     rubric = autograded.cells[written[0] + 1].source  # what formgrader shows under the answer
     assert "Rubric for C1" in rubric and all(kp.reread in rubric for kp in catalog.get("C1").key_points)
     page = (klass.course / "feedback" / "ada" / "set_C" / "set_C.html").read_text()
@@ -368,8 +423,9 @@ def test_a_changed_check_stops_autograde(klass):
     stamp = graded.stat().st_mtime_ns
     check.write_text(before + "\n# edited\n")
     try:
-        proc = klass.nbgrader("autograde (changed check)", "autograde", "set_A", "--student", "ada", "--force",
-                              ok=False)
+        proc = klass.nbgrader(
+            "autograde (changed check)", "autograde", "set_A", "--student", "ada", "--force", ok=False
+        )
     finally:
         check.write_text(before)
     assert proc.returncode == 2
@@ -391,8 +447,9 @@ def test_every_answer_cell_stands_alone(ex):
     defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     stub = ast.parse((ROOT / "exercises" / f"{ex.module}.py").read_text())
     assert {n.name for n in stub.body if isinstance(n, ast.FunctionDef)} <= defined
-    imported = {n.module.removeprefix("solutions.") for n in ast.walk(tree) if isinstance(n,
-                                                                                          ast.ImportFrom) and n.module}
+    imported = {
+        n.module.removeprefix("solutions.") for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+    }
     assert not imported & set(catalog.BY_MODULE), imported
 
 
@@ -437,8 +494,9 @@ def test_a_test_cell_without_the_grader_says_how_to_check(tmp_path):
     tests = [c for c in nb.cells if c.metadata["nbgrader"].get("grade")]
     assert len(tests) == len(ex.key_points)
     for c, kp in zip(tests, ex.key_points, strict=True):
-        proc = subprocess.run([sys.executable, "-I", "-S", "-c", c.source], cwd=tmp_path, capture_output=True,
-                              text=True, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-I", "-S", "-c", c.source], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
         assert proc.returncode == 0 and proc.stdout == "", proc.stderr
         assert proc.stderr.startswith(f"A3 · {kp.id}: not checked: this Jupyter does not have the course grader")
         assert '"How to check your work" in the first cell' in proc.stderr and "Traceback" not in proc.stderr
@@ -481,15 +539,24 @@ def test_validate_waits_per_set_from_the_catalog():
     for set_id, limit in timeouts.items():
         assert limit == max(ex.timeout_s for ex in catalog.available() if ex.set == set_id) + notebooks.TIMEOUT_MARGIN_S
     wait = pipeline.SetTimeouts(timeouts)
-    cells = [nbformat.v4.new_code_cell(metadata={"nbgrader": {"grade_id": "A3__answer"}}),
-             nbformat.v4.new_code_cell(),  # a cell the student added: its set's limit too
-             nbformat.v4.new_code_cell(metadata={"nbgrader": {"grade_id": "P4__answers_and_stops"}})]
+    cells = [
+        nbformat.v4.new_code_cell(metadata={"nbgrader": {"grade_id": "A3__answer"}}),
+        nbformat.v4.new_code_cell(),  # a cell the student added: its set's limit too
+        nbformat.v4.new_code_cell(metadata={"nbgrader": {"grade_id": "P4__answers_and_stops"}}),
+    ]
     assert [wait(c) for c in cells] == [timeouts["A"], timeouts["A"], timeouts["P"]]
 
 
 def test_class_analytics_read_the_same_class(klass):
-    klass.grader("analytics", "classroom", "analytics", str(klass.course), "--out", str(klass.course / "report"),
-                 cwd=klass.project)
+    klass.grader(
+        "analytics",
+        "classroom",
+        "analytics",
+        str(klass.course),
+        "--out",
+        str(klass.course / "report"),
+        cwd=klass.project,
+    )
     with (klass.course / "report" / "keypoints.csv").open() as f:
         rows = {(r["exercise"], r["key_point"]): r for r in csv.DictReader(f)}
     assert ("A3", "different_lengths") in rows and ("A2", "slice_shape") in rows
@@ -502,9 +569,16 @@ def test_a_key_point_not_verifiable_here_is_no_point_and_no_failure_to_fix():
     from grader.engine.results import ExerciseResult, KeyPointResult
 
     ex = catalog.get("P3")
-    res = ExerciseResult(ex.id, "graded", [KeyPointResult(kp.id, "not_verifiable" if kp.needs_gpu else "passed",
-                                                          "needs a CUDA GPU" if kp.needs_gpu else "")
-                                           for kp in ex.key_points])
+    res = ExerciseResult(
+        ex.id,
+        "graded",
+        [
+            KeyPointResult(
+                kp.id, "not_verifiable" if kp.needs_gpu else "passed", "needs a CUDA GPU" if kp.needs_gpu else ""
+            )
+            for kp in ex.key_points
+        ],
+    )
     gpu = next(kp.id for kp in ex.key_points if kp.needs_gpu)
     state, text = notebooks.verdict(ex, res, gpu)
     assert state == "not_verifiable" and "not verifiable here" in text and "left out of your level" in text

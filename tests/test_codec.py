@@ -16,8 +16,11 @@ from grader.inside import codec
 
 plain = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text() | st.binary(),
-    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
-    | st.dictionaries(st.text(max_size=5) | st.integers(), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=5) | st.integers(), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -40,8 +43,9 @@ def test_arrays_roundtrip_bit_exact(arr):
     assert back.tobytes() == native.tobytes()
 
 
-@pytest.mark.parametrize("dtype",
-                         [torch.float32, torch.float64, torch.bfloat16, torch.float16, torch.int64, torch.bool])
+@pytest.mark.parametrize(
+    "dtype", [torch.float32, torch.float64, torch.bfloat16, torch.float16, torch.int64, torch.bool]
+)
 def test_tensors_roundtrip_with_dtype(dtype):
     t = (torch.randn(3, 4) * 10).to(dtype)
     back = roundtrip({"t": t, "dtype": dtype})
@@ -92,13 +96,17 @@ def test_the_frame_helper_builds_what_dumps_builds():
     assert codec.read(io.BytesIO(frame({"$a": ["float32", [2], 0, False]}, bytes(8)))).tolist() == [0.0, 0.0]
 
 
-@pytest.mark.parametrize("header, bufs", [
-    ({"$a": ["<U2", [1], 0, False]}, [bytes(8)]),      # a string array, sized to match
-    ({"$a": ["object", [1], 0, False]}, [bytes(8)]),   # pickled objects would follow
-    ({"$T": ["complex_float", [1], 0]}, [bytes(8)]),
-    ({"$nd": "<U2"}, []),
-    ({"$td": "__class__"}, []),
-], ids=["np-unicode", "np-object", "torch-name", "np-dtype", "torch-dtype"])
+@pytest.mark.parametrize(
+    "header, bufs",
+    [
+        ({"$a": ["<U2", [1], 0, False]}, [bytes(8)]),  # a string array, sized to match
+        ({"$a": ["object", [1], 0, False]}, [bytes(8)]),  # pickled objects would follow
+        ({"$T": ["complex_float", [1], 0]}, [bytes(8)]),
+        ({"$nd": "<U2"}, []),
+        ({"$td": "__class__"}, []),
+    ],
+    ids=["np-unicode", "np-object", "torch-name", "np-dtype", "torch-dtype"],
+)
 def test_forged_dtypes_are_refused(header, bufs):
     with pytest.raises(codec.CodecError, match="not allowed"):
         codec.read(io.BytesIO(frame(header, *bufs)))

@@ -36,5 +36,6 @@ def test_c3_moe_contract_does_not_state_the_course_answer():
     from exercises import c3_decode_roofline
 
     doc = " ".join(inspect.getdoc(c3_decode_roofline.moe_decode_cost).split())
-    assert "worst case" not in doc and ("total_params / "
-                                        "active_params") not in doc  # 「全部专家权重都要读」 in other words
+    assert (
+        "worst case" not in doc and ("total_params / active_params") not in doc
+    )  # 「全部专家权重都要读」 in other words

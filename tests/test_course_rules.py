@@ -48,8 +48,10 @@ def test_a_factor_measured_on_a1s_example_record_gets_the_checks_verdicts(tmp_pa
     stub = " ".join((ROOT / "exercises" / "a1_streaming.py").read_text(encoding="utf-8").split())
     (example,) = re.findall(r"e\.g\. ``(\{.*?\})``", stub)
     path = tmp_path / "example.jsonl"
-    path.write_text("".join(json.dumps(dict(json.loads(example), id=i), ensure_ascii=False) + "\n"
-                            for i in range(20_000)), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(dict(json.loads(example), id=i), ensure_ascii=False) + "\n" for i in range(20_000)),
+        encoding="utf-8",
+    )
     mine, theirs = streaming.list_peak_factor(path), streaming.measured_factor()
     assert theirs / a1.TOO_SMALL < mine < theirs * a1.ENOUGH, (mine, theirs)
 

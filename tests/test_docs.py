@@ -24,8 +24,12 @@ DOCS = ROOT / "docs"
 
 
 def build(config, site) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
-                           "--site-dir", str(site)], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir", str(site)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def nav_pages() -> list[str]:
@@ -46,11 +50,15 @@ def test_the_site_builds_strictly(tmp_path):
     assert sorted(p.name for p in DOCS.glob("*.md")) == sorted(nav_pages())
 
 
-@pytest.mark.parametrize("break_it, why", [
-    (lambda docs: (docs / "orphan.md").write_text("# Not in the nav\n"), "not included in the \"nav\""),
-    (lambda docs: (docs / "index.md").open("a").write("\n[gone](no-such-page.md)\n"), "not found"),
-    (lambda docs: (docs / "index.md").open("a").write("\n[gone](learning.md#no-such-heading)\n"), "anchor"),
-], ids=["page left out of the nav", "broken link", "broken anchor"])
+@pytest.mark.parametrize(
+    "break_it, why",
+    [
+        (lambda docs: (docs / "orphan.md").write_text("# Not in the nav\n"), 'not included in the "nav"'),
+        (lambda docs: (docs / "index.md").open("a").write("\n[gone](no-such-page.md)\n"), "not found"),
+        (lambda docs: (docs / "index.md").open("a").write("\n[gone](learning.md#no-such-heading)\n"), "anchor"),
+    ],
+    ids=["page left out of the nav", "broken link", "broken anchor"],
+)
 def test_the_strict_build_fails_on(tmp_path, break_it, why):
     """The guard above is mkdocs.yml's validation settings: without them each of these builds."""
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
@@ -90,9 +98,11 @@ def test_the_first_run_line_says_what_the_run_did_not_measure():
 
     def line(**values) -> str:
         units = {b.VENV_SIZE: "MiB", b.MODEL_CACHE_SIZE: "MiB", b.COLD_GRADE: "s"}
-        rows = [{"what": what, "value": values[key], "unit": units[what]}
-                for key, what in (("venv", b.VENV_SIZE), ("cache", b.MODEL_CACHE_SIZE), ("cold", b.COLD_GRADE))
-                if key in values]
+        rows = [
+            {"what": what, "value": values[key], "unit": units[what]}
+            for key, what in (("venv", b.VENV_SIZE), ("cache", b.MODEL_CACHE_SIZE), ("cold", b.COLD_GRADE))
+            if key in values
+        ]
         return " ".join(b.render_first_run({"date": "today", "machine": "here", "rows": rows}).split())
 
     reduced = line(venv=2000.0, cache=0.0)

@@ -28,41 +28,77 @@ def _grade(tmp_path, ex, source, key_points=None):
 # ------------------------------------------------------------------ forbidden calls
 FORBIDDEN_CASES = {
     # (exercise, source, key points, status every one must have, text in the message)
-    "p1_calls_sdpa": (P1, """
+    "p1_calls_sdpa": (
+        P1,
+        """
         import torch.nn.functional as F
         def causal_attention(q, k, v):
             return F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        """, None, "forbidden_call", "line 4 (scaled_dot_product_attention)"),
-    "p1_sdpa_through_getattr": (P1, """
+        """,
+        None,
+        "forbidden_call",
+        "line 4 (scaled_dot_product_attention)",
+    ),
+    "p1_sdpa_through_getattr": (
+        P1,
+        """
         import torch.nn.functional as F
         _name = "scaled_dot_" + "product_attention"
         def causal_attention(q, k, v):
             return getattr(F, _name)(q, k, v, is_causal=True)
-        """, ["float32_matches_sdpa", "no_future_leak"], "forbidden_call", "scaled_dot_product_attention"),
-    "p1_multihead_module": (P1, """
+        """,
+        ["float32_matches_sdpa", "no_future_leak"],
+        "forbidden_call",
+        "scaled_dot_product_attention",
+    ),
+    "p1_multihead_module": (
+        P1,
+        """
         import torch
         def causal_attention(q, k, v):
             b, h, T, d = q.shape
             m = torch.nn.MultiheadAttention(d, 1, batch_first=True, bias=False, dtype=q.dtype)
             return m(q.flatten(0, 1), k.flatten(0, 1), v.flatten(0, 1))[0].view(b, h, T, d)
-        """, ["float64_matches_sdpa"], "forbidden_call", "MultiheadAttention"),
-    "a3_numpy": (A3, """
+        """,
+        ["float64_matches_sdpa"],
+        "forbidden_call",
+        "MultiheadAttention",
+    ),
+    "a3_numpy": (
+        A3,
+        """
         from numpy import broadcast_shapes as bs
         def broadcast_shape(a, b):
             return tuple(bs(a, b))
-        """, ["matches_numpy"], "forbidden_call", "broadcast_shapes"),
-    "a3_numpy_hidden": (A3, """
+        """,
+        ["matches_numpy"],
+        "forbidden_call",
+        "broadcast_shapes",
+    ),
+    "a3_numpy_hidden": (
+        A3,
+        """
         import importlib
         def broadcast_shape(a, b):
             return tuple(getattr(importlib.import_module("numpy"), "broadcast_" + "shapes")(a, b))
-        """, ["matches_numpy", "raises_on_incompatible"], "forbidden_call", "broadcast_shapes"),
-    "a2_imports_numpy": (A2, """
+        """,
+        ["matches_numpy", "raises_on_incompatible"],
+        "forbidden_call",
+        "broadcast_shapes",
+    ),
+    "a2_imports_numpy": (
+        A2,
+        """
         import numpy as np
         def nbytes(shape, dtype):
             return int(np.zeros(shape, dtype=dtype).nbytes)
         def index_shape(shape, index):
             return np.zeros(shape)[index].shape
-        """, ["nbytes_matches_meta_tensor"], "forbidden_call", "import numpy"),
+        """,
+        ["nbytes_matches_meta_tensor"],
+        "forbidden_call",
+        "import numpy",
+    ),
 }
 
 
@@ -70,8 +106,9 @@ FORBIDDEN_CASES = {
 def test_forbidden_call_fails_every_key_point(tmp_path, case):
     ex, source, kps, status, needle = FORBIDDEN_CASES[case]
     res = _grade(tmp_path, ex, source, kps)
-    assert res.key_points and all(k.status == status for k in res.key_points), \
-        [(k.key_point, k.status, k.message[:120]) for k in res.key_points]
+    assert res.key_points and all(k.status == status for k in res.key_points), [
+        (k.key_point, k.status, k.message[:120]) for k in res.key_points
+    ]
     assert all(needle in k.message for k in res.key_points), [k.message for k in res.key_points]
 
 
@@ -103,8 +140,10 @@ def test_self_test_under_main_guard_is_allowed(tmp_path):
 
 def test_scan_ignores_comments_docstrings_and_own_names(tmp_path):
     path = tmp_path / "x.py"
-    path.write_text('"""do not call scaled_dot_product_attention"""\n# broadcast_shapes\n'
-                    'broadcast = 3\ndef f(broadcast_to):\n    return broadcast_to\n')
+    path.write_text(
+        '"""do not call scaled_dot_product_attention"""\n# broadcast_shapes\n'
+        "broadcast = 3\ndef f(broadcast_to):\n    return broadcast_to\n"
+    )
     assert scan.scan_source(path, forbidden.rule_for("P1")) == []
     assert scan.scan_source(path, forbidden.rule_for("A3")) == []
 
@@ -113,12 +152,19 @@ def test_scan_reads_names_built_of_constants(tmp_path):
     """A name built at run time from constants is still the name (issue 17, red team): the scan
     folds concatenation, joins, f-strings, slices and names bound once to such strings."""
     rule = forbidden.rule_for("P1")
-    for expr in ('"scaled_dot_" + "product_attention"', '"".join(["scaled_dot", "_product_attention"])',
-                 'f"scaled_dot_{_P}"', '"noitnetta_tcudorp_tod_delacs"[::-1]',
-                 '"torch.nn.functional.scaled_dot_product_attention"', '_A + _B'):
+    for expr in (
+        '"scaled_dot_" + "product_attention"',
+        '"".join(["scaled_dot", "_product_attention"])',
+        'f"scaled_dot_{_P}"',
+        '"noitnetta_tcudorp_tod_delacs"[::-1]',
+        '"torch.nn.functional.scaled_dot_product_attention"',
+        "_A + _B",
+    ):
         path = tmp_path / "p1.py"
-        path.write_text(f'import torch.nn.functional as F\n_P = "product_attention"\n_A = "scaled_dot_"\n'
-                        f'_B = "product_attention"\ndef f(q):\n    return getattr(F, {expr})(q, q, q)\n')
+        path.write_text(
+            f'import torch.nn.functional as F\n_P = "product_attention"\n_A = "scaled_dot_"\n'
+            f'_B = "product_attention"\ndef f(q):\n    return getattr(F, {expr})(q, q, q)\n'
+        )
         assert any("scaled_dot_product_attention" in name for _, name in scan.scan_source(path, rule)), expr
     path = tmp_path / "a3.py"
     path.write_text('def broadcast_shape(a, b):\n    raise ValueError("cannot broadcast " + str(a))\n')
@@ -129,7 +175,9 @@ def test_scan_reads_names_built_of_constants(tmp_path):
 
 WATCHED = {
     # (exercise, source, call, args, None if allowed else the text the forbidden call's message names)
-    "p1_char_codes_in_a_thread": ("P1", """
+    "p1_char_codes_in_a_thread": (
+        "P1",
+        """
         import threading
         import torch.nn.functional as F
         _N = "".join(map(chr, [115, 99, 97, 108, 101, 100, 95, 100, 111, 116, 95, 112, 114, 111, 100, 117, 99,
@@ -139,24 +187,46 @@ WATCHED = {
             t = threading.Thread(target=lambda: out.append(getattr(F, _N)(q, k, v, is_causal=True)))
             t.start(); t.join()
             return out[0]
-        """, "causal_attention", "tensors", "scaled_dot_product_attention"),
-    "a3_numpy_random_imported": ("A3", """
+        """,
+        "causal_attention",
+        "tensors",
+        "scaled_dot_product_attention",
+    ),
+    "a3_numpy_random_imported": (
+        "A3",
+        """
         import numpy.random
         def broadcast_shape(a, b):
             return (max(len(a), len(b)),)
-        """, "broadcast_shape", ((2,), (2,)), None),
-    "a3_numpy_type_prefetched": ("A3", """
+        """,
+        "broadcast_shape",
+        ((2,), (2,)),
+        None,
+    ),
+    "a3_numpy_type_prefetched": (
+        "A3",
+        """
         import numpy as np, operator
         _N = np.ndarray
         def broadcast_shape(a, b):
             x, y = _N(a, bool, b"\\0", 0, (0,) * len(a)), _N(b, bool, b"\\0", 0, (0,) * len(b))
             return tuple(operator.and_(x, y).shape)
-        """, "broadcast_shape", ((2, 1), (3,)), "numpy.ndarray"),
-    "a2_import_through_builtins": ("A2", """
+        """,
+        "broadcast_shape",
+        ((2, 1), (3,)),
+        "numpy.ndarray",
+    ),
+    "a2_import_through_builtins": (
+        "A2",
+        """
         _t = __builtins__["__im" + "port__"](bytes([116, 111, 114, 99, 104]).decode())
         def nbytes(shape, dtype):
             return int(getattr(_t, "empty")(tuple(shape), device="meta").nbytes)
-        """, "nbytes", ((2, 3), "float32"), "torch"),
+        """,
+        "nbytes",
+        ((2, 3), "float32"),
+        "torch",
+    ),
 }
 
 
@@ -177,8 +247,13 @@ def test_rule_is_on_whatever_the_learner_process_preloads(tmp_path, case, start)
     path.write_text(textwrap.dedent(source))
     if args == "tensors":
         args = (torch.randn(1, 2, 4, 8),) * 3
-    handle = Learner(ex.module, path, zygote=zygote.start("heavy") if start == "zygote" else None,
-                     import_timeout_s=120, forbidden=forbidden.rule_for(ex_id))
+    handle = Learner(
+        ex.module,
+        path,
+        zygote=zygote.start("heavy") if start == "zygote" else None,
+        import_timeout_s=120,
+        forbidden=forbidden.rule_for(ex_id),
+    )
     try:
         if needle is None:
             handle.call(name, *args, timeout_s=60)
@@ -208,14 +283,19 @@ def test_every_do_not_call_in_a_stub_has_a_rule():
 
 # ------------------------------------------------------------------ failing input and misconception
 def test_wrong_answer_is_named_and_its_input_shown(tmp_path):
-    res = _grade(tmp_path, P1, """
+    res = _grade(
+        tmp_path,
+        P1,
+        """
         import torch
         def causal_attention(q, k, v):  # the 1/sqrt(d) scale forgotten
             T = q.shape[-2]
             future = torch.ones(T, T, dtype=torch.bool).triu(1)
             s = torch.einsum("bhtd,bhsd->bhts", q, k).masked_fill(future, float("-inf"))
             return torch.einsum("bhts,bhsd->bhtd", torch.softmax(s, dim=-1), v)
-        """, ["float64_matches_sdpa"])
+        """,
+        ["float64_matches_sdpa"],
+    )
     [kp] = res.key_points
     assert kp.status == "failed"
     assert "1/sqrt(d)" in kp.misconception and kp.hint.startswith(kp.misconception), kp
@@ -224,12 +304,17 @@ def test_wrong_answer_is_named_and_its_input_shown(tmp_path):
 
 
 def test_a_raising_answer_is_named_by_what_it_does(tmp_path):
-    res = _grade(tmp_path, A3, """
+    res = _grade(
+        tmp_path,
+        A3,
+        """
         def broadcast_shape(a, b):
             if len(a) != len(b):
                 raise ValueError("different ranks")
             return tuple(x if y == 1 else y for x, y in zip(a, b))
-        """, ["different_lengths"])
+        """,
+        ["different_lengths"],
+    )
     [kp] = res.key_points
     # A property of the key point (grader/checks/test_a3_broadcast.py) names it: it raises on
     # different ranks, confirmed on the probe (3,) with (3, 1); no wrong answer is replayed.

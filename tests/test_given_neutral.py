@@ -13,16 +13,20 @@ from grader.course.catalog import ROOT
 
 # (file, what its comments and docstrings must not say): R's ignore index, B3/X5's conclusion,
 # P2/C5's loop steps, X1's answer
-WITHHELD = {"sft.py": ("-100", "ignored", "5/6", "0/6", "6/6", "EOS masked", "set_to_none", "clip"),
-            "cpu_work.py": ("GIL", "processes", "multiprocessing", "thread", "interpreter lock", "releases",
-                            "parallel")}
+WITHHELD = {
+    "sft.py": ("-100", "ignored", "5/6", "0/6", "6/6", "EOS masked", "set_to_none", "clip"),
+    "cpu_work.py": ("GIL", "processes", "multiprocessing", "thread", "interpreter lock", "releases", "parallel"),
+}
 
 
 def _prose(path) -> str:
     text = path.read_text()
     comments = [t.string for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.COMMENT]
-    docs = [ast.get_docstring(n) or "" for n in ast.walk(ast.parse(text))
-            if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))]
+    docs = [
+        ast.get_docstring(n) or ""
+        for n in ast.walk(ast.parse(text))
+        if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+    ]
     return "\n".join(comments + docs)
 
 

@@ -30,11 +30,32 @@ A3 = catalog.get("A3")
 KEY_POINTS = [kp.id for kp in A3.key_points]
 
 # Gradescope's documented results.json fields and their types.
-TOP = {"score": (int, float), "execution_time": (int, float), "output": str, "output_format": str,
-       "test_output_format": str, "test_name_format": str, "visibility": str, "stdout_visibility": str,
-       "extra_data": dict, "tests": list, "leaderboard": list}
-TEST = {"score": (int, float), "max_score": (int, float), "status": str, "name": str, "name_format": str,
-        "number": str, "output": str, "output_format": str, "tags": list, "visibility": str, "extra_data": dict}
+TOP = {
+    "score": (int, float),
+    "execution_time": (int, float),
+    "output": str,
+    "output_format": str,
+    "test_output_format": str,
+    "test_name_format": str,
+    "visibility": str,
+    "stdout_visibility": str,
+    "extra_data": dict,
+    "tests": list,
+    "leaderboard": list,
+}
+TEST = {
+    "score": (int, float),
+    "max_score": (int, float),
+    "status": str,
+    "name": str,
+    "name_format": str,
+    "number": str,
+    "output": str,
+    "output_format": str,
+    "tags": list,
+    "visibility": str,
+    "extra_data": dict,
+}
 VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
 FORMATS = {"text", "html", "simple_format", "md", "ansi"}
 
@@ -71,8 +92,23 @@ def autograder(tmp_path_factory):
     """A simulated /autograder after Gradescope's image build: the zip unpacked, setup.sh run."""
     tmp = tmp_path_factory.mktemp("gradescope")
     zip_path = tmp / "autograder.zip"
-    subprocess.run([sys.executable, "-m", "grader.cli", "gradescope", "build", str(zip_path), "--only", "A3",
-                    "--visibility", "after_published"], cwd=tmp, check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader.cli",
+            "gradescope",
+            "build",
+            str(zip_path),
+            "--only",
+            "A3",
+            "--visibility",
+            "after_published",
+        ],
+        cwd=tmp,
+        check=True,
+        capture_output=True,
+    )
     root = tmp / "autograder"
     with zipfile.ZipFile(zip_path) as z:
         names = z.namelist()
@@ -87,11 +123,16 @@ def autograder(tmp_path_factory):
     pip_log, logger = tmp / "pip.log", tmp / "pip-logger"
     logger.write_text(f'#!/bin/sh\necho "pip $*" >> {pip_log}\n')
     logger.chmod(0o755)
-    env = {**os.environ, "GRADER_AUTOGRADER_ROOT": str(root), "GRADER_SETUP_PIP": str(logger),
-           "GRADER_AUTOGRADER_VENV": str(Path(sys.executable).parent.parent)}
+    env = {
+        **os.environ,
+        "GRADER_AUTOGRADER_ROOT": str(root),
+        "GRADER_SETUP_PIP": str(logger),
+        "GRADER_AUTOGRADER_VENV": str(Path(sys.executable).parent.parent),
+    }
     env.pop("PYTHONPATH", None)  # the scripts find the grader in <root>/source themselves
-    setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root, env=env, capture_output=True,
-                           text=True)
+    setup = subprocess.run(
+        ["bash", str(root / "source" / "setup.sh")], cwd=root, env=env, capture_output=True, text=True
+    )
     assert setup.returncode == 0, setup.stdout + setup.stderr
     installs = pip_log.read_text().splitlines()
     torch_pin = "torch==2.13.0"
@@ -157,7 +198,7 @@ def test_correct_partial_and_hostile_submissions(autograder):
     assert "re-read:" in kps["raises_on_incompatible"]["output"]
 
     # Hostile: writes where results and the grader live, reads the hidden reference, links to it.
-    hostile = f'''
+    hostile = f"""
 import os
 for target in ({str(root / "results" / "results.json")!r}, {str(root / "results" / "forged")!r},
                {str(root / "source" / "grader" / "engine" / "runner.py")!r}):
@@ -175,18 +216,24 @@ exec(STOLEN, _ns)
 
 def broadcast_shape(a, b):
     return _ns["broadcast_shape"](a, b)
-'''
-    data = submit(autograder, {"a3_broadcast.py": hostile,
-                               "a2_nbytes_index.py": root / "source" / "solutions" / "a2_nbytes_index.py",
-                               "broken.ipynb": b"\x00 not a notebook"})
+"""
+    data = submit(
+        autograder,
+        {
+            "a3_broadcast.py": hostile,
+            "a2_nbytes_index.py": root / "source" / "solutions" / "a2_nbytes_index.py",
+            "broken.ipynb": b"\x00 not a notebook",
+        },
+    )
     assert data["score"] == 0 and data["extra_data"]["max_score"] == len(KEY_POINTS)  # the reference was not readable
     notes = data["tests"][0]["output"]
     assert "refused a2_nbytes_index.py: a symbolic link" in notes and "refused broken.ipynb" in notes
     assert not (root / "results" / "forged").exists()
     assert "999" not in (root / "results" / "results.json").read_text()
     assert "ANSWERED_BY" not in (root / "source" / "grader" / "engine" / "runner.py").read_text()
-    assert (root / "source" / "grader" / "engine" / "runner.py").read_bytes() == (ROOT / "grader" / "engine"
-                                                                                  / "runner.py").read_bytes()
+    assert (root / "source" / "grader" / "engine" / "runner.py").read_bytes() == (
+        ROOT / "grader" / "engine" / "runner.py"
+    ).read_bytes()
 
 
 def test_nothing_to_grade_is_said_so(autograder):
@@ -196,8 +243,11 @@ def test_nothing_to_grade_is_said_so(autograder):
 
 
 def test_build_refuses_unknown_and_unbuilt_ids(tmp_path):
-    bad = subprocess.run([sys.executable, "-m", "grader.cli", "gradescope", "build", str(tmp_path / "x.zip"),
-                          "--only", "Z9"], capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "grader.cli", "gradescope", "build", str(tmp_path / "x.zip"), "--only", "Z9"],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and "cannot build" in bad.stdout and not (tmp_path / "x.zip").exists()
 
 

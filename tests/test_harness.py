@@ -64,8 +64,9 @@ def harness_cache(tmp_path, monkeypatch):
 
 def _result(*statuses):
     ex = catalog.get("A3")
-    return ExerciseResult(ex.id, "graded",
-                          [KeyPointResult(kp.id, s) for kp, s in zip(ex.key_points, statuses, strict=True)])
+    return ExerciseResult(
+        ex.id, "graded", [KeyPointResult(kp.id, s) for kp, s in zip(ex.key_points, statuses, strict=True)]
+    )
 
 
 def test_the_harness_reuses_a_verdict_for_the_same_fingerprint_only(harness_cache, tmp_path):
@@ -82,10 +83,13 @@ def test_the_harness_reuses_a_verdict_for_the_same_fingerprint_only(harness_cach
     assert harness_cache.get(ex, path) is None
 
 
-@pytest.mark.parametrize("argv, module, extra", [
-    (["classroom", "build", "{tmp}/course"], "nbgrader", "classroom"),
-    (["batch", "{tmp}", "--ray"], "ray", "cluster"),
-])
+@pytest.mark.parametrize(
+    "argv, module, extra",
+    [
+        (["classroom", "build", "{tmp}/course"], "nbgrader", "classroom"),
+        (["batch", "{tmp}", "--ray"], "ray", "cluster"),
+    ],
+)
 def test_a_command_needing_an_extra_says_how_to_install_it(tmp_path, monkeypatch, capsys, argv, module, extra):
     """nbgrader and Ray are extras (issue 30: a learner's install leaves them out): the commands
     that need them stop and say, in Chinese and English, what to install, before touching anything."""

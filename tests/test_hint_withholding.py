@@ -22,8 +22,13 @@ B5_HINT = "torchrun --nproc_per_node=N SCRIPT starts N processes, one per GPU"
 
 
 def _results(got: str, hint: str = B5_HINT, ex_id: str = "B5", kp_id: str = "launch_command"):
-    return {ex_id: ExerciseResult(ex_id, "graded", [
-        KeyPointResult(kp_id, "failed", "the launch command", expected="8 processes", got=got, hint=hint)])}
+    return {
+        ex_id: ExerciseResult(
+            ex_id,
+            "graded",
+            [KeyPointResult(kp_id, "failed", "the launch command", expected="8 processes", got=got, hint=hint)],
+        )
+    }
 
 
 def _shown(tmp_path, got: str, *, reveal: bool = False, **kw) -> str:
@@ -71,9 +76,13 @@ def test_a_plain_hint_is_shown_at_once(tmp_path):
 
 def test_an_override_probe_uses_no_attempt(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "grade", lambda folder, **kw: _results("python train.py"))
-    monkeypatch.setattr(attempts.Attempts, "__init__",
-                        lambda self, target, cache_dir=None, _init=attempts.Attempts.__init__:
-                        _init(self, target, cache_dir=tmp_path / "cache"))
+    monkeypatch.setattr(
+        attempts.Attempts,
+        "__init__",
+        lambda self, target, cache_dir=None, _init=attempts.Attempts.__init__: _init(
+            self, target, cache_dir=tmp_path / "cache"
+        ),
+    )
     probe = tmp_path / "probe.py"
     probe.write_text("")
     args = ["grade", "--target", str(tmp_path), "--json", "", "--html", "", "--no-quiz", "B5"]

@@ -60,6 +60,7 @@ def test_unstable_results_are_not_reused(target):
 # The tests below grade without running checks: every key point of an exercise gets the
 # verdict in `graded.verdicts` (default: passed), and `graded.ids` records what was graded.
 
+
 @pytest.fixture
 def graded(monkeypatch):
     graded = SimpleNamespace(ids=[], verdicts={})
@@ -98,8 +99,9 @@ def test_an_edit_regrades_exactly_the_exercises_that_depend_on_it(project, grade
     assert regraded_after_editing("reports/html.py") == set()  # decides no verdict
     # the checks' conftest.py: imported by no check, loaded by pytest for every one of them
     assert regraded_after_editing("checks/conftest.py") == {ex.id for ex in catalog.available()}
-    assert regraded_after_editing("given/tiny_models.py") == {ex.id
-                                                              for ex in catalog.available()}  # learners may import it
+    assert regraded_after_editing("given/tiny_models.py") == {
+        ex.id for ex in catalog.available()
+    }  # learners may import it
 
 
 def test_a_subset_grade_updates_the_record(tmp_path, graded, capsys):
@@ -113,8 +115,22 @@ def test_a_subset_grade_updates_the_record(tmp_path, graded, capsys):
 
     def report(*args):
         # --no-quiz: the levels asserted here are the code's (the quiz's closed-book side has its own tests)
-        assert cli.main(["grade", "--target", str(answers), "--json", str(tmp_path / "r.json"), "--html", "",
-                         "--no-quiz", *args]) == 0
+        assert (
+            cli.main(
+                [
+                    "grade",
+                    "--target",
+                    str(answers),
+                    "--json",
+                    str(tmp_path / "r.json"),
+                    "--html",
+                    "",
+                    "--no-quiz",
+                    *args,
+                ]
+            )
+            == 0
+        )
         extra = json.loads((tmp_path / "r.json").read_text())["extra_data"]
         return extra, {ex_id: (e["status"], e["graded_now"]) for ex_id, e in extra.pop("exercises").items()}
 
@@ -172,8 +188,9 @@ def test_a_key_point_not_verifiable_under_load_is_graded_again_alone(monkeypatch
         calls.append(None if key_points is None else list(key_points))
         kps = [kp for kp in e.key_points if key_points is None or kp.id in key_points]
         verdict = "not_verifiable" if len(calls) == 1 else "passed"
-        return runner.ExerciseResult(e.id, "graded", [runner.KeyPointResult(
-            kp.id, verdict if kp.id == loaded else "passed") for kp in kps])
+        return runner.ExerciseResult(
+            e.id, "graded", [runner.KeyPointResult(kp.id, verdict if kp.id == loaded else "passed") for kp in kps]
+        )
 
     monkeypatch.setattr(runner, "grade_exercise", grade_exercise)
     monkeypatch.setattr(runner, "warm_up", lambda heavy: None)

@@ -11,7 +11,7 @@ from grader.course.catalog import ROOT
 
 def test_module_map_lists_every_module():
     page = (ROOT / "docs" / "architecture.md").read_text()
-    block = page[page.index("## How grading works"):page.index("- **A check never imports")]
+    block = page[page.index("## How grading works") : page.index("- **A check never imports")]
     named = set(re.findall(r"[\w/]*?(\w+\.py)", block))
     missing = []
     for path in sorted((ROOT / "grader").rglob("*.py")):

@@ -26,10 +26,12 @@ def fail_question(outcomes: dict, ex_id: str, n_points: int = 1) -> None:
         outcomes[ex_id][kp.id] = False
 
 
-outcome_sets = st.fixed_dictionaries({
-    ex.id: st.fixed_dictionaries({kp.id: st.sampled_from([True, True, True, False]) for kp in ex.key_points})
-    for ex in catalog.CATALOG
-})
+outcome_sets = st.fixed_dictionaries(
+    {
+        ex.id: st.fixed_dictionaries({kp.id: st.sampled_from([True, True, True, False]) for kp in ex.key_points})
+        for ex in catalog.CATALOG
+    }
+)
 
 
 def test_everything_passed_is_can_teach_and_nothing_is_none():

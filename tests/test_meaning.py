@@ -49,16 +49,33 @@ def test_the_l1_overview_names_the_parts_and_items():
     assert [record_item(n) for n in record.split("；")[0].split("、")] == list(RECORD_ITEMS)
 
 
-@pytest.mark.parametrize("name,part", [
-    ("一阶矩", "adam_m"), ("二阶矩", "adam_v"), ("AdamW 的一阶矩", "adam_m"), ("梯度的二阶矩", "adam_v"),
-    ("Adam moment 1", "adam_m"), ("Adam moment 2", "adam_v"), ("adam_moment_1", "adam_m"),
-    ("first moment of the gradient", "adam_m"), ("second moment of the gradients", "adam_v"),
-    ("exp_avg", "adam_m"), ("exp_avg_sq", "adam_v"), ("squared gradient", "adam_v"),
-    ("fp32 主权重", "master"), ("fp32主权重", "master"), ("fp32 master weights", "master"),
-    ("fp32 weights", "master"), ("bf16 权重", "weights"), ("bf16 weights", "weights"),
-    ("bf16 梯度", "grads"), ("weight gradients", "grads"), ("冻结基座", "frozen_weights"),
-    ("base model weights", "frozen_weights"),
-])
+@pytest.mark.parametrize(
+    "name,part",
+    [
+        ("一阶矩", "adam_m"),
+        ("二阶矩", "adam_v"),
+        ("AdamW 的一阶矩", "adam_m"),
+        ("梯度的二阶矩", "adam_v"),
+        ("Adam moment 1", "adam_m"),
+        ("Adam moment 2", "adam_v"),
+        ("adam_moment_1", "adam_m"),
+        ("first moment of the gradient", "adam_m"),
+        ("second moment of the gradients", "adam_v"),
+        ("exp_avg", "adam_m"),
+        ("exp_avg_sq", "adam_v"),
+        ("squared gradient", "adam_v"),
+        ("fp32 主权重", "master"),
+        ("fp32主权重", "master"),
+        ("fp32 master weights", "master"),
+        ("fp32 weights", "master"),
+        ("bf16 权重", "weights"),
+        ("bf16 weights", "weights"),
+        ("bf16 梯度", "grads"),
+        ("weight gradients", "grads"),
+        ("冻结基座", "frozen_weights"),
+        ("base model weights", "frozen_weights"),
+    ],
+)
 def test_state_parts_in_both_languages(name, part):
     assert state_part(name) == part
 
@@ -67,13 +84,26 @@ def test_a_trainable_parameters_base_weights_are_its_weights():
     assert state_part("冻结基座", frozen=False) == state_part("base weights", frozen=False) == "weights"
 
 
-@pytest.mark.parametrize("name,item", [
-    ("config hash", "config"), ("配置", "config"), ("超参数", "config"), ("git_sha", "commit"),
-    ("commit hash", "commit"), ("代码版本", "commit"), ("data hash", "data_version"),
-    ("dataset revision", "data_version"), ("数据集", "data_version"), ("随机种子", "seed"),
-    ("运行环境", "environment"), ("pip freeze", "environment"), ("评测指标", "metrics"), ("run_id", "run_id"),
-    ("实验编号", "run_id"),
-])
+@pytest.mark.parametrize(
+    "name,item",
+    [
+        ("config hash", "config"),
+        ("配置", "config"),
+        ("超参数", "config"),
+        ("git_sha", "commit"),
+        ("commit hash", "commit"),
+        ("代码版本", "commit"),
+        ("data hash", "data_version"),
+        ("dataset revision", "data_version"),
+        ("数据集", "data_version"),
+        ("随机种子", "seed"),
+        ("运行环境", "environment"),
+        ("pip freeze", "environment"),
+        ("评测指标", "metrics"),
+        ("run_id", "run_id"),
+        ("实验编号", "run_id"),
+    ],
+)
 def test_record_items_in_both_languages(name, item):
     assert record_item(name) == item
 
@@ -92,8 +122,13 @@ def test_by_meaning_takes_a_dict_in_chinese():
 
 
 def _asks_names(ex) -> bool:
-    return re.search(r"from grader\.checks\.support\.meaning import .*\b(state_part|record_item|by_meaning)\b",
-                     ex.check_file.read_text(encoding="utf-8")) is not None
+    return (
+        re.search(
+            r"from grader\.checks\.support\.meaning import .*\b(state_part|record_item|by_meaning)\b",
+            ex.check_file.read_text(encoding="utf-8"),
+        )
+        is not None
+    )
 
 
 @pytest.mark.parametrize("ex", [ex for ex in catalog.CATALOG if _asks_names(ex)], ids=lambda ex: ex.id)

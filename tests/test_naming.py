@@ -29,8 +29,9 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _declaring_checks() -> list[str]:
-    return sorted(p.stem for p in (ROOT / "grader" / "checks").glob("test_*.py")
-                  if "support.mistakes import" in p.read_text())
+    return sorted(
+        p.stem for p in (ROOT / "grader" / "checks").glob("test_*.py") if "support.mistakes import" in p.read_text()
+    )
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +69,11 @@ class _FakeLearner:
 
     def __init__(self, function, answer, args):
         self.answer, self.calls = answer, 0
-        self.last_call = {"request": {"op": "call", "name": function, "args": list(args), "kwargs": {}},
-                          "value": answer(*args), "seconds": 0.01}
+        self.last_call = {
+            "request": {"op": "call", "name": function, "args": list(args), "kwargs": {}},
+            "value": answer(*args),
+            "seconds": 0.01,
+        }
 
     def call(self, name, *args, **kwargs):
         self.calls += 1
@@ -82,8 +86,16 @@ def _kv_truth(config, b, t, n):
     return truth(config, b, t, n)
 
 
-TWO_LAYERS = {"vocab_size": 16, "hidden_size": 8, "intermediate_size": 8, "num_hidden_layers": 2,
-              "num_attention_heads": 2, "num_key_value_heads": 2, "head_dim": 4, "max_position_embeddings": 16}
+TWO_LAYERS = {
+    "vocab_size": 16,
+    "hidden_size": 8,
+    "intermediate_size": 8,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 2,
+    "num_key_value_heads": 2,
+    "head_dim": 4,
+    "max_position_embeddings": 16,
+}
 
 
 def test_degenerate_input_is_replayed_before_a_mistake_is_named(declared):
@@ -115,17 +127,21 @@ def test_a6_state_of_one_parameter_names_nothing_on_its_own(declared):
 # ------------------------------------------------------------------ the failing-input block
 def test_decisive_keys_are_shown_first_and_none_values_never_cut(declared):
     config = {f"key_{i}": i for i in range(12)} | {"head_dim": None}
-    text = misconceptions.describe_call("a9_kv_cache", {"op": "call", "name": "kv_cache_bytes",
-                                                        "args": [config, 1, 2, 2], "kwargs": {}},
-                                        key_point="matches_dynamic_cache")
+    text = misconceptions.describe_call(
+        "a9_kv_cache",
+        {"op": "call", "name": "kv_cache_bytes", "args": [config, 1, 2, 2], "kwargs": {}},
+        key_point="matches_dynamic_cache",
+    )
     assert "head_dim: None" in text and "(13 keys)" in text and len(text) < 300, text
 
 
 def test_hypothesis_wording_never_reaches_a_learner():
-    notes = ("Falsifying example: test_generations(\n    learner=<Learner>,\n"
-             "    tokenizer=Qwen2TokenizerFast(name_or_path='Qwen/Qwen2.5-0.5B', vocab_size=151643, "
-             "model_max_length=32768, is_fast=True, padding_side='right',\n        added_tokens_decoder={\n"
-             "            151643: AddedToken('<|endoftext|>'),\n        }\n    ),\n    gen=3,\n)")
+    notes = (
+        "Falsifying example: test_generations(\n    learner=<Learner>,\n"
+        "    tokenizer=Qwen2TokenizerFast(name_or_path='Qwen/Qwen2.5-0.5B', vocab_size=151643, "
+        "model_max_length=32768, is_fast=True, padding_side='right',\n        added_tokens_decoder={\n"
+        "            151643: AddedToken('<|endoftext|>'),\n        }\n    ),\n    gen=3,\n)"
+    )
     for head in ("Falsifying example: test_generations(", "Failing test case: test_generations("):
         text = misconceptions.hypothesis_free(notes.replace("Falsifying example: test_generations(", head))
         assert text == "failing input: tokenizer=<Qwen2TokenizerFast>, gen=3", text
@@ -135,14 +151,28 @@ def test_hypothesis_wording_never_reaches_a_learner():
 def test_a_value_withheld_in_one_key_point_is_withheld_in_the_whole_report():
     from grader.engine import attempts
 
-    ex = next(e for e in catalog.available() if any(kp.recall for kp in e.key_points)
-              and any(not kp.recall for kp in e.key_points))
+    ex = next(
+        e
+        for e in catalog.available()
+        if any(kp.recall for kp in e.key_points) and any(not kp.recall for kp in e.key_points)
+    )
     recall = next(kp for kp in ex.key_points if kp.recall)
     other = next(kp for kp in ex.key_points if not kp.recall)
-    res = ExerciseResult(ex.id, "graded", [
-        KeyPointResult(recall.id, "failed", "what", expected="-100", got="0"),
-        KeyPointResult(other.id, "failed", "labels at the EOS", expected="[-100, 5]", got="[7, 5]",
-                       hint="a label of -100 is ignored; not 1-100")])
+    res = ExerciseResult(
+        ex.id,
+        "graded",
+        [
+            KeyPointResult(recall.id, "failed", "what", expected="-100", got="0"),
+            KeyPointResult(
+                other.id,
+                "failed",
+                "labels at the EOS",
+                expected="[-100, 5]",
+                got="[7, 5]",
+                hint="a label of -100 is ignored; not 1-100",
+            ),
+        ],
+    )
     [a, b] = attempts.gate({ex.id: res}, None)[ex.id].key_points
     assert a.expected is None
     assert b.expected == f"[{attempts.WITHHELD_MARK}, 5]", b.expected
@@ -236,27 +266,39 @@ def test_a_state_of_one_on_two_gpus_names_only_what_the_probe_confirms(declared)
     the activations out all give 1 (the truth is 2); on the probe they differ."""
     args = (1, 1, "FSDP", 2)
     ceil = lambda a, b: -(-a // b)  # noqa: E731
-    answers = {"shards the activations too": lambda s, a, st, n: ceil(s + a, n),
-               "rounds each GPU's share down": lambda s, a, st, n: s // n + a,
-               "leaves out the activations": lambda s, a, st, n: ceil(s, n)}
+    answers = {
+        "shards the activations too": lambda s, a, st, n: ceil(s + a, n),
+        "rounds each GPU's share down": lambda s, a, st, n: s // n + a,
+        "leaves out the activations": lambda s, a, st, n: ceil(s, n),
+    }
     assert {f(*args) for f in answers.values()} == {1}
     for words, answer in answers.items():
-        line, held = misconceptions.name_by_property("per_gpu_with_activations",
-                                                     _FakeLearner("per_gpu_bytes", answer, args))
+        line, held = misconceptions.name_by_property(
+            "per_gpu_with_activations", _FakeLearner("per_gpu_bytes", answer, args)
+        )
         assert len(held) == 3 and words in line, (words, line)
 
 
 def test_a_withheld_yes_or_no_does_not_blank_every_config():
     from grader.engine import attempts
 
-    ex = next(e for e in catalog.available() if any(kp.recall for kp in e.key_points)
-              and any(not kp.recall for kp in e.key_points))
+    ex = next(
+        e
+        for e in catalog.available()
+        if any(kp.recall for kp in e.key_points) and any(not kp.recall for kp in e.key_points)
+    )
     recall = next(kp for kp in ex.key_points if kp.recall)
     other = next(kp for kp in ex.key_points if not kp.recall)
-    res = ExerciseResult(ex.id, "graded", [
-        KeyPointResult(recall.id, "failed", "fits?", expected="False", got="True"),
-        KeyPointResult(other.id, "failed", "bytes", expected="32", got="16",
-                       example="config={tie_word_embeddings: False}")])
+    res = ExerciseResult(
+        ex.id,
+        "graded",
+        [
+            KeyPointResult(recall.id, "failed", "fits?", expected="False", got="True"),
+            KeyPointResult(
+                other.id, "failed", "bytes", expected="32", got="16", example="config={tie_word_embeddings: False}"
+            ),
+        ],
+    )
     [_, b] = attempts.gate({ex.id: res}, None)[ex.id].key_points
     assert b.example == "config={tie_word_embeddings: False}", b.example
 

@@ -19,6 +19,7 @@ def test_the_reference_by_its_own_path_earns_nothing(tmp_path):
 
 def test_a_re_commented_copy_elsewhere_earns_nothing(tmp_path):
     copy = tmp_path / "mine.py"
-    copy.write_text("# my answer\n" + (ROOT / "solutions" / "r_recall.py").read_text(encoding="utf-8").replace("\n\n",
-            "\n\n\n"))
+    copy.write_text(
+        "# my answer\n" + (ROOT / "solutions" / "r_recall.py").read_text(encoding="utf-8").replace("\n\n", "\n\n\n")
+    )
     assert _statuses(tmp_path, copy) == {"identical"}

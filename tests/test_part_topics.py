@@ -36,8 +36,12 @@ MARKERS = {
 
 def _overview_rows() -> dict[int, str]:
     text = (course_dir() / PART_7).read_text(encoding="utf-8")
-    return {i + 1: line for line in text.splitlines() for i, n in enumerate(NUMERALS)
-            if line.startswith(f"第{n}篇：") and "\t" in line}
+    return {
+        i + 1: line
+        for line in text.splitlines()
+        for i, n in enumerate(NUMERALS)
+        if line.startswith(f"第{n}篇：") and "\t" in line
+    }
 
 
 def test_every_part_the_overview_table_names_passes():

@@ -29,9 +29,17 @@ from tests import course_files, quiz_helpers
 GB, GIB = 1e9, 2**30
 seeds = st.integers(0, 2**40)
 SLOW = {"A7", "B1"}  # a real Llama-3-8B decoder layer is measured (once per process)
-OTHER_CONFIG = {"vocab_size": 40, "hidden_size": 24, "intermediate_size": 40, "num_hidden_layers": 2,
-                "num_attention_heads": 3, "num_key_value_heads": 1, "head_dim": 8, "tie_word_embeddings": True,
-                "max_position_embeddings": 64}  # not the quiz's own small model
+OTHER_CONFIG = {
+    "vocab_size": 40,
+    "hidden_size": 24,
+    "intermediate_size": 40,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 3,
+    "num_key_value_heads": 1,
+    "head_dim": 8,
+    "tie_word_embeddings": True,
+    "max_position_embeddings": 64,
+}  # not the quiz's own small model
 
 
 def _real_bytes_per_param(config) -> tuple[float, float]:
@@ -80,9 +88,17 @@ def expectations(cfg_bpp: float, cfg_frozen: float) -> dict:
         return b * t * L3["hidden_size"] * L3["num_hidden_layers"] * torch.bfloat16.itemsize
 
     def kv_cfg(p):
-        return {"vocab_size": 16, "hidden_size": p["heads"] * p["head_dim"], "intermediate_size": 16,
-                "num_hidden_layers": p["layers"], "num_attention_heads": p["heads"], "num_key_value_heads": p["kv"],
-                "head_dim": p["head_dim"], "tie_word_embeddings": False, "max_position_embeddings": 64}
+        return {
+            "vocab_size": 16,
+            "hidden_size": p["heads"] * p["head_dim"],
+            "intermediate_size": 16,
+            "num_hidden_layers": p["layers"],
+            "num_attention_heads": p["heads"],
+            "num_key_value_heads": p["kv"],
+            "head_dim": p["head_dim"],
+            "tie_word_embeddings": False,
+            "max_position_embeddings": 64,
+        }
 
     def c6_changes(p):
         b = dict(map(tuple, p["tb"]))
@@ -105,7 +121,7 @@ def expectations(cfg_bpp: float, cfg_frozen: float) -> dict:
         ("A1", "fits"): lambda p: p["file_gb"] * T.list_peak_factor() <= p["ram_gb"],
         ("A2", "nbytes"): lambda p: math.prod(p["shape"]) * getattr(torch, p["dtype"]).itemsize,
         ("A2", "int_index"): lambda p: tuple(torch.empty(p["shape"], device="meta")[:, -p["k"]].shape),
-        ("A2", "slice"): lambda p: tuple(torch.empty(p["shape"], device="meta")[:, -p["k"]:].shape),
+        ("A2", "slice"): lambda p: tuple(torch.empty(p["shape"], device="meta")[:, -p["k"] :].shape),
         ("A3", "can"): lambda p: _broadcasts(p["a"], p["b"]),
         ("A4", "grad"): lambda p: p["k"] * 2 * (p["w"] * p["x"] - 1) * p["x"],
         ("A5", "expected"): lambda p: math.log(p["V"]),
@@ -117,18 +133,21 @@ def expectations(cfg_bpp: float, cfg_frozen: float) -> dict:
         ("A8", "state"): lambda p: _peft(T.MODELS[p["model"]](), p["r1"]) * cfg_bpp,
         ("A8", "share"): lambda p: _peft(T.MODELS[p["model"]](), p["r1"]) / _meta_params(T.MODELS[p["model"]]()),
         ("A9", "kv"): lambda p: _kv(T.MODELS[p["model"]](), p["n"], p["ctx"]),
-        ("A9", "fits"): lambda p: _meta_params(T.MODELS[p["model"]]()) * 2 + _kv(T.MODELS[p["model"]](), p["n"],
-                                                                                 p["ctx"])
-        <= p["gpu_gb"] * GB,
+        ("A9", "fits"): lambda p: (
+            _meta_params(T.MODELS[p["model"]]()) * 2 + _kv(T.MODELS[p["model"]](), p["n"], p["ctx"]) <= p["gpu_gb"] * GB
+        ),
         ("A10", "idle"): lambda p: 1 - _shown(p)["device"] / _shown(p)["wall"],
         ("B1", "ckpt_fits"): lambda p: lora_state(p["r"]) + l3_ckpt(p["B"], p["T"]) <= p["gpu_gb"] * GB,
         ("B1", "block"): lambda p: "activations",
         ("B2", "ci"): lambda p: 1.96 * math.sqrt(p["acc"] * (1 - p["acc"]) / p["n"]),
-        ("B3", "ignored"): lambda p: sum(a for a, _ in p["rows"]) + sum(
-            max(a + b + 1 for a, b in p["rows"]) - (a + b + 1) for a, b in p["rows"]),
-        ("B4",
-         "floor"): lambda p: _meta_params(T.MODELS[p["model"]]()) * 2 / ({"H100": 3.35, "A100": 2.039, "H200": 4.8,
-                                                                                "L40S": 0.864}[p["gpu"]] * 1e12),
+        ("B3", "ignored"): lambda p: (
+            sum(a for a, _ in p["rows"]) + sum(max(a + b + 1 for a, b in p["rows"]) - (a + b + 1) for a, b in p["rows"])
+        ),
+        ("B4", "floor"): lambda p: (
+            _meta_params(T.MODELS[p["model"]]())
+            * 2
+            / ({"H100": 3.35, "A100": 2.039, "H200": 4.8, "L40S": 0.864}[p["gpu"]] * 1e12)
+        ),
         ("B4", "extra"): lambda p: _peft(T.MODELS[p["model"]](), 16) * 2,
         ("B5", "per_gpu"): lambda p: lora_state(16),
         ("B5", "effective"): lambda p: p["b"] * p["n"] * p["k"],
@@ -138,27 +157,37 @@ def expectations(cfg_bpp: float, cfg_frozen: float) -> dict:
         ("C1", "lora_gpus"): lambda p: math.ceil(p["n_b"] * (cfg_frozen + p["pct"] / 100 * cfg_bpp) / p["gpu_gb"]),
         ("C1", "lora"): lambda p: p["n_b"] * 1e9 * (cfg_frozen + p["pct"] / 100 * cfg_bpp),
         # sharded over at least the planned whole 8-GPU nodes (the interview's premises agree)
-        ("C1", "fsdp_share"): lambda p: p["n_b"] * 1e9 * cfg_bpp / max(
-            p["shards"], -(-math.ceil(p["n_b"] * 1e9 * cfg_bpp / (p["gpu_gb"] * GB)) // 8) * 8),
+        ("C1", "fsdp_share"): lambda p: (
+            p["n_b"]
+            * 1e9
+            * cfg_bpp
+            / max(p["shards"], -(-math.ceil(p["n_b"] * 1e9 * cfg_bpp / (p["gpu_gb"] * GB)) // 8) * 8)
+        ),
         ("C1", "qlora"): lambda p: p["n_b"] * 1e9 * (0.5 + p["pct"] / 100 * cfg_bpp),
         ("C1", "inference"): lambda p: torch.bfloat16.itemsize / cfg_bpp,
         ("C2", "lnv"): lambda p: math.log(p["V"]),
-        ("C3", "quant_prefill"): lambda p: c3(p, p["T"]) / max(2 * p["n_b"] * 1e9 * p["T"] / (p["peak"] * 1e12),
-                                                               p["n_b"] * 1e9 * p["bits"] / 8 / (p["bw"] * 1e12)),
+        ("C3", "quant_prefill"): lambda p: (
+            c3(p, p["T"])
+            / max(2 * p["n_b"] * 1e9 * p["T"] / (p["peak"] * 1e12), p["n_b"] * 1e9 * p["bits"] / 8 / (p["bw"] * 1e12))
+        ),
         ("C3", "ridge"): lambda p: p["peak"] / p["bw"],
         ("C3", "intensity"): lambda p: p["b"],
         ("C3", "floor"): lambda p: c3(p, 1),
         ("C3", "batch_time"): lambda p: c3(p, p["B"]),
         ("C3", "throughput"): lambda p: p["B"] / c3(p, p["B"]),
-        ("C3", "quant_decode"): lambda p: c3(p, 1) / max(2 * p["n_b"] * 1e9 / (p["peak"] * 1e12),
-                                                         p["n_b"] * 1e9 * p["bits"] / 8 / (p["bw"] * 1e12)),
+        ("C3", "quant_decode"): lambda p: (
+            c3(p, 1) / max(2 * p["n_b"] * 1e9 / (p["peak"] * 1e12), p["n_b"] * 1e9 * p["bits"] / 8 / (p["bw"] * 1e12))
+        ),
         ("C3", "prefill_ms"): lambda p: c3(p, p["T"]),
         ("C4", "state_bytes"): lambda p: cfg_bpp - torch.bfloat16.itemsize,
         ("C4", "max_batch"): lambda p: max(0, int((p["gpu_gb"] * GB - p["fixed_gb"] * GB) // (p["per_gib"] * GIB))),
         ("C4", "act_estimate"): lambda p: p["B"] * p["T"] * 32 * (6 * 4096 + 3 * 14336) * 2,
         # the drawn size doubled until a share fits the interview's GPU
-        ("C4", "fsdp"): lambda p: p["state_gb"] * GB / (p["shards"] * 2 ** max(
-            0, math.ceil(math.log2(p["state_gb"] / (p["gpu_gb"] * p["shards"]))))),
+        ("C4", "fsdp"): lambda p: (
+            p["state_gb"]
+            * GB
+            / (p["shards"] * 2 ** max(0, math.ceil(math.log2(p["state_gb"] / (p["gpu_gb"] * p["shards"])))))
+        ),
         ("C4", "ddp"): lambda p: p["state_gb"] * GB,
         ("C4", "kv_gqa"): lambda p: 2 * p["kv"]["num_key_value_heads"] * 128 * p["kv"]["num_hidden_layers"] * 2,
         ("C5", "clip"): lambda p: min(p["norm"], 1.0),
@@ -170,9 +199,11 @@ def expectations(cfg_bpp: float, cfg_frozen: float) -> dict:
         ("C6", "improved"): lambda p: c6_changes(p)[0],
         ("C6", "degraded"): lambda p: c6_changes(p)[1],
         ("C7", "list_gb"): lambda p: p["file_gb"] * GB * T.list_peak_factor(),
-        ("C7",
-         "dedupe"): lambda p: len(dict.fromkeys(" ".join(d.split()) for d in T.make_docs(p["doc_seed"], p["n_docs"], 4)
-                                                      if " ".join(d.split()))),
+        ("C7", "dedupe"): lambda p: len(
+            dict.fromkeys(
+                " ".join(d.split()) for d in T.make_docs(p["doc_seed"], p["n_docs"], 4) if " ".join(d.split())
+            )
+        ),
     }
 
 
@@ -226,6 +257,7 @@ def test_answers_agree_with_ground_truth_on_drawn_variants(qid):
             answer = v.answer(part)  # the shown right answer is accepted, a wrong one is not
             assert answer.assess(answer.parse(quiz_helpers.right(answer, got)), got), (qid, part.id, got)
             assert not answer.assess(answer.parse(quiz_helpers.wrong(answer, got)), got), (qid, part.id, got)
+
     check()
 
 
@@ -250,17 +282,43 @@ def _course(qid, **over) -> Variant:
 
 
 COURSE_ANSWERS = [  # (question, part, what the course says, typed as a learner would)
-    ("A1", "list_gb", "40 GB"), ("A1", "fits", "n"), ("A2", "nbytes", "16 MiB"), ("A2", "int_index", "(16, 1024)"),
-    ("A2", "slice", "(16, 1, 1024)"), ("A3", "shape", "(8, 16, 64)"), ("A4", "grad", "60"), ("A5", "expected", "11.9"),
-    ("A6", "full", "48 GB"), ("A6", "full_fits", "n"), ("A6", "lora", "6.5 GB"), ("A6", "lora_fits", "y"),
-    ("A7", "plain", "66 GiB"), ("A7", "checkpointed", "4 GiB"), ("A8", "trainable", "17.6M"), ("A8", "state", "282 MB"),
-    ("A8", "share", "3.6%"), ("A9", "kv", "68.7 GB"), ("A9", "fits", "n"), ("A10", "idle", "70%"),
-    ("B1", "activations", "132 GiB"), ("B1", "ckpt_fits", "y"), ("B2", "ci", "10.9%"), ("B4", "floor", "0.3 ms"),
-    ("B4", "changes", "n"), ("B4", "extra", "17.6 MB"), ("B5", "per_gpu", "16.7 GB"),
+    ("A1", "list_gb", "40 GB"),
+    ("A1", "fits", "n"),
+    ("A2", "nbytes", "16 MiB"),
+    ("A2", "int_index", "(16, 1024)"),
+    ("A2", "slice", "(16, 1, 1024)"),
+    ("A3", "shape", "(8, 16, 64)"),
+    ("A4", "grad", "60"),
+    ("A5", "expected", "11.9"),
+    ("A6", "full", "48 GB"),
+    ("A6", "full_fits", "n"),
+    ("A6", "lora", "6.5 GB"),
+    ("A6", "lora_fits", "y"),
+    ("A7", "plain", "66 GiB"),
+    ("A7", "checkpointed", "4 GiB"),
+    ("A8", "trainable", "17.6M"),
+    ("A8", "state", "282 MB"),
+    ("A8", "share", "3.6%"),
+    ("A9", "kv", "68.7 GB"),
+    ("A9", "fits", "n"),
+    ("A10", "idle", "70%"),
+    ("B1", "activations", "132 GiB"),
+    ("B1", "ckpt_fits", "y"),
+    ("B2", "ci", "10.9%"),
+    ("B4", "floor", "0.3 ms"),
+    ("B4", "changes", "n"),
+    ("B4", "extra", "17.6 MB"),
+    ("B5", "per_gpu", "16.7 GB"),
     ("B5", "command", "torchrun --nproc_per_node=8 train.py"),
-    ("C1", "bytes", "16"), ("C1", "full", "1120 GB"), ("C1", "full_gpus", "16"), ("C1", "full_gpus", "14"),
-                  ("C1", "one_node", "n"), ("C1", "lora", "155 GB"),
-    ("C1", "lora_gpus", "2"), ("C1", "inference", "0.125"), ("C7", "list_gb", "50 GB"),
+    ("C1", "bytes", "16"),
+    ("C1", "full", "1120 GB"),
+    ("C1", "full_gpus", "16"),
+    ("C1", "full_gpus", "14"),
+    ("C1", "one_node", "n"),
+    ("C1", "lora", "155 GB"),
+    ("C1", "lora_gpus", "2"),
+    ("C1", "inference", "0.125"),
+    ("C7", "list_gb", "50 GB"),
 ]
 
 
@@ -272,13 +330,18 @@ def test_the_course_numbers_are_right_answers(qid, part_id, typed):
     assert answer.assess(answer.parse(typed), v.truth(part)), (typed, v.truth(part))
 
 
-@pytest.mark.parametrize("qid,params,typed", [
-    ("R.ridge_point", {"peak_tflops": 989, "bw_tb_s": 3.35}, "295 FLOP/byte"),
-    ("R.decode_floor", {"n_b": 8.03, "dtype": "bf16", "bw_tb_s": 3.35}, "4.8 ms"),
-    ("R.kv_cache_per_token", {"layers": 32, "heads": 32, "kv": 8, "head_dim": 128}, "131,072 B"),
-    ("R.first_step_loss", {"V": 128}, "4.85"), ("R.ci95", {"n": 80, "p": 0.55}, "10.9%"),
-    ("R.thread_speedup", {"t": 0.46, "threads": 8, "cores": 8}, "1.0x"), ("R.ignore_index", {}, "-100"),
-])
+@pytest.mark.parametrize(
+    "qid,params,typed",
+    [
+        ("R.ridge_point", {"peak_tflops": 989, "bw_tb_s": 3.35}, "295 FLOP/byte"),
+        ("R.decode_floor", {"n_b": 8.03, "dtype": "bf16", "bw_tb_s": 3.35}, "4.8 ms"),
+        ("R.kv_cache_per_token", {"layers": 32, "heads": 32, "kv": 8, "head_dim": 128}, "131,072 B"),
+        ("R.first_step_loss", {"V": 128}, "4.85"),
+        ("R.ci95", {"n": 80, "p": 0.55}, "10.9%"),
+        ("R.thread_speedup", {"t": 0.46, "threads": 8, "cores": 8}, "1.0x"),
+        ("R.ignore_index", {}, "-100"),
+    ],
+)
 def test_the_must_remember_numbers_are_right_answers(qid, params, typed):
     v = Variant(bank.get(qid), 0, params)
     (part,) = v.parts()
@@ -289,8 +352,11 @@ def test_the_must_remember_numbers_are_right_answers(qid, params, typed):
 def test_answers_follow_the_ground_truth_not_the_bank(monkeypatch):
     """Change what the real tensors say and the quiz's answers move with it: nothing is typed in."""
     v = _course("A6")
-    monkeypatch.setattr(T, "state_bytes_per_param", lambda: {"weights": 2, "grads": 2, "master": 8, "adam_m": 4,
-                                                              "adam_v": 4, "frozen_weights": 2})
+    monkeypatch.setattr(
+        T,
+        "state_bytes_per_param",
+        lambda: {"weights": 2, "grads": 2, "master": 8, "adam_m": 4, "adam_v": 4, "frozen_weights": 2},
+    )
     assert math.isclose(v.truth(v.question.part("full")), 3e9 * 20)
     v = _course("A9")
     monkeypatch.setattr(T, "kv_cache_bytes", lambda *a, **k: 7)
@@ -319,19 +385,25 @@ def test_r_quotes_are_must_remember_lines():
 def test_course_text_is_copied_verbatim_from_the_course():
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("extract",
-                                                  Path(__file__).parents[1] / "scripts" / "extract_course_text.py")
+    spec = importlib.util.spec_from_file_location(
+        "extract", Path(__file__).parents[1] / "scripts" / "extract_course_text.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     text = (course_files.course_dir() / course_files.PART_7).read_text(encoding="utf-8")
     data = mod.extract(text)
     # the module is the script's output byte for byte (written as ruff format would): regenerated, not edited
     assert mod.render(data) == Path(course_text.__file__).read_text(encoding="utf-8"), (
-        "regenerate: python scripts/extract_course_text.py <part 7> > grader/quiz/course_text.py")
+        "regenerate: python scripts/extract_course_text.py <part 7> > grader/quiz/course_text.py"
+    )
     assert data["questions"] == course_text.QUESTIONS and data["answers"] == course_text.ANSWERS
     assert data["c_points"] == course_text.C_POINTS and data["must_remember"] == course_text.MUST_REMEMBER
-    for quote in [*course_text.QUESTIONS.values(), *course_text.ANSWERS.values(), course_text.PARTS_SENTENCE,
-                  *(p for ps in course_text.C_POINTS.values() for p in ps)]:
+    for quote in [
+        *course_text.QUESTIONS.values(),
+        *course_text.ANSWERS.values(),
+        course_text.PARTS_SENTENCE,
+        *(p for ps in course_text.C_POINTS.values() for p in ps),
+    ]:
         assert quote in text
 
 
@@ -383,6 +455,7 @@ def test_questions_do_not_state_their_answers(qid):
 @pytest.mark.parametrize("qid", QIDS)
 def test_two_learners_get_different_numbers_and_one_learner_the_same(qid):
     q = bank.get(qid)
+
     def draws(learner_seed):
         return [json.dumps(q.variant(bank.variant_seed(learner_seed, qid, k)).params, sort_keys=True) for k in range(3)]
 

@@ -12,8 +12,13 @@ import pytest
 from grader.quiz import bank, session, units
 from grader.quiz.answers import Choice, Number, YesNo
 
-SLOW = {"A7", "B1", "A8", "A1",
-        "R.bytes_per_param"}  # real measurements: their course variant only (cached per process)
+SLOW = {
+    "A7",
+    "B1",
+    "A8",
+    "A1",
+    "R.bytes_per_param",
+}  # real measurements: their course variant only (cached per process)
 
 
 def _variants(q):
@@ -89,17 +94,24 @@ def test_the_right_value_is_shown_at_the_precision_that_decides():
 def test_no_raw_latex_in_a_question_or_an_answer():
     for q in bank.questions():
         for v in _variants(q)[:1]:
-            texts = [session.plain(v.text("zh")), session.plain(v.text("en")), session.plain(q.answer_zh),
-                     session.plain(q.answer_en)]
+            texts = [
+                session.plain(v.text("zh")),
+                session.plain(v.text("en")),
+                session.plain(q.answer_zh),
+                session.plain(q.answer_en),
+            ]
             texts += [session.plain(v.prompt(p, lang)) for p in v.parts() for lang in ("zh", "en")]
             for text in texts:
                 assert not re.search(r"\\[a-zA-Z(\[]|\\\)", text), (q.id, text)
 
 
-@pytest.mark.parametrize("qid,part_id,typed", [
-    ("C1", "inference", "1/8"),  # the course: "推理为什么只有 1/8"
-    ("C1", "strategy", "FSDP"),  # an option by its name
-])
+@pytest.mark.parametrize(
+    "qid,part_id,typed",
+    [
+        ("C1", "inference", "1/8"),  # the course: "推理为什么只有 1/8"
+        ("C1", "strategy", "FSDP"),  # an option by its name
+    ],
+)
 def test_the_course_answer_forms_are_accepted(qid, part_id, typed):
     q = bank.get(qid)
     v = q.course_variant() if q.course is not None else q.variant(1)

@@ -26,7 +26,7 @@ def project(tmp_path):
     bin_.mkdir(parents=True)
     log = tmp_path / "calls.log"
     fake = bin_ / "python"
-    fake.write_text(f"#!/bin/sh\necho \"$@\" >> {log}\n")
+    fake.write_text(f'#!/bin/sh\necho "$@" >> {log}\n')
     fake.chmod(0o755)
     return tmp_path, log
 
@@ -49,7 +49,7 @@ def test_an_installed_venv_is_not_installed_again(project):
         os.utime(path / name, (later, later))
     _make(path)
     _make(path)
-    assert _calls(log) == first, _calls(log)[len(first):]
+    assert _calls(log) == first, _calls(log)[len(first) :]
     with open(path / "requirements.lock", "a") as f:  # a changed pin installs once
         f.write("# changed\n")
     _make(path)

@@ -44,10 +44,25 @@ def days_pass(home, n):
 
 def spawn(args, home, log=None):
     secret(home)
-    env = dict(os.environ, XDG_DATA_HOME=str(home), PYTHONPATH=str(ROOT), NO_COLOR="1", TERM="xterm",
-               TOOLBOX_GRADER_LEARNER="pty-learner", COLUMNS="250", LANG="C.UTF-8")
-    child = pexpect.spawn(sys.executable, ["-m", "grader.cli", "quiz", *args], cwd=str(ROOT),
-                          env=env, encoding="utf-8", timeout=240, dimensions=(60, 250))
+    env = dict(
+        os.environ,
+        XDG_DATA_HOME=str(home),
+        PYTHONPATH=str(ROOT),
+        NO_COLOR="1",
+        TERM="xterm",
+        TOOLBOX_GRADER_LEARNER="pty-learner",
+        COLUMNS="250",
+        LANG="C.UTF-8",
+    )
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "grader.cli", "quiz", *args],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=240,
+        dimensions=(60, 250),
+    )
     child.logfile_read = log  # everything the terminal showed
     return child
 
@@ -84,8 +99,13 @@ def answer_session(child, plan, transcript, home):
             seen.append((qid, part.id, what))
 
 
-SLIPS = {("R.decode_floor", "floor"): "slip", ("R.bytes_per_param", "total"): "slip", ("A6", "full"): "slip",
-         ("A6", "lora"): "slip", ("R.ci95", "half_width"): "invalid"}
+SLIPS = {
+    ("R.decode_floor", "floor"): "slip",
+    ("R.bytes_per_param", "total"): "slip",
+    ("A6", "full"): "slip",
+    ("A6", "lora"): "slip",
+    ("R.ci95", "half_width"): "invalid",
+}
 
 
 def level(home) -> str:
@@ -155,9 +175,18 @@ def test_piped_input_works_and_stops_at_the_end(tmp_path):
     v = q.variant(store.graded_seed(secret(tmp_path), "pipe", "A3", 0))
     lines = [quiz_helpers.right(v.answer(p), v.truth(p)) for p in v.parts()]
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), PYTHONPATH=str(ROOT), TOOLBOX_GRADER_LEARNER="pipe")
-    out = subprocess.run([sys.executable, "-m", "grader.cli", "quiz", "A3", "--lang", "en"],
-                         input="\n".join(lines) + "\n", capture_output=True, text=True, env=env, cwd=ROOT, timeout=240)
+    out = subprocess.run(
+        [sys.executable, "-m", "grader.cli", "quiz", "A3", "--lang", "en"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=240,
+    )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.count("✓") == len(lines) and (f"This session: {len(lines)} answers, {len(lines)} "
-                                                    f"right") in out.stdout
+    assert (
+        out.stdout.count("✓") == len(lines)
+        and (f"This session: {len(lines)} answers, {len(lines)} right") in out.stdout
+    )
     assert "Next review: in 2 day(s)" in out.stdout

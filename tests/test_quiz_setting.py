@@ -21,6 +21,9 @@ def test_a_longer_interval_is_kept(monkeypatch):
 
 def test_same_day_recall_never_masters(monkeypatch):
     monkeypatch.setenv(store.MASTERY_DAYS_ENV, "0")
-    reviews = [store.Review(at=0.0, correct=False), store.Review(at=3600.0, correct=True),
-               store.Review(at=7200.0, correct=True)]
+    reviews = [
+        store.Review(at=0.0, correct=False),
+        store.Review(at=3600.0, correct=True),
+        store.Review(at=7200.0, correct=True),
+    ]
     assert not store.memory(reviews).mastered

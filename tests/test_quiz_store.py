@@ -71,8 +71,14 @@ class Scripted:
 def run(st, plan, targets, *, lang="en", rounds=1, learner="ada", clock=None, explicit=None):
     out = io.StringIO()
     reader = Scripted(plan)
-    sess = session.Session(st, learner, lang, io=session.IO(Console(file=out, width=200), reader, echo=True),
-                           rounds=rounds, now=clock or Clock())
+    sess = session.Session(
+        st,
+        learner,
+        lang,
+        io=session.IO(Console(file=out, width=200), reader, echo=True),
+        rounds=rounds,
+        now=clock or Clock(),
+    )
     reader.sess = sess
     qs, named = session.expand_targets(targets)
     sess.run(qs, named if explicit is None else explicit)
@@ -204,8 +210,7 @@ def test_a_stopped_run_resumes_at_the_question_and_part(st):
     (first,) = st.rows("ada", "A6")
     out = io.StringIO()
     reader = Scripted(["right", "quit"])
-    sess = session.Session(st, "ada", "en", io=session.IO(Console(file=out, width=200), reader, echo=True),
-                           now=Clock())
+    sess = session.Session(st, "ada", "en", io=session.IO(Console(file=out, width=200), reader, echo=True), now=Clock())
     reader.sess = sess
     sess.run(bank.questions("A"), False)
     rows = st.rows("ada", "A6")
@@ -243,7 +248,7 @@ def test_c_second_interview_asks_only_what_is_due(st):
 
 def test_the_sitting_ends_with_a_summary_and_the_wrong_answers_reviewed(st):
     text = run(st, ["wrong", "slip", "right"], ["R.ridge_point", "R.decode_floor"])
-    tail = text[text.index("This session"):]
+    tail = text[text.index("This session") :]
     assert "2 answers, 1 right, 1 wrong, 1 slip(s)" in tail and "Next review: in 1 day(s)" in tail
     assert "Your wrong answers, to review" in tail and "R.ridge_point" in tail
     assert session.plain(bank.get("R.ridge_point").answer_zh) in tail  # the course's 答案
@@ -282,9 +287,12 @@ CREATE TABLE answers (id INTEGER PRIMARY KEY AUTOINCREMENT, learner TEXT NOT NUL
 CREATE TABLE truth_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, at REAL NOT NULL);""")
     db.execute("INSERT INTO learners VALUES ('ada', 12345, 0)")
     for k, at in enumerate((T0, T0 + 60, T0 + 3 * DAY)):
-        db.execute("INSERT INTO answers (learner, question, part, attempt, n_parts, variant_seed, params, answer, "
-                   "value, expected, correct, slips, seconds, lang, at) VALUES ('ada', 'R.ci95', 'half_width', ?, 1, "
-                   "?, '{}', '5%', '0.05', '0.05', 1, '[]', 3.0, 'en', ?)", (k, 100 + k, at))
+        db.execute(
+            "INSERT INTO answers (learner, question, part, attempt, n_parts, variant_seed, params, answer, "
+            "value, expected, correct, slips, seconds, lang, at) VALUES ('ada', 'R.ci95', 'half_width', ?, 1, "
+            "?, '{}', '5%', '0.05', '0.05', 1, '[]', 3.0, 'en', ?)",
+            (k, 100 + k, at),
+        )
     db.commit()
     db.close()
     s = store.Store(path)
@@ -321,13 +329,18 @@ def test_levels_take_the_closed_book_criteria_from_the_quiz(st):
     d = s.to_dict()
     assert d["level_sources"].startswith("quiz") and d["quiz"]["R"] == "0/12" and d["code_level"] == "can-teach"
     json.dumps(d)
-    full = levels.QuizCounts(counts.r[1:] * 2, counts.a[1:] * 2, counts.b[1:] * 2,
-                             {k: (t, t) for k, (_, t) in counts.c_points.items()},
-                             {k: (t, t) for k, (_, t) in counts.c_all.items()})
+    full = levels.QuizCounts(
+        counts.r[1:] * 2,
+        counts.a[1:] * 2,
+        counts.b[1:] * 2,
+        {k: (t, t) for k, (_, t) in counts.c_points.items()},
+        {k: (t, t) for k, (_, t) in counts.c_all.items()},
+    )
     assert levels.summarize(everything, quiz=full).level == "can-teach"
     assert levels.summarize({}, quiz=full).level == "read"  # P1-P4 are done in code
-    half = levels.QuizCounts((10, 12), (8, 10), (4, 5), {k: (-(-t // 2), t) for k, (_, t) in counts.c_points.items()},
-                             dict(counts.c_all))
+    half = levels.QuizCounts(
+        (10, 12), (8, 10), (4, 5), {k: (-(-t // 2), t) for k, (_, t) in counts.c_points.items()}, dict(counts.c_all)
+    )
     s = levels.summarize(everything, quiz=half)
     assert s.level == "mastered" and s.pass_line
     assert all(n.startswith("[quiz] C") for n in s.next_level_needs)
@@ -368,8 +381,9 @@ def test_a_seeded_run_is_practice_and_counts_toward_nothing(st):
     q = bank.get("R.ridge_point")
     out = io.StringIO()
     reader = Scripted(["right"] * 4)
-    sess = session.Session(st, "ada", "en", seed=7, io=session.IO(Console(file=out, width=200), reader, echo=True),
-                           rounds=2)
+    sess = session.Session(
+        st, "ada", "en", seed=7, io=session.IO(Console(file=out, width=200), reader, echo=True), rounds=2
+    )
     reader.sess = sess
     sess.run([q], True)
     assert "Practice (--seed)" in out.getvalue()

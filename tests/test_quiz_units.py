@@ -22,8 +22,22 @@ from grader.quiz.answers import (
     YesNo,
 )
 
-BYTE_UNITS = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30,
-              "TiB": 2**40, "bytes": 1, "字节": 1, "Gb": 1e9 / 8, "Mbit": 1e6 / 8, "bits": 1 / 8}
+BYTE_UNITS = {
+    "B": 1,
+    "KB": 1e3,
+    "MB": 1e6,
+    "GB": 1e9,
+    "TB": 1e12,
+    "KiB": 2**10,
+    "MiB": 2**20,
+    "GiB": 2**30,
+    "TiB": 2**40,
+    "bytes": 1,
+    "字节": 1,
+    "Gb": 1e9 / 8,
+    "Mbit": 1e6 / 8,
+    "bits": 1 / 8,
+}
 TIME_UNITS = {"s": 1, "ms": 1e-3, "µs": 1e-6, "us": 1e-6, "ns": 1e-9, "毫秒": 1e-3, "秒": 1, "min": 60}
 COUNT_SUFFIX = {"": 1, "K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "billion": 1e9, "万": 1e4, "亿": 1e8}
 numbers = st.floats(1e-3, 1e9, allow_nan=False).map(lambda x: float(f"{x:.6g}"))
@@ -56,14 +70,33 @@ def test_counts_accepted(x, suffix, noun):
     assert math.isclose(q.value, x * COUNT_SUFFIX[suffix], rel_tol=1e-9)
 
 
-@pytest.mark.parametrize("text,dim,value", [
-    ("48 GB", "bytes", 48e9), ("4.8ms", "time", 4.8e-3), ("1.3e9", "count", 1.3e9), ("16 MiB", "bytes", 2**24),
-    ("1.3×10^9", "count", 1.3e9), ("2^30 B", "bytes", 2**30), ("131,072 bytes", "bytes", 131072),
-    ("８.８０M", "count", 8.8e6), ("1760万", "count", 1.76e7), ("70%", "fraction", 0.7), ("0.7", "fraction", 0.7),
-    ("295 FLOP/byte", "flop_per_byte", 295), ("26.7K tokens/s", "tokens_per_s", 26700), ("1.0x", "speedup", 1),
-    ("1×", "speedup", 1), ("3 倍", "speedup", 3), ("−100", "number", -100), ("4.8 毫秒", "time", 4.8e-3),
-    ("14 GPUs", "count", 14), ("14 张卡", "count", 14), ("11.9 nats", "nats", 11.9), ("0.3 s", "time", 0.3),
-])
+@pytest.mark.parametrize(
+    "text,dim,value",
+    [
+        ("48 GB", "bytes", 48e9),
+        ("4.8ms", "time", 4.8e-3),
+        ("1.3e9", "count", 1.3e9),
+        ("16 MiB", "bytes", 2**24),
+        ("1.3×10^9", "count", 1.3e9),
+        ("2^30 B", "bytes", 2**30),
+        ("131,072 bytes", "bytes", 131072),
+        ("８.８０M", "count", 8.8e6),
+        ("1760万", "count", 1.76e7),
+        ("70%", "fraction", 0.7),
+        ("0.7", "fraction", 0.7),
+        ("295 FLOP/byte", "flop_per_byte", 295),
+        ("26.7K tokens/s", "tokens_per_s", 26700),
+        ("1.0x", "speedup", 1),
+        ("1×", "speedup", 1),
+        ("3 倍", "speedup", 3),
+        ("−100", "number", -100),
+        ("4.8 毫秒", "time", 4.8e-3),
+        ("14 GPUs", "count", 14),
+        ("14 张卡", "count", 14),
+        ("11.9 nats", "nats", 11.9),
+        ("0.3 s", "time", 0.3),
+    ],
+)
 def test_course_spellings(text, dim, value):
     assert math.isclose(units.parse(text, dim, units.PLAIN.get(dim)).value, value, rel_tol=1e-12)
 
@@ -74,8 +107,17 @@ def test_no_number_is_refused(text):
         units.parse(text, "bytes", units.unit("GB"))
 
 
-@pytest.mark.parametrize("text,dim", [("4.8 ms", "bytes"), ("48 GB", "time"), ("3 parsecs", "bytes"),
-                                      ("70 % GB", "fraction"), ("5 ms", "count"), ("12 GB", "speedup")])
+@pytest.mark.parametrize(
+    "text,dim",
+    [
+        ("4.8 ms", "bytes"),
+        ("48 GB", "time"),
+        ("3 parsecs", "bytes"),
+        ("70 % GB", "fraction"),
+        ("5 ms", "count"),
+        ("12 GB", "speedup"),
+    ],
+)
 def test_wrong_dimension_or_unknown_unit_is_refused(text, dim):
     with pytest.raises(Invalid) as err:
         units.parse(text, dim, units.PLAIN.get(dim))
@@ -201,27 +243,52 @@ def test_einsum_is_assessed_by_what_it_computes():
 
 
 # ------------------------------------------------------------------ every answer form the course uses (issue 26)
-@pytest.mark.parametrize("text,dim,value", [
-    ("1/8", "fraction", 0.125), ("1/2", "fraction", 0.5), ("3/4", "fraction", 0.75), ("1 / 4", "fraction", 0.25),
-    ("1/8", "speedup", 0.125), ("3/2 GB", "bytes", 1.5e9),
-])
+@pytest.mark.parametrize(
+    "text,dim,value",
+    [
+        ("1/8", "fraction", 0.125),
+        ("1/2", "fraction", 0.5),
+        ("3/4", "fraction", 0.75),
+        ("1 / 4", "fraction", 0.25),
+        ("1/8", "speedup", 0.125),
+        ("3/2 GB", "bytes", 1.5e9),
+    ],
+)
 def test_fractions_as_the_course_writes_them(text, dim, value):
     assert math.isclose(units.parse(text, dim, units.PLAIN.get(dim)).value, value, rel_tol=1e-12)
 
 
-@pytest.mark.parametrize("text,dim", [("1/0", "fraction"), ("1e300 GB", "bytes"), ("1e300 TB", "bytes"),
-                                      ("1e308 亿", "count"), ("inf", "number"), ("nan GB", "bytes")])
+@pytest.mark.parametrize(
+    "text,dim",
+    [
+        ("1/0", "fraction"),
+        ("1e300 GB", "bytes"),
+        ("1e300 TB", "bytes"),
+        ("1e308 亿", "count"),
+        ("inf", "number"),
+        ("nan GB", "bytes"),
+    ],
+)
 def test_non_finite_values_are_refused(text, dim):
     with pytest.raises(Invalid):
         units.parse(text, dim, units.PLAIN.get(dim))
 
 
-@pytest.mark.parametrize("answer,text", [
-    (Number("bytes", "GB"), "-3 GB"), (Number("time", "ms"), "-2 ms"), (Number("count"), "-14"),
-    (Number("fraction", "%"), "-5%"), (Number("nats"), "-1.2"), (Number("speedup"), "-2x"),
-    (Number("bytes", "GB"), ""), (Shape(), ""), (YesNo(), ""),
-                                         (Choice([Option("a", "A", "甲"), Option("b", "B", "乙")]), ""),
-])
+@pytest.mark.parametrize(
+    "answer,text",
+    [
+        (Number("bytes", "GB"), "-3 GB"),
+        (Number("time", "ms"), "-2 ms"),
+        (Number("count"), "-14"),
+        (Number("fraction", "%"), "-5%"),
+        (Number("nats"), "-1.2"),
+        (Number("speedup"), "-2x"),
+        (Number("bytes", "GB"), ""),
+        (Shape(), ""),
+        (YesNo(), ""),
+        (Choice([Option("a", "A", "甲"), Option("b", "B", "乙")]), ""),
+    ],
+)
 def test_impossible_and_empty_answers_are_refused(answer, text):
     with pytest.raises(Invalid):
         answer.parse(text)
@@ -231,18 +298,36 @@ def test_a_signed_number_may_be_negative():
     assert Number("number").parse("-60").value == -60 and Number("count", signed=True).parse("-3").value == -3
 
 
-@pytest.mark.parametrize("text,value", [("是", True), ("否", False), ("对", True), ("错", False), ("能", True),
-                                        ("不能", False), ("不对", False), ("y", True), ("N", False)])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("是", True),
+        ("否", False),
+        ("对", True),
+        ("错", False),
+        ("能", True),
+        ("不能", False),
+        ("不对", False),
+        ("y", True),
+        ("N", False),
+    ],
+)
 def test_chinese_yes_no(text, value):
     assert YesNo().parse(text) is value
 
 
-@pytest.mark.parametrize("question,text,value", [
-    ("追问：这条 grad_norm 曲线平稳", None, None),
-    ("追问：这条 grad_norm 曲线健康吗？", "不健康", False), ("追问：这条 grad_norm 曲线健康吗？", "健康", True),
-    ("两条 mean ± std 带重叠吗？", "不重叠", False), ("两条 mean ± std 带重叠吗？", "重叠", True),
-    ("两条 mean ± std 带重叠吗？", "没重叠", False), ("它分辨得出 5 个点的差吗？", "健康", None),
-])
+@pytest.mark.parametrize(
+    "question,text,value",
+    [
+        ("追问：这条 grad_norm 曲线平稳", None, None),
+        ("追问：这条 grad_norm 曲线健康吗？", "不健康", False),
+        ("追问：这条 grad_norm 曲线健康吗？", "健康", True),
+        ("两条 mean ± std 带重叠吗？", "不重叠", False),
+        ("两条 mean ± std 带重叠吗？", "重叠", True),
+        ("两条 mean ± std 带重叠吗？", "没重叠", False),
+        ("它分辨得出 5 个点的差吗？", "健康", None),
+    ],
+)
 def test_chinese_echo_answers(question, text, value):
     y = YesNo().echoing(question)
     if text is None:
@@ -259,8 +344,12 @@ def test_an_option_typed_by_its_name():
     c = Choice([Option("DDP", "DDP", "DDP"), Option("FSDP", "FSDP", "FSDP")])
     assert c.parse("FSDP") == "FSDP" and c.parse("fsdp") == "FSDP" and c.parse("ddp") == "DDP"
     assert c.parse("b") == "FSDP"  # a letter still works
-    bound = Choice([Option("memory", "memory bandwidth (memory-bound)", "带宽（memory-bound）"),
-                    Option("compute", "compute (compute-bound)", "算力（compute-bound）")])
+    bound = Choice(
+        [
+            Option("memory", "memory bandwidth (memory-bound)", "带宽（memory-bound）"),
+            Option("compute", "compute (compute-bound)", "算力（compute-bound）"),
+        ]
+    )
     assert bound.parse("带宽") == "memory" and bound.parse("compute") == "compute"
     assert bound.parse("Memory bandwidth (memory-bound)") == "memory"
     with pytest.raises(Invalid):

@@ -10,9 +10,23 @@ COURSE_FACT = "the expected value is a course fact (a number, formula or rule th
 COURSE_QUESTION = "the course's own question, with its own numbers, comes first"
 RECORD = "the items of a run record / the label ignore index"
 REVIEWED = {
-    **{("R", k): "R: must-remember facts" for k in (
-        "bytes_per_param", "ridge_point", "decode_floor", "kv_cache_per_token", "first_step_loss", "ignore_index",
-        "einsum_qk", "einsum_pv", "ci95", "thread_speedup", "part_topics", "run_record_items")},
+    **{
+        ("R", k): "R: must-remember facts"
+        for k in (
+            "bytes_per_param",
+            "ridge_point",
+            "decode_floor",
+            "kv_cache_per_token",
+            "first_step_loss",
+            "ignore_index",
+            "einsum_qk",
+            "einsum_pv",
+            "ci95",
+            "thread_speedup",
+            "part_topics",
+            "run_record_items",
+        )
+    },
     ("A1", "fits_in_memory"): "the course's 5.3x list-vs-file ratio decides the verdict",
     ("A5", "expected_first_loss"): COURSE_FACT + ": ln V",
     ("A5", "flags_suspicious_loss"): COURSE_FACT + ": ln V as the line",
@@ -58,12 +72,20 @@ REVIEWED = {
     ("X4", "step_time_vs_batch"): COURSE_QUESTION + " (the course's 8B)",
 }
 # Computed or measured on drawn inputs: everything shows at the first failure (learners' finding).
-MEASURED = {("A6", "matches_real_tensors"), ("B2", "score_verdict"), ("B5", "per_gpu_memory"),
-            ("C3", "decode_step_cost"), ("C4", "memory_blocks"), ("C4", "kv_cache_gqa")}
+MEASURED = {
+    ("A6", "matches_real_tensors"),
+    ("B2", "score_verdict"),
+    ("B5", "per_gpu_memory"),
+    ("C3", "decode_step_cost"),
+    ("C4", "memory_blocks"),
+    ("C4", "kv_cache_gqa"),
+}
 
 
 def test_every_recall_mark_is_reviewed():
     marked = {(ex.id, kp.id) for ex in catalog.CATALOG for kp in ex.key_points if kp.recall}
-    assert marked == set(REVIEWED), {"marked, not reviewed": sorted(marked - set(REVIEWED)),
-                                     "reviewed, not marked": sorted(set(REVIEWED) - marked)}
+    assert marked == set(REVIEWED), {
+        "marked, not reviewed": sorted(marked - set(REVIEWED)),
+        "reviewed, not marked": sorted(set(REVIEWED) - marked),
+    }
     assert not marked & MEASURED, sorted(marked & MEASURED)

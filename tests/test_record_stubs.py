@@ -15,8 +15,9 @@ R_ITEMS = ("run id", "run_id", "data version", "data_version", "commit", "enviro
 
 
 def _text(ex_id: str) -> str:
-    return " ".join((ROOT / "exercises"
-                     / f"{catalog.get(ex_id).module}.py").read_text(encoding="utf-8").lower().split())
+    return " ".join(
+        (ROOT / "exercises" / f"{catalog.get(ex_id).module}.py").read_text(encoding="utf-8").lower().split()
+    )
 
 
 def test_r_withholds_the_record_items():

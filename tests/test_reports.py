@@ -17,13 +17,27 @@ from grader.reports import html as html_report, terminal as report
 def sample_results() -> dict[str, ExerciseResult]:
     results = {ex.id: ExerciseResult(ex.id, "not_available") for ex in catalog.CATALOG}
     a3 = catalog.get("A3")
-    results["A3"] = ExerciseResult("A3", "graded", [
-        KeyPointResult(a3.key_points[0].id, "passed",
-                       figures=[{"kind": "line", "title": "loss", "series": {"yours": [[0, 4.8], [10, 2.0]]}}]),
-        KeyPointResult(a3.key_points[1].id, "failed", "broadcast_shape((2,), (2, 2))", expected="(2, 2)",
-                       got="(2, 2, 1)", example="pair=((2,), (2, 2))"),
-        KeyPointResult(a3.key_points[2].id, "timeout", "broadcast_shape() timed out after 20 s"),
-    ], duration_s=3.2)
+    results["A3"] = ExerciseResult(
+        "A3",
+        "graded",
+        [
+            KeyPointResult(
+                a3.key_points[0].id,
+                "passed",
+                figures=[{"kind": "line", "title": "loss", "series": {"yours": [[0, 4.8], [10, 2.0]]}}],
+            ),
+            KeyPointResult(
+                a3.key_points[1].id,
+                "failed",
+                "broadcast_shape((2,), (2, 2))",
+                expected="(2, 2)",
+                got="(2, 2, 1)",
+                example="pair=((2,), (2, 2))",
+            ),
+            KeyPointResult(a3.key_points[2].id, "timeout", "broadcast_shape() timed out after 20 s"),
+        ],
+        duration_s=3.2,
+    )
     return results
 
 
@@ -89,13 +103,26 @@ def test_html_shows_each_chart_once(monkeypatch, tmp_path):
     measurement, one heading per key point, a link where another key point shows the same chart."""
     monkeypatch.setattr(cache, "CACHE_DIR", tmp_path)
     curve = {"kind": "line", "title": "SFT loss with EOS masked", "series": {"EOS masked": [[0, 3.0], [1, 1.0]]}}
-    bars = [{"kind": "bars", "title": f"P3 bytes, B={b}", "labels": ["peak"],
-             "series": {"estimate": [b], "measured": [b + 1]}} for b in range(12)]
+    bars = [
+        {
+            "kind": "bars",
+            "title": f"P3 bytes, B={b}",
+            "labels": ["peak"],
+            "series": {"estimate": [b], "measured": [b + 1]},
+        }
+        for b in range(12)
+    ]
     x5, p3 = catalog.get("X5").key_points, catalog.get("P3").key_points
     results = {
         "P3": ExerciseResult("P3", "graded", [KeyPointResult(p3[0].id, "passed", figures=bars + bars)]),
-        "X5": ExerciseResult("X5", "graded", [KeyPointResult(x5[0].id, "passed", figures=[curve] * 30),
-                                              KeyPointResult(x5[1].id, "passed", figures=[curve])]),
+        "X5": ExerciseResult(
+            "X5",
+            "graded",
+            [
+                KeyPointResult(x5[0].id, "passed", figures=[curve] * 30),
+                KeyPointResult(x5[1].id, "passed", figures=[curve]),
+            ],
+        ),
     }
     summary = levels.summarize({k: r.outcome() for k, r in results.items()})
     page = html_report.render(results, summary)

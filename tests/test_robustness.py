@@ -29,13 +29,17 @@ CASES = {
     "eats_memory": ("def broadcast_shape(a, b):\n    return bytearray(30 * 2**30)\n", "oom", "2 GiB"),
     "os_exit_in_call": ("import os\ndef broadcast_shape(a, b):\n    os._exit(0)\n", "crashed", "exited (code 0)"),
     "segfault": ("import ctypes\ndef broadcast_shape(a, b):\n    ctypes.string_at(0)\n", "crashed", "SIGSEGV"),
-    "always_equal_object": (textwrap.dedent("""
+    "always_equal_object": (
+        textwrap.dedent("""
         class Anything(tuple):
             def __eq__(self, other):
                 return True
         def broadcast_shape(a, b):
             return Anything()
-        """), "bad_output", "Anything"),
+        """),
+        "bad_output",
+        "Anything",
+    ),
     "wrong_return_type": ("def broadcast_shape(a, b):\n    return 'shape'\n", "failed", "tuple of non-negative ints"),
 }
 
@@ -86,11 +90,22 @@ def test_rich_markup_in_learner_text_is_shown_not_parsed():
 
     ex = catalog.get("A3")
     bad = "[/nope] [bold red]x[/] [link=file:///etc]y"
-    kps = [KeyPointResult(kp.id, "error", message=f"ValueError: {bad}", got=bad, expected=bad, example=bad,
-                          traceback=f"Traceback\n  {bad}") for kp in ex.key_points]
+    kps = [
+        KeyPointResult(
+            kp.id,
+            "error",
+            message=f"ValueError: {bad}",
+            got=bad,
+            expected=bad,
+            example=bad,
+            traceback=f"Traceback\n  {bad}",
+        )
+        for kp in ex.key_points
+    ]
     results = {"A3": ExerciseResult("A3", "graded", kps)}
-    whole = {"A3": ExerciseResult("A3", "graded", [KeyPointResult(kp.id, "crashed", message=bad)
-                                                   for kp in ex.key_points])}
+    whole = {
+        "A3": ExerciseResult("A3", "graded", [KeyPointResult(kp.id, "crashed", message=bad) for kp in ex.key_points])
+    }
     for res in (results, whole):
         summary = levels.summarize({k: r.outcome() for k, r in res.items()})
         out = io.StringIO()
@@ -147,8 +162,11 @@ def test_memory_is_polled_while_the_learner_answers_fast(tmp_path, case):
     path = tmp_path / "a3_broadcast.py"
     first_line = "    n = max(len(a), len(b))"
     assert first_line in FAST_ANSWER
-    answer = FAST_ANSWER.replace(first_line, "    _hold()\n    time.sleep(0.05)\n" + first_line) \
-        if case == "forked_children" else FAST_ANSWER
+    answer = (
+        FAST_ANSWER.replace(first_line, "    _hold()\n    time.sleep(0.05)\n" + first_line)
+        if case == "forked_children"
+        else FAST_ANSWER
+    )
     path.write_text(hold + answer)
     res = runner.grade_exercise(A3, path)
     statuses = {k.status for k in res.key_points}

@@ -43,8 +43,14 @@ def test_repository_owned_by_another_user_reads_as_promised():
     nobody = 65534
 
     def as_other(*args):
-        return subprocess.run(["git", *args, "-C", repo, "rev-parse", "HEAD"], capture_output=True, text=True,
-                              user=nobody, group=nobody, env={"PATH": os.environ["PATH"], "HOME": "/tmp"})
+        return subprocess.run(
+            ["git", *args, "-C", repo, "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            user=nobody,
+            group=nobody,
+            env={"PATH": os.environ["PATH"], "HOME": "/tmp"},
+        )
 
     assert os.stat(repo).st_uid != nobody
     told = as_other("-c", "safe.directory=*")

@@ -43,8 +43,11 @@ def _stub_text(ex: catalog.Exercise, folder: Path | None = None) -> str:
     """The stub as a reader sees it: its source and its docstrings as Python evaluates them."""
     src = ((folder or STUBS_DIR) / f"{ex.module}.py").read_text(encoding="utf-8")
     tree = ast.parse(src)
-    docs = [ast.get_docstring(n, clean=True) or "" for n in ast.walk(tree)
-            if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))]
+    docs = [
+        ast.get_docstring(n, clean=True) or ""
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+    ]
     return _flat(src + "\n" + "\n".join(docs))
 
 
@@ -64,8 +67,9 @@ def _banned(ex: catalog.Exercise) -> list[str]:
 def test_stub_quotes_its_course_question(ex):
     assert ex.question, f"{ex.id}: the catalog entry names no course question"
     doc = _flat(ast.get_docstring(ast.parse((STUBS_DIR / f"{ex.module}.py").read_text(encoding="utf-8"))) or "")
-    assert _flat(ex.question) in doc, (f"{ex.id}: the stub's docstring does not quote its course question "
-                                       f"{ex.question!r}")
+    assert _flat(ex.question) in doc, (
+        f"{ex.id}: the stub's docstring does not quote its course question {ex.question!r}"
+    )
 
 
 @pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
@@ -115,31 +119,47 @@ def test_key_point_ids_give_no_answer(ex):
 
 # Ids the key points had before they were renamed (issue 14's review): each carried its answer.
 OLD_IDS = {
-    "A2": ("bf16_is_two_bytes", "integer_index_drops_dim", "slice_keeps_dim"), "A3": ("aligns_from_the_right",),
-    "A4": ("backward_accumulates",), "A5": ("init_gives_ln_v",), "A7": ("checkpointing_keeps_inputs",),
-    "A8": ("linear_in_r",), "B3": ("eos_kept_in_labels",), "B4": ("merged_equals_unmerged",),
+    "A2": ("bf16_is_two_bytes", "integer_index_drops_dim", "slice_keeps_dim"),
+    "A3": ("aligns_from_the_right",),
+    "A4": ("backward_accumulates",),
+    "A5": ("init_gives_ln_v",),
+    "A7": ("checkpointing_keeps_inputs",),
+    "A8": ("linear_in_r",),
+    "B3": ("eos_kept_in_labels",),
+    "B4": ("merged_equals_unmerged",),
     "B5": ("processes_not_threads",),
-    "C1": ("full_1120_gb", "lora_155_gb", "qlora_half_byte", "inference_one_eighth", "sixteen_byte_breakdown",
-           "activations_outside"),
+    "C1": (
+        "full_1120_gb",
+        "lora_155_gb",
+        "qlora_half_byte",
+        "inference_one_eighth",
+        "sixteen_byte_breakdown",
+        "activations_outside",
+    ),
     "C2": ("ln_v_first", "shapes_second"),
-           "C3": ("intensity_equals_batch", "quantization_helps_decode", "moe_decode_hard"),
+    "C3": ("intensity_equals_batch", "quantization_helps_decode", "moe_decode_hard"),
     "C4": ("four_blocks", "by_when"),
     "C5": ("autocast", "float_ignore_index", "clip_grad_norm", "warmup_cosine", "grad_accumulation"),
-    "C6": ("seven_items", "data_version"), "C7": ("streaming", "process_pool"),
+    "C6": ("seven_items", "data_version"),
+    "C7": ("streaming", "process_pool"),
     "P1": ("scaled_softmax_over_keys",),
-           "P2": ("first_loss_ln_v", "float_logits_ignore_index", "zero_grad_set_to_none"),
-    "P3": ("state_blocks_within_30pct",), "P4": ("eos_label_kept", "labels_mask_prompt_and_padding"),
-    "P5": ("seven_item_record",), "X1": ("threads_no_speedup", "processes_speed_up"), "X2": ("silent_broadcast",),
+    "P2": ("first_loss_ln_v", "float_logits_ignore_index", "zero_grad_set_to_none"),
+    "P3": ("state_blocks_within_30pct",),
+    "P4": ("eos_label_kept", "labels_mask_prompt_and_padding"),
+    "P5": ("seven_item_record",),
+    "X1": ("threads_no_speedup", "processes_speed_up"),
+    "X2": ("silent_broadcast",),
     "X3": ("params_stay_fp32", "matmul_outputs_bf16", "loss_fp32"),
-           "X4": ("bytes_over_bandwidth", "not_flops_over_compute"),
+    "X4": ("bytes_over_bandwidth", "not_flops_over_compute"),
     "X5": ("never_stops",),  # "the loss falls" is what its question states
 }
 
 
 def test_the_id_guard_catches_the_old_ids():
     """The guard itself: every id the review found carrying its answer is caught by its catalog entry."""
-    missed = [f"{ex_id}.{old}" for ex_id, olds in OLD_IDS.items() for old in olds if not _id_leaks(catalog.get(ex_id),
-                                                                                                   old)]
+    missed = [
+        f"{ex_id}.{old}" for ex_id, olds in OLD_IDS.items() for old in olds if not _id_leaks(catalog.get(ex_id), old)
+    ]
     assert not missed, f"the forbidden lists do not catch {missed}"
 
 
@@ -172,7 +192,8 @@ def test_the_guard_catches_a_stub_that_answers(tmp_path):
     """The guard itself: a stub that states its answer is caught (the old A6 stub's own words)."""
     ex = catalog.get("A6")
     (tmp_path / f"{ex.module}.py").write_text(
-        '"""A6 — 16 bytes per trainable parameter: full_finetune_bytes(3 * 10**9) == 48 * 10**9, 48 GB."""\n')
+        '"""A6 — 16 bytes per trainable parameter: full_finetune_bytes(3 * 10**9) == 48 * 10**9, 48 GB."""\n'
+    )
     text = _stub_text(ex, tmp_path)
     assert {"16 bytes", "48 GB"} <= {i for i in _banned(ex) if _found(i, text)}
     assert _flat(ex.question) not in text
@@ -208,7 +229,11 @@ def test_source_lines_point_into_the_course(ex):
             for piece in chinese.split(" · "):
                 for name in re.split(r"[()（）]", piece):
                     name = name.strip()
-                    if re.search(r"[\u4e00-\u9fff]", name) and not re.fullmatch(r"第[一二三四五六七]篇|总纲", name) \
-                            and not re.search(r"[A-Za-z]{3}", name) and name not in course:
+                    if (
+                        re.search(r"[\u4e00-\u9fff]", name)
+                        and not re.fullmatch(r"第[一二三四五六七]篇|总纲", name)
+                        and not re.search(r"[A-Za-z]{3}", name)
+                        and name not in course
+                    ):
                         missing.add(name)
     assert not missing, f"{ex.id}: the stub's study pointers name {sorted(missing)}, not headings of the course"

@@ -159,7 +159,8 @@ ATTEMPTS = {
             time.sleep(60)
             return (1,)
         """,
-    "half_a_frame_then_a_daemon": ANSWER_PIPE + """
+    "half_a_frame_then_a_daemon": ANSWER_PIPE
+    + """
         import struct
         def broadcast_shape(a, b):
             if os.fork() == 0:
@@ -169,21 +170,24 @@ ATTEMPTS = {
             os.write(answer_pipe(), struct.pack("<Q", 1))
             import time; time.sleep(3600)
         """,
-    "deeply_nested_frame": ANSWER_PIPE + """
+    "deeply_nested_frame": ANSWER_PIPE
+    + """
         import struct
         def broadcast_shape(a, b):
             header = b"[" * 200000 + b"]" * 200000
             os.write(answer_pipe(), struct.pack("<Q", 0) + struct.pack("<Q", len(header)) + header)
             import time; time.sleep(3600)
         """,
-    "decode_bomb_lists": ANSWER_PIPE + """
+    "decode_bomb_lists": ANSWER_PIPE
+    + """
         import struct
         def broadcast_shape(a, b):  # 60 MB on the wire, ~4 GB of Python lists once decoded
             header = b"[" + b"[]," * 20_000_000 + b"[]]"
             os.write(answer_pipe(), struct.pack("<Q", 0) + struct.pack("<Q", len(header)) + header)
             import time; time.sleep(3600)
         """,
-    "decode_bomb_buffer_refs": ANSWER_PIPE + """
+    "decode_bomb_buffer_refs": ANSWER_PIPE
+    + """
         import struct
         def broadcast_shape(a, b):  # one 32 MB buffer referenced 4000 times: 128 GB of copies
             header = b"[" + b",".join([b'{"$b": 0}'] * 4000) + b"]"
@@ -205,7 +209,9 @@ ATTEMPTS = {
 # measurement from outside (/proc) or on ground truth computed in the check's process.
 # name: (exercise, source, text every failure message holds or None, key points run)
 FORGED_OBSERVATIONS = {
-    "x1_threads_in_processes_clocks_lie": ("X1", """
+    "x1_threads_in_processes_clocks_lie": (
+        "X1",
+        """
         import multiprocessing, resource, time
         _wall = time.perf_counter
         time.process_time = lambda: _wall()  # "CPU time == wall time": one core busy, here
@@ -219,8 +225,13 @@ FORGED_OBSERVATIONS = {
             with multiprocessing.Pool(n_workers) as pool:
                 return pool.map(busy, tasks, chunksize=1)
         run_parallel = run_threads
-        """, None, ("threads_cpu_use",)),
-    "c7_thread_pool_forged_driver": ("C7", """
+        """,
+        None,
+        ("threads_cpu_use",),
+    ),
+    "c7_thread_pool_forged_driver": (
+        "C7",
+        """
         import json
         from multiprocessing.pool import ThreadPool
         import grader.drivers.c7_jsonl_plan as driver
@@ -241,8 +252,13 @@ FORGED_OBSERVATIONS = {
             return {"result": process_file(path, min_chars, n_workers),
                     "pools": [{"kind": "Pool", "processes": n_workers}]}
         driver.run_pool = forged_run_pool
-        """, None, ("parallel_tokenizing",)),
-    "b4_peft_forward_patched_like_the_wrong_merge": ("B4", """
+        """,
+        None,
+        ("parallel_tokenizing",),
+    ),
+    "b4_peft_forward_patched_like_the_wrong_merge": (
+        "B4",
+        """
         import torch
         import peft.tuners.lora.layer as L
 
@@ -260,8 +276,13 @@ FORGED_OBSERVATIONS = {
                     if isinstance(m, L.Linear):
                         m.base_layer.weight += m.lora_B["default"].weight @ m.lora_A["default"].weight
             return peft_model.unload()
-        """, "run in the check's own base model", ("merged_logits",)),
-    "b4_driver_replaced": ("B4", """
+        """,
+        "run in the check's own base model",
+        ("merged_logits",),
+    ),
+    "b4_driver_replaced": (
+        "B4",
+        """
         import torch
         import grader.drivers.b4_merged_decode as drv
 
@@ -279,8 +300,13 @@ FORGED_OBSERVATIONS = {
 
         def merge_lora(peft_model):
             return peft_model.unload()
-        """, "run in the check's own base model", ("merged_logits",)),
-    "a4_padded_concatenation_with_forged_hook": ("A4", """
+        """,
+        "run in the check's own base model",
+        ("merged_logits",),
+    ),
+    "a4_padded_concatenation_with_forged_hook": (
+        "A4",
+        """
         import torch
         import torch.nn.functional as F
         import grader.drivers.a4_grad_accum as drv
@@ -303,7 +329,10 @@ FORGED_OBSERVATIONS = {
                                 for mb in micro_batches])
             logits = model(ids)
             F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), ignore_index=-100).backward()
-        """, "grad differs from the reference", ("matches_full_batch",)),
+        """,
+        "grad differs from the reference",
+        ("matches_full_batch",),
+    ),
 }
 
 
@@ -339,8 +368,12 @@ _P2_WRONG_LOOP = """
         optimizer.step()
         return {"loss": loss.item(), "grad_norm": float(norm)}
     """
-FORGED_OBSERVATIONS.update({
-    "P2-rewrites_driver_counts": ("P2", _P2_WRONG_LOOP + """
+FORGED_OBSERVATIONS.update(
+    {
+        "P2-rewrites_driver_counts": (
+            "P2",
+            _P2_WRONG_LOOP
+            + """
     real = driver.run_steps
     def run_steps(module, **kw):
         out = real(module, **kw)
@@ -348,9 +381,14 @@ FORGED_OBSERVATIONS.update({
             rec.update(optimizer_steps=1, grads_held_after=0, grads_nonzero_after=0)
         return out
     driver.run_steps = run_steps
-    """, None, ("learning_rates", "amp_step", "loss_value", "step_gradient",
-                "grads_after_step")),
-    "P2-returns_the_initial_weights": ("P2", _P2_WRONG_LOOP + """
+    """,
+            None,
+            ("learning_rates", "amp_step", "loss_value", "step_gradient", "grads_after_step"),
+        ),
+        "P2-returns_the_initial_weights": (
+            "P2",
+            _P2_WRONG_LOOP
+            + """
     import math
     def run_steps(module, *, seed, batches, small=False, **kw):
         model = driver.build_model(seed, driver.SMALL if small else None)
@@ -358,9 +396,13 @@ FORGED_OBSERVATIONS.update({
                "grads_nonzero_after": 0, "params": driver.named_params(model)}
         return {"steps": [dict(rec) for _ in batches], "n_params": len(list(model.parameters()))}
     driver.run_steps = run_steps
-    """, None, ("learning_rates", "amp_step", "loss_value", "step_gradient",
-                "grads_after_step")),
-    "C5-steps_per_micro_batch_and_rewrites_counts": ("C5", """
+    """,
+            None,
+            ("learning_rates", "amp_step", "loss_value", "step_gradient", "grads_after_step"),
+        ),
+        "C5-steps_per_micro_batch_and_rewrites_counts": (
+            "C5",
+            """
     import torch, torch.nn.functional as F
     import grader.drivers.c5_four_additions as driver
 
@@ -377,8 +419,12 @@ FORGED_OBSERVATIONS.update({
     def run_accumulated(module, *, micro_batches, **kw):
         return dict(real(module, micro_batches=micro_batches, **kw), optimizer_steps=1, forwards=len(micro_batches))
     driver.run_accumulated = run_accumulated
-    """, None, ("accumulated_step",)),
-})
+    """,
+            None,
+            ("accumulated_step",),
+        ),
+    }
+)
 
 
 @pytest.mark.parametrize("attempt", sorted(FORGED_OBSERVATIONS))
@@ -393,8 +439,11 @@ def test_forged_observation_does_not_pass(tmp_path, attempt):
     assert fails_on is None or all(fails_on in k.message for k in res.key_points), _explain(res)
 
 
-TARGETED = [ROOT / "grader/checks/test_a3_broadcast.py", ROOT / "grader/engine/plugin.py",
-            ROOT / "grader/course/levels.py"]
+TARGETED = [
+    ROOT / "grader/checks/test_a3_broadcast.py",
+    ROOT / "grader/engine/plugin.py",
+    ROOT / "grader/course/levels.py",
+]
 
 
 def _explain(res) -> list:
@@ -472,7 +521,8 @@ def test_writes_stay_in_the_work_folder(tmp_path):
     marker = f"grader-tamper-{tmp_path.name}"
     shared = ["/tmp", "/var/tmp", "/run/lock", "/dev/shm"]
     path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(f"""
+    path.write_text(
+        textwrap.dedent(f"""
         import os, tempfile
         wrote = []
         for d in {shared!r}:
@@ -485,7 +535,8 @@ def test_writes_stay_in_the_work_folder(tmp_path):
             f.write(b"ok")
         def broadcast_shape(a, b):
             raise ValueError("wrote to " + repr(wrote))
-        """))
+        """)
+    )
     res = runner.grade_exercise(A3, path)
     messages = " ".join(k.message for k in res.key_points)
     private = ["/tmp", "/dev/shm"] if sandbox.isolation_level() == ALLOWLIST else ["/dev/shm"]
@@ -563,11 +614,13 @@ def test_the_check_process_has_an_address_space_cap():
 
 def test_symlinks_in_the_learner_folder_are_not_followed(tmp_path):
     (tmp_path / "leak.py").symlink_to(ROOT / "grader/checks/test_a3_broadcast.py")
-    (tmp_path / "a3_broadcast.py").write_text(textwrap.dedent("""
+    (tmp_path / "a3_broadcast.py").write_text(
+        textwrap.dedent("""
         import os
         def broadcast_shape(a, b):
             raise ValueError(str(os.path.exists(os.path.join(os.path.dirname(__file__), "leak.py"))))
-        """))
+        """)
+    )
     res = runner.grade_exercise(A3, tmp_path / "a3_broadcast.py")
     messages = [k.message for k in res.key_points]
     assert any("ValueError: False" in m for m in messages) and not any("True" in m for m in messages), messages
@@ -579,9 +632,11 @@ def test_a_classmate_folder_is_out_of_sight(tmp_path):
     for student in ("alice", "mallory"):
         (tmp_path / student).mkdir()
     own_answer(ROOT / "solutions/a3_broadcast.py", tmp_path / "alice")
-    (tmp_path / "mallory/a3_broadcast.py").write_text(textwrap.dedent(f"""
+    (tmp_path / "mallory/a3_broadcast.py").write_text(
+        textwrap.dedent(f"""
         exec(open("{tmp_path}/alice/a3_broadcast.py").read())
-        """))
+        """)
+    )
     rows = {r["student"]: r for r in batch.grade_class(tmp_path, jobs=2, only=["A3"])}
     assert rows["alice"]["A"] == 1 and rows["mallory"]["A"] == 0
 
@@ -617,8 +672,9 @@ def test_memory_in_use_counts_the_session_without_root():
 
 
 # ---------------------------------------------------------------- issue 19: the sandbox, closed
-needs_allowlist = pytest.mark.skipif(sandbox.isolation_level() != ALLOWLIST,
-                                     reason="needs root and pivot_root (the allowlist view)")
+needs_allowlist = pytest.mark.skipif(
+    sandbox.isolation_level() != ALLOWLIST, reason="needs root and pivot_root (the allowlist view)"
+)
 
 
 @pytest.fixture
@@ -640,7 +696,8 @@ def test_a_symlinked_log_then_a_crash_reaches_nothing(tmp_path):
     victim.chmod(0o600)
     before = victim.stat()
     path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(f"""
+    path.write_text(
+        textwrap.dedent(f"""
         import os
         def broadcast_shape(a, b):
             for name in ("output.log",):
@@ -650,7 +707,8 @@ def test_a_symlinked_log_then_a_crash_reaches_nothing(tmp_path):
                     pass
                 os.symlink("{victim}", name)
             os._exit(1)
-        """))
+        """)
+    )
     res = runner.grade_exercise(A3, path)
     said = " ".join(k.message + k.traceback for k in res.key_points)
     assert not any(k.passed for k in res.key_points), _explain(res)
@@ -665,7 +723,8 @@ def test_a_forged_result_line_does_not_count(tmp_path, world_readable, monkeypat
     already graded. None passes."""
     monkeypatch.setattr(tempfile, "tempdir", str(world_readable))  # the runner's folders go there, not /tmp
     path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(f"""
+    path.write_text(
+        textwrap.dedent(f"""
         import glob, json, os
         FLAG = os.path.join(os.getcwd(), "linked")
         if os.path.exists(FLAG):  # a later process: its stdout would be the results file
@@ -680,20 +739,29 @@ def test_a_forged_result_line_does_not_count(tmp_path, world_readable, monkeypat
                 open(FLAG, "w").close()
                 os._exit(1)
             return (1,)
-        """))
+        """)
+    )
     res = runner.grade_exercise(A3, path)
     assert not any(k.passed for k in res.key_points), _explain(res)
 
 
-@pytest.mark.parametrize("lines, why", [
-    (['{"key_point": "matches_numpy", "status": "failed"}', '{"key_point": "matches_numpy", "status": "passed"}'],
-     "a second record"),
-    (['{"key_point": "matches_numpy", "status": "passed"}', 'not json'], "not JSON"),
-    (['{"key_point": "matches_numpy", "status": "passed", "by": "me"}'], "not a key-point record"),
-    (['{"key_point": "matches_numpy", "status": "great"}'], "not a key-point record"),
-    (['{"key_point": "matches_numpy", "status": "passed", "message": 1}'], "not a key-point record"),
-    (['{"key_point": "reads_my_mind", "status": "passed"}'], "not a key point of A3"),
-])
+@pytest.mark.parametrize(
+    "lines, why",
+    [
+        (
+            [
+                '{"key_point": "matches_numpy", "status": "failed"}',
+                '{"key_point": "matches_numpy", "status": "passed"}',
+            ],
+            "a second record",
+        ),
+        (['{"key_point": "matches_numpy", "status": "passed"}', "not json"], "not JSON"),
+        (['{"key_point": "matches_numpy", "status": "passed", "by": "me"}'], "not a key-point record"),
+        (['{"key_point": "matches_numpy", "status": "great"}'], "not a key-point record"),
+        (['{"key_point": "matches_numpy", "status": "passed", "message": 1}'], "not a key-point record"),
+        (['{"key_point": "reads_my_mind", "status": "passed"}'], "not a key point of A3"),
+    ],
+)
 def test_malformed_duplicate_or_unknown_result_lines_are_a_check_error(lines, why):
     data = ("\n".join(lines) + "\n").encode()
     with pytest.raises(ValueError, match=why):
@@ -708,8 +776,10 @@ def test_a_symlinked_module_is_refused(tmp_path):
     is refused: what to hide is decided from the path asked for, and the file must be the learner's."""
     (tmp_path / "a3_broadcast.py").symlink_to(ROOT / "solutions/a3_broadcast.py")
     (tmp_path / "answers").symlink_to(ROOT / "solutions")
-    for path, why in ((tmp_path / "a3_broadcast.py", "symbolic link"),
-                      (tmp_path / "answers/a3_broadcast.py", "resolves to")):
+    for path, why in (
+        (tmp_path / "a3_broadcast.py", "symbolic link"),
+        (tmp_path / "answers/a3_broadcast.py", "resolves to"),
+    ):
         res = runner.grade_exercise(A3, path)
         assert {k.status for k in res.key_points} == {"refused"}, _explain(res)
         assert all(why in k.message for k in res.key_points), _explain(res)
@@ -724,8 +794,9 @@ def test_a_copy_of_the_reference_gets_no_credit(tmp_path):
     from grader.reports import terminal
 
     source = (ROOT / "solutions/a3_broadcast.py").read_text()
-    (tmp_path / "a3_broadcast.py").write_text('"""My own answer."""\n# really mine\n' + source.replace("\n\n",
-                                                                                                       "\n\n\n"))
+    (tmp_path / "a3_broadcast.py").write_text(
+        '"""My own answer."""\n# really mine\n' + source.replace("\n\n", "\n\n\n")
+    )
     results = runner.grade(tmp_path, only=["A3"])
     res = results["A3"]
     assert {k.status for k in res.key_points} == {"identical"}, _explain(res)
@@ -751,7 +822,8 @@ def test_another_copy_of_the_project_is_out_of_sight(tmp_path, world_readable):
         for p in [root, *(os.path.join(root, n) for n in names)]:
             os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
     path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(f"""
+    path.write_text(
+        textwrap.dedent(f"""
         import sys
         sys.path.insert(0, "{copy}")
         try:
@@ -760,7 +832,8 @@ def test_another_copy_of_the_project_is_out_of_sight(tmp_path, world_readable):
             def broadcast_shape(a, b):
                 import os
                 raise RuntimeError("sees the copy: " + str(os.path.exists("{copy}/grader/checks")))
-        """))
+        """)
+    )
     res = runner.grade_exercise(A3, path)
     assert not any(k.passed for k in res.key_points), _explain(res)
     assert any("sees the copy: False" in k.message for k in res.key_points), _explain(res)
@@ -773,7 +846,8 @@ def test_a_full_work_folder_costs_only_its_own_exercise(tmp_path):
     # One file, written up to 1 GiB per call (past the work folder's cap): a grader without a cap of
     # its own stops it at RLIMIT_FSIZE (2 GiB), never at "No space left on device".
     limit = 1 << 30
-    (tmp_path / "a3_broadcast.py").write_text(textwrap.dedent(f"""
+    (tmp_path / "a3_broadcast.py").write_text(
+        textwrap.dedent(f"""
         import os
         def broadcast_shape(a, b):
             written, block = 0, b"x" * (8 << 20)
@@ -786,7 +860,8 @@ def test_a_full_work_folder_costs_only_its_own_exercise(tmp_path):
             except OSError as exc:
                 raise RuntimeError(f"full after {{written >> 20}} MiB: {{exc.strerror}}")
             raise RuntimeError(f"wrote {{written >> 20}} MiB without filling anything")
-        """))
+        """)
+    )
     beside = catalog.get("A2")
     own_answer(ROOT / "solutions" / f"{beside.module}.py", tmp_path)
     results = runner.grade(tmp_path, only=["A3", "A2"], jobs=2)
@@ -839,9 +914,24 @@ def test_a_forged_model_cache_manifest_is_rebuilt(tmp_path, monkeypatch):
     assert not mc.is_valid(folder)
 
 
-ENV_ALLOWED = {"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PATH", "HOME", "TMPDIR", "MPLCONFIGDIR", "USER",
-               "LOGNAME", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "HF_HUB_OFFLINE", "OMP_NUM_THREADS",
-               "MKL_NUM_THREADS"}
+ENV_ALLOWED = {
+    "LANG",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TZ",
+    "PATH",
+    "HOME",
+    "TMPDIR",
+    "MPLCONFIGDIR",
+    "USER",
+    "LOGNAME",
+    "PYTHONPATH",
+    "PYTHONDONTWRITEBYTECODE",
+    "HF_HUB_OFFLINE",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+}
 
 
 @needs_allowlist
@@ -849,7 +939,8 @@ def test_the_learners_environment_is_an_allowlist(tmp_path):
     """Nothing of the grader's environment reaches the learner, and no other process (the
     grader's command line names its report paths) is visible in its /proc."""
     path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         import json, os
         def broadcast_shape(a, b):
             others = []
@@ -861,7 +952,8 @@ def test_the_learners_environment_is_an_allowlist(tmp_path):
                     pass
             raise RuntimeError(json.dumps({"env": sorted(os.environ)[:40], "home": os.environ.get("HOME"),
                                            "cwd": os.getcwd(), "others": others[:4]}))
-        """))
+        """)
+    )
     res = runner.grade_exercise(A3, path)
     import json
 
@@ -871,9 +963,10 @@ def test_the_learners_environment_is_an_allowlist(tmp_path):
     assert seen["others"] == [], seen["others"]
 
 
-@pytest.mark.skipif(not (sandbox.isolation_level().startswith("user+namespaces")
-                         and sandbox.syscall_filter_available()),
-                    reason="needs root and libseccomp")
+@pytest.mark.skipif(
+    not (sandbox.isolation_level().startswith("user+namespaces") and sandbox.syscall_filter_available()),
+    reason="needs root and libseccomp",
+)
 @pytest.mark.parametrize("start", ["zygote", "fresh interpreter"])
 def test_the_learner_cannot_make_namespaces_mounts_or_trace(tmp_path, start):
     """The seccomp filter: each refused syscall fails with EPERM, while fork, threads and
@@ -884,7 +977,8 @@ def test_the_learner_cannot_make_namespaces_mounts_or_trace(tmp_path, start):
     from grader.isolation.learner import Learner
 
     path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         import ctypes, errno, json, os, subprocess, threading
         def probe():
             libc = ctypes.CDLL("libc.so.6", use_errno=True)
@@ -903,15 +997,24 @@ def test_the_learner_cannot_make_namespaces_mounts_or_trace(tmp_path, start):
             seen["fork"] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
             seen["subprocess"] = subprocess.run(["/bin/true"]).returncode
             return json.dumps(seen)
-        """))
-    handle = Learner("a3_broadcast", path, zygote=zygote.start("heavy") if start == "zygote" else None,
-                     import_timeout_s=120)
+        """)
+    )
+    handle = Learner(
+        "a3_broadcast", path, zygote=zygote.start("heavy") if start == "zygote" else None, import_timeout_s=120
+    )
     try:
         seen = json.loads(handle.probe(timeout_s=60))
     finally:
         handle.close()
-    assert seen == {"unshare_user": "EPERM", "mount": "EPERM", "ptrace_attach_parent": "EPERM", "keyctl": "EPERM",
-                    "seccomp": ["2"], "fork": 7, "subprocess": 0}, seen
+    assert seen == {
+        "unshare_user": "EPERM",
+        "mount": "EPERM",
+        "ptrace_attach_parent": "EPERM",
+        "keyctl": "EPERM",
+        "seccomp": ["2"],
+        "fork": 7,
+        "subprocess": 0,
+    }, seen
 
 
 @pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")
@@ -922,7 +1025,8 @@ def test_what_the_learner_left_running_is_stopped_while_the_check_measures(tmp_p
     from grader.isolation.learner import Learner
 
     path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         import os
         def start_burner():
             pid = os.fork()
@@ -931,7 +1035,8 @@ def test_what_the_learner_left_running_is_stopped_while_the_check_measures(tmp_p
                 while True:
                     pass
             return pid
-        """))
+        """)
+    )
     handle = Learner("a3_broadcast", path, zygote=zygote.start("light"), import_timeout_s=60)
     try:
         handle.start_burner(timeout_s=30)
@@ -946,17 +1051,44 @@ def test_what_the_learner_left_running_is_stopped_while_the_check_measures(tmp_p
         handle.close()
 
 
-LEARNER_MAY_NOT_IMPORT = ("grader.course", "grader.course.catalog", "grader.engine", "grader.engine.runner",
-                          "grader.engine.plugin", "grader.engine.cache", "grader.reports", "grader.reports.terminal",
-                          "grader.classroom", "grader.checks", "grader.checks.support.checking",
-                          "grader.checks.truth", "grader.checks.test_a3_broadcast", "grader.isolation.sandbox",
-                          "grader.isolation.zygote", "grader.isolation.learner", "grader.isolation.files",
-                          "grader.isolation.procfs", "grader.isolation.scan", "grader.course.do_not_call",
-                          "grader.engine.model_cache", "grader.quiz", "grader.quiz.truth", "grader.cli", "solutions",
-                          "solutions.a3_broadcast")
-LEARNER_MAY_IMPORT = ("grader.given.char_model", "grader.given.tiny_models", "grader.given.smollm", "grader.given.sft",
-                      "grader.drivers.p2_training_loop", "grader.drivers.c7_jsonl_plan", "grader.drivers.p4_lora_sft",
-                      "grader.inside.codec")
+LEARNER_MAY_NOT_IMPORT = (
+    "grader.course",
+    "grader.course.catalog",
+    "grader.engine",
+    "grader.engine.runner",
+    "grader.engine.plugin",
+    "grader.engine.cache",
+    "grader.reports",
+    "grader.reports.terminal",
+    "grader.classroom",
+    "grader.checks",
+    "grader.checks.support.checking",
+    "grader.checks.truth",
+    "grader.checks.test_a3_broadcast",
+    "grader.isolation.sandbox",
+    "grader.isolation.zygote",
+    "grader.isolation.learner",
+    "grader.isolation.files",
+    "grader.isolation.procfs",
+    "grader.isolation.scan",
+    "grader.course.do_not_call",
+    "grader.engine.model_cache",
+    "grader.quiz",
+    "grader.quiz.truth",
+    "grader.cli",
+    "solutions",
+    "solutions.a3_broadcast",
+)
+LEARNER_MAY_IMPORT = (
+    "grader.given.char_model",
+    "grader.given.tiny_models",
+    "grader.given.smollm",
+    "grader.given.sft",
+    "grader.drivers.p2_training_loop",
+    "grader.drivers.c7_jsonl_plan",
+    "grader.drivers.p4_lora_sft",
+    "grader.inside.codec",
+)
 
 
 @needs_allowlist
@@ -969,7 +1101,8 @@ def test_the_learner_imports_only_given_and_drivers(tmp_path, start):
     from grader.isolation.learner import Learner
 
     path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         import importlib
         def imports(names):
             out = {}
@@ -980,9 +1113,11 @@ def test_the_learner_imports_only_given_and_drivers(tmp_path, start):
                 except ImportError as exc:
                     out[name] = type(exc).__name__
             return out
-        """))
-    handle = Learner("a3_broadcast", path, zygote=zygote.start("heavy") if start == "zygote" else None,
-                     import_timeout_s=120)
+        """)
+    )
+    handle = Learner(
+        "a3_broadcast", path, zygote=zygote.start("heavy") if start == "zygote" else None, import_timeout_s=120
+    )
     try:
         got = handle.imports(list(LEARNER_MAY_NOT_IMPORT + LEARNER_MAY_IMPORT), timeout_s=120)
     finally:
@@ -1003,8 +1138,11 @@ def test_the_classroom_path_has_no_way_around_the_sandbox(tmp_path):
 
     from grader.classroom.pipeline import GradeAnswerCells
 
-    steps = PyFileConfigLoader("nbgrader_config.py", path=str(tmp_path / "course")).load_config() \
-        .Autograde.autograde_preprocessors  # the pipeline nbgrader autograde will run
+    steps = (
+        PyFileConfigLoader("nbgrader_config.py", path=str(tmp_path / "course"))
+        .load_config()
+        .Autograde.autograde_preprocessors
+    )  # the pipeline nbgrader autograde will run
     assert GradeAnswerCells in steps and not any(issubclass(s, ExecutePreprocessor) for s in steps), steps
     klass = tmp_path / "class"
     (klass / "alice").mkdir(parents=True)
@@ -1029,8 +1167,9 @@ def test_fingerprint_reads_no_fifo_or_link(tmp_path):
     (tmp_path / "zeros.py").symlink_to("/dev/zero")
     module.write_text("import helper\nimport zeros\n" + module.read_text())
     done = []
-    worker = threading.Thread(target=lambda: done.append(cache.ResultCache(tmp_path).fingerprint(ex, module)),
-                              daemon=True)
+    worker = threading.Thread(
+        target=lambda: done.append(cache.ResultCache(tmp_path).fingerprint(ex, module)), daemon=True
+    )
     worker.start()
     worker.join(30)  # a hang is the failure; a bound on the wait, not a timing assertion
     assert done, "fingerprinting blocked on the learner's FIFO or /dev/zero link"

@@ -40,9 +40,11 @@ def test_the_same_inputs_reuse_the_result_and_a_changed_input_is_computed_again(
     compute = Counter()
     first = memo.memoised("k", {"batches": _batches(fill=0), "seed": 0}, compute)
     assert memo.memoised("k", {"batches": _batches(fill=0), "seed": 0}, compute) == first and compute.calls == 1
-    for changed in ({"batches": _batches(fill=8), "seed": 0},  # other tokens
-                    {"batches": _batches(fill=0, dtype=torch.float64), "seed": 0},  # the same bytes, another dtype
-                    {"batches": _batches(fill=0), "seed": 1}):
+    for changed in (
+        {"batches": _batches(fill=8), "seed": 0},  # other tokens
+        {"batches": _batches(fill=0, dtype=torch.float64), "seed": 0},  # the same bytes, another dtype
+        {"batches": _batches(fill=0), "seed": 1},
+    ):
         memo.memoised("k", changed, compute)
     assert compute.calls == 4
     memo.memoised("another kind", {"batches": _batches(fill=0), "seed": 0}, compute)
@@ -78,8 +80,9 @@ def test_a_forged_or_foreign_entry_is_computed_again(store):
     entry.write_text(json.dumps({**signed, "value": {"losses": [0.0], "n": 99}}))  # the learner's wish, old MAC
     assert memo.memoised("k", 1, compute)["n"] == 2
     value = {"losses": [0.0], "n": 99}  # signed under a key that is not the grader's
-    entry.write_text(json.dumps({"value": value,
-                                 "mac": memo.files.mac(os.urandom(32), memo._payload("k", memo.key("k", 1), value))}))
+    entry.write_text(
+        json.dumps({"value": value, "mac": memo.files.mac(os.urandom(32), memo._payload("k", memo.key("k", 1), value))})
+    )
     assert memo.memoised("k", 1, compute)["n"] == 3
     entry.write_text("{not json")
     assert memo.memoised("k", 1, compute)["n"] == 4 and compute.calls == 4

@@ -33,16 +33,77 @@ _PHRASE = "an ordinary phrase, an answer only where its own stub asks it"
 _NUMBER = "a number or an operator in another sense here (a size, a tolerance, a time, a count)"
 _API = "a name of the library or of the given code that a contract must use to be precise"
 WORDS: dict[str, str] = {
-    **{w: _PHRASE for w in ("outside the", "as many", "one of them", "set of", "counted once", "by position",
-                            "mean of the", "too large", "child process", "worker processes", "closed form",
-                            "no NumPy", "full replica", "parameter count", "ignore index", "B x T",
-                            "Hugging Face", "in fp32", "4 layers", "read()")},
-    **{w: _NUMBER for w in ("1.5", "60", "1e-6", "1e-3", "2 *", "4x", "5x", "8x", "**2", "1.0)", "W +",
-                            "i * i % 7", "id 0", "(id 0)", "(id 0")},
-    **{w: _API for w in ("manual_seed", "Generator(", "generator=", "sha256", "SHA-256", "copy_", ".item()",
-                         "cross_entropy(", ".float()", "float()", "bfloat16)", "mse_loss", "lm_head",
-                         "task_type", "lora_alpha", "fp32", "ci95", "sft_trainer", "get_peft_model", "LoraConfig",
-                         "LambdaLR")},
+    **{
+        w: _PHRASE
+        for w in (
+            "outside the",
+            "as many",
+            "one of them",
+            "set of",
+            "counted once",
+            "by position",
+            "mean of the",
+            "too large",
+            "child process",
+            "worker processes",
+            "closed form",
+            "no NumPy",
+            "full replica",
+            "parameter count",
+            "ignore index",
+            "B x T",
+            "Hugging Face",
+            "in fp32",
+            "4 layers",
+            "read()",
+        )
+    },
+    **{
+        w: _NUMBER
+        for w in (
+            "1.5",
+            "60",
+            "1e-6",
+            "1e-3",
+            "2 *",
+            "4x",
+            "5x",
+            "8x",
+            "**2",
+            "1.0)",
+            "W +",
+            "i * i % 7",
+            "id 0",
+            "(id 0)",
+            "(id 0",
+        )
+    },
+    **{
+        w: _API
+        for w in (
+            "manual_seed",
+            "Generator(",
+            "generator=",
+            "sha256",
+            "SHA-256",
+            "copy_",
+            ".item()",
+            "cross_entropy(",
+            ".float()",
+            "float()",
+            "bfloat16)",
+            "mse_loss",
+            "lm_head",
+            "task_type",
+            "lora_alpha",
+            "fp32",
+            "ci95",
+            "sft_trainer",
+            "get_peft_model",
+            "LoraConfig",
+            "LambdaLR",
+        )
+    },
 }
 CONVENTIONS: dict[tuple[str, str], str] = {
     ("exercises/a8_lora_params.py", "all-linear"): "an input value the grader passes as target_modules",
@@ -98,8 +159,11 @@ FILES = [str(p.relative_to(ROOT)) for p in learner_visible()]
 
 @pytest.mark.parametrize("rel", FILES)
 def test_no_learner_visible_file_gives_another_stubs_answer(rel):
-    got = {item: owners for item, owners in leaks(rel, (ROOT / rel).read_text(encoding="utf-8")).items()
-           if (rel, item) not in KNOWN}
+    got = {
+        item: owners
+        for item, owners in leaks(rel, (ROOT / rel).read_text(encoding="utf-8")).items()
+        if (rel, item) not in KNOWN
+    }
     assert not got, f"{rel} gives away what these exercises withhold: {got}"
 
 
@@ -120,13 +184,27 @@ def test_the_sandbox_lets_the_learner_read_these_files():
     assert any(f.startswith("grader/given/") for f in FILES) and any(f.startswith("grader/drivers/") for f in FILES)
 
 
-@pytest.mark.parametrize("rel,text,item", [
-    # the issue's leaks, as the files had them
-    ("grader/given/sft.py", "torch.nn.utils.clip_grad_norm_(params, 1.0)\nopt.step()\nopt.zero_grad()", "zero_grad"),
-    ("exercises/a8_lora_params.py", "``get_peft_model(model, LoraConfig(r=r, target_modules=target_modules))``",
-     "target_modules="),
-    ("exercises/p3_memory_estimate.py", "loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)", "backward();"),
-    ("grader/given/char_model.py", "nn.init.normal_(module.weight, mean=0.0, std=0.02)", "0.02"),
-])
+@pytest.mark.parametrize(
+    "rel,text,item",
+    [
+        # the issue's leaks, as the files had them
+        (
+            "grader/given/sft.py",
+            "torch.nn.utils.clip_grad_norm_(params, 1.0)\nopt.step()\nopt.zero_grad()",
+            "zero_grad",
+        ),
+        (
+            "exercises/a8_lora_params.py",
+            "``get_peft_model(model, LoraConfig(r=r, target_modules=target_modules))``",
+            "target_modules=",
+        ),
+        (
+            "exercises/p3_memory_estimate.py",
+            "loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)",
+            "backward();",
+        ),
+        ("grader/given/char_model.py", "nn.init.normal_(module.weight, mean=0.0, std=0.02)", "0.02"),
+    ],
+)
 def test_the_guard_catches_the_issues_leaks(rel, text, item):
     assert item in leaks(rel, text)

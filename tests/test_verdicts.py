@@ -58,8 +58,9 @@ def test_flaky_verdict_blames_randomness_only_when_seen():
     from grader.engine.plugin import _classify
     from grader.isolation import learner as learner_module
 
-    flaky = types.SimpleNamespace(value=FlakyFailure("unreliable",
-                                                     [KeyPointFailure("threads used 1.4 cores", 1.3, 1.4)]))
+    flaky = types.SimpleNamespace(
+        value=FlakyFailure("unreliable", [KeyPointFailure("threads used 1.4 cores", 1.3, 1.4)])
+    )
     learner_module.forget_answers()
     learner_module.note_answer(b"busy(750000)", "busy()", b"value 7")
     learner_module.note_answer(b"busy(750000)", "busy()", b"value 7")  # the same answer twice
@@ -82,8 +83,10 @@ def test_a_call_answered_two_ways_is_noted_by_the_real_learner(tmp_path):
     from grader.isolation.learner import Learner
 
     src = tmp_path / "flip.py"
-    src.write_text("import itertools\n_n = itertools.count()\n\ndef same(x):\n    return x * 2\n\n"
-                   "def flip(x):\n    return next(_n)\n")
+    src.write_text(
+        "import itertools\n_n = itertools.count()\n\ndef same(x):\n    return x * 2\n\n"
+        "def flip(x):\n    return next(_n)\n"
+    )
     learner_module.forget_answers()
     handle = Learner("flip", src, call_timeout_s=30, import_timeout_s=60, memory_gib=2)
     try:
@@ -152,8 +155,9 @@ def test_x1_threads_cpu_use_under_load_is_not_verifiable(monkeypatch, own_cores,
     from grader.checks.support.checking import KeyPointFailure
 
     monkeypatch.setattr(x1, "own_busy_cpu_s", lambda n: 0.1)
-    monkeypatch.setattr(x1, "own_threads_run", lambda tasks: {"serial_cpu_s": 0.4, "threads_cpu_s": 0.4,
-                                                               "threads_cores": own_cores})
+    monkeypatch.setattr(
+        x1, "own_threads_run", lambda tasks: {"serial_cpu_s": 0.4, "threads_cpu_s": 0.4, "threads_cores": own_cores}
+    )
     test = x1.test_threads_cpu_use.hypothesis.inner_test
     raised = pytest.skip.Exception if verdict == "skipped" else KeyPointFailure
     with pytest.raises(raised):
@@ -229,8 +233,10 @@ def verified_when_quiet(grade, quiet, wait_s: float = QUIET_WAIT_S, tries: int =
         assert status == "not_verifiable", f"the reference answer got {status}: {message}"
         graded.append((reading, message))
     if len(graded) >= tries or (graded and time.monotonic() >= deadline and len(graded) >= 2):
-        raise AssertionError(f"not verifiable at {len(graded)} quiet moments (this test's readings "
-                             f"{[round(r, 2) for r, _ in graded]}): {graded[-1][1]}")
+        raise AssertionError(
+            f"not verifiable at {len(graded)} quiet moments (this test's readings "
+            f"{[round(r, 2) for r, _ in graded]}): {graded[-1][1]}"
+        )
     pytest.skip(f"the box was not quiet enough to verify (readings {[round(r, 2) for r in readings]})")
 
 
@@ -266,7 +272,7 @@ def test_always_unverifiable_key_point_fails_the_quiet_box_test():
         verified_when_quiet(lambda: ("failed", "wrong"), lambda: (True, 1.9), pause_s=0)
 
 
-ENCODING_PROBE = '''import locale
+ENCODING_PROBE = """import locale
 
 
 def default_encoding():
@@ -278,7 +284,7 @@ def read_back():
         f.write("梯度 data".encode("utf-8"))
     with open("probe.txt") as f:  # no encoding=: the locale's
         return f.read()
-'''
+"""
 
 
 @pytest.mark.parametrize("forked", [False, True], ids=["exec", "zygote"])
@@ -316,8 +322,8 @@ def _p4_batch(rows, pad, T=None):
     ids = torch.full((len(rows), T), pad, dtype=torch.long)
     mask = torch.zeros((len(rows), T), dtype=torch.long)
     for i, r in enumerate(rows):
-        ids[i, :len(r)] = torch.tensor(r)
-        mask[i, :len(r)] = 1
+        ids[i, : len(r)] = torch.tensor(r)
+        mask[i, : len(r)] = 1
     return {"input_ids": ids, "attention_mask": mask, "labels": ids.clone()}
 
 

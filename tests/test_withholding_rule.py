@@ -18,8 +18,9 @@ POINTS = [(ex, point) for ex in catalog.CATALOG for point in ex.key_points]
 @pytest.mark.parametrize("ex,point", POINTS, ids=[f"{ex.id}-{p.id}" for ex, p in POINTS])
 def test_a_first_failure_prints_nothing_withheld(ex, point):
     # the worst case: a hint and a named mistake that say what the course line says
-    kp = KeyPointResult(point.id, "failed", "checked", expected="12345", got="1",
-                        hint="", misconception="")  # the course line alone
+    kp = KeyPointResult(
+        point.id, "failed", "checked", expected="12345", got="1", hint="", misconception=""
+    )  # the course line alone
     s = attempts.shown(ex, kp, count=0)
     printed = [s.hint, s.lesson, s.misconception]
     assert not catalog.states_withheld(ex, *printed), (ex.id, point.id, catalog.states_withheld(ex, *printed))
@@ -27,8 +28,14 @@ def test_a_first_failure_prints_nothing_withheld(ex, point):
 
 def test_a9_shape_hint_and_course_line_wait_for_the_reveal():
     ex = catalog.get("A9")
-    kp = KeyPointResult("matches_dynamic_cache", "failed", "bytes", expected="4096", got="2048",
-                        hint="each layer caches K and V of shape [B, n_kv_heads, T, head_dim]")
+    kp = KeyPointResult(
+        "matches_dynamic_cache",
+        "failed",
+        "bytes",
+        expected="4096",
+        got="2048",
+        hint="each layer caches K and V of shape [B, n_kv_heads, T, head_dim]",
+    )
     first, revealed = attempts.shown(ex, kp, count=0), attempts.shown(ex, kp, count=3)
     assert "n_kv_heads" not in first.hint + first.lesson and first.expected == "4096"
     assert "n_kv_heads" in revealed.hint and revealed.lesson
@@ -38,9 +45,17 @@ def test_a_revealed_key_point_keeps_a_withheld_neighbours_fact(tmp_path):
     tries = attempts.Attempts(tmp_path / "exercises", cache_dir=tmp_path / "cache")
 
     def run(pv_got):
-        return {"R": ExerciseResult("R", "graded", [
-            KeyPointResult("einsum_qk", "failed", "einsum", expected="btd,bsd->bts", got="x"),
-            KeyPointResult("einsum_pv", "failed", "einsum", expected="bts,bsd->btd", got=pv_got)])}
+        return {
+            "R": ExerciseResult(
+                "R",
+                "graded",
+                [
+                    KeyPointResult("einsum_qk", "failed", "einsum", expected="btd,bsd->bts", got="x"),
+                    KeyPointResult("einsum_pv", "failed", "einsum", expected="bts,bsd->btd", got=pv_got),
+                ],
+            )
+        }
+
     for wrong in ("a", "b", "c"):  # einsum_pv reaches its reveal, einsum_qk stays at one attempt
         tries.record(run(wrong))
     qk, pv = attempts.gate(run("c"), tries)["R"].key_points

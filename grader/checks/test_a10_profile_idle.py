@@ -43,8 +43,12 @@ def test_device_time_from_ops(learner, batch, seq, seed):
         what = f"device_time_ms(ops) for a real profile of two training steps ({kind} setup, {len(ops)} op rows)"
         got = as_number(learner.device_time_ms(ops), what)
         if not math.isclose(got, expected, rel_tol=1e-6):  # a float32 sum is right too
-            fail(what, f"{expected:.3f} ms", f"{got:.3f} ms",
-                 hint="add up self times: a total (inclusive) time repeats the time of the ops it called")
+            fail(
+                what,
+                f"{expected:.3f} ms",
+                f"{got:.3f} ms",
+                hint="add up self times: a total (inclusive) time repeats the time of the ops it called",
+            )
 
 
 @settings(max_examples=1)  # each example profiles all three setups for real
@@ -60,32 +64,53 @@ def test_classifies_real_profiles(learner, batch, seq, seed):
             pytest.skip(f"not verifiable this time: {e}")
         idle, share = reference_view(summary["ops"], summary["wall_ms"])
         steps = "two training steps of a head on a frozen base" if frozen else "two training steps"
-        what = (f"classify_step(a real profile of {steps}: wall {summary['wall_ms']:.0f} ms, {len(summary['ops'])} op "
-                f"rows)")
+        what = (
+            f"classify_step(a real profile of {steps}: wall {summary['wall_ms']:.0f} ms, {len(summary['ops'])} op rows)"
+        )
         got = as_str(learner.classify_step(summary), what)
         if got not in LABELS:
             fail(f"{what} must be one of {LABELS}", kind, got)
-        expect_equal(got, kind, what,
-                     hint=f"here the device idled {idle:.0%} of the wall time and GEMM + attention took {share:.0%} of "
-                          "its time; "
-                     + {"input-bound": "the data loader slept: device time << wall time, whatever the GEMM share",
-                           "compute-bound": "device busy and GEMM + attention dominate: a healthy step",
-                           "overhead-bound": "device busy but mostly copy_ / contiguous: shape conversions"}[kind])
+        expect_equal(
+            got,
+            kind,
+            what,
+            hint=f"here the device idled {idle:.0%} of the wall time and GEMM + attention took {share:.0%} of "
+            "its time; "
+            + {
+                "input-bound": "the data loader slept: device time << wall time, whatever the GEMM share",
+                "compute-bound": "device busy and GEMM + attention dominate: a healthy step",
+                "overhead-bound": "device busy but mostly copy_ / contiguous: shape conversions",
+            }[kind],
+        )
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
 from grader.checks.support.mistakes import close, mistake  # noqa: E402
 
 for _wrong, _zh, _en in [
-        (lambda w, d: 100 * (1 - d / w), "返回的是百分数：题目要 0 到 1 之间的比例",
-         "returns a percentage: the question asks for a fraction between 0 and 1"),
-        (lambda w, d: d / w, "返回的是 GPU 忙的比例（device / wall），不是空闲的比例",
-         "returns the busy share (device / wall), not the idle one"),
-        (lambda w, d: 1 - w / d, "比值除反了：空闲比例用 device 时间除以 wall 时间",
-         "divides the wrong way round: the idle share divides device time by wall time")]:
+    (
+        lambda w, d: 100 * (1 - d / w),
+        "返回的是百分数：题目要 0 到 1 之间的比例",
+        "returns a percentage: the question asks for a fraction between 0 and 1",
+    ),
+    (
+        lambda w, d: d / w,
+        "返回的是 GPU 忙的比例（device / wall），不是空闲的比例",
+        "returns the busy share (device / wall), not the idle one",
+    ),
+    (
+        lambda w, d: 1 - w / d,
+        "比值除反了：空闲比例用 device 时间除以 wall 时间",
+        "divides the wrong way round: the idle share divides device time by wall time",
+    ),
+]:
     mistake("idle_fraction", function="idle_fraction", probe=((300.0, 90.0), {}), zh=_zh, en=_en)(
-        lambda got, w, d, _w=_wrong: 0 < d < w and close(got, _w(w, d)) and not close(_w(w, d), 1 - d / w))
-mistake("idle_fraction", function="idle_fraction", probe=((100.0, 150.0), {}),
-        zh="device 时间超过 wall 时间时返回了负数：空闲比例最小是 0",
-        en="returns a negative share when device time exceeds wall time: idle is at least 0")(
-    lambda got, w, d: 0 < w < d and isinstance(got, (int, float)) and close(got, 1 - d / w))
+        lambda got, w, d, _w=_wrong: 0 < d < w and close(got, _w(w, d)) and not close(_w(w, d), 1 - d / w)
+    )
+mistake(
+    "idle_fraction",
+    function="idle_fraction",
+    probe=((100.0, 150.0), {}),
+    zh="device 时间超过 wall 时间时返回了负数：空闲比例最小是 0",
+    en="returns a negative share when device time exceeds wall time: idle is at least 0",
+)(lambda got, w, d: 0 < w < d and isinstance(got, (int, float)) and close(got, 1 - d / w))

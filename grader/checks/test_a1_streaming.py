@@ -31,9 +31,13 @@ def check_counts(got, path, min_chars: int, what: str) -> None:
     expected = expected_counts(path, min_chars)
     if type(got) is not dict:
         fail(what, expected, got, "return a dict with read, kept, unique, chars")
-    expect_equal({k: got.get(k) for k in expected}, expected, what,
-                 hint="read skips blank lines; keep_long keeps len(text) >= min_chars (characters); "
-                      "dedupe on text, first occurrence wins; chars sums the unique texts")
+    expect_equal(
+        {k: got.get(k) for k in expected},
+        expected,
+        what,
+        hint="read skips blank lines; keep_long keeps len(text) >= min_chars (characters); "
+        "dedupe on text, first occurrence wins; chars sums the unique texts",
+    )
 
 
 @pytest.fixture
@@ -48,8 +52,9 @@ def non_utf8_learner(learner_factory):
 def test_pipeline_counts(learner, non_utf8_learner, shared_tmp_path, corpus):
     path = shared_tmp_path / f"corpus-{corpus['seed']}-{corpus['n_lines']}.jsonl"
     generate(path, corpus["n_lines"], unique=corpus["unique"], seed=corpus["seed"], blank_rate=corpus["blank_rate"])
-    what = (f"pipeline(<{corpus['n_lines']} records, {corpus['unique']} distinct texts>, "
-            f"min_chars={corpus['min_chars']})")
+    what = (
+        f"pipeline(<{corpus['n_lines']} records, {corpus['unique']} distinct texts>, min_chars={corpus['min_chars']})"
+    )
     check_counts(learner.pipeline(str(path), corpus["min_chars"]), path, corpus["min_chars"], what)
     if path.read_bytes().isascii():  # nothing a wrong codec could misread
         return
@@ -58,10 +63,14 @@ def test_pipeline_counts(learner, non_utf8_learner, shared_tmp_path, corpus):
     try:
         got = non_utf8_learner.pipeline(str(path), corpus["min_chars"])
     except LearnerRaised as exc:
-        fail(where, expected_counts(path, corpus["min_chars"]), f"{exc.type_name}: {exc.raw_message[:200]}",
-             hint="open() without encoding= decodes with the machine's locale encoding, not UTF-8: the file is UTF-8, "
-                  "say so / 不写 encoding= 的 open() 按本机区域设置的编码解码（中文 Windows 上是 GBK），"
-                  "而文件是 UTF-8：写明 encoding=\"utf-8\"")
+        fail(
+            where,
+            expected_counts(path, corpus["min_chars"]),
+            f"{exc.type_name}: {exc.raw_message[:200]}",
+            hint="open() without encoding= decodes with the machine's locale encoding, not UTF-8: the file is UTF-8, "
+            "say so / 不写 encoding= 的 open() 按本机区域设置的编码解码（中文 Windows 上是 GBK），"
+            '而文件是 UTF-8：写明 encoding="utf-8"',
+        )
     check_counts(got, path, corpus["min_chars"], where)
 
 
@@ -138,14 +147,16 @@ def test_peak_vs_file_size(learner, outside_processes, shared_tmp_path, seed, co
         growth = big[key] - small[key]
         above_idle = big[key] - idle[key]
         if growth > grown / 8 or above_idle > sizes[BIG_MB] / 4:
-            fail(f"{name} of your process, read from /proc outside it, running pipeline on a 1 MB and a "
-                 f"{BIG_MB} MB file (same 800 distinct texts)",
-                 f"the {BIG_MB} MB run's peak <= the 1 MB run's + {grown / 8 / MB:.1f} MB and <= an idle "
-                 f"worker's ({idle[key] / MB:.1f} MB) + {sizes[BIG_MB] / 4 / MB:.1f} MB",
-                 f"1 MB file: {small[key] / MB:.1f} MB, {BIG_MB} MB file: {big[key] / MB:.1f} MB "
-                 f"(before the call: {runs[BIG_MB]['before'][key] / MB:.1f} MB)",
-                 "iterate over the file line by line and chain generators; keep only the hash set of "
-                 "distinct texts, never a list of lines or records")
+            fail(
+                f"{name} of your process, read from /proc outside it, running pipeline on a 1 MB and a "
+                f"{BIG_MB} MB file (same 800 distinct texts)",
+                f"the {BIG_MB} MB run's peak <= the 1 MB run's + {grown / 8 / MB:.1f} MB and <= an idle "
+                f"worker's ({idle[key] / MB:.1f} MB) + {sizes[BIG_MB] / 4 / MB:.1f} MB",
+                f"1 MB file: {small[key] / MB:.1f} MB, {BIG_MB} MB file: {big[key] / MB:.1f} MB "
+                f"(before the call: {runs[BIG_MB]['before'][key] / MB:.1f} MB)",
+                "iterate over the file line by line and chain generators; keep only the hash set of "
+                "distinct texts, never a list of lines or records",
+            )
 
 
 @settings(max_examples=1, deadline=None)
@@ -162,13 +173,19 @@ def test_runs_under_rlimit(learner, outside_processes, shared_tmp_path, seed):
     small = outside_processes(memory_gib=cap / 2**30)
     if not isinstance(small, Learner):  # grader bench's in-process baseline: no limit to set
         pytest.skip("the address-space limit is set on the learner's own process only")
-    what = (f"pipeline on a {size / MB:.1f} MB file with RLIMIT_AS = an idle worker's peak address space "
-            f"{idle['VmPeak'] / MB:.0f} MB + {budget / MB:.1f} MB")
+    what = (
+        f"pipeline on a {size / MB:.1f} MB file with RLIMIT_AS = an idle worker's peak address space "
+        f"{idle['VmPeak'] / MB:.0f} MB + {budget / MB:.1f} MB"
+    )
     try:
         got = small.pipeline(str(path), 10, timeout_s=60)
     except (LearnerOutOfMemory, LearnerImportError, LearnerCrashed) as exc:
-        fail(what, "counts", str(exc),
-             "a streaming pipeline needs a few MB whatever the file size; something holds the file")
+        fail(
+            what,
+            "counts",
+            str(exc),
+            "a streaming pipeline needs a few MB whatever the file size; something holds the file",
+        )
     check_counts(got, path, 10, what)
 
 
@@ -189,11 +206,14 @@ def test_fits_in_memory(learner, file_gb, u_low, u_high):
         got = learner.fits_in_memory(f_gb, ram_gb)
         if type(got) is not bool:
             fail(f"fits_in_memory({f_gb:g}, {ram_gb:g}) must return a bool", "True or False", got)
-        expect_equal(got, expected,
-                     f"fits_in_memory(file_gb={f_gb:.4g}, ram_gb={ram_gb:.4g})",
-                     hint=f"the list peak measured here is {factor:.2f}x the file, so it needs ~{f_gb * factor:.4g} GB;"
-                          f" "
-                          "a list of json.loads'd records peaks at ~5x the file size (part 1: 5.3x)")
+        expect_equal(
+            got,
+            expected,
+            f"fits_in_memory(file_gb={f_gb:.4g}, ram_gb={ram_gb:.4g})",
+            hint=f"the list peak measured here is {factor:.2f}x the file, so it needs ~{f_gb * factor:.4g} GB;"
+            f" "
+            "a list of json.loads'd records peaks at ~5x the file size (part 1: 5.3x)",
+        )
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
@@ -201,8 +221,11 @@ from grader.checks.support.mistakes import mistake  # noqa: E402
 
 # The course's 8 GB file on 32 GB: only an answer that counts the list at a few times the file at
 # most says it fits there. Named only where the list, at the factor measured here, does not fit.
-mistake("fits_in_memory", function="fits_in_memory", probe=((8.0, 32.0), {}),
-        zh="把 list 的内存估得接近文件大小：json.loads 出来的一条条记录（Python 对象）比文件本身大好几倍",
-        en="counts the list's memory near the file's size: records parsed by json.loads (Python objects) take several "
-           "times the file")(
-    lambda got, file_gb, ram_gb: got is True and file_gb <= ram_gb < file_gb * measured_factor())
+mistake(
+    "fits_in_memory",
+    function="fits_in_memory",
+    probe=((8.0, 32.0), {}),
+    zh="把 list 的内存估得接近文件大小：json.loads 出来的一条条记录（Python 对象）比文件本身大好几倍",
+    en="counts the list's memory near the file's size: records parsed by json.loads (Python objects) take several "
+    "times the file",
+)(lambda got, file_gb, ram_gb: got is True and file_gb <= ram_gb < file_gb * measured_factor())

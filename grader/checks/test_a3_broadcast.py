@@ -28,8 +28,12 @@ def test_different_lengths(learner, pair):
     a, b = pair
     for x, y in [((8, 1, 64), (16, 64)), (a, b)]:  # the course's example first
         got = as_shape(learner.broadcast_shape(x, y), f"broadcast_shape({x}, {y})")
-        expect_equal(got, np.broadcast_shapes(x, y), f"broadcast_shape({x}, {y})",
-                     hint="align from the right; a missing leading dim counts as 1")
+        expect_equal(
+            got,
+            np.broadcast_shapes(x, y),
+            f"broadcast_shape({x}, {y})",
+            hint="align from the right; a missing leading dim counts as 1",
+        )
 
 
 @given(strategies.incompatible_pairs())
@@ -41,7 +45,7 @@ def test_raises_on_incompatible(learner, pair):
         learner.broadcast_shape(a, b)
     # The same mismatch with a 0-length dim: only a 1 stretches, a 0 does not match a 3.
     i = next(k for k in range(1, min(len(a), len(b)) + 1) if a[-k] != b[-k] and 1 not in (a[-k], b[-k]))
-    a0 = a[:len(a) - i] + (0,) + a[len(a) - i + 1:]
+    a0 = a[: len(a) - i] + (0,) + a[len(a) - i + 1 :]
     with pytest.raises(ValueError):
         np.broadcast_shapes(a0, b)
     with expect_raises("ValueError", f"broadcast_shape({a0}, {b}) must raise ValueError (0 is not 1)"):
@@ -71,33 +75,59 @@ def _truth(a, b):
 
 
 _ANY = ("matches_numpy", "different_lengths", "raises_on_incompatible")
-mistake(*_ANY, function="broadcast_shape", probe=(((3,), (3, 1)), {}),
-        zh="从左边对齐了形状：广播从右边（最后一维）对齐，缺的前导维当作 1",
-        en="aligns the shapes from the left: broadcasting aligns from the right, a missing leading dim is 1")(
-    gives(lambda a, b: _rule(a, b, pad_left=False), _truth))
+mistake(
+    *_ANY,
+    function="broadcast_shape",
+    probe=(((3,), (3, 1)), {}),
+    zh="从左边对齐了形状：广播从右边（最后一维）对齐，缺的前导维当作 1",
+    en="aligns the shapes from the left: broadcasting aligns from the right, a missing leading dim is 1",
+)(gives(lambda a, b: _rule(a, b, pad_left=False), _truth))
 
 
-@mistake(*_ANY, function="broadcast_shape", probe=(((3,), (3, 1)), {}),
-         zh="丢掉了较长形状多出的前导维（zip 在较短的形状处停下）",
-         en="drops the longer shape's extra leading dims (zip stops at the shorter shape)")
+@mistake(
+    *_ANY,
+    function="broadcast_shape",
+    probe=(((3,), (3, 1)), {}),
+    zh="丢掉了较长形状多出的前导维（zip 在较短的形状处停下）",
+    en="drops the longer shape's extra leading dims (zip stops at the shorter shape)",
+)
 def _drops_leading(got, a, b):
     return isinstance(got, tuple) and len(a) != len(b) and len(got) == min(len(a), len(b))
 
 
-@mistake(*_ANY, function="broadcast_shape", probe=(((3,), (3, 1)), {}),
-         zh="维数不同就报错了：缺的前导维当作 1，(3,) 与 (3, 1) 广播成 (3, 3)",
-         en="refuses shapes of different lengths: a missing leading dim counts as 1, (3,) with (3, 1) is (3, 3)")
+@mistake(
+    *_ANY,
+    function="broadcast_shape",
+    probe=(((3,), (3, 1)), {}),
+    zh="维数不同就报错了：缺的前导维当作 1，(3,) 与 (3, 1) 广播成 (3, 3)",
+    en="refuses shapes of different lengths: a missing leading dim counts as 1, (3,) with (3, 1) is (3, 3)",
+)
 def _refuses_ranks(got, a, b):
     return got == Raised("ValueError") and len(a) != len(b) and not isinstance(_truth(a, b), Raised)
 
 
-mistake(*_ANY, function="broadcast_shape", probe=(((1, 5), (0, 5)), {}),
-        zh="取了两个尺寸中较大的那个：只有 1 能拉伸（拉伸到任何尺寸，包括 0），其他不同的尺寸要报错",
-        en="takes the larger of two sizes: only a 1 stretches (to any size, 0 included); other sizes that differ "
-           "raise")(
-    gives(lambda a, b: _rule(a, b, match=lambda x, y: True, pick=max), _truth))
-mistake("raises_on_incompatible", "matches_numpy", function="broadcast_shape", probe=(((0, 3), (4, 3)), {}),
-        zh="把 0 当成了能与任何尺寸匹配：只有 1 能拉伸，0 对 3 要报错",
-        en="lets a 0 match any size: only a 1 stretches, 0 against 3 raises")(
-    gives(lambda a, b: _rule(a, b, match=lambda x, y: x == y or 1 in (x, y) or 0 in (x, y),
-                             pick=lambda x, y: 0 if 0 in (x, y) else (y if x == 1 else x)), _truth))
+mistake(
+    *_ANY,
+    function="broadcast_shape",
+    probe=(((1, 5), (0, 5)), {}),
+    zh="取了两个尺寸中较大的那个：只有 1 能拉伸（拉伸到任何尺寸，包括 0），其他不同的尺寸要报错",
+    en="takes the larger of two sizes: only a 1 stretches (to any size, 0 included); other sizes that differ raise",
+)(gives(lambda a, b: _rule(a, b, match=lambda x, y: True, pick=max), _truth))
+mistake(
+    "raises_on_incompatible",
+    "matches_numpy",
+    function="broadcast_shape",
+    probe=(((0, 3), (4, 3)), {}),
+    zh="把 0 当成了能与任何尺寸匹配：只有 1 能拉伸，0 对 3 要报错",
+    en="lets a 0 match any size: only a 1 stretches, 0 against 3 raises",
+)(
+    gives(
+        lambda a, b: _rule(
+            a,
+            b,
+            match=lambda x, y: x == y or 1 in (x, y) or 0 in (x, y),
+            pick=lambda x, y: 0 if 0 in (x, y) else (y if x == 1 else x),
+        ),
+        _truth,
+    )
+)

@@ -27,11 +27,23 @@ from grader.checks.truth.grad_accumulation import grad_after_k_backwards
 
 ATOL = 1e-6
 # A micro-batch with no valid label at all (the stub allows it): a per-micro-batch mean is 0/0 there.
-ONE_ALL_MASKED = {"config": {"vocab_size": 24, "n_embd": 6}, "seed": 3, "sizes": [2, 2, 1],
-                  "lengths": [4, 6, 3], "mask_rates": [0.3, 1.0, 0.0], "data_seed": 5}
+ONE_ALL_MASKED = {
+    "config": {"vocab_size": 24, "n_embd": 6},
+    "seed": 3,
+    "sizes": [2, 2, 1],
+    "lengths": [4, 6, 3],
+    "mask_rates": [0.3, 1.0, 0.0],
+    "data_seed": 5,
+}
 # Shown first: three micro-batches of different lengths and valid-token counts.
-COURSE_LIKE = {"config": {"vocab_size": 32, "n_embd": 8}, "seed": 7, "sizes": [2, 1, 3],
-               "lengths": [5, 3, 7], "mask_rates": [0.3, 0.0, 0.6], "data_seed": 11}
+COURSE_LIKE = {
+    "config": {"vocab_size": 32, "n_embd": 8},
+    "seed": 7,
+    "sizes": [2, 1, 3],
+    "lengths": [5, 3, 7],
+    "mask_rates": [0.3, 0.0, 0.6],
+    "data_seed": 11,
+}
 
 
 @given(strategies.scalar_grad_cases)
@@ -42,9 +54,13 @@ def test_repeated_backward(learner, case):
         expected = grad_after_k_backwards(w, x, k)
         if not math.isclose(got, expected, rel_tol=1e-5, abs_tol=1e-6):
             single = grad_after_k_backwards(w, x, 1)
-            fail(what, expected, got,
-                 "backward() adds into .grad: k calls give k x the single gradient "
-                 f"({single:g} here); nothing may clear it in between")
+            fail(
+                what,
+                expected,
+                got,
+                "backward() adds into .grad: k calls give k x the single gradient "
+                f"({single:g} here); nothing may clear it in between",
+            )
 
 
 def _make_batches(case: dict):
@@ -59,8 +75,7 @@ def _make_batches(case: dict):
     if all(bool((mb["labels"] == -100).all()) for mb in micro):  # the full batch needs one target
         micro[-1]["labels"][0, 0] = 0
     T = case["lengths"][0]
-    stale = {"input_ids": torch.randint(0, V, (2, T), generator=g),
-             "labels": torch.randint(0, V, (2, T), generator=g)}
+    stale = {"input_ids": torch.randint(0, V, (2, T), generator=g), "labels": torch.randint(0, V, (2, T), generator=g)}
     return micro, stale
 
 
@@ -72,8 +87,11 @@ def _full_batch_grads(case: dict, micro: list) -> dict:
     token_losses, targets = [], []
     for mb in micro:  # rows of different lengths: each micro-batch's logits, all tokens pooled
         logits = model(mb["input_ids"])
-        token_losses.append(F.cross_entropy(logits.reshape(-1, logits.shape[-1]), mb["labels"].reshape(-1),
-                                            ignore_index=-100, reduction="none"))
+        token_losses.append(
+            F.cross_entropy(
+                logits.reshape(-1, logits.shape[-1]), mb["labels"].reshape(-1), ignore_index=-100, reduction="none"
+            )
+        )
         targets.append(mb["labels"].reshape(-1))
     valid = torch.cat(targets) != -100
     torch.cat(token_losses)[valid].mean().backward()
@@ -99,15 +117,24 @@ def test_matches_full_batch(learner, case):
     valid = [int((mb["labels"] != -100).sum()) for mb in micro]
     shapes = [tuple(mb["input_ids"].shape) for mb in micro]
     what = f"accumulate_grads over micro-batches of (rows, T) {shapes} with {valid} valid tokens"
-    out = learner.drive("grader.drivers.a4_grad_accum:run", config=case["config"], seed=case["seed"],
-                        micro_batches=micro, stale_batch=stale)
+    out = learner.drive(
+        "grader.drivers.a4_grad_accum:run",
+        config=case["config"],
+        seed=case["seed"],
+        micro_batches=micro,
+        stale_batch=stale,
+    )
     expected = _full_batch_grads(case, micro)
 
     mixed = _mixed_forwards(out.get("forward_shapes") or [], micro) if type(out) is dict else []
     if mixed:  # an extra reason to fail only: the hook lives in the learner's process
-        fail(f"{what}: (rows, T) of your forward calls", f"each within one micro-batch, {shapes}", mixed,
-             "accumulation runs the model on one micro-batch at a time, never on the concatenation "
-             "(padded or not): only one micro-batch's activations may be alive at a time")
+        fail(
+            f"{what}: (rows, T) of your forward calls",
+            f"each within one micro-batch, {shapes}",
+            mixed,
+            "accumulation runs the model on one micro-batch at a time, never on the concatenation "
+            "(padded or not): only one micro-batch's activations may be alive at a time",
+        )
     grads = out.get("grads") if type(out) is dict else None
     if type(grads) is not dict:
         fail(f"{what}: gradients", "a dict of parameter name -> tensor", type(grads).__name__)
@@ -115,21 +142,32 @@ def test_matches_full_batch(learner, case):
         got = grads.get(name)
         if got is None:
             fail(f"{what}: {name}.grad", "a gradient tensor", None, "every parameter gets a gradient")
-        expect_close(got, ref, f"{what}: {name}.grad", atol=ATOL,
-                     hint="mean over all non-ignored tokens of the FULL batch: zero_grad once before the "
-                          "micro-batches, never inside; run the model on each micro-batch on its own "
-                          "(they have different lengths: padding changes this model's logits); scale "
-                          "each micro-batch's summed loss by 1/(valid tokens of the full batch)")
+        expect_close(
+            got,
+            ref,
+            f"{what}: {name}.grad",
+            atol=ATOL,
+            hint="mean over all non-ignored tokens of the FULL batch: zero_grad once before the "
+            "micro-batches, never inside; run the model on each micro-batch on its own "
+            "(they have different lengths: padding changes this model's logits); scale "
+            "each micro-batch's summed loss by 1/(valid tokens of the full batch)",
+        )
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
 from grader.checks.support.mistakes import close, mistake  # noqa: E402
 
-mistake("repeated_backward", function="grad_after_k_backwards", probe=((3.0, 2.0, 3), {}),
-        zh="k 次 backward 后只剩一次的梯度：中间把 .grad 清掉了（或每次新建了张量、用了 autograd.grad）；backward 是往 "
-        ".grad 里累加的",
-        en="keeps one backward's gradient after k: .grad was cleared in between (or the tensor made anew, or "
-        "autograd.grad "
-           "used); backward adds into .grad")(
-    lambda got, w, x, k: k > 1 and not close(grad_after_k_backwards(w, x, 1), 0.0)
-    and close(got, grad_after_k_backwards(w, x, 1), 1e-5))
+mistake(
+    "repeated_backward",
+    function="grad_after_k_backwards",
+    probe=((3.0, 2.0, 3), {}),
+    zh="k 次 backward 后只剩一次的梯度：中间把 .grad 清掉了（或每次新建了张量、用了 autograd.grad）；backward 是往 "
+    ".grad 里累加的",
+    en="keeps one backward's gradient after k: .grad was cleared in between (or the tensor made anew, or "
+    "autograd.grad "
+    "used); backward adds into .grad",
+)(
+    lambda got, w, x, k: (
+        k > 1 and not close(grad_after_k_backwards(w, x, 1), 0.0) and close(got, grad_after_k_backwards(w, x, 1), 1e-5)
+    )
+)

@@ -33,8 +33,9 @@ class Block(torch.nn.Module):
         self.ln_1, self.ln_2 = torch.nn.LayerNorm(n_embd), torch.nn.LayerNorm(n_embd)
         self.c_attn = torch.nn.Linear(n_embd, 3 * n_embd)
         self.c_proj = torch.nn.Linear(n_embd, n_embd)
-        self.mlp = torch.nn.Sequential(torch.nn.Linear(n_embd, 4 * n_embd), torch.nn.GELU(),
-                                       torch.nn.Linear(4 * n_embd, n_embd))
+        self.mlp = torch.nn.Sequential(
+            torch.nn.Linear(n_embd, 4 * n_embd), torch.nn.GELU(), torch.nn.Linear(4 * n_embd, n_embd)
+        )
 
     def forward(self, x):
         B, T, C = x.shape
@@ -61,8 +62,9 @@ class TinyGPT(torch.nn.Module):
         return self.lm_head(self.ln_f(self.block(self.wte(idx) + self.wpe(pos))))
 
 
-def first_loss(weight: torch.Tensor, *, vocab_size: int, n_embd: int, n_head: int, batch: int, seq_len: int,
-               seed: int) -> tuple[float, float]:
+def first_loss(
+    weight: torch.Tensor, *, vocab_size: int, n_embd: int, n_head: int, batch: int, seq_len: int, seed: int
+) -> tuple[float, float]:
     """A tiny GPT built from ``seed`` with ``weight`` as its output layer: (first loss, logit std)."""
     torch.manual_seed(seed)
     model = TinyGPT(vocab_size, n_embd, n_head, seq_len)
@@ -84,8 +86,12 @@ def test_expected_first_loss(learner, vocab_size):
         got = as_number(learner.expected_first_loss(V), f"expected_first_loss({V})")
         expected = uniform_loss(V)
         if not math.isclose(got, expected, rel_tol=1e-6):
-            fail(f"expected_first_loss({V})", expected, got,
-                 "uniform over V tokens: -ln(1/V) = ln V, in nats (natural log)")
+            fail(
+                f"expected_first_loss({V})",
+                expected,
+                got,
+                "uniform over V tokens: -ln(1/V) = ln V, in nats (natural log)",
+            )
 
 
 def _flag(learner, loss: float, V: int):
@@ -105,77 +111,121 @@ def test_flags_suspicious_loss(learner, fine, high):
     cases += [(max(0.0, uniform_loss(V) - off), V, False) for V, off in [high]]
     for loss, V, expected in cases:
         lnv = uniform_loss(V)
-        expect_equal(_flag(learner, loss, V), expected,
-                     f"is_suspicious({loss:.4g}, {V})",
-                     hint=f"ln V = {lnv:.4g}, so this loss is {loss - lnv:+.3g} nats from it: flag a first loss "
-                          "more than 1 nat above ln V (natural log of the vocab size)")
+        expect_equal(
+            _flag(learner, loss, V),
+            expected,
+            f"is_suspicious({loss:.4g}, {V})",
+            hint=f"ln V = {lnv:.4g}, so this loss is {loss - lnv:+.3g} nats from it: flag a first loss "
+            "more than 1 nat above ln V (natural log of the vocab size)",
+        )
 
 
 @settings(max_examples=8, deadline=None)
 @given(strategies.tiny_gpt_shapes())
 def test_init_first_loss(learner, shape):
     V, d = shape["vocab_size"], shape["n_embd"]
-    weight = as_tensor(learner.init_output_layer(V, d), f"init_output_layer({V}, {d})",
-                       shape=(V, d), dtype=torch.float32)
+    weight = as_tensor(
+        learner.init_output_layer(V, d), f"init_output_layer({V}, {d})", shape=(V, d), dtype=torch.float32
+    )
     loss, logit_std = first_loss(weight.detach().clone(), **shape)
     lnv = uniform_loss(V)
     if abs(loss - lnv) > INIT_TOL_NATS:
-        fail(f"first loss of a tiny GPT (V={V}, d={d}) with init_output_layer's weight",
-             f"ln V = {lnv:.4f} +- {INIT_TOL_NATS}", f"{loss:.4f} (logits std {logit_std:.3g})",
-             "the hidden vectors have unit variance per dim after ln_f, so a logit's std is about "
-             "std(weight) x sqrt(d): keep it well below 1 (e.g. std 0.02)")
+        fail(
+            f"first loss of a tiny GPT (V={V}, d={d}) with init_output_layer's weight",
+            f"ln V = {lnv:.4f} +- {INIT_TOL_NATS}",
+            f"{loss:.4f} (logits std {logit_std:.3g})",
+            "the hidden vectors have unit variance per dim after ln_f, so a logit's std is about "
+            "std(weight) x sqrt(d): keep it well below 1 (e.g. std 0.02)",
+        )
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
 from grader.checks.support.mistakes import close, mistake  # noqa: E402
 
 for _wrong, _zh, _en in [
-        (math.log2, "用了以 2 为底的对数（bits）：交叉熵用自然对数，单位是 nats",
-         "uses log base 2 (bits): cross-entropy uses the natural log, in nats"),
-        (math.log10, "用了以 10 为底的对数：交叉熵用自然对数，单位是 nats",
-         "uses log base 10: cross-entropy uses the natural log, in nats"),
-        (lambda v: 1.0 / v, "返回的是均匀分布的概率 1/V，不是它的交叉熵 -ln(1/V)",
-         "returns the uniform probability 1/V, not its cross-entropy -ln(1/V)"),
-        (lambda v: float(v), "返回的是词表大小本身，不是均匀预测的交叉熵",
-         "returns the vocabulary size itself, not the cross-entropy of a uniform prediction")]:
-    mistake("expected_first_loss", "flags_suspicious_loss", function="expected_first_loss", probe=((128,), {}), zh=_zh,
-            en=_en)(
-        lambda got, v, _w=_wrong: v > 2 and close(got, _w(v)) and not close(_w(v), math.log(v)))
+    (
+        math.log2,
+        "用了以 2 为底的对数（bits）：交叉熵用自然对数，单位是 nats",
+        "uses log base 2 (bits): cross-entropy uses the natural log, in nats",
+    ),
+    (
+        math.log10,
+        "用了以 10 为底的对数：交叉熵用自然对数，单位是 nats",
+        "uses log base 10: cross-entropy uses the natural log, in nats",
+    ),
+    (
+        lambda v: 1.0 / v,
+        "返回的是均匀分布的概率 1/V，不是它的交叉熵 -ln(1/V)",
+        "returns the uniform probability 1/V, not its cross-entropy -ln(1/V)",
+    ),
+    (
+        lambda v: float(v),
+        "返回的是词表大小本身，不是均匀预测的交叉熵",
+        "returns the vocabulary size itself, not the cross-entropy of a uniform prediction",
+    ),
+]:
+    mistake(
+        "expected_first_loss",
+        "flags_suspicious_loss",
+        function="expected_first_loss",
+        probe=((128,), {}),
+        zh=_zh,
+        en=_en,
+    )(lambda got, v, _w=_wrong: v > 2 and close(got, _w(v)) and not close(_w(v), math.log(v)))
 
-mistake("flags_suspicious_loss", function="is_suspicious", probe=((0.5, 128), {}),
-        zh="把远低于 ln V 的首步 loss 也标成了可疑：这里只标远高于 ln V 的（远低于是标签泄漏，不是初始化的问题）",
-        en="flags a first loss far below ln V: only losses far above it are flagged here (far below is a label leak, "
-           "not "
-        "the init)")(
-    lambda got, loss, v: got is True and loss < math.log(v) - 1.5)
+mistake(
+    "flags_suspicious_loss",
+    function="is_suspicious",
+    probe=((0.5, 128), {}),
+    zh="把远低于 ln V 的首步 loss 也标成了可疑：这里只标远高于 ln V 的（远低于是标签泄漏，不是初始化的问题）",
+    en="flags a first loss far below ln V: only losses far above it are flagged here (far below is a label leak, "
+    "not "
+    "the init)",
+)(lambda got, loss, v: got is True and loss < math.log(v) - 1.5)
 
 
 def _std_is(got, v, d, std: float) -> bool:
     """A (V, n_embd) weight whose std is ``std``, within 4 standard errors of a sample std (~1/sqrt(2n))."""
-    if not (isinstance(got, torch.Tensor) and tuple(got.shape) == (v,
-            d) and got.dtype.is_floating_point and got.numel() >= 64):
+    if not (
+        isinstance(got, torch.Tensor)
+        and tuple(got.shape) == (v, d)
+        and got.dtype.is_floating_point
+        and got.numel() >= 64
+    ):
         return False
     return abs(float(got.double().std()) / std - 1) < 4 / math.sqrt(2 * got.numel())
 
 
 _INIT = ((512, 64), {})  # 32768 weights: their std is known to ~1%, and V != n_embd
-mistake("init_first_loss", function="init_output_layer", probe=_INIT,
-        zh="输出层按 std 1 初始化了（randn / nn.Embedding 的默认）：logits 很大，首步 loss 比 ln V 高出好几个 nats",
-        en="initialises the output layer with std 1 (randn, nn.Embedding's default): the logits are large and the "
-           "first "
-           "loss comes out several nats above ln V")(
-    lambda got, v, d: _std_is(got, v, d, 1.0))
-mistake("init_first_loss", function="init_output_layer", probe=_INIT,
-        zh="用了 He / kaiming 初始化（std = sqrt(2 / n_embd)）：对输出层太大，首步 loss 比 ln V 高约 1 nat",
-        en="uses He / kaiming init (std = sqrt(2 / n_embd)): too large for the output layer, the first loss comes out "
-           "~1 "
-        "nat above ln V")(
-    lambda got, v, d: _std_is(got, v, d, math.sqrt(2 / d)))
-mistake("init_first_loss", function="init_output_layer", probe=_INIT,
-        zh="返回的权重形状是 (n_embd, V)，转置了：nn.Linear(n_embd, V).weight 的形状是 (V, n_embd)",
-        en="returns the weight transposed, (n_embd, V): nn.Linear(n_embd, V).weight has shape (V, n_embd)")(
-    lambda got, v, d: v != d and isinstance(got, torch.Tensor) and tuple(got.shape) == (d, v))
-mistake("init_first_loss", function="init_output_layer", probe=_INIT,
-        zh="返回的是 float64（例如 numpy 生成后 torch.from_numpy）：模型的权重是 float32",
-        en="returns float64 (e.g. made with numpy, then torch.from_numpy): the model's weights are float32")(
-    lambda got, v, d: isinstance(got, torch.Tensor) and got.dtype == torch.float64)
+mistake(
+    "init_first_loss",
+    function="init_output_layer",
+    probe=_INIT,
+    zh="输出层按 std 1 初始化了（randn / nn.Embedding 的默认）：logits 很大，首步 loss 比 ln V 高出好几个 nats",
+    en="initialises the output layer with std 1 (randn, nn.Embedding's default): the logits are large and the "
+    "first "
+    "loss comes out several nats above ln V",
+)(lambda got, v, d: _std_is(got, v, d, 1.0))
+mistake(
+    "init_first_loss",
+    function="init_output_layer",
+    probe=_INIT,
+    zh="用了 He / kaiming 初始化（std = sqrt(2 / n_embd)）：对输出层太大，首步 loss 比 ln V 高约 1 nat",
+    en="uses He / kaiming init (std = sqrt(2 / n_embd)): too large for the output layer, the first loss comes out "
+    "~1 "
+    "nat above ln V",
+)(lambda got, v, d: _std_is(got, v, d, math.sqrt(2 / d)))
+mistake(
+    "init_first_loss",
+    function="init_output_layer",
+    probe=_INIT,
+    zh="返回的权重形状是 (n_embd, V)，转置了：nn.Linear(n_embd, V).weight 的形状是 (V, n_embd)",
+    en="returns the weight transposed, (n_embd, V): nn.Linear(n_embd, V).weight has shape (V, n_embd)",
+)(lambda got, v, d: v != d and isinstance(got, torch.Tensor) and tuple(got.shape) == (d, v))
+mistake(
+    "init_first_loss",
+    function="init_output_layer",
+    probe=_INIT,
+    zh="返回的是 float64（例如 numpy 生成后 torch.from_numpy）：模型的权重是 float32",
+    en="returns float64 (e.g. made with numpy, then torch.from_numpy): the model's weights are float32",
+)(lambda got, v, d: isinstance(got, torch.Tensor) and got.dtype == torch.float64)

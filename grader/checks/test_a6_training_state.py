@@ -34,27 +34,42 @@ def _breakdown(learner, n_frozen: int, n_trainable: int) -> tuple[dict, str]:
 def test_full_finetune_bytes(learner, n):
     for n_params in (3 * 10**9, n):  # the course's question first
         got = as_int(learner.full_finetune_bytes(n_params), f"full_finetune_bytes({n_params})")
-        expect_equal(got, PER_TRAINABLE * n_params, f"full_finetune_bytes({n_params}) in bytes",
-                     hint="bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16 bytes per parameter")
+        expect_equal(
+            got,
+            PER_TRAINABLE * n_params,
+            f"full_finetune_bytes({n_params}) in bytes",
+            hint="bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16 bytes per parameter",
+        )
     got3b = learner.full_finetune_bytes(3 * 10**9)
     if got3b != COURSE_3B_FULL or got3b <= CARD_24GB:
-        fail("full_finetune_bytes(3 * 10**9): the course's 3B model, and whether it fits a 24 GB card", COURSE_3B_FULL,
-             got3b,
-             "3 x 16 = 48 GB: more than a 24 GB card")
+        fail(
+            "full_finetune_bytes(3 * 10**9): the course's 3B model, and whether it fits a 24 GB card",
+            COURSE_3B_FULL,
+            got3b,
+            "3 x 16 = 48 GB: more than a 24 GB card",
+        )
 
 
 @given(param_counts, param_counts)
 def test_lora_bytes(learner, n_base, n_trainable):
     for nb, nt in ((3 * 10**9, 3 * 10**7), (n_base, n_trainable)):  # 3B with 1% adapters first
         got = as_int(learner.lora_bytes(nb, nt), f"lora_bytes({nb}, {nt})")
-        expect_equal(got, PER_FROZEN * nb + PER_TRAINABLE * nt, f"lora_bytes({nb}, {nt}) in bytes",
-                     hint="the frozen base keeps only its bf16 weights (2 bytes/param, no grad, no "
-                          "optimizer state); each adapter parameter costs the full 16 bytes")
+        expect_equal(
+            got,
+            PER_FROZEN * nb + PER_TRAINABLE * nt,
+            f"lora_bytes({nb}, {nt}) in bytes",
+            hint="the frozen base keeps only its bf16 weights (2 bytes/param, no grad, no "
+            "optimizer state); each adapter parameter costs the full 16 bytes",
+        )
     got3b = learner.lora_bytes(3 * 10**9, 3 * 10**7)
     if not abs(got3b - COURSE_3B_LORA) <= 0.05e9 or got3b >= CARD_24GB:
-        fail("lora_bytes(3 * 10**9, 3 * 10**7): the course's 3B model with 1% adapters, and whether it fits a 24 GB "
-             "card",
-             "about 6.5e9 bytes", got3b, "6 GB frozen + 0.48 GB adapters ~ 6.5 GB: it fits a 24 GB card")
+        fail(
+            "lora_bytes(3 * 10**9, 3 * 10**7): the course's 3B model with 1% adapters, and whether it fits a 24 GB "
+            "card",
+            "about 6.5e9 bytes",
+            got3b,
+            "6 GB frozen + 0.48 GB adapters ~ 6.5 GB: it fits a 24 GB card",
+        )
 
 
 @settings(max_examples=4, deadline=None)
@@ -66,21 +81,31 @@ def test_matches_real_tensors(learner, config, r, targets, seed):
     n = full["n_trainable"]
     cases = [
         (f"full fine-tuning of a {n}-parameter model", full, "full_finetune_bytes", (n,)),
-        (f"LoRA r={r} on {targets!r}: {lora['n_frozen']} frozen + {lora['n_trainable']} adapter parameters",
-         lora, "lora_bytes", (lora["n_frozen"], lora["n_trainable"])),
+        (
+            f"LoRA r={r} on {targets!r}: {lora['n_frozen']} frozen + {lora['n_trainable']} adapter parameters",
+            lora,
+            "lora_bytes",
+            (lora["n_frozen"], lora["n_trainable"]),
+        ),
     ]
     for label, real, fn, args in cases:
         total = sum(real["parts"].values())
         what = f"{fn}{args} for {label}"
-        expect_equal(as_int(getattr(learner, fn)(*args), what), total,
-                     f"{what}: bytes of the real tensors of the training state after one step",
-                     hint="sum numel x element_size over the tensors; AdamW's step scalars are left out")
+        expect_equal(
+            as_int(getattr(learner, fn)(*args), what),
+            total,
+            f"{what}: bytes of the real tensors of the training state after one step",
+            hint="sum numel x element_size over the tensors; AdamW's step scalars are left out",
+        )
         parts, what = _breakdown(learner, real["n_frozen"], real["n_trainable"])
         for k in PARTS:
             if parts[k] != real["parts"][k]:
-                fail(f"{what}: the part {k!r} for {label}, against the real tensors",
-                     real["parts"], parts, hint="frozen: bf16 weight only; trainable: bf16 weight and grad, "
-                                                "fp32 master, fp32 m and v")
+                fail(
+                    f"{what}: the part {k!r} for {label}, against the real tensors",
+                    real["parts"],
+                    parts,
+                    hint="frozen: bf16 weight only; trainable: bf16 weight and grad, fp32 master, fp32 m and v",
+                )
 
 
 # ------------------------------------------------------------------ mistakes named by what the answer does
@@ -88,32 +113,63 @@ from grader.checks.support.mistakes import mistake, ratio  # noqa: E402
 
 _N = 70_000_000_003  # 70B + 3: no per-parameter factor confuses with another, GB and GiB survive rounding
 for _per, _zh, _en in [
-        (12, "少了 fp32 主权重（master copy）那 4 字节：混合精度训练仍要一份 fp32 主权重",
-         "leaves out the fp32 master copy (4 bytes): mixed-precision training keeps one"),
-        (2, "只算了 bf16 权重（推理的一份），没有梯度、主权重和 AdamW 的两个矩",
-         "counts only the bf16 weights (inference), without the grads, the master copy and AdamW's two moments"),
-        (8, "把 16 字节减半了：autocast 不会让训练状态减半，主权重与两个矩仍是 fp32",
-         "halves the 16 bytes: autocast does not halve the training state, the master copy and both moments stay fp32"),
-        (18, "把梯度算成了 fp32（4 字节）；梯度与 bf16 权重同为 2 字节",
-         "counts the gradients in fp32 (4 bytes); they are bf16 like the weights (2 bytes)"),
-        (20, "多算了一份 4 字节（例如 fp32 梯度再加一份）", "counts 4 bytes too many per parameter")]:
+    (
+        12,
+        "少了 fp32 主权重（master copy）那 4 字节：混合精度训练仍要一份 fp32 主权重",
+        "leaves out the fp32 master copy (4 bytes): mixed-precision training keeps one",
+    ),
+    (
+        2,
+        "只算了 bf16 权重（推理的一份），没有梯度、主权重和 AdamW 的两个矩",
+        "counts only the bf16 weights (inference), without the grads, the master copy and AdamW's two moments",
+    ),
+    (
+        8,
+        "把 16 字节减半了：autocast 不会让训练状态减半，主权重与两个矩仍是 fp32",
+        "halves the 16 bytes: autocast does not halve the training state, the master copy and both moments stay fp32",
+    ),
+    (
+        18,
+        "把梯度算成了 fp32（4 字节）；梯度与 bf16 权重同为 2 字节",
+        "counts the gradients in fp32 (4 bytes); they are bf16 like the weights (2 bytes)",
+    ),
+    (20, "多算了一份 4 字节（例如 fp32 梯度再加一份）", "counts 4 bytes too many per parameter"),
+]:
     mistake("full_finetune_bytes", function="full_finetune_bytes", probe=((_N,), {}), zh=_zh, en=_en)(
-        lambda got, n, _per=_per: ratio(got, PER_TRAINABLE * n, _per / PER_TRAINABLE))
-for _factor, _zh, _en in [(1e-9, "返回的是 GB，题目要的是字节", "returns GB where bytes are asked"),
-                          (2**-30, "返回的是 GiB，题目要的是字节", "returns GiB where bytes are asked")]:
+        lambda got, n, _per=_per: ratio(got, PER_TRAINABLE * n, _per / PER_TRAINABLE)
+    )
+for _factor, _zh, _en in [
+    (1e-9, "返回的是 GB，题目要的是字节", "returns GB where bytes are asked"),
+    (2**-30, "返回的是 GiB，题目要的是字节", "returns GiB where bytes are asked"),
+]:
     mistake("full_finetune_bytes", function="full_finetune_bytes", probe=((_N,), {}), zh=_zh, en=_en)(
-        lambda got, n, _f=_factor: ratio(got, PER_TRAINABLE * n, _f, rel=1e-2))
+        lambda got, n, _f=_factor: ratio(got, PER_TRAINABLE * n, _f, rel=1e-2)
+    )
     mistake("lora_bytes", function="lora_bytes", probe=((_N, 1_000_003), {}), zh=_zh, en=_en)(
-        lambda got, nb, nt, _f=_factor: ratio(got, PER_FROZEN * nb + PER_TRAINABLE * nt, _f, rel=1e-2))
+        lambda got, nb, nt, _f=_factor: ratio(got, PER_FROZEN * nb + PER_TRAINABLE * nt, _f, rel=1e-2)
+    )
 for _fb, _tb, _zh, _en in [
-        (16, 16, "冻结的基座也按 16 字节算了：冻结参数没有梯度和优化器状态，只有 bf16 权重",
-         "counts the frozen base at 16 bytes: frozen parameters have no grad and no optimizer state, only bf16 "
-         "weights"),
-        (0, 16, "漏掉了冻结基座的 bf16 权重（它们仍在显存里）",
-         "leaves out the frozen base's bf16 weights (they are still in memory)"),
-        (4, 16, "把冻结基座按 fp32 加载（4 字节）；题目的约定是 bf16（2 字节）",
-         "counts the frozen base in fp32 (4 bytes); the convention is bf16 (2 bytes)"),
-        (2, 12, "适配器参数少了 fp32 主权重那 4 字节", "leaves out the adapters' fp32 master copy (4 bytes)")]:
+    (
+        16,
+        16,
+        "冻结的基座也按 16 字节算了：冻结参数没有梯度和优化器状态，只有 bf16 权重",
+        "counts the frozen base at 16 bytes: frozen parameters have no grad and no optimizer state, only bf16 weights",
+    ),
+    (
+        0,
+        16,
+        "漏掉了冻结基座的 bf16 权重（它们仍在显存里）",
+        "leaves out the frozen base's bf16 weights (they are still in memory)",
+    ),
+    (
+        4,
+        16,
+        "把冻结基座按 fp32 加载（4 字节）；题目的约定是 bf16（2 字节）",
+        "counts the frozen base in fp32 (4 bytes); the convention is bf16 (2 bytes)",
+    ),
+    (2, 12, "适配器参数少了 fp32 主权重那 4 字节", "leaves out the adapters' fp32 master copy (4 bytes)"),
+]:
+
     @mistake("lora_bytes", function="lora_bytes", probe=((_N, 1_000_003), {}), zh=_zh, en=_en)
     def _lora(got, nb, nt, _fb=_fb, _tb=_tb):
         return got == _fb * nb + _tb * nt != PER_FROZEN * nb + PER_TRAINABLE * nt

@@ -20,8 +20,10 @@ LOW, HIGH = 0.5, 1.25  # the estimate may leave things out (the course's rule do
 
 
 def estimate(learner, plain, batch, seq_len, checkpointing, nbytes) -> int:
-    what = (f"activation_bytes(config, batch={batch}, seq_len={seq_len}, checkpointing={checkpointing}, "
-            f"bytes_per_elem={nbytes})")
+    what = (
+        f"activation_bytes(config, batch={batch}, seq_len={seq_len}, checkpointing={checkpointing}, "
+        f"bytes_per_elem={nbytes})"
+    )
     got = as_int(learner.activation_bytes(plain, batch, seq_len, checkpointing, nbytes), what)
     if got <= 0:
         fail(f"{what} must be a positive number of bytes", "> 0", got)
@@ -29,8 +31,10 @@ def estimate(learner, plain, batch, seq_len, checkpointing, nbytes) -> int:
 
 
 def _layers(plain):
-    return (f"d={plain['hidden_size']}, d_ff={plain['intermediate_size']}, "
-            f"layers={plain['num_hidden_layers']}, vocab={plain['vocab_size']}")
+    return (
+        f"d={plain['hidden_size']}, d_ff={plain['intermediate_size']}, "
+        f"layers={plain['num_hidden_layers']}, vocab={plain['vocab_size']}"
+    )
 
 
 RATIO_TOL = 1.2  # a ratio of estimates may differ from the measured ratio by up to this factor either way
@@ -39,89 +43,157 @@ RATIO_TOL = 1.2  # a ratio of estimates may differ from the measured ratio by up
 def _ratio_check(what, want, got, hint):
     """The learner's ratio of two estimates against the measured ratio, within RATIO_TOL."""
     if not 1 / RATIO_TOL <= got / want <= RATIO_TOL:
-        fail(f"{what}: the estimate must change as the measured activations do (within {RATIO_TOL}x)",
-             f"x{want:.3f} (measured; x{want / RATIO_TOL:.3f} .. x{want * RATIO_TOL:.3f} accepted)", f"x{got:.3f}",
-             hint)
+        fail(
+            f"{what}: the estimate must change as the measured activations do (within {RATIO_TOL}x)",
+            f"x{want:.3f} (measured; x{want / RATIO_TOL:.3f} .. x{want * RATIO_TOL:.3f} accepted)",
+            f"x{got:.3f}",
+            hint,
+        )
 
 
 @settings(max_examples=4)
-@given(strategies.llama_like_configs(max_layers=2), strategies.activation_batches,
-       strategies.activation_seq_lens, st.integers(2, 3), strategies.activation_dtypes)
+@given(
+    strategies.llama_like_configs(max_layers=2),
+    strategies.activation_batches,
+    strategies.activation_seq_lens,
+    st.integers(2, 3),
+    strategies.activation_dtypes,
+)
 def test_growth_with_inputs(learner, plain, batch, seq_len, k, dtype):
     nbytes = BYTES[dtype]
     base = measured_bytes(plain, batch, seq_len, dtype)
     est = estimate(learner, plain, batch, seq_len, False, nbytes)
-    for b, t, axis in [(k * batch, seq_len, f"batch {batch} -> {k * batch}"),
-                       (batch, k * seq_len, f"seq_len {seq_len} -> {k * seq_len}")]:
+    for b, t, axis in [
+        (k * batch, seq_len, f"batch {batch} -> {k * batch}"),
+        (batch, k * seq_len, f"seq_len {seq_len} -> {k * seq_len}"),
+    ]:
         want = measured_bytes(plain, b, t, dtype) / base
         got = estimate(learner, plain, b, t, False, nbytes) / est
-        _ratio_check(f"{axis} ({dtype}, {_layers(plain)})", want, got,
-                     "compare how the saved tensors grow with the batch and the sequence, not with the parameters")
+        _ratio_check(
+            f"{axis} ({dtype}, {_layers(plain)})",
+            want,
+            got,
+            "compare how the saved tensors grow with the batch and the sequence, not with the parameters",
+        )
     # more parameters in the embedding and head, same blocks: the measured activations do not move
     bigger = dict(plain, vocab_size=plain["vocab_size"] * 50)
     if measured_bytes(bigger, batch, seq_len, dtype) != base:  # the ground truth's own premise: a check error
         raise RuntimeError("A7 check: the measured block activations changed with vocab_size")
-    expect_equal(estimate(learner, bigger, batch, seq_len, False, nbytes), est,
-                 f"activation_bytes with vocab_size {plain['vocab_size']} -> {bigger['vocab_size']} "
-                 f"(B={batch}, T={seq_len}, {dtype}; the measured bytes do not change)",
-                 hint="the embedding and the head grew, the blocks did not")
+    expect_equal(
+        estimate(learner, bigger, batch, seq_len, False, nbytes),
+        est,
+        f"activation_bytes with vocab_size {plain['vocab_size']} -> {bigger['vocab_size']} "
+        f"(B={batch}, T={seq_len}, {dtype}; the measured bytes do not change)",
+        hint="the embedding and the head grew, the blocks did not",
+    )
     # fp32 against bf16: measured, RMSNorm's fp32 upcast included (an estimate may model it or not)
     want = measured_bytes(plain, batch, seq_len, "float32") / measured_bytes(plain, batch, seq_len, "bfloat16")
     got = estimate(learner, plain, batch, seq_len, False, 4) / estimate(learner, plain, batch, seq_len, False, 2)
-    _ratio_check(f"bytes_per_elem 2 -> 4 (float32 vs bfloat16 measured, B={batch}, T={seq_len}, {_layers(plain)})",
-                 want, got, "part 2: bytes are elements x bytes per element")
+    _ratio_check(
+        f"bytes_per_elem 2 -> 4 (float32 vs bfloat16 measured, B={batch}, T={seq_len}, {_layers(plain)})",
+        want,
+        got,
+        "part 2: bytes are elements x bytes per element",
+    )
     # the course's question 7 (Llama-3-8B, B=2, T=8192 against B=1, T=4096): B and T both doubled,
     # against the growth measured when both are doubled on the drawn model
     want = measured_bytes(plain, 2 * batch, 2 * seq_len, dtype) / base
     one = estimate(learner, LLAMA3_8B, 1, 4096, False, 2)
-    _ratio_check(f"Llama-3-8B activations at B=2, T=8192 against B=1, T=4096 (measured: B and T doubled on "
-                 f"{_layers(plain)})", want, estimate(learner, LLAMA3_8B, 2, 8192, False, 2) / one,
-                 "part 7, self-test 7")
+    _ratio_check(
+        f"Llama-3-8B activations at B=2, T=8192 against B=1, T=4096 (measured: B and T doubled on {_layers(plain)})",
+        want,
+        estimate(learner, LLAMA3_8B, 2, 8192, False, 2) / one,
+        "part 7, self-test 7",
+    )
 
 
 @settings(max_examples=5)
-@given(strategies.llama_like_configs(), strategies.activation_batches, strategies.activation_seq_lens,
-       strategies.activation_dtypes)
+@given(
+    strategies.llama_like_configs(),
+    strategies.activation_batches,
+    strategies.activation_seq_lens,
+    strategies.activation_dtypes,
+)
 def test_checkpointed_bytes(learner, plain, batch, seq_len, dtype):
     nbytes = BYTES[dtype]
     want = measured_bytes(plain, batch, seq_len, dtype, checkpointing=True)
     got = estimate(learner, plain, batch, seq_len, True, nbytes)
-    expect_equal(got, want, f"activation_bytes(..., checkpointing=True) for B={batch}, T={seq_len}, {dtype}, "
-                 f"{_layers(plain)} vs the bytes measured under gradient checkpointing",
-                 hint="checkpointing keeps each layer's input only: B x T x d x layers x bytes")
+    expect_equal(
+        got,
+        want,
+        f"activation_bytes(..., checkpointing=True) for B={batch}, T={seq_len}, {dtype}, "
+        f"{_layers(plain)} vs the bytes measured under gradient checkpointing",
+        hint="checkpointing keeps each layer's input only: B x T x d x layers x bytes",
+    )
     course = estimate(learner, LLAMA3_8B, 1, 4096, True, 2)
-    expect_equal(course, 1 * 4096 * 4096 * 32 * 2, "Llama-3-8B, B=1, T=4096, bf16, with checkpointing (bytes)",
-                 hint="part 4: 32 MiB of layer input per layer x 32 layers = 1.0 GiB")
+    expect_equal(
+        course,
+        1 * 4096 * 4096 * 32 * 2,
+        "Llama-3-8B, B=1, T=4096, bf16, with checkpointing (bytes)",
+        hint="part 4: 32 MiB of layer input per layer x 32 layers = 1.0 GiB",
+    )
 
 
 # Gemma-7B's MLP is 8 x d wide (d 3072, d_ff 24576): the d_ff share must follow intermediate_size.
-WIDE_MLP = {"vocab_size": 64, "hidden_size": 32, "intermediate_size": 256, "num_hidden_layers": 2,
-            "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8, "tie_word_embeddings": False,
-            "max_position_embeddings": 256}
+WIDE_MLP = {
+    "vocab_size": 64,
+    "hidden_size": 32,
+    "intermediate_size": 256,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "head_dim": 8,
+    "tie_word_embeddings": False,
+    "max_position_embeddings": 256,
+}
 
 
 @settings(max_examples=6)
-@given(strategies.llama_like_configs(), strategies.activation_batches, strategies.activation_seq_lens,
-       strategies.activation_dtypes)
+@given(
+    strategies.llama_like_configs(),
+    strategies.activation_batches,
+    strategies.activation_seq_lens,
+    strategies.activation_dtypes,
+)
 def test_tracks_measurement(learner, plain, batch, seq_len, dtype):
     nbytes = BYTES[dtype]
     for config in (plain, WIDE_MLP):  # d_ff 2..4 x d as drawn, and 8 x d
         want = measured_bytes(config, batch, seq_len, dtype)
         got = estimate(learner, config, batch, seq_len, False, nbytes)
         if not LOW <= got / want <= HIGH:
-            fail(f"activation_bytes(...) for B={batch}, T={seq_len}, {dtype}, {_layers(config)} vs the measured "
-                 f"saved-for-backward bytes", f"{LOW * want:,.0f} .. {HIGH * want:,.0f} B (measured {want:,} B)",
-                 f"{got:,} B",
-                 "count what each layer saves for backward per token: the inputs of its norms, attention and "
-                 "MLP matmuls and what their activations keep; the MLP's share follows intermediate_size")
+            fail(
+                f"activation_bytes(...) for B={batch}, T={seq_len}, {dtype}, {_layers(config)} vs the measured "
+                f"saved-for-backward bytes",
+                f"{LOW * want:,.0f} .. {HIGH * want:,.0f} B (measured {want:,} B)",
+                f"{got:,} B",
+                "count what each layer saves for backward per token: the inputs of its norms, attention and "
+                "MLP matmuls and what their activations keep; the MLP's share follows intermediate_size",
+            )
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
 from grader.checks.support.mistakes import mistake  # noqa: E402
 
-_CKPT = (({"vocab_size": 64, "hidden_size": 32, "intermediate_size": 96, "num_hidden_layers": 3,
-           "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8, "tie_word_embeddings": False,
-           "max_position_embeddings": 64}, 2, 8, True, 4), {})  # 3 layers, 4 bytes: every slip below differs
+_CKPT = (
+    (
+        {
+            "vocab_size": 64,
+            "hidden_size": 32,
+            "intermediate_size": 96,
+            "num_hidden_layers": 3,
+            "num_attention_heads": 4,
+            "num_key_value_heads": 2,
+            "head_dim": 8,
+            "tie_word_embeddings": False,
+            "max_position_embeddings": 64,
+        },
+        2,
+        8,
+        True,
+        4,
+    ),
+    {},
+)  # 3 layers, 4 bytes: every slip below differs
 
 
 def _ckpt_slip(slip):
@@ -131,18 +203,31 @@ def _ckpt_slip(slip):
         right = tokens * d * layers * bytes_per_elem
         bad = slip(tokens, d, d_ff, layers, bytes_per_elem)
         return checkpointing is True and got == bad != right
+
     return holds
 
 
 for _slip, _zh, _en in [
-        (lambda n, d, f, L, b: n * L * (6 * d + 3 * f) * b,
-         "开了 checkpointing 还是按全部激活算：它只存每层的输入，其余在反向时重算",
-         "counts every activation with checkpointing on: it keeps only each layer's input, the rest is recomputed in "
-         "backward"),
-        (lambda n, d, f, L, b: n * L * (6 * d + 3 * f) * b // 2, "把 checkpointing 当成激活减半：它只存每层的输入",
-         "takes checkpointing for halving the activations: it keeps each layer's input only"),
-        (lambda n, d, f, L, b: n * d * b, "只算了一层的输入：每一层都存自己的输入，要乘层数",
-         "counts one layer's input: every layer keeps its own input, times the layers"),
-        (lambda n, d, f, L, b: n * d * L * 2, "忽略了 bytes_per_elem，总按 bf16 的 2 字节算",
-         "ignores bytes_per_elem and always counts bf16's 2 bytes")]:
+    (
+        lambda n, d, f, L, b: n * L * (6 * d + 3 * f) * b,
+        "开了 checkpointing 还是按全部激活算：它只存每层的输入，其余在反向时重算",
+        "counts every activation with checkpointing on: it keeps only each layer's input, the rest is recomputed in "
+        "backward",
+    ),
+    (
+        lambda n, d, f, L, b: n * L * (6 * d + 3 * f) * b // 2,
+        "把 checkpointing 当成激活减半：它只存每层的输入",
+        "takes checkpointing for halving the activations: it keeps each layer's input only",
+    ),
+    (
+        lambda n, d, f, L, b: n * d * b,
+        "只算了一层的输入：每一层都存自己的输入，要乘层数",
+        "counts one layer's input: every layer keeps its own input, times the layers",
+    ),
+    (
+        lambda n, d, f, L, b: n * d * L * 2,
+        "忽略了 bytes_per_elem，总按 bf16 的 2 字节算",
+        "ignores bytes_per_elem and always counts bf16's 2 bytes",
+    ),
+]:
     mistake("checkpointed_bytes", function="activation_bytes", probe=_CKPT, zh=_zh, en=_en)(_ckpt_slip(_slip))

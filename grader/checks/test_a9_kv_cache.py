@@ -37,8 +37,12 @@ def test_matches_dynamic_cache(learner, variants, batch, seq, dtype):
         expected = real_cache_bytes(config, batch, seq, dtype)
         nbytes = torch.empty((), dtype=dtype).element_size()
         got, what = _kv(learner, config, batch, seq, nbytes)
-        expect_equal(got, expected, f"{what} for config {config} ({dtype} DynamicCache)",
-                     hint="each layer caches K and V of shape [B, n_kv_heads, T, head_dim]")
+        expect_equal(
+            got,
+            expected,
+            f"{what} for config {config} ({dtype} DynamicCache)",
+            hint="each layer caches K and V of shape [B, n_kv_heads, T, head_dim]",
+        )
 
 
 @settings(max_examples=3)
@@ -51,8 +55,12 @@ def test_llama3_8b_per_token(learner, name, batch, seq):
     expect_equal(got, expected, what, hint="2 (K and V) x 8 kv heads x 128 head_dim x 32 layers x 2 bytes")
     config = {"Llama-3-8B": LLAMA3_8B, "Qwen2.5-0.5B": QWEN2_5_0_5B}[name]
     got, what = _kv(learner, config, batch, seq, 2, name)
-    expect_equal(got, meta_cache_bytes(config, batch, seq, torch.bfloat16), what,
-                 hint="bytes per token x batch x seq_len; Qwen2.5-0.5B: 2 kv heads x 64 x 24 layers")
+    expect_equal(
+        got,
+        meta_cache_bytes(config, batch, seq, torch.bfloat16),
+        what,
+        hint="bytes per token x batch x seq_len; Qwen2.5-0.5B: 2 kv heads x 64 x 24 layers",
+    )
 
 
 @st.composite
@@ -75,22 +83,31 @@ def test_fits_decision(learner, case):
     gb = 10**9
     names = {id(LLAMA3_8B): "Llama-3-8B", id(QWEN2_5_0_5B): "Qwen2.5-0.5B"}
     cases = [(LLAMA3_8B, 128, 4096, 80 * gb, 16 * gb)]  # the course's question first
-    gpu = weight + meta_cache_bytes(config, n, ctx, torch.bfloat16) + {
-        "exact": 0, "one_short": -1, "more": delta, "less": -delta}[margin]
+    gpu = (
+        weight
+        + meta_cache_bytes(config, n, ctx, torch.bfloat16)
+        + {"exact": 0, "one_short": -1, "more": delta, "less": -delta}[margin]
+    )
     if gpu > 0:
         cases.append((config, n, ctx, gpu, weight))
     for cfg, n_req, context, gpu_bytes, weight_bytes in cases:
         name = names.get(id(cfg), "config")
         kv = meta_cache_bytes(cfg, n_req, context, torch.bfloat16)
         expected = weight_bytes + kv <= gpu_bytes
-        what = (f"fits_on_gpu({name}, n_requests={n_req}, context_len={context}, gpu_bytes={gpu_bytes:,}, "
-                f"weight_bytes={weight_bytes:,})")
+        what = (
+            f"fits_on_gpu({name}, n_requests={n_req}, context_len={context}, gpu_bytes={gpu_bytes:,}, "
+            f"weight_bytes={weight_bytes:,})"
+        )
         got = learner.fits_on_gpu(cfg, n_req, context, gpu_bytes, weight_bytes, 2)
         if type(got) is not bool:
             fail(f"{what} must return a bool", "bool", f"{type(got).__name__}: {got!r}")
-        expect_equal(got, expected, what,
-                     hint=f"weights {weight_bytes:,} B + KV cache {kv:,} B: it fits when weights + KV cache <= GPU "
-                          "memory; 128 x 4K on Llama-3-8B is 68.7 GB of KV")
+        expect_equal(
+            got,
+            expected,
+            what,
+            hint=f"weights {weight_bytes:,} B + KV cache {kv:,} B: it fits when weights + KV cache <= GPU "
+            "memory; 128 x 4K on Llama-3-8B is 68.7 GB of KV",
+        )
 
 
 # ------------------------------------------------------------------ mistakes named by what the answer does

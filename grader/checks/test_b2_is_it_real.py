@@ -51,19 +51,25 @@ def test_record_diff(learner, pair):
     got = learner.diff_records(a, b)
     if type(got) is not list:
         fail("diff_records must return a sorted list of keys", "a sorted list of str", got, example=example)
-    expect_equal(got, want, "diff_records(a, b) on two drawn run records", example=example,
-                 hint="compare commit, config, data_version, seed and environment first; run_id and metrics "
-                      "always differ")
+    expect_equal(
+        got,
+        want,
+        "diff_records(a, b) on two drawn run records",
+        example=example,
+        hint="compare commit, config, data_version, seed and environment first; run_id and metrics always differ",
+    )
 
 
 # Part 2's seeds (0.30 apart, std 0.179) as accuracies (the bands depend on the gap and the spread only);
 # 1000 questions: ci95 +-3.1 points, not what decides. The course reads these bands as apart: real.
 COURSE_SEEDS = (*course_seed_example(center=0.65), 1000)
-COURSE = [([0.612, 0.598, 0.605], [0.617, 0.603, 0.61], 80),  # 0.5 points, overlapping bands: not shown
-          ([0.61], [0.615], 80),  # one run each: a single number is no conclusion
-          ([0.600, 0.601, 0.599], [0.650, 0.651, 0.649], 80),  # tight bands, but 80 questions: +-10.9 > 5 points
-          ([0.60, 0.601, 0.599], [0.75, 0.751, 0.749], 1000),  # tight bands, 15 points on 1000 questions
-          COURSE_SEEDS]
+COURSE = [
+    ([0.612, 0.598, 0.605], [0.617, 0.603, 0.61], 80),  # 0.5 points, overlapping bands: not shown
+    ([0.61], [0.615], 80),  # one run each: a single number is no conclusion
+    ([0.600, 0.601, 0.599], [0.650, 0.651, 0.649], 80),  # tight bands, but 80 questions: +-10.9 > 5 points
+    ([0.60, 0.601, 0.599], [0.75, 0.751, 0.749], 1000),  # tight bands, 15 points on 1000 questions
+    COURSE_SEEDS,
+]
 
 
 def ddof_pair(base: float, d: float, k: int) -> tuple[list[float], list[float], int]:
@@ -77,8 +83,15 @@ def ddof_pair(base: float, d: float, k: int) -> tuple[list[float], list[float], 
     return [round(float(x), 12) for x in a], [round(float(x), 12) for x in b], 1_000_000
 
 
-@given(strategies.seed_scores, strategies.seed_scores, st.integers(10, 100_000), st.floats(0, 0.5),
-       st.floats(0.3, 0.6), st.floats(0.01, 0.05), st.sampled_from([2, 3, 5]))
+@given(
+    strategies.seed_scores,
+    strategies.seed_scores,
+    st.integers(10, 100_000),
+    st.floats(0, 0.5),
+    st.floats(0.3, 0.6),
+    st.floats(0.01, 0.05),
+    st.sampled_from([2, 3, 5]),
+)
 def test_score_verdict(learner, a, b, n, shift, base, d, k):
     b = [min(1.0, x + shift) for x in b]
     for sa, sb, nn in COURSE + [(a, b, n), (a[:1], b, n), ddof_pair(base, d, k)]:
@@ -86,9 +99,13 @@ def test_score_verdict(learner, a, b, n, shift, base, d, k):
         if want is None:
             continue
         got = as_str(learner.verdict(sa, sb, nn), f"verdict({sa}, {sb}, {nn})")
-        expect_equal(got, want, f"verdict(scores_a={sa}, scores_b={sb}, n_questions={nn})",
-                     hint="at least 2 seeds each; 'real' only if the mean +- standard error bands do not overlap "
-                          "and the means differ by more than 1.96 sqrt(p(1-p)/n)")
+        expect_equal(
+            got,
+            want,
+            f"verdict(scores_a={sa}, scores_b={sb}, n_questions={nn})",
+            hint="at least 2 seeds each; 'real' only if the mean +- standard error bands do not overlap "
+            "and the means differ by more than 1.96 sqrt(p(1-p)/n)",
+        )
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
@@ -110,30 +127,52 @@ def _two_a_side(a, b):
 
 
 for _kw, _probe, _zh, _en in [
-        ({"ddof": 0}, ddof_pair(0.5, 0.02, 3),
-         "用了总体标准差（ddof=0，np.std 的默认）：seed 间的标准差用样本标准差（ddof=1）",
-         "uses the population std (ddof=0, np.std's default): the seeds' spread is the sample std (ddof=1)"),
-        ({"spread": "std"}, COURSE_SEEDS, "带宽用了 ±1 个样本标准差：题目约定的带是 均值 ± 1 个标准误（标准差 / √n），"
-         "第二篇的例子（差 0.30、标准差 0.179）按它才不重叠",
-         "draws each band as mean +- 1 sample std: the stub's bands are mean +- 1 standard error (std / sqrt(n)), "
-         "under which part 2's example (0.30 apart, std 0.179) is apart"),
-        ({"ci": False}, COURSE[2], "没看 ci95：seed 的带分开了，但题目数少时均值差仍在置信区间里",
-         "ignores ci95: the seeds' bands are apart, but with few questions the means' gap is still within the "
-         "confidence interval"),
-        ({"bands": False}, ([0.60, 0.65, 0.70], [0.62, 0.67, 0.72], 100_000),
-         "没看 seed 的带：只比了 ci95，seed 之间的波动会把差别淹掉",
-         "ignores the seeds' bands: compares with ci95 only, and seed-to-seed noise can swamp the difference")]:
+    (
+        {"ddof": 0},
+        ddof_pair(0.5, 0.02, 3),
+        "用了总体标准差（ddof=0，np.std 的默认）：seed 间的标准差用样本标准差（ddof=1）",
+        "uses the population std (ddof=0, np.std's default): the seeds' spread is the sample std (ddof=1)",
+    ),
+    (
+        {"spread": "std"},
+        COURSE_SEEDS,
+        "带宽用了 ±1 个样本标准差：题目约定的带是 均值 ± 1 个标准误（标准差 / √n），"
+        "第二篇的例子（差 0.30、标准差 0.179）按它才不重叠",
+        "draws each band as mean +- 1 sample std: the stub's bands are mean +- 1 standard error (std / sqrt(n)), "
+        "under which part 2's example (0.30 apart, std 0.179) is apart",
+    ),
+    (
+        {"ci": False},
+        COURSE[2],
+        "没看 ci95：seed 的带分开了，但题目数少时均值差仍在置信区间里",
+        "ignores ci95: the seeds' bands are apart, but with few questions the means' gap is still within the "
+        "confidence interval",
+    ),
+    (
+        {"bands": False},
+        ([0.60, 0.65, 0.70], [0.62, 0.67, 0.72], 100_000),
+        "没看 seed 的带：只比了 ci95，seed 之间的波动会把差别淹掉",
+        "ignores the seeds' bands: compares with ci95 only, and seed-to-seed noise can swamp the difference",
+    ),
+]:
     mistake("score_verdict", function="verdict", probe=(_probe, {}), zh=_zh, en=_en)(
-        lambda got, a, b, n, _kw=_kw: _two_a_side(a, b) and seed_verdict(a, b, n) is not None
-        and got == _rule(a, b, n, **_kw) != _rule(a, b, n))
+        lambda got, a, b, n, _kw=_kw: (
+            _two_a_side(a, b) and seed_verdict(a, b, n) is not None and got == _rule(a, b, n, **_kw) != _rule(a, b, n)
+        )
+    )
 
 _ONE_RUN = (COURSE[1], {})
-mistake("score_verdict", function="verdict", probe=_ONE_RUN,
-        zh="一个 seed 也下了结论：单次运行没有标准差带，先要至少两个 seed",
-        en="draws a conclusion from a single run: one seed has no std band, at least two seeds a side come first")(
-    lambda got, a, b, n: not _two_a_side(a, b) and got in ("real", "not_shown"))
-mistake("score_verdict", function="verdict", probe=_ONE_RUN,
-        zh="对一个 seed 求了标准差（statistics.stdev 报错）：少于两个 seed 时先返回 need_more_seeds",
-        en="takes the std of one seed (statistics.stdev raises): with fewer than two seeds, answer need_more_seeds "
-           "first")(
-    lambda got, a, b, n: not _two_a_side(a, b) and isinstance(got, Raised) and got.type_name == "StatisticsError")
+mistake(
+    "score_verdict",
+    function="verdict",
+    probe=_ONE_RUN,
+    zh="一个 seed 也下了结论：单次运行没有标准差带，先要至少两个 seed",
+    en="draws a conclusion from a single run: one seed has no std band, at least two seeds a side come first",
+)(lambda got, a, b, n: not _two_a_side(a, b) and got in ("real", "not_shown"))
+mistake(
+    "score_verdict",
+    function="verdict",
+    probe=_ONE_RUN,
+    zh="对一个 seed 求了标准差（statistics.stdev 报错）：少于两个 seed 时先返回 need_more_seeds",
+    en="takes the std of one seed (statistics.stdev raises): with fewer than two seeds, answer need_more_seeds first",
+)(lambda got, a, b, n: not _two_a_side(a, b) and isinstance(got, Raised) and got.type_name == "StatisticsError")

@@ -33,25 +33,39 @@ def test_padded_batch_labels(learner, tokenizer, pairs, pad_is_eos):
     batch, prompt_lens, lengths, eos, pad = _batch(tokenizer, pairs, pad_is_eos)
     got = learner.build_labels(batch["input_ids"], prompt_lens, lengths)
     if not isinstance(got, torch.Tensor) or tuple(got.shape) != tuple(batch["labels"].shape):
-        fail("build_labels(...)", f"a torch.long tensor of shape {tuple(batch['labels'].shape)}",
-             f"{type(got).__name__} {tuple(getattr(got, 'shape', ()))}")
+        fail(
+            "build_labels(...)",
+            f"a torch.long tensor of shape {tuple(batch['labels'].shape)}",
+            f"{type(got).__name__} {tuple(getattr(got, 'shape', ()))}",
+        )
     rows = torch.arange(len(pairs))
     at_eos = got[rows, torch.tensor(lengths) - 1]
     if not torch.all(at_eos == eos):
         i = int((at_eos != eos).nonzero()[0])
-        fail(f"build_labels: row {i} (prompt {prompt_lens[i]} tokens, length {lengths[i]}, pad id {pad}, EOS id {eos})",
-             f"{eos} at position {lengths[i] - 1}", int(at_eos[i]),
-             "decide by position (lengths), never by token id: with pad = EOS, masking 'input_ids == pad' "
-             "masks every real EOS and the model never learns to stop")
+        fail(
+            f"build_labels: row {i} (prompt {prompt_lens[i]} tokens, length {lengths[i]}, pad id {pad}, EOS id {eos})",
+            f"{eos} at position {lengths[i] - 1}",
+            int(at_eos[i]),
+            "decide by position (lengths), never by token id: with pad = EOS, masking 'input_ids == pad' "
+            "masks every real EOS and the model never learns to stop",
+        )
     if not torch.equal(got.long(), batch["labels"]):
         i = int((got != batch["labels"]).any(1).nonzero()[0])
-        fail(f"labels of row {i} (prompt {prompt_lens[i]} tokens, length {lengths[i]}, pad id {pad})",
-             batch["labels"][i].tolist(), got[i].tolist(), "-100 on the prompt and the padding, ids elsewhere")
+        fail(
+            f"labels of row {i} (prompt {prompt_lens[i]} tokens, length {lengths[i]}, pad id {pad})",
+            batch["labels"][i].tolist(),
+            got[i].tolist(),
+            "-100 on the prompt and the padding, ids elsewhere",
+        )
 
 
 @settings(max_examples=20)
-@given(strategies.qa_batches(min_size=2), st.booleans(), st.sampled_from(["none", "pad_by_id", "drop_eos"]),
-       st.sets(st.integers(0, 4)))
+@given(
+    strategies.qa_batches(min_size=2),
+    st.booleans(),
+    st.sampled_from(["none", "pad_by_id", "drop_eos"]),
+    st.sets(st.integers(0, 4)),
+)
 def test_collator_diagnosis(learner, tokenizer, pairs, pad_is_eos, bug, rows_hit):
     batch, _, lengths, eos, pad = _batch(tokenizer, pairs, pad_is_eos)
     hit = {i for i in rows_hit if i < len(pairs)}
@@ -61,7 +75,11 @@ def test_collator_diagnosis(learner, tokenizer, pairs, pad_is_eos, bug, rows_hit
         got = sorted((int(i), int(j)) for i, j in got)
     except (TypeError, ValueError):
         fail("suspect_positions(...)", "a list of (row, position) pairs", got)
-    expect_equal(got, expected, f"suspect_positions on a batch (pad id {pad}, EOS id {eos}, row lengths {lengths})",
-                 hint=f"the batch's labels came from "
-                 f"{'the reference' if bug == 'none' else 'a collator with the bug ' + repr(bug)}; "
-                      "real tokens only (attention mask 1) whose id is EOS and whose label leaves them out of the loss")
+    expect_equal(
+        got,
+        expected,
+        f"suspect_positions on a batch (pad id {pad}, EOS id {eos}, row lengths {lengths})",
+        hint=f"the batch's labels came from "
+        f"{'the reference' if bug == 'none' else 'a collator with the bug ' + repr(bug)}; "
+        "real tokens only (attention mask 1) whose id is EOS and whose label leaves them out of the loss",
+    )

@@ -26,8 +26,10 @@ from grader.checks.truth.meta_tensors import model_params
 from grader.given.tiny_models import QWEN2_5_0_5B, build_llama, state_digest
 
 QWEN_PARAMS = 494_032_768  # Qwen2.5-0.5B incl. q/k/v biases (its config.json + safetensors)
-MERGE_HINT = ("W' = W + (alpha/r) B A: use peft's merge_and_unload(), not unload() (drops the adapters) "
-              "and not W + B A (forgets the alpha/r scaling)")
+MERGE_HINT = (
+    "W' = W + (alpha/r) B A: use peft's merge_and_unload(), not unload() (drops the adapters) "
+    "and not W + B A (forgets the alpha/r scaling)"
+)
 NO_LORA_HINT = "merge_and_unload() folds the adapters in and returns the base model"
 
 
@@ -35,18 +37,29 @@ NO_LORA_HINT = "merge_and_unload() folds the adapters in and returns the base mo
 @given(st.integers(10**6, 10**11), st.sampled_from([0.5, 1, 2, 4]), st.floats(0.1, 10), st.floats(8, 1000))
 def test_decode_floor(learner, n_params, bytes_per_param, bandwidth_tb_s, ridge):
     # cards whose ridge (peak / bandwidth) is far above batch 1's intensity, as real ones are
-    cases = [(QWEN_PARAMS, 2, 989, 3.35), (model_params(QWEN2_5_0_5B), 2, 989, 3.35),
-             (n_params, bytes_per_param, bandwidth_tb_s * ridge, bandwidth_tb_s)]
+    cases = [
+        (QWEN_PARAMS, 2, 989, 3.35),
+        (model_params(QWEN2_5_0_5B), 2, 989, 3.35),
+        (n_params, bytes_per_param, bandwidth_tb_s * ridge, bandwidth_tb_s),
+    ]
     for n, b, peak, bw in cases:
         want = n * b / (bw * 1e12) * 1e3
         got = as_number(learner.decode_floor_ms(n, b, peak, bw), f"decode_floor_ms({n}, {b}, {peak:g}, {bw})")
         if not math.isclose(got, want, rel_tol=1e-6):
-            fail(f"decode_floor_ms({n}, {b}, {peak:g}, {bw})", f"{want:.6g} ms", got,
-                 "bytes of weights / bandwidth: n_params x bytes / (TB/s x 1e12) seconds, x 1e3 for ms")
+            fail(
+                f"decode_floor_ms({n}, {b}, {peak:g}, {bw})",
+                f"{want:.6g} ms",
+                got,
+                "bytes of weights / bandwidth: n_params x bytes / (TB/s x 1e12) seconds, x 1e3 for ms",
+            )
     course = as_number(learner.decode_floor_ms(QWEN_PARAMS, 2, 989, 3.35), "decode_floor_ms(Qwen2.5-0.5B, bf16, H100)")
     if not 0.27 <= course <= 0.31:
-        fail("decode_floor_ms for the course's Qwen2.5-0.5B, merged, bf16, on an H100", "~0.29 ms", course,
-             "the course: 0.99 GB / 3.35 TB/s")
+        fail(
+            "decode_floor_ms for the course's Qwen2.5-0.5B, merged, bf16, on an H100",
+            "~0.29 ms",
+            course,
+            "the course: 0.99 GB / 3.35 TB/s",
+        )
 
 
 def reference(config: dict, seed: int, batch: int, seq_len: int) -> dict:
@@ -73,10 +86,12 @@ def served_logits(config: dict, state, ids, what: str):
     model = build_llama(config).eval()
     want = model.state_dict()
     if set(state) != set(want):
-        fail(f"{what}: state dict of the merged model",
-             f"exactly the base LlamaForCausalLM's {len(want)} entries (its parameter count, nothing added)",
-             {"missing": sorted(set(want) - set(state))[:5], "unexpected": sorted(set(state) - set(want))[:5]},
-             NO_LORA_HINT)
+        fail(
+            f"{what}: state dict of the merged model",
+            f"exactly the base LlamaForCausalLM's {len(want)} entries (its parameter count, nothing added)",
+            {"missing": sorted(set(want) - set(state))[:5], "unexpected": sorted(set(state) - set(want))[:5]},
+            NO_LORA_HINT,
+        )
     for name, ref in want.items():
         as_tensor(state[name], f"{what}: {name}", shape=tuple(ref.shape), dtype=ref.dtype)
     model.load_state_dict(state, strict=True)
@@ -91,30 +106,46 @@ def test_merged_logits(learner, config, seed, batch, seq_len):
     if (ref["unmerged"] - ref["base"]).abs().max() < 1e-4:  # the adapters must matter, or this proves nothing
         fail("check set-up: LoRA adapters change the logits", "a difference", "none (report this)")
     what = f"merge_lora(peft_model) on a tiny Llama ({config['num_hidden_layers']} layers, LoRA r=16 all-linear)"
-    out = learner.drive("grader.drivers.b4_merged_decode:run", config=config, seed=seed,
-                        lora=truth.lora_settings(init_lora_weights=False), batch=batch, seq_len=seq_len)
+    out = learner.drive(
+        "grader.drivers.b4_merged_decode:run",
+        config=config,
+        seed=seed,
+        lora=truth.lora_settings(init_lora_weights=False),
+        batch=batch,
+        seq_len=seq_len,
+    )
     if type(out) is not dict:
         fail(what, "the merged transformers model", type(out).__name__)
     if "error" in out:
         fail(what, "the merged transformers model", out["error"])
     if out.get("digest_before") != ref["digest"]:  # the model handed to merge_lora is not the one built here
-        fail(f"{what}: the peft model given to merge_lora (SHA-256 of its state dict, in your process)",
-             ref["digest"], out.get("digest_before"),
-             "your module must not change torch, transformers, peft or the grader at import time")
+        fail(
+            f"{what}: the peft model given to merge_lora (SHA-256 of its state dict, in your process)",
+            ref["digest"],
+            out.get("digest_before"),
+            "your module must not change torch, transformers, peft or the grader at import time",
+        )
     if out.get("lora_names"):
         fail(f"{what}: parameters of the merged model", "no lora_A / lora_B left", out["lora_names"], NO_LORA_HINT)
     served = served_logits(config, out.get("state"), ref["ids"], what)
     diff = float((served - ref["unmerged"]).abs().max())
     if diff > 1e-5:
-        fail(f"{what}: max |merged - unmerged| logits (your merged weights, run in the check's own base model)",
-             "<= 1e-5", diff, MERGE_HINT)
-    expect_equal(as_int(out.get("n_params"), "parameters of the merged model"), model_params(config),
-                 "parameters of the merged model", hint="the base model's: zero inference overhead")
+        fail(
+            f"{what}: max |merged - unmerged| logits (your merged weights, run in the check's own base model)",
+            "<= 1e-5",
+            diff,
+            MERGE_HINT,
+        )
+    expect_equal(
+        as_int(out.get("n_params"), "parameters of the merged model"),
+        model_params(config),
+        "parameters of the merged model",
+        hint="the base model's: zero inference overhead",
+    )
     merged = as_tensor(out.get("merged"), "merged logits", shape=tuple(ref["unmerged"].shape))
     diff = float((merged - ref["unmerged"]).abs().max())
     if diff > 1e-5:
-        fail(f"{what}: max |merged - unmerged| logits (your merged model's own forward)", "<= 1e-5", diff,
-             MERGE_HINT)
+        fail(f"{what}: max |merged - unmerged| logits (your merged model's own forward)", "<= 1e-5", diff, MERGE_HINT)
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
@@ -122,5 +153,9 @@ from grader.checks.support import decode_mistakes  # noqa: E402
 from grader.checks.support.mistakes import mistake  # noqa: E402,F401 - the naming test finds declaring checks by it
 
 # ridge 200 (400 TFLOPS over 2 TB/s): the compute time is far from the bytes' time
-decode_mistakes.declare(__name__, "decode_floor", ((3 * 10**9 + 7, 2, 400.0, 2.0), {}),
-                        lambda n, bpp, peak_tflops, bw_tb_s: (n, bpp, peak_tflops * 1e12, bw_tb_s * 1e12))
+decode_mistakes.declare(
+    __name__,
+    "decode_floor",
+    ((3 * 10**9 + 7, 2, 400.0, 2.0), {}),
+    lambda n, bpp, peak_tflops, bw_tb_s: (n, bpp, peak_tflops * 1e12, bw_tb_s * 1e12),
+)

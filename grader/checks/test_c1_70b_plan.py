@@ -40,31 +40,43 @@ def test_bytes_per_param_parts(learner, config, seed):
     n = real["n_trainable"]
     for k in PARTS:
         if got[k] * n != real["parts"][k]:
-            fail(f"bytes_per_trainable_param(): the part {names[k]!r}, against the real tensors of a "
-                 f"{n}-parameter model after one AdamW step",
-                 {p: real["parts"][p] // n for p in PARTS}, got,
-                 hint="bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16")
+            fail(
+                f"bytes_per_trainable_param(): the part {names[k]!r}, against the real tensors of a "
+                f"{n}-parameter model after one AdamW step",
+                {p: real["parts"][p] // n for p in PARTS},
+                got,
+                hint="bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16",
+            )
 
 
 @settings(max_examples=3)
-@given(st.lists(st.tuples(strategies.model_params, strategies.gpu_bytes), min_size=8, max_size=8),
-       llama_configs(max_layers=2))
+@given(
+    st.lists(st.tuples(strategies.model_params, strategies.gpu_bytes), min_size=8, max_size=8),
+    llama_configs(max_layers=2),
+)
 def test_full_finetune_total(learner, sizes, config):
     real = _real(config)
     total = sum(real["parts"].values())
-    expect_equal(_state(learner, real["n_trainable"], 0, "full"), total,
-                 f"state_bytes({real['n_trainable']}, 0, 'full'): bytes of the real training state",
-                 hint="16 bytes per parameter, every parameter trains")
+    expect_equal(
+        _state(learner, real["n_trainable"], 0, "full"),
+        total,
+        f"state_bytes({real['n_trainable']}, 0, 'full'): bytes of the real training state",
+        hint="16 bytes per parameter, every parameter trains",
+    )
     for nb in [B70] + [n for n, _ in sizes]:  # the course's question first
-        expect_equal(_state(learner, nb, 0, "full"), 16 * nb, f"state_bytes({nb}, 0, 'full')",
-                     hint="70B x 16 = 1120 GB")
+        expect_equal(
+            _state(learner, nb, 0, "full"), 16 * nb, f"state_bytes({nb}, 0, 'full')", hint="70B x 16 = 1120 GB"
+        )
     course = [(16 * B70, GPU80), (16 * B8, GPU80)]  # 70B: 14 GPUs; Llama-3-8B's 128.5 GB: 2 GPUs
     for total_b, g in course + [(16 * n, gpu) for n, gpu in sizes]:
         want = _ceil_div(total_b, g)
-        expect_equal(as_int(learner.gpus_needed(total_b, g), f"gpus_needed({total_b}, {g})"), want,
-                     f"gpus_needed({total_b}, {g}): the fewest GPUs whose memory holds the state",
-                     hint="round up: 1120 GB / 80 GB -> 14 GPUs, so one 8-GPU node (640 GB) is not enough; 14 is "
-                          "the floor for the state alone, the course's plan (16+) leaves room for the rest")
+        expect_equal(
+            as_int(learner.gpus_needed(total_b, g), f"gpus_needed({total_b}, {g})"),
+            want,
+            f"gpus_needed({total_b}, {g}): the fewest GPUs whose memory holds the state",
+            hint="round up: 1120 GB / 80 GB -> 14 GPUs, so one 8-GPU node (640 GB) is not enough; 14 is "
+            "the floor for the state alone, the course's plan (16+) leaves room for the rest",
+        )
 
 
 @settings(max_examples=3)
@@ -73,27 +85,42 @@ def test_lora_total(learner, config, r, targets, seed):
     targets = targets if isinstance(targets, str) else tuple(targets)
     real = _real(config, r, targets, seed)
     total = sum(real["parts"].values())
-    expect_equal(_state(learner, real["n_frozen"], real["n_trainable"], "lora"), total,
-                 f"state_bytes({real['n_frozen']}, {real['n_trainable']}, 'lora') for peft LoRA r={r} on {targets!r}: "
-                 "bytes of the real frozen bf16 base + adapters' weights, grads, masters and AdamW state",
-                 hint="frozen base: 2 bytes/param (no grad, no optimizer state); adapters: 16 bytes/param")
+    expect_equal(
+        _state(learner, real["n_frozen"], real["n_trainable"], "lora"),
+        total,
+        f"state_bytes({real['n_frozen']}, {real['n_trainable']}, 'lora') for peft LoRA r={r} on {targets!r}: "
+        "bytes of the real frozen bf16 base + adapters' weights, grads, masters and AdamW state",
+        hint="frozen base: 2 bytes/param (no grad, no optimizer state); adapters: 16 bytes/param",
+    )
     n_adapter = B70 * 13 // 1000  # 1.3% of 70B
     got = _state(learner, B70, n_adapter, "lora")
     if abs(got - (2 * B70 + 16 * n_adapter)) > 0 or abs(got - COURSE_LORA_70B) > GB:
-        fail("state_bytes for the course's 70B with 1.3% LoRA adapters", 2 * B70 + 16 * n_adapter, got,
-             "140 GB frozen bf16 + 14.6 GB of adapter state ~ 155 GB")
+        fail(
+            "state_bytes for the course's 70B with 1.3% LoRA adapters",
+            2 * B70 + 16 * n_adapter,
+            got,
+            "140 GB frozen bf16 + 14.6 GB of adapter state ~ 155 GB",
+        )
     # the true state in, not the learner's: gpus_needed is blamed only for its own arithmetic (issue 29)
-    expect_equal(as_int(learner.gpus_needed(2 * B70 + 16 * n_adapter, GPU80), "gpus_needed(70B LoRA, 80 GB)"), 2,
-                 "gpus_needed for the course's 70B LoRA on 80 GB GPUs", hint="~155 GB needs two 80 GB GPUs")
+    expect_equal(
+        as_int(learner.gpus_needed(2 * B70 + 16 * n_adapter, GPU80), "gpus_needed(70B LoRA, 80 GB)"),
+        2,
+        "gpus_needed for the course's 70B LoRA on 80 GB GPUs",
+        hint="~155 GB needs two 80 GB GPUs",
+    )
 
 
 @given(strategies.state_sizes, st.integers(1, 10**12), st.sampled_from(["DDP", "FSDP"]), strategies.gpu_counts)
 def test_per_gpu_with_activations(learner, state, act, strategy, n_gpus):
     share = state if strategy == "DDP" else _ceil_div(state, n_gpus)
     what = f"per_gpu_bytes({state}, activation_bytes={act}, {strategy!r}, {n_gpus})"
-    expect_equal(as_int(learner.per_gpu_bytes(state, act, strategy, n_gpus), what), share + act, what,
-                 hint="activations are outside the account of the state: add each GPU's own activations on top "
-                      "of its share of the state; FSDP does not shard them")
+    expect_equal(
+        as_int(learner.per_gpu_bytes(state, act, strategy, n_gpus), what),
+        share + act,
+        what,
+        hint="activations are outside the account of the state: add each GPU's own activations on top "
+        "of its share of the state; FSDP does not shard them",
+    )
 
 
 @given(strategies.state_sizes, strategies.gpu_bytes, strategies.gpu_counts)
@@ -102,12 +129,20 @@ def test_ddp_vs_fsdp(learner, replica, gpu, n_gpus):
     for rep, g, want in course:
         want = want or ("DDP" if rep <= g else "FSDP")
         got = as_str(learner.choose_strategy(rep, g), f"choose_strategy({rep}, {g})")
-        expect_equal(got, want, f"choose_strategy({rep}, {g})",
-                     hint="DDP only if a full replica fits one GPU; otherwise FSDP shards it")
+        expect_equal(
+            got,
+            want,
+            f"choose_strategy({rep}, {g})",
+            hint="DDP only if a full replica fits one GPU; otherwise FSDP shards it",
+        )
     for strategy, want in (("DDP", replica), ("FSDP", _ceil_div(replica, n_gpus))):
         what = f"per_gpu_bytes({replica}, 0, {strategy!r}, {n_gpus})"
-        expect_equal(as_int(learner.per_gpu_bytes(replica, 0, strategy, n_gpus), what), want, what,
-                     hint="DDP: every GPU holds the whole state; FSDP: state / GPUs, rounded up")
+        expect_equal(
+            as_int(learner.per_gpu_bytes(replica, 0, strategy, n_gpus), what),
+            want,
+            what,
+            hint="DDP: every GPU holds the whole state; FSDP: state / GPUs, rounded up",
+        )
 
 
 @given(strategies.model_params, st.integers(0, 10**10))
@@ -121,15 +156,22 @@ def test_qlora_state(learner, n, n_adapter):
         got = _state(learner, nb, na, "qlora")
         low, high = _ceil_div(nb, 2) + 16 * na, _ceil_div(9 * nb, 16) + 16 * na
         if not low <= got <= high:
-            fail(what, f"{low} .. {high} (4 to 4.5 bits per frozen base parameter, rounded up, + 16 B per "
-                 f"adapter parameter)", got,
-                 "4 bits = half a byte per frozen base parameter (4.5 with NF4's block scales); adapters 16 bytes each",
-                 example=f"n_base = {nb}, n_adapter = {na}, method = 'qlora'")
+            fail(
+                what,
+                f"{low} .. {high} (4 to 4.5 bits per frozen base parameter, rounded up, + 16 B per adapter parameter)",
+                got,
+                "4 bits = half a byte per frozen base parameter (4.5 with NF4's block scales); adapters 16 bytes each",
+                example=f"n_base = {nb}, n_adapter = {na}, method = 'qlora'",
+            )
     got = _state(learner, B70, B70 * 13 // 1000, "qlora")
     if got > GPU80:
-        fail("state_bytes for the course's 70B in QLoRA, on one 80 GB GPU", f"<= {GPU80}", got,
-             "35 GB base + 14.6 GB adapters fits one 80 GB GPU",
-             example=f"n_base = {B70}, n_adapter = {B70 * 13 // 1000}, method = 'qlora'")
+        fail(
+            "state_bytes for the course's 70B in QLoRA, on one 80 GB GPU",
+            f"<= {GPU80}",
+            got,
+            "35 GB base + 14.6 GB adapters fits one 80 GB GPU",
+            example=f"n_base = {B70}, n_adapter = {B70 * 13 // 1000}, method = 'qlora'",
+        )
 
 
 @settings(max_examples=3)
@@ -138,14 +180,21 @@ def test_inference_bytes(learner, sizes, config):
     model = build_llama(config, dtype=torch.bfloat16)
     real = sum(p.numel() * p.element_size() for p in model.parameters())
     n_real = sum(p.numel() for p in model.parameters())
-    expect_equal(as_int(learner.inference_bytes(n_real), f"inference_bytes({n_real})"), real,
-                 f"inference_bytes({n_real}): the real bf16 model's parameter bytes")
+    expect_equal(
+        as_int(learner.inference_bytes(n_real), f"inference_bytes({n_real})"),
+        real,
+        f"inference_bytes({n_real}): the real bf16 model's parameter bytes",
+    )
     per_param = real // n_real  # bytes of one bf16 weight, read from the real model
     for n in sizes:  # from ground truth only: a wrong state_bytes is not this key point's fault (issue 29)
         got = as_int(learner.inference_bytes(n), f"inference_bytes({n})")
         if got != per_param * n:
-            fail(f"inference_bytes({n}): the bf16 weights of {n} parameters", per_param * n, got,
-                 "inference keeps one bf16 copy of the weights: 2 of the training state's 16 bytes, 1/8")
+            fail(
+                f"inference_bytes({n}): the bf16 weights of {n} parameters",
+                per_param * n,
+                got,
+                "inference keeps one bf16 copy of the weights: 2 of the training state's 16 bytes, 1/8",
+            )
 
 
 # ------------------------------------------------------------------ mistakes named by what the answer does
@@ -153,19 +202,57 @@ from grader.checks.support.mistakes import mistake  # noqa: E402
 
 _N, _NA = 70 * 10**9 + 3, 910 * 10**6 + 7  # the course's 70B (+3) and 1.3% adapters (+7)
 for _method, _f, _a, _kps, _zh, _en in [
-        ("full", 12, None, ("full_finetune_total",), "少了 fp32 主权重那 4 字节（每个可训练参数 16 字节）",
-         "leaves out the fp32 master copy (4 of the 16 bytes per trainable parameter)"),
-        ("full", 20, None, ("full_finetune_total",), "每个参数多算了 4 字节（例如 fp32 的权重和梯度）",
-         "counts 4 bytes too many per parameter (e.g. the weights and grads in fp32)"),
-        ("lora", 4, 16, ("lora_total",), "把冻结的基座按 fp32（4 字节）算了；约定是 bf16（2 字节）",
-         "counts the frozen base in fp32 (4 bytes); the convention is bf16 (2 bytes)"),
-        ("lora", 0, 16, ("lora_total",), "漏掉了冻结基座的 bf16 权重", "leaves out the frozen base's bf16 weights"),
-        ("lora", 16, 16, ("lora_total",), "冻结的基座也按 16 字节算了：冻结参数没有梯度和优化器状态",
-         "counts the frozen base at 16 bytes: frozen parameters have no grad and no optimizer state"),
-        ("qlora", 1, 16, ("qlora_state",), "把 4 bit 的基座算成了每参数 1 字节；4 bit 是半个字节",
-         "counts the 4-bit base at 1 byte per parameter; 4 bits are half a byte"),
-        ("qlora", 4, 16, ("qlora_state",), "把 4 bit 当成了 4 字节；4 bit 是半个字节",
-         "reads 4 bits as 4 bytes; 4 bits are half a byte")]:
+    (
+        "full",
+        12,
+        None,
+        ("full_finetune_total",),
+        "少了 fp32 主权重那 4 字节（每个可训练参数 16 字节）",
+        "leaves out the fp32 master copy (4 of the 16 bytes per trainable parameter)",
+    ),
+    (
+        "full",
+        20,
+        None,
+        ("full_finetune_total",),
+        "每个参数多算了 4 字节（例如 fp32 的权重和梯度）",
+        "counts 4 bytes too many per parameter (e.g. the weights and grads in fp32)",
+    ),
+    (
+        "lora",
+        4,
+        16,
+        ("lora_total",),
+        "把冻结的基座按 fp32（4 字节）算了；约定是 bf16（2 字节）",
+        "counts the frozen base in fp32 (4 bytes); the convention is bf16 (2 bytes)",
+    ),
+    ("lora", 0, 16, ("lora_total",), "漏掉了冻结基座的 bf16 权重", "leaves out the frozen base's bf16 weights"),
+    (
+        "lora",
+        16,
+        16,
+        ("lora_total",),
+        "冻结的基座也按 16 字节算了：冻结参数没有梯度和优化器状态",
+        "counts the frozen base at 16 bytes: frozen parameters have no grad and no optimizer state",
+    ),
+    (
+        "qlora",
+        1,
+        16,
+        ("qlora_state",),
+        "把 4 bit 的基座算成了每参数 1 字节；4 bit 是半个字节",
+        "counts the 4-bit base at 1 byte per parameter; 4 bits are half a byte",
+    ),
+    (
+        "qlora",
+        4,
+        16,
+        ("qlora_state",),
+        "把 4 bit 当成了 4 字节；4 bit 是半个字节",
+        "reads 4 bits as 4 bytes; 4 bits are half a byte",
+    ),
+]:
+
     @mistake(*_kps, function="state_bytes", probe=((_N, _NA, _method), {}), zh=_zh, en=_en)
     def _per_param(got, n_base, n_adapter, method, _method=_method, _f=_f, _a=_a):
         if method != _method:
@@ -174,31 +261,64 @@ for _method, _f, _a, _kps, _zh, _en in [
 
 
 _SHARE = (10**12 + 7, 3 * 10**9 + 1)  # state, activations: neither a multiple of 8 GPUs
-mistake("per_gpu_with_activations", "ddp_vs_fsdp", function="per_gpu_bytes", probe=((*_SHARE, "FSDP", 8), {}),
-        zh="把激活也按 GPU 数分片了：FSDP 分片的是状态，每张卡有自己的激活",
-        en="shards the activations too: FSDP shards the state, every GPU keeps its own activations")(
-    lambda got, s, a, strategy, n: strategy == "FSDP" and a > 0 and got in (_ceil_div(s + a, n),
-                                                                            _ceil_div(s, n) + _ceil_div(a, n))
-    and got != _ceil_div(s, n) + a)
-mistake("per_gpu_with_activations", "ddp_vs_fsdp", function="per_gpu_bytes", probe=((*_SHARE, "DDP", 8), {}),
-        zh="DDP 下也把状态分片了：DDP 每张卡都存一份完整的状态",
-        en="shards the state under DDP: every DDP GPU holds the whole state")(
-    lambda got, s, a, strategy, n: strategy == "DDP" and n > 1 and got == _ceil_div(s, n) + a != s + a)
-mistake("per_gpu_with_activations", "ddp_vs_fsdp", function="per_gpu_bytes", probe=((*_SHARE, "FSDP", 8), {}),
-        zh="每卡的份额向下取整了：状态 / GPU 数要向上取整",
-        en="rounds each GPU's share down: state / GPUs is rounded up")(
-    lambda got, s, a, strategy, n: strategy == "FSDP" and got == s // n + a != _ceil_div(s, n) + a)
-mistake("per_gpu_with_activations", function="per_gpu_bytes", probe=((*_SHARE, "FSDP", 8), {}),
-        zh="漏掉了激活：激活在状态的账外，要加在每张卡的份额上",
-        en="leaves out the activations: they are outside the state's account, added on top of each GPU's share")(
-    lambda got, s, a, strategy, n: a > 0 and got == (s if strategy == "DDP" else _ceil_div(s, n)))
-mistake("full_finetune_total", "lora_total", function="gpus_needed", probe=((10**12 + 7, 80 * 10**9), {}),
-        zh="GPU 数向下取整了：不满一张卡也要一张卡", en="rounds the GPU count down: part of a GPU needs a whole GPU")(
-    lambda got, total, gpu: got == total // gpu != _ceil_div(total, gpu))
-for _f, _zh, _en in [(4, "推理按 fp32（4 字节）算了；约定是 bf16，每参数 2 字节",
-                      "counts inference weights in fp32 (4 bytes); the convention is bf16, 2 bytes"),
-                     (16, "推理也按训练状态的 16 字节算了：推理只有一份 bf16 权重",
-                      "counts the training state's 16 bytes for inference: inference keeps one bf16 copy of the "
-                      "weights")]:
+mistake(
+    "per_gpu_with_activations",
+    "ddp_vs_fsdp",
+    function="per_gpu_bytes",
+    probe=((*_SHARE, "FSDP", 8), {}),
+    zh="把激活也按 GPU 数分片了：FSDP 分片的是状态，每张卡有自己的激活",
+    en="shards the activations too: FSDP shards the state, every GPU keeps its own activations",
+)(
+    lambda got, s, a, strategy, n: (
+        strategy == "FSDP"
+        and a > 0
+        and got in (_ceil_div(s + a, n), _ceil_div(s, n) + _ceil_div(a, n))
+        and got != _ceil_div(s, n) + a
+    )
+)
+mistake(
+    "per_gpu_with_activations",
+    "ddp_vs_fsdp",
+    function="per_gpu_bytes",
+    probe=((*_SHARE, "DDP", 8), {}),
+    zh="DDP 下也把状态分片了：DDP 每张卡都存一份完整的状态",
+    en="shards the state under DDP: every DDP GPU holds the whole state",
+)(lambda got, s, a, strategy, n: strategy == "DDP" and n > 1 and got == _ceil_div(s, n) + a != s + a)
+mistake(
+    "per_gpu_with_activations",
+    "ddp_vs_fsdp",
+    function="per_gpu_bytes",
+    probe=((*_SHARE, "FSDP", 8), {}),
+    zh="每卡的份额向下取整了：状态 / GPU 数要向上取整",
+    en="rounds each GPU's share down: state / GPUs is rounded up",
+)(lambda got, s, a, strategy, n: strategy == "FSDP" and got == s // n + a != _ceil_div(s, n) + a)
+mistake(
+    "per_gpu_with_activations",
+    function="per_gpu_bytes",
+    probe=((*_SHARE, "FSDP", 8), {}),
+    zh="漏掉了激活：激活在状态的账外，要加在每张卡的份额上",
+    en="leaves out the activations: they are outside the state's account, added on top of each GPU's share",
+)(lambda got, s, a, strategy, n: a > 0 and got == (s if strategy == "DDP" else _ceil_div(s, n)))
+mistake(
+    "full_finetune_total",
+    "lora_total",
+    function="gpus_needed",
+    probe=((10**12 + 7, 80 * 10**9), {}),
+    zh="GPU 数向下取整了：不满一张卡也要一张卡",
+    en="rounds the GPU count down: part of a GPU needs a whole GPU",
+)(lambda got, total, gpu: got == total // gpu != _ceil_div(total, gpu))
+for _f, _zh, _en in [
+    (
+        4,
+        "推理按 fp32（4 字节）算了；约定是 bf16，每参数 2 字节",
+        "counts inference weights in fp32 (4 bytes); the convention is bf16, 2 bytes",
+    ),
+    (
+        16,
+        "推理也按训练状态的 16 字节算了：推理只有一份 bf16 权重",
+        "counts the training state's 16 bytes for inference: inference keeps one bf16 copy of the weights",
+    ),
+]:
     mistake("inference_bytes", function="inference_bytes", probe=((_N,), {}), zh=_zh, en=_en)(
-        lambda got, n, _f=_f: got == _f * n)
+        lambda got, n, _f=_f: got == _f * n
+    )

@@ -38,8 +38,11 @@ def _first_losses(draw):
     verdict = draw(st.sampled_from(["too_high", "ok", "too_low"]))
     vocab = draw(st.integers(20 if verdict == "too_low" else 2, 200_000))  # ln 20 = 3.0 > FAR_GAP
     ln_v = uniform_loss(vocab)
-    gap = {"too_high": st.floats(FAR_GAP, 15.0), "ok": st.floats(-OK_GAP, OK_GAP),
-           "too_low": st.floats(-ln_v, -FAR_GAP)}[verdict]
+    gap = {
+        "too_high": st.floats(FAR_GAP, 15.0),
+        "ok": st.floats(-OK_GAP, OK_GAP),
+        "too_low": st.floats(-ln_v, -FAR_GAP),
+    }[verdict]
     return max(0.0, ln_v + draw(gap)), vocab, verdict
 
 
@@ -47,17 +50,27 @@ def _first_losses(draw):
 @given(st.integers(0, 2**31 - 1), st.floats(30, 200), _first_losses())
 def test_first_loss_verdict(learner, seed, scale, drawn):
     ln_v = uniform_loss(SMALL.vocab_size)
-    for head, label, want in ((1.0, "the shipped init", "ok"),
-                              (scale, f"the output layer scaled x{scale:.0f}", "too_high")):
+    for head, label, want in (
+        (1.0, "the shipped init", "ok"),
+        (scale, f"the output layer scaled x{scale:.0f}", "too_high"),
+    ):
         real = real_first_loss(seed, head)
         if not (abs(real - ln_v) < OK_GAP if want == "ok" else real - ln_v > FAR_GAP):  # the premise: a check error
             raise RuntimeError(f"C2 check: {label} gives a first loss of {real:.3f}, ln 128 = {ln_v:.3f}")
         got = as_str(learner.first_loss_verdict(real, SMALL.vocab_size), f"first_loss_verdict({real:.3f}, 128)")
-        expect_equal(got, want, f"first_loss_verdict for the real first loss {real:.3f} of a char GPT with {label}",
-                     hint=f"compare with ln V (ln 128 = {ln_v:.2f}): well above it means the logits start too large")
+        expect_equal(
+            got,
+            want,
+            f"first_loss_verdict for the real first loss {real:.3f} of a char GPT with {label}",
+            hint=f"compare with ln V (ln 128 = {ln_v:.2f}): well above it means the logits start too large",
+        )
     loss, vocab, want = drawn
-    expect_equal(learner.first_loss_verdict(loss, vocab), want, f"first_loss_verdict({loss}, {vocab})",
-                 hint=f"ln V = {uniform_loss(vocab):.4g}")
+    expect_equal(
+        learner.first_loss_verdict(loss, vocab),
+        want,
+        f"first_loss_verdict({loss}, {vocab})",
+        hint=f"ln V = {uniform_loss(vocab):.4g}",
+    )
 
 
 @st.composite
@@ -65,8 +78,17 @@ def _shape_cases(draw):
     B, V = draw(st.integers(2, 6)), draw(st.integers(2, 50))
     T = B + draw(st.integers(1, 4))  # T != B: transposed labels really are wrong
     good = ((B, T, V), (B, T))
-    bad = draw(st.sampled_from([((B, T, V), (T, B)), ((B, T, V), (B * T,)), ((B, T, V), (B, T, 1)),
-                                ((B * T, V), (B, T)), ((B, T, V), (B, T + 1))]))
+    bad = draw(
+        st.sampled_from(
+            [
+                ((B, T, V), (T, B)),
+                ((B, T, V), (B * T,)),
+                ((B, T, V), (B, T, 1)),
+                ((B * T, V), (B, T)),
+                ((B, T, V), (B, T + 1)),
+            ]
+        )
+    )
     return good, bad
 
 
@@ -88,17 +110,23 @@ def trace_sign(missing: str, trace: dict) -> str:
     if missing == "scheduler_step":
         return f"lr is {lr[0]:.3g} at every step ({len(lr)} steps): the schedule never advances (no scheduler.step())"
     if missing == "clip_grad_norm":
-        return (f"grad_norm_at_step equals grad_norm, up to {max(at):.3g} > 1: nothing scaled the gradient "
-                "down before the step (no clip_grad_norm_)")
+        return (
+            f"grad_norm_at_step equals grad_norm, up to {max(at):.3g} > 1: nothing scaled the gradient "
+            "down before the step (no clip_grad_norm_)"
+        )
     if missing == "zero_grad":
-        return (f"grad_norm on the same batch: {norms[0]:.3g} at the first step, then {norms[1]:.3g} .. "
-                f"{max(norms[1:]):.3g}: a jump after the first step, the earlier step's gradient added in "
-                "(no zero_grad)")
-    return (f"lr changes ({lr[0]:.3g} -> {lr[-1]:.3g}), grad_norm_at_step stays at {max(at):.3g} or below and "
-            "grad_norm does not jump after the first step: nothing is missing")
+        return (
+            f"grad_norm on the same batch: {norms[0]:.3g} at the first step, then {norms[1]:.3g} .. "
+            f"{max(norms[1:]):.3g}: a jump after the first step, the earlier step's gradient added in "
+            "(no zero_grad)"
+        )
+    return (
+        f"lr changes ({lr[0]:.3g} -> {lr[-1]:.3g}), grad_norm_at_step stays at {max(at):.3g} or below and "
+        "grad_norm does not jump after the first step: nothing is missing"
+    )
 
 
-TWO_MISSING = [(a, b) for i, a in enumerate(LINES[1:]) for b in LINES[i + 2:]]
+TWO_MISSING = [(a, b) for i, a in enumerate(LINES[1:]) for b in LINES[i + 2 :]]
 
 
 @settings(max_examples=6)
@@ -107,23 +135,37 @@ def test_missing_line(learner, seed, order, two):
     for missing in order[:2]:
         trace = real_trace(seed, missing)
         got = as_str(learner.missing_line(trace), "missing_line(trace)")
-        expect_equal(got, missing, f"missing_line on a real run with {missing!r} removed: {trace}",
-                     hint=trace_sign(missing, trace))
+        expect_equal(
+            got,
+            missing,
+            f"missing_line on a real run with {missing!r} removed: {trace}",
+            hint=trace_sign(missing, trace),
+        )
     # Two lines missing: either one is a line that was left out.
     trace = real_trace(seed, two)
     got = as_str(learner.missing_line(trace), "missing_line(trace)")
     if got not in two:
-        fail(f"missing_line on a real run with both {two[0]!r} and {two[1]!r} removed: {trace}",
-             f"{two[0]!r} or {two[1]!r}", repr(got),
-             hint="each missing line leaves its own sign in the trace, whatever else is missing too")
+        fail(
+            f"missing_line on a real run with both {two[0]!r} and {two[1]!r} removed: {trace}",
+            f"{two[0]!r} or {two[1]!r}",
+            repr(got),
+            hint="each missing line leaves its own sign in the trace, whatever else is missing too",
+        )
 
 
 # Healthy by construction, as the course's script shows one (part 7 §五.C q2, follow-up: ~0.3, the
 # first step 2.0): a first step 2-3, then values 0.2-0.35, so the first is over 5x the median (a rule
 # that reads it as a spike is caught); spoiled at step >= 5 by a NaN or a value 6-50x the largest one,
 # and (another curve) by an infinite value within the first 5 steps: NaN and +-inf alike.
-@given(st.lists(st.floats(0.2, 0.35), min_size=6, max_size=40), st.floats(2.0, 3.0), st.floats(6, 50),
-       st.integers(5, 39), st.booleans(), st.integers(0, 4), st.sampled_from([float("inf"), float("-inf")]))
+@given(
+    st.lists(st.floats(0.2, 0.35), min_size=6, max_size=40),
+    st.floats(2.0, 3.0),
+    st.floats(6, 50),
+    st.integers(5, 39),
+    st.booleans(),
+    st.integers(0, 4),
+    st.sampled_from([float("inf"), float("-inf")]),
+)
 def test_grad_norm_curve(learner, late, first, spike, at, nan, early_at, inf):
     healthy = [first] + late
     bad = list(healthy)
@@ -131,9 +173,13 @@ def test_grad_norm_curve(learner, late, first, spike, at, nan, early_at, inf):
     early = list(healthy)
     early[early_at] = inf
     for norms, want in ((healthy, True), (bad, False), (early, False)):
-        expect_equal(learner.grad_norm_healthy(norms), want, f"grad_norm_healthy({[round(v, 3) for v in norms]})",
-                     hint="a large first step is normal, then small steady values; a NaN, or a later spike far "
-                          "above the rest, is not")
+        expect_equal(
+            learner.grad_norm_healthy(norms),
+            want,
+            f"grad_norm_healthy({[round(v, 3) for v in norms]})",
+            hint="a large first step is normal, then small steady values; a NaN, or a later spike far "
+            "above the rest, is not",
+        )
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
@@ -149,11 +195,25 @@ def _verdict(loss: float, reference: float) -> str:
 
 # each probe: a first loss on which that wrong reference gives another verdict than ln V does
 for _wrong, _loss, _zh, _en in [
-        (math.log2, 6.5, "拿 log2 V 比较了：首步 loss 的参照是 ln V（自然对数，nats）",
-         "compares with log2 V: the first loss's reference is ln V (natural log, nats)"),
-        (math.log10, 3.5, "拿 log10 V 比较了：首步 loss 的参照是 ln V（自然对数，nats）",
-         "compares with log10 V: the first loss's reference is ln V (natural log, nats)"),
-        (float, 6.5, "拿词表大小 V 本身比较了：首步 loss 的参照是 ln V",
-         "compares with the vocabulary size V itself: the first loss's reference is ln V")]:
+    (
+        math.log2,
+        6.5,
+        "拿 log2 V 比较了：首步 loss 的参照是 ln V（自然对数，nats）",
+        "compares with log2 V: the first loss's reference is ln V (natural log, nats)",
+    ),
+    (
+        math.log10,
+        3.5,
+        "拿 log10 V 比较了：首步 loss 的参照是 ln V（自然对数，nats）",
+        "compares with log10 V: the first loss's reference is ln V (natural log, nats)",
+    ),
+    (
+        float,
+        6.5,
+        "拿词表大小 V 本身比较了：首步 loss 的参照是 ln V",
+        "compares with the vocabulary size V itself: the first loss's reference is ln V",
+    ),
+]:
     mistake("first_loss_verdict", function="first_loss_verdict", probe=((_loss, 128), {}), zh=_zh, en=_en)(
-        lambda got, loss, v, _w=_wrong: got == _verdict(loss, _w(v)) != _verdict(loss, math.log(v)))
+        lambda got, loss, v, _w=_wrong: got == _verdict(loss, _w(v)) != _verdict(loss, math.log(v))
+    )

@@ -23,39 +23,59 @@ from grader.given.tiny_models import LLAMA3_8B
 
 GIB, GB = 2**30, 10**9
 
+
 @settings(max_examples=3)
-@given(llama_configs(max_layers=2), st.integers(1, 16), strategies.lora_targets,
-       strategies.activation_sizes, strategies.activation_sizes)
+@given(
+    llama_configs(max_layers=2),
+    st.integers(1, 16),
+    strategies.lora_targets,
+    strategies.activation_sizes,
+    strategies.activation_sizes,
+)
 def test_memory_blocks(learner, config, r, targets, act, kv):
     targets = targets if isinstance(targets, str) else tuple(targets)
     items = tuple(sorted(config.items()))
     real = real_state(items, r, targets, 0)
     # Two readings of "bf16 + AdamW with peft LoRA" pass: the course's (bf16 adapters, fp32 master
     # copy: 2 + 2 + 4 + 4 + 4) and peft's own default (adapters upcast to fp32: 4 + 4 + 4 + 4).
-    readings = {name: _blocks(state, act, kv) for name, state in
-                (("course", real), ("peft_default", peft_default_state(items, r, targets, 0)))}
+    readings = {
+        name: _blocks(state, act, kv)
+        for name, state in (("course", real), ("peft_default", peft_default_state(items, r, targets, 0)))
+    }
     what = f"memory_blocks({real['n_frozen']}, {real['n_trainable']}, {act}, {kv})"
     got = learner.memory_blocks(real["n_frozen"], real["n_trainable"], act, kv)
     if type(got) is not dict or set(got) != set(BLOCKS):
-        fail(f"{what} must be a dict with exactly the keys {BLOCKS}", "dict with those keys",
-             sorted(got) if type(got) is dict else type(got).__name__)
+        fail(
+            f"{what} must be a dict with exactly the keys {BLOCKS}",
+            "dict with those keys",
+            sorted(got) if type(got) is dict else type(got).__name__,
+        )
     got = {k: as_int(got[k], f"{what}[{k!r}]") for k in BLOCKS}
     if got not in readings.values():
-        fail(f"{what} for peft LoRA r={r} on {targets!r}: bytes of the real tensors", readings["course"], got,
-             hint="weights: bf16 copy of every parameter (2 bytes); grads and state: 14 bytes per trainable "
-                  "parameter (bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4); peft's default reading passes too "
-                  f"(adapters upcast to fp32: {readings['peft_default']})")
+        fail(
+            f"{what} for peft LoRA r={r} on {targets!r}: bytes of the real tensors",
+            readings["course"],
+            got,
+            hint="weights: bf16 copy of every parameter (2 bytes); grads and state: 14 bytes per trainable "
+            "parameter (bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4); peft's default reading passes too "
+            f"(adapters upcast to fp32: {readings['peft_default']})",
+        )
 
 
 def _blocks(state: dict, act: int, kv: int) -> dict[str, int]:
     parts = state["parts"]
-    return {"weights": parts["frozen_weights"] + parts["weights"],
-            "grads_and_state": parts["grads"] + parts["master"] + parts["adam_m"] + parts["adam_v"],
-            "activations": act, "kv_cache": kv}
+    return {
+        "weights": parts["frozen_weights"] + parts["weights"],
+        "grads_and_state": parts["grads"] + parts["master"] + parts["adam_m"] + parts["adam_v"],
+        "activations": act,
+        "kv_cache": kv,
+    }
 
 
-COURSE_EVENTS = [{"when": "first_backward", "training": True, "lora": True, "no_grad": False},  # B1: LoRA, still OOM
-                 {"when": "load", "training": False, "lora": False, "no_grad": True}]
+COURSE_EVENTS = [
+    {"when": "first_backward", "training": True, "lora": True, "no_grad": False},  # B1: LoRA, still OOM
+    {"when": "load", "training": False, "lora": False, "no_grad": True},
+]
 
 
 @settings(max_examples=10)
@@ -63,10 +83,14 @@ COURSE_EVENTS = [{"when": "first_backward", "training": True, "lora": True, "no_
 def test_oom_attribution(learner, events):
     for event in COURSE_EVENTS + events:
         got = as_str(learner.attribute_oom(dict(event)), f"attribute_oom({event})")
-        expect_equal(got, course_block(event), f"attribute_oom({event})",
-                     hint="load: weights; first backward: grads + state (with LoRA they are tiny: activations); "
-                          "longer sequences: activations (training) or KV cache (inference); generation: "
-                          "activations without no_grad, else KV cache")
+        expect_equal(
+            got,
+            course_block(event),
+            f"attribute_oom({event})",
+            hint="load: weights; first backward: grads + state (with LoRA they are tiny: activations); "
+            "longer sequences: activations (training) or KV cache (inference); generation: "
+            "activations without no_grad, else KV cache",
+        )
 
 
 @given(st.integers(0, 200 * GB), st.integers(1, 50 * GB), strategies.gpu_bytes)
@@ -77,49 +101,77 @@ def test_remedy_per_block(learner, fixed, per_sample, gpu):
             fail(f"remedies({block!r}) must be a non-empty list of remedy names", "list[str]", got)
         wrong = [x for x in got if block not in SHRINKS.get(x, ())]
         if wrong:
-            fail(f"remedies({block!r}): {wrong} do not shrink the {block} block",
-                 [x for x in SHRINKS if block in SHRINKS[x]], got,
-                 hint="first find the block, then use that block's remedies (part 7 §五.C q4)")
+            fail(
+                f"remedies({block!r}): {wrong} do not shrink the {block} block",
+                [x for x in SHRINKS if block in SHRINKS[x]],
+                got,
+                hint="first find the block, then use that block's remedies (part 7 §五.C q4)",
+            )
     # B1's numbers: 16.7 GB of LoRA state, ~33 GiB of activations per 8192-token sample, one 80 GB GPU
     course = (int(16.7 * GB), 33 * GIB, 80 * GB)
     for f, a, g in (course, (fixed, per_sample, gpu)):
         what = f"max_batch_that_fits({f}, {a}, {g})"
-        expect_equal(as_int(learner.max_batch_that_fits(f, a, g), what), max(0, (g - f) // a), what,
-                     hint="the fixed part stays; only the activations shrink with the batch")
+        expect_equal(
+            as_int(learner.max_batch_that_fits(f, a, g), what),
+            max(0, (g - f) // a),
+            what,
+            hint="the fixed part stays; only the activations shrink with the batch",
+        )
 
 
 @settings(max_examples=4)
-@given(strategies.llama_config_variants(max_layers=2), st.integers(1, 3), st.integers(1, 16),
-       st.sampled_from([torch.bfloat16, torch.float32]))
+@given(
+    strategies.llama_config_variants(max_layers=2),
+    st.integers(1, 3),
+    st.integers(1, 16),
+    st.sampled_from([torch.bfloat16, torch.float32]),
+)
 def test_kv_cache_gqa(learner, variants, batch, seq, dtype):
     # Every head_dim shape the stub allows: given, absent, != hidden/heads, and None.
     nbytes = torch.empty((), dtype=dtype).element_size()
-    cases = [(LLAMA3_8B, 1, 1, 131_072)] + [(cfg, batch, seq, real_cache_bytes(cfg, batch, seq, dtype))
-                                            for cfg in variants]
+    cases = [(LLAMA3_8B, 1, 1, 131_072)] + [
+        (cfg, batch, seq, real_cache_bytes(cfg, batch, seq, dtype)) for cfg in variants
+    ]
     for cfg, b, t, want in cases:
         course = cfg is LLAMA3_8B
         what = f"kv_cache_bytes({cfg}, {b}, {t}, {2 if course else nbytes})"
         got = as_int(learner.kv_cache_bytes(cfg, b, t, 2 if course else nbytes), what)
-        expect_equal(got, want, what + ": Llama-3-8B per token" if course else
-                     what + ": a real DynamicCache after a forward",
-                     hint="2 (K and V) x layers x n_kv_heads x head_dim x B x T x bytes; head_dim from the "
-                          "config, or hidden / heads when it is absent or None")
+        expect_equal(
+            got,
+            want,
+            what + ": Llama-3-8B per token" if course else what + ": a real DynamicCache after a forward",
+            hint="2 (K and V) x layers x n_kv_heads x head_dim x B x T x bytes; head_dim from the "
+            "config, or hidden / heads when it is absent or None",
+        )
 
 
 @given(llama_configs(max_layers=4), st.integers(1, 64), st.integers(1, 8192), st.sampled_from([2, 4]))
 def test_activation_estimate(learner, config, batch, seq, nbytes):
-    got = as_int(learner.activation_bytes_estimate(LLAMA3_8B, 1, 4096, 2),
-                 "activation_bytes_estimate(Llama-3-8B, 1, 4096, 2)")
+    got = as_int(
+        learner.activation_bytes_estimate(LLAMA3_8B, 1, 4096, 2), "activation_bytes_estimate(Llama-3-8B, 1, 4096, 2)"
+    )
     if abs(got / GIB - 16.5) > 0.1:
-        fail("activation_bytes_estimate for the course's Llama-3-8B, B=1, T=4096, bf16", "16.5 GiB",
-             f"{got / GIB:.2f} GiB")
+        fail(
+            "activation_bytes_estimate for the course's Llama-3-8B, B=1, T=4096, bf16",
+            "16.5 GiB",
+            f"{got / GIB:.2f} GiB",
+        )
     # The follow-up asks for the course's rule of thumb itself, which no library computes; how
     # close it comes to the bytes autograd really saves is A7's tracks_measurement.
-    want = batch * seq * config["num_hidden_layers"] * (6 * config["hidden_size"] + 3
-                                                        * config["intermediate_size"]) * nbytes
+    want = (
+        batch
+        * seq
+        * config["num_hidden_layers"]
+        * (6 * config["hidden_size"] + 3 * config["intermediate_size"])
+        * nbytes
+    )
     what = f"activation_bytes_estimate({config}, {batch}, {seq}, {nbytes})"
-    expect_equal(as_int(learner.activation_bytes_estimate(config, batch, seq, nbytes), what), want, what,
-                 hint="per layer and token ~6 vectors of width d and 3 of width d_ff; B x T x layers of them")
+    expect_equal(
+        as_int(learner.activation_bytes_estimate(config, batch, seq, nbytes), what),
+        want,
+        what,
+        hint="per layer and token ~6 vectors of width d and 3 of width d_ff; B x T x layers of them",
+    )
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)

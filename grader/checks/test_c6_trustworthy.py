@@ -44,8 +44,13 @@ from grader.checks.truth.experiments import (
 from grader.checks.truth.meaning import by_meaning, record_item, run_facts
 
 
-@given(strategies.seed_scores, strategies.seed_scores, st.floats(0, 0.5), st.sampled_from([1.0, 2.0, 1.96]),
-       st.sampled_from(SPREADS))
+@given(
+    strategies.seed_scores,
+    strategies.seed_scores,
+    st.floats(0, 0.5),
+    st.sampled_from([1.0, 2.0, 1.96]),
+    st.sampled_from(SPREADS),
+)
 def test_seeds(learner, a, b, shift, k, spread):
     b = [x + shift for x in b]
     for values in (a, b):
@@ -65,10 +70,13 @@ def test_seeds(learner, a, b, shift, k, spread):
     for xa, xb, kk, sp in cases:
         if bands_touching(xa, xb, kk, sp):
             continue
-        expect_equal(learner.bands_overlap(xa, xb, kk, sp), bands_overlap(xa, xb, kk, sp),
-                     f"bands_overlap({xa}, {xb}, k={kk}, spread={sp!r})",
-                     hint="each band is mean +- k x s (s: the sample std, or std / sqrt(n) for 'sem'); "
-                          "overlapping bands show no difference")
+        expect_equal(
+            learner.bands_overlap(xa, xb, kk, sp),
+            bands_overlap(xa, xb, kk, sp),
+            f"bands_overlap({xa}, {xb}, k={kk}, spread={sp!r})",
+            hint="each band is mean +- k x s (s: the sample std, or std / sqrt(n) for 'sem'); "
+            "overlapping bands show no difference",
+        )
 
 
 @given(st.floats(0.0, 1.0), st.integers(1, 1_000_000))
@@ -78,8 +86,12 @@ def test_ci95(learner, p, n):
         if not close(got, ci95_half_width(pp, nn)):
             fail(f"ci95_half_width({pp}, {nn})", ci95_half_width(pp, nn), got, hint="1.96 sqrt(p(1-p)/n)")
     if abs(learner.ci95_half_width(0.55, 80) - 0.109) > 0.001:
-        fail("ci95_half_width(0.55, 80): the course's 80 questions", 0.109, learner.ci95_half_width(0.55, 80),
-             "+-10.9 points cannot tell 5 points apart")
+        fail(
+            "ci95_half_width(0.55, 80): the course's 80 questions",
+            0.109,
+            learner.ci95_half_width(0.55, 80),
+            "+-10.9 points cannot tell 5 points apart",
+        )
 
 
 @st.composite
@@ -96,8 +108,12 @@ def test_per_question_diff(learner, tables):
     m = pd.DataFrame(a, columns=["q", "a"]).merge(pd.DataFrame(b, columns=["q", "b"]), on="q")
     want = {"improved": sorted(m.query("~a and b")["q"]), "degraded": sorted(m.query("a and ~b")["q"])}
     got = learner.changed_questions(a, b)
-    expect_equal(got, want, f"changed_questions({a}, {b})",
-                 hint="inner-merge on the question id, then list wrong->right and right->wrong")
+    expect_equal(
+        got,
+        want,
+        f"changed_questions({a}, {b})",
+        hint="inner-merge on the question id, then list wrong->right and right->wrong",
+    )
 
 
 def _record(learner, shared_tmp_path, content: str, seed: int):
@@ -107,8 +123,17 @@ def _record(learner, shared_tmp_path, content: str, seed: int):
     repo, head = git_repo(shared_tmp_path, f"# run {seed}\n")
     config, metrics = {"lr": 3e-4, "batch_size": 8, "seed": seed}, {"accuracy": 0.61, "loss": 1.7}
     # keys matched by meaning: which items a record holds is what the learner recalls
-    run = run_facts({"config": config, "data_path": str(path), "seed": seed, "metrics": metrics,
-                     "repo_dir": repo, "id": f"run-{seed}-{len(content)}"}, seed)
+    run = run_facts(
+        {
+            "config": config,
+            "data_path": str(path),
+            "seed": seed,
+            "metrics": metrics,
+            "repo_dir": repo,
+            "id": f"run-{seed}-{len(content)}",
+        },
+        seed,
+    )
     rec, _ = by_meaning(learner.run_record(run), record_item, SEVEN_ITEMS, "run_record(run)")
     return rec, run, head, path
 
@@ -118,18 +143,28 @@ def _record(learner, shared_tmp_path, content: str, seed: int):
 def test_run_record(learner, shared_tmp_path, seed, text):
     content = json.dumps({"text": text}) + "\n"
     rec, run, head, path = _record(learner, shared_tmp_path, content, seed)
-    expect_equal((rec["run_id"], rec["config"], rec["seed"], rec["metrics"]),
-                 (run["id"], run["config"], run["seed"], run["metrics"]), "run id, config, seed and metrics as given")
+    expect_equal(
+        (rec["run_id"], rec["config"], rec["seed"], rec["metrics"]),
+        (run["id"], run["config"], run["seed"], run["metrics"]),
+        "run id, config, seed and metrics as given",
+    )
     # issue 29: "unknown" passed as the commit, and the data file's path as its version: a commit is the
     # repository's real HEAD, a data version identifies the bytes
     if rec["commit"] != head:
-        fail("run_record()['commit']: the code's revision", head, rec["commit"],
-             hint="the full sha of HEAD of run['repo_dir'] (git -c safe.directory='*' -C repo rev-parse HEAD); a "
-                  "placeholder such as 'unknown' identifies no code")
+        fail(
+            "run_record()['commit']: the code's revision",
+            head,
+            rec["commit"],
+            hint="the full sha of HEAD of run['repo_dir'] (git -c safe.directory='*' -C repo rev-parse HEAD); a "
+            "placeholder such as 'unknown' identifies no code",
+        )
     if rec["data_version"] != hashlib.sha256(path.read_bytes()).hexdigest():
-        fail("run_record()['data_version']: what identifies the data", hashlib.sha256(path.read_bytes()).hexdigest(),
-             rec["data_version"], hint="the SHA-256 of the file's bytes: a path names a file whose content can "
-                                       "change under the same name")
+        fail(
+            "run_record()['data_version']: what identifies the data",
+            hashlib.sha256(path.read_bytes()).hexdigest(),
+            rec["data_version"],
+            hint="the SHA-256 of the file's bytes: a path names a file whose content can change under the same name",
+        )
     env = rec["environment"]
     want_env = {"python": platform.python_version(), "torch": torch.__version__}
     if type(env) is not dict or any(env.get(k) != v for k, v in want_env.items()):
@@ -158,25 +193,41 @@ def test_seeded_reruns(learner, later_and_elsewhere, seed, delta):
     other = as_number(learner.seeded_experiment(seed + delta), f"seeded_experiment({seed + delta})")
     again = as_number(learner.seeded_experiment(seed), f"seeded_experiment({seed}) again")
     if first != again:
-        fail(f"seeded_experiment({seed}) twice (with another seed's run in between)", first, again,
-             hint="draw every random number from a generator seeded with `seed`, not from the global state")
+        fail(
+            f"seeded_experiment({seed}) twice (with another seed's run in between)",
+            first,
+            again,
+            hint="draw every random number from a generator seeded with `seed`, not from the global state",
+        )
     if first == other:
         fail(f"seeds {seed} and {seed + delta} must give different results", f"!= {first}", other)
     zero = as_number(learner.seeded_experiment(0), "seeded_experiment(0)")
     if zero != as_number(learner.seeded_experiment(0), "seeded_experiment(0) again"):
-        fail("seeded_experiment(0) twice", zero, "another number",
-             hint="0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as no seed")
+        fail(
+            "seeded_experiment(0) twice",
+            zero,
+            "another number",
+            hint="0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as no seed",
+        )
     fresh = later_and_elsewhere()
     for s_, want in ((seed, first), (0, zero)):
         later = as_number(learner.seeded_experiment(s_), f"seeded_experiment({s_}) a second later")
         if later != want:
-            fail(f"seeded_experiment({s_}) now and more than a second later", want, later,
-                 hint="nothing from the clock: the seed alone must decide every random number")
+            fail(
+                f"seeded_experiment({s_}) now and more than a second later",
+                want,
+                later,
+                hint="nothing from the clock: the seed alone must decide every random number",
+            )
         elsewhere = as_number(fresh.seeded_experiment(s_), f"seeded_experiment({s_}) in a new Python process")
         if elsewhere != want:
-            fail(f"seeded_experiment({s_}) in this process and in a newly started one", want, elsewhere,
-                 hint="a seed derived from hash() of a string (or id(), or the pid) changes with every "
-                      "interpreter (PYTHONHASHSEED); derive it from the seed itself (part 6)")
+            fail(
+                f"seeded_experiment({s_}) in this process and in a newly started one",
+                want,
+                elsewhere,
+                hint="a seed derived from hash() of a string (or id(), or the pid) changes with every "
+                "interpreter (PYTHONHASHSEED); derive it from the seed itself (part 6)",
+            )
 
 
 @settings(max_examples=10)
@@ -184,12 +235,15 @@ def test_seeded_reruns(learner, later_and_elsewhere, seed, delta):
 def test_changed_data(learner, shared_tmp_path, text, extra):
     content = json.dumps({"text": text}) + "\n"
     rec, _, _, path = _record(learner, shared_tmp_path, content, 0)
-    expect_equal(rec["data_version"], hashlib.sha256(path.read_bytes()).hexdigest(),
-                 "the record's item for the data file", hint="hashlib.sha256(open(path, 'rb').read())")
+    expect_equal(
+        rec["data_version"],
+        hashlib.sha256(path.read_bytes()).hexdigest(),
+        "the record's item for the data file",
+        hint="hashlib.sha256(open(path, 'rb').read())",
+    )
     changed, *_ = _record(learner, shared_tmp_path, content + json.dumps({"text": extra}) + "\n", 0)
     if changed["data_version"] == rec["data_version"]:
-        fail("the record of the data file once it changed", "a different hash",
-             changed["data_version"])
+        fail("the record of the data file once it changed", "a different hash", changed["data_version"])
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
@@ -201,29 +255,60 @@ from grader.checks.support.mistakes import mistake  # noqa: E402
 
 _SEEDS = (([0.61, 0.58, 0.66, 0.6],), {})  # 4 seeds: ddof 0 and 1 differ by 15%
 for _wrong, _zh, _en in [
-        (statistics.pstdev, "用了总体标准差（ddof=0，np.std 的默认）：seed 间的标准差用样本标准差，除以 n - 1",
-         "uses the population std (ddof=0, np.std's default): the seeds' std is the sample std, divided by n - 1"),
-        (statistics.variance, "返回的是方差，不是标准差（少了开方）",
-         "returns the variance, not the std (the square root left out)")]:
+    (
+        statistics.pstdev,
+        "用了总体标准差（ddof=0，np.std 的默认）：seed 间的标准差用样本标准差，除以 n - 1",
+        "uses the population std (ddof=0, np.std's default): the seeds' std is the sample std, divided by n - 1",
+    ),
+    (
+        statistics.variance,
+        "返回的是方差，不是标准差（少了开方）",
+        "returns the variance, not the std (the square root left out)",
+    ),
+]:
     mistake("seeds", function="seed_summary", probe=_SEEDS, zh=_zh, en=_en)(
-        lambda got, values, _w=_wrong: len(values) > 1 and type(got) in (tuple, list) and len(got) == 2
-        and _mistakes.close(got[1], _w(values)) and not _mistakes.close(_w(values), statistics.stdev(values)))
+        lambda got, values, _w=_wrong: (
+            len(values) > 1
+            and type(got) in (tuple, list)
+            and len(got) == 2
+            and _mistakes.close(got[1], _w(values))
+            and not _mistakes.close(_w(values), statistics.stdev(values))
+        )
+    )
 
-mistake("seeds", function="bands_overlap", probe=((*course_seed_example(), 1.0, "sem"), {}),
-        zh="不管 k 和 spread，带宽总是 1 个标准差：带是 均值 ± k × s，s 是样本标准差或标准误 std / sqrt(n)",
-        en="draws every band as mean +- 1 std whatever k and spread say: a band is mean +- k x s, s the sample std or "
-           "the "
-           "standard error std / sqrt(n)")(
-    lambda got, a, b, k, spread: (k, spread) != (1.0, "std") and got == bands_overlap(a, b, 1.0,
-            "std") != bands_overlap(a, b, k, spread))
+mistake(
+    "seeds",
+    function="bands_overlap",
+    probe=((*course_seed_example(), 1.0, "sem"), {}),
+    zh="不管 k 和 spread，带宽总是 1 个标准差：带是 均值 ± k × s，s 是样本标准差或标准误 std / sqrt(n)",
+    en="draws every band as mean +- 1 std whatever k and spread say: a band is mean +- k x s, s the sample std or "
+    "the "
+    "standard error std / sqrt(n)",
+)(
+    lambda got, a, b, k, spread: (
+        (k, spread) != (1.0, "std") and got == bands_overlap(a, b, 1.0, "std") != bands_overlap(a, b, k, spread)
+    )
+)
 
 for _wrong, _zh, _en in [
-        (lambda p, n: 1.645 * math.sqrt(p * (1 - p) / n), "用了 90% 区间的 z 值 1.645：95% 区间的 z 值是 1.96",
-         "uses the 90% interval's z of 1.645: the 95% interval's is 1.96"),
-        (lambda p, n: 1.96 * p * (1 - p) / n, "少了开方：半宽是 z × sqrt(p(1-p)/n)",
-         "leaves out the square root: the half-width is z x sqrt(p(1-p)/n)"),
-        (lambda p, n: math.sqrt(p * (1 - p) / n), "返回的是标准误，没有乘 z 值",
-         "returns the standard error, without multiplying by z")]:
+    (
+        lambda p, n: 1.645 * math.sqrt(p * (1 - p) / n),
+        "用了 90% 区间的 z 值 1.645：95% 区间的 z 值是 1.96",
+        "uses the 90% interval's z of 1.645: the 95% interval's is 1.96",
+    ),
+    (
+        lambda p, n: 1.96 * p * (1 - p) / n,
+        "少了开方：半宽是 z × sqrt(p(1-p)/n)",
+        "leaves out the square root: the half-width is z x sqrt(p(1-p)/n)",
+    ),
+    (
+        lambda p, n: math.sqrt(p * (1 - p) / n),
+        "返回的是标准误，没有乘 z 值",
+        "returns the standard error, without multiplying by z",
+    ),
+]:
     mistake("ci95", function="ci95_half_width", probe=((0.55, 80), {}), zh=_zh, en=_en)(
-        lambda got, p, n, _w=_wrong: 0 < p < 1 and _mistakes.close(got, _w(p, n)) and not _mistakes.close(_w(p, n),
-                ci95_half_width(p, n)))
+        lambda got, p, n, _w=_wrong: (
+            0 < p < 1 and _mistakes.close(got, _w(p, n)) and not _mistakes.close(_w(p, n), ci95_half_width(p, n))
+        )
+    )

@@ -49,9 +49,11 @@ def _bad_rows(got) -> str:
     return f"query row(s) {rows[:6]}" + (" ..." if len(rows) > 6 else "")
 
 
-MASK_NAN_HINT = ("this is not overflow. A softmax row is NaN when all its keys are masked (the diagonal masked too, "
-                 "a wrong triangle, scores == 0 treated as masked) or when the mask puts +inf or 0 * -inf in it; "
-                 "mask only keys s > t, with -inf")
+MASK_NAN_HINT = (
+    "this is not overflow. A softmax row is NaN when all its keys are masked (the diagonal masked too, "
+    "a wrong triangle, scores == 0 treated as masked) or when the mask puts +inf or 0 * -inf in it; "
+    "mask only keys s > t, with -inf"
+)
 
 
 def _fail_non_finite(learner, got, q, k, v, what):
@@ -61,28 +63,55 @@ def _fail_non_finite(learner, got, q, k, v, what):
     top = _top_logit(q, k)
     limit = 80.0 if q.dtype == torch.float32 else 700.0
     if top < limit:
-        fail(f"{what} contains NaN/inf", "finite values", counts,
-             hint=f"NaN/inf in {_bad_rows(got)} although no logit exceeds {top:.3g}: " + MASK_NAN_HINT)
+        fail(
+            f"{what} contains NaN/inf",
+            "finite values",
+            counts,
+            hint=f"NaN/inf in {_bad_rows(got)} although no logit exceeds {top:.3g}: " + MASK_NAN_HINT,
+        )
     before = learner.last_call
     c = math.sqrt(1.0 / top)
     small = learner.causal_attention(q * c, k * c, v)
-    if isinstance(small, torch.Tensor) and small.is_floating_point() and tuple(small.shape) == tuple(q.shape) \
-            and not bool(torch.isfinite(small).all()):
-        fail(f"{what} contains NaN/inf, and so does the same input scaled down to logits below 1", "finite values",
-             f"{int((~torch.isfinite(small)).sum())} non-finite of {small.numel()} at logits below 1",
-             hint=f"NaN/inf in {_bad_rows(small)} at small logits: " + MASK_NAN_HINT)
+    if (
+        isinstance(small, torch.Tensor)
+        and small.is_floating_point()
+        and tuple(small.shape) == tuple(q.shape)
+        and not bool(torch.isfinite(small).all())
+    ):
+        fail(
+            f"{what} contains NaN/inf, and so does the same input scaled down to logits below 1",
+            "finite values",
+            f"{int((~torch.isfinite(small)).sum())} non-finite of {small.numel()} at logits below 1",
+            hint=f"NaN/inf in {_bad_rows(small)} at small logits: " + MASK_NAN_HINT,
+        )
     blame(learner, before)  # the failing input is the large one
-    fail(f"{what} contains NaN/inf", "finite values", counts,
-         hint=f"NaN/inf in {_bad_rows(got)} with logits up to {top:.3g} (fine when scaled down): exp overflows on "
-              "large logits; subtract each row's maximum before exp (or use torch.softmax)")
+    fail(
+        f"{what} contains NaN/inf",
+        "finite values",
+        counts,
+        hint=f"NaN/inf in {_bad_rows(got)} with logits up to {top:.3g} (fine when scaled down): exp overflows on "
+        "large logits; subtract each row's maximum before exp (or use torch.softmax)",
+    )
 
 
-def _expect_matches(learner, q, k, v, what, atol, hint_if_close="",
-                    hint_if_far="out = softmax over keys of (QK^T / sqrt(d)) with future keys at -inf, times V"):
+def _expect_matches(
+    learner,
+    q,
+    k,
+    v,
+    what,
+    atol,
+    hint_if_close="",
+    hint_if_far="out = softmax over keys of (QK^T / sqrt(d)) with future keys at -inf, times V",
+):
     """The learner's output vs SDPA on the same inputs; the hint depends on how far off it is."""
     got = learner.causal_attention(q, k, v)
-    if isinstance(got, torch.Tensor) and got.is_floating_point() and tuple(got.shape) == tuple(q.shape) \
-            and not bool(torch.isfinite(got).all()):
+    if (
+        isinstance(got, torch.Tensor)
+        and got.is_floating_point()
+        and tuple(got.shape) == tuple(q.shape)
+        and not bool(torch.isfinite(got).all())
+    ):
         _fail_non_finite(learner, got, q, k, v, what)
     want = _sdpa(q, k, v)
     got = as_tensor(got, what, shape=tuple(want.shape), dtype=want.dtype)
@@ -92,10 +121,16 @@ def _expect_matches(learner, q, k, v, what, atol, hint_if_close="",
 
 # what each input dtype is held to against SDPA, and the hint when it is close but not that close
 PRECISION = {
-    torch.float32: (1e-6, "close, but not to float32 precision: keep every step in the input dtype, "
-                          "subtract the row max before exp, normalize by the row sum"),
-    torch.float64: (1e-12, "close, but not to float64 precision: compute float64 inputs in float64 "
-                           "all the way (no float32 masks, constants or intermediates)"),
+    torch.float32: (
+        1e-6,
+        "close, but not to float32 precision: keep every step in the input dtype, "
+        "subtract the row max before exp, normalize by the row sum",
+    ),
+    torch.float64: (
+        1e-12,
+        "close, but not to float64 precision: compute float64 inputs in float64 "
+        "all the way (no float32 masks, constants or intermediates)",
+    ),
 }
 
 
@@ -106,8 +141,15 @@ def _expect_matches_in(learner, dtype, shape, seed):
     q, k, v = _uniform(shape, dtype, seed)
     _expect_matches(learner, q, k, v, f"{name} causal_attention on shape {shape}", atol=atol, hint_if_close=hint)
     q, k = _with_zero_vectors(q, k)
-    _expect_matches(learner, q, k, v, f"{name} causal_attention on shape {shape} with query 0 and key "
-                    f"{shape[2] // 2} all zeros (logits exactly 0)", atol=atol, hint_if_close=hint)
+    _expect_matches(
+        learner,
+        q,
+        k,
+        v,
+        f"{name} causal_attention on shape {shape} with query 0 and key {shape[2] // 2} all zeros (logits exactly 0)",
+        atol=atol,
+        hint_if_close=hint,
+    )
 
 
 @settings(max_examples=25)
@@ -130,15 +172,18 @@ def test_no_future_leak(learner, shape, seed, data):
     q, k, v = _uniform(shape, torch.float64, seed)
     q2, k2, v2 = (x.clone() for x in (q, k, v))
     for x, new in zip((q2, k2, v2), _uniform(shape, torch.float64, seed + 1), strict=True):
-        x[..., s + 1:, :] = new[..., s + 1:, :]  # the future: positions > s
+        x[..., s + 1 :, :] = new[..., s + 1 :, :]  # the future: positions > s
     before = _call(learner, q, k, v, "causal_attention")[..., : s + 1, :]
     after = _call(learner, q2, k2, v2, "causal_attention")[..., : s + 1, :]
     diff = (before - after).abs().amax(dim=(0, 1, 3))  # per position t <= s
     if bool((diff > 1e-12).any()):
         t = int(torch.nonzero(diff > 1e-12)[0])
-        fail(f"changing q/k/v only at positions > {s} (shape {shape}) changed the output at position {t}",
-             "outputs at positions <= s unchanged", f"changed by up to {float(diff.max()):.3g}",
-             hint="mask keys s > t (the upper triangle, triu(1)) with -inf before a softmax over the key axis")
+        fail(
+            f"changing q/k/v only at positions > {s} (shape {shape}) changed the output at position {t}",
+            "outputs at positions <= s unchanged",
+            f"changed by up to {float(diff.max()):.3g}",
+            hint="mask keys s > t (the upper triangle, triu(1)) with -inf before a softmax over the key axis",
+        )
 
 
 @settings(max_examples=20)
@@ -155,8 +200,10 @@ def test_attention_weights(learner, shape, seed):
     logits = torch.einsum("bhtd,bhsd->bhts", q, k).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), -math.inf)
     suspects = [
         (_sdpa(q, k, v, scale=1.0)[..., :T], "these are softmax(QK^T) without the 1/sqrt(d) scale"),
-        (torch.softmax(logits / math.sqrt(d), dim=-2), "these weights are normalized over the query axis "
-                                                       "(columns sum to 1); softmax over keys, dim=-1"),
+        (
+            torch.softmax(logits / math.sqrt(d), dim=-2),
+            "these weights are normalized over the query axis (columns sum to 1); softmax over keys, dim=-1",
+        ),
         (torch.softmax(logits, dim=-2), "normalized over the query axis and missing 1/sqrt(d)"),
     ]
     hint = next((msg for w, msg in suspects if bool(((weights - w).abs() <= 1e-6).all())), "")
@@ -164,10 +211,13 @@ def test_attention_weights(learner, shape, seed):
         hint = "each query's weights over the keys must sum to 1 (softmax over the key axis)"
     err = (got - want).abs().amax(dim=-1)  # worst query row
     bi, hi, t = (int(i) for i in torch.nonzero(err == err.max())[0])
-    fail(f"attention weights (the output for v = identity, shape {shape}) differ from SDPA's; "
-         f"weights of query t={t} (batch {bi}, head {hi}) over keys 0..{T - 1}",
-         [round(x, 4) for x in want[bi, hi, t, :T].tolist()], [round(x, 4) for x in weights[bi, hi, t].tolist()],
-         hint or "weights = softmax over keys of (QK^T / sqrt(d)) with future keys masked")
+    fail(
+        f"attention weights (the output for v = identity, shape {shape}) differ from SDPA's; "
+        f"weights of query t={t} (batch {bi}, head {hi}) over keys 0..{T - 1}",
+        [round(x, 4) for x in want[bi, hi, t, :T].tolist()],
+        [round(x, 4) for x in weights[bi, hi, t].tolist()],
+        hint or "weights = softmax over keys of (QK^T / sqrt(d)) with future keys masked",
+    )
 
 
 @settings(max_examples=20)
@@ -184,12 +234,17 @@ def test_large_logits(learner, shape, seed, dtype):
         k, top = -k, (torch.einsum("bhtd,bhsd->bhts", q, -k) / math.sqrt(d))[..., allowed].max()
     c = math.sqrt(target / max(float(top), 1e-6))
     q, k, v = (q * c).to(dtype), (k * c).to(dtype), v.to(dtype)
-    _expect_matches(learner, q, k, v,
-                    f"{str(dtype).removeprefix('torch.')} causal_attention with logits up to {target:g} (shape "
-                    f"{shape})",
-                    atol=atol, hint_if_close="large logits amplify rounding: subtract the row max, don't clamp",
-                    hint_if_far="large logits: subtract each row's max before exp; clamping the logits changes "
-                                "the softmax (if ordinary inputs fail too, fix those first)")
+    _expect_matches(
+        learner,
+        q,
+        k,
+        v,
+        f"{str(dtype).removeprefix('torch.')} causal_attention with logits up to {target:g} (shape {shape})",
+        atol=atol,
+        hint_if_close="large logits amplify rounding: subtract the row max, don't clamp",
+        hint_if_far="large logits: subtract each row's max before exp; clamping the logits changes "
+        "the softmax (if ordinary inputs fail too, fix those first)",
+    )
 
 
 # ------------------------------------------------------------------ mistakes named by what the answer does
@@ -206,17 +261,33 @@ def _manual(q, k, v, scale=None, allowed=lambda T: torch.ones(T, T, dtype=torch.
 
 
 for _wrong, _zh, _en in [
-        (lambda q, k, v: _manual(q, k, v, scale=1.0), "没有乘缩放因子 1/sqrt(d)", "leaves out the 1/sqrt(d) scale"),
-        (lambda q, k, v: _manual(q, k, v, scale=1 / q.shape[-1]), "除以了 d 而不是 sqrt(d)",
-         "divides by d, not by sqrt(d)"),
-        (lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool)),
-         "没有因果 mask：每个位置都看到了后面的位置", "applies no causal mask: each position sees the later ones"),
-        (lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool).triu()),
-         "mask 方向反了（转置）：位置 i 应只看 j <= i",
-         "has the mask transposed: position i may attend only to j <= i"),
-        (lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool).tril(-1)),
-         "连对角线也 mask 掉了：每个位置要能看到它自己", "masks the diagonal too: a position attends to itself"),
-        (lambda q, k, v: _manual(q, k, v, dim=-2), "softmax 沿错了轴（在查询上归一化）：每个查询对各个键的权重之和为 1",
-         "normalizes over the queries (softmax on the wrong axis): each query's weights over the keys sum to 1")]:
+    (lambda q, k, v: _manual(q, k, v, scale=1.0), "没有乘缩放因子 1/sqrt(d)", "leaves out the 1/sqrt(d) scale"),
+    (
+        lambda q, k, v: _manual(q, k, v, scale=1 / q.shape[-1]),
+        "除以了 d 而不是 sqrt(d)",
+        "divides by d, not by sqrt(d)",
+    ),
+    (
+        lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool)),
+        "没有因果 mask：每个位置都看到了后面的位置",
+        "applies no causal mask: each position sees the later ones",
+    ),
+    (
+        lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool).triu()),
+        "mask 方向反了（转置）：位置 i 应只看 j <= i",
+        "has the mask transposed: position i may attend only to j <= i",
+    ),
+    (
+        lambda q, k, v: _manual(q, k, v, allowed=lambda T: torch.ones(T, T, dtype=torch.bool).tril(-1)),
+        "连对角线也 mask 掉了：每个位置要能看到它自己",
+        "masks the diagonal too: a position attends to itself",
+    ),
+    (
+        lambda q, k, v: _manual(q, k, v, dim=-2),
+        "softmax 沿错了轴（在查询上归一化）：每个查询对各个键的权重之和为 1",
+        "normalizes over the queries (softmax on the wrong axis): each query's weights over the keys sum to 1",
+    ),
+]:
     mistake(*_P1, function="causal_attention", probe=_PROBE, zh=_zh, en=_en)(
-        gives(_wrong, lambda q, k, v: _sdpa(q, k, v), rel=1e-5))
+        gives(_wrong, lambda q, k, v: _sdpa(q, k, v), rel=1e-5)
+    )

@@ -61,8 +61,17 @@ LN_V = math.log(loop.V)
 FIRST_LOSS_GAP = 0.5  # nats from ln V that still read "about ln V" (see above)
 
 PPL_THRESHOLD = 12.0
-TRAIN = {"steps": 80, "batch_size": 8, "seq_len": 64, "max_lr": 3e-3, "min_lr": 3e-4,
-         "warmup_steps": 10, "weight_decay": 0.1, "corpus_chars": 200_000, "amp_dtype": None}
+TRAIN = {
+    "steps": 80,
+    "batch_size": 8,
+    "seq_len": 64,
+    "max_lr": 3e-3,
+    "min_lr": 3e-4,
+    "warmup_steps": 10,
+    "weight_decay": 0.1,
+    "corpus_chars": 200_000,
+    "amp_dtype": None,
+}
 
 
 # ---------------------------------------------------------------- first loss
@@ -80,8 +89,12 @@ def test_first_loss(learner, run):
     if abs(expected - LN_V) > FIRST_LOSS_GAP:  # a property of the shipped model's init, not of the learner
         raise AssertionError(f"check error: initial loss {expected:.3f} is not near ln 128")
     if not math.isclose(got, expected, rel_tol=0, abs_tol=1e-4):
-        fail(what, f"{expected:.5f} (mean cross-entropy of the initial model, computed here)", f"{got:.5f}",
-             "return loss.item() of THIS step's loss, before the update: the mean over non-ignored tokens")
+        fail(
+            what,
+            f"{expected:.5f} (mean cross-entropy of the initial model, computed here)",
+            f"{got:.5f}",
+            "return loss.item() of THIS step's loss, before the update: the mean over non-ignored tokens",
+        )
 
 
 # ---------------------------------------------------------------- perplexity
@@ -96,13 +109,23 @@ def test_validation_perplexity(learner, figure, run):
     losses = out["losses"]
     if len(losses) != config["steps"]:
         fail("train(config): number of losses", config["steps"], len(losses), "one loss per step")
-    figure(kind="line", title="P2 training loss", x_label="step", y_label="loss (nats)",
-           series={"yours": [[i, v] for i, v in enumerate(losses)],
-                   "initial model (reference)": [[0, LN_V], [len(losses) - 1, LN_V]]})
+    figure(
+        kind="line",
+        title="P2 training loss",
+        x_label="step",
+        y_label="loss (nats)",
+        series={
+            "yours": [[i, v] for i, v in enumerate(losses)],
+            "initial model (reference)": [[0, LN_V], [len(losses) - 1, LN_V]],
+        },
+    )
     if abs(losses[0] - LN_V) > FIRST_LOSS_GAP:  # the initial model's loss is near LN_V (test_first_loss's premise)
-        fail("train(config): the first loss, against the initial model's", f"{LN_V:.2f} +- {FIRST_LOSS_GAP}",
-             round(losses[0], 3),
-             "the first loss is the initial model's, before any update")
+        fail(
+            "train(config): the first loss, against the initial model's",
+            f"{LN_V:.2f} +- {FIRST_LOSS_GAP}",
+            round(losses[0], 3),
+            "the first loss is the initial model's, before any update",
+        )
     model = build_model(0)
     try:
         model.load_state_dict(out["state_dict"])
@@ -111,11 +134,14 @@ def test_validation_perplexity(learner, figure, run):
     val = encode(make_corpus(16_384 + 1, seed=10_000 + config["data_seed"] + 1))  # text it never saw
     ppl = math.exp(evaluate_loss(model, val, block_size=128))
     if not ppl < PPL_THRESHOLD:
-        fail(f"validation perplexity after {config['steps']} steps (batch {config['batch_size']} x "
-             f"{config['seq_len']}, max_lr {config['max_lr']})", f"< {PPL_THRESHOLD}",
-             f"{ppl:.2f} (training loss went {losses[0]:.2f} -> {losses[-1]:.2f})",
-             "a loop that does not learn usually loses its gradients (zero_grad between backward and step) "
-             "or never steps the optimizer")
+        fail(
+            f"validation perplexity after {config['steps']} steps (batch {config['batch_size']} x "
+            f"{config['seq_len']}, max_lr {config['max_lr']})",
+            f"< {PPL_THRESHOLD}",
+            f"{ppl:.2f} (training loss went {losses[0]:.2f} -> {losses[-1]:.2f})",
+            "a loop that does not learn usually loses its gradients (zero_grad between backward and step) "
+            "or never steps the optimizer",
+        )
 
 
 # ---------------------------------------------------------------- the four additions

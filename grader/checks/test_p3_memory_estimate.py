@@ -28,7 +28,6 @@ drawn configs against parameter counts of a meta-device model, and the course's 
 figures (128.5 / 16.7 / ~5.1 GB) as a second check.
 """
 
-
 import torch
 from hypothesis import example, given, settings, strategies as st
 
@@ -44,8 +43,10 @@ torch.set_num_threads(1)  # this check process: oversubscribed threads are ~10x 
 BLOCKS = ("parameters", "gradients", "optimizer_state", "activations")
 TOL = 0.30
 P4_16 = "part 4, must-remember: 16 bytes per trainable parameter = 2 + 2 + 4 + 4 + 4"
-P4_ACT = ("part 4, must-remember: activations scale with B x T x layers x d (plus heads x T x T for "
-          "eager attention and B x T x V logits), not with parameters")
+P4_ACT = (
+    "part 4, must-remember: activations scale with B x T x layers x d (plus heads x T x T for "
+    "eager attention and B x T x V logits), not with parameters"
+)
 
 
 def _step(model, opt, ids):
@@ -73,9 +74,11 @@ def measure(config: dict, B: int, T: int, seed: int = 0, device: str = "cpu") ->
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         loss = model(input_ids=ids, labels=ids).loss
     loss.backward()
-    out = {"parameters": sum(p.nbytes for p in params),
-           "gradients": sum(p.grad.nbytes for p in params if p.grad is not None),
-           "activations": sum(saved.values())}
+    out = {
+        "parameters": sum(p.nbytes for p in params),
+        "gradients": sum(p.grad.nbytes for p in params if p.grad is not None),
+        "activations": sum(saved.values()),
+    }
     opt.step()
     opt.zero_grad(set_to_none=True)
     out["optimizer_state"] = sum(t.nbytes for s in opt.state.values() for t in s.values() if torch.is_tensor(t))
@@ -105,8 +108,11 @@ def measure(config: dict, B: int, T: int, seed: int = 0, device: str = "cpu") ->
 def _estimate(learner, config, B, T) -> dict:
     got = learner.estimate_training_memory(config, B, T)
     if not isinstance(got, dict) or set(got) != set(BLOCKS) | {"peak"}:
-        fail("estimate_training_memory(...) must return a dict with keys", sorted((*BLOCKS, "peak")),
-             sorted(got) if isinstance(got, dict) else type(got).__name__)
+        fail(
+            "estimate_training_memory(...) must return a dict with keys",
+            sorted((*BLOCKS, "peak")),
+            sorted(got) if isinstance(got, dict) else type(got).__name__,
+        )
     return {k: as_number(v, f"estimate_training_memory(...)[{k!r}]") for k, v in got.items()}
 
 
@@ -116,9 +122,11 @@ def _within(got: float, measured: float) -> bool:
 
 def _describe(config, B, T) -> str:
     c = config
-    return (f"L={c['num_hidden_layers']} d={c['hidden_size']} heads={c['num_attention_heads']}/"
-            f"{c['num_key_value_heads']} head_dim={c.get('head_dim', 'absent')} ff={c['intermediate_size']} "
-            f"V={c['vocab_size']} tied={c['tie_word_embeddings']}, B={B}, T={T}")
+    return (
+        f"L={c['num_hidden_layers']} d={c['hidden_size']} heads={c['num_attention_heads']}/"
+        f"{c['num_key_value_heads']} head_dim={c.get('head_dim', 'absent')} ff={c['intermediate_size']} "
+        f"V={c['vocab_size']} tied={c['tie_word_embeddings']}, B={B}, T={T}"
+    )
 
 
 def _check_blocks(learner, case, blocks, hint_of, figure=None):
@@ -126,32 +134,65 @@ def _check_blocks(learner, case, blocks, hint_of, figure=None):
     got = _estimate(learner, config, B, T)
     measured = measure(config, B, T)
     if figure is not None:
-        figure(kind="bars", title=f"P3 bytes, {_describe(config, B, T)}", labels=list(blocks),
-               series={"estimate": [got[b] for b in blocks], "measured": [measured[b] for b in blocks]})
+        figure(
+            kind="bars",
+            title=f"P3 bytes, {_describe(config, B, T)}",
+            labels=list(blocks),
+            series={"estimate": [got[b] for b in blocks], "measured": [measured[b] for b in blocks]},
+        )
     for block in blocks:
         if not _within(got[block], measured[block]):
-            fail(f"{block} bytes for {_describe(config, B, T)} (fp32 weights, AdamW)",
-                 f"{measured[block]:,} measured (within 30%)",
-                 f"{got[block]:,.0f} ({got[block] / max(measured[block], 1):.2f}x)", hint_of(block))
+            fail(
+                f"{block} bytes for {_describe(config, B, T)} (fp32 weights, AdamW)",
+                f"{measured[block]:,} measured (within 30%)",
+                f"{got[block]:,.0f} ({got[block] / max(measured[block], 1):.2f}x)",
+                hint_of(block),
+            )
 
 
 def _state_hint(block):
-    return {"parameters": "count every weight once (a tied lm_head shares the embedding); 4 bytes each in fp32",
-            "gradients": "one fp32 gradient per trainable parameter",
-            "optimizer_state": "AdamW keeps two fp32 moments per parameter (exp_avg, exp_avg_sq): 8 bytes; "
-                               "12 bytes/param total is SGD-with-momentum thinking"}[block]
+    return {
+        "parameters": "count every weight once (a tied lm_head shares the embedding); 4 bytes each in fp32",
+        "gradients": "one fp32 gradient per trainable parameter",
+        "optimizer_state": "AdamW keeps two fp32 moments per parameter (exp_avg, exp_avg_sq): 8 bytes; "
+        "12 bytes/param total is SGD-with-momentum thinking",
+    }[block]
 
 
 # Always tried, whatever the draw: a tied embedding that dominates the parameter count.
-TIED = ({"vocab_size": 300, "hidden_size": 16, "intermediate_size": 8, "num_hidden_layers": 1,
-         "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8, "tie_word_embeddings": True,
-         "max_position_embeddings": 256}, 2, 16)
+TIED = (
+    {
+        "vocab_size": 300,
+        "hidden_size": 16,
+        "intermediate_size": 8,
+        "num_hidden_layers": 1,
+        "num_attention_heads": 2,
+        "num_key_value_heads": 1,
+        "head_dim": 8,
+        "tie_word_embeddings": True,
+        "max_position_embeddings": 256,
+    },
+    2,
+    16,
+)
 
 # Always tried: attention outweighs the MLP and the embeddings, with 4 query heads per k/v head and a
 # head_dim four times hidden_size / heads, so mis-sizing q/k/v/o is far outside 30%.
-ATTENTION_HEAVY = ({"vocab_size": 32, "hidden_size": 64, "intermediate_size": 16, "num_hidden_layers": 2,
-                    "num_attention_heads": 4, "num_key_value_heads": 1, "head_dim": 64,
-                    "tie_word_embeddings": False, "max_position_embeddings": 256}, 2, 16)
+ATTENTION_HEAVY = (
+    {
+        "vocab_size": 32,
+        "hidden_size": 64,
+        "intermediate_size": 16,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 1,
+        "head_dim": 64,
+        "tie_word_embeddings": False,
+        "max_position_embeddings": 256,
+    },
+    2,
+    16,
+)
 
 
 @settings(max_examples=12)
@@ -164,9 +205,21 @@ def test_state_blocks(learner, case):
 
 # Always tried: a long sequence over narrow layers, where eager attention's (B, heads, T, T)
 # softmax is most of what each layer saves for backward.
-LONG_T = ({"vocab_size": 32, "hidden_size": 16, "intermediate_size": 16, "num_hidden_layers": 2,
-           "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 4, "tie_word_embeddings": False,
-           "max_position_embeddings": 256}, 2, 128)
+LONG_T = (
+    {
+        "vocab_size": 32,
+        "hidden_size": 16,
+        "intermediate_size": 16,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "head_dim": 4,
+        "tie_word_embeddings": False,
+        "max_position_embeddings": 256,
+    },
+    2,
+    128,
+)
 
 
 @settings(max_examples=12)
@@ -180,11 +233,18 @@ def test_activation_block(learner, case):
 @example(case=LONG_T)
 @given(strategies.memory_cases())
 def test_peak_block(learner, figure, case):
-    _check_blocks(learner, case, ("peak",),
-                  lambda b: "weights and optimizer state are always live; the gradients and the activations "
-                            "are not all live at once (backward frees activations as gradients appear; "
-                            "zero_grad(set_to_none=True) frees gradients); add backward's temporaries "
-                            "(logits gradient, attention score gradients). " + P4_ACT, figure=figure)
+    _check_blocks(
+        learner,
+        case,
+        ("peak",),
+        lambda b: (
+            "weights and optimizer state are always live; the gradients and the activations "
+            "are not all live at once (backward frees activations as gradients appear; "
+            "zero_grad(set_to_none=True) frees gradients); add backward's temporaries "
+            "(logits gradient, attention score gradients). " + P4_ACT
+        ),
+        figure=figure,
+    )
 
 
 @needs_cuda()
@@ -192,16 +252,27 @@ def test_peak_block(learner, figure, case):
 @given(st.sampled_from([(1024, 2816, 4, 8192, 4, 512), (768, 2048, 6, 4096, 8, 256), (512, 1536, 8, 16384, 2, 1024)]))
 def test_cuda_peak(learner, dims):
     d, ff, L, V, B, T = dims
-    config = {"vocab_size": V, "hidden_size": d, "intermediate_size": ff, "num_hidden_layers": L,
-              "num_attention_heads": d // 64, "num_key_value_heads": d // 128, "head_dim": 64,
-              "tie_word_embeddings": False, "max_position_embeddings": 4096}
+    config = {
+        "vocab_size": V,
+        "hidden_size": d,
+        "intermediate_size": ff,
+        "num_hidden_layers": L,
+        "num_attention_heads": d // 64,
+        "num_key_value_heads": d // 128,
+        "head_dim": 64,
+        "tie_word_embeddings": False,
+        "max_position_embeddings": 4096,
+    }
     got = _estimate(learner, config, B, T)["peak"]
     torch.cuda.empty_cache()
     measured = measure(config, B, T, device="cuda")["peak"]
     if not _within(got, measured):
-        fail(f"peak bytes for {_describe(config, B, T)} vs torch.cuda.max_memory_allocated()",
-             f"{measured:,} (within 30%)", f"{got:,.0f} ({got / measured:.2f}x)",
-             "part 4, must-remember: estimate before the run, max_memory_allocated() after; within 30% is a match")
+        fail(
+            f"peak bytes for {_describe(config, B, T)} vs torch.cuda.max_memory_allocated()",
+            f"{measured:,} (within 30%)",
+            f"{got:,.0f} ({got / measured:.2f}x)",
+            "part 4, must-remember: estimate before the run, max_memory_allocated() after; within 30% is a match",
+        )
 
 
 # ---------------------------------------------------------------- course figures
@@ -218,15 +289,21 @@ def _expected_gb(n: int, lora: int, blocks: int) -> dict:
     # the measured blocks are the other key points): 16 B per trained parameter, a frozen bf16
     # base at 2 B, an NF4 base at 4 bits + one fp32 absmax per 64 weights. QLoRA as a range: a
     # partial block may count as its fraction (4.5 bits a weight) up to whole, tensor by tensor.
-    return {"full": (16 * n,) * 2, "lora": (2 * n + 16 * lora,) * 2,
-            "qlora": (4.5 / 8 * n + 16 * lora, n / 2 + 4 * blocks + 16 * lora)}
+    return {
+        "full": (16 * n,) * 2,
+        "lora": (2 * n + 16 * lora,) * 2,
+        "qlora": (4.5 / 8 * n + 16 * lora, n / 2 + 4 * blocks + 16 * lora),
+    }
 
 
 def _course_gb(learner, config, r, what):
     got = learner.course_memory_gb(config, r)
     if not isinstance(got, dict) or set(got) != {"full", "lora", "qlora"}:
-        fail(f"{what} must return a dict with keys", ["full", "lora", "qlora"],
-             sorted(got) if isinstance(got, dict) else type(got).__name__)
+        fail(
+            f"{what} must return a dict with keys",
+            ["full", "lora", "qlora"],
+            sorted(got) if isinstance(got, dict) else type(got).__name__,
+        )
     return {k: as_number(v, f"{what}[{k!r}]") for k, v in got.items()}
 
 
@@ -241,10 +318,14 @@ def test_course_llama3_8b(learner, config, r):
             lo, hi = lo / 1e9 * (1 - 1e-3), hi / 1e9 * (1 + 1e-3)
             if not lo - 1e-12 <= got[key] <= hi + 1e-12:
                 value = f"{lo:.6g} GB" if hi / lo < 1.01 else f"{lo:.6g} to {hi:.6g} GB"
-                fail(f"{what}[{key!r}] ({n:,} parameters, {lora:,} LoRA parameters)", value,
-                     f"{got[key]:.6g} GB", "full = 16 B x params; LoRA = 2 B x params + 16 B x LoRA params "
-                     "(r x (in + out) on all seven linears); QLoRA = 4.5 bits x params + 16 B x LoRA params; "
-                     "GB = 1e9 bytes (" + P4_16 + ")")
+                fail(
+                    f"{what}[{key!r}] ({n:,} parameters, {lora:,} LoRA parameters)",
+                    value,
+                    f"{got[key]:.6g} GB",
+                    "full = 16 B x params; LoRA = 2 B x params + 16 B x LoRA params "
+                    "(r x (in + out) on all seven linears); QLoRA = 4.5 bits x params + 16 B x LoRA params; "
+                    "GB = 1e9 bytes (" + P4_16 + ")",
+                )
         if fixed:
             for key, course in fixed.items():
                 tol = 0.15 if key == "qlora" else 0.05

@@ -24,7 +24,6 @@
   see MIN_ANSWERED / MIN_STOPPED.
 """
 
-
 import torch
 from hypothesis import given, settings, strategies as st
 
@@ -45,8 +44,11 @@ MAX_RANK = 256  # a LoRA rank this check still trains in its time
 def _learner_data(learner, cache, pairs, pad):
     out = learner.drive("grader.drivers.p4_lora_sft:data", cache=str(cache), pairs=[list(p) for p in pairs], pad=pad)
     if "error" in out:
-        fail("encode_example / collate on a batch of pairs", "input_ids, attention_mask, labels: (B, T) torch.long",
-             out["error"])
+        fail(
+            "encode_example / collate on a batch of pairs",
+            "input_ids, attention_mask, labels: (B, T) torch.long",
+            out["error"],
+        )
     return out["batch"]
 
 
@@ -66,7 +68,7 @@ def _short_row(got, expected, eos, pad) -> int | None:
             want, row = expected["input_ids"][i][:n].tolist(), got["input_ids"][i].tolist()
             if want[-1:] != [eos] or row == expected["input_ids"][i].tolist():
                 continue
-            if row[:n - 1] == want[:-1] and all(t == pad for t in row[n - 1:]):
+            if row[: n - 1] == want[:-1] and all(t == pad for t in row[n - 1 :]):
                 return i
     except (IndexError, RuntimeError, TypeError, KeyError):
         return None
@@ -77,11 +79,13 @@ def _fail_if_eos_missing(tokenizer, got, expected, eos, pad, what):
     i = _short_row(got, expected, eos, pad)
     if i is not None:  # the rows themselves are data_path_labels's to show (one withholding rule per report)
         n = int(expected["attention_mask"][i].sum())
-        fail(f"{what}: row {i} comes back one token short, without its EOS",
-             f"{n} real tokens, the last one the EOS id {eos}",
-             f"{n - 1} real tokens, the last one {int(expected['input_ids'][i][n - 2])}, then padding",
-             f"append the EOS id ({eos}) to every response (' {{answer}}' + EOS): without it the rows are one "
-             "token short and there is no EOS label, so the model never learns to stop (part 5)")
+        fail(
+            f"{what}: row {i} comes back one token short, without its EOS",
+            f"{n} real tokens, the last one the EOS id {eos}",
+            f"{n - 1} real tokens, the last one {int(expected['input_ids'][i][n - 2])}, then padding",
+            f"append the EOS id ({eos}) to every response (' {{answer}}' + EOS): without it the rows are one "
+            "token short and there is no EOS label, so the model never learns to stop (part 5)",
+        )
 
 
 def _fail_if_mask_wrong(got, expected, pad, what):
@@ -93,14 +97,21 @@ def _fail_if_mask_wrong(got, expected, pad, what):
     i, j = (int(v) for v in (m != want).nonzero()[0])
     real = "a real token" if int(want[i, j]) == 1 else "padding"
     if tuple(x.shape) == tuple(m.shape) and torch.equal(m.bool(), x != pad):
-        fail(f"{what}: attention_mask at row {i}, position {j} ({real}, token id {int(x[i, j])})",
-             int(want[i, j]), int(m[i, j]),
-             "the mask is built from the token ids (input_ids != pad_id): with pad_id == EOS it hides the real "
-             "EOS as well, and its label with it. Build it from each row's length: 1 on the real tokens, 0 on "
-             "the padding (part 5) / 注意力掩码是按 token id 算的（input_ids != pad_id）：pad_id 等于 EOS 时真正的 "
-             "EOS 也被遮住了；应按每行长度构造：真实 token 为 1，填充为 0")
-    fail(f"{what}: attention_mask at row {i}, position {j} ({real})", int(want[i, j]), int(m[i, j]),
-         "1 on every real token of the row (the EOS included), 0 on the padding")
+        fail(
+            f"{what}: attention_mask at row {i}, position {j} ({real}, token id {int(x[i, j])})",
+            int(want[i, j]),
+            int(m[i, j]),
+            "the mask is built from the token ids (input_ids != pad_id): with pad_id == EOS it hides the real "
+            "EOS as well, and its label with it. Build it from each row's length: 1 on the real tokens, 0 on "
+            "the padding (part 5) / 注意力掩码是按 token id 算的（input_ids != pad_id）：pad_id 等于 EOS 时真正的 "
+            "EOS 也被遮住了；应按每行长度构造：真实 token 为 1，填充为 0",
+        )
+    fail(
+        f"{what}: attention_mask at row {i}, position {j} ({real})",
+        int(want[i, j]),
+        int(m[i, j]),
+        "1 on every real token of the row (the EOS included), 0 on the padding",
+    )
 
 
 def _expected(tokenizer, pairs, pad):
@@ -116,13 +127,21 @@ def test_data_path_labels(learner, cache, tokenizer, pairs):
     got = _learner_data(learner, cache, pairs, pad)
     _fail_if_eos_missing(tokenizer, got, expected, eos, pad, "collate(...)")  # before blaming the padding
     for key in ("input_ids", "attention_mask"):
-        expect_equal(tuple(got[key].shape), tuple(expected[key].shape), f"collate(...)[{key!r}].shape",
-                     hint="right-pad every row to the longest example of the batch")
+        expect_equal(
+            tuple(got[key].shape),
+            tuple(expected[key].shape),
+            f"collate(...)[{key!r}].shape",
+            hint="right-pad every row to the longest example of the batch",
+        )
         if not torch.equal(got[key], expected[key]):
             i = int((got[key] != expected[key]).any(1).nonzero()[0])
-            fail(f"collate(...)[{key!r}] {_row_context(tokenizer, expected, i)}", expected[key][i].tolist(),
-                 got[key][i].tolist(), "tokenise 'Q: {question}\\nA:' and ' {answer}' separately "
-                 "(add_special_tokens=False), append the EOS id, right-pad with pad_id; mask 1 on real tokens")
+            fail(
+                f"collate(...)[{key!r}] {_row_context(tokenizer, expected, i)}",
+                expected[key][i].tolist(),
+                got[key][i].tolist(),
+                "tokenise 'Q: {question}\\nA:' and ' {answer}' separately "
+                "(add_special_tokens=False), append the EOS id, right-pad with pad_id; mask 1 on real tokens",
+            )
     # Every position except the EOS (judged by label_at_eos) must carry the expected label.
     not_eos = torch.ones_like(expected["labels"], dtype=torch.bool)
     lengths = expected["attention_mask"].sum(1)
@@ -130,12 +149,18 @@ def test_data_path_labels(learner, cache, tokenizer, pairs):
     bad = (got["labels"] != expected["labels"]) & not_eos
     if bad.any():
         i, j = (int(x) for x in bad.nonzero()[0])
-        where = "prompt" if expected["labels"][i, j] == truth.IGNORE_INDEX and j < lengths[i] else (
-            "padding" if j >= lengths[i] else "answer")
-        fail(f"labels at a {where} position ({_row_context(tokenizer, expected, i)}, position {j})",
-             expected["labels"][i].tolist(), got["labels"][i].tolist(),
-             "labels: -100 on the prompt and on padding, the token id itself on the answer (the model "
-             "shifts labels inside, do not shift them yourself)")
+        where = (
+            "prompt"
+            if expected["labels"][i, j] == truth.IGNORE_INDEX and j < lengths[i]
+            else ("padding" if j >= lengths[i] else "answer")
+        )
+        fail(
+            f"labels at a {where} position ({_row_context(tokenizer, expected, i)}, position {j})",
+            expected["labels"][i].tolist(),
+            got["labels"][i].tolist(),
+            "labels: -100 on the prompt and on padding, the token id itself on the answer (the model "
+            "shifts labels inside, do not shift them yourself)",
+        )
 
 
 @settings(max_examples=20)
@@ -149,8 +174,12 @@ def test_masked_fraction(learner, tokenizer, pairs):
     # 1e-6: (labels == -100).float().mean() is float32 (0.8571428656578064 for 6/7) and right;
     # a wrong denominator or count is off by at least 1 / (B x T) ~ 1e-3.
     if abs(got - want) > 1e-6:
-        fail(f"masked_fraction of a {tuple(labels.shape)} batch with {count} labels the loss leaves out", want, got,
-             "count the labels the loss ignores over ALL B x T label positions (padding included), divide by B x T")
+        fail(
+            f"masked_fraction of a {tuple(labels.shape)} batch with {count} labels the loss leaves out",
+            want,
+            got,
+            "count the labels the loss ignores over ALL B x T label positions (padding included), divide by B x T",
+        )
 
 
 def _check_eos(learner, cache, tokenizer, pairs, pad, what):
@@ -165,9 +194,13 @@ def _check_eos(learner, cache, tokenizer, pairs, pad, what):
     at_eos = got["labels"][rows, lengths - 1]
     if not torch.all(at_eos == eos):
         i = int((at_eos != eos).nonzero()[0])
-        fail(f"the label at the EOS position ({what}; {_row_context(tokenizer, expected, i)}, position "
-             f"{int(lengths[i]) - 1})", eos, int(at_eos[i]),
-             "EOS must be in the loss: without it the model learns the answers but never learns to stop")
+        fail(
+            f"the label at the EOS position ({what}; {_row_context(tokenizer, expected, i)}, position "
+            f"{int(lengths[i]) - 1})",
+            eos,
+            int(at_eos[i]),
+            "EOS must be in the loss: without it the model learns the answers but never learns to stop",
+        )
 
 
 @settings(max_examples=6)
@@ -180,8 +213,14 @@ def test_label_at_eos(learner, cache, tokenizer, pairs):
 @given(strategies.qa_batches(min_size=2))
 def test_label_at_eos_when_pad_is_eos(learner, cache, tokenizer, pairs):
     eos = sft.eos_id(tokenizer)
-    _check_eos(learner, cache, tokenizer, pairs, eos,
-               f"pad_id == EOS == {eos}: masking 'input_ids == pad_id' would mask the real EOS too")
+    _check_eos(
+        learner,
+        cache,
+        tokenizer,
+        pairs,
+        eos,
+        f"pad_id == EOS == {eos}: masking 'input_ids == pad_id' would mask the real EOS too",
+    )
 
 
 @settings(max_examples=6)
@@ -192,12 +231,20 @@ def test_trainable_params_match_peft(learner, config, seed):
         fail("add_lora(model)", "the peft model", out["error"])
     want = peft_trainable(config, truth.LORA_R)
     got = as_int(out["trainable"], "trainable parameters after add_lora")
-    expect_equal(got, want, f"trainable parameters of a tiny Llama after add_lora (layers "
-                 f"{config['num_hidden_layers']}, d {config['hidden_size']}); wrapped {out['wrapped']}",
-                 hint="LoraConfig(r=16, lora_alpha=32, target_modules='all-linear'): the 7 linears of "
-                      "every block, not lm_head; the base model stays frozen")
-    expect_equal(out["scalings"], [truth.LORA_ALPHA / truth.LORA_R], "the LoRA scaling of every wrapped layer",
-                 hint="lora_alpha=32 with r=16 gives a scaling of 2.0")
+    expect_equal(
+        got,
+        want,
+        f"trainable parameters of a tiny Llama after add_lora (layers "
+        f"{config['num_hidden_layers']}, d {config['hidden_size']}); wrapped {out['wrapped']}",
+        hint="LoraConfig(r=16, lora_alpha=32, target_modules='all-linear'): the 7 linears of "
+        "every block, not lm_head; the base model stays frozen",
+    )
+    expect_equal(
+        out["scalings"],
+        [truth.LORA_ALPHA / truth.LORA_R],
+        "the LoRA scaling of every wrapped layer",
+        hint="lora_alpha=32 with r=16 gives a scaling of 2.0",
+    )
 
 
 def _row_problem(tokenizer, batch, row, pair, pad, eos) -> str | None:
@@ -228,8 +275,14 @@ def _learner_training_batches(learner, cache, tokenizer) -> list[dict]:
     eos = sft.eos_id(tokenizer)
     pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos)
     order = sft.batch_order(len(sft.TRAIN_PAIRS), sft.TRAIN_STEPS, sft.BATCH_SIZE, seed=0)
-    out = learner.drive("grader.drivers.p4_lora_sft:training_batches", cache=str(cache),
-                        pairs=[list(p) for p in sft.TRAIN_PAIRS], order=order, pad=pad, timeout_s=CALL_TIMEOUT_S)
+    out = learner.drive(
+        "grader.drivers.p4_lora_sft:training_batches",
+        cache=str(cache),
+        pairs=[list(p) for p in sft.TRAIN_PAIRS],
+        order=order,
+        pad=pad,
+        timeout_s=CALL_TIMEOUT_S,
+    )
     if type(out) is dict and "error" in out:
         fail("the batches of your data path in training", "(B, T) torch.long tensors", out["error"])
     batches = out.get("batches") if type(out) is dict else None
@@ -245,8 +298,11 @@ def _learner_training_batches(learner, cache, tokenizer) -> list[dict]:
         for row, i in enumerate(idx):
             problem = problem or _row_problem(tokenizer, batch, row, sft.TRAIN_PAIRS[i], pad, eos)
             if problem:
-                fail(f"training batch {step} of your data path, row {row} ({sft.TRAIN_PAIRS[i][0]!r})",
-                     "that pair: 'Q: {question}\\nA:' + ' {answer}' + EOS, right-padded with pad_id", problem)
+                fail(
+                    f"training batch {step} of your data path, row {row} ({sft.TRAIN_PAIRS[i][0]!r})",
+                    "that pair: 'Q: {question}\\nA:' + ' {answer}' + EOS, right-padded with pad_id",
+                    problem,
+                )
     return [{k: batch[k] for k in BATCH_KEYS} for batch in batches]
 
 
@@ -261,8 +317,11 @@ def _learner_lora(learner, cache) -> dict:
         fail("add_lora(SmolLM2)", "the peft model, LoRA", out["error"])
     lora = out.get("lora") if type(out) is dict else None
     if type(lora) is not dict or not set(lora) <= set(LORA_FIELDS):
-        fail("the LoRA configuration of add_lora(SmolLM2)", f"LoraConfig fields among {LORA_FIELDS}",
-             sorted(lora) if type(lora) is dict else type(lora).__name__)
+        fail(
+            "the LoRA configuration of add_lora(SmolLM2)",
+            f"LoraConfig fields among {LORA_FIELDS}",
+            sorted(lora) if type(lora) is dict else type(lora).__name__,
+        )
     if type(lora.get("r")) is not int or not 1 <= lora["r"] <= MAX_RANK:
         fail("the LoRA rank of add_lora(SmolLM2)", f"an int in 1..{MAX_RANK}", lora.get("r"))
     try:
@@ -275,25 +334,37 @@ def _learner_lora(learner, cache) -> dict:
 def test_answers_and_stops(learner, cache, tokenizer, figure):
     lora = _learner_lora(learner, cache)
     batches = _learner_training_batches(learner, cache, tokenizer)  # the last call: a failure replays it
-    out = truth.train_and_answer(batches, lora, cache=cache, steps=sft.TRAIN_STEPS, seed=0,
-                                 max_new_tokens=MAX_NEW_TOKENS)  # here: nothing of the run is reported
+    out = truth.train_and_answer(
+        batches, lora, cache=cache, steps=sft.TRAIN_STEPS, seed=0, max_new_tokens=MAX_NEW_TOKENS
+    )  # here: nothing of the run is reported
     losses = [as_number(x, "a training loss") for x in out["losses"]]
-    figure(kind="line", title="LoRA SFT loss", x_label="step", y_label="loss",
-           series={"yours": [[i, x] for i, x in enumerate(losses)]})
+    figure(
+        kind="line",
+        title="LoRA SFT loss",
+        x_label="step",
+        y_label="loss",
+        series={"yours": [[i, x] for i, x in enumerate(losses)]},
+    )
     rows = truth.judge(tokenizer, sft.HELD_OUT_PAIRS, out["generated"], sft.eos_id(tokenizer))
     answered = sum(r["answered"] for r in rows)
     stopped = sum(r["answered"] and r["stopped"] for r in rows)
     shown = "; ".join(f"{r['expected']}: {r['text']!r}{' <EOS>' if r['stopped'] else ' ...'}" for r in rows)
     if answered < MIN_ANSWERED:
-        fail(f"held-out capitals answered after {len(losses)} LoRA steps (loss {losses[0]:.2f} -> {losses[-1]:.2f})",
-             f">= {MIN_ANSWERED} of {len(rows)}", f"{answered}: {shown}",
-             "check the format 'Q: {question}\\nA:' + ' {answer}' and that answer tokens carry their labels")
+        fail(
+            f"held-out capitals answered after {len(losses)} LoRA steps (loss {losses[0]:.2f} -> {losses[-1]:.2f})",
+            f">= {MIN_ANSWERED} of {len(rows)}",
+            f"{answered}: {shown}",
+            "check the format 'Q: {question}\\nA:' + ' {answer}' and that answer tokens carry their labels",
+        )
     if stopped < MIN_STOPPED:
-        fail(f"held-out answers that end with EOS within {truth.STOP_WITHIN} tokens (loss {losses[0]:.2f} -> "
-             f"{losses[-1]:.2f}: it fell, and {answered} of {len(rows)} are answered)",
-             f">= {MIN_STOPPED} of {len(rows)}", f"{stopped}: {shown}",
-             "the model answers but never stops: is the EOS label in the loss (not ignored), and is "
-             "EOS appended to every response?")
+        fail(
+            f"held-out answers that end with EOS within {truth.STOP_WITHIN} tokens (loss {losses[0]:.2f} -> "
+            f"{losses[-1]:.2f}: it fell, and {answered} of {len(rows)} are answered)",
+            f">= {MIN_STOPPED} of {len(rows)}",
+            f"{stopped}: {shown}",
+            "the model answers but never stops: is the EOS label in the loss (not ignored), and is "
+            "EOS appended to every response?",
+        )
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
@@ -307,14 +378,27 @@ def _ignored(labels) -> tuple[int, int]:
 
 
 for _wrong, _zh, _en in [
-        (lambda k, n: (n - k) / n, "返回的是进入 loss 的比例：题目问的是被 loss 忽略（标签为 ignore_index）的比例",
-         "returns the fraction the loss keeps: the question asks for the fraction it ignores (labels equal to "
-         "ignore_index)"),
-        (lambda k, n: 100.0 * k / n, "返回的是百分数：题目要 0 到 1 之间的比例",
-         "returns a percentage: the question asks for a fraction between 0 and 1"),
-        (lambda k, n: float(k), "返回的是被忽略的标签个数，没有除以 B × T",
-         "returns the count of ignored labels, not divided by B x T")]:
+    (
+        lambda k, n: (n - k) / n,
+        "返回的是进入 loss 的比例：题目问的是被 loss 忽略（标签为 ignore_index）的比例",
+        "returns the fraction the loss keeps: the question asks for the fraction it ignores (labels equal to "
+        "ignore_index)",
+    ),
+    (
+        lambda k, n: 100.0 * k / n,
+        "返回的是百分数：题目要 0 到 1 之间的比例",
+        "returns a percentage: the question asks for a fraction between 0 and 1",
+    ),
+    (
+        lambda k, n: float(k),
+        "返回的是被忽略的标签个数，没有除以 B × T",
+        "returns the count of ignored labels, not divided by B x T",
+    ),
+]:
     mistake("masked_fraction", function="masked_fraction", probe=_LABELS, zh=_zh, en=_en)(
-        lambda got, labels, _w=_wrong: 0 < _ignored(labels)[0] < _ignored(labels)[1]
-        and close(got, _w(*_ignored(labels))) and not close(_w(*_ignored(labels)),
-                                                            _ignored(labels)[0] / _ignored(labels)[1]))
+        lambda got, labels, _w=_wrong: (
+            0 < _ignored(labels)[0] < _ignored(labels)[1]
+            and close(got, _w(*_ignored(labels)))
+            and not close(_w(*_ignored(labels)), _ignored(labels)[0] / _ignored(labels)[1])
+        )
+    )

@@ -66,9 +66,15 @@ def profile_rows(n_layers: int, width: int, batch: int) -> list[dict]:
             with torch.profiler.record_function("backward"):
                 loss.backward()
             model.zero_grad(set_to_none=True)
-    return [{"name": e.key, "self_cpu_time_us": float(e.self_cpu_time_total),
-             "cpu_time_total_us": float(e.cpu_time_total),
-             "count": int(e.count)} for e in prof.key_averages()]
+    return [
+        {
+            "name": e.key,
+            "self_cpu_time_us": float(e.self_cpu_time_total),
+            "cpu_time_total_us": float(e.cpu_time_total),
+            "count": int(e.count),
+        }
+        for e in prof.key_averages()
+    ]
 
 
 @settings(max_examples=5)
@@ -84,18 +90,29 @@ def test_reads_profiler_table(learner, case, k):
         fail(f"{what} keys", ["backward_forward_ratio", "top_ops"], got)
     expected_top = [r["name"] for r in ops[:k]]
     if list(got["top_ops"]) != expected_top:
-        fail(f"{what}['top_ops']", expected_top, got["top_ops"],
-             "the aten:: rows with the largest SELF cpu time (time inside the op itself, not its children), "
-             "largest first (" + P6_PROF + ")")
+        fail(
+            f"{what}['top_ops']",
+            expected_top,
+            got["top_ops"],
+            "the aten:: rows with the largest SELF cpu time (time inside the op itself, not its children), "
+            "largest first (" + P6_PROF + ")",
+        )
     r = as_number(got["backward_forward_ratio"], f"{what}['backward_forward_ratio']")
     if not math.isclose(r, ratio, rel_tol=1e-6):
-        fail(f"{what}['backward_forward_ratio']", ratio, r,
-             "cpu_time_total of the 'backward' row divided by that of the 'forward' row (" + P6_PROF + ")")
+        fail(
+            f"{what}['backward_forward_ratio']",
+            ratio,
+            r,
+            "cpu_time_total of the 'backward' row divided by that of the 'forward' row (" + P6_PROF + ")",
+        )
 
 
 @settings(max_examples=2)
-@given(st.integers(0, 2**31 - 1), st.binary(min_size=1, max_size=4096),
-       st.dictionaries(st.sampled_from(["lr", "batch_size", "steps", "warmup"]), st.integers(1, 1000), min_size=1))
+@given(
+    st.integers(0, 2**31 - 1),
+    st.binary(min_size=1, max_size=4096),
+    st.dictionaries(st.sampled_from(["lr", "batch_size", "steps", "warmup"]), st.integers(1, 1000), min_size=1),
+)
 def test_run_record(learner, shared_tmp_path, seed, data, config):
     repo, head = git_repo(shared_tmp_path, f"# run {seed}\n")
     repo = Path(repo)
@@ -105,29 +122,60 @@ def test_run_record(learner, shared_tmp_path, seed, data, config):
     metrics = {"val_loss": round(1 + seed % 997 / 1000, 6)}
     run_id = f"run-{seed}"
     # the facts of the run among others a record leaves out: which make the record is the learner's call
-    run = run_facts({"id": run_id, "repo_dir": str(repo), "config": config, "data_path": str(data_path),
-                     "seed": seed, "metrics": metrics}, seed)
+    run = run_facts(
+        {
+            "id": run_id,
+            "repo_dir": str(repo),
+            "config": config,
+            "data_path": str(data_path),
+            "seed": seed,
+            "metrics": metrics,
+        },
+        seed,
+    )
     out = learner.drive("grader.drivers.p5_profile_record:run_record", run=run)
     rec, names = by_meaning(out["record"], record_item, ITEMS, "make_run_record(...)")  # keys matched by meaning
-    expected = {"run_id": run_id, "commit": head, "config": config,
-                "data_version": hashlib.sha256(data).hexdigest(), "seed": seed, "metrics": metrics}
-    hints = {"commit": "the full sha of HEAD of the repository (git -c safe.directory='*' -C repo rev-parse HEAD)",
-             "data_version": "sha256 hex digest of the data file's bytes", "config": "the config as given",
-             "seed": "the seed as given", "metrics": "the metrics as given", "run_id": "the run id as given"}
+    expected = {
+        "run_id": run_id,
+        "commit": head,
+        "config": config,
+        "data_version": hashlib.sha256(data).hexdigest(),
+        "seed": seed,
+        "metrics": metrics,
+    }
+    hints = {
+        "commit": "the full sha of HEAD of the repository (git -c safe.directory='*' -C repo rev-parse HEAD)",
+        "data_version": "sha256 hex digest of the data file's bytes",
+        "config": "the config as given",
+        "seed": "the seed as given",
+        "metrics": "the metrics as given",
+        "run_id": "the run id as given",
+    }
     for key, value in expected.items():
         if rec[key] != value:
             fail(f"run record item {names[key]!r}", value, rec[key], hints[key] + " (" + P6_RECORD + ")")
     env = rec["environment"]
     if not isinstance(env, dict) or len(env) < 5 or not all(isinstance(v, str) for v in env.values()):
-        fail(f"run record item {names['environment']!r}",
-             "a pip-freeze-like dict {package: version} of the installed packages",
-             env if not isinstance(env, dict) else f"{len(env)} entries", P6_RECORD)
+        fail(
+            f"run record item {names['environment']!r}",
+            "a pip-freeze-like dict {package: version} of the installed packages",
+            env if not isinstance(env, dict) else f"{len(env)} entries",
+            P6_RECORD,
+        )
     if env.get("torch") != torch.__version__:
-        fail(f"{names['environment']}['torch']", torch.__version__, env.get("torch"),
-             "the version of the torch that runs")
+        fail(
+            f"{names['environment']}['torch']",
+            torch.__version__,
+            env.get("torch"),
+            "the version of the torch that runs",
+        )
     if out["saved"] != out["record"]:
-        fail(f"the JSON saved at {out['path']}", "the same seven items as the returned record", out["saved"],
-             "json.dump the record beside the run")
+        fail(
+            f"the JSON saved at {out['path']}",
+            "the same seven items as the returned record",
+            out["saved"],
+            "json.dump the record beside the run",
+        )
 
 
 def _epochs(r, seed: int, n: int) -> list:
@@ -140,14 +188,22 @@ def _epochs(r, seed: int, n: int) -> list:
         fail(what, f"{n} epochs", type(epochs).__name__ if type(epochs) is not list else f"{len(epochs)} epochs")
     for e, epoch in enumerate(epochs):
         ok = type(epoch) is list and all(
-            type(b) is dict and type(b.get("indices")) is list and type(b.get("noise")) is list
-            and 0 < len(b["indices"]) <= BATCH and len(b["noise"]) == len(b["indices"])
+            type(b) is dict
+            and type(b.get("indices")) is list
+            and type(b.get("noise")) is list
+            and 0 < len(b["indices"]) <= BATCH
+            and len(b["noise"]) == len(b["indices"])
             and all(type(i) is int for i in b["indices"])
             and all(type(v) is list and len(v) == 3 and all(type(x) is float for x in v) for v in b["noise"])
-            for b in epoch)
+            for b in epoch
+        )
         if not ok or sorted(i for b in epoch for i in b["indices"]) != list(range(size)):
-            fail(f"{what}: epoch {e}", f"every one of the {size} samples once, in batches of at most {BATCH}",
-                 "something else", "shuffle=True over the whole dataset, batch_size as given")
+            fail(
+                f"{what}: epoch {e}",
+                f"every one of the {size} samples once, in batches of at most {BATCH}",
+                "something else",
+                "shuffle=True over the whole dataset, batch_size as given",
+            )
     return epochs
 
 
@@ -163,13 +219,17 @@ def test_seed_reproducible(learner, seeds):
     a, b = seeds
 
     def run(seed, epochs=2):  # every run the same length: metrics are compared
-        r = learner.drive("grader.drivers.p5_profile_record:seeded_batches", seed=seed, batch_size=BATCH,
-                          epochs=epochs, timeout_s=60)
+        r = learner.drive(
+            "grader.drivers.p5_profile_record:seeded_batches", seed=seed, batch_size=BATCH, epochs=epochs, timeout_s=60
+        )
         if type(r) is dict and "error" in r:
             fail("make_loader(...)", "a torch DataLoader", r["error"])
         batches = _epochs(r, seed, epochs)
-        return {"metric": final_loss(batches), "num_workers": r["num_workers"],  # the metric computed HERE
-                "epoch_noises": [[n for b in epoch for n in b["noise"]] for epoch in batches]}
+        return {
+            "metric": final_loss(batches),
+            "num_workers": r["num_workers"],  # the metric computed HERE
+            "epoch_noises": [[n for b in epoch for n in b["noise"]] for epoch in batches],
+        }
 
     first = run(a)  # what one run shows is judged before the four others are spent
     if first["num_workers"] != 2:
@@ -179,35 +239,51 @@ def test_seed_reproducible(learner, seeds):
         values = [n[part] for n in noises]
         dup = len(values) - len(set(values))
         if dup:
-            fail(f"{source} noise of the {len(values)} samples of one epoch", "all different",
-                 f"{dup} repeated values: the two workers draw the same {source} stream",
-                 "something seeds the workers alike (e.g. a worker_init_fn giving every worker one value); by "
-                 "default torch seeds each worker's random, NumPy and torch RNGs from the loader's base seed + "
-                 "worker id (" + P6_SEED + ")")
+            fail(
+                f"{source} noise of the {len(values)} samples of one epoch",
+                "all different",
+                f"{dup} repeated values: the two workers draw the same {source} stream",
+                "something seeds the workers alike (e.g. a worker_init_fn giving every worker one value); by "
+                "default torch seeds each worker's random, NumPy and torch RNGs from the loader's base seed + "
+                "worker id (" + P6_SEED + ")",
+            )
         epoch1, epoch2 = ([n[part] for n in e] for e in first["epoch_noises"][:2])
         if sorted(epoch1) == sorted(epoch2):
-            fail(f"{source} noise of epoch 2 vs epoch 1 (seed {a})", "different noise every epoch",
-                 "the same values again: every epoch re-seeds the workers' " + source + " alike",
-                 "the loader's base seed changes every epoch and torch seeds the workers from it; a worker_init_fn "
-                 "that re-seeds must derive from torch.initial_seed(), never from the run's seed + worker_id "
-                 "(" + P6_SEED + ")")
+            fail(
+                f"{source} noise of epoch 2 vs epoch 1 (seed {a})",
+                "different noise every epoch",
+                "the same values again: every epoch re-seeds the workers' " + source + " alike",
+                "the loader's base seed changes every epoch and torch seeds the workers from it; a worker_init_fn "
+                "that re-seeds must derive from torch.initial_seed(), never from the run's seed + worker_id "
+                "(" + P6_SEED + ")",
+            )
     other, zero = run(b), run(0)
     time.sleep(1.1)  # a seed taken from the clock (in seconds) now differs
     again, zero_again = run(a), run(0)
     if first["metric"] != again["metric"]:
-        fail(f"metric of two runs with seed {a}, 1.1 s apart", "identical",
-             f"{first['metric']!r} vs {again['metric']!r}",
-             "give the DataLoader a torch.Generator seeded with the seed (generator=): it decides the order and "
-             "every worker's base seed, from which torch seeds the workers' RNGs; nothing from the clock or the "
-             "process (" + P6_SEED + ")")
+        fail(
+            f"metric of two runs with seed {a}, 1.1 s apart",
+            "identical",
+            f"{first['metric']!r} vs {again['metric']!r}",
+            "give the DataLoader a torch.Generator seeded with the seed (generator=): it decides the order and "
+            "every worker's base seed, from which torch seeds the workers' RNGs; nothing from the clock or the "
+            "process (" + P6_SEED + ")",
+        )
     if zero["metric"] != zero_again["metric"]:
-        fail("metric of two runs with seed 0, 1.1 s apart", "identical",
-             f"{zero['metric']!r} vs {zero_again['metric']!r}",
-             "0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as 'no seed'")
+        fail(
+            "metric of two runs with seed 0, 1.1 s apart",
+            "identical",
+            f"{zero['metric']!r} vs {zero_again['metric']!r}",
+            "0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as 'no seed'",
+        )
     for s_, r in ((b, other), (0, zero)):
         if r["metric"] == first["metric"]:
-            fail(f"metric with seed {s_} vs seed {a}", "different", r["metric"],
-                 "the seed must drive the shuffling and every worker's RNGs (" + P6_SEED + ")")
+            fail(
+                f"metric with seed {s_} vs seed {a}",
+                "different",
+                r["metric"],
+                "the seed must drive the shuffling and every worker's RNGs (" + P6_SEED + ")",
+            )
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)
@@ -219,13 +295,28 @@ def _row(name, self_us, total_us, count=1):
 
 
 # a table where self and total order the ops differently, and backward / forward != 1
-_TABLE = (([_row("forward", 5, 100), _row("backward", 5, 230), _row("aten::linear", 2, 60), _row("aten::mm", 50, 55),
-            _row("aten::addmm", 30, 35), _row("aten::relu", 8, 9), _row("aten::t", 1, 70)], 2), {})
+_TABLE = (
+    (
+        [
+            _row("forward", 5, 100),
+            _row("backward", 5, 230),
+            _row("aten::linear", 2, 60),
+            _row("aten::mm", 50, 55),
+            _row("aten::addmm", 30, 35),
+            _row("aten::relu", 8, 9),
+            _row("aten::t", 1, 70),
+        ],
+        2,
+    ),
+    {},
+)
 
 
 def _aten_by(rows, key):
-    return [r["name"] for r in sorted((r for r in rows if r["name"].startswith("aten::")),
-                                      key=lambda r: (-r[key], r["name"]))]
+    return [
+        r["name"]
+        for r in sorted((r for r in rows if r["name"].startswith("aten::")), key=lambda r: (-r[key], r["name"]))
+    ]
 
 
 def _ratio(rows):
@@ -233,16 +324,30 @@ def _ratio(rows):
     return by_name["backward"]["cpu_time_total_us"] / by_name["forward"]["cpu_time_total_us"]
 
 
-mistake("reads_profiler_table", function="summarize_profile", probe=_TABLE,
-        zh="按总时间（cpu_time_total，含子算子）排了序：找热点看 self 时间，总时间会把子算子的时间再算进父算子",
-        en="ranks the ops by total time (cpu_time_total, children included): hot spots are read by self time, totals "
-        "count a "
-           "child's time again in its parent")(
-    lambda got, rows, k=5: isinstance(got, dict) and list(got.get("top_ops", [])) == _aten_by(rows,
-                                                                                              "cpu_time_total_us")[:k]
-    != _aten_by(rows, "self_cpu_time_us")[:k])
-mistake("reads_profiler_table", function="summarize_profile", probe=_TABLE,
-        zh="比值倒过来了：要的是 backward 除以 forward",
-        en="inverts the ratio: the question asks for backward over forward")(
-    lambda got, rows, k=5: isinstance(got, dict) and _ratio(rows) != 1 and close(got.get("backward_forward_ratio"),
-                                                                                 1 / _ratio(rows)))
+mistake(
+    "reads_profiler_table",
+    function="summarize_profile",
+    probe=_TABLE,
+    zh="按总时间（cpu_time_total，含子算子）排了序：找热点看 self 时间，总时间会把子算子的时间再算进父算子",
+    en="ranks the ops by total time (cpu_time_total, children included): hot spots are read by self time, totals "
+    "count a "
+    "child's time again in its parent",
+)(
+    lambda got, rows, k=5: (
+        isinstance(got, dict)
+        and list(got.get("top_ops", []))
+        == _aten_by(rows, "cpu_time_total_us")[:k]
+        != _aten_by(rows, "self_cpu_time_us")[:k]
+    )
+)
+mistake(
+    "reads_profiler_table",
+    function="summarize_profile",
+    probe=_TABLE,
+    zh="比值倒过来了：要的是 backward 除以 forward",
+    en="inverts the ratio: the question asks for backward over forward",
+)(
+    lambda got, rows, k=5: (
+        isinstance(got, dict) and _ratio(rows) != 1 and close(got.get("backward_forward_ratio"), 1 / _ratio(rows))
+    )
+)

@@ -55,6 +55,7 @@ def _number(learner, name: str, *args) -> tuple[float, str]:
 
 # ---------------------------------------------------------------- bytes per parameter
 
+
 def _autocast_reading() -> dict[str, int]:
     """What torch keeps per parameter when "bf16 mixed precision" is read as autocast (part 3/X3):
     the fp32 parameter itself, its fp32 gradient and AdamW's two moments, measured on a tiny layer."""
@@ -69,8 +70,12 @@ def _autocast_reading() -> dict[str, int]:
     opt.step()
     p = layer.weight
     state = opt.state[p]
-    return {"weights": p.element_size(), "grads": p.grad.element_size(),
-            "adam_m": state["exp_avg"].element_size(), "adam_v": state["exp_avg_sq"].element_size()}
+    return {
+        "weights": p.element_size(),
+        "grads": p.grad.element_size(),
+        "adam_m": state["exp_avg"].element_size(),
+        "adam_v": state["exp_avg_sq"].element_size(),
+    }
 
 
 def test_bytes_per_param(learner):
@@ -89,9 +94,13 @@ def test_bytes_per_param(learner):
         name = as_str(name, "a part name (dict key)")
         part = state_part(name, frozen=False)
         if part is None:
-            fail(f"part {name!r} is not one of the training state's parts", sorted(expected), name,
-                 "the parts are the bf16 weights, their bf16 gradients, the fp32 master weights and "
-                 "AdamW's two fp32 moments (m, v)")
+            fail(
+                f"part {name!r} is not one of the training state's parts",
+                sorted(expected),
+                name,
+                "the parts are the bf16 weights, their bf16 gradients, the fp32 master weights and "
+                "AdamW's two fp32 moments (m, v)",
+            )
         if part in seen:
             fail(f"parts {seen[part]!r} and {name!r} name the same thing", sorted(expected), sorted(got))
         seen[part] = name
@@ -103,23 +112,34 @@ def test_bytes_per_param(learner):
     if "master" not in seen or "weights" not in seen:
         if len(one_copy) == 1 and set(seen) - one_copy == {"grads", "adam_m", "adam_v"}:
             copy = one_copy.pop()
-            if {copy: sizes[copy], **{k: sizes[k] for k in ("grads", "adam_m", "adam_v")}} == \
-                    {copy: autocast["weights"], **{k: autocast[k] for k in ("grads", "adam_m", "adam_v")}}:
+            if {copy: sizes[copy], **{k: sizes[k] for k in ("grads", "adam_m", "adam_v")}} == {
+                copy: autocast["weights"],
+                **{k: autocast[k] for k in ("grads", "adam_m", "adam_v")},
+            }:
                 return
     for part, size in sizes.items():
         if size != expected[part]:
-            fail(f"bytes per parameter of {seen[part]!r} ({part})", expected[part], got[seen[part]],
-                 "bf16 is 2 bytes; the master copy and both AdamW moments are fp32 (4 bytes)")
+            fail(
+                f"bytes per parameter of {seen[part]!r} ({part})",
+                expected[part],
+                got[seen[part]],
+                "bf16 is 2 bytes; the master copy and both AdamW moments are fp32 (4 bytes)",
+            )
     missing = sorted(set(expected) - set(seen))
     if missing:
-        fail("parts of the training state are missing", sorted(expected), sorted(got),
-             f"missing: {missing}; 16 bytes = 2 + 2 + 4 + 4 + 4")
+        fail(
+            "parts of the training state are missing",
+            sorted(expected),
+            sorted(got),
+            f"missing: {missing}; 16 bytes = 2 + 2 + 4 + 4 + 4",
+        )
     total = sum(sizes.values())
     if total != sum(expected.values()):  # the course's number, as a second check
         fail("bytes per trainable parameter (sum of the parts)", 16, total)
 
 
 # ---------------------------------------------------------------- roofline numbers
+
 
 @given(peak=st.floats(1e11, 1e16), bw=st.floats(1e10, 1e14))
 def test_ridge_point(learner, peak, bw):
@@ -133,16 +153,19 @@ def test_ridge_point(learner, peak, bw):
         fail(what, "~295 FLOP/byte", got)
 
 
-@given(n=st.floats(1e6, 1e12), bpp=st.sampled_from([0.5, 1, 2, 4]), bw=st.floats(1e10, 1e14),
-       ridge=st.floats(8, 1000))
+@given(n=st.floats(1e6, 1e12), bpp=st.sampled_from([0.5, 1, 2, 4]), bw=st.floats(1e10, 1e14), ridge=st.floats(8, 1000))
 def test_decode_floor(learner, n, bpp, bw, ridge):
     # accelerators whose ridge (peak / bandwidth) is far above batch 1's intensity, as real ones are
     for args in [(8.03e9, 2, 989e12, 3.35e12), (n, bpp, bw * ridge, bw)]:
         got, what = _number(learner, "decode_floor_ms", *args)
         expected = args[0] * args[1] / args[3] * 1e3  # every weight read once per token, in ms
         if not _rel_close(got, expected, 1e-6):
-            fail(what + " in ms", expected, got,
-                 "decode at batch 1 is memory-bound: weight bytes / bandwidth, in milliseconds")
+            fail(
+                what + " in ms",
+                expected,
+                got,
+                "decode at batch 1 is memory-bound: weight bytes / bandwidth, in milliseconds",
+            )
     got, what = _number(learner, "decode_floor_ms", 8.03e9, 2, 989e12, 3.35e12)
     if not 4.7 <= got <= 4.9:
         fail(what + ": Llama-3-8B bf16 on an H100", "~4.8 ms", got)
@@ -150,12 +173,20 @@ def test_decode_floor(learner, n, bpp, bw, ridge):
 
 # ---------------------------------------------------------------- KV cache
 
+
 def _cache_bytes_per_token(n_layers, n_heads, n_kv_heads, head_dim, dtype, T=3) -> int:
     """Bytes per token of the DynamicCache a real LlamaForCausalLM (meta device) fills."""
-    cfg = {"vocab_size": 16, "hidden_size": n_heads * head_dim, "intermediate_size": 16,
-           "num_hidden_layers": n_layers, "num_attention_heads": n_heads,
-           "num_key_value_heads": n_kv_heads, "head_dim": head_dim, "tie_word_embeddings": False,
-           "max_position_embeddings": 64}
+    cfg = {
+        "vocab_size": 16,
+        "hidden_size": n_heads * head_dim,
+        "intermediate_size": 16,
+        "num_hidden_layers": n_layers,
+        "num_attention_heads": n_heads,
+        "num_key_value_heads": n_kv_heads,
+        "head_dim": head_dim,
+        "tie_word_embeddings": False,
+        "max_position_embeddings": 64,
+    }
     total = meta_cache_bytes(cfg, 1, T, dtype)
     assert total % T == 0, (total, T)
     return total // T
@@ -166,9 +197,13 @@ def _kv_configs(draw):
     import torch
 
     n_kv = draw(st.integers(1, 8))
-    return dict(n_layers=draw(st.integers(1, 8)), n_heads=n_kv * draw(st.integers(1, 4)), n_kv_heads=n_kv,
-                head_dim=draw(st.sampled_from([16, 32, 64, 80, 128])),
-                dtype=draw(st.sampled_from([torch.bfloat16, torch.float16, torch.float32])))
+    return dict(
+        n_layers=draw(st.integers(1, 8)),
+        n_heads=n_kv * draw(st.integers(1, 4)),
+        n_kv_heads=n_kv,
+        head_dim=draw(st.sampled_from([16, 32, 64, 80, 128])),
+        dtype=draw(st.sampled_from([torch.bfloat16, torch.float16, torch.float32])),
+    )
 
 
 @settings(max_examples=8)
@@ -178,22 +213,31 @@ def test_kv_cache_per_token(learner, cfg):
 
     from grader.given.tiny_models import LLAMA3_8B
 
-    llama = dict(n_layers=LLAMA3_8B["num_hidden_layers"], n_heads=LLAMA3_8B["num_attention_heads"],
-                 n_kv_heads=LLAMA3_8B["num_key_value_heads"], head_dim=LLAMA3_8B["head_dim"],
-                 dtype=torch.bfloat16)
+    llama = dict(
+        n_layers=LLAMA3_8B["num_hidden_layers"],
+        n_heads=LLAMA3_8B["num_attention_heads"],
+        n_kv_heads=LLAMA3_8B["num_key_value_heads"],
+        head_dim=LLAMA3_8B["head_dim"],
+        dtype=torch.bfloat16,
+    )
     for c in [cfg, llama]:
         args = (c["n_layers"], c["n_heads"], c["n_kv_heads"], c["head_dim"], c["dtype"].itemsize)
         what = f"kv_cache_bytes_per_token{args}"
         got = as_number(learner.kv_cache_bytes_per_token(*args), what)
         expected = _cache_bytes_per_token(c["n_layers"], c["n_heads"], c["n_kv_heads"], c["head_dim"], c["dtype"])
         if got != expected:
-            fail(what + " (bytes)", expected, got,
-                 "2 (K and V) x layers x n_kv_heads (not n_heads: GQA) x head_dim x bytes")
+            fail(
+                what + " (bytes)",
+                expected,
+                got,
+                "2 (K and V) x layers x n_kv_heads (not n_heads: GQA) x head_dim x bytes",
+            )
     if got != 131_072:  # the course's number: Llama-3-8B, bf16
         fail("Llama-3-8B KV cache bytes per token", 131_072, got)
 
 
 # ---------------------------------------------------------------- the training loop
+
 
 @settings(max_examples=20)
 @given(V=st.integers(2, 200_000))
@@ -236,6 +280,7 @@ def test_ignore_index(learner):
 
 # ---------------------------------------------------------------- einsum
 
+
 def _shape_and_values(got, expected) -> str:
     return f"shape {got.shape}" + (", other values" if got.shape == expected.shape else "")
 
@@ -253,10 +298,18 @@ _dims = st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 6), st.in
 
 # which: (the operands' shapes from (T, S, d), the product the spec must equal, its names, the hint)
 _EINSUM = {
-    "qk": (lambda t, s, d: ((t, d), (s, d)), lambda q, k: q @ k.swapaxes(-1, -2), ("Q", "K", "Q @ K^T"),
-           "contract the feature axis d; the output is (..., T, S): queries then keys"),
-    "pv": (lambda t, s, d: ((t, s), (s, d)), lambda p, v: p @ v, ("P", "V", "P @ V"),
-           "contract the key axis S; the output is (..., T, d)"),
+    "qk": (
+        lambda t, s, d: ((t, d), (s, d)),
+        lambda q, k: q @ k.swapaxes(-1, -2),
+        ("Q", "K", "Q @ K^T"),
+        "contract the feature axis d; the output is (..., T, S): queries then keys",
+    ),
+    "pv": (
+        lambda t, s, d: ((t, s), (s, d)),
+        lambda p, v: p @ v,
+        ("P", "V", "P @ V"),
+        "contract the key axis S; the output is (..., T, d)",
+    ),
 }
 
 
@@ -273,8 +326,13 @@ def _expect_einsum(learner, which, dims, seed):
             got = _einsum(spec, x, y, what)
             expected = product(x, y)
             if got.shape != expected.shape or not np.allclose(got, expected, rtol=0, atol=1e-12):
-                fail(f"np.einsum({spec!r}, {a_name}, {b_name}) with {a_name} {x.shape}, {b_name} {y.shape} must equal "
-                     f"{rule}", f"shape {expected.shape}", _shape_and_values(got, expected), hint)
+                fail(
+                    f"np.einsum({spec!r}, {a_name}, {b_name}) with {a_name} {x.shape}, {b_name} {y.shape} must equal "
+                    f"{rule}",
+                    f"shape {expected.shape}",
+                    _shape_and_values(got, expected),
+                    hint,
+                )
 
 
 @given(dims=_dims, seed=strategies.seeds)
@@ -289,14 +347,19 @@ def test_einsum_pv(learner, dims, seed):
 
 # ---------------------------------------------------------------- statistics
 
+
 @given(p=st.floats(0.0, 1.0), n=st.integers(1, 1_000_000))
 def test_ci95(learner, p, n):
     for pp, nn in [(0.5, 80), (p, n)]:
         got, what = _number(learner, "ci95_half_width", pp, nn)
         expected = ci95_half_width(pp, nn)  # with the exact quantile z_0.975 = 1.95996...
         if not close(got, expected):  # 1.96 vs 1.95996 is fine
-            fail(what + " as a fraction", expected, got,
-                 "z_0.975 x sqrt(p(1-p)/n), with z_0.975 = 1.96 (a two-sided 95% interval)")
+            fail(
+                what + " as a fraction",
+                expected,
+                got,
+                "z_0.975 x sqrt(p(1-p)/n), with z_0.975 = 1.96 (a two-sided 95% interval)",
+            )
 
 
 @given(n_threads=st.integers(2, 64), n_cores=st.integers(1, 128))
@@ -309,9 +372,13 @@ def test_thread_speedup(learner, n_threads, n_cores):
         # Under the GIL one thread runs bytecode at a time: threads give ~1x whatever the cores.
         low, high = THREAD_SPEEDUP_BAND
         if not low <= got <= high:
-            fail(what, f"~1.0 ({low} .. {high})", got,
-                 "the GIL lets one thread execute Python bytecode at a time; processes, not threads, "
-                 "speed up CPU-bound Python (course: 8 threads 0.46 s = serial 0.46 s)")
+            fail(
+                what,
+                f"~1.0 ({low} .. {high})",
+                got,
+                "the GIL lets one thread execute Python bytecode at a time; processes, not threads, "
+                "speed up CPU-bound Python (course: 8 threads 0.46 s = serial 0.46 s)",
+            )
 
 
 # ---------------------------------------------------------------- the map of the course
@@ -331,12 +398,16 @@ def test_part_topics(learner, order):
             first_wrong_call = first_wrong_call or getattr(learner, "last_call", None)
     if wrong:
         blame(learner, first_wrong_call)
-        fail(f"{len(wrong)} of {len(PART_OF)} topics are in another part",
-             {t: e for t, (g, e) in wrong.items()}, {t: g for t, (g, e) in wrong.items()},
-             ", ".join(f"{n} {title}" for n, title in PART_TITLES.items() if n in COURSE_MAP))
+        fail(
+            f"{len(wrong)} of {len(PART_OF)} topics are in another part",
+            {t: e for t, (g, e) in wrong.items()},
+            {t: g for t, (g, e) in wrong.items()},
+            ", ".join(f"{n} {title}" for n, title in PART_TITLES.items() if n in COURSE_MAP),
+        )
 
 
 # ---------------------------------------------------------------- the run record
+
 
 def test_run_record_items(learner):
     got = learner.run_record_items()
@@ -353,5 +424,9 @@ def test_run_record_items(learner):
         seen[item] = name
     missing = [i.replace("_", " ") for i in SEVEN_ITEMS if i not in seen]
     if missing:
-        fail("the run record lacks some items", list(RECORD_ITEMS), list(got),
-             f"missing: {missing}; seven items, or the result is only 'it seemed so at the time'")
+        fail(
+            "the run record lacks some items",
+            list(RECORD_ITEMS),
+            list(got),
+            f"missing: {missing}; seven items, or the result is only 'it seemed so at the time'",
+        )

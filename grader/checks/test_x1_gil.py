@@ -54,6 +54,7 @@ def _busy(n):
 
 def reference_gain(tasks) -> float:
     """The check's own experiment: process parallelism / thread parallelism on this box now."""
+
     def par(fn):
         t0 = time.perf_counter()
         fn()
@@ -118,11 +119,14 @@ def _workers_as_asked(learner, n) -> None:
         fail(f"run_parallel({asked}, {tasks}): results in task order", [busy_value(t) for t in tasks], run["result"])
     busy = workers_busy(run["samples"], 0.5 * own_busy_cpu_s(n))
     if busy > asked:
-        fail(f"run_parallel(n_workers={asked}, {len(tasks)} tasks): worker processes that did the work (each "
-             f"gained >= half a task's CPU time, sampled every {WINDOW_S * 1000:.0f} ms from /proc)",
-             f"<= {asked} (n_workers)", f"{busy} worker processes",
-             hint="start exactly n_workers workers: Pool() without an argument starts os.cpu_count() of them / "
-                  "Pool() 不传参数时按 os.cpu_count() 启动进程，与 n_workers 无关")
+        fail(
+            f"run_parallel(n_workers={asked}, {len(tasks)} tasks): worker processes that did the work (each "
+            f"gained >= half a task's CPU time, sampled every {WINDOW_S * 1000:.0f} ms from /proc)",
+            f"<= {asked} (n_workers)",
+            f"{busy} worker processes",
+            hint="start exactly n_workers workers: Pool() without an argument starts os.cpu_count() of them / "
+            "Pool() 不传参数时按 os.cpu_count() 启动进程，与 n_workers 无关",
+        )
 
 
 def _measured(learner, call, watch_children: bool = False) -> dict:
@@ -143,9 +147,14 @@ def _measured(learner, call, watch_children: bool = False) -> dict:
     after = learner.cpu_times()
     if watch_children:
         sampler.join()
-    return {"result": result, "wall_s": wall, "cpu_self_s": after["self_s"] - before["self_s"],
-            "cpu_children_s": after["children_s"] - before["children_s"],
-            "together": together(samples) if watch_children else None, "samples": samples}
+    return {
+        "result": result,
+        "wall_s": wall,
+        "cpu_self_s": after["self_s"] - before["self_s"],
+        "cpu_children_s": after["children_s"] - before["children_s"],
+        "together": together(samples) if watch_children else None,
+        "samples": samples,
+    }
 
 
 def _own_busy_once(n: int) -> float:
@@ -179,8 +188,9 @@ def experiment(learner, tasks) -> dict:
     learner.busy(0)  # the learner's process is started before the first reading
     runs = {  # interleaved, so a burst of load hits all three alike
         "threads": _measured(learner, lambda: learner.run_threads(N_WORKERS, list(tasks), timeout_s=60)),
-        "processes": _measured(learner, lambda: learner.run_parallel(N_WORKERS, list(tasks), timeout_s=60),
-                               watch_children=True),
+        "processes": _measured(
+            learner, lambda: learner.run_parallel(N_WORKERS, list(tasks), timeout_s=60), watch_children=True
+        ),
         "serial": _measured(learner, lambda: [learner.busy(n, timeout_s=60) for n in tasks]),
     }
     want = [busy_value(n) for n in tasks]
@@ -193,10 +203,13 @@ def experiment(learner, tasks) -> dict:
         with learner.paused():
             floor = min(floor, 0.5 * sum(_own_busy_once(n) for n in tasks))
     if runs["serial"]["cpu_self_s"] < floor:
-        fail(f"busy(n) must be CPU-bound pure-Python work: {len(tasks)} calls busy({tasks[0]}), CPU time of your "
-             "process read from /proc", f">= {floor:.2f} s (half of the grader's own plain loop)",
-             f"{runs['serial']['cpu_self_s']:.2f} s",
-             hint="a plain `for i in range(n): s += i * i % 7` loop; no closed form, no NumPy")
+        fail(
+            f"busy(n) must be CPU-bound pure-Python work: {len(tasks)} calls busy({tasks[0]}), CPU time of your "
+            "process read from /proc",
+            f">= {floor:.2f} s (half of the grader's own plain loop)",
+            f"{runs['serial']['cpu_self_s']:.2f} s",
+            hint="a plain `for i in range(n): s += i * i % 7` loop; no closed form, no NumPy",
+        )
     return runs
 
 
@@ -220,32 +233,47 @@ def test_threads_cpu_use(learner, n):
     if problem[0] != "children":
         with learner.paused():  # the grader's own threads, on this box now
             own = own_threads_run(tasks)
-        own_fails = (own["threads_cpu_s"] < WHERE * own["serial_cpu_s"] if problem[0] == "where"
-                     else own["threads_cores"] > GIL_MAX_CORES)
+        own_fails = (
+            own["threads_cpu_s"] < WHERE * own["serial_cpu_s"]
+            if problem[0] == "where"
+            else own["threads_cores"] > GIL_MAX_CORES
+        )
         if own_fails:
-            pytest.skip("this machine is too busy to measure CPU time per thread: the grader's own threads "
-                        f"fail the same test now ({problem[1]}); not verifiable here / 机器负载过高，"
-                        "评分器自己的线程此刻也不满足同一条件：此处无法验证")
+            pytest.skip(
+                "this machine is too busy to measure CPU time per thread: the grader's own threads "
+                f"fail the same test now ({problem[1]}); not verifiable here / 机器负载过高，"
+                "评分器自己的线程此刻也不满足同一条件：此处无法验证"
+            )
     fail(*problem[1:])
 
 
 def _threads_problem(serial: dict, threads: dict):
     """What run_threads's measurements break, as (kind, what, expected, got, hint), or None."""
     if threads["cpu_self_s"] < WHERE * serial["cpu_self_s"]:
-        return ("where", "run_threads must do the work in threads of your process (its CPU time, read from /proc)",
-                f">= {WHERE * serial['cpu_self_s']:.2f} s of your process's CPU time",
-                f"{threads['cpu_self_s']:.2f} s (children: {threads['cpu_children_s']:.2f} s)",
-                "concurrent.futures.ThreadPoolExecutor")
+        return (
+            "where",
+            "run_threads must do the work in threads of your process (its CPU time, read from /proc)",
+            f">= {WHERE * serial['cpu_self_s']:.2f} s of your process's CPU time",
+            f"{threads['cpu_self_s']:.2f} s (children: {threads['cpu_children_s']:.2f} s)",
+            "concurrent.futures.ThreadPoolExecutor",
+        )
     if threads["cpu_children_s"] > (1 - WHERE) * serial["cpu_self_s"]:
-        return ("children", "run_threads must not hand the work to child processes (their CPU time, read from /proc)",
-                f"<= {(1 - WHERE) * serial['cpu_self_s']:.2f} s of child-process CPU time",
-                f"{threads['cpu_children_s']:.2f} s", "concurrent.futures.ThreadPoolExecutor, not a process pool")
+        return (
+            "children",
+            "run_threads must not hand the work to child processes (their CPU time, read from /proc)",
+            f"<= {(1 - WHERE) * serial['cpu_self_s']:.2f} s of child-process CPU time",
+            f"{threads['cpu_children_s']:.2f} s",
+            "concurrent.futures.ThreadPoolExecutor, not a process pool",
+        )
     cores = threads["cpu_self_s"] / threads["wall_s"]
     if cores > GIL_MAX_CORES:
-        return ("cores",
-                f"{N_WORKERS} threads of CPU-bound Python used {cores:.2f} cores at once (CPU time / wall time)",
-                f"<= {GIL_MAX_CORES}: the GIL lets one thread run bytecode at a time", round(cores, 2),
-                "busy() must be pure Python; NumPy or C code can release the GIL")
+        return (
+            "cores",
+            f"{N_WORKERS} threads of CPU-bound Python used {cores:.2f} cores at once (CPU time / wall time)",
+            f"<= {GIL_MAX_CORES}: the GIL lets one thread run bytecode at a time",
+            round(cores, 2),
+            "busy() must be pure Python; NumPy or C code can release the GIL",
+        )
     return None
 
 
@@ -258,31 +286,43 @@ def test_parallel_cpu_use(learner, n):
         run = experiment(learner, tasks)
         serial, threads, procs = run["serial"], run["threads"], run["processes"]
         if procs["cpu_children_s"] < WHERE * serial["cpu_self_s"]:
-            fail("run_parallel must do the work in worker processes (their CPU time, once joined)",
-                 f">= {WHERE * serial['cpu_self_s']:.2f} s of child-process CPU time",
-                 f"{procs['cpu_children_s']:.2f} s (your process: {procs['cpu_self_s']:.2f} s)",
-                 hint="multiprocessing.Pool(n_workers).map(busy, tasks); close and join the pool before returning")
+            fail(
+                "run_parallel must do the work in worker processes (their CPU time, once joined)",
+                f">= {WHERE * serial['cpu_self_s']:.2f} s of child-process CPU time",
+                f"{procs['cpu_children_s']:.2f} s (your process: {procs['cpu_self_s']:.2f} s)",
+                hint="multiprocessing.Pool(n_workers).map(busy, tasks); close and join the pool before returning",
+            )
         p_cores = procs["cpu_children_s"] / procs["wall_s"]
         t_cores = threads["cpu_self_s"] / threads["wall_s"]
         one_at_a_time = procs["together"] is not None and procs["together"] < TOGETHER
         if not one_at_a_time and p_cores >= PROCESS_GAIN * t_cores and p_cores >= PROCESS_CORES:
             return
     if one_at_a_time:  # read from /proc while it ran: holds on a saturated box too
-        fail("run_parallel: your worker processes must run AT THE SAME TIME (their CPU time, sampled every "
-             f"{WINDOW_S * 1000:.0f} ms from /proc while run_parallel ran)",
-             f">= {TOGETHER} (the second busiest worker gains about as much CPU time as the busiest)",
-             f"{procs['together']:.2f}: one worker at a time",
-             hint="pool.map(busy, tasks) (or apply_async for all, then get); pool.apply blocks until each "
-                  "result is back")
+        fail(
+            "run_parallel: your worker processes must run AT THE SAME TIME (their CPU time, sampled every "
+            f"{WINDOW_S * 1000:.0f} ms from /proc while run_parallel ran)",
+            f">= {TOGETHER} (the second busiest worker gains about as much CPU time as the busiest)",
+            f"{procs['together']:.2f}: one worker at a time",
+            hint="pool.map(busy, tasks) (or apply_async for all, then get); pool.apply blocks until each "
+            "result is back",
+        )
     with learner.paused():  # nothing the learner left running shares the cores with the grader's experiment
         gain = reference_gain(tasks)
     if gain < PROCESS_GAIN:
-        pytest.skip(f"this machine is saturated: even the grader's own processes used no more cores than threads "
-                    f"(yours: processes {p_cores:.2f} vs threads {t_cores:.2f} cores); not verifiable here")
+        pytest.skip(
+            f"this machine is saturated: even the grader's own processes used no more cores than threads "
+            f"(yours: processes {p_cores:.2f} vs threads {t_cores:.2f} cores); not verifiable here"
+        )
     if p_cores < PROCESS_CORES:
-        fail(f"{N_WORKERS} worker processes used {p_cores:.2f} cores at once (their CPU time / wall time, from /proc)",
-             f">= {PROCESS_CORES} cores (each process has its own GIL; the grader's own processes use more here)",
-             round(p_cores, 2), hint="as many workers as asked, one task per worker at a time; no lock around busy()")
-    fail(f"{N_WORKERS} worker processes used {p_cores:.2f} cores at once vs {t_cores:.2f} for {N_WORKERS} threads",
-         f">= {PROCESS_GAIN}x the threads' cores (each process has its own GIL)", f"{p_cores / t_cores:.2f}x",
-         hint="one task per worker at a time (chunksize=1 for a few large tasks); no lock around busy()")
+        fail(
+            f"{N_WORKERS} worker processes used {p_cores:.2f} cores at once (their CPU time / wall time, from /proc)",
+            f">= {PROCESS_CORES} cores (each process has its own GIL; the grader's own processes use more here)",
+            round(p_cores, 2),
+            hint="as many workers as asked, one task per worker at a time; no lock around busy()",
+        )
+    fail(
+        f"{N_WORKERS} worker processes used {p_cores:.2f} cores at once vs {t_cores:.2f} for {N_WORKERS} threads",
+        f">= {PROCESS_GAIN}x the threads' cores (each process has its own GIL)",
+        f"{p_cores / t_cores:.2f}x",
+        hint="one task per worker at a time (chunksize=1 for a few large tasks); no lock around busy()",
+    )

@@ -37,9 +37,12 @@ def test_naive_loss(learner, shapes, seed):
         got = learner.naive_mse(p, t)
         if type(got) not in (tuple, list) or len(got) != 2:
             fail(f"{what} must return (loss, shape)", "(float, tuple)", got)
-        expect_equal(as_shape(got[1], what + " shape"), np.broadcast_shapes(p.shape, t.shape),
-                     what + ": shape of pred - target",
-                     hint="it runs without an error: (N,) - (N, 1) broadcasts to (N, N)")
+        expect_equal(
+            as_shape(got[1], what + " shape"),
+            np.broadcast_shapes(p.shape, t.shape),
+            what + ": shape of pred - target",
+            hint="it runs without an error: (N,) - (N, 1) broadcasts to (N, N)",
+        )
         want = float(((p - t) ** 2).mean())
         loss = as_number(got[0], what + " loss")
         if not math.isclose(loss, want, rel_tol=1e-6, abs_tol=1e-9):  # a float64 mean of float32 tensors is right too
@@ -50,24 +53,39 @@ def test_naive_loss(learner, shapes, seed):
 @given(strategies.silently_broadcasting_pairs(), st.integers(0, 2**31 - 1))
 def test_safe_loss(learner, shapes, seed):
     pred, target = _tensors(shapes, seed)
-    with expect_raises("ValueError",
-                       f"safe_mse(pred {tuple(pred.shape)}, target {tuple(target.shape)}) must raise ValueError"):
+    with expect_raises(
+        "ValueError", f"safe_mse(pred {tuple(pred.shape)}, target {tuple(target.shape)}) must raise ValueError"
+    ):
         learner.safe_mse(pred, target)
     other = pred.reshape(1, -1) if pred.dim() == 1 else pred.reshape(-1)  # same elements, other shape
-    with expect_raises("ValueError", f"safe_mse(pred {tuple(pred.shape)}, target {tuple(other.shape)}) must raise "
-                                     "ValueError (same number of elements, different shape)"):
+    with expect_raises(
+        "ValueError",
+        f"safe_mse(pred {tuple(pred.shape)}, target {tuple(other.shape)}) must raise "
+        "ValueError (same number of elements, different shape)",
+    ):
         learner.safe_mse(pred, other)
     same = _tensors([pred.shape, pred.shape], seed + 1)
-    expect_close(learner.safe_mse(*same), F.mse_loss(*same), f"safe_mse on equal shapes {tuple(pred.shape)}",
-                 atol=1e-12, rtol=1e-12, hint="equal shapes: the ordinary mean squared error")
+    expect_close(
+        learner.safe_mse(*same),
+        F.mse_loss(*same),
+        f"safe_mse on equal shapes {tuple(pred.shape)}",
+        atol=1e-12,
+        rtol=1e-12,
+        hint="equal shapes: the ordinary mean squared error",
+    )
     # The returned loss is what training calls .backward() on: the gradient must reach pred.
     got = learner.drive("grader.drivers.gradients:grad_of", "safe_mse", list(same), wrt=[0], seed=seed)
     p = same[0].clone().requires_grad_(True)
     F.mse_loss(p, same[1]).backward(cotangent((), torch.float64, seed))
-    what = (f"gradient of safe_mse(pred {tuple(pred.shape)}, target) with respect to pred (loss.backward() in your "
-            f"process)")
+    what = (
+        f"gradient of safe_mse(pred {tuple(pred.shape)}, target) with respect to pred (loss.backward() in your process)"
+    )
     if not got["has_graph"] or got["grads"][0] is None:
-        fail(what, "the gradient 2 (pred - target) / N", "no gradient: the returned loss is not connected to pred",
-             hint="return F.mse_loss(pred, target) itself: no .item(), no torch.tensor(value), no .detach(), "
-                  "no torch.no_grad()")
+        fail(
+            what,
+            "the gradient 2 (pred - target) / N",
+            "no gradient: the returned loss is not connected to pred",
+            hint="return F.mse_loss(pred, target) itself: no .item(), no torch.tensor(value), no .detach(), "
+            "no torch.no_grad()",
+        )
     expect_close(got["grads"][0], p.grad, what, atol=1e-12, rtol=1e-9, hint="d/dpred mean((pred - target)^2)")

@@ -27,8 +27,9 @@ def _ms(learner, fn, *args) -> float:
 
 
 @settings(max_examples=6)
-@given(st.one_of(st.sampled_from([QWEN2_5_0_5B, LLAMA3_8B]), llama_configs()), strategies.bandwidths,
-       st.floats(8, 1000))
+@given(
+    st.one_of(st.sampled_from([QWEN2_5_0_5B, LLAMA3_8B]), llama_configs()), strategies.bandwidths, st.floats(8, 1000)
+)
 def test_decode_floor(learner, config, bw, ridge):
     n = weight_bytes(tuple(sorted(config.items()))) // 2  # bf16: 2 bytes per weight
     # accelerators whose ridge (peak / bandwidth) is far above batch 1's intensity, as real ones are
@@ -36,16 +37,25 @@ def test_decode_floor(learner, config, bw, ridge):
         got = _ms(learner, "decode_floor_ms", *args)
         want = args[0] * args[1] / args[3] * 1e3
         if not math.isclose(got, want, rel_tol=1e-6):
-            fail(f"decode_floor_ms(n_params={args[0]}, bytes_per_param=2, peak_flops={args[2]:g}, "
-                 f"bandwidth={args[3]:g})", want, got,
-                 hint="every weight byte is read once per step, for 2 FLOPs per weight: at batch 1 the step waits "
-                      "for memory, bytes / bandwidth, in milliseconds")
+            fail(
+                f"decode_floor_ms(n_params={args[0]}, bytes_per_param=2, peak_flops={args[2]:g}, "
+                f"bandwidth={args[3]:g})",
+                want,
+                got,
+                hint="every weight byte is read once per step, for 2 FLOPs per weight: at batch 1 the step waits "
+                "for memory, bytes / bandwidth, in milliseconds",
+            )
         if course and abs(got - course) > 0.05:
             fail("decode_floor_ms for the course's Llama-3-8B, bf16, on an H100", course, got)
 
 
-@given(st.integers(10**6, 10**12), strategies.weight_bytes_per_param, strategies.peak_flops, strategies.bandwidths,
-       st.integers(1, 4096))
+@given(
+    st.integers(10**6, 10**12),
+    strategies.weight_bytes_per_param,
+    strategies.peak_flops,
+    strategies.bandwidths,
+    st.integers(1, 4096),
+)
 def test_step_time_vs_batch(learner, n, bpp, peak, bw, batch):
     def truth(b):
         return max(2 * n * b / peak, n * bpp / bw) * 1e3
@@ -53,13 +63,21 @@ def test_step_time_vs_batch(learner, n, bpp, peak, bw, batch):
     for b in (1, batch):
         got = _ms(learner, "decode_step_ms", n, bpp, b, peak, bw)
         if not math.isclose(got, truth(b), rel_tol=1e-6):
-            fail(f"decode_step_ms({n}, {bpp}, batch={b}, peak={peak:g}, bw={bw:g})", truth(b), got,
-                 hint="the step waits for the slower of compute and memory; at small batch that is memory")
+            fail(
+                f"decode_step_ms({n}, {bpp}, batch={b}, peak={peak:g}, bw={bw:g})",
+                truth(b),
+                got,
+                hint="the step waits for the slower of compute and memory; at small batch that is memory",
+            )
     b1 = _ms(learner, "decode_step_ms", int(8.03e9), 2, 1, H100_PEAK, H100_BW)
     b64 = _ms(learner, "decode_step_ms", int(8.03e9), 2, 64, H100_PEAK, H100_BW)
     if not math.isclose(b1, b64, rel_tol=1e-9):
-        fail("decode_step_ms for the course's Llama-3-8B on an H100: batch 64 against batch 1", b1, b64,
-             "batch 64 is still below the ridge (~295), so it takes as long as batch 1")
+        fail(
+            "decode_step_ms for the course's Llama-3-8B on an H100: batch 64 against batch 1",
+            b1,
+            b64,
+            "batch 64 is still below the ridge (~295), so it takes as long as batch 1",
+        )
 
 
 # ------------------------------------------------------------------ mistakes named by what the answer does
@@ -70,9 +88,13 @@ _FLOOR = ((3 * 10**9 + 7, 2, 4e14, 2e12), {})  # ridge 200: compute time far fro
 decode_mistakes.declare(__name__, "decode_floor", _FLOOR, lambda n, bpp, peak, bw: (n, bpp, peak, bw))
 
 
-@mistake("step_time_vs_batch", function="decode_step_ms", probe=((3 * 10**9 + 7, 2, 512, 4e14, 2e12), {}),
-         zh="把算力时间与搬运时间相加了：两者重叠，一步等的是较慢的那个（取最大值）",
-         en="adds the compute time to the memory time: they overlap, a step waits for the slower one (the max)")
+@mistake(
+    "step_time_vs_batch",
+    function="decode_step_ms",
+    probe=((3 * 10**9 + 7, 2, 512, 4e14, 2e12), {}),
+    zh="把算力时间与搬运时间相加了：两者重叠，一步等的是较慢的那个（取最大值）",
+    en="adds the compute time to the memory time: they overlap, a step waits for the slower one (the max)",
+)
 def _sum_not_max(got, n, bpp, b, peak, bw):
     c, m = 2 * n * b / peak * 1e3, n * bpp / bw * 1e3
     return abs(got - (c + m)) <= 1e-6 * (c + m) and min(c, m) > 1e-6 * (c + m)

@@ -38,28 +38,42 @@ def run(learner, cache, tokenizer):
     for q, a in sft.TRAIN_PAIRS:
         example = truth.reference_example(tokenizer, q, a, eos)
         masked = learner.mask_eos({k: list(v) for k, v in example.items()}, eos)
-        if (type(masked) is not dict or sorted(masked) != ["input_ids", "labels"]
-                or any(type(masked[k]) is not list or len(masked[k]) != len(example["input_ids"]) for k in masked)):
+        if (
+            type(masked) is not dict
+            or sorted(masked) != ["input_ids", "labels"]
+            or any(type(masked[k]) is not list or len(masked[k]) != len(example["input_ids"]) for k in masked)
+        ):
             return {"error": f"mask_eos on {q!r} returned {str(masked)[:200]}"}
         masked = {k: [int(t) for t in masked[k]] for k in ("input_ids", "labels")}
         if mismatch is None and masked != _mask_eos_rule(example, eos):  # the training data is the rule's, exactly
             mismatch = (f"mask_eos on the training example {q!r}", _mask_eos_rule(example, eos), masked)
         examples.append(masked)
-    out = {"eos_labels": sum(int(t == eos) for e in examples for t in e["labels"]), "mask_error": mask_error,
-           "mismatch": mismatch}
+    out = {
+        "eos_labels": sum(int(t == eos) for e in examples for t in e["labels"]),
+        "mask_error": mask_error,
+        "mismatch": mismatch,
+    }
     if mask_error or mismatch or out["eos_labels"]:
         return out  # the key points fail on these: no run to spend
-    batches = [truth.reference_batch([examples[i] for i in idx], pad)
-               for idx in sft.batch_order(len(examples), sft.TRAIN_STEPS, sft.BATCH_SIZE, seed=0)]
-    out.update(truth.train_and_answer(batches, truth.lora_settings(), cache=cache, steps=sft.TRAIN_STEPS, seed=0,
-                                      max_new_tokens=MAX_NEW_TOKENS))
+    batches = [
+        truth.reference_batch([examples[i] for i in idx], pad)
+        for idx in sft.batch_order(len(examples), sft.TRAIN_STEPS, sft.BATCH_SIZE, seed=0)
+    ]
+    out.update(
+        truth.train_and_answer(
+            batches, truth.lora_settings(), cache=cache, steps=sft.TRAIN_STEPS, seed=0, max_new_tokens=MAX_NEW_TOKENS
+        )
+    )
     return out
 
 
 def _mask_eos_rule(example, eos_id):
-    return {"input_ids": list(example["input_ids"]),
-            "labels": [-100 if t == eos_id else label for t, label in zip(example["input_ids"], example["labels"],
-                                                                          strict=True)]}
+    return {
+        "input_ids": list(example["input_ids"]),
+        "labels": [
+            -100 if t == eos_id else label for t, label in zip(example["input_ids"], example["labels"], strict=True)
+        ],
+    }
 
 
 def _mask_eos_contract(learner):
@@ -69,24 +83,33 @@ def _mask_eos_contract(learner):
     import random
 
     rng = random.Random(17)
-    cases = [({"input_ids": [5, 6, 0, 7, 8, 0], "labels": [-100, 6, 0, 7, 8, 0]}, 0),  # packed: EOS mid-answer
-             ({"input_ids": [3, 2, 2, 4, 2], "labels": [-100, -100, 2, 4, 2]}, 2),  # EOS repeated, another id
-             ({"input_ids": [5, 0, 6, 0], "labels": [-100, -100, 6, 0]}, 0),  # EOS in the prompt and at the end
-             ({"input_ids": [5, 6, 7], "labels": [-100, 6, 7]}, 0)]  # no EOS: nothing to mask
+    cases = [
+        ({"input_ids": [5, 6, 0, 7, 8, 0], "labels": [-100, 6, 0, 7, 8, 0]}, 0),  # packed: EOS mid-answer
+        ({"input_ids": [3, 2, 2, 4, 2], "labels": [-100, -100, 2, 4, 2]}, 2),  # EOS repeated, another id
+        ({"input_ids": [5, 0, 6, 0], "labels": [-100, -100, 6, 0]}, 0),  # EOS in the prompt and at the end
+        ({"input_ids": [5, 6, 7], "labels": [-100, 6, 7]}, 0),
+    ]  # no EOS: nothing to mask
     for eos_id in (0, 2, 7):
         for _ in range(3):
             ids = [rng.choice([eos_id, 3, 4, 5, 9, 11]) for _ in range(rng.randint(2, 9))]
             cases.append(({"input_ids": ids, "labels": [-100] + ids[1:]}, eos_id))
     for example, eos_id in cases:
         # in the learner's process: an argument changed there never shows here
-        out = learner.drive("grader.drivers.purity:call_and_compare", "mask_eos",
-                            [{k: list(v) for k, v in example.items()}, eos_id])
+        out = learner.drive(
+            "grader.drivers.purity:call_and_compare", "mask_eos", [{k: list(v) for k, v in example.items()}, eos_id]
+        )
         got, want = out["result"], _mask_eos_rule(example, eos_id)
         what = f"mask_eos({example}, eos_id={eos_id})"
         if out["changed_args"] or out["returns_an_argument"]:
-            return (f"{what} " + ("changed the example it was given" if out["changed_args"] else
-                                  "returned the example it was given, not a new dict"),
-                    "the argument unchanged; a NEW dict returned")
+            return (
+                f"{what} "
+                + (
+                    "changed the example it was given"
+                    if out["changed_args"]
+                    else "returned the example it was given, not a new dict"
+                ),
+                "the argument unchanged; a NEW dict returned",
+            )
         if type(got) is not dict or {k: list(v) for k, v in got.items()} != want:
             return f"{what} returned {got}", want
     return None
@@ -97,15 +120,28 @@ def _masked(run):
         fail("training batches built from mask_eos's examples", "{'input_ids': [...], 'labels': [...]}", run["error"])
     if run.get("mask_error"):
         what, expected = run["mask_error"]
-        fail(what, expected, "something else", "a new dict: the same input_ids, and labels with -100 at EVERY "
-             "position whose input token is eos_id (not only the last); the argument left as it was")
+        fail(
+            what,
+            expected,
+            "something else",
+            "a new dict: the same input_ids, and labels with -100 at EVERY "
+            "position whose input token is eos_id (not only the last); the argument left as it was",
+        )
     if run["eos_labels"]:
-        fail("EOS labels left in the training data after mask_eos", 0, run["eos_labels"],
-             "take every EOS position out of the loss (the label ignore index): that is the experiment")
+        fail(
+            "EOS labels left in the training data after mask_eos",
+            0,
+            run["eos_labels"],
+            "take every EOS position out of the loss (the label ignore index): that is the experiment",
+        )
     if run["mismatch"]:
         what, expected, got = run["mismatch"]
-        fail(what, expected, got, "the same input_ids; labels with -100 where the input token is eos_id, "
-             "every other label as it was")
+        fail(
+            what,
+            expected,
+            got,
+            "the same input_ids; labels with -100 where the input token is eos_id, every other label as it was",
+        )
 
 
 def _loss_rule(losses):
@@ -137,16 +173,31 @@ def test_loss_curve(learner, run, figure, drawn):
     _masked(run)
     losses = [as_number(x, "a training loss") for x in run["losses"]]
     if not _loss_rule(losses):
-        fail(f"the loss with EOS masked ({len(losses)} steps)",
-             "a loss that clearly fell (the last 3 below half the first)",
-             [round(x, 3) for x in losses])
+        fail(
+            f"the loss with EOS masked ({len(losses)} steps)",
+            "a loss that clearly fell (the last 3 below half the first)",
+            [round(x, 3) for x in losses],
+        )
     expect_equal(learner.loss_fell(losses), True, f"loss_fell on the real run {[round(x, 3) for x in losses]}")
-    figure(kind="line", title="SFT loss with EOS masked", x_label="step", y_label="loss",
-           series={"EOS masked": [[i, x] for i, x in enumerate(losses)]})
+    figure(
+        kind="line",
+        title="SFT loss with EOS masked",
+        x_label="step",
+        y_label="loss",
+        series={"EOS masked": [[i, x] for i, x in enumerate(losses)]},
+    )
     curve, fell = drawn
-    expect_equal(learner.loss_fell(curve), fell, f"loss_fell({[round(x, 3) for x in curve]})",
-                 hint="this curve " + ("clearly fell: its end is far below its start" if fell else
-                                       "did not fall: it stays around its first loss, whatever its last step"))
+    expect_equal(
+        learner.loss_fell(curve),
+        fell,
+        f"loss_fell({[round(x, 3) for x in curve]})",
+        hint="this curve "
+        + (
+            "clearly fell: its end is far below its start"
+            if fell
+            else "did not fall: it stays around its first loss, whatever its last step"
+        ),
+    )
 
 
 @st.composite
@@ -164,8 +215,11 @@ def test_generations(learner, run, tokenizer, gen):
     answered, stopped = sum(r["answered"] for r in rows), sum(r["stopped"] for r in rows)
     shown = "; ".join(f"{r['expected']}: {r['text']!r}" for r in rows)
     if answered < MIN_ANSWERED or stopped > MAX_STOPPED:
-        fail("held-out answers with EOS masked: answered / stopped", f">= {MIN_ANSWERED} / <= {MAX_STOPPED} of 6",
-             f"{answered} / {stopped}: {shown}")
+        fail(
+            "held-out answers with EOS masked: answered / stopped",
+            f">= {MIN_ANSWERED} / <= {MAX_STOPPED} of 6",
+            f"{answered} / {stopped}: {shown}",
+        )
     for (_, a), new, r in zip(sft.HELD_OUT_PAIRS, run["generated"], rows, strict=True):
         n = len(tokenizer(f" {a}", add_special_tokens=False)["input_ids"])
         expect_equal(learner.stops(new, eos, n), r["stopped"], f"stops() on the generation {r['text']!r} for {a}")
@@ -173,6 +227,9 @@ def test_generations(learner, run, tokenizer, gen):
     late = ([4] * window + [1], 1, 2)  # rambles past the window, then stops: not stopped
     edge = ([4] * (window - 1) + [1], 1, 2)  # EOS the last token the window allows: stopped
     for tokens, e, n in (late, edge, gen):
-        expect_equal(learner.stops(tokens, e, n), e in tokens[: n + truth.STOP_WITHIN + 1],
-                     f"stops({tokens}, eos_id={e}, answer_len={n})",
-                     hint="EOS must come within the first answer_len + 3 new tokens")
+        expect_equal(
+            learner.stops(tokens, e, n),
+            e in tokens[: n + truth.STOP_WITHIN + 1],
+            f"stops({tokens}, eos_id={e}, answer_len={n})",
+            hint="EOS must come within the first answer_len + 3 new tokens",
+        )

@@ -19,6 +19,18 @@ from grader.classroom.notebooks import (
     write_mastery,
 )
 
-__all__ = ["ANSWER_MARK", "answer_from_history", "answer_source", "assignment_name", "build_course", "check",
-           "class_feedback", "grade_id", "is_release_stub", "mastery", "notebook", "release_source",
-           "write_mastery"]
+__all__ = [
+    "ANSWER_MARK",
+    "answer_from_history",
+    "answer_source",
+    "assignment_name",
+    "build_course",
+    "check",
+    "class_feedback",
+    "grade_id",
+    "is_release_stub",
+    "mastery",
+    "notebook",
+    "release_source",
+    "write_mastery",
+]

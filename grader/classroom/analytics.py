@@ -58,9 +58,15 @@ def records_from_jobs(job_results: list[dict]) -> list[dict]:
     out = []
     for r in job_results:
         for kp in r["result"].get("key_points", []):
-            out.append({"student": r["student"], "exercise": r["exercise"], "key_point": kp["key_point"],
-                        "status": kp["status"],
-                        "misconception": misconception_of(kp) if kp["status"] != "passed" else ""})
+            out.append(
+                {
+                    "student": r["student"],
+                    "exercise": r["exercise"],
+                    "key_point": kp["key_point"],
+                    "status": kp["status"],
+                    "misconception": misconception_of(kp) if kp["status"] != "passed" else "",
+                }
+            )
     return out
 
 
@@ -68,8 +74,7 @@ def from_jobs(job_results: list[dict], source: str = "") -> ClassReport:
     from grader.classroom.batch import summarize_class
 
     rows = summarize_class(job_results)
-    return build(records_from_jobs(job_results), rows, source=source,
-                 graded={r["exercise"] for r in job_results})
+    return build(records_from_jobs(job_results), rows, source=source, graded={r["exercise"] for r in job_results})
 
 
 def from_gradebook(course_dir: str | Path) -> ClassReport:
@@ -86,9 +91,15 @@ def from_gradebook(course_dir: str | Path) -> ClassReport:
         for ex_id, kps in outcomes.items():
             graded.add(ex_id)
             for kp_id, ok in kps.items():
-                records.append({"student": student, "exercise": ex_id, "key_point": kp_id,
-                                "status": "passed" if ok else "not_verifiable" if ok is None else "failed",
-                                "misconception": "" if ok else named.get((student, ex_id, kp_id), "")})
+                records.append(
+                    {
+                        "student": student,
+                        "exercise": ex_id,
+                        "key_point": kp_id,
+                        "status": "passed" if ok else "not_verifiable" if ok is None else "failed",
+                        "misconception": "" if ok else named.get((student, ex_id, kp_id), ""),
+                    }
+                )
         rows.append({"student": student, **levels.summarize(outcomes).row()})
     return build(records, rows, source=str(course), graded=graded, students=sorted(per_student))
 
@@ -103,14 +114,21 @@ def _misconceptions_recorded(course: Path) -> dict[tuple[str, str, str], str]:
     for path in sorted((course / roster.PRIVATE / "results").glob("*/*.json")):
         for ex_id, res in roster.load_results(course, path.parent.name, path.stem).items():
             for kp in res.key_points:
-                if kp.status != "passed" and (named := misconception_of({"misconception": kp.misconception,
-                                                                         "hint": kp.hint})):
+                if kp.status != "passed" and (
+                    named := misconception_of({"misconception": kp.misconception, "hint": kp.hint})
+                ):
                     out[(path.stem, ex_id, kp.key_point)] = named
     return out
 
 
-def build(records: list[dict], rows: list[dict], *, source: str = "", graded: set[str] | None = None,
-          students: list[str] | None = None) -> ClassReport:
+def build(
+    records: list[dict],
+    rows: list[dict],
+    *,
+    source: str = "",
+    graded: set[str] | None = None,
+    students: list[str] | None = None,
+) -> ClassReport:
     students = students or sorted({r["student"] for r in records} | {r["student"] for r in rows})
     by_kp: dict[tuple[str, str], dict[str, dict]] = {}
     for rec in records:
@@ -124,27 +142,60 @@ def build(records: list[dict], rows: list[dict], *, source: str = "", graded: se
             counted = [s for s in statuses if s != "not_verifiable"]
             passed = sum(s == "passed" for s in counted)
             fails = Counter(STATUS_TEXT.get(s, s) for s in counted if s != "passed")
-            kp_rows.append({
-                "exercise": ex.id, "set": ex.set, "part": ex.part, "key_point": kp.id,
-                "followup": kp.followup, "claim": kp.claim, "students": len(counted), "passed": passed,
-                "pass_rate": round(passed / len(counted), 4) if counted else None,
-                "not_verifiable": len(statuses) - len(counted),
-                "most_frequent_failure": (f"{fails.most_common(1)[0][0]} ({fails.most_common(1)[0][1]})"
-                                          if fails else ""),
-            })
+            kp_rows.append(
+                {
+                    "exercise": ex.id,
+                    "set": ex.set,
+                    "part": ex.part,
+                    "key_point": kp.id,
+                    "followup": kp.followup,
+                    "claim": kp.claim,
+                    "students": len(counted),
+                    "passed": passed,
+                    "pass_rate": round(passed / len(counted), 4) if counted else None,
+                    "not_verifiable": len(statuses) - len(counted),
+                    "most_frequent_failure": (
+                        f"{fails.most_common(1)[0][0]} ({fails.most_common(1)[0][1]})" if fails else ""
+                    ),
+                }
+            )
             parts[ex.part][0] += passed
             parts[ex.part][1] += len(counted)
-    named = Counter((r["exercise"], r["key_point"], r["misconception"]) for r in records
-                    if r["status"] != "passed" and r.get("misconception"))
-    mis_rows = [{"exercise": e, "key_point": k, "misconception": m, "students": n,
-                 "share_of_failures": round(n / max(1, sum(1 for r in records if r["exercise"] == e and
-                                                          r["key_point"] == k and r["status"] != "passed")), 4)}
-                for (e, k, m), n in sorted(named.items(), key=lambda item: (-item[1], item[0]))]
+    named = Counter(
+        (r["exercise"], r["key_point"], r["misconception"])
+        for r in records
+        if r["status"] != "passed" and r.get("misconception")
+    )
+    mis_rows = [
+        {
+            "exercise": e,
+            "key_point": k,
+            "misconception": m,
+            "students": n,
+            "share_of_failures": round(
+                n
+                / max(
+                    1, sum(1 for r in records if r["exercise"] == e and r["key_point"] == k and r["status"] != "passed")
+                ),
+                4,
+            ),
+        }
+        for (e, k, m), n in sorted(named.items(), key=lambda item: (-item[1], item[0]))
+    ]
     level_count = Counter(r["level"] for r in rows)
     level_rows = [{"level": lv, "students": level_count.get(lv, 0)} for lv in levels.LEVELS]
     level_rows.append({"level": "pass line met", "students": sum(bool(r["pass_line"]) for r in rows)})
-    part_rows = [{"part": p, "title": catalog.PART_TITLES[p], "key_points_passed": a, "key_points_counted": b,
-                  "pass_rate": round(a / b, 4) if b else None} for p, (a, b) in parts.items() if b]
+    part_rows = [
+        {
+            "part": p,
+            "title": catalog.PART_TITLES[p],
+            "key_points_passed": a,
+            "key_points_counted": b,
+            "pass_rate": round(a / b, 4) if b else None,
+        }
+        for p, (a, b) in parts.items()
+        if b
+    ]
     return ClassReport(students, kp_rows, mis_rows, level_rows, part_rows, source, rows)
 
 
@@ -170,10 +221,19 @@ def write(report: ClassReport, out_dir: str | Path) -> Path:
     _csv(report.misconceptions, out / "misconceptions.csv", MISCONCEPTION_FIELDS)
     _csv(report.levels, out / "levels.csv")
     _csv(report.parts, out / "parts.csv")
-    (out / "class.json").write_text(json.dumps({"source": report.source, "students": report.students,
-                                                "key_points": report.key_points,
-                                                "misconceptions": report.misconceptions,
-                                                "levels": report.levels, "parts": report.parts}, indent=1))
+    (out / "class.json").write_text(
+        json.dumps(
+            {
+                "source": report.source,
+                "students": report.students,
+                "key_points": report.key_points,
+                "misconceptions": report.misconceptions,
+                "levels": report.levels,
+                "parts": report.parts,
+            },
+            indent=1,
+        )
+    )
     page = out / "class-report.html"
     page.write_text(render(report))
     return page
@@ -198,14 +258,20 @@ def render(report: ClassReport) -> str:
     from grader.reports.html import _png
 
     n = len(report.students)
-    out = [f"<!doctype html><html><head><meta charset='utf-8'><title>Class report</title><style>{CSS}</style>"
-           "</head><body><h1>Class report</h1>",
-           f"<p>{n} students · {len({r['exercise'] for r in report.key_points})} exercises · "
-           f"{len(report.key_points)} key points · {escape(report.source)}</p>"]
+    out = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>Class report</title><style>{CSS}</style>"
+        "</head><body><h1>Class report</h1>",
+        f"<p>{n} students · {len({r['exercise'] for r in report.key_points})} exercises · "
+        f"{len(report.key_points)} key points · {escape(report.source)}</p>",
+    ]
     met = next((r["students"] for r in report.levels if r["level"] == "pass line met"), 0)
-    out.append("<h2>Levels</h2><p>" + " · ".join(f"{escape(r['level'])}: <b>{r['students']}</b>"
-                                                  for r in report.levels if r["level"] != "pass line met")
-               + f" · pass line met: <b>{met}</b> of {n}</p>")
+    out.append(
+        "<h2>Levels</h2><p>"
+        + " · ".join(
+            f"{escape(r['level'])}: <b>{r['students']}</b>" for r in report.levels if r["level"] != "pass line met"
+        )
+        + f" · pass line met: <b>{met}</b> of {n}</p>"
+    )
     out.append(_png(_levels_figure(report)))
     if report.parts:
         out.append("<h2>Key points passed per course part</h2>")
@@ -214,25 +280,33 @@ def render(report: ClassReport) -> str:
     out.append(_png(_hardest_figure(report)))
     out.append("<h2>Most frequent misconceptions</h2>")
     if report.misconceptions:
-        out.append("<table><tr><th>students</th><th>exercise · key point</th><th>misconception</th>"
-                   "<th>of its failures</th></tr>")
+        out.append(
+            "<table><tr><th>students</th><th>exercise · key point</th><th>misconception</th>"
+            "<th>of its failures</th></tr>"
+        )
         for m in report.misconceptions[:25]:
-            out.append(f"<tr><td class='num'>{m['students']}</td><td>{m['exercise']} · {escape(m['key_point'])}</td>"
-                       f"<td>{escape(m['misconception'])}</td><td class='num'>{m['share_of_failures']:.0%}</td></tr>")
+            out.append(
+                f"<tr><td class='num'>{m['students']}</td><td>{m['exercise']} · {escape(m['key_point'])}</td>"
+                f"<td>{escape(m['misconception'])}</td><td class='num'>{m['share_of_failures']:.0%}</td></tr>"
+            )
         out.append("</table>")
     else:
         out.append("<p class='small'>No failed key point matched a registered wrong answer.</p>")
-    out.append("<h2>Every key point</h2><table><tr><th>exercise</th><th>key point</th><th>pass rate</th>"
-               "<th>passed</th><th>most frequent failure</th></tr>")
+    out.append(
+        "<h2>Every key point</h2><table><tr><th>exercise</th><th>key point</th><th>pass rate</th>"
+        "<th>passed</th><th>most frequent failure</th></tr>"
+    )
     for r in report.key_points:
         rate = r["pass_rate"]
         width = int(120 * (rate or 0))
         cls = " class='low'" if rate is not None and rate < 0.5 else ""
         bar = "" if rate is None else f"<span class='barbg'><span class='bar' style='width:{width}px'></span></span>"
-        out.append(f"<tr><td>{r['exercise']}</td><td title='{escape(r['claim'])}'>{escape(r['key_point'])}"
-                   f"{' (follow-up)' if r['followup'] else ''}</td><td{cls}>{bar}{_rate(rate)}</td>"
-                   f"<td class='num'>{r['passed']}/{r['students']}</td>"
-                   f"<td>{escape(r['most_frequent_failure'])}</td></tr>")
+        out.append(
+            f"<tr><td>{r['exercise']}</td><td title='{escape(r['claim'])}'>{escape(r['key_point'])}"
+            f"{' (follow-up)' if r['followup'] else ''}</td><td{cls}>{bar}{_rate(rate)}</td>"
+            f"<td class='num'>{r['passed']}/{r['students']}</td>"
+            f"<td>{escape(r['most_frequent_failure'])}</td></tr>"
+        )
     out.append("</table></body></html>")
     return "\n".join(out)
 
@@ -251,8 +325,9 @@ def _levels_figure(report: ClassReport):
     data = [r for r in report.levels if r["level"] != "pass line met"]
     fig, ax = plt.subplots(figsize=(6, 2.6), layout="constrained")
     colors = {"none": "#d4d4d4", "read": "#93c5fd", "mastered": "#4ade80", "can-teach": "#fbbf24"}
-    ax.bar([r["level"] for r in data], [r["students"] for r in data],
-           color=[colors.get(r["level"], "#888") for r in data])
+    ax.bar(
+        [r["level"] for r in data], [r["students"] for r in data], color=[colors.get(r["level"], "#888") for r in data]
+    )
     ax.set_ylabel("students")
     ax.set_title("Level distribution")
     ax.yaxis.get_major_locator().set_params(integer=True)
@@ -272,11 +347,14 @@ def _parts_figure(report: ClassReport):
 
 def _hardest_figure(report: ClassReport, n: int = 15):
     plt = _plt()
-    rated = sorted((r for r in report.key_points if r["pass_rate"] is not None),
-                   key=lambda r: (r["pass_rate"], r["exercise"], r["key_point"]))[:n]
+    rated = sorted(
+        (r for r in report.key_points if r["pass_rate"] is not None),
+        key=lambda r: (r["pass_rate"], r["exercise"], r["key_point"]),
+    )[:n]
     fig, ax = plt.subplots(figsize=(7.5, 0.32 * max(1, len(rated)) + 1), layout="constrained")
-    ax.barh([f"{r['exercise']} · {r['key_point']}" for r in rated], [100 * r["pass_rate"] for r in rated],
-            color="#dc2626")
+    ax.barh(
+        [f"{r['exercise']} · {r['key_point']}" for r in rated], [100 * r["pass_rate"] for r in rated], color="#dc2626"
+    )
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of students who passed")

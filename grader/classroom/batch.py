@@ -77,21 +77,48 @@ def summarize_class(job_results: list[dict]) -> list[dict]:
 
 
 def submissions_in(submissions_dir: Path) -> list[Path]:
-    return sorted(p for p in Path(submissions_dir).iterdir()
-                  if p.is_dir() and not p.is_symlink() and not p.name.startswith("."))
+    return sorted(
+        p for p in Path(submissions_dir).iterdir() if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")
+    )
 
 
-def grade_class(submissions_dir: Path, *, jobs: int | None = 2, only: list[str] | None = None,
-                on_job: OnJob | None = None, log: Path | None = None, fresh: bool = False,
-                ray_address: str | None = None, use_ray: bool = False) -> list[dict]:
+def grade_class(
+    submissions_dir: Path,
+    *,
+    jobs: int | None = 2,
+    only: list[str] | None = None,
+    on_job: OnJob | None = None,
+    log: Path | None = None,
+    fresh: bool = False,
+    ray_address: str | None = None,
+    use_ray: bool = False,
+) -> list[dict]:
     """Grade every subfolder of ``submissions_dir``; returns the per-student rows."""
-    return summarize_class(grade_class_jobs(submissions_dir, jobs=jobs, only=only, on_job=on_job, log=log,
-                                            fresh=fresh, ray_address=ray_address, use_ray=use_ray))
+    return summarize_class(
+        grade_class_jobs(
+            submissions_dir,
+            jobs=jobs,
+            only=only,
+            on_job=on_job,
+            log=log,
+            fresh=fresh,
+            ray_address=ray_address,
+            use_ray=use_ray,
+        )
+    )
 
 
-def grade_class_jobs(submissions_dir: Path, *, jobs: int | None = 2, only: list[str] | None = None,
-                     on_job: OnJob | None = None, log: Path | None = None, fresh: bool = False,
-                     ray_address: str | None = None, use_ray: bool = False) -> list[dict]:
+def grade_class_jobs(
+    submissions_dir: Path,
+    *,
+    jobs: int | None = 2,
+    only: list[str] | None = None,
+    on_job: OnJob | None = None,
+    log: Path | None = None,
+    fresh: bool = False,
+    ray_address: str | None = None,
+    use_ray: bool = False,
+) -> list[dict]:
     """Every job's result, in job order: from the log where still valid, the rest graded now
     (locally with ``jobs`` workers, or on Ray when ``use_ray``; ``ray_address`` None starts or
     finds a cluster as ``ray.init()`` does). ``on_job`` hears of each job graded now."""

@@ -91,18 +91,31 @@ def script(name: str, **values: str) -> str:
 def _shipped_files() -> list[Path]:
     """The project's files to ship: what git tracks or would (not what it ignores)."""
     try:
-        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", *SHIPPED],
-                             cwd=ROOT, capture_output=True, check=True).stdout
+        out = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", *SHIPPED],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        ).stdout
         names = sorted({n for n in out.decode().split("\0") if n})
         files = [ROOT / n for n in names]
     except (OSError, subprocess.CalledProcessError):
-        files = [p for part in SHIPPED for p in ([ROOT / part] if (ROOT / part).is_file()
-                                                  else sorted((ROOT / part).rglob("*")))]
+        files = [
+            p
+            for part in SHIPPED
+            for p in ([ROOT / part] if (ROOT / part).is_file() else sorted((ROOT / part).rglob("*")))
+        ]
     return [p for p in files if p.is_file() and not p.is_symlink() and "__pycache__" not in p.parts]
 
 
-def build_zip(out: str | Path, *, only: list[str] | None = None, visibility: str = "visible",
-              reveal_expected: bool = False, torch_index_url: str | None = None) -> list[str]:
+def build_zip(
+    out: str | Path,
+    *,
+    only: list[str] | None = None,
+    visibility: str = "visible",
+    reveal_expected: bool = False,
+    torch_index_url: str | None = None,
+) -> list[str]:
     """Write the autograder zip; returns the names in it."""
     if visibility not in VISIBILITY:
         raise ValueError(f"visibility must be one of {', '.join(VISIBILITY)}")
@@ -113,8 +126,13 @@ def build_zip(out: str | Path, *, only: list[str] | None = None, visibility: str
             raise ValueError(f"not available yet: {', '.join(missing)}")
     p = pins()
     index = torch_index_url if torch_index_url is not None else os.environ.get("GRADER_TORCH_INDEX_URL", "")
-    config = {"only": ids, "visibility": visibility, "reveal_expected": reveal_expected, "built_from": _commit(),
-              "pins": p}
+    config = {
+        "only": ids,
+        "visibility": visibility,
+        "reveal_expected": reveal_expected,
+        "built_from": _commit(),
+        "pins": p,
+    }
     entries = {
         "setup.sh": (script("setup.sh", torch=p["torch"], model=p["model"], torch_index=index).encode(), 0o755),
         "run_autograder": (script("run_autograder").encode(), 0o755),
@@ -136,8 +154,9 @@ def build_zip(out: str | Path, *, only: list[str] | None = None, visibility: str
 
 def _commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return ""
 
@@ -208,8 +227,9 @@ def gather(submission: Path, dest: Path) -> list[str]:
                 continue
             src = cell.get("source", "")
             for ex in modules.values():
-                if src.lstrip().startswith(ANSWER_MARK.format(id=ex.id) + " ") or \
-                        src.lstrip().rstrip() == ANSWER_MARK.format(id=ex.id):
+                if src.lstrip().startswith(
+                    ANSWER_MARK.format(id=ex.id) + " "
+                ) or src.lstrip().rstrip() == ANSWER_MARK.format(id=ex.id):
                     name = f"{ex.module}.py"
                     if name in found and not found[name][1].endswith(".ipynb"):
                         notes.append(f"ignored the {ex.id} answer cell of {where}: {found[name][1]} is used")
@@ -281,20 +301,33 @@ def results_json(results: dict[str, ExerciseResult], notes: list[str], elapsed: 
 
     summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
     visibility = config.get("visibility", "visible")
-    data = terminal.gradescope_json(results, summary, elapsed, reveal_expected=config.get("reveal_expected", False),
-                                    visibility=visibility)
+    data = terminal.gradescope_json(
+        results, summary, elapsed, reveal_expected=config.get("reveal_expected", False), visibility=visibility
+    )
     used = [n for n in notes if not n.startswith(("refused", "ignored"))]
     taken = "\n".join(notes) if notes else "nothing"
-    files_test = {"name": "Submission: the files graded", "score": 0, "max_score": 0,
-                  "output": (taken if used else "no exercise module found in the submission: upload the modules "
-                             "(e.g. a3_broadcast.py) or the course notebooks with their answer cells\n" + taken),
-                  "tags": ["submission"], "visibility": "visible"}
+    files_test = {
+        "name": "Submission: the files graded",
+        "score": 0,
+        "max_score": 0,
+        "output": (
+            taken
+            if used
+            else "no exercise module found in the submission: upload the modules "
+            "(e.g. a3_broadcast.py) or the course notebooks with their answer cells\n" + taken
+        ),
+        "tags": ["submission"],
+        "visibility": "visible",
+    }
     data["tests"].insert(0, files_test)
     data["visibility"] = visibility
     data["stdout_visibility"] = "hidden"  # the grader's log: for the instructor
     data["extra_data"]["submission"] = notes
-    data["extra_data"]["grader"] = {"built_from": config.get("built_from", ""), "only": config.get("only"),
-                                    "isolation": sandbox.isolation_level()}
+    data["extra_data"]["grader"] = {
+        "built_from": config.get("built_from", ""),
+        "only": config.get("only"),
+        "isolation": sandbox.isolation_level(),
+    }
     return data
 
 
@@ -317,16 +350,23 @@ def run(root: Path | None = None) -> int:
         import traceback
 
         traceback.print_exc()
-        data = {"score": 0, "execution_time": round(time.monotonic() - start, 2), "stdout_visibility": "hidden",
-                "output": f"The autograder itself failed ({type(exc).__name__}): this is not your fault; "
-                          "your instructor has been shown the log.", "tests": []}
+        data = {
+            "score": 0,
+            "execution_time": round(time.monotonic() - start, 2),
+            "stdout_visibility": "hidden",
+            "output": f"The autograder itself failed ({type(exc).__name__}): this is not your fault; "
+            "your instructor has been shown the log.",
+            "tests": [],
+        }
         code = 1
     from grader.isolation import files
 
     # Replaced by rename, never written through: whatever stands at that path now is not followed.
     files.replace_file(out / "results.json", json.dumps(data, indent=1, ensure_ascii=False).encode())
-    print(f"wrote {out / 'results.json'}: {data.get('score')}/{data.get('extra_data', {}).get('max_score', '?')}",
-          flush=True)
+    print(
+        f"wrote {out / 'results.json'}: {data.get('score')}/{data.get('extra_data', {}).get('max_score', '?')}",
+        flush=True,
+    )
     return code
 
 

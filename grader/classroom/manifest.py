@@ -46,15 +46,22 @@ def verify(course: str | Path) -> None:
     try:
         recorded = json.loads(path.read_text())["files"]
     except (OSError, ValueError, KeyError, TypeError):
-        raise Mismatch(f"{path} is missing or unreadable: rebuild the course with `grader classroom build` "
-                       "(or seal it with `grader classroom seal`)") from None
+        raise Mismatch(
+            f"{path} is missing or unreadable: rebuild the course with `grader classroom build` "
+            "(or seal it with `grader classroom seal`)"
+        ) from None
     now = hashes()
     changed = sorted(f for f in recorded.keys() & now.keys() if recorded[f] != now[f])
     missing = sorted(recorded.keys() - now.keys())
     added = sorted(now.keys() - recorded.keys())
     if changed or missing or added:
-        parts = [f"{label}: {', '.join(names)}" for label, names in
-                 (("changed", changed), ("missing", missing), ("added", added)) if names]
-        raise Mismatch(f"the grader's files differ from the manifest recorded when the course was built "
-                       f"({path}); {'; '.join(parts)}. Nothing was graded. If the change is yours, restore the "
-                       f"files (git checkout) or seal them with `grader classroom seal {Path(course)}`")
+        parts = [
+            f"{label}: {', '.join(names)}"
+            for label, names in (("changed", changed), ("missing", missing), ("added", added))
+            if names
+        ]
+        raise Mismatch(
+            f"the grader's files differ from the manifest recorded when the course was built "
+            f"({path}); {'; '.join(parts)}. Nothing was graded. If the change is yours, restore the "
+            f"files (git checkout) or seal them with `grader classroom seal {Path(course)}`"
+        )

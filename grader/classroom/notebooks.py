@@ -55,18 +55,28 @@ def grade_id(ex_id: str, kp_id: str) -> str:
 
 # ---------------------------------------------------------------------------- building
 def _nbgrader(cell, **meta):
-    cell.metadata["nbgrader"] = {"schema_version": 3, "grade": False, "solution": False, "locked": False,
-                                 "task": False, **meta}
+    cell.metadata["nbgrader"] = {
+        "schema_version": 3,
+        "grade": False,
+        "solution": False,
+        "locked": False,
+        "task": False,
+        **meta,
+    }
     return cell
 
 
 def _lines(src: str, start: int, end: int) -> list[str]:
-    return src.splitlines()[start - 1:end]
+    return src.splitlines()[start - 1 : end]
 
 
 def _docstring_node(body: list) -> bool:
-    return bool(body) and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+    return (
+        bool(body)
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
         and isinstance(body[0].value.value, str)
+    )
 
 
 def _bound_names(node: ast.stmt) -> set[str]:
@@ -119,7 +129,8 @@ def answer_source(ex: catalog.Exercise) -> str:
     stub_names = set().union(*(_bound_names(n) for n in stub.body if not isinstance(n, ast.Expr)))
 
     bodies: dict[str, tuple[str, ast.FunctionDef]] = {
-        n.name: (sol_src, n) for n in sol.body if isinstance(n, ast.FunctionDef)}
+        n.name: (sol_src, n) for n in sol.body if isinstance(n, ast.FunctionDef)
+    }
     sol_names = set().union(*(_bound_names(n) for n in sol.body if not isinstance(n, ast.Expr)))
     extras: list[str] = []
     seen = set(stub_texts)
@@ -155,8 +166,10 @@ def answer_source(ex: catalog.Exercise) -> str:
         for local, theirs in names.items():
             node = defs.get(theirs)
             if not isinstance(node, ast.FunctionDef) or local != theirs:
-                raise ValueError(f"solutions/{ex.module}.py imports {theirs} from {module}: "
-                                 "only functions, under their own name, can be inlined")
+                raise ValueError(
+                    f"solutions/{ex.module}.py imports {theirs} from {module}: "
+                    "only functions, under their own name, can be inlined"
+                )
             if local in stub_names:
                 bodies[local] = (sib_src, node)
             else:
@@ -166,8 +179,12 @@ def answer_source(ex: catalog.Exercise) -> str:
         while todo:  # what the inlined functions use from their module, transitively
             for name in _used_names(todo.pop()):
                 node = defs.get(name)
-                if node is not None and id(node) not in needed and name not in stub_names \
-                        and (name not in sol_names or isinstance(node, (ast.Import, ast.ImportFrom))):
+                if (
+                    node is not None
+                    and id(node) not in needed
+                    and name not in stub_names
+                    and (name not in sol_names or isinstance(node, (ast.Import, ast.ImportFrom)))
+                ):
                     needed.add(id(node))
                     todo.append(node)
         for node in sib.body:  # in their module's order
@@ -206,8 +223,9 @@ def _stub_bodies(ex: catalog.Exercise) -> dict[str, list[str]]:
         if isinstance(node, ast.FunctionDef):
             rest = node.body[1:] if _docstring_node(node.body) else node.body
             if rest:
-                out[node.name] = textwrap.dedent("\n".join(_lines(src, rest[0].lineno,
-                                                                  rest[-1].end_lineno))).splitlines()
+                out[node.name] = textwrap.dedent(
+                    "\n".join(_lines(src, rest[0].lineno, rest[-1].end_lineno))
+                ).splitlines()
     return out
 
 
@@ -221,12 +239,18 @@ def release_source(source: str, ex: catalog.Exercise | None) -> str:
     for line in source.split("\n"):
         if "BEGIN SOLUTION" in line:
             in_region = True
-            indent = line[:len(line) - len(line.lstrip())]
+            indent = line[: len(line) - len(line.lstrip())]
             if not indent:
                 out.append(MODULE_REGION_STUB)
                 continue
-            func = next((m.group(2) for prev in reversed(out)
-                         if (m := re.match(r"(\s*)def (\w+)\(", prev)) and len(m.group(1)) < len(indent)), None)
+            func = next(
+                (
+                    m.group(2)
+                    for prev in reversed(out)
+                    if (m := re.match(r"(\s*)def (\w+)\(", prev)) and len(m.group(1)) < len(indent)
+                ),
+                None,
+            )
             body = stubs.get(func, ["raise NotImplementedError()"])
             out += [indent + "# YOUR CODE HERE", *(indent + b for b in body)]
         elif "END SOLUTION" in line:
@@ -242,8 +266,10 @@ def label(kp: catalog.KeyPoint) -> str:
     return claim + (" (follow-up: counts for can-teach only)" if kp.followup else "")
 
 
-NOT_HERE = ("{ex_id} · {kp_id}: not checked: this Jupyter does not have the course grader (toolbox-grader). "
-            "See \"How to check your work\" in the first cell of this notebook.")
+NOT_HERE = (
+    "{ex_id} · {kp_id}: not checked: this Jupyter does not have the course grader (toolbox-grader). "
+    'See "How to check your work" in the first cell of this notebook.'
+)
 
 # The import is guarded: where the released notebook is all a student has (a class JupyterHub),
 # each test cell says how to check the work instead of a ModuleNotFoundError traceback.
@@ -259,8 +285,9 @@ else:
 
 def check_call(ex: catalog.Exercise, kp: catalog.KeyPoint) -> str:
     """A test cell's code: one key point's verdict, printed by :func:`check`."""
-    return CHECK_CALL.format(ex_id=ex.id, kp_id=kp.id, label=label(kp),
-                             not_here=NOT_HERE.format(ex_id=ex.id, kp_id=kp.id))
+    return CHECK_CALL.format(
+        ex_id=ex.id, kp_id=kp.id, label=label(kp), not_here=NOT_HERE.format(ex_id=ex.id, kp_id=kp.id)
+    )
 
 
 INTRO = """# {title} (set {set_id})
@@ -299,8 +326,10 @@ RUBRIC_MARK = "<!-- toolbox-grader rubric -->"
 
 def rubric(ex: catalog.Exercise) -> str:
     """The course's key points of a C question, as the written answer's rubric (one point each)."""
-    items = "\n".join(f"{i}. {label(kp)}" + (f": {kp.lesson}" if kp.lesson else "") + f"  \n   re-read: {kp.reread}"
-                      for i, kp in enumerate(ex.key_points, 1))
+    items = "\n".join(
+        f"{i}. {label(kp)}" + (f": {kp.lesson}" if kp.lesson else "") + f"  \n   re-read: {kp.reread}"
+        for i, kp in enumerate(ex.key_points, 1)
+    )
     return f"{RUBRIC_MARK}\n**Rubric for {ex.id}'s written answer** (one point per key point of the course):\n\n{items}"
 
 
@@ -308,34 +337,68 @@ def notebook(set_id: str, exercises: list[catalog.Exercise]) -> nbformat.Noteboo
     nb = new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     name = assignment_name(set_id)
-    listing = "\n".join(f"- **{ex.id}** {ex.title} (`exercises/{ex.module}.py`, {len(ex.key_points)} key points)"
-                         for ex in exercises)
-    nb.cells.append(_nbgrader(new_markdown_cell(INTRO.format(
-        title=catalog.SET_TITLES[set_id], set_id=set_id, name=name, listing=listing,
-        written=WRITTEN_NOTE if set_id == "C" else "")), locked=True, grade_id=f"{set_id}__intro"))
+    listing = "\n".join(
+        f"- **{ex.id}** {ex.title} (`exercises/{ex.module}.py`, {len(ex.key_points)} key points)" for ex in exercises
+    )
+    nb.cells.append(
+        _nbgrader(
+            new_markdown_cell(
+                INTRO.format(
+                    title=catalog.SET_TITLES[set_id],
+                    set_id=set_id,
+                    name=name,
+                    listing=listing,
+                    written=WRITTEN_NOTE if set_id == "C" else "",
+                )
+            ),
+            locked=True,
+            grade_id=f"{set_id}__intro",
+        )
+    )
     for ex in exercises:
         doc = ast.get_docstring(ast.parse((ROOT / "exercises" / f"{ex.module}.py").read_text())) or ""
         note = ""
         if any(_sibling_import(n) for n in _module(ex.module)[1].body):
-            note = ("\n\n*In this notebook the answer cell is graded on its own: write (or paste) the functions "
-                    "you would import from another exercise's module into this cell.*")
-        nb.cells.append(_nbgrader(new_markdown_cell(f"## {ex.id} — {ex.title}\n\n{doc}{note}"),
-                                  locked=True, grade_id=f"{ex.id}__question"))
+            note = (
+                "\n\n*In this notebook the answer cell is graded on its own: write (or paste) the functions "
+                "you would import from another exercise's module into this cell.*"
+            )
+        nb.cells.append(
+            _nbgrader(
+                new_markdown_cell(f"## {ex.id} — {ex.title}\n\n{doc}{note}"), locked=True, grade_id=f"{ex.id}__question"
+            )
+        )
         nb.cells.append(_nbgrader(new_code_cell(answer_source(ex)), solution=True, grade_id=f"{ex.id}__answer"))
         for kp in ex.key_points:
-            nb.cells.append(_nbgrader(new_code_cell(check_call(ex, kp)),
-                                      grade=True, locked=True, points=1, grade_id=grade_id(ex.id, kp.id)))
+            nb.cells.append(
+                _nbgrader(
+                    new_code_cell(check_call(ex, kp)),
+                    grade=True,
+                    locked=True,
+                    points=1,
+                    grade_id=grade_id(ex.id, kp.id),
+                )
+            )
         if ex.set == "C":
             model = "\n".join(f"- {label(kp)}" + (f": {kp.lesson}" if kp.lesson else "") for kp in ex.key_points)
-            nb.cells.append(_nbgrader(new_markdown_cell(
-                f"**{ex.id}, in words.** Answer the interview question as you would aloud, in a few sentences "
-                f"with the numbers that matter. Graded by hand, one point per key point; not part of your level.\n\n"
-                f"### BEGIN SOLUTION\nA full answer covers:\n{model}\n### END SOLUTION"),
-                solution=True, grade=True, points=len(ex.key_points), grade_id=f"{ex.id}__written"))
+            nb.cells.append(
+                _nbgrader(
+                    new_markdown_cell(
+                        f"**{ex.id}, in words.** Answer the interview question as you would aloud, in a few sentences "
+                        f"with the numbers that matter. Graded by hand, one point per key point; not part of your "
+                        f"level.\n\n"
+                        f"### BEGIN SOLUTION\nA full answer covers:\n{model}\n### END SOLUTION"
+                    ),
+                    solution=True,
+                    grade=True,
+                    points=len(ex.key_points),
+                    grade_id=f"{ex.id}__written",
+                )
+            )
     return nb
 
 
-NBGRADER_CONFIG = '''\
+NBGRADER_CONFIG = """\
 # Generated by `grader classroom build` (docs/classroom.md). nbgrader configuration of this course.
 import sys
 import traceback
@@ -390,7 +453,7 @@ except Exception:  # never fall back to nbgrader's defaults: their autograde run
     traceback.print_exc()
     sys.exit("[grader] this course's nbgrader_config.py did not load (traceback above); stopping instead of "
              "running nbgrader with its defaults. Is the project importable (its .venv, PYTHONPATH)?")
-'''
+"""
 
 TIMEOUT_MARGIN_S = 30  # a check process's start and its report, on top of the exercise's own limit
 
@@ -415,8 +478,9 @@ def build_course(course_dir: str | Path, only: list[str] | None = None) -> list[
     wanted = {catalog.get(i).id for i in only} if only else None
     names = []
     for set_id in SETS:
-        exs = [ex for ex in catalog.CATALOG if ex.set == set_id and ex.available
-               and (wanted is None or ex.id in wanted)]
+        exs = [
+            ex for ex in catalog.CATALOG if ex.set == set_id and ex.available and (wanted is None or ex.id in wanted)
+        ]
         if not exs:
             continue
         name = assignment_name(set_id)
@@ -425,8 +489,9 @@ def build_course(course_dir: str | Path, only: list[str] | None = None) -> list[
         nbformat.write(notebook(set_id, exs), folder / f"{name}.ipynb")
         names.append(name)
     timeouts = set_timeouts()
-    (course / "nbgrader_config.py").write_text(NBGRADER_CONFIG.format(
-        root=str(course), timeouts=timeouts, longest=max(timeouts.values())))
+    (course / "nbgrader_config.py").write_text(
+        NBGRADER_CONFIG.format(root=str(course), timeouts=timeouts, longest=max(timeouts.values()))
+    )
     manifest.write(course)
     return names
 
@@ -461,8 +526,13 @@ def class_feedback(ex: catalog.Exercise, kp, count: int | None = None) -> str:
     from grader.engine import attempts
     from grader.reports import terminal
 
-    return terminal.feedback(ex, attempts.shown(ex, kp, count=count), reveal_expected=False, label=label,
-                             whole_exercise=terminal.WHOLE_EXERCISE)
+    return terminal.feedback(
+        ex,
+        attempts.shown(ex, kp, count=count),
+        reveal_expected=False,
+        label=label,
+        whole_exercise=terminal.WHOLE_EXERCISE,
+    )
 
 
 def shown_as_cell(result, path: Path, ex: catalog.Exercise):
@@ -471,8 +541,17 @@ def shown_as_cell(result, path: Path, ex: catalog.Exercise):
 
     where = str(path)
     name = f"{ex.id} answer cell"
-    kps = [dataclasses.replace(k, **{f: getattr(k, f).replace(where, name) for f in ("message", "traceback", "example")
-                                      if isinstance(getattr(k, f), str)}) for k in result.key_points]
+    kps = [
+        dataclasses.replace(
+            k,
+            **{
+                f: getattr(k, f).replace(where, name)
+                for f in ("message", "traceback", "example")
+                if isinstance(getattr(k, f), str)
+            },
+        )
+        for k in result.key_points
+    ]
     return dataclasses.replace(result, key_points=kps, note=result.note.replace(where, name))
 
 
@@ -485,11 +564,15 @@ def verdict(ex: catalog.Exercise, result, kp_id: str, count: int | None = None) 
     if kp.passed:
         return "passed", f"{ex.id} · {kp_id}: passed"
     if kp.status == "not_verifiable":
-        return "not_verifiable", (f"{ex.id} · {kp_id}: not verifiable here ({kp.message}); no point for it "
-                                  "in the notebook, and left out of your level")
+        return "not_verifiable", (
+            f"{ex.id} · {kp_id}: not verifiable here ({kp.message}); no point for it "
+            "in the notebook, and left out of your level"
+        )
     passed = sum(k.passed for k in result.key_points)
-    return "failed", (f"{ex.id} · {kp_id} failed ({passed} of {len(result.key_points)} key points of {ex.id} "
-                      f"pass)\n{class_feedback(ex, kp, count)}")
+    return "failed", (
+        f"{ex.id} · {kp_id} failed ({passed} of {len(result.key_points)} key points of {ex.id} "
+        f"pass)\n{class_feedback(ex, kp, count)}"
+    )
 
 
 # ---------------------------------------------------------------------------- the student's kernel
@@ -527,8 +610,11 @@ def kernel_verdict(ex_id: str, kp_id: str, history: list[str]) -> tuple[str, str
     ex = catalog.get(ex_id)
     source = answer_from_history(ex_id, history)
     if source is None:
-        return "failed", f"{ex_id} · {kp_id}: no answer cell for {ex_id} was run (it must start with " \
-                      f"'{ANSWER_MARK.format(id=ex_id)}')"
+        return (
+            "failed",
+            f"{ex_id} · {kp_id}: no answer cell for {ex_id} was run (it must start with "
+            f"'{ANSWER_MARK.format(id=ex_id)}')",
+        )
     key = (ex_id, hashlib.sha256(source.encode()).hexdigest())
     if key not in _graded:
         if is_release_stub(source, ex):
@@ -541,8 +627,9 @@ def kernel_verdict(ex_id: str, kp_id: str, history: list[str]) -> tuple[str, str
                 try:
                     _graded[key] = shown_as_cell(runner.grade_exercise(ex, path), path, ex)
                 except KeyboardInterrupt:  # the cell's timeout: the other key points fail at once
-                    _graded[key] = runner.uniform_result(ex, "timeout", "grading was interrupted by the "
-                                                         "notebook's cell timeout")
+                    _graded[key] = runner.uniform_result(
+                        ex, "timeout", "grading was interrupted by the notebook's cell timeout"
+                    )
                     raise
     return verdict(ex, _graded[key], kp_id)
 

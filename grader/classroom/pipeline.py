@@ -53,8 +53,11 @@ def autograde_steps(autograde, save_grades) -> list:
     """nbgrader's autograde preprocessors without Execute: ours first, the rubrics before the grades are saved."""
     from nbconvert.preprocessors import ExecutePreprocessor
 
-    steps = [pp for pp in autograde.class_traits()["autograde_preprocessors"].default()
-             if not (isinstance(pp, type) and issubclass(pp, ExecutePreprocessor))]
+    steps = [
+        pp
+        for pp in autograde.class_traits()["autograde_preprocessors"].default()
+        if not (isinstance(pp, type) and issubclass(pp, ExecutePreprocessor))
+    ]
     at = steps.index(save_grades)
     return [GradeAnswerCells, RequireGradeOutputs, *steps[:at], AddRubrics, *steps[at:]]
 
@@ -137,25 +140,41 @@ class CheckNotebook(NbGraderPreprocessor):
             roster.record_wrong_notebook(course, assignment, student, None)
             for cell in nb.cells:  # another set's cells pasted in: plain cells (OverwriteCells fails on them)
                 if set_of(cell) not in (None, set_id):
-                    self.log.warning("%s %s: cell %s is not %s's: kept as a plain cell, not graded",
-                                     student, assignment, _meta(cell)["grade_id"], assignment)
+                    self.log.warning(
+                        "%s %s: cell %s is not %s's: kept as a plain cell, not graded",
+                        student,
+                        assignment,
+                        _meta(cell)["grade_id"],
+                        assignment,
+                    )
                     del cell.metadata["nbgrader"]
             return nb, resources
-        what = (" and ".join(f"set_{s}'s" for s in sorted(found)) + " notebook") if found \
-            else "a notebook of no set"
+        what = (" and ".join(f"set_{s}'s" for s in sorted(found)) + " notebook") if found else "a notebook of no set"
         roster.record_wrong_notebook(course, assignment, student, what)
-        self.log.warning("%s %s: %s.ipynb is %s, not %s's: recorded as not submitted (wrong notebook); "
-                         "nothing in it is graded", student, assignment, info["notebook"], what, assignment)
+        self.log.warning(
+            "%s %s: %s.ipynb is %s, not %s's: recorded as not submitted (wrong notebook); nothing in it is graded",
+            student,
+            assignment,
+            info["notebook"],
+            what,
+            assignment,
+        )
         release_dir = self.config.get("CourseDirectory", {}).get("release_directory") or "release"
         release = course / release_dir / assignment / f"{info['notebook']}.ipynb"
         if not release.is_file():
-            raise RuntimeError(f"{student}'s {assignment}.ipynb is {what}, not {assignment}'s (recorded as not "
-                               f"submitted); {release} is missing: run nbgrader generate_assignment {assignment}")
+            raise RuntimeError(
+                f"{student}'s {assignment}.ipynb is {what}, not {assignment}'s (recorded as not "
+                f"submitted); {release} is missing: run nbgrader generate_assignment {assignment}"
+            )
         stand_in = nbformat.read(release, as_version=4)
-        stand_in.cells.insert(0, nbformat.v4.new_markdown_cell(
-            f"**Not graded: this is not {assignment}'s notebook.** The file you submitted as "
-            f"`{assignment}.ipynb` is {what}, so {assignment} counts as not submitted. Submit "
-            f"{assignment}'s own notebook (fetch it again) with your answers in it."))
+        stand_in.cells.insert(
+            0,
+            nbformat.v4.new_markdown_cell(
+                f"**Not graded: this is not {assignment}'s notebook.** The file you submitted as "
+                f"`{assignment}.ipynb` is {what}, so {assignment} counts as not submitted. Submit "
+                f"{assignment}'s own notebook (fetch it again) with your answers in it."
+            ),
+        )
         return stand_in, resources
 
 
@@ -179,9 +198,11 @@ class GradeAnswerCells(NbGraderPreprocessor):
 
         for pp in getattr(self.parent, "_preprocessors", []):
             if isinstance(pp, ExecutePreprocessor) and getattr(pp, "enabled", True):
-                raise RuntimeError("the autograde pipeline runs Execute: it would run each student's notebook "
-                                   "as this user, outside the sandbox; remove it from "
-                                   "c.Autograde.autograde_preprocessors (see `grader classroom build`)")
+                raise RuntimeError(
+                    "the autograde pipeline runs Execute: it would run each student's notebook "
+                    "as this user, outside the sandbox; remove it from "
+                    "c.Autograde.autograde_preprocessors (see `grader classroom build`)"
+                )
 
     def preprocess(self, nb, resources):
         self._refuse_execute()
@@ -208,14 +229,16 @@ class GradeAnswerCells(NbGraderPreprocessor):
             if ex_id not in results:
                 continue  # not a key point of ours: RequireGradeOutputs makes it an error
             state, text = notebooks.verdict(catalog.get(ex_id), results[ex_id], kp_id, tries.count(ex_id, kp_id))
-            cell.outputs = [nbformat.v4.new_output("stream", name="stdout" if state == "passed" else "stderr",
-                                                   text=text + "\n")]
+            cell.outputs = [
+                nbformat.v4.new_output("stream", name="stdout" if state == "passed" else "stderr", text=text + "\n")
+            ]
             cell.execution_count = None
         return nb, resources
 
 
-def grade_answers(course: Path, assignment: str, student: str, answers: dict[str, str], ex_ids: list[str], *,
-                  jobs: int = 0, log=None) -> dict:
+def grade_answers(
+    course: Path, assignment: str, student: str, answers: dict[str, str], ex_ids: list[str], *, jobs: int = 0, log=None
+) -> dict:
     """Grade one student's answers of one notebook; records them in ``.grader/results``."""
     from grader.engine import runner
     from grader.isolation import files
@@ -251,6 +274,7 @@ def grade_answers(course: Path, assignment: str, student: str, answers: dict[str
 
 def _summary(results: dict, todo: list[str]) -> str:
     """One line per notebook: what was graded now, what came from the last autograde, what was left as released."""
+
     def score(ex_id):
         res = results[ex_id]
         return f"{ex_id} {sum(k.passed for k in res.key_points)}/{len(res.key_points)}"
@@ -258,9 +282,11 @@ def _summary(results: dict, todo: list[str]) -> str:
     now = [f"{score(i)} ({results[i].duration_s:.1f} s)" for i in todo if not results[i].cached]
     same = [score(i) for i in todo if results[i].cached]
     rest = [i for i in results if i not in todo]
-    parts = [f"graded now: {', '.join(now)}" if now else "nothing graded now",
-             f"unchanged since the last autograde: {', '.join(same)}" if same else "",
-             f"left as released (not run): {', '.join(rest)}" if rest else ""]
+    parts = [
+        f"graded now: {', '.join(now)}" if now else "nothing graded now",
+        f"unchanged since the last autograde: {', '.join(same)}" if same else "",
+        f"left as released (not run): {', '.join(rest)}" if rest else "",
+    ]
     return "; ".join(p for p in parts if p)
 
 
@@ -275,9 +301,14 @@ class RequireGradeOutputs(NbGraderPreprocessor):
         if _is_test_cell(cell):
             printed = any(o.get("output_type") in ("stream", "error") for o in cell.get("outputs", []))
             if not printed:
-                cell.outputs.append(nbformat.v4.new_output(
-                    "error", ename="NotGraded", evalue="this test cell was not graded",
-                    traceback=["NotGraded: this test cell was not graded (not a key point of the course)"]))
+                cell.outputs.append(
+                    nbformat.v4.new_output(
+                        "error",
+                        ename="NotGraded",
+                        evalue="this test cell was not graded",
+                        traceback=["NotGraded: this test cell was not graded (not a key point of the course)"],
+                    )
+                )
         return cell, resources
 
 
@@ -311,9 +342,25 @@ class HideRubrics(NbGraderPreprocessor):
 
 
 # ---------------------------------------------------------------------------- export
-EXPORT_COLUMNS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
-                  "raw_score", "late_submission_penalty", "score", "max_score",
-                  "status", "key_points", "key_points_max", "written", "written_max", "written_to_grade"]
+EXPORT_COLUMNS = [
+    "assignment",
+    "duedate",
+    "timestamp",
+    "student_id",
+    "last_name",
+    "first_name",
+    "email",
+    "raw_score",
+    "late_submission_penalty",
+    "score",
+    "max_score",
+    "status",
+    "key_points",
+    "key_points_max",
+    "written",
+    "written_max",
+    "written_to_grade",
+]
 
 
 class ExportGrades(ExportPlugin):
@@ -351,8 +398,14 @@ def export_row(course: Path, gradebook, assignment, student: str) -> dict:
         names = {"last_name": who.last_name or "", "first_name": who.first_name or "", "email": who.email or ""}
     except MissingEntry:
         names = {"last_name": "", "first_name": "", "email": ""}
-    row = {"assignment": assignment.name, "duedate": assignment.duedate or "", "timestamp": "",
-           "student_id": student, **names, "max_score": assignment.max_score}
+    row = {
+        "assignment": assignment.name,
+        "duedate": assignment.duedate or "",
+        "timestamp": "",
+        "student_id": student,
+        **names,
+        "max_score": assignment.max_score,
+    }
     state, note = roster.status(course, gradebook, assignment.name, student)
     row["status"] = roster.shown(state, note)
     if state != "graded":
@@ -371,12 +424,17 @@ def export_row(course: Path, gradebook, assignment, student: str) -> dict:
             else:
                 key_max += grade.max_score
                 key_points += grade.score or 0
-    row.update(timestamp=sub.timestamp or "", raw_score=sub.score,
-               late_submission_penalty=sub.late_submission_penalty or 0.0,
-               score=max(0.0, sub.score - (sub.late_submission_penalty or 0.0)),
-               key_points=key_points, key_points_max=key_max,
-               written=written if written_max else "", written_max=written_max or "",
-               written_to_grade=to_grade if written_max else "")
+    row.update(
+        timestamp=sub.timestamp or "",
+        raw_score=sub.score,
+        late_submission_penalty=sub.late_submission_penalty or 0.0,
+        score=max(0.0, sub.score - (sub.late_submission_penalty or 0.0)),
+        key_points=key_points,
+        key_points_max=key_max,
+        written=written if written_max else "",
+        written_max=written_max or "",
+        written_to_grade=to_grade if written_max else "",
+    )
     return row
 
 

@@ -20,8 +20,7 @@ import os
 from collections.abc import Callable
 
 # Settings of the driver's environment that the actors must share.
-PASSED_ON = ("PYTHONPATH", "TOOLBOX_GRADER_MODEL_CACHE", "GRADER_CACHE_DIR", "HF_HUB_OFFLINE",
-             "TRANSFORMERS_OFFLINE")
+PASSED_ON = ("PYTHONPATH", "TOOLBOX_GRADER_MODEL_CACHE", "GRADER_CACHE_DIR", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
 
 
 class _Grader:
@@ -43,8 +42,9 @@ class _Grader:
         return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def run(todo: list[dict], finished: Callable[[dict], None], *, address: str | None = None,
-        workers: int | None = None) -> None:
+def run(
+    todo: list[dict], finished: Callable[[dict], None], *, address: str | None = None, workers: int | None = None
+) -> None:
     """Grade ``todo`` on the cluster at ``address`` (None: ``RAY_ADDRESS``, else a local one)."""
     import ray
 

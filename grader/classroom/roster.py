@@ -110,8 +110,11 @@ def load_results(course: Path, assignment: str, student: str) -> dict[str, Exerc
 def students(course: Path, gradebook) -> list[str]:
     """The class: the gradebook's students and every folder of ``submitted/``."""
     submitted = Path(course) / "submitted"
-    folders = {p.name for p in submitted.iterdir() if p.is_dir() and not p.name.startswith(".")} \
-        if submitted.is_dir() else set()
+    folders = (
+        {p.name for p in submitted.iterdir() if p.is_dir() and not p.name.startswith(".")}
+        if submitted.is_dir()
+        else set()
+    )
     return sorted({s.id for s in gradebook.students} | folders)
 
 
@@ -176,11 +179,17 @@ def student_outcomes(course: Path, gradebook, student: str, assignments: set[str
                 if ex_id not in catalog.BY_ID:
                     continue
                 if kp_id == "written":
-                    written[ex_id] = ("no response" if grade.manual_score is None and grade.auto_score == 0 else
-                                      "to grade" if grade.score is None else f"{grade.score:g}/{grade.max_score:g}")
+                    written[ex_id] = (
+                        "no response"
+                        if grade.manual_score is None and grade.auto_score == 0
+                        else "to grade"
+                        if grade.score is None
+                        else f"{grade.score:g}/{grade.max_score:g}"
+                    )
                     continue
-                kp = next((k for k in recorded.get(ex_id, ExerciseResult(ex_id, "")).key_points
-                           if k.key_point == kp_id), None)
+                kp = next(
+                    (k for k in recorded.get(ex_id, ExerciseResult(ex_id, "")).key_points if k.key_point == kp_id), None
+                )
                 if grade.manual_score is None and kp is not None and kp.status == "not_verifiable":
                     outcomes.setdefault(ex_id, {})[kp_id] = None
                 else:
@@ -203,13 +212,20 @@ def student_mastery(course: Path, gradebook, student: str, assignments: set[str]
             sets[set_id] = "{}/{}".format(*s.sets[set_id])
     c_ids = [ex.id for ex in catalog.CATALOG if ex.set == "C"]
     c_graded = states["C"][0] == "graded"
-    row = {"student": student, "level": s.level, "pass_line": "met" if s.pass_line else "not met",
-           "next_level_needs": "; ".join(s.next_level_needs) if s.level != "can-teach" else "",
-           **sets,
-           **{cid: "{}/{}".format(*s.c_points[cid]) if c_graded else "" for cid in c_ids},
-           **{f"written_{cid}": written.get(cid, "") if c_graded else "" for cid in c_ids}}
-    detail = {"status": {k: {"state": v[0], "note": v[1]} for k, v in states.items()},
-              "summary": s.to_dict(), "written": written}
+    row = {
+        "student": student,
+        "level": s.level,
+        "pass_line": "met" if s.pass_line else "not met",
+        "next_level_needs": "; ".join(s.next_level_needs) if s.level != "can-teach" else "",
+        **sets,
+        **{cid: "{}/{}".format(*s.c_points[cid]) if c_graded else "" for cid in c_ids},
+        **{f"written_{cid}": written.get(cid, "") if c_graded else "" for cid in c_ids},
+    }
+    detail = {
+        "status": {k: {"state": v[0], "note": v[1]} for k, v in states.items()},
+        "summary": s.to_dict(),
+        "written": written,
+    }
     return {"row": row, "detail": detail}
 
 

@@ -56,7 +56,6 @@ PART_TITLES = {
 }
 
 
-
 @dataclass(frozen=True)
 class KeyPoint:
     """One sub-check.
@@ -203,122 +202,259 @@ def p7(set_: str, n: int, *, followup: bool = False) -> str:
     heading = {"A": H7_A, "B": H7_B, "C": H7_C}[set_]
     if set_ == "C":
         part = "追问方向" if followup else "答案要点"
-        return at(f"part 7, §五.{set_} question {n}, {'follow-up directions' if followup else 'key points'}",
-                  heading, part)
+        return at(
+            f"part 7, §五.{set_} question {n}, {'follow-up directions' if followup else 'key points'}", heading, part
+        )
     return at(f"part 7, §五.{set_} question {n}, its answer", heading, "答案")
 
 
 # ---------------------------------------------------------------- what the course says
 # Shown with the expected value (for a recall key point: after repeated misses or --reveal).
-L_GIL = ("the GIL lets one thread run Python bytecode at a time: CPU-bound threads give ~1.0x "
-         "(serial / 8 threads / 8 processes = 0.46 / 0.46 / 0.15 s); processes, not threads, speed it up "
-         "— 「GIL 让 CPU 密集的线程不并行，进程池才有用」")
-L_STREAM = ("chain generators read -> filter -> dedupe -> count: one record plus the dedupe hash set is in "
-            "memory, so the peak does not depend on the file's size — 「生成器让峰值内存与文件大小无关」")
-L_LIST = ("a JSONL file read into a list of json.loads'd records peaks at about 5x its size (19.4 MB -> "
-          "102.9 MB, 5.3x): 8 GB needs ~40 GB, 10 GB ~50 GB — 「按 5 倍算，10 GB 读成 list 要 50 GB」")
-L_BROADCAST = ("broadcasting: align from the right; each dimension equal, or one of them 1 (or missing); the 1 "
-               "is stretched — 「广播三条规则：右对齐；每维相等或其中一个是 1；为 1 的被复制」")
-L_INDEX = ("nbytes = elements x bytes per element (bf16: 2); an integer index removes its dimension, a slice "
-           "keeps it — 「整数索引消灭一维、切片保留一维」")
-L_EINSUM = ("QK^T is 'btd,bsd->bts', PV is 'bts,bsd->btd'; with heads 'bhtd,bhsd->bhts' — "
-            "「\\(QK^T\\) 是 \"btd,bsd->bts\"，\\(PV\\) 是 \"bts,bsd->btd\"」")
-L_TOL = ("match a reference implementation to floating-point precision: float32 ~1e-6, float64 ~1e-12 — "
-         "「对数值的标准：float32 约 \\(10^{-6}\\)、float64 约 \\(10^{-12}\\)」")
-L_CI = ("ci95 = 1.96 sqrt(p(1-p)/n): 80 questions give ±10.9 points, too wide to tell 5 points apart — "
-        "「ci95 \\(= 1.96\\sqrt{\\hat p(1 - \\hat p)/n}\\)」")
-L_BANDS = ("several seeds: report mean and std, plot the mean with a shaded band; only bands that do not "
-           "overlap show a difference — 「两条阴影带后期不重叠才算差别」")
-L_LNV = ("the first-step loss should be ln V (a fresh model predicts about uniformly): 5.07 ~ ln 128 = 4.85; "
-         "far above it means the output layer's initial logits are too large — "
-         "「第一步 loss 该是 \\(\\ln V\\)」")
-L_ACCUM = ("backward() adds into .grad, it never overwrites: every step needs zero_grad, and gradient "
-           "accumulation needs no extra code — 「backward() 累加所以要 zero_grad」")
-L_LOOP = ("the twenty lines add four things to the tutorial's five: autocast(bfloat16), .float() logits with "
-          "ignore_index=-100, clip_grad_norm_(1.0), warmup + cosine; and zero_grad(set_to_none=True) after the "
-          "step — 「.float() / ignore_index=-100 / clip_grad_norm_(1.0)」")
-L_IGNORE = ("the label ignore index is -100: cross_entropy leaves those positions out — 「ignore_index=-100 是 SFT 的 "
-            "loss mask」")
-L_16 = ("16 bytes per trainable parameter = bf16 weight 2 + bf16 gradient 2 + fp32 master weight 4 + AdamW's "
-        "two moments 4 + 4; a frozen parameter keeps its bf16 weight only — "
-        "「16 字节 / 可训练参数 = bf16 权重 2 + bf16 梯度 2 + fp32 主权重 4 + AdamW 两个矩 4 + 4」")
-L_LORA_STATE = ("LoRA freezes the base and keeps one bf16 copy (2 bytes/param); only the adapters pay the 16 "
-                "bytes: Llama-3-8B 16.1 + 0.67 = 16.7 GB; full 128.5 GB; QLoRA 4.4 + 0.67 ~ 5.1 GB")
-L_ACT = ("activations are outside the account: proportional to B x T x layers x d, not to the parameters "
-         "(Llama-3-8B, B=1, T=4096: ~16.5 GiB, about 6 d-sized + 3 d_ff-sized tensors per token and layer); "
-         "gradient checkpointing keeps only each layer's input (1.0 GiB) for ~30% more compute")
-L_OOM = ("attribute an OOM by when it happens: at load, the weights; at the first backward, gradients and "
-         "state; with longer sequences, activations (KV cache at inference); LoRA and still OOM: "
-         "activations — 「OOM 按爆的时机归因」")
-L_DDP = ("DDP keeps a full replica (state + its own activations) on every GPU and all-reduces the gradients "
-         "(= an n-times larger batch); it needs the model to fit one GPU, otherwise FSDP shards parameters, "
-         "gradients and state (128.5 GB over 8 GPUs: 16 GB each)")
-L_LORA = ("LoRA adds (alpha/r) B A x: r x (in + out) parameters per hooked linear, linear in r; "
-          "target_modules='all-linear' hooks the seven linears of every block (not lm_head); r = 16, "
-          "alpha = 32 (alpha = 2r); Qwen2.5-0.5B r=16: 8.80M trainable; merging gives W' = W + (alpha/r) B A")
-L_EOS = ("the end-of-sequence token must be in the loss, and often enough: mask the prompt and the padding "
-         "to -100 by position, keep the EOS label; 85% of a batch's labels were -100 — "
-         "「结束符必须进 loss、且要见够多次」")
-L_RIDGE = ("ridge = peak FLOP/s / bandwidth = 989e12 / 3.35e12 ~ 295 FLOP/byte; decode reads every weight once "
-           "for 2 FLOPs per token: intensity = batch; time = max(FLOPs / peak, bytes / bandwidth)")
-L_DECODE = ("decode floor = bytes of the weights / bandwidth: 16.06 GB / 3.35 TB/s ~ 4.8 ms per token; "
-            "quantization (fewer bytes) speeds memory-bound decode, not compute-bound training")
-L_KV = ("KV cache per token = 2 (K and V) x layers x n_kv_heads x head_dim x bytes: Llama-3-8B "
-        "2 x 8 x 128 x 32 x 2 = 131,072 B; GQA's fewer KV heads shrink it")
-L_PROF = ("in a profiler table GEMM + attention should dominate; backward ~ 2x forward; device time much "
-          "smaller than wall time means the device idles (data loading, .item() syncs, launches); "
-          "copy_ / contiguous at the top means shape conversions")
-L_RECORD = ("the minimal run record has seven items: run id, commit, config, data version, seed, environment, "
-            "metrics — 「七项记录：run id · commit · 配置文件 · 数据版本 · seed · 环境 · 指标」")
-L_SEED = ("the same seed twice must give the identical result (3.237898 both times); another seed moved a "
-          "20-step run by 0.14 — 「同 seed 两次 3.237898 一致，seed 1 差 0.1404」")
+L_GIL = (
+    "the GIL lets one thread run Python bytecode at a time: CPU-bound threads give ~1.0x "
+    "(serial / 8 threads / 8 processes = 0.46 / 0.46 / 0.15 s); processes, not threads, speed it up "
+    "— 「GIL 让 CPU 密集的线程不并行，进程池才有用」"
+)
+L_STREAM = (
+    "chain generators read -> filter -> dedupe -> count: one record plus the dedupe hash set is in "
+    "memory, so the peak does not depend on the file's size — 「生成器让峰值内存与文件大小无关」"
+)
+L_LIST = (
+    "a JSONL file read into a list of json.loads'd records peaks at about 5x its size (19.4 MB -> "
+    "102.9 MB, 5.3x): 8 GB needs ~40 GB, 10 GB ~50 GB — 「按 5 倍算，10 GB 读成 list 要 50 GB」"
+)
+L_BROADCAST = (
+    "broadcasting: align from the right; each dimension equal, or one of them 1 (or missing); the 1 "
+    "is stretched — 「广播三条规则：右对齐；每维相等或其中一个是 1；为 1 的被复制」"
+)
+L_INDEX = (
+    "nbytes = elements x bytes per element (bf16: 2); an integer index removes its dimension, a slice "
+    "keeps it — 「整数索引消灭一维、切片保留一维」"
+)
+L_EINSUM = (
+    "QK^T is 'btd,bsd->bts', PV is 'bts,bsd->btd'; with heads 'bhtd,bhsd->bhts' — "
+    '「\\(QK^T\\) 是 "btd,bsd->bts"，\\(PV\\) 是 "bts,bsd->btd"」'
+)
+L_TOL = (
+    "match a reference implementation to floating-point precision: float32 ~1e-6, float64 ~1e-12 — "
+    "「对数值的标准：float32 约 \\(10^{-6}\\)、float64 约 \\(10^{-12}\\)」"
+)
+L_CI = (
+    "ci95 = 1.96 sqrt(p(1-p)/n): 80 questions give ±10.9 points, too wide to tell 5 points apart — "
+    "「ci95 \\(= 1.96\\sqrt{\\hat p(1 - \\hat p)/n}\\)」"
+)
+L_BANDS = (
+    "several seeds: report mean and std, plot the mean with a shaded band; only bands that do not "
+    "overlap show a difference — 「两条阴影带后期不重叠才算差别」"
+)
+L_LNV = (
+    "the first-step loss should be ln V (a fresh model predicts about uniformly): 5.07 ~ ln 128 = 4.85; "
+    "far above it means the output layer's initial logits are too large — "
+    "「第一步 loss 该是 \\(\\ln V\\)」"
+)
+L_ACCUM = (
+    "backward() adds into .grad, it never overwrites: every step needs zero_grad, and gradient "
+    "accumulation needs no extra code — 「backward() 累加所以要 zero_grad」"
+)
+L_LOOP = (
+    "the twenty lines add four things to the tutorial's five: autocast(bfloat16), .float() logits with "
+    "ignore_index=-100, clip_grad_norm_(1.0), warmup + cosine; and zero_grad(set_to_none=True) after the "
+    "step — 「.float() / ignore_index=-100 / clip_grad_norm_(1.0)」"
+)
+L_IGNORE = (
+    "the label ignore index is -100: cross_entropy leaves those positions out — 「ignore_index=-100 是 SFT 的 "
+    "loss mask」"
+)
+L_16 = (
+    "16 bytes per trainable parameter = bf16 weight 2 + bf16 gradient 2 + fp32 master weight 4 + AdamW's "
+    "two moments 4 + 4; a frozen parameter keeps its bf16 weight only — "
+    "「16 字节 / 可训练参数 = bf16 权重 2 + bf16 梯度 2 + fp32 主权重 4 + AdamW 两个矩 4 + 4」"
+)
+L_LORA_STATE = (
+    "LoRA freezes the base and keeps one bf16 copy (2 bytes/param); only the adapters pay the 16 "
+    "bytes: Llama-3-8B 16.1 + 0.67 = 16.7 GB; full 128.5 GB; QLoRA 4.4 + 0.67 ~ 5.1 GB"
+)
+L_ACT = (
+    "activations are outside the account: proportional to B x T x layers x d, not to the parameters "
+    "(Llama-3-8B, B=1, T=4096: ~16.5 GiB, about 6 d-sized + 3 d_ff-sized tensors per token and layer); "
+    "gradient checkpointing keeps only each layer's input (1.0 GiB) for ~30% more compute"
+)
+L_OOM = (
+    "attribute an OOM by when it happens: at load, the weights; at the first backward, gradients and "
+    "state; with longer sequences, activations (KV cache at inference); LoRA and still OOM: "
+    "activations — 「OOM 按爆的时机归因」"
+)
+L_DDP = (
+    "DDP keeps a full replica (state + its own activations) on every GPU and all-reduces the gradients "
+    "(= an n-times larger batch); it needs the model to fit one GPU, otherwise FSDP shards parameters, "
+    "gradients and state (128.5 GB over 8 GPUs: 16 GB each)"
+)
+L_LORA = (
+    "LoRA adds (alpha/r) B A x: r x (in + out) parameters per hooked linear, linear in r; "
+    "target_modules='all-linear' hooks the seven linears of every block (not lm_head); r = 16, "
+    "alpha = 32 (alpha = 2r); Qwen2.5-0.5B r=16: 8.80M trainable; merging gives W' = W + (alpha/r) B A"
+)
+L_EOS = (
+    "the end-of-sequence token must be in the loss, and often enough: mask the prompt and the padding "
+    "to -100 by position, keep the EOS label; 85% of a batch's labels were -100 — "
+    "「结束符必须进 loss、且要见够多次」"
+)
+L_RIDGE = (
+    "ridge = peak FLOP/s / bandwidth = 989e12 / 3.35e12 ~ 295 FLOP/byte; decode reads every weight once "
+    "for 2 FLOPs per token: intensity = batch; time = max(FLOPs / peak, bytes / bandwidth)"
+)
+L_DECODE = (
+    "decode floor = bytes of the weights / bandwidth: 16.06 GB / 3.35 TB/s ~ 4.8 ms per token; "
+    "quantization (fewer bytes) speeds memory-bound decode, not compute-bound training"
+)
+L_KV = (
+    "KV cache per token = 2 (K and V) x layers x n_kv_heads x head_dim x bytes: Llama-3-8B "
+    "2 x 8 x 128 x 32 x 2 = 131,072 B; GQA's fewer KV heads shrink it"
+)
+L_PROF = (
+    "in a profiler table GEMM + attention should dominate; backward ~ 2x forward; device time much "
+    "smaller than wall time means the device idles (data loading, .item() syncs, launches); "
+    "copy_ / contiguous at the top means shape conversions"
+)
+L_RECORD = (
+    "the minimal run record has seven items: run id, commit, config, data version, seed, environment, "
+    "metrics — 「七项记录：run id · commit · 配置文件 · 数据版本 · seed · 环境 · 指标」"
+)
+L_SEED = (
+    "the same seed twice must give the identical result (3.237898 both times); another seed moved a "
+    "20-step run by 0.14 — 「同 seed 两次 3.237898 一致，seed 1 差 0.1404」"
+)
 
 # The rules without the course's numbers, for key points whose expected value is shown at the first
 # failure (``kp``): what they teach must not give away a value a ``fact`` key point withholds.
-L_GIL_RULE = ("the GIL lets one thread run Python bytecode at a time: CPU-bound threads keep one core busy; worker "
-              "processes, each with its own interpreter, run on several — 「GIL 让 CPU 密集的线程不并行，"
-              "进程池才有用」")
-L_ACT_RULE = ("activations are outside the account: they grow with B x T x layers x d, not with the parameters; "
-              "gradient checkpointing keeps only each layer's input and recomputes the rest — 「激活是账外的一块」")
-L_LORA_RULE = ("LoRA adds (alpha/r) B A x beside a frozen linear: r x (in + out) parameters per hooked linear; "
-               "target_modules='all-linear' hooks every linear of the blocks, not lm_head; merging folds it in: "
-               "W' = W + (alpha/r) B A, the base model's shape")
-L_KV_RULE = ("the KV cache keeps K and V of every layer for every token: two [B, n_kv_heads, T, head_dim] tensors "
-             "per layer; GQA's fewer KV heads shrink it")
-L_EOS_RULE = ("the end-of-sequence token must be in the loss, and often enough: the prompt and the padding are left "
-              "out of it, the answer and its EOS kept — 「结束符必须进 loss、且要见够多次」")
-L_BYTES_RULE = ("every tensor a step keeps counts numel x element_size: the weights (a tied embedding once), a "
-                "gradient per trainable parameter and the optimizer's state — 「numel() × element_size() "
-                "是任何张量的字节数」")
-L_AMP = ("autocast(bfloat16) runs the matmuls in bf16 and keeps reductions such as the loss in fp32; the parameters "
-         "stay fp32 — 「autocast(bfloat16) 是混合精度」")
-L_FLOAT_LOSS = ("the loss is computed on fp32 logits, over the labelled positions only (the prompt and the padding are "
-                "no targets) — 「.float() 是 softmax 的数值」")
+L_GIL_RULE = (
+    "the GIL lets one thread run Python bytecode at a time: CPU-bound threads keep one core busy; worker "
+    "processes, each with its own interpreter, run on several — 「GIL 让 CPU 密集的线程不并行，"
+    "进程池才有用」"
+)
+L_ACT_RULE = (
+    "activations are outside the account: they grow with B x T x layers x d, not with the parameters; "
+    "gradient checkpointing keeps only each layer's input and recomputes the rest — 「激活是账外的一块」"
+)
+L_LORA_RULE = (
+    "LoRA adds (alpha/r) B A x beside a frozen linear: r x (in + out) parameters per hooked linear; "
+    "target_modules='all-linear' hooks every linear of the blocks, not lm_head; merging folds it in: "
+    "W' = W + (alpha/r) B A, the base model's shape"
+)
+L_KV_RULE = (
+    "the KV cache keeps K and V of every layer for every token: two [B, n_kv_heads, T, head_dim] tensors "
+    "per layer; GQA's fewer KV heads shrink it"
+)
+L_EOS_RULE = (
+    "the end-of-sequence token must be in the loss, and often enough: the prompt and the padding are left "
+    "out of it, the answer and its EOS kept — 「结束符必须进 loss、且要见够多次」"
+)
+L_BYTES_RULE = (
+    "every tensor a step keeps counts numel x element_size: the weights (a tied embedding once), a "
+    "gradient per trainable parameter and the optimizer's state — 「numel() × element_size() "
+    "是任何张量的字节数」"
+)
+L_AMP = (
+    "autocast(bfloat16) runs the matmuls in bf16 and keeps reductions such as the loss in fp32; the parameters "
+    "stay fp32 — 「autocast(bfloat16) 是混合精度」"
+)
+L_FLOAT_LOSS = (
+    "the loss is computed on fp32 logits, over the labelled positions only (the prompt and the padding are "
+    "no targets) — 「.float() 是 softmax 的数值」"
+)
 L_SCHEDULE = "the learning rate warms up, then decays along a cosine to its minimum — 「不 warmup 前几步可能发散」"
-L_LINES = ("forward, loss, backward(), clip, optimizer.step(), scheduler.step(), zero_grad: each line guards against "
-           "its own accident — 「二十行里每一行对应一个概念」")
-L_TRACE = ("each line of the loop leaves its sign in a trace: the lr moves only when the scheduler steps, the norm at "
-           "the step stays bounded only when clipped, gradients pile up across steps unless cleared — "
-           "「backward() 累加所以要 zero_grad」")
+L_LINES = (
+    "forward, loss, backward(), clip, optimizer.step(), scheduler.step(), zero_grad: each line guards against "
+    "its own accident — 「二十行里每一行对应一个概念」"
+)
+L_TRACE = (
+    "each line of the loop leaves its sign in a trace: the lr moves only when the scheduler steps, the norm at "
+    "the step stays bounded only when clipped, gradients pile up across steps unless cleared — "
+    "「backward() 累加所以要 zero_grad」"
+)
 
 # Answers no stub may contain: the course's must-remember numbers and formulas, and the calls that
 # would do the exercise for the learner. An item found in an exercise's own quoted question is
 # allowed there (the question states what it states). Matched case-insensitively; an item that
 # starts or ends with a letter or digit matches only as a whole word there.
 FORBIDDEN_EVERYWHERE: tuple[str, ...] = (
-    "-100", "131,072", "131072", "131 KB", "295", "4.8 ms", "4.85", "ln V", "ln(V", "ln 128", "log(V",
-    "16 bytes", "2 + 2 + 4 + 4 + 4", "2+2+4+4+4", "14 bytes", "1.96", "989", "3.35", "8.03e9", "16.06",
-    "41.9", "8,798,208", "8798208", "840,448", "840448", "128.5", "16.5 GiB", "1.0 GiB", "5.3x", "102.9",
-    "11.5 MB", "0.46", "3.1x", "1.0x", "30x", "3.237898", "0.14", "85%", "10.9", "0.109",
-    "merge_and_unload", "LambdaLR", "clip_grad_norm", "autocast", "ignore_index=", "set_to_none",
-    "warmup + cosine", "cosine", "GIL", "global interpreter lock", "bytes / bandwidth", "/ bandwidth",
-    "peak / bandwidth", "sqrt(d)", "√d", "r(m + n)", "alpha / r", "alpha/r", "(alpha/r)", "α/r",
-    "nproc_per_node", "uniform", "natural log", "seven items", "seven-item", "K and V", "keys and values",
+    "-100",
+    "131,072",
+    "131072",
+    "131 KB",
+    "295",
+    "4.8 ms",
+    "4.85",
+    "ln V",
+    "ln(V",
+    "ln 128",
+    "log(V",
+    "16 bytes",
+    "2 + 2 + 4 + 4 + 4",
+    "2+2+4+4+4",
+    "14 bytes",
+    "1.96",
+    "989",
+    "3.35",
+    "8.03e9",
+    "16.06",
+    "41.9",
+    "8,798,208",
+    "8798208",
+    "840,448",
+    "840448",
+    "128.5",
+    "16.5 GiB",
+    "1.0 GiB",
+    "5.3x",
+    "102.9",
+    "11.5 MB",
+    "0.46",
+    "3.1x",
+    "1.0x",
+    "30x",
+    "3.237898",
+    "0.14",
+    "85%",
+    "10.9",
+    "0.109",
+    "merge_and_unload",
+    "LambdaLR",
+    "clip_grad_norm",
+    "autocast",
+    "ignore_index=",
+    "set_to_none",
+    "warmup + cosine",
+    "cosine",
+    "GIL",
+    "global interpreter lock",
+    "bytes / bandwidth",
+    "/ bandwidth",
+    "peak / bandwidth",
+    "sqrt(d)",
+    "√d",
+    "r(m + n)",
+    "alpha / r",
+    "alpha/r",
+    "(alpha/r)",
+    "α/r",
+    "nproc_per_node",
+    "uniform",
+    "natural log",
+    "seven items",
+    "seven-item",
+    "K and V",
+    "keys and values",
 )
 
 CATALOG: tuple[Exercise, ...] = (
     # ---------------------------------------------------------------- R
-    _ex("R", "r_recall", "R", 7, "Must-remember numbers and conclusions of the six parts",
+    _ex(
+        "R",
+        "r_recall",
+        "R",
+        7,
+        "Must-remember numbers and conclusions of the six parts",
         fact("bytes_per_param", "the bytes one trainable parameter costs, part by part", P4_MUST, L_16),
         fact("ridge_point", "the ridge point of the roofline", P6_MUST, L_RIDGE),
         fact("decode_floor", "the decode floor of one token at batch 1, in ms", P6_MUST, L_DECODE),
@@ -329,449 +465,1564 @@ CATALOG: tuple[Exercise, ...] = (
         fact("einsum_pv", "the einsum subscripts of the output PV", P2_MUST, L_EINSUM),
         fact("ci95", "the half-width of an accuracy's 95% interval", P2_MUST, L_CI),
         fact("thread_speedup", "the thread speed-up of CPU-bound Python", P1_MUST, L_GIL),
-        fact("part_topics", "which part teaches which topic", P7_TABLE,
-             "1 Python, 2 NumPy / Pandas / Matplotlib, 3 the training loop, 4 memory arithmetic (mixed "
-             "precision, the account, multi-GPU), 5 Hugging Face, 6 GPU intuition & experiment management"),
+        fact(
+            "part_topics",
+            "which part teaches which topic",
+            P7_TABLE,
+            "1 Python, 2 NumPy / Pandas / Matplotlib, 3 the training loop, 4 memory arithmetic (mixed "
+            "precision, the account, multi-GPU), 5 Hugging Face, 6 GPU intuition & experiment management",
+        ),
         fact("run_record_items", "the items of the minimal run record", P6_MUST, L_RECORD),
         question="哪些数字与结论必须能脱口而出？",
-        forbidden=("5 x", "fp32 master", "adam_m", "exp_avg", "first moment", "second moment", "bf16 weights",
-                   "btd", "bsd", "bts", "bhtd", "->bts", "p(1-p)", "p(1 - p)", "sqrt(p", "normal approximation",
-                   "z_0.975", "0.11", "11 points", "1/V", "read once", "run id", "run_id", "data version",
-                   "commit", "environment", "seven", "Python, 2", "memory arithmetic", "Hugging Face",
-                   "9.6", "209")),
+        forbidden=(
+            "5 x",
+            "fp32 master",
+            "adam_m",
+            "exp_avg",
+            "first moment",
+            "second moment",
+            "bf16 weights",
+            "btd",
+            "bsd",
+            "bts",
+            "bhtd",
+            "->bts",
+            "p(1-p)",
+            "p(1 - p)",
+            "sqrt(p",
+            "normal approximation",
+            "z_0.975",
+            "0.11",
+            "11 points",
+            "1/V",
+            "read once",
+            "run id",
+            "run_id",
+            "data version",
+            "commit",
+            "environment",
+            "seven",
+            "Python, 2",
+            "memory arithmetic",
+            "Hugging Face",
+            "9.6",
+            "209",
+        ),
+    ),
     # ---------------------------------------------------------------- A
-    _ex("A1", "a1_streaming", "A", 1, "A JSONL corpus larger than memory would like",
-        kp("pipeline_counts", "read -> filter -> exact dedupe -> count gives the right counts on generated files",
-           P1_CONC, L_STREAM),
-        kp("peak_vs_file_size", "the pipeline's peak memory, read from outside its process (VmHWM, VmPeak), "
-           "on a small and a large file", P1_MUST, L_STREAM),
-        kp("runs_under_rlimit", "the pipeline finishes under an address-space limit set before the learner's "
-           "code runs, well below what holding the records would take", P1_MUST, L_STREAM),
-        fact("fits_in_memory", "whether a JSONL file read into a list fits in RAM, against the measured list peak",
-             P1_MUST, L_LIST),
+    _ex(
+        "A1",
+        "a1_streaming",
+        "A",
+        1,
+        "A JSONL corpus larger than memory would like",
+        kp(
+            "pipeline_counts",
+            "read -> filter -> exact dedupe -> count gives the right counts on generated files",
+            P1_CONC,
+            L_STREAM,
+        ),
+        kp(
+            "peak_vs_file_size",
+            "the pipeline's peak memory, read from outside its process (VmHWM, VmPeak), on a small and a large file",
+            P1_MUST,
+            L_STREAM,
+        ),
+        kp(
+            "runs_under_rlimit",
+            "the pipeline finishes under an address-space limit set before the learner's "
+            "code runs, well below what holding the records would take",
+            P1_MUST,
+            L_STREAM,
+        ),
+        fact(
+            "fits_in_memory",
+            "whether a JSONL file read into a list fits in RAM, against the measured list peak",
+            P1_MUST,
+            L_LIST,
+        ),
         timeout_s=240,
         question="一份 8 GB 的 JSONL，机器内存 32 GB。json.loads 后读成 list 能不能装下？用生成器峰值大约多少？",
-        forbidden=("independent of", "5x", "5 x", "five times", "several times", "40 GB", "50 GB", "hash set",
-                   "set of hashes",
-                   "hashlib", "sha1", "digest", "readlines", "line by line", "read()", "list(f)",
-                   "one record", "19.4")),
-    _ex("A2", "a2_nbytes_index", "A", 2, "Bytes of a tensor and the shape after indexing",
-        kp("nbytes_matches_meta_tensor", "nbytes(shape, dtype) against a meta-device tensor's nbytes", P2_CONC,
-           L_INDEX),
-        kp("half_precision_nbytes", "nbytes of bfloat16 and float16 tensors, the course's example first", P2_CONC,
-           L_INDEX),
+        forbidden=(
+            "independent of",
+            "5x",
+            "5 x",
+            "five times",
+            "several times",
+            "40 GB",
+            "50 GB",
+            "hash set",
+            "set of hashes",
+            "hashlib",
+            "sha1",
+            "digest",
+            "readlines",
+            "line by line",
+            "read()",
+            "list(f)",
+            "one record",
+            "19.4",
+        ),
+    ),
+    _ex(
+        "A2",
+        "a2_nbytes_index",
+        "A",
+        2,
+        "Bytes of a tensor and the shape after indexing",
+        kp(
+            "nbytes_matches_meta_tensor", "nbytes(shape, dtype) against a meta-device tensor's nbytes", P2_CONC, L_INDEX
+        ),
+        kp(
+            "half_precision_nbytes",
+            "nbytes of bfloat16 and float16 tensors, the course's example first",
+            P2_CONC,
+            L_INDEX,
+        ),
         kp("integer_index_shape", "the shape after an integer index, the course's example first", P2_CONC, L_INDEX),
-        kp("slice_shape", "the shape after a slice (also of one element or none), the course's example first",
-           P2_CONC, L_INDEX),
-        kp("full_index_expressions", "shapes after mixed index expressions (ellipsis, None, negative ints, steps)",
-           P2_CONC, L_INDEX),
+        kp(
+            "slice_shape",
+            "the shape after a slice (also of one element or none), the course's example first",
+            P2_CONC,
+            L_INDEX,
+        ),
+        kp(
+            "full_index_expressions",
+            "shapes after mixed index expressions (ellipsis, None, negative ints, steps)",
+            P2_CONC,
+            L_INDEX,
+        ),
         question="x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)：x.nbytes 多少？x[:, -1] 与 x[:, -1:] "
-                 "各是什么形状？",
-        forbidden=("two bytes", "keeps dim", "2 bytes", "16 MiB", "16,777,216", "16777216", "(16, 1024)",
-                   "(16, 1, 1024)", "removes",
-                   "keeps the dimension", "drops", "len(range", "s.indices", "inserts", "as many")),
-    _ex("A3", "a3_broadcast", "A", 2, "Broadcast two shapes",
-        kp("matches_numpy", "broadcast_shape against np.broadcast_shapes on broadcastable shapes", P2_MUST,
-           L_BROADCAST),
+        "各是什么形状？",
+        forbidden=(
+            "two bytes",
+            "keeps dim",
+            "2 bytes",
+            "16 MiB",
+            "16,777,216",
+            "16777216",
+            "(16, 1024)",
+            "(16, 1, 1024)",
+            "removes",
+            "keeps the dimension",
+            "drops",
+            "len(range",
+            "s.indices",
+            "inserts",
+            "as many",
+        ),
+    ),
+    _ex(
+        "A3",
+        "a3_broadcast",
+        "A",
+        2,
+        "Broadcast two shapes",
+        kp(
+            "matches_numpy", "broadcast_shape against np.broadcast_shapes on broadcastable shapes", P2_MUST, L_BROADCAST
+        ),
         kp("different_lengths", "shapes of different lengths, the course's example first", P2_MUST, L_BROADCAST),
         kp("raises_on_incompatible", "incompatible shapes raise ValueError, as numpy does", P2_MUST, L_BROADCAST),
         question="(8, 1, 64) + (16, 64) 能广播吗？结果什么形状？",
-        forbidden=("(8, 16, 64)", "from the right", "right-align", "align", "stretched", "missing leading",
-                   "counts as 1", "one of them", "equal or", "(4, 3)")),
-    _ex("A4", "a4_grad_accum", "A", 3, "What backward() does to .grad, and gradient accumulation",
-        kp("repeated_backward", "w.grad after k backward calls without clearing, against autograd, the course's "
-           "example first", P3_CONC, L_ACCUM),
-        kp("matches_full_batch", "an accumulation step over micro-batches of different lengths against the "
-           "full-batch gradient (1e-6)", P3_CONC, L_ACCUM),
+        forbidden=(
+            "(8, 16, 64)",
+            "from the right",
+            "right-align",
+            "align",
+            "stretched",
+            "missing leading",
+            "counts as 1",
+            "one of them",
+            "equal or",
+            "(4, 3)",
+        ),
+    ),
+    _ex(
+        "A4",
+        "a4_grad_accum",
+        "A",
+        3,
+        "What backward() does to .grad, and gradient accumulation",
+        kp(
+            "repeated_backward",
+            "w.grad after k backward calls without clearing, against autograd, the course's example first",
+            P3_CONC,
+            L_ACCUM,
+        ),
+        kp(
+            "matches_full_batch",
+            "an accumulation step over micro-batches of different lengths against the full-batch gradient (1e-6)",
+            P3_CONC,
+            L_ACCUM,
+        ),
         question="第三篇的手算例子 \\(w = 3\\)、\\(x = 2\\)、\\(L = (wx - 1)^2\\)，每次重新前向、连续 backward() "
-                 "三次而不 zero_grad，w.grad 是多少？",
-        forbidden=("60", "= 20", "adds into", "accumulates", "overwrite", "clear them", "1/k", "valid tokens",
-                   "scale", "summed loss", "zero_grad once")),
-    _ex("A5", "a5_first_loss", "A", 3, "The loss of the first training step",
+        "三次而不 zero_grad，w.grad 是多少？",
+        forbidden=(
+            "60",
+            "= 20",
+            "adds into",
+            "accumulates",
+            "overwrite",
+            "clear them",
+            "1/k",
+            "valid tokens",
+            "scale",
+            "summed loss",
+            "zero_grad once",
+        ),
+    ),
+    _ex(
+        "A5",
+        "a5_first_loss",
+        "A",
+        3,
+        "The loss of the first training step",
         fact("expected_first_loss", "the expected first-step loss for drawn vocabulary sizes", P3_MUST, L_LNV),
-        fact("flags_suspicious_loss", "the judgement on first losses that are clearly fine or clearly too high",
-             P3_MUST, L_LNV),
-        fact("init_first_loss", "the first loss of a real tiny GPT with the learner's output-layer init", P3_MUST,
-             L_LNV + "; keep a logit's std (about std(weight) x sqrt(d)) well below 1, e.g. std 0.02"),
+        fact(
+            "flags_suspicious_loss",
+            "the judgement on first losses that are clearly fine or clearly too high",
+            P3_MUST,
+            L_LNV,
+        ),
+        fact(
+            "init_first_loss",
+            "the first loss of a real tiny GPT with the learner's output-layer init",
+            P3_MUST,
+            L_LNV + "; keep a logit's std (about std(weight) x sqrt(d)) well below 1, e.g. std 0.02",
+        ),
         question="用 Qwen2.5-0.5B（词表 151936）从头初始化训练，第一步 loss 应约多少？看到 15.0 说明什么？",
-        forbidden=("11.9", "11.93", "-ln", "1 nat", "1.0 nat", "0.5 nat", "1.5", "0.02", "std 1",
-                   "logits are too large", "too large", "kaiming")),
-    _ex("A6", "a6_training_state", "A", 4, "Full vs LoRA training-state memory",
-        fact("full_finetune_bytes", "full fine-tuning's training-state bytes, the course's 3B question first",
-             P4_MUST, L_16),
-        fact("lora_bytes", "LoRA's training-state bytes (frozen base + adapters), the course's 3B question first",
-             P4_CONC, L_16 + "; " + L_LORA_STATE),
-        kp("matches_real_tensors",
-           "the total and its parts against real tensors after one step (full and peft LoRA), set up in "
-             "the course's bf16 convention",
-             P4_MUST, L_16),
+        forbidden=(
+            "11.9",
+            "11.93",
+            "-ln",
+            "1 nat",
+            "1.0 nat",
+            "0.5 nat",
+            "1.5",
+            "0.02",
+            "std 1",
+            "logits are too large",
+            "too large",
+            "kaiming",
+        ),
+    ),
+    _ex(
+        "A6",
+        "a6_training_state",
+        "A",
+        4,
+        "Full vs LoRA training-state memory",
+        fact(
+            "full_finetune_bytes",
+            "full fine-tuning's training-state bytes, the course's 3B question first",
+            P4_MUST,
+            L_16,
+        ),
+        fact(
+            "lora_bytes",
+            "LoRA's training-state bytes (frozen base + adapters), the course's 3B question first",
+            P4_CONC,
+            L_16 + "; " + L_LORA_STATE,
+        ),
+        kp(
+            "matches_real_tensors",
+            "the total and its parts against real tensors after one step (full and peft LoRA), set up in "
+            "the course's bf16 convention",
+            P4_MUST,
+            L_16,
+        ),
         question="一个 3B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 24 GB 的卡够不够？改成可训练 1% 的 LoRA "
-                 "呢？",
-        forbidden=("48 GB", "48 * 10", "6.5 GB", "6.48", "2 bytes", "4 bytes", "master", "adam_m", "adam_v",
-                   "first moment", "second moment", "grads", "fp32 copies", "bf16 weights", "only its bf16")),
-    _ex("A7", "a7_activations", "A", 4, "Activation memory, with and without checkpointing",
-        kp("growth_with_inputs", "how the activation estimate grows with B, T, the vocabulary and the dtype, "
-           "against the measured growth (ratios within 1.2x)", P4_MUST,
-           "the expected values are measured ratios, shown as they are: the saved tensors grow with what the "
-           "blocks process, and bf16 saves some tensors in fp32 (RMSNorm's upcast)"),
-        fact("checkpointed_bytes", "activations under gradient checkpointing against the measured bytes, "
-             "and the course's model", P4_MUST, L_ACT),
-        kp("tracks_measurement", "activations without checkpointing within 0.5x-1.25x of the bytes measured with "
-           "saved_tensors_hooks on real Llama models", P4_MUST, L_ACT_RULE),
+        "呢？",
+        forbidden=(
+            "48 GB",
+            "48 * 10",
+            "6.5 GB",
+            "6.48",
+            "2 bytes",
+            "4 bytes",
+            "master",
+            "adam_m",
+            "adam_v",
+            "first moment",
+            "second moment",
+            "grads",
+            "fp32 copies",
+            "bf16 weights",
+            "only its bf16",
+        ),
+    ),
+    _ex(
+        "A7",
+        "a7_activations",
+        "A",
+        4,
+        "Activation memory, with and without checkpointing",
+        kp(
+            "growth_with_inputs",
+            "how the activation estimate grows with B, T, the vocabulary and the dtype, "
+            "against the measured growth (ratios within 1.2x)",
+            P4_MUST,
+            "the expected values are measured ratios, shown as they are: the saved tensors grow with what the "
+            "blocks process, and bf16 saves some tensors in fp32 (RMSNorm's upcast)",
+        ),
+        fact(
+            "checkpointed_bytes",
+            "activations under gradient checkpointing against the measured bytes, and the course's model",
+            P4_MUST,
+            L_ACT,
+        ),
+        kp(
+            "tracks_measurement",
+            "activations without checkpointing within 0.5x-1.25x of the bytes measured with "
+            "saved_tensors_hooks on real Llama models",
+            P4_MUST,
+            L_ACT_RULE,
+        ),
         question="Llama-3-8B 微调，\\(B = 2\\)、\\(T = 8192\\)，不开 checkpointing 的激活约多少？开了呢？",
-        forbidden=("keeps inputs", "scales with", "6 d", "6d", "3 d_ff", "6 vectors", "layer's input", "layer input",
-                   "keeps only",
-                   "its input", "B x T", "B × T", "proportional", "66 GiB", "4 GiB", "32 MiB", "T x T", "recompute")),
-    _ex("A8", "a8_lora_params", "A", 5, "LoRA's trainable parameters from a config",
-        kp("matches_peft", "the count against peft on a meta-device model for drawn configs and targets",
-           P5_MUST, L_LORA_RULE),
+        forbidden=(
+            "keeps inputs",
+            "scales with",
+            "6 d",
+            "6d",
+            "3 d_ff",
+            "6 vectors",
+            "layer's input",
+            "layer input",
+            "keeps only",
+            "its input",
+            "B x T",
+            "B × T",
+            "proportional",
+            "66 GiB",
+            "4 GiB",
+            "32 MiB",
+            "T x T",
+            "recompute",
+        ),
+    ),
+    _ex(
+        "A8",
+        "a8_lora_params",
+        "A",
+        5,
+        "LoRA's trainable parameters from a config",
+        kp(
+            "matches_peft",
+            "the count against peft on a meta-device model for drawn configs and targets",
+            P5_MUST,
+            L_LORA_RULE,
+        ),
         fact("qwen_0_5b", "the course's Qwen2.5-0.5B at r = 16, all-linear", P5_MUST, L_LORA),
         fact("change_with_r", "how the count changes with r", p7("A", 8), L_LORA),
         question="第五篇的 0.5B 模型 \\(r = 16\\) 时可训练 8.80M、训练状态 141 MB；把 r 改成 32，两者各变成多少？",
-        forbidden=("17.6", "282", "r x (in", "r * (in", "r·(", "in_features", "out_features", "seven", "7 linear",
-                   "lm_head", "kv_heads*head_dim", "heads*head_dim", "d -> d_ff", "doubles", "linear in r",
-                   "proportional")),
-    _ex("A9", "a9_kv_cache", "A", 6, "KV-cache bytes, and whether they fit",
-        kp("matches_dynamic_cache", "the bytes against a real DynamicCache after a forward of a tiny GQA model",
-           P6_MUST, L_KV_RULE),
-        fact("llama3_8b_per_token", "the course's Llama-3-8B per token, and real configs for drawn B x T",
-             P6_MUST, L_KV),
-        fact("fits_decision", "the decision on GPUs drawn around the exact need, the course's question first",
-             P6_CONC,
-             L_KV + "; weights + KV cache must fit: 128 x 4K on Llama-3-8B is 68.7 GB + 16 GB ~ 85 GB > 80 GB"),
+        forbidden=(
+            "17.6",
+            "282",
+            "r x (in",
+            "r * (in",
+            "r·(",
+            "in_features",
+            "out_features",
+            "seven",
+            "7 linear",
+            "lm_head",
+            "kv_heads*head_dim",
+            "heads*head_dim",
+            "d -> d_ff",
+            "doubles",
+            "linear in r",
+            "proportional",
+        ),
+    ),
+    _ex(
+        "A9",
+        "a9_kv_cache",
+        "A",
+        6,
+        "KV-cache bytes, and whether they fit",
+        kp(
+            "matches_dynamic_cache",
+            "the bytes against a real DynamicCache after a forward of a tiny GQA model",
+            P6_MUST,
+            L_KV_RULE,
+        ),
+        fact(
+            "llama3_8b_per_token", "the course's Llama-3-8B per token, and real configs for drawn B x T", P6_MUST, L_KV
+        ),
+        fact(
+            "fits_decision",
+            "the decision on GPUs drawn around the exact need, the course's question first",
+            P6_CONC,
+            L_KV + "; weights + KV cache must fit: 128 x 4K on Llama-3-8B is 68.7 GB + 16 GB ~ 85 GB > 80 GB",
+        ),
         question="Llama-3-8B bf16 推理，128 个并发请求、每个 4K 上下文，KV cache 多大？加上权重能不能放进一张 80 GB "
-                 "卡？",
-        forbidden=("68.7", "85 GB", "n_kv_heads, seq_len", "[batch, n_kv", "[B, n_kv_heads", "K and V of", "2 x", "2 *",
-                   "per layer", "<= gpu")),
-    _ex("A10", "a10_profile_idle", "A", 6, "Where did the step's time go",
+        "卡？",
+        forbidden=(
+            "68.7",
+            "85 GB",
+            "n_kv_heads, seq_len",
+            "[batch, n_kv",
+            "[B, n_kv_heads",
+            "K and V of",
+            "2 x",
+            "2 *",
+            "per layer",
+            "<= gpu",
+        ),
+    ),
+    _ex(
+        "A10",
+        "a10_profile_idle",
+        "A",
+        6,
+        "Where did the step's time go",
         fact("idle_fraction", "the device's idle fraction, the course's question first", P6_MUST, L_PROF),
-        kp("device_time_from_ops", "device time from the op rows of a real profile", P6_CONC,
-           "a row's total time includes the ops it called: add up self times, or nested work counts twice"),
-        kp("classifies_real_profiles", "the label of real torch.profiler runs whose time goes to different places",
-           P6_MUST, L_PROF),
+        kp(
+            "device_time_from_ops",
+            "device time from the op rows of a real profile",
+            P6_CONC,
+            "a row's total time includes the ops it called: add up self times, or nested work counts twice",
+        ),
+        kp(
+            "classifies_real_profiles",
+            "the label of real torch.profiler runs whose time goes to different places",
+            P6_MUST,
+            L_PROF,
+        ),
         timeout_s=240,
         question="一步训练墙钟 300 ms，profiler 表里 CUDA 时间合计 90 ms、aten::mm 与 attention 占其中 60%。"
-                 "瓶颈最可能在哪？",
-        forbidden=("0.7", "70%", "1 - device", "device / wall", "more than half", "half of", "at least half",
-                   "self times", "sum of self", "counted once", "more than once", "GEMM", "copy_", "contiguous",
-                   "data loading", ".item()", "launch")),
+        "瓶颈最可能在哪？",
+        forbidden=(
+            "0.7",
+            "70%",
+            "1 - device",
+            "device / wall",
+            "more than half",
+            "half of",
+            "at least half",
+            "self times",
+            "sum of self",
+            "counted once",
+            "more than once",
+            "GEMM",
+            "copy_",
+            "contiguous",
+            "data loading",
+            ".item()",
+            "launch",
+        ),
+    ),
     # ---------------------------------------------------------------- B
-    _ex("B1", "b1_lora_oom", "B", 4, "A LoRA SFT whose account fits, and still runs out of memory",
+    _ex(
+        "B1",
+        "b1_lora_oom",
+        "B",
+        4,
+        "A LoRA SFT whose account fits, and still runs out of memory",
         fact("overflowing_block", "which block overflows, on drawn budgets and the course's", P4_MIS, L_ACT),
-        fact("activations_at_new_shape", "activations at a new B, T against real models, and the course's 8B",
-             P4_MUST, L_ACT),
-        fact("activations_after_fix", "activations after the fix that keeps the model, B and T, against the "
-             "measurement, and the course's 8B at B=4, T=8192", P4_MUST, L_ACT),
-        kp("plans_that_fit", "the other two plans against the constraints they must meet, on drawn budgets",
-           P3_CONC, L_ACCUM),
+        fact(
+            "activations_at_new_shape",
+            "activations at a new B, T against real models, and the course's 8B",
+            P4_MUST,
+            L_ACT,
+        ),
+        fact(
+            "activations_after_fix",
+            "activations after the fix that keeps the model, B and T, against the "
+            "measurement, and the course's 8B at B=4, T=8192",
+            P4_MUST,
+            L_ACT,
+        ),
+        kp(
+            "plans_that_fit",
+            "the other two plans against the constraints they must meet, on drawn budgets",
+            P3_CONC,
+            L_ACCUM,
+        ),
         question="8B LoRA SFT 在一张 80 GB 卡上，账算出 16.7 GB，但 SFTConfig 里 max_length=8192、每卡 batch 4 时 OOM。"
         "哪一块爆了？改什么？",
-        forbidden=("activation block", "checkpointing fix", "or shorter", "132", "8 GiB", "8x", "x 8", "B x T",
-                   "proportional", "layer's input", "B x T x hidden",
-                   "largest divisor", "look at the activations", "not the parameters", "checkpointing", "checkpointed",
-                   "checkpoint", "accumulation", "accumulate", "accumulated", "micro", "max_seq_len", "shorter",
-                   "in the order they are allocated", "the state, then")),
-    _ex("B2", "b2_is_it_real", "B", 6, "Half a point better: is it real?",
+        forbidden=(
+            "activation block",
+            "checkpointing fix",
+            "or shorter",
+            "132",
+            "8 GiB",
+            "8x",
+            "x 8",
+            "B x T",
+            "proportional",
+            "layer's input",
+            "B x T x hidden",
+            "largest divisor",
+            "look at the activations",
+            "not the parameters",
+            "checkpointing",
+            "checkpointed",
+            "checkpoint",
+            "accumulation",
+            "accumulate",
+            "accumulated",
+            "micro",
+            "max_seq_len",
+            "shorter",
+            "in the order they are allocated",
+            "the state, then",
+        ),
+    ),
+    _ex(
+        "B2",
+        "b2_is_it_real",
+        "B",
+        6,
+        "Half a point better: is it real?",
         fact("record_diff", "which settings two run records differ in", P6_MUST, L_RECORD),
-        kp("score_verdict", "the verdict on drawn seed scores and eval sizes, and course-like cases (part 2's "
-           "five-seed example among them, under the stub's band width)",
-             P2_MUST, L_BANDS + "; " + L_CI),
+        kp(
+            "score_verdict",
+            "the verdict on drawn seed scores and eval sizes, and course-like cases (part 2's "
+            "five-seed example among them, under the stub's band width)",
+            P2_MUST,
+            L_BANDS + "; " + L_CI,
+        ),
         question="两次”同样配置”的 SFT，评测差 0.5 个点，同事说新配置更好。用哪几篇的什么判断？",
-        forbidden=("commit", "data_version", "environment", "run_id", "metrics", "seven", "fewer than 2",
-                   "ddof", "overlap", "ci95", "sqrt(", "std")),
-    _ex("B3", "b3_never_stops", "B", 5, "The model answers but never stops",
-        fact("padded_batch_labels", "the labels of real right-padded batches, against the reference data path",
-             P5_MUST, L_EOS),
-        kp("collator_diagnosis", "the findings on batches labelled by the reference and by buggy collators",
-           P5_MUST, L_EOS_RULE, hint_answers=True),
+        forbidden=(
+            "commit",
+            "data_version",
+            "environment",
+            "run_id",
+            "metrics",
+            "seven",
+            "fewer than 2",
+            "ddof",
+            "overlap",
+            "ci95",
+            "sqrt(",
+            "std",
+        ),
+    ),
+    _ex(
+        "B3",
+        "b3_never_stops",
+        "B",
+        5,
+        "The model answers but never stops",
+        fact(
+            "padded_batch_labels",
+            "the labels of real right-padded batches, against the reference data path",
+            P5_MUST,
+            L_EOS,
+        ),
+        kp(
+            "collator_diagnosis",
+            "the findings on batches labelled by the reference and by buggy collators",
+            P5_MUST,
+            L_EOS_RULE,
+            hint_answers=True,
+        ),
         question="微调后的模型回答正确但一直不停、吐乱码。从哪一行、哪个文件查？",
-        forbidden=("eos kept", "by position", "by token id", "never by", "pad_token = eos_token", "pad = EOS",
-                   "pad id 0",
-                   "(id 0)", "id 0", "masks every", "EOS label", "in the loss often", "completion_only_loss",
-                   "sft_trainer", "attention mask 1) whose", "is not a finding", "find_masked_eos", "masked_eos",
-                   "that the loss does not see", "also occurs among the real tokens")),
-    _ex("B4", "b4_merged_decode", "B", 6, "The decode floor of a merged LoRA model",
+        forbidden=(
+            "eos kept",
+            "by position",
+            "by token id",
+            "never by",
+            "pad_token = eos_token",
+            "pad = EOS",
+            "pad id 0",
+            "(id 0)",
+            "id 0",
+            "masks every",
+            "EOS label",
+            "in the loss often",
+            "completion_only_loss",
+            "sft_trainer",
+            "attention mask 1) whose",
+            "is not a finding",
+            "find_masked_eos",
+            "masked_eos",
+            "that the loss does not see",
+            "also occurs among the real tokens",
+        ),
+    ),
+    _ex(
+        "B4",
+        "b4_merged_decode",
+        "B",
+        6,
+        "The decode floor of a merged LoRA model",
         fact("decode_floor", "the batch-1 decode floor on drawn models and cards, and the course's", P6_MUST, L_DECODE),
-        kp("merged_logits", "the merged model, loaded into a plain base model, against the unmerged logits",
-           P5_MUST, L_LORA_RULE, hint_answers=True),
+        kp(
+            "merged_logits",
+            "the merged model, loaded into a plain base model, against the unmerged logits",
+            P5_MUST,
+            L_LORA_RULE,
+            hint_answers=True,
+        ),
         question="第五篇那个 Qwen2.5-0.5B merge_and_unload 后部署在 H100 上，batch 1 decode 每 token "
         "的下限约多少？合并前后这个数字变不变？",
-        forbidden=("parameter count", "same outputs", "equals unmerged", "0.29", "0.3 ms", "0.99", "494",
-                   "n_params * bytes", "* 1e3", "W'", "W +", "B A", "BA",
-                   "unload()", "zero inference overhead", "negligible", "memory-bound")),
-    _ex("B5", "b5_ddp", "B", 4, "A LoRA SFT on 8 GPUs in DDP mode",
-        kp("per_gpu_memory", "bytes per GPU under DDP, against a real LoRA replica's state", P4_CONC, L_DDP,
-           hint_answers=True),
-        fact("effective_batch", "the effective batch, and the all-reduce against the full-batch gradient", P4_CONC,
-             L_DDP),
-        kp("launch_command", "the launch command, as torchrun's own parser reads it", P1_MUST,
-           "torchrun --nproc_per_node=N starts N processes, one per GPU (accelerate launch does the same)",
-           hint_answers=True),
+        forbidden=(
+            "parameter count",
+            "same outputs",
+            "equals unmerged",
+            "0.29",
+            "0.3 ms",
+            "0.99",
+            "494",
+            "n_params * bytes",
+            "* 1e3",
+            "W'",
+            "W +",
+            "B A",
+            "BA",
+            "unload()",
+            "zero inference overhead",
+            "negligible",
+            "memory-bound",
+        ),
+    ),
+    _ex(
+        "B5",
+        "b5_ddp",
+        "B",
+        4,
+        "A LoRA SFT on 8 GPUs in DDP mode",
+        kp(
+            "per_gpu_memory",
+            "bytes per GPU under DDP, against a real LoRA replica's state",
+            P4_CONC,
+            L_DDP,
+            hint_answers=True,
+        ),
+        fact(
+            "effective_batch", "the effective batch, and the all-reduce against the full-batch gradient", P4_CONC, L_DDP
+        ),
+        kp(
+            "launch_command",
+            "the launch command, as torchrun's own parser reads it",
+            P1_MUST,
+            "torchrun --nproc_per_node=N starts N processes, one per GPU (accelerate launch does the same)",
+            hint_answers=True,
+        ),
         question="用 accelerate launch 在 8 卡上跑 8B LoRA SFT，DDP 模式。"
         "每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效 batch 是多少？",
-        forbidden=("averages", "not threads", "full replica", "replica per", "divide", "/ n_gpus", "x GPUs",
-                   "per-GPU batch x", "mean of the",
-                   "average", "--nproc", "one process per GPU", "bytecode", "16.7 GB")),
+        forbidden=(
+            "averages",
+            "not threads",
+            "full replica",
+            "replica per",
+            "divide",
+            "/ n_gpus",
+            "x GPUs",
+            "per-GPU batch x",
+            "mean of the",
+            "average",
+            "--nproc",
+            "one process per GPU",
+            "bytecode",
+            "16.7 GB",
+        ),
+    ),
     # ---------------------------------------------------------------- C
-    _ex("C1", "c1_70b_plan", "C", 4, "A 70B fine-tuning plan",
-        fact("bytes_per_param_parts", "the bytes per trainable parameter by part, against real tensors after one "
-             "AdamW step", p7("C", 1), L_16),
+    _ex(
+        "C1",
+        "c1_70b_plan",
+        "C",
+        4,
+        "A 70B fine-tuning plan",
+        fact(
+            "bytes_per_param_parts",
+            "the bytes per trainable parameter by part, against real tensors after one AdamW step",
+            p7("C", 1),
+            L_16,
+        ),
         fact("full_finetune_total", "full fine-tuning's state and GPU count, the course's 70B first", p7("C", 1), L_16),
-        fact("lora_total", "LoRA's state against real peft tensors set up in the course's bf16 convention, and the "
-             "course's 70B at 1.3%", p7("C", 1),
-             L_16 + "; " + L_LORA_STATE),
-        kp("per_gpu_with_activations", "bytes per GPU with activations, under DDP and FSDP", p7("C", 1),
-           L_ACT_RULE + "; DDP keeps the whole state on every GPU, FSDP shards it; neither shards the activations"),
+        fact(
+            "lora_total",
+            "LoRA's state against real peft tensors set up in the course's bf16 convention, and the "
+            "course's 70B at 1.3%",
+            p7("C", 1),
+            L_16 + "; " + L_LORA_STATE,
+        ),
+        kp(
+            "per_gpu_with_activations",
+            "bytes per GPU with activations, under DDP and FSDP",
+            p7("C", 1),
+            L_ACT_RULE + "; DDP keeps the whole state on every GPU, FSDP shards it; neither shards the activations",
+        ),
         fact("ddp_vs_fsdp", "the choice between DDP and FSDP, and each one's bytes per GPU", p7("C", 1), L_DDP),
-        fact("qlora_state", "follow-up: QLoRA's state, and the course's 70B", p7("C", 1, followup=True),
-             "QLoRA stores the frozen base in 4 bits, ~0.5 bytes per parameter: 70B QLoRA fits one 80 GB GPU",
-             followup=True),
-        fact("inference_bytes", "follow-up: the bytes bf16 inference needs", p7("C", 1, followup=True),
-             "inference keeps only the bf16 weights: 2 of the 16 bytes, 1/8 of training", followup=True),
+        fact(
+            "qlora_state",
+            "follow-up: QLoRA's state, and the course's 70B",
+            p7("C", 1, followup=True),
+            "QLoRA stores the frozen base in 4 bits, ~0.5 bytes per parameter: 70B QLoRA fits one 80 GB GPU",
+            followup=True,
+        ),
+        fact(
+            "inference_bytes",
+            "follow-up: the bytes bf16 inference needs",
+            p7("C", 1, followup=True),
+            "inference keeps only the bf16 weights: 2 of the 16 bytes, 1/8 of training",
+            followup=True,
+        ),
         question="让你微调一个 70B 模型，全量还是 LoRA、几张 80 GB 卡？把账算给我看。",
-        forbidden=("fraction of a byte", "sixteen", "half byte", "activations outside", "1120", "1,120", "155 GB",
-                   "14 GPUs", "640", "0.5 byte", "half a byte", "4 bits", "4-bit",
-                   "1/8", "eighth", "2 of the", "16 x", "outside the", "not sharded", "split evenly",
-                   "shards", "master", "adam_m", "adam_v", "fp32", "2 bytes")),
-    _ex("C2", "c2_loss_triage", "C", 3, "The loss does not fall: in what order do you look",
-        fact("first_loss_verdict", "the first-loss verdict on real first losses of a char GPT and on drawn ones",
-             p7("C", 2), L_LNV),
-        kp("shape_guard", "the shape guard on shapes that torch's cross_entropy runs on silently", p7("C", 2),
-           "shapes: a wrong axis or view(-1, V) against transposed labels raises nothing; assert the shapes "
-           "before the loss — 「loss 前 assert 形状」"),
-        kp("missing_line", "the missing line, read from real short runs with one line removed", p7("C", 2),
-           L_TRACE, hint_answers=True),
-        kp("grad_norm_curve", "follow-up: the judgement on drawn gradient-norm curves", p7("C", 2, followup=True),
-           "a healthy curve: a larger first step, then small values; a later spike or a NaN is not healthy",
-           followup=True),
+        forbidden=(
+            "fraction of a byte",
+            "sixteen",
+            "half byte",
+            "activations outside",
+            "1120",
+            "1,120",
+            "155 GB",
+            "14 GPUs",
+            "640",
+            "0.5 byte",
+            "half a byte",
+            "4 bits",
+            "4-bit",
+            "1/8",
+            "eighth",
+            "2 of the",
+            "16 x",
+            "outside the",
+            "not sharded",
+            "split evenly",
+            "shards",
+            "master",
+            "adam_m",
+            "adam_v",
+            "fp32",
+            "2 bytes",
+        ),
+    ),
+    _ex(
+        "C2",
+        "c2_loss_triage",
+        "C",
+        3,
+        "The loss does not fall: in what order do you look",
+        fact(
+            "first_loss_verdict",
+            "the first-loss verdict on real first losses of a char GPT and on drawn ones",
+            p7("C", 2),
+            L_LNV,
+        ),
+        kp(
+            "shape_guard",
+            "the shape guard on shapes that torch's cross_entropy runs on silently",
+            p7("C", 2),
+            "shapes: a wrong axis or view(-1, V) against transposed labels raises nothing; assert the shapes "
+            "before the loss — 「loss 前 assert 形状」",
+        ),
+        kp(
+            "missing_line",
+            "the missing line, read from real short runs with one line removed",
+            p7("C", 2),
+            L_TRACE,
+            hint_answers=True,
+        ),
+        kp(
+            "grad_norm_curve",
+            "follow-up: the judgement on drawn gradient-norm curves",
+            p7("C", 2, followup=True),
+            "a healthy curve: a larger first step, then small values; a later spike or a NaN is not healthy",
+            followup=True,
+        ),
         question="训练 loss 不降或第一步就异常，你排查的顺序是什么？",
         allowed=("clip_grad_norm",),  # missing_line's answers are a closed list of line names
-        forbidden=("1 nat", "median", "5 x", "shapes second", "10.4", "ln 32000", "labels_shape + (", "+ (V,)",
-                   "transposed", "never changes", "1.25",
-                   "above 1.0", "1.0 +", "1e-3", "too_high if", "output layer's init", "leak", "0.3", "~2.0")),
-    _ex("C3", "c3_decode_roofline", "C", 6, "Why inference is fast only at large batch",
-        kp("decode_step_cost", "a decode step's FLOPs and bytes against FlopCounterMode on a real model, "
-             "and its intensity", p7("C", 3), L_RIDGE),
-        fact("ridge", "the ridge point and the roofline on drawn hardware, and the course's decode floor",
-             p7("C", 3), L_RIDGE + "; " + L_DECODE),
-        fact("quantization_speedup", "the roofline speed-up of quantization, for decode and for prefill / "
-             "training", p7("C", 3), L_DECODE),
-        kp("moe_decode_cost", "follow-up: an MoE decode step's FLOPs and bytes", p7("C", 3, followup=True),
-           "MoE decode computes with each token's active experts only, but a batch's tokens reach different "
-           "experts: at a serving batch every expert's weights are read — 「FLOPs 降但全部专家权重都要读」",
-           followup=True),
+        forbidden=(
+            "1 nat",
+            "median",
+            "5 x",
+            "shapes second",
+            "10.4",
+            "ln 32000",
+            "labels_shape + (",
+            "+ (V,)",
+            "transposed",
+            "never changes",
+            "1.25",
+            "above 1.0",
+            "1.0 +",
+            "1e-3",
+            "too_high if",
+            "output layer's init",
+            "leak",
+            "0.3",
+            "~2.0",
+        ),
+    ),
+    _ex(
+        "C3",
+        "c3_decode_roofline",
+        "C",
+        6,
+        "Why inference is fast only at large batch",
+        kp(
+            "decode_step_cost",
+            "a decode step's FLOPs and bytes against FlopCounterMode on a real model, and its intensity",
+            p7("C", 3),
+            L_RIDGE,
+        ),
+        fact(
+            "ridge",
+            "the ridge point and the roofline on drawn hardware, and the course's decode floor",
+            p7("C", 3),
+            L_RIDGE + "; " + L_DECODE,
+        ),
+        fact(
+            "quantization_speedup",
+            "the roofline speed-up of quantization, for decode and for prefill / training",
+            p7("C", 3),
+            L_DECODE,
+        ),
+        kp(
+            "moe_decode_cost",
+            "follow-up: an MoE decode step's FLOPs and bytes",
+            p7("C", 3, followup=True),
+            "MoE decode computes with each token's active experts only, but a batch's tokens reach different "
+            "experts: at a serving batch every expert's weights are read — 「FLOPs 降但全部专家权重都要读」",
+            followup=True,
+        ),
         question="为什么 LLM 推理 batch 大才快？量化为什么对推理有效、对训练用处不大？",
-        forbidden=("equals batch", "helps decode", "decode hard", "max(", "2 FLOPs", "multiply-add",
-                   "intensity = batch", "~ batch", "4x", "~1x", "read once",
-                   "every expert's", "all experts", "active experts", "only active", "below the ridge",
-                   "routed to every expert", "to every expert", "large enough",
-                   "shared by the batch", "26700", "flops / nbytes", "memory-bound", "compute-bound")),
-    _ex("C4", "c4_oom_attribution", "C", 4, "CUDA out of memory: which block",
-        kp("memory_blocks", "each block's bytes against real LoRA tensors (the course's bf16 convention, or "
-             "peft's default)", p7("C", 4), L_16 + "; " + L_OOM),
+        forbidden=(
+            "equals batch",
+            "helps decode",
+            "decode hard",
+            "max(",
+            "2 FLOPs",
+            "multiply-add",
+            "intensity = batch",
+            "~ batch",
+            "4x",
+            "~1x",
+            "read once",
+            "every expert's",
+            "all experts",
+            "active experts",
+            "only active",
+            "below the ridge",
+            "routed to every expert",
+            "to every expert",
+            "large enough",
+            "shared by the batch",
+            "26700",
+            "flops / nbytes",
+            "memory-bound",
+            "compute-bound",
+        ),
+    ),
+    _ex(
+        "C4",
+        "c4_oom_attribution",
+        "C",
+        4,
+        "CUDA out of memory: which block",
+        kp(
+            "memory_blocks",
+            "each block's bytes against real LoRA tensors (the course's bf16 convention, or peft's default)",
+            p7("C", 4),
+            L_16 + "; " + L_OOM,
+        ),
         fact("oom_attribution", "the block of drawn OOM events and the course's", p7("C", 4), L_OOM),
-        fact("remedy_per_block", "each block's remedies, and the largest batch that fits", p7("C", 4),
-             "weights: bf16 / quantize / more GPUs; grads and state: LoRA / FSDP / 8-bit optimizer; activations: "
-             "checkpointing / smaller batch + accumulation / shorter sequences; KV cache: fewer requests / "
-             "shorter context"),
-        kp("kv_cache_gqa", "follow-up: the KV cache with GQA against a real DynamicCache",
-             p7("C", 4, followup=True), L_KV, followup=True),
-        fact("activation_estimate", "follow-up: the course's activation estimate, on drawn configs and its 8B",
-             p7("C", 4, followup=True), L_ACT, followup=True),
+        fact(
+            "remedy_per_block",
+            "each block's remedies, and the largest batch that fits",
+            p7("C", 4),
+            "weights: bf16 / quantize / more GPUs; grads and state: LoRA / FSDP / 8-bit optimizer; activations: "
+            "checkpointing / smaller batch + accumulation / shorter sequences; KV cache: fewer requests / "
+            "shorter context",
+        ),
+        kp(
+            "kv_cache_gqa",
+            "follow-up: the KV cache with GQA against a real DynamicCache",
+            p7("C", 4, followup=True),
+            L_KV,
+            followup=True,
+        ),
+        fact(
+            "activation_estimate",
+            "follow-up: the course's activation estimate, on drawn configs and its 8B",
+            p7("C", 4, followup=True),
+            L_ACT,
+            followup=True,
+        ),
         question="CUDA out of memory，你怎么定位落在哪一块？",
-        forbidden=("by when", "four blocks", "2 bytes", "bf16 copies", "loading ->", "load ->", "first backward ->",
-                   "look at activations",
-                   "6 vectors", "6 d", "3 d_ff", "E.g. weights", "LoRA / FSDP", "2 (K", "n_kv_heads x")),
-    _ex("C5", "c5_four_additions", "C", 3, "The lines of an LLM training loop the MNIST tutorial lacks",
-        kp("amp_step", "under amp_dtype=bf16: the loss and the gradient against the course's loop; "
-           "parameters' dtype", p7("C", 5), L_AMP, hint_answers=True),
-        kp("loss_value", "the loss on targets with ignored positions, against the course's loss", p7("C", 5),
-           L_FLOAT_LOSS, hint_answers=True),
+        forbidden=(
+            "by when",
+            "four blocks",
+            "2 bytes",
+            "bf16 copies",
+            "loading ->",
+            "load ->",
+            "first backward ->",
+            "look at activations",
+            "6 vectors",
+            "6 d",
+            "3 d_ff",
+            "E.g. weights",
+            "LoRA / FSDP",
+            "2 (K",
+            "n_kv_heads x",
+        ),
+    ),
+    _ex(
+        "C5",
+        "c5_four_additions",
+        "C",
+        3,
+        "The lines of an LLM training loop the MNIST tutorial lacks",
+        kp(
+            "amp_step",
+            "under amp_dtype=bf16: the loss and the gradient against the course's loop; parameters' dtype",
+            p7("C", 5),
+            L_AMP,
+            hint_answers=True,
+        ),
+        kp(
+            "loss_value",
+            "the loss on targets with ignored positions, against the course's loss",
+            p7("C", 5),
+            L_FLOAT_LOSS,
+            hint_answers=True,
+        ),
         fact("step_gradient", "the gradient optimizer.step() sees, read from the weights", p7("C", 5), L_LOOP),
-        kp("learning_rates", "the learning rate of lr_at and of each optimizer.step()", p7("C", 5), L_SCHEDULE,
-           hint_answers=True),
-        kp("accumulated_step", "follow-up: an accumulated step against the full-batch gradient",
-           p7("C", 5, followup=True), L_ACCUM, followup=True, hint_answers=True),
+        kp(
+            "learning_rates",
+            "the learning rate of lr_at and of each optimizer.step()",
+            p7("C", 5),
+            L_SCHEDULE,
+            hint_answers=True,
+        ),
+        kp(
+            "accumulated_step",
+            "follow-up: an accumulated step against the full-batch gradient",
+            p7("C", 5, followup=True),
+            L_ACCUM,
+            followup=True,
+            hint_answers=True,
+        ),
         timeout_s=240,
         question="不用 Trainer 写一个 LLM 的训练循环，哪几行是 MNIST 教程里没有的、各在防什么？",
-        forbidden=("linearly", "ignore index", "grad accumulation", "four", "bfloat16)", ".float()", "float()",
-                   "max_norm", "1.0)", "norm 1", "lambda", "zero_grad",
-                   "divided by k", "/ k", "each loss divided", "in fp32", "reductions", "diverge",
-                   "prompt and padding")),
-    _ex("C6", "c6_trustworthy", "C", 6, "A conclusion people can trust",
+        forbidden=(
+            "linearly",
+            "ignore index",
+            "grad accumulation",
+            "four",
+            "bfloat16)",
+            ".float()",
+            "float()",
+            "max_norm",
+            "1.0)",
+            "norm 1",
+            "lambda",
+            "zero_grad",
+            "divided by k",
+            "/ k",
+            "each loss divided",
+            "in fp32",
+            "reductions",
+            "diverge",
+            "prompt and padding",
+        ),
+    ),
+    _ex(
+        "C6",
+        "c6_trustworthy",
+        "C",
+        6,
+        "A conclusion people can trust",
         kp("seeds", "mean and sample std over seeds, and whether bands overlap", p7("C", 6), L_BANDS),
         fact("ci95", "the ci95 half-width on drawn cases and the course's 80 questions", p7("C", 6), L_CI),
-        kp("per_question_diff", "the improved and degraded questions of two drawn eval tables (an inner merge)",
-           p7("C", 6), "merge the two eval tables and read the questions that changed, not only the total"),
-        fact("run_record", "the record's items and values against this interpreter and the data file", p7("C", 6),
-             L_RECORD),
+        kp(
+            "per_question_diff",
+            "the improved and degraded questions of two drawn eval tables (an inner merge)",
+            p7("C", 6),
+            "merge the two eval tables and read the questions that changed, not only the total",
+        ),
+        fact(
+            "run_record",
+            "the record's items and values against this interpreter and the data file",
+            p7("C", 6),
+            L_RECORD,
+        ),
         kp("seeded_reruns", "the experiment run twice with one seed and once with another", p7("C", 6), L_SEED),
-        fact("changed_data", "follow-up: what the record says of a data file, and of the file once changed",
-             p7("C", 6, followup=True), "the data version is the file's hash (or a datasets revision): changed "
-             "data is another experiment", followup=True),
+        fact(
+            "changed_data",
+            "follow-up: what the record says of a data file, and of the file once changed",
+            p7("C", 6, followup=True),
+            "the data version is the file's hash (or a datasets revision): changed data is another experiment",
+            followup=True,
+        ),
         question="你的实验结论要让人信，从设计到记录你会做哪些事？",
-        forbidden=("run_id", "run id", "commit", "data_version", "data version", "environment", "seven",
-                   "SEVEN_ITEMS", "manual_seed", "Generator(", "sqrt(", "pandas", "merge +", "query",
-                   "mean ± std", "mean +- std", "± std", "+- std", "Touching counts", "touching")),
-    _ex("C7", "c7_jsonl_plan", "C", 1, "Clean, dedupe and tokenize 10 GB of JSONL",
-        kp("peak_memory", "unique_texts's peak resident memory, read from outside, on a file and on it repeated 8x",
-           p7("C", 7), L_STREAM),
-        kp("parallel_tokenizing", "where the tokenizing's CPU time is spent, read from /proc", p7("C", 7),
-           L_GIL_RULE + "; e.g. multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=...): a chunksize "
-           "sends a batch of texts per pickle round-trip"),
+        forbidden=(
+            "run_id",
+            "run id",
+            "commit",
+            "data_version",
+            "data version",
+            "environment",
+            "seven",
+            "SEVEN_ITEMS",
+            "manual_seed",
+            "Generator(",
+            "sqrt(",
+            "pandas",
+            "merge +",
+            "query",
+            "mean ± std",
+            "mean +- std",
+            "± std",
+            "+- std",
+            "Touching counts",
+            "touching",
+        ),
+    ),
+    _ex(
+        "C7",
+        "c7_jsonl_plan",
+        "C",
+        1,
+        "Clean, dedupe and tokenize 10 GB of JSONL",
+        kp(
+            "peak_memory",
+            "unique_texts's peak resident memory, read from outside, on a file and on it repeated 8x",
+            p7("C", 7),
+            L_STREAM,
+        ),
+        kp(
+            "parallel_tokenizing",
+            "where the tokenizing's CPU time is spent, read from /proc",
+            p7("C", 7),
+            L_GIL_RULE + "; e.g. multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=...): a chunksize "
+            "sends a batch of texts per pickle round-trip",
+        ),
         kp("exact_dedupe", "exact dedupe of the cleaned texts, first occurrences in order", p7("C", 7), L_STREAM),
-        fact("why_not_linear",
-             "follow-up: why the parallel version falls short of a linear speed-up, against the course",
-             p7("C", 7, followup=True),
-             "8 processes reach 3.1x, not 8x: the gap is process start-up and pickling — 「差在进程启动与 pickle，"
-             "chunksize 是最重要的旋钮」", followup=True),
+        fact(
+            "why_not_linear",
+            "follow-up: why the parallel version falls short of a linear speed-up, against the course",
+            p7("C", 7, followup=True),
+            "8 processes reach 3.1x, not 8x: the gap is process start-up and pickling — 「差在进程启动与 pickle，"
+            "chunksize 是最重要的旋钮」",
+            followup=True,
+        ),
         question="一份 10 GB 的 JSONL 要清洗、去重、tokenize，机器 16 GB 内存 8 核，怎么做到又快又不爆内存？",
-        forbidden=("amdahl", "streaming", "generator", "yield", "set of", "hash", "SHA-256", "sha256", "process pool",
-                   "processes, not",
-                   "not threads", "imap(", "chunksize=chunksize", "pickle", "1 / (", "min(n_workers",
-                   "multiprocessing", "multiprocessing.pool", "ThreadPool", "Pool", "chunksize", "handing them",
-                   "worker processes", "its children", "in the parent", "processes")),
+        forbidden=(
+            "amdahl",
+            "streaming",
+            "generator",
+            "yield",
+            "set of",
+            "hash",
+            "SHA-256",
+            "sha256",
+            "process pool",
+            "processes, not",
+            "not threads",
+            "imap(",
+            "chunksize=chunksize",
+            "pickle",
+            "1 / (",
+            "min(n_workers",
+            "multiprocessing",
+            "multiprocessing.pool",
+            "ThreadPool",
+            "Pool",
+            "chunksize",
+            "handing them",
+            "worker processes",
+            "its children",
+            "in the parent",
+            "processes",
+        ),
+    ),
     # ---------------------------------------------------------------- P
-    _ex("P1", "p1_causal_attention", "P", 2, "Causal attention in einsum",
-        kp("float32_matches_sdpa", "float32 output against F.scaled_dot_product_attention(is_causal=True)",
-           P2_MUST, L_TOL),
+    _ex(
+        "P1",
+        "p1_causal_attention",
+        "P",
+        2,
+        "Causal attention in einsum",
+        kp(
+            "float32_matches_sdpa",
+            "float32 output against F.scaled_dot_product_attention(is_causal=True)",
+            P2_MUST,
+            L_TOL,
+        ),
         kp("float64_matches_sdpa", "float64 output against SDPA", P2_MUST, L_TOL),
-        kp("no_future_leak", "changing later queries, keys or values never changes an earlier output", P2_CONC,
-           "causal: position t attends to keys s <= t only; the future gets weight exactly 0"),
-        kp("attention_weights", "the attention weights against SDPA's (the output for v = identity)", P2_CONC,
-           "attention weights = softmax over the key axis of QK^T / sqrt(d), future keys masked — "
-           "「attention 沿 key 维」"),
-        kp("large_logits", "large logits: finite and still matching SDPA", P2_MUST, L_TOL +
-           "; subtract each row's maximum before exp"),
+        kp(
+            "no_future_leak",
+            "changing later queries, keys or values never changes an earlier output",
+            P2_CONC,
+            "causal: position t attends to keys s <= t only; the future gets weight exactly 0",
+        ),
+        kp(
+            "attention_weights",
+            "the attention weights against SDPA's (the output for v = identity)",
+            P2_CONC,
+            "attention weights = softmax over the key axis of QK^T / sqrt(d), future keys masked — "
+            "「attention 沿 key 维」",
+        ),
+        kp(
+            "large_logits",
+            "large logits: finite and still matching SDPA",
+            P2_MUST,
+            L_TOL + "; subtract each row's maximum before exp",
+        ),
         question="看到一个 attention 的公式，能不能写出对应的 einsum？",
-        forbidden=("softmax", "sqrt", "√", "1e-6", "1e-06", "1e-12", "2e-7", "2.65", "row max", "maximum",
-                   "-inf", "triu", "tril", "upper triangle", "btd", "bhtd", "bsd", "key axis", "each row sums")),
-    _ex("P2", "p2_training_loop", "P", 3, "The twenty-line training loop",
-        kp("first_loss", "train_step's loss of the initial model, against the grader's own forward",
-           P3_MUST, L_LINES),
-        kp("validation_perplexity",
-           "train(config): validation perplexity on unseen text after a short run, and the first loss",
-           P3_MUST, L_LINES),
+        forbidden=(
+            "softmax",
+            "sqrt",
+            "√",
+            "1e-6",
+            "1e-06",
+            "1e-12",
+            "2e-7",
+            "2.65",
+            "row max",
+            "maximum",
+            "-inf",
+            "triu",
+            "tril",
+            "upper triangle",
+            "btd",
+            "bhtd",
+            "bsd",
+            "key axis",
+            "each row sums",
+        ),
+    ),
+    _ex(
+        "P2",
+        "p2_training_loop",
+        "P",
+        3,
+        "The twenty-line training loop",
+        kp("first_loss", "train_step's loss of the initial model, against the grader's own forward", P3_MUST, L_LINES),
+        kp(
+            "validation_perplexity",
+            "train(config): validation perplexity on unseen text after a short run, and the first loss",
+            P3_MUST,
+            L_LINES,
+        ),
         kp("learning_rates", "lr_at on drawn schedules, and the lr at each optimizer.step()", P3_MUST, L_SCHEDULE),
-        kp("amp_step", "under amp_dtype=bf16: the loss and the gradient against the course's loop; "
-           "parameters' dtype", P3_MUST, L_AMP),
-        kp("loss_value", "the loss on targets with ignored positions, against the course's loss",
-           P3_MUST, L_FLOAT_LOSS),
+        kp(
+            "amp_step",
+            "under amp_dtype=bf16: the loss and the gradient against the course's loop; parameters' dtype",
+            P3_MUST,
+            L_AMP,
+        ),
+        kp(
+            "loss_value", "the loss on targets with ignored positions, against the course's loss", P3_MUST, L_FLOAT_LOSS
+        ),
         fact("step_gradient", "the gradient optimizer.step() sees, and the reported norm", P3_MUST, L_LOOP),
-        kp("grads_after_step", "each step's gradient alone, and the .grad fields after train_step", P3_CONC,
-           L_ACCUM),
+        kp("grads_after_step", "each step's gradient alone, and the .grad fields after train_step", P3_CONC, L_ACCUM),
         timeout_s=300,
         question="不用 Trainer，能不能从零写一个训练循环、在小数据集上训一个小 Transformer、并解释每一行为什么在那里？",
-        forbidden=("linearly", "linear warmup", "float logits", "clips", ".float()", "float()", "max_norm", "1.0)",
-                   "norm 1", "lambda", "zero_grad", "(step + 1)",
-                   "math.cos", "pi *", "betas", "0.95", "in this order", "9.6", "below 12", "~128",
-                   "4 layers", "n_embd 128", "cross_entropy(", "backward();")),
-    _ex("P3", "p3_memory_estimate", "P", 4, "Estimate the memory before the run",
-        kp("state_blocks", "parameter, gradient and AdamW-state bytes against real tensors after a step",
-           P4_MUST, L_BYTES_RULE + " (here plain fp32: 4 + 4 + 8 bytes per parameter)"),
-        kp("activation_block", "activation bytes against the saved-for-backward tensors of a real step",
-           P4_MUST, L_ACT_RULE + "; eager attention also saves (B, heads, T, T), the loss the (B*T, V) logits"),
-        kp("peak_block", "the peak against MemTracker's peak of a steady-state step on CPU", P4_MUST,
-           L_ACT_RULE + "; the peak comes at the start of backward: weights, state and all activations alive at once"),
-        kp("cuda_peak", "the peak against torch.cuda.max_memory_allocated()", P4_MUST,
-             "estimate before the run, max_memory_allocated() after: within 30% is a match — "
-             "「跑前算、跑后 max_memory_allocated()，误差 30% 内算会算」", needs_gpu=True),
-        fact("course_llama3_8b", "full / LoRA / QLoRA GB from a config, on drawn configs and the course's 8B",
-             P4_MUST, L_16 + "; " + L_LORA_STATE),
+        forbidden=(
+            "linearly",
+            "linear warmup",
+            "float logits",
+            "clips",
+            ".float()",
+            "float()",
+            "max_norm",
+            "1.0)",
+            "norm 1",
+            "lambda",
+            "zero_grad",
+            "(step + 1)",
+            "math.cos",
+            "pi *",
+            "betas",
+            "0.95",
+            "in this order",
+            "9.6",
+            "below 12",
+            "~128",
+            "4 layers",
+            "n_embd 128",
+            "cross_entropy(",
+            "backward();",
+        ),
+    ),
+    _ex(
+        "P3",
+        "p3_memory_estimate",
+        "P",
+        4,
+        "Estimate the memory before the run",
+        kp(
+            "state_blocks",
+            "parameter, gradient and AdamW-state bytes against real tensors after a step",
+            P4_MUST,
+            L_BYTES_RULE + " (here plain fp32: 4 + 4 + 8 bytes per parameter)",
+        ),
+        kp(
+            "activation_block",
+            "activation bytes against the saved-for-backward tensors of a real step",
+            P4_MUST,
+            L_ACT_RULE + "; eager attention also saves (B, heads, T, T), the loss the (B*T, V) logits",
+        ),
+        kp(
+            "peak_block",
+            "the peak against MemTracker's peak of a steady-state step on CPU",
+            P4_MUST,
+            L_ACT_RULE + "; the peak comes at the start of backward: weights, state and all activations alive at once",
+        ),
+        kp(
+            "cuda_peak",
+            "the peak against torch.cuda.max_memory_allocated()",
+            P4_MUST,
+            "estimate before the run, max_memory_allocated() after: within 30% is a match — "
+            "「跑前算、跑后 max_memory_allocated()，误差 30% 内算会算」",
+            needs_gpu=True,
+        ),
+        fact(
+            "course_llama3_8b",
+            "full / LoRA / QLoRA GB from a config, on drawn configs and the course's 8B",
+            P4_MUST,
+            L_16 + "; " + L_LORA_STATE,
+        ),
         timeout_s=300,
         question="能不能算出一个 8B 模型全量微调要多少显存、为什么 LoRA 能放进一张卡？",
         allowed=("set_to_none",),  # the measured loop is shown as code
-        forbidden=("30pct", "30%", "4 + 4 + 8", "4 bytes per", "two fp32", "fp32 moments", "(B, heads, T, T)", "B*T, V",
-                   "(B*T", "start of backward", "always alive", "frees them", "16.7", "5.1", "r x (in",
-                   "in_features + out_features", "2 bytes per", "16 B x")),
-    _ex("P4", "p4_lora_sft", "P", 5, "A LoRA SFT on a real model",
-        fact("data_path_labels", "the tokens and labels of the data path against the grader's own "
-             "tokenisation", P5_MUST, L_EOS),
-        kp("masked_fraction", "the fraction of label positions left out of the loss", P5_MUST,
-           "the prompt and the padding are no targets — 「只有 assistant 的几个 token 进入交叉熵」"),
+        forbidden=(
+            "30pct",
+            "30%",
+            "4 + 4 + 8",
+            "4 bytes per",
+            "two fp32",
+            "fp32 moments",
+            "(B, heads, T, T)",
+            "B*T, V",
+            "(B*T",
+            "start of backward",
+            "always alive",
+            "frees them",
+            "16.7",
+            "5.1",
+            "r x (in",
+            "in_features + out_features",
+            "2 bytes per",
+            "16 B x",
+        ),
+    ),
+    _ex(
+        "P4",
+        "p4_lora_sft",
+        "P",
+        5,
+        "A LoRA SFT on a real model",
+        fact(
+            "data_path_labels",
+            "the tokens and labels of the data path against the grader's own tokenisation",
+            P5_MUST,
+            L_EOS,
+        ),
+        kp(
+            "masked_fraction",
+            "the fraction of label positions left out of the loss",
+            P5_MUST,
+            "the prompt and the padding are no targets — 「只有 assistant 的几个 token 进入交叉熵」",
+        ),
         kp("label_at_eos", "the label at the end-of-sequence position", P5_MUST, L_EOS_RULE),
-        kp("label_at_eos_when_pad_is_eos", "the label at the end-of-sequence position when the pad id is the EOS id",
-           P5_MUST, L_EOS_RULE),
-        fact("trainable_params_match_peft", "the LoRA model's trainable parameters and scaling against peft's for the "
-             "course's configuration", P5_MUST, L_LORA),
-        kp("answers_and_stops", "after 12 LoRA steps on a real model: held-out questions answered and stopped",
-           P5_MIS, L_EOS_RULE),
-        timeout_s=600, call_timeout_s=60,
+        kp(
+            "label_at_eos_when_pad_is_eos",
+            "the label at the end-of-sequence position when the pad id is the EOS id",
+            P5_MUST,
+            L_EOS_RULE,
+        ),
+        fact(
+            "trainable_params_match_peft",
+            "the LoRA model's trainable parameters and scaling against peft's for the course's configuration",
+            P5_MUST,
+            L_LORA,
+        ),
+        kp(
+            "answers_and_stops",
+            "after 12 LoRA steps on a real model: held-out questions answered and stopped",
+            P5_MIS,
+            L_EOS_RULE,
+        ),
+        timeout_s=600,
+        call_timeout_s=60,
         question="能不能用 peft + trl 在一小时内跑起一个 LoRA SFT？卡住的时候能不能直接读源码找到原因？",
-        forbidden=("mask prompt", "eos kept", "r=16", "r = 16", "lora_alpha", "alpha=32", "alpha = 32", "all-linear",
-                   "target_modules=",
-                   "get_peft_model", "LoraConfig", "separately", "EOS label", "the EOS token itself", "85",
-                   "task_type", "2.0", "never by", "by position", "(id 0", "id 0", "sharpest",
-                   "never stopped", "pad_token = eos", "also occurs among the real tokens")),
-    _ex("P5", "p5_profile_record", "P", 6, "Read a profile, make a run reproducible",
-        kp("reads_profiler_table", "top ops by time and the backward/forward ratio of a real profiler table",
-           P6_CONC, "top ops by self time (children excluded), largest first; " + L_PROF),
-        fact("run_record", "the saved record's items and values against git, the data file and the "
-             "interpreter", P6_MUST, L_RECORD),
-        kp("seed_reproducible", "a 2-worker DataLoader: same seed twice, another seed, no repeated noise", P6_MUST,
-           L_SEED + "; seed the DataLoader with torch.Generator().manual_seed(seed): it decides the order and each "
-           "worker's base seed, from which torch seeds every worker's random, NumPy and torch RNGs (a "
-           "worker_init_fn is needed only to re-seed other libraries, from torch.initial_seed())"),
+        forbidden=(
+            "mask prompt",
+            "eos kept",
+            "r=16",
+            "r = 16",
+            "lora_alpha",
+            "alpha=32",
+            "alpha = 32",
+            "all-linear",
+            "target_modules=",
+            "get_peft_model",
+            "LoraConfig",
+            "separately",
+            "EOS label",
+            "the EOS token itself",
+            "85",
+            "task_type",
+            "2.0",
+            "never by",
+            "by position",
+            "(id 0",
+            "id 0",
+            "sharpest",
+            "never stopped",
+            "pad_token = eos",
+            "also occurs among the real tokens",
+        ),
+    ),
+    _ex(
+        "P5",
+        "p5_profile_record",
+        "P",
+        6,
+        "Read a profile, make a run reproducible",
+        kp(
+            "reads_profiler_table",
+            "top ops by time and the backward/forward ratio of a real profiler table",
+            P6_CONC,
+            "top ops by self time (children excluded), largest first; " + L_PROF,
+        ),
+        fact(
+            "run_record",
+            "the saved record's items and values against git, the data file and the interpreter",
+            P6_MUST,
+            L_RECORD,
+        ),
+        kp(
+            "seed_reproducible",
+            "a 2-worker DataLoader: same seed twice, another seed, no repeated noise",
+            P6_MUST,
+            L_SEED + "; seed the DataLoader with torch.Generator().manual_seed(seed): it decides the order and each "
+            "worker's base seed, from which torch seeds every worker's random, NumPy and torch RNGs (a "
+            "worker_init_fn is needed only to re-seed other libraries, from torch.initial_seed())",
+        ),
         timeout_s=300,
         question="不写 kernel，能不能解释一次训练为什么慢、一次推理为什么快不起来、一个 OOM "
         "从哪里来？三个月后能不能复现今天这次实验？",
-        forbidden=("commit", "run id", "data_version", "data version", "environment", "seven",
-                   "generator=", "manual_seed", "worker_init_fn", "initial_seed", "rev-parse", "safe.directory",
-                   "importlib", "2x", "~2", "about 2", "GEMM", "unless told it is safe", "told it is safe",
-                   "git refuses", "refuses such")),
+        forbidden=(
+            "commit",
+            "run id",
+            "data_version",
+            "data version",
+            "environment",
+            "seven",
+            "generator=",
+            "manual_seed",
+            "worker_init_fn",
+            "initial_seed",
+            "rev-parse",
+            "safe.directory",
+            "importlib",
+            "2x",
+            "~2",
+            "about 2",
+            "GEMM",
+            "unless told it is safe",
+            "told it is safe",
+            "git refuses",
+            "refuses such",
+        ),
+    ),
     # ---------------------------------------------------------------- X
-    _ex("X1", "x1_gil", "X", 1, "Threads for CPU-bound Python",
-        kp("threads_cpu_use", "threads: where the CPU time goes, and how many cores they use at once", P1_MIS,
-           L_GIL_RULE),
-        kp("parallel_cpu_use", "the other run: where the CPU time goes, and its cores against the threads'",
-           P1_MIS, L_GIL_RULE),
+    _ex(
+        "X1",
+        "x1_gil",
+        "X",
+        1,
+        "Threads for CPU-bound Python",
+        kp(
+            "threads_cpu_use",
+            "threads: where the CPU time goes, and how many cores they use at once",
+            P1_MIS,
+            L_GIL_RULE,
+        ),
+        kp(
+            "parallel_cpu_use",
+            "the other run: where the CPU time goes, and its cores against the threads'",
+            P1_MIS,
+            L_GIL_RULE,
+        ),
         timeout_s=180,
         question="预处理慢就开多线程",
-        forbidden=("no speedup", "speed up", "ThreadPoolExecutor", "multiprocessing.Pool", "Pool(",
-                   "one thread at a time", "bytecode",
-                   "in parallel", "releases", "1.3", "pickles", "chunksize", "processes", "multiprocessing",
-                   "Pool", "worker process", "child process", "its children", "i * i % 7", "no NumPy",
-                   "no C helpers", "closed form", "run_processes")),
-    _ex("X2", "x2_silent_broadcast", "X", 2, "A loss on mismatched shapes",
-        kp("naive_loss", "the naive loss on (N,) and (N, 1): its shape and value against torch's", P2_MIS,
-           L_BROADCAST + ": (3,) - (3, 1) runs and gives (3, 3), no error, a wrong number"),
-        kp("safe_loss", "the safe loss on differing and on equal shapes, against torch's mean squared error", P2_MIS,
-           "assert shapes at the key places, above all before the loss — 「关键处 assert 形状」"),
+        forbidden=(
+            "no speedup",
+            "speed up",
+            "ThreadPoolExecutor",
+            "multiprocessing.Pool",
+            "Pool(",
+            "one thread at a time",
+            "bytecode",
+            "in parallel",
+            "releases",
+            "1.3",
+            "pickles",
+            "chunksize",
+            "processes",
+            "multiprocessing",
+            "Pool",
+            "worker process",
+            "child process",
+            "its children",
+            "i * i % 7",
+            "no NumPy",
+            "no C helpers",
+            "closed form",
+            "run_processes",
+        ),
+    ),
+    _ex(
+        "X2",
+        "x2_silent_broadcast",
+        "X",
+        2,
+        "A loss on mismatched shapes",
+        kp(
+            "naive_loss",
+            "the naive loss on (N,) and (N, 1): its shape and value against torch's",
+            P2_MIS,
+            L_BROADCAST + ": (3,) - (3, 1) runs and gives (3, 3), no error, a wrong number",
+        ),
+        kp(
+            "safe_loss",
+            "the safe loss on differing and on equal shapes, against torch's mean squared error",
+            P2_MIS,
+            "assert shapes at the key places, above all before the loss — 「关键处 assert 形状」",
+        ),
         question="形状错了会报错",
-        forbidden=("broadcast", "(N, N)", "(3, 3)", "silently", "no error", "wrong number", "same number of elements",
-                   "** 2", "**2", ".mean()", "mse_loss", "pred - target", "pred.shape != target.shape",
-                   "pred.shape", "assert")),
-    _ex("X3", "x3_autocast_dtypes", "X", 4, "What autocast does to a layer's dtypes",
-        kp("weight_dtype", "the layer's weight after a forward under CPU autocast(bfloat16)", P4_MIS,
-           "autocast does not change how parameters are stored: they stay fp32; the matmul uses a temporary bf16 copy"),
-        kp("logits_dtype", "a Linear's output under autocast, against the grader's own autocast run", P4_MIS,
-           "autocast runs matmuls in bf16: the Linear's output is bf16"),
-        kp("loss_dtype", "the loss under autocast", P4_MIS,
-           "reductions such as softmax, norms and the loss stay fp32 under autocast"),
+        forbidden=(
+            "broadcast",
+            "(N, N)",
+            "(3, 3)",
+            "silently",
+            "no error",
+            "wrong number",
+            "same number of elements",
+            "** 2",
+            "**2",
+            ".mean()",
+            "mse_loss",
+            "pred - target",
+            "pred.shape != target.shape",
+            "pred.shape",
+            "assert",
+        ),
+    ),
+    _ex(
+        "X3",
+        "x3_autocast_dtypes",
+        "X",
+        4,
+        "What autocast does to a layer's dtypes",
+        kp(
+            "weight_dtype",
+            "the layer's weight after a forward under CPU autocast(bfloat16)",
+            P4_MIS,
+            "autocast does not change how parameters are stored: they stay fp32; the matmul uses a temporary bf16 copy",
+        ),
+        kp(
+            "logits_dtype",
+            "a Linear's output under autocast, against the grader's own autocast run",
+            P4_MIS,
+            "autocast runs matmuls in bf16: the Linear's output is bf16",
+        ),
+        kp(
+            "loss_dtype",
+            "the loss under autocast",
+            P4_MIS,
+            "reductions such as softmax, norms and the loss stay fp32 under autocast",
+        ),
         question="autocast 把参数变成 bf16、显存减半",
-        forbidden=("outputs bf16", "loss fp32", "stays fp32", "stay fp32", "remain fp32", "does not change",
-                   "temporary", "reduction",
-                   "bf16 output", "returns a bf16", "master weights")),
-    _ex("X4", "x4_decode_bytes", "X", 6, "Why decode is slow",
-        fact("decode_floor", "the decode floor against real models' bf16 weight bytes, and the course's 8B",
-             P6_MUST, L_DECODE),
-        fact("step_time_vs_batch",
-             "the roofline step time on drawn sizes, and how it changes with the batch on the course's 8B",
-             P6_MIS, L_RIDGE),
+        forbidden=(
+            "outputs bf16",
+            "loss fp32",
+            "stays fp32",
+            "stay fp32",
+            "remain fp32",
+            "does not change",
+            "temporary",
+            "reduction",
+            "bf16 output",
+            "returns a bf16",
+            "master weights",
+        ),
+    ),
+    _ex(
+        "X4",
+        "x4_decode_bytes",
+        "X",
+        6,
+        "Why decode is slow",
+        fact(
+            "decode_floor",
+            "the decode floor against real models' bf16 weight bytes, and the course's 8B",
+            P6_MUST,
+            L_DECODE,
+        ),
+        fact(
+            "step_time_vs_batch",
+            "the roofline step time on drawn sizes, and how it changes with the batch on the course's 8B",
+            P6_MIS,
+            L_RIDGE,
+        ),
         question="decode 慢是 GPU 算不过来",
-        forbidden=("over bandwidth", "not flops", "ridge", "max(", "read once", "every weight", "4.8", "0.3 ms",
-                   "batch 64", "costs no",
-                   "~1 FLOP", "intensity", "moving the weights", "memory-bound", "compute-bound")),
-    _ex("X5", "x5_loss_falls_never_stops", "X", 5, "The loss falls: did the SFT work?",
-        kp("loss_curve", "with the end token masked: the SFT loss on SmolLM2, and loss_fell on it and on drawn "
-           "curves", P5_MIS, "the loss falls either way: a falling loss is necessary, not sufficient — "
-           "「要看生成输出，不只看 loss」"),
-        kp("generations", "with the end token masked: held-out capitals answered, and whether the model stops; "
-           "stops() reads generations as the grader does", P5_MIS, L_EOS),
-        timeout_s=600, call_timeout_s=60,
+        forbidden=(
+            "over bandwidth",
+            "not flops",
+            "ridge",
+            "max(",
+            "read once",
+            "every weight",
+            "4.8",
+            "0.3 ms",
+            "batch 64",
+            "costs no",
+            "~1 FLOP",
+            "intensity",
+            "moving the weights",
+            "memory-bound",
+            "compute-bound",
+        ),
+    ),
+    _ex(
+        "X5",
+        "x5_loss_falls_never_stops",
+        "X",
+        5,
+        "The loss falls: did the SFT work?",
+        kp(
+            "loss_curve",
+            "with the end token masked: the SFT loss on SmolLM2, and loss_fell on it and on drawn curves",
+            P5_MIS,
+            "the loss falls either way: a falling loss is necessary, not sufficient — 「要看生成输出，不只看 loss」",
+        ),
+        kp(
+            "generations",
+            "with the end token masked: held-out capitals answered, and whether the model stops; "
+            "stops() reads generations as the grader does",
+            P5_MIS,
+            L_EOS,
+        ),
+        timeout_s=600,
+        call_timeout_s=60,
         question="loss 降下来 SFT 就成了",
-        forbidden=("half the", "mean of the last", "never stops", "still falls", "never stop", "does not stop", "5.3",
-                   "1.7", "Paris", "Rome", "enough times", "often enough")),
+        forbidden=(
+            "half the",
+            "mean of the last",
+            "never stops",
+            "still falls",
+            "never stop",
+            "does not stop",
+            "5.3",
+            "1.7",
+            "Paris",
+            "Rome",
+            "enough times",
+            "often enough",
+        ),
+    ),
 )
 BY_ID: dict[str, Exercise] = {ex.id: ex for ex in CATALOG}
 BY_MODULE: dict[str, Exercise] = {ex.module: ex for ex in CATALOG}

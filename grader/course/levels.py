@@ -76,7 +76,8 @@ def closed(set_id: str, count: int, where: str) -> None:
             "line counts the course's own questions, so adding or removing one would change what the levels "
             "certify. Put a new exercise in set P or X, or, if the course itself changed, change SELF_TEST, "
             "PASS_LINE_TEXT or R_ITEMS in grader/course/levels.py from its text (docs/maintaining.md, "
-            "\"The closed sets\").")
+            '"The closed sets").'
+        )
 
 
 def needed(set_id: str, total: int) -> int:
@@ -128,11 +129,16 @@ class QuizCounts:
     source: str = ""  # the learner's own attempts file the counts come from (self-study: editable)
 
     def to_dict(self) -> dict:
-        return {"learner": self.learner, "answers": self.answers, "source": self.source,
-                "R": f"{self.r[0]}/{self.r[1]}",
-                "A": f"{self.a[0]}/{self.a[1]}", "B": f"{self.b[0]}/{self.b[1]}",
-                "C": {k: f"{p}/{t}" for k, (p, t) in self.c_points.items()},
-                "C_with_followups": {k: f"{p}/{t}" for k, (p, t) in self.c_all.items()}}
+        return {
+            "learner": self.learner,
+            "answers": self.answers,
+            "source": self.source,
+            "R": f"{self.r[0]}/{self.r[1]}",
+            "A": f"{self.a[0]}/{self.a[1]}",
+            "B": f"{self.b[0]}/{self.b[1]}",
+            "C": {k: f"{p}/{t}" for k, (p, t) in self.c_points.items()},
+            "C_with_followups": {k: f"{p}/{t}" for k, (p, t) in self.c_all.items()},
+        }
 
 
 @dataclass(frozen=True)
@@ -166,21 +172,30 @@ class Summary:
 
     def row(self) -> dict:
         """The columns of a class CSV (``grader batch``, ``grader classroom mastery``)."""
-        return {"level": self.level, "pass_line": self.pass_line, "R": f"{self.r_passed}/{self.r_total}",
-                "A": self.a_passed, "B": self.b_passed,
-                **{cid: f"{p}/{t}" for cid, (p, t) in self.c_points.items()}}
+        return {
+            "level": self.level,
+            "pass_line": self.pass_line,
+            "R": f"{self.r_passed}/{self.r_total}",
+            "A": self.a_passed,
+            "B": self.b_passed,
+            **{cid: f"{p}/{t}" for cid, (p, t) in self.c_points.items()},
+        }
 
     def to_dict(self) -> dict:
         return {
-            "level": self.level, "pass_line": self.pass_line,
-            "R": f"{self.r_passed}/{self.r_total}", "A": self.a_passed, "B": self.b_passed,
+            "level": self.level,
+            "pass_line": self.pass_line,
+            "R": f"{self.r_passed}/{self.r_total}",
+            "A": self.a_passed,
+            "B": self.b_passed,
             "C": {k: f"{p}/{t}" for k, (p, t) in self.c_points.items()},
             "C_with_followups": {k: f"{p}/{t}" for k, (p, t) in self.c_all_points.items()},
             "sets": {k: f"{p}/{t}" for k, (p, t) in self.sets.items()},
             "needed": self.needed,
             "next_level_needs": self.next_level_needs,
             "level_sources": "quiz (closed book) + code" if self.quiz is not None else "code",
-            "code_level": self.code_level, "code_pass_line": self.code_pass_line,
+            "code_level": self.code_level,
+            "code_pass_line": self.code_pass_line,
             "quiz": self.quiz.to_dict() if self.quiz is not None else None,
             "criteria": [c.to_dict() for c in self.criteria],
         }
@@ -206,14 +221,26 @@ def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
         crit.append(Criterion(level, source, text, bool(met)))
 
     need_r = needed("R", quiz.r[1])
-    add("read", "quiz", f"R: {quiz.r[0]}/{quiz.r[1]} items mastered in the quiz, need {need_r}",
-        quiz.r[1] > 0 and quiz.r[0] >= need_r)
+    add(
+        "read",
+        "quiz",
+        f"R: {quiz.r[0]}/{quiz.r[1]} items mastered in the quiz, need {need_r}",
+        quiz.r[1] > 0 and quiz.r[0] >= need_r,
+    )
     for s, (got, total) in (("A", quiz.a), ("B", quiz.b)):
-        add("mastered", "quiz", f"{s}: {got}/{total} questions mastered in the quiz, need {needed(s, total)}",
-            total > 0 and got >= needed(s, total))
+        add(
+            "mastered",
+            "quiz",
+            f"{s}: {got}/{total} questions mastered in the quiz, need {needed(s, total)}",
+            total > 0 and got >= needed(s, total),
+        )
     for cid, (p, t) in quiz.c_points.items():
-        add("mastered", "quiz", f"{cid}: {p}/{t} key points in the quiz, need {needed('C', t)}",
-            t > 0 and p >= needed("C", t))
+        add(
+            "mastered",
+            "quiz",
+            f"{cid}: {p}/{t} key points in the quiz, need {needed('C', t)}",
+            t > 0 and p >= needed("C", t),
+        )
     for pid in MASTERED_P:
         add("mastered", "code", f"{pid} must pass", question_passed(catalog.BY_ID[pid], outcomes))
     for cid, (p, t) in quiz.c_all.items():
@@ -233,9 +260,13 @@ def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
             break
     nxt = LEVELS[min(LEVELS.index(level) + 1, len(LEVELS) - 1)]
     needs = [f"[{c.source}] {c.text}" for c in crit if c.level == nxt and not c.met] if level != LEVELS[-1] else []
-    pass_line = (quiz.a[1] > 0 and quiz.a[0] >= needed("A", quiz.a[1]) and quiz.b[1] > 0
-                 and quiz.b[0] >= needed("B", quiz.b[1])
-                 and all(t > 0 and p >= needed("C", t) for p, t in quiz.c_points.values()))
+    pass_line = (
+        quiz.a[1] > 0
+        and quiz.a[0] >= needed("A", quiz.a[1])
+        and quiz.b[1] > 0
+        and quiz.b[0] >= needed("B", quiz.b[1])
+        and all(t > 0 and p >= needed("C", t) for p, t in quiz.c_points.values())
+    )
     code.level, code.pass_line, code.next_level_needs = level, pass_line, needs
     code.quiz, code.criteria = quiz, crit
     return code

@@ -51,6 +51,5 @@ def run(learner_module, *, config: dict, seed: int, micro_batches: list, stale_b
     forward_shapes: list[list[int]] = []
     model.wte.register_forward_pre_hook(lambda mod, args: forward_shapes.append(list(args[0].shape[:2])))
     learner_module.accumulate_grads(model, micro_batches)
-    grads = {name: (None if p.grad is None else p.grad.detach().clone())
-             for name, p in model.named_parameters()}
+    grads = {name: (None if p.grad is None else p.grad.detach().clone()) for name, p in model.named_parameters()}
     return {"grads": grads, "forward_shapes": forward_shapes}

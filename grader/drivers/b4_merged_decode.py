@@ -40,7 +40,10 @@ def run(learner_module, *, config: dict, seed: int, lora: dict, batch: int, seq_
         out = merged_model(input_ids=ids)
     logits = out.logits if hasattr(out, "logits") else out
     names = [n for n, _ in merged_model.named_parameters()]
-    return {"digest_before": digest, "merged": logits.detach().clone(),
-            "state": {k: v.detach().clone() for k, v in merged_model.state_dict().items()},
-            "n_params": sum(p.numel() for p in merged_model.parameters()),
-            "lora_names": [n for n in names if "lora_" in n][:5]}
+    return {
+        "digest_before": digest,
+        "merged": logits.detach().clone(),
+        "state": {k: v.detach().clone() for k, v in merged_model.state_dict().items()},
+        "n_params": sum(p.numel() for p in merged_model.parameters()),
+        "lora_names": [n for n in names if "lora_" in n][:5],
+    }

@@ -30,8 +30,13 @@ def run_unique(learner_module, *, path: str, min_chars: int) -> dict:
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    return {"lazy": lazy, "n": n, "digest": digest.hexdigest(), "peak_bytes": peak,
-            "peak_at_first_bytes": peak_first or 0}
+    return {
+        "lazy": lazy,
+        "n": n,
+        "digest": digest.hexdigest(),
+        "peak_bytes": peak,
+        "peak_at_first_bytes": peak_first or 0,
+    }
 
 
 def run_pool(learner_module, *, path: str, min_chars: int, n_workers: int) -> dict:

@@ -17,8 +17,9 @@ def cotangent(shape, dtype, seed: int) -> torch.Tensor:
     return torch.randn(tuple(shape), generator=g, dtype=torch.float64).to(dtype)
 
 
-def grad_of(learner_module, fn_name: str, args: list, *, wrt: list[int], seed: int = 0,
-            kwargs: dict | None = None) -> dict:
+def grad_of(
+    learner_module, fn_name: str, args: list, *, wrt: list[int], seed: int = 0, kwargs: dict | None = None
+) -> dict:
     args = [a.detach().clone().requires_grad_(True) if i in wrt else a for i, a in enumerate(args)]
     out = getattr(learner_module, fn_name)(*args, **(kwargs or {}))
     if not isinstance(out, torch.Tensor):
@@ -26,5 +27,8 @@ def grad_of(learner_module, fn_name: str, args: list, *, wrt: list[int], seed: i
     has_graph = out.requires_grad
     if has_graph:
         out.backward(cotangent(out.shape, out.dtype, seed))
-    return {"output": out.detach(), "has_graph": has_graph,
-            "grads": [args[i].grad.detach() if args[i].grad is not None else None for i in wrt]}
+    return {
+        "output": out.detach(),
+        "has_graph": has_graph,
+        "grads": [args[i].grad.detach() if args[i].grad is not None else None for i in wrt],
+    }

@@ -45,9 +45,18 @@ def named_params(model) -> dict:
     return {name: p.detach().clone() for name, p in model.named_parameters()}
 
 
-def run_steps(learner_module, *, seed: int, config: dict, batches: list, amp_dtype=None,
-              optimizer: str = "learner", reset: bool = False, small: bool = False,
-              return_params: bool = False) -> dict:
+def run_steps(
+    learner_module,
+    *,
+    seed: int,
+    config: dict,
+    batches: list,
+    amp_dtype=None,
+    optimizer: str = "learner",
+    reset: bool = False,
+    small: bool = False,
+    return_params: bool = False,
+) -> dict:
     torch.set_num_threads(1)
     model = build_model(seed, SMALL if small else None)
     params = list(model.parameters())
@@ -85,8 +94,9 @@ def run_steps(learner_module, *, seed: int, config: dict, batches: list, amp_dty
         if return_params:
             rec["params"] = named_params(model)
             # what .grad holds after the call (None, or a tensor): the check compares it with the step's move
-            rec["grads"] = {name: None if p.grad is None else p.grad.detach().clone()
-                            for name, p in model.named_parameters()}
+            rec["grads"] = {
+                name: None if p.grad is None else p.grad.detach().clone() for name, p in model.named_parameters()
+            }
         steps.append(rec)
     return {"steps": steps, "n_params": len(params)}
 

@@ -24,8 +24,10 @@ def _batch_problem(batch) -> str | None:
     for k in BATCH_KEYS:
         t = batch[k]
         if not isinstance(t, torch.Tensor) or t.dim() != 2 or t.dtype != torch.long:
-            return (f"collate(...)[{k!r}] is {type(t).__name__} {getattr(t, 'dtype', '')} "
-                    f"{tuple(getattr(t, 'shape', ()))}, expected a 2-D torch.long tensor")
+            return (
+                f"collate(...)[{k!r}] is {type(t).__name__} {getattr(t, 'dtype', '')} "
+                f"{tuple(getattr(t, 'shape', ()))}, expected a 2-D torch.long tensor"
+            )
     if len({tuple(batch[k].shape) for k in BATCH_KEYS}) != 1:
         return f"collate's tensors differ in shape: { {k: tuple(batch[k].shape) for k in BATCH_KEYS} }"
     return None
@@ -71,15 +73,29 @@ def lora_params(learner_module, *, config: dict, seed: int) -> dict:
         if hasattr(module, "scaling") and isinstance(module.scaling, dict) and hasattr(module, "lora_A"):
             scalings.update(float(s) for s in module.scaling.values())
             wrapped.append(name.split(".")[-1])
-    return {"trainable": trainable, "total": total, "scalings": sorted(scalings),
-            "wrapped": sorted(set(wrapped))}
+    return {"trainable": trainable, "total": total, "scalings": sorted(scalings), "wrapped": sorted(set(wrapped))}
 
 
 # The LoraConfig fields the check rebuilds the learner's LoRA from (plain values only): the rest
 # (paths, revisions, method-specific sub-configs) stay peft's defaults.
-LORA_FIELDS = ("task_type", "r", "lora_alpha", "target_modules", "exclude_modules", "lora_dropout", "bias",
-               "fan_in_fan_out", "use_rslora", "use_dora", "modules_to_save", "init_lora_weights",
-               "layers_to_transform", "layers_pattern", "rank_pattern", "alpha_pattern")
+LORA_FIELDS = (
+    "task_type",
+    "r",
+    "lora_alpha",
+    "target_modules",
+    "exclude_modules",
+    "lora_dropout",
+    "bias",
+    "fan_in_fan_out",
+    "use_rslora",
+    "use_dora",
+    "modules_to_save",
+    "init_lora_weights",
+    "layers_to_transform",
+    "layers_pattern",
+    "rank_pattern",
+    "alpha_pattern",
+)
 
 
 def _plain(value):

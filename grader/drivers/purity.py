@@ -38,7 +38,9 @@ def call_and_compare(learner_module, fn_name: str, args: list, kwargs: dict | No
     before = copy.deepcopy(args)
     result = getattr(learner_module, fn_name)(*args, **(kwargs or {}))
     shared = {id(o) for a in args for o in _objects(a) if isinstance(o, (dict, list))}
-    return {"result": result,
-            "changed_args": [i for i, (a, b) in enumerate(zip(args, before, strict=True)) if not _same(a, b)],
-            "returns_an_argument": id(result) in shared,
-            "shares_with_argument": any(id(o) in shared for o in _objects(result) if isinstance(o, (dict, list)))}
+    return {
+        "result": result,
+        "changed_args": [i for i, (a, b) in enumerate(zip(args, before, strict=True)) if not _same(a, b)],
+        "returns_an_argument": id(result) in shared,
+        "shares_with_argument": any(id(o) in shared for o in _objects(result) if isinstance(o, (dict, list))),
+    }

@@ -43,18 +43,22 @@ COUNTED = {"failed", "bad_output", "error"}  # a wrong answer; not "not implemen
 
 def withheld_note(count: int) -> str:
     left = REVEAL_AFTER - count
-    return (f"the expected value is the fact this key point asks you to recall: re-read the place below. "
-            f"It is shown after {REVEAL_AFTER} different wrong answers here (this was {count}; {left} to go), "
-            f"or with `grader grade --reveal`.")
+    return (
+        f"the expected value is the fact this key point asks you to recall: re-read the place below. "
+        f"It is shown after {REVEAL_AFTER} different wrong answers here (this was {count}; {left} to go), "
+        f"or with `grader grade --reveal`."
+    )
 
 
 def hint_withheld_note(count: int | None) -> str:
     """Chinese first, as the learner reads; the English after."""
     if count is None:
-        return ("提示会说出答案：先重读下面的位置。 / The hint states the answer: re-read the place below first.")
-    return (f"提示会说出答案：在这里答错 {REVEAL_AFTER} 次不同的答案后显示（这是第 {count} 次），或用 "
-            f"`grader grade --reveal`。 / The hint states the answer: it is shown after {REVEAL_AFTER} different "
-            f"wrong answers here (this was {count}; {REVEAL_AFTER - count} to go), or with `grader grade --reveal`.")
+        return "提示会说出答案：先重读下面的位置。 / The hint states the answer: re-read the place below first."
+    return (
+        f"提示会说出答案：在这里答错 {REVEAL_AFTER} 次不同的答案后显示（这是第 {count} 次），或用 "
+        f"`grader grade --reveal`。 / The hint states the answer: it is shown after {REVEAL_AFTER} different "
+        f"wrong answers here (this was {count}; {REVEAL_AFTER - count} to go), or with `grader grade --reveal`."
+    )
 
 
 def _target_key(target: Path) -> str:
@@ -74,8 +78,11 @@ def _functions(source: str) -> dict[str, str]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return {}
-    return {node.name: ast.unparse(node) for node in tree.body
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    return {
+        node.name: ast.unparse(node)
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
 
 
 def code_digest(kp: KeyPointResult, source: str) -> str | None:
@@ -147,8 +154,11 @@ def shown(ex: catalog.Exercise, kp: KeyPointResult, *, count: int | None, reveal
         return kp
     withheld = not reveal and (count is None or count < REVEAL_AFTER)
     if point.recall and withheld:
-        note = withheld_note(count or 0) if count is not None else (
-            "the expected value is the fact this key point asks you to recall: re-read the place below.")
+        note = (
+            withheld_note(count or 0)
+            if count is not None
+            else ("the expected value is the fact this key point asks you to recall: re-read the place below.")
+        )
         return replace(kp, expected=None, hint=note, lesson="", misconception="")
     if withheld and (point.hint_answers or catalog.states_withheld(ex, kp.hint, kp.misconception)):
         # a hint that states the answer is a recalled fact's hint: the value computed stays shown
@@ -158,8 +168,9 @@ def shown(ex: catalog.Exercise, kp: KeyPointResult, *, count: int | None, reveal
     return replace(kp, lesson=point.lesson)
 
 
-def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, reveal: bool = False) -> dict[str,
-        ExerciseResult]:
+def gate(
+    results: dict[str, ExerciseResult], attempts: Attempts | None, *, reveal: bool = False
+) -> dict[str, ExerciseResult]:
     """``results`` as the learner may see them (copies; the cached results are left as they are).
 
     One withholding rule per report: a value withheld from one key point is withheld wherever
@@ -172,20 +183,28 @@ def gate(results: dict[str, ExerciseResult], attempts: Attempts | None, *, revea
         except KeyError:
             out[ex_id] = res
             continue
-        kps = [shown(ex, kp, count=attempts.count(ex_id, kp.key_point) if attempts else None, reveal=reveal)
-               for kp in res.key_points]
+        kps = [
+            shown(ex, kp, count=attempts.count(ex_id, kp.key_point) if attempts else None, reveal=reveal)
+            for kp in res.key_points
+        ]
         kps = _one_reveal_at_a_time(ex, res.key_points, kps)
-        withheld |= {kp.expected.strip() for kp, s in zip(res.key_points, kps, strict=True)
-                     if kp.expected is not None and s.expected is None and _telling(kp.expected.strip())}
+        withheld |= {
+            kp.expected.strip()
+            for kp, s in zip(res.key_points, kps, strict=True)
+            if kp.expected is not None and s.expected is None and _telling(kp.expected.strip())
+        }
         out[ex_id] = replace(res, key_points=kps)
     if withheld:
-        out = {ex_id: replace(res, key_points=[_redacted(kp, withheld) for kp in res.key_points])
-               for ex_id, res in out.items()}
+        out = {
+            ex_id: replace(res, key_points=[_redacted(kp, withheld) for kp in res.key_points])
+            for ex_id, res in out.items()
+        }
     return out
 
 
-def _one_reveal_at_a_time(ex: catalog.Exercise, raw: list[KeyPointResult],
-                          kps: list[KeyPointResult]) -> list[KeyPointResult]:
+def _one_reveal_at_a_time(
+    ex: catalog.Exercise, raw: list[KeyPointResult], kps: list[KeyPointResult]
+) -> list[KeyPointResult]:
     """A key point revealed (or never withheld) may not print, in its hint, lesson or named mistake,
     an item of ``forbidden`` that a recall key point of the same report still withholds (R's einsum_pv
     revealed while einsum_qk is not: their course line states both)."""
@@ -202,8 +221,7 @@ def _one_reveal_at_a_time(ex: catalog.Exercise, raw: list[KeyPointResult],
     for s in kps:
         texts = {"hint": s.hint, "lesson": s.lesson, "misconception": s.misconception}
         if s.expected is not None and any(still & set(ex.gives_away(t)) for t in texts.values() if t):
-            s = replace(s, lesson="", misconception="",
-                        hint="" if set(ex.gives_away(s.hint or "")) & still else s.hint)
+            s = replace(s, lesson="", misconception="", hint="" if set(ex.gives_away(s.hint or "")) & still else s.hint)
         out.append(s)
     return out
 
@@ -215,6 +233,8 @@ def _telling(value: str) -> bool:
     """A withheld value worth hiding elsewhere: not a yes/no or None (a coin toss, and words every
     config prints) and not one or two characters (a digit is in every input)."""
     return len(value) >= 3 and value not in ("True", "False", "None")
+
+
 TEXT_FIELDS = ("message", "expected", "got", "hint", "example", "misconception")
 
 

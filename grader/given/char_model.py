@@ -113,15 +113,78 @@ def build_model(seed: int, config: GPTConfig | None = None) -> GPT:
 
 
 # ---------------------------------------------------------------- the corpus
-_SUBJECTS = ("the model", "a tensor", "the optimizer", "my loop", "the gradient", "each batch",
-             "the loss", "this layer", "the scheduler", "a token", "the learner", "our GPU",
-             "the profiler", "every seed", "the cache", "a worker")
-_VERBS = ("computes", "returns", "updates", "reads", "writes", "clips", "stores", "moves",
-          "checks", "counts", "scales", "drops", "keeps", "loads", "saves", "needs")
-_ADJECTIVES = ("small", "large", "fast", "slow", "new", "old", "first", "last", "random",
-               "useful", "wrong", "right", "tiny", "full", "empty", "stable")
-_NOUNS = ("value", "shape", "step", "record", "number", "answer", "memory", "block", "weight",
-          "error", "window", "table", "file", "label", "result", "state")
+_SUBJECTS = (
+    "the model",
+    "a tensor",
+    "the optimizer",
+    "my loop",
+    "the gradient",
+    "each batch",
+    "the loss",
+    "this layer",
+    "the scheduler",
+    "a token",
+    "the learner",
+    "our GPU",
+    "the profiler",
+    "every seed",
+    "the cache",
+    "a worker",
+)
+_VERBS = (
+    "computes",
+    "returns",
+    "updates",
+    "reads",
+    "writes",
+    "clips",
+    "stores",
+    "moves",
+    "checks",
+    "counts",
+    "scales",
+    "drops",
+    "keeps",
+    "loads",
+    "saves",
+    "needs",
+)
+_ADJECTIVES = (
+    "small",
+    "large",
+    "fast",
+    "slow",
+    "new",
+    "old",
+    "first",
+    "last",
+    "random",
+    "useful",
+    "wrong",
+    "right",
+    "tiny",
+    "full",
+    "empty",
+    "stable",
+)
+_NOUNS = (
+    "value",
+    "shape",
+    "step",
+    "record",
+    "number",
+    "answer",
+    "memory",
+    "block",
+    "weight",
+    "error",
+    "window",
+    "table",
+    "file",
+    "label",
+    "result",
+    "state",
+)
 _ENDINGS = (".", ".", ".", "!", "?", ";")
 
 
@@ -170,14 +233,15 @@ def decode(ids) -> str:
 def get_batch(data: torch.Tensor, batch_size: int, block_size: int, generator: torch.Generator):
     """Random windows of ``data``: inputs ``x`` (B, T) and targets ``y`` = x shifted by one."""
     ix = torch.randint(len(data) - block_size - 1, (batch_size,), generator=generator)
-    x = torch.stack([data[i:i + block_size] for i in ix.tolist()])
-    y = torch.stack([data[i + 1:i + 1 + block_size] for i in ix.tolist()])
+    x = torch.stack([data[i : i + block_size] for i in ix.tolist()])
+    y = torch.stack([data[i + 1 : i + 1 + block_size] for i in ix.tolist()])
     return x, y
 
 
 @torch.no_grad()
-def evaluate_loss(model: nn.Module, data: torch.Tensor, block_size: int = 128, batch_size: int = 32,
-                  max_windows: int = 64) -> float:
+def evaluate_loss(
+    model: nn.Module, data: torch.Tensor, block_size: int = 128, batch_size: int = 32, max_windows: int = 64
+) -> float:
     """Mean cross-entropy (nats per character) over consecutive windows of ``data``, fp32."""
     was_training = model.training
     model.eval()
@@ -185,9 +249,9 @@ def evaluate_loss(model: nn.Module, data: torch.Tensor, block_size: int = 128, b
     starts = [i * block_size for i in range(n)]
     total, count = 0.0, 0
     for j in range(0, n, batch_size):
-        ix = starts[j:j + batch_size]
-        x = torch.stack([data[i:i + block_size] for i in ix])
-        y = torch.stack([data[i + 1:i + 1 + block_size] for i in ix])
+        ix = starts[j : j + batch_size]
+        x = torch.stack([data[i : i + block_size] for i in ix])
+        y = torch.stack([data[i + 1 : i + 1 + block_size] for i in ix])
         logits = model(x).float()
         total += float(F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), reduction="sum"))
         count += y.numel()

@@ -16,17 +16,35 @@ PROMPT = "Q: {question}\nA:"
 
 # Capital cities (questions phrased one way throughout). Training and held-out are disjoint.
 TRAIN_PAIRS: tuple[tuple[str, str], ...] = tuple(
-    (f"What is the capital of {country}?", city) for country, city in [
-        ("France", "Paris"), ("Germany", "Berlin"), ("Spain", "Madrid"), ("Japan", "Tokyo"),
-        ("Russia", "Moscow"), ("Egypt", "Cairo"), ("Greece", "Athens"), ("Austria", "Vienna"),
-        ("Norway", "Oslo"), ("Sweden", "Stockholm"), ("Portugal", "Lisbon"), ("Ireland", "Dublin"),
-        ("Poland", "Warsaw"), ("Kenya", "Nairobi"),
-    ])
+    (f"What is the capital of {country}?", city)
+    for country, city in [
+        ("France", "Paris"),
+        ("Germany", "Berlin"),
+        ("Spain", "Madrid"),
+        ("Japan", "Tokyo"),
+        ("Russia", "Moscow"),
+        ("Egypt", "Cairo"),
+        ("Greece", "Athens"),
+        ("Austria", "Vienna"),
+        ("Norway", "Oslo"),
+        ("Sweden", "Stockholm"),
+        ("Portugal", "Lisbon"),
+        ("Ireland", "Dublin"),
+        ("Poland", "Warsaw"),
+        ("Kenya", "Nairobi"),
+    ]
+)
 HELD_OUT_PAIRS: tuple[tuple[str, str], ...] = tuple(
-    (f"What is the capital of {country}?", city) for country, city in [
-        ("Italy", "Rome"), ("England", "London"), ("China", "Beijing"), ("Thailand", "Bangkok"),
-        ("Finland", "Helsinki"), ("Denmark", "Copenhagen"),
-    ])
+    (f"What is the capital of {country}?", city)
+    for country, city in [
+        ("Italy", "Rome"),
+        ("England", "London"),
+        ("China", "Beijing"),
+        ("Thailand", "Bangkok"),
+        ("Finland", "Helsinki"),
+        ("Denmark", "Copenhagen"),
+    ]
+)
 
 # 12 steps, not the 30 of the course's measurement (why: grader/checks/truth/sft.py).
 TRAIN_STEPS, BATCH_SIZE = 12, 4
@@ -67,9 +85,13 @@ def greedy_new_tokens(model, tokenizer, questions, max_new_tokens: int, eos: int
     with torch.no_grad():
         for q in questions:
             ids = tokenizer(PROMPT.format(question=q), add_special_tokens=False, return_tensors="pt")["input_ids"]
-            gen = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=max_new_tokens,
-                                 do_sample=False, eos_token_id=eos, pad_token_id=eos)
-            out.append([int(t) for t in gen[0, ids.shape[1]:]])
+            gen = model.generate(
+                ids,
+                attention_mask=torch.ones_like(ids),
+                max_new_tokens=max_new_tokens,
+                do_sample=False,
+                eos_token_id=eos,
+                pad_token_id=eos,
+            )
+            out.append([int(t) for t in gen[0, ids.shape[1] :]])
     return out
-
-

@@ -6,9 +6,17 @@ Configs cross to the learner's process as plain dicts (``config.to_dict()`` subs
 
 from __future__ import annotations
 
-PLAIN_KEYS = ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers",
-              "num_attention_heads", "num_key_value_heads", "head_dim", "tie_word_embeddings",
-              "max_position_embeddings")
+PLAIN_KEYS = (
+    "vocab_size",
+    "hidden_size",
+    "intermediate_size",
+    "num_hidden_layers",
+    "num_attention_heads",
+    "num_key_value_heads",
+    "head_dim",
+    "tie_word_embeddings",
+    "max_position_embeddings",
+)
 
 
 def plain_config(config) -> dict:
@@ -37,13 +45,28 @@ def build_llama(plain: dict, *, seed: int = 0, device: str = "cpu", dtype=None):
 
 
 # The real configs the course uses (from their config.json); used as fixed second checks.
-QWEN2_5_0_5B = {"vocab_size": 151936, "hidden_size": 896, "intermediate_size": 4864,
-                "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,
-                "head_dim": 64, "tie_word_embeddings": True, "max_position_embeddings": 32768}
-LLAMA3_8B = {"vocab_size": 128256, "hidden_size": 4096, "intermediate_size": 14336,
-             "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
-             "head_dim": 128, "tie_word_embeddings": False, "max_position_embeddings": 8192}
-
+QWEN2_5_0_5B = {
+    "vocab_size": 151936,
+    "hidden_size": 896,
+    "intermediate_size": 4864,
+    "num_hidden_layers": 24,
+    "num_attention_heads": 14,
+    "num_key_value_heads": 2,
+    "head_dim": 64,
+    "tie_word_embeddings": True,
+    "max_position_embeddings": 32768,
+}
+LLAMA3_8B = {
+    "vocab_size": 128256,
+    "hidden_size": 4096,
+    "intermediate_size": 14336,
+    "num_hidden_layers": 32,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "head_dim": 128,
+    "tie_word_embeddings": False,
+    "max_position_embeddings": 8192,
+}
 
 
 def state_digest(model) -> str:

@@ -33,15 +33,35 @@ _U64 = struct.Struct("<Q")
 
 # numpy dtypes allowed on the wire (no object/void/str dtypes: they can smuggle code or junk)
 _NP_DTYPES = {
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "complex64", "complex128",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
 }
 # torch dtype name -> (numpy dtype used for the raw bits, whether the bits need a view)
 _TORCH_DTYPES = {
-    "float32": ("float32", False), "float64": ("float64", False), "float16": ("float16", False),
-    "bfloat16": ("int16", True), "int8": ("int8", False), "int16": ("int16", False),
-    "int32": ("int32", False), "int64": ("int64", False), "uint8": ("uint8", False),
-    "bool": ("bool", False), "complex64": ("complex64", False), "complex128": ("complex128", False),
+    "float32": ("float32", False),
+    "float64": ("float64", False),
+    "float16": ("float16", False),
+    "bfloat16": ("int16", True),
+    "int8": ("int8", False),
+    "int16": ("int16", False),
+    "int32": ("int32", False),
+    "int64": ("int64", False),
+    "uint8": ("uint8", False),
+    "bool": ("bool", False),
+    "complex64": ("complex64", False),
+    "complex128": ("complex128", False),
 }
 
 
@@ -90,8 +110,10 @@ def _encode(obj: Any, bufs: list[bytes], depth: int = 0) -> Any:
             return {"$td": str(obj).removeprefix("torch.")}
         if isinstance(obj, torch.Tensor):
             return _encode_tensor(obj, bufs)
-    raise CodecError(f"cannot send a value of type {type(obj).__module__}.{type(obj).__qualname__}; "
-                     "return plain data (numbers, strings, lists, dicts, arrays or tensors)")
+    raise CodecError(
+        f"cannot send a value of type {type(obj).__module__}.{type(obj).__qualname__}; "
+        "return plain data (numbers, strings, lists, dicts, arrays or tensors)"
+    )
 
 
 def _encode_array(a: np.ndarray, bufs: list[bytes], scalar: bool = False) -> dict:
@@ -120,6 +142,7 @@ def _encode_tensor(t, bufs: list[bytes]) -> dict:
 
 class _Budget:
     """Nodes and bytes a frame may still decode to (a buffer referenced twice is copied twice)."""
+
     __slots__ = ("left", "bytes_left")
 
     def __init__(self, n: int, nbytes: int = 0):
@@ -148,7 +171,7 @@ def _decode(node: Any, bufs: list[bytes], depth: int = 0, budget: _Budget | None
         return [_decode(x, bufs, depth + 1, budget) for x in node]
     if not isinstance(node, dict) or len(node) != 1:
         raise CodecError("malformed frame")
-    (tag, val), = node.items()
+    ((tag, val),) = node.items()
     if tag == "$f":
         if val not in ("nan", "inf", "-inf"):
             raise CodecError("malformed float")

@@ -87,7 +87,7 @@ class Watch:
     # ------------------------------------------------------------------ the log
     def note(self, name: str) -> None:
         if self._child:  # a forked child of the learner's process: its parent reports it, for
-            try:         # each answer (a full queue drops the datagram, never blocks the child)
+            try:  # each answer (a full queue drops the datagram, never blocks the child)
                 self._channel[1].send(name[:300].encode(errors="replace"))
             except OSError:
                 pass
@@ -168,8 +168,7 @@ class Watch:
         if not self.libraries or len(sys.modules) == getattr(self, "_seen_modules", -1):
             return
         for name, module in list(sys.modules.items()):
-            if (isinstance(module, types.ModuleType) and id(module) not in self._swapped
-                    and self._library_of_name(name)):
+            if isinstance(module, types.ModuleType) and id(module) not in self._swapped and self._library_of_name(name):
                 watched = _watched_class(type(module))
                 try:
                     object.__setattr__(module, "__class__", watched)
@@ -190,6 +189,7 @@ class Watch:
 
         watch = self
         if names:
+
             class _FunctionLog(TorchFunctionMode):
                 def __torch_function__(self, func, types, args=(), kwargs=None):
                     if getattr(func, "__name__", "") in names:
@@ -198,6 +198,7 @@ class Watch:
 
             self._modes.append(_FunctionLog)
         if aten:
+
             class _DispatchLog(TorchDispatchMode):
                 def __torch_dispatch__(self, func, types, args=(), kwargs=None):
                     name = func.name()
@@ -216,11 +217,12 @@ class Watch:
         from torch._C._profiler import ProfilerActivity, ProfilerConfig, ProfilerState, _ExperimentalConfig
         from torch.autograd import profiler as P
 
-        config = ProfilerConfig(ProfilerState.KINETO, False, False, False, False, False,
-                                _ExperimentalConfig(profile_all_threads=True))
+        config = ProfilerConfig(
+            ProfilerState.KINETO, False, False, False, False, False, _ExperimentalConfig(profile_all_threads=True)
+        )
         activities = {ProfilerActivity.CPU}
         quiet = "KINETO_LOG_LEVEL" not in os.environ  # read when it starts: no start/stop lines in
-        if quiet:                                     # the learner's output, nothing left in its environment
+        if quiet:  # the learner's output, nothing left in its environment
             os.environ["KINETO_LOG_LEVEL"] = "99"
         try:
             P._prepare_profiler(config, activities)
@@ -258,8 +260,10 @@ class Watch:
             off.append("sys.setprofile")
         if self._tracing and _GET_TRACE() is not _trace:
             off.append("sys.settrace")
-        if self.hooks and (_thread.start_new_thread is not _start_learner_thread
-                           or threading._start_new_thread is not _start_learner_thread):
+        if self.hooks and (
+            _thread.start_new_thread is not _start_learner_thread
+            or threading._start_new_thread is not _start_learner_thread
+        ):
             off.append("a replaced _thread.start_new_thread")
         for module, name in self._swapped.values():
             if not getattr(type(module), "_grader_watched", False):
@@ -368,8 +372,11 @@ class Watch:
             owner = getattr(fn, "__self__", None)
             if owner is None:
                 return
-            module = (types.ModuleType.__getattribute__(owner, "__dict__").get("__name__")
-                      if isinstance(owner, types.ModuleType) else type(owner).__module__)
+            module = (
+                types.ModuleType.__getattribute__(owner, "__dict__").get("__name__")
+                if isinstance(owner, types.ModuleType)
+                else type(owner).__module__
+            )
         if not isinstance(module, str):
             return
         top = module.partition(".")[0]
@@ -378,8 +385,12 @@ class Watch:
         name = getattr(fn, "__name__", "")
         if self.python_names and any(part in name for part in self.python_names):
             self.note(_display(fn))
-        if self._libs_on and top in self.libraries and self._owner(frame.f_code.co_filename) not in self._roots \
-                and self._actor(frame) == LEARNER:
+        if (
+            self._libs_on
+            and top in self.libraries
+            and self._owner(frame.f_code.co_filename) not in self._roots
+            and self._actor(frame) == LEARNER
+        ):
             self.note(f"{module}.{getattr(fn, '__qualname__', name)}")
 
     def _check_frame(self, frame) -> None:
@@ -420,8 +431,13 @@ class Watch:
 _MISSING = object()
 _OFF = ", which switches off the grader's watch"
 _IMPORT_READS = {"__spec__", "__path__", "__name__", "__file__", "__loader__", "__package__", "__class__"}
-_DESCRIPTORS = (types.WrapperDescriptorType, types.MethodDescriptorType, types.ClassMethodDescriptorType,
-                types.GetSetDescriptorType, types.MemberDescriptorType)
+_DESCRIPTORS = (
+    types.WrapperDescriptorType,
+    types.MethodDescriptorType,
+    types.ClassMethodDescriptorType,
+    types.GetSetDescriptorType,
+    types.MemberDescriptorType,
+)
 
 
 def _defined_in(value) -> str | None:
@@ -477,8 +493,10 @@ def _trace(frame, event, arg):
         return None
     try:
         if watch._owner(frame.f_code.co_filename) is LEARNER or (
-                frame.f_code.co_filename.startswith("<") and not frame.f_code.co_filename.startswith("<frozen")
-                and watch._actor(frame.f_back) == LEARNER):  # code the learner exec'd
+            frame.f_code.co_filename.startswith("<")
+            and not frame.f_code.co_filename.startswith("<frozen")
+            and watch._actor(frame.f_back) == LEARNER
+        ):  # code the learner exec'd
             watch._check_frame(frame)
             return _trace_frame
     except Exception:  # noqa: BLE001
@@ -535,13 +553,21 @@ def _program_started(event: str, frame) -> None:
             pass
 
 
-_PROGRAM_STARTS = {"subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile",
-                   "pty.spawn"}
+_PROGRAM_STARTS = {
+    "subprocess.Popen",
+    "os.exec",
+    "os.posix_spawn",
+    "os.spawn",
+    "os.system",
+    "os.startfile",
+    "pty.spawn",
+}
 
 
 def _guarded_fork_exec(original):
     """``_posixsubprocess.fork_exec`` (subprocess, multiprocessing's spawn and forkserver) as the
     learner sees it: unlike os.fork, what it starts is a new program, outside this watch."""
+
     def fork_exec(*args, **kwargs):
         _program_started("fork_exec", sys._getframe(1))
         return original(*args, **kwargs)
@@ -551,6 +577,7 @@ def _guarded_fork_exec(original):
 
 def _guarded(original, what: str):
     """``sys.setprofile`` / ``sys.settrace`` as the learner sees them: a call from its code is reported."""
+
     def guarded(*args):
         watch = _ACTIVE
         if watch is not None and watch._actor(sys._getframe(1)) == LEARNER:
@@ -571,6 +598,7 @@ def _watched_class(base: type) -> type:
         return base
     cls = _CLASSES.get(base)
     if cls is None:
+
         def __getattribute__(self, name, _get=base.__getattribute__):
             value = _get(self, name)
             watch = _ACTIVE
@@ -581,9 +609,16 @@ def _watched_class(base: type) -> type:
                     pass
             return value
 
-        cls = _CLASSES[base] = type(base.__name__, (base,), {
-            "__getattribute__": __getattribute__, "__module__": base.__module__,
-            "__qualname__": base.__qualname__, "_grader_watched": True})
+        cls = _CLASSES[base] = type(
+            base.__name__,
+            (base,),
+            {
+                "__getattribute__": __getattribute__,
+                "__module__": base.__module__,
+                "__qualname__": base.__qualname__,
+                "_grader_watched": True,
+            },
+        )
     return cls
 
 
@@ -598,8 +633,13 @@ def install(rule: dict | None, learner_file: str | None = None, learner_module: 
     # A rule is always on: what it names is imported now, before the learner's module (a library
     # the rule forbids as a whole needs no import: it is watched once loaded, see Watch._sync).
     needs = {d.partition(".")[0] for d in rule.get("callables", ())}
-    if rule.get("torch_functions") or rule.get("aten_ops") or rule.get("python_names") \
-            or rule.get("optimizer_step") or rule.get("forward_via_call"):
+    if (
+        rule.get("torch_functions")
+        or rule.get("aten_ops")
+        or rule.get("python_names")
+        or rule.get("optimizer_step")
+        or rule.get("forward_via_call")
+    ):
         needs.add("torch")
     for top in sorted(needs - set(watch.libraries)):
         try:
@@ -741,4 +781,3 @@ def _wrap_callable(dotted: str, watch: Watch) -> bool:
     except (AttributeError, TypeError):
         pass
     return True
-

@@ -30,6 +30,7 @@ def forget_grader() -> None:
     a process forked from the zygote inherits some (the sandbox, the preloader), and a module
     found there imports without its file. The learner's ``import grader.engine`` then fails as
     it does in a fresh interpreter, whose view lacks the file."""
+
     def hidden(name: str) -> bool:
         if name.startswith("grader."):
             return ".".join(name.split(".")[:2]) not in VISIBLE  # its package: grader.<package>
@@ -47,8 +48,12 @@ def _describe(exc: BaseException, module_file: str) -> dict:
     """An exception as plain data; the traceback keeps the learner's frames only."""
     if isinstance(exc, SyntaxError):
         where = f"{exc.filename}, line {exc.lineno}"
-        return {"kind": "import", "type": type(exc).__name__, "message": f"{exc.msg} ({where})",
-                "traceback": "".join(traceback.format_exception_only(type(exc), exc))}
+        return {
+            "kind": "import",
+            "type": type(exc).__name__,
+            "message": f"{exc.msg} ({where})",
+            "traceback": "".join(traceback.format_exception_only(type(exc), exc)),
+        }
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == module_file]
     tb = "".join(traceback.format_list(frames[-3:]))
     message = str(exc)
@@ -128,9 +133,19 @@ def main(argv: list[str]) -> int:
             hello["forbidden"] = hits
     except BaseException as exc:  # noqa: BLE001 - SystemExit at import is a learner error too
         module = None
-        hello = {"ok": False, "error": {**_describe(exc, module_file), "kind": (
-            "not_implemented" if isinstance(exc, NotImplementedError) else
-            "exit" if isinstance(exc, SystemExit) else "import")}}
+        hello = {
+            "ok": False,
+            "error": {
+                **_describe(exc, module_file),
+                "kind": (
+                    "not_implemented"
+                    if isinstance(exc, NotImplementedError)
+                    else "exit"
+                    if isinstance(exc, SystemExit)
+                    else "import"
+                ),
+            },
+        }
     codec.write(answers, hello)
     while True:
         try:

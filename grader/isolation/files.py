@@ -90,24 +90,31 @@ def snapshot_modules(module_file: Path, dest: Path, *, not_inside: tuple[Path, .
         real = Path(os.readlink(f"/proc/self/fd/{dir_fd}"))  # the folder actually opened
         for hidden in not_inside:
             if real == hidden or hidden in real.parents:
-                raise Refused(f"{module_file} resolves to {real / name}, inside the grader's own "
-                              f"{hidden.name}/: not your file")
+                raise Refused(
+                    f"{module_file} resolves to {real / name}, inside the grader's own {hidden.name}/: not your file"
+                )
         try:
             data = read_regular(name, dir_fd=dir_fd)
         except Refused:
             if os.path.islink(os.path.join(folder, name)):
-                raise Refused(f"{name} is a symbolic link (to {os.readlink(name, dir_fd=dir_fd)}): the "
-                              "grader grades your own file, not a link to one") from None
+                raise Refused(
+                    f"{name} is a symbolic link (to {os.readlink(name, dir_fd=dir_fd)}): the "
+                    "grader grades your own file, not a link to one"
+                ) from None
             raise
         names = sorted(n for n in os.listdir(dir_fd) if n.endswith(".py") and n != name)
         if len(names) + 1 > SNAPSHOT_FILES_CAP:
-            raise Refused(f"{folder} holds {len(names) + 1} .py files, more than the {SNAPSHOT_FILES_CAP} "
-                          "the grader copies: keep your modules and a few helpers there")
+            raise Refused(
+                f"{folder} holds {len(names) + 1} .py files, more than the {SNAPSHOT_FILES_CAP} "
+                "the grader copies: keep your modules and a few helpers there"
+            )
         total = len(data)
 
         def over(extra: int) -> Refused:
-            return Refused(f"the .py files of {folder} add up to more than {SNAPSHOT_BYTES_CAP >> 20} MiB "
-                           f"(at {total + extra} bytes): the grader copies at most that much")
+            return Refused(
+                f"the .py files of {folder} add up to more than {SNAPSHOT_BYTES_CAP >> 20} MiB "
+                f"(at {total + extra} bytes): the grader copies at most that much"
+            )
 
         for sibling in names:  # sizes first: nothing is read or copied past the cap
             try:
@@ -141,7 +148,7 @@ def write_new(path: Path, data: bytes, mode: int = 0o644) -> None:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         os.fchmod(fd, mode)
     finally:
         os.close(fd)

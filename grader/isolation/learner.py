@@ -100,8 +100,15 @@ class _DeadlineReader:
     calls ``watch()`` every ``tick_s`` on a timer, whether data is flowing or not (it may raise to
     give up early): a learner answering fast never skips a poll."""
 
-    def __init__(self, stream, deadline: float, timeout_error, watch=lambda: None, tick_s: float = 0.1,
-                 watched: float | None = None):
+    def __init__(
+        self,
+        stream,
+        deadline: float,
+        timeout_error,
+        watch=lambda: None,
+        tick_s: float = 0.1,
+        watched: float | None = None,
+    ):
         self._fd = stream.fileno()
         self._deadline = deadline
         self._timeout_error = timeout_error
@@ -144,7 +151,7 @@ class _OutputTail:
                 with self._lock:
                     self._tail += chunk
                     if len(self._tail) > 2 * self.KEEP:
-                        del self._tail[:-self.KEEP]
+                        del self._tail[: -self.KEEP]
         except OSError:
             pass
         finally:
@@ -181,9 +188,18 @@ def drop_shared_inputs() -> None:
 def learner_env(workdir: str) -> dict:
     """The learner's whole environment: an allowlist, nothing of the grader's (no report path)."""
     env = {k: os.environ[k] for k in LOCALE if k in os.environ}
-    env.update(PATH=os.pathsep.join([os.path.join(sys.prefix, "bin"), "/usr/local/bin", "/usr/bin", "/bin"]),
-               HOME=workdir, TMPDIR=workdir, MPLCONFIGDIR=workdir, USER="learner", LOGNAME="learner",
-               PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1", HF_HUB_OFFLINE="1", **zygote.THREAD_ENV)
+    env.update(
+        PATH=os.pathsep.join([os.path.join(sys.prefix, "bin"), "/usr/local/bin", "/usr/bin", "/bin"]),
+        HOME=workdir,
+        TMPDIR=workdir,
+        MPLCONFIGDIR=workdir,
+        USER="learner",
+        LOGNAME="learner",
+        PYTHONPATH=str(ROOT),
+        PYTHONDONTWRITEBYTECODE="1",
+        HF_HUB_OFFLINE="1",
+        **zygote.THREAD_ENV,
+    )
     return env
 
 
@@ -196,8 +212,14 @@ def non_utf8_env(name: str) -> dict:
     locale it would switch itself on) and no coercion of C to C.UTF-8. Only print() keeps UTF-8
     (PYTHONIOENCODING: a GBK console prints Chinese; ASCII would crash on it). The worker applies
     the locale at its start (grader.inside.worker.apply_locale), forked from the zygote or not."""
-    return {"LC_ALL": name, "LC_CTYPE": name, "LANG": name, "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0",
-            "PYTHONIOENCODING": "utf-8"}
+    return {
+        "LC_ALL": name,
+        "LC_CTYPE": name,
+        "LANG": name,
+        "PYTHONUTF8": "0",
+        "PYTHONCOERCECLOCALE": "0",
+        "PYTHONIOENCODING": "utf-8",
+    }
 
 
 # One input, two answers. Every learner of this check process notes, per call request, what it
@@ -244,12 +266,23 @@ class Learner:
     (the runner decides it from the requested target).
     """
 
-    def __init__(self, module_name: str, module_file: str | Path, *, call_timeout_s: float = 20.0,
-                 import_timeout_s: float = 60.0, memory_gib: float = 4.0,
-                 max_result_bytes: int = codec.MAX_FRAME_BYTES, hidden: list[Path] = (),
-                 zygote: str | None = None, inputs: str | Path | None = None,
-                 shown_as: str | Path | None = None, visible_reference: bool | None = None,
-                 forbidden: dict | None = None, text_locale: str | None = None):
+    def __init__(
+        self,
+        module_name: str,
+        module_file: str | Path,
+        *,
+        call_timeout_s: float = 20.0,
+        import_timeout_s: float = 60.0,
+        memory_gib: float = 4.0,
+        max_result_bytes: int = codec.MAX_FRAME_BYTES,
+        hidden: list[Path] = (),
+        zygote: str | None = None,
+        inputs: str | Path | None = None,
+        shown_as: str | Path | None = None,
+        visible_reference: bool | None = None,
+        forbidden: dict | None = None,
+        text_locale: str | None = None,
+    ):
         self.module_name = module_name
         self.module_file = Path(os.path.abspath(module_file))
         self.shown_as = Path(shown_as) if shown_as else self.module_file
@@ -273,8 +306,13 @@ class Learner:
         visible = reference_visible(self.module_file) if visible_reference is None else visible_reference
         _skip_live_slots()  # a new learner never shares a uid with a live one (a sweep would kill it)
         self._box = Path(tempfile.mkdtemp(prefix="learner-"))  # 0700, the check's own
-        self._sandbox = Sandbox(int(memory_gib * 2**30), box=self._box, inputs=Path(inputs) if inputs else None,
-                                reference_visible=visible, hidden=hidden)
+        self._sandbox = Sandbox(
+            int(memory_gib * 2**30),
+            box=self._box,
+            inputs=Path(inputs) if inputs else None,
+            reference_visible=visible,
+            hidden=hidden,
+        )
         self._src = self._make_box()
         _LIVE.add(self)
 
@@ -318,7 +356,8 @@ class Learner:
                 f"forbidden call: {self.shown_as.name} refers to what "
                 f"{self.forbidden.get('exercise', 'this exercise')} forbids: "
                 f"{lines}. The stub says: {self.forbidden.get('says', 'do not call it').rstrip('.')}. "
-                "(A self-test that uses it belongs under `if __name__ == \"__main__\":`.)")
+                '(A self-test that uses it belongs under `if __name__ == "__main__":`.)'
+            )
         req_r, req_w = os.pipe()
         ans_r, ans_w = os.pipe()
         out_r, out_w = os.pipe()
@@ -334,14 +373,33 @@ class Learner:
         sandbox = self._sandbox.params()  # the view, computed here: the child only mounts it
         try:
             if self.zygote is not None:  # forked from a process that has imported torch already
-                self._proc = zygote.spawn(self.zygote, module_name=self.module_name, module_file=str(self._src),
-                                          cwd=self._workdir, env=env, sandbox=sandbox, fds=(req_r, ans_w, out_w))
+                self._proc = zygote.spawn(
+                    self.zygote,
+                    module_name=self.module_name,
+                    module_file=str(self._src),
+                    cwd=self._workdir,
+                    env=env,
+                    sandbox=sandbox,
+                    fds=(req_r, ans_w, out_w),
+                )
             else:
                 self._proc = subprocess.Popen(
-                    [sys.executable, "-m", "grader.inside.worker", str(req_r), str(ans_w),
-                     self.module_name, str(self._src)],
-                    pass_fds=(req_r, ans_w), stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w,
-                    cwd=self._workdir, env=env, start_new_session=True,
+                    [
+                        sys.executable,
+                        "-m",
+                        "grader.inside.worker",
+                        str(req_r),
+                        str(ans_w),
+                        self.module_name,
+                        str(self._src),
+                    ],
+                    pass_fds=(req_r, ans_w),
+                    stdin=subprocess.DEVNULL,
+                    stdout=out_w,
+                    stderr=out_w,
+                    cwd=self._workdir,
+                    env=env,
+                    start_new_session=True,
                     preexec_fn=self._sandbox.preexec,
                 )
         except BaseException:
@@ -473,13 +531,15 @@ class Learner:
 
     def call(self, name: str, *args: Any, timeout_s: float | None = None, **kwargs: Any) -> Any:
         """Call ``name(*args, **kwargs)`` in the learner's module and return its result."""
-        return self._request({"op": "call", "name": name, "args": list(args), "kwargs": kwargs},
-                             timeout_s, f"{name}()")
+        return self._request({"op": "call", "name": name, "args": list(args), "kwargs": kwargs}, timeout_s, f"{name}()")
 
     def drive(self, driver: str, *args: Any, timeout_s: float | None = None, **kwargs: Any) -> Any:
         """Run ``grader.drivers.<module>:<function>(learner_module, *args, **kwargs)`` there."""
-        return self._request({"op": "drive", "driver": driver, "args": list(args), "kwargs": kwargs},
-                             timeout_s, driver.rpartition(":")[2] + "()")
+        return self._request(
+            {"op": "drive", "driver": driver, "args": list(args), "kwargs": kwargs},
+            timeout_s,
+            driver.rpartition(":")[2] + "()",
+        )
 
     def _request(self, request: dict, timeout_s: float | None, what: str) -> Any:
         if self._dead is not None or self._start_failed is not None:
@@ -500,8 +560,9 @@ class Learner:
             self._requests.flush()
             answer = self._receive(timeout_s or self.call_timeout_s, what)
         except LearnerError as exc:
-            if isinstance(exc, (LearnerTimeout, LearnerCrashed, LearnerImportError, LearnerBadOutput,
-                                LearnerOutOfMemory)):
+            if isinstance(
+                exc, (LearnerTimeout, LearnerCrashed, LearnerImportError, LearnerBadOutput, LearnerOutOfMemory)
+            ):
                 self._kill()
                 self._dead = exc
             raise
@@ -516,8 +577,9 @@ class Learner:
             error = self._error(answer["error"])
             self.last_call["raised"] = getattr(error, "type_name", error.status)
             if isinstance(error, LearnerRaised):  # what it raised is its answer too
-                note_answer(self._who + frame, what,
-                            f"raised {error.type_name}".encode())  # not its text: addresses vary
+                note_answer(
+                    self._who + frame, what, f"raised {error.type_name}".encode()
+                )  # not its text: addresses vary
             raise error
         try:
             note_answer(self._who + frame, what, b"value" + codec.dumps(answer["value"]))
@@ -534,13 +596,18 @@ class Learner:
         return LearnerForbidden(
             f"forbidden call: while {doing} your code called {', '.join(shown)}, which "
             f"{rule.get('exercise', 'this exercise')} forbids. The stub says: "
-            f"{rule.get('says', 'do not call it').rstrip('.')}.")
+            f"{rule.get('says', 'do not call it').rstrip('.')}."
+        )
 
     def _receive(self, timeout_s: float, what: str) -> dict:
-        stream = _DeadlineReader(self._answers, time.monotonic() + timeout_s,
-                                 lambda: LearnerTimeout(f"{what} timed out after {timeout_s:g} s"),
-                                 watch=lambda: self._check_memory(what), tick_s=MEMORY_POLL_S,
-                                 watched=self._memory_checked)
+        stream = _DeadlineReader(
+            self._answers,
+            time.monotonic() + timeout_s,
+            lambda: LearnerTimeout(f"{what} timed out after {timeout_s:g} s"),
+            watch=lambda: self._check_memory(what),
+            tick_s=MEMORY_POLL_S,
+            watched=self._memory_checked,
+        )
         try:
             answer = codec.read(stream, self.max_result_bytes)
         except EOFError:
@@ -562,8 +629,11 @@ class Learner:
             return
         used = self._sandbox.memory_in_use(self._proc.pid)
         if used > self._sandbox.memory_bytes:
-            raise LearnerOutOfMemory(f"{what}: your processes together exceeded the {self.memory_gib:g} GiB "
-                                     f"memory cap ({used / 2**30:.1f} GiB)", self.output_tail())
+            raise LearnerOutOfMemory(
+                f"{what}: your processes together exceeded the {self.memory_gib:g} GiB "
+                f"memory cap ({used / 2**30:.1f} GiB)",
+                self.output_tail(),
+            )
 
     def _died(self, what: str) -> LearnerError:
         proc = self._proc
@@ -572,26 +642,27 @@ class Learner:
         except subprocess.TimeoutExpired:  # it shut its end of the channel and lives on: the learner's doing
             tail = self.output_tail(settle_s=0.5)
             self._kill()
-            return LearnerCrashed(f"{what}: your process closed its channel to the grader and kept running "
-                                  "(it was stopped)", tail)
+            return LearnerCrashed(
+                f"{what}: your process closed its channel to the grader and kept running (it was stopped)", tail
+            )
         tail = self.output_tail(settle_s=0.5)
         if code is not None and code < 0:
             sig = signal.Signals(-code).name
             if sig == "SIGKILL":
                 return LearnerOutOfMemory(
                     f"{what}: your process was killed (SIGKILL), most likely for exceeding the "
-                    f"{self.memory_gib:g} GiB memory cap", tail)
+                    f"{self.memory_gib:g} GiB memory cap",
+                    tail,
+                )
             return LearnerCrashed(f"{what}: your process died from {sig}", tail)
         return LearnerCrashed(f"{what}: your process exited (code {code}) instead of returning", tail)
 
     def _error(self, err: dict) -> LearnerError:
         # The learner's process loads a copy; messages name the learner's own file.
-        err = {k: v.replace(str(self._src), str(self.shown_as)) if isinstance(v, str) else v
-               for k, v in err.items()}
+        err = {k: v.replace(str(self._src), str(self.shown_as)) if isinstance(v, str) else v for k, v in err.items()}
         kind, tb = err["kind"], err.get("traceback", "")
         if kind == "import":
-            return LearnerImportError(
-                f"{self.shown_as.name} does not import: {err['type']}: {err['message']}", tb)
+            return LearnerImportError(f"{self.shown_as.name} does not import: {err['type']}: {err['message']}", tb)
         if kind == "not_implemented":
             return NotImplementedYet(err["message"] or "NotImplementedError", tb)
         if kind == "oom":
@@ -618,7 +689,6 @@ def _skip_live_slots() -> None:
         if _sandbox.uid_for(os.getpid(), Sandbox._next_slot % _sandbox.SLOTS) not in used:
             return
         Sandbox._next_slot += 1
-
 
 
 class InProcessLearner:

@@ -31,7 +31,7 @@ def status(pid: int | str) -> dict[str, int]:
 
 def _stat_fields(pid: int | str) -> list[str]:
     text = _read(pid, "stat")
-    return text[text.rindex(")") + 2:].split()  # the name may hold spaces and ")": field 3 on
+    return text[text.rindex(")") + 2 :].split()  # the name may hold spaces and ")": field 3 on
 
 
 def cpu_times(pid: int | str) -> dict:

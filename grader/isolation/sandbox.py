@@ -65,17 +65,38 @@ LEARNER_VISIBLE = ("grader/__init__.py", *(package.replace(".", "/") for package
 # Refused to the learner (EPERM) by a seccomp filter, through libseccomp: no namespaces of its
 # own (a user namespace would give it mount rights), no mounts, no tracing or reading of other
 # processes' memory, no kernel keyrings, BPF or io_uring (kernel attack surface no answer needs).
-DENIED_SYSCALLS = ("unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "ptrace",
-                   "process_vm_readv", "process_vm_writev", "keyctl", "add_key", "request_key", "bpf",
-                   "userfaultfd", "io_uring_setup", "open_by_handle_at", "kexec_load", "init_module")
+DENIED_SYSCALLS = (
+    "unshare",
+    "setns",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "bpf",
+    "userfaultfd",
+    "io_uring_setup",
+    "open_by_handle_at",
+    "kexec_load",
+    "init_module",
+)
 _CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
 _SCMP_ACT_ALLOW, _SCMP_CMP_MASKED_EQ = 0x7FFF0000, 7
 _EPERM, _ENOSYS = 1, 38
 
 
 class _ArgCmp(ctypes.Structure):  # struct scmp_arg_cmp
-    _fields_ = [("arg", ctypes.c_uint), ("op", ctypes.c_int), ("datum_a", ctypes.c_uint64),
-                ("datum_b", ctypes.c_uint64)]
+    _fields_ = [
+        ("arg", ctypes.c_uint),
+        ("op", ctypes.c_int),
+        ("datum_a", ctypes.c_uint64),
+        ("datum_b", ctypes.c_uint64),
+    ]
 
 
 @functools.cache
@@ -89,8 +110,13 @@ def _syscall_filter():
     lib.seccomp_init.restype = ctypes.c_void_p
     lib.seccomp_init.argtypes = [ctypes.c_uint32]
     lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
-    lib.seccomp_rule_add_array.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint,
-                                           ctypes.POINTER(_ArgCmp)]
+    lib.seccomp_rule_add_array.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_uint32,
+        ctypes.c_int,
+        ctypes.c_uint,
+        ctypes.POINTER(_ArgCmp),
+    ]
     lib.seccomp_load.argtypes = [ctypes.c_void_p]
     ctx = lib.seccomp_init(_SCMP_ACT_ALLOW)
     if not ctx:
@@ -136,8 +162,11 @@ def _can_pivot() -> bool:
     if pid == 0:  # pragma: no cover - only syscalls, then exit
         code = 1
         try:
-            if (libc.unshare(_CLONE_NEWNS) == 0 and libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) == 0
-                    and libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, b"size=64k") == 0):
+            if (
+                libc.unshare(_CLONE_NEWNS) == 0
+                and libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) == 0
+                and libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, b"size=64k") == 0
+            ):
                 os.chdir("/tmp")
                 code = 0 if libc.syscall(_SYS_PIVOT_ROOT, b".", b".") == 0 else 1
         finally:
@@ -155,8 +184,15 @@ class Sandbox:
 
     _next_slot = 0
 
-    def __init__(self, memory_bytes: int, *, box: Path | None = None, inputs: Path | None = None,
-                 reference_visible: bool = False, hidden: list[Path] = ()):
+    def __init__(
+        self,
+        memory_bytes: int,
+        *,
+        box: Path | None = None,
+        inputs: Path | None = None,
+        reference_visible: bool = False,
+        hidden: list[Path] = (),
+    ):
         self.memory_bytes = memory_bytes
         self.privileged = os.geteuid() == 0
         # Each learner process of a check gets its own uid, so sweeping one spares the others.
@@ -182,8 +218,10 @@ class Sandbox:
         view += [("ro", f"/etc/{name}", f"/etc/{name}") for name in ETC if os.path.exists(f"/etc/{name}")]
         view += [("proc", "", "/proc"), ("tmpfs", "size=1m,mode=0755", "/dev")]
         view += [("dev", f"/dev/{name}", f"/dev/{name}") for name in DEVICES if os.path.exists(f"/dev/{name}")]
-        view += [("link", f"/proc/self/fd{tail}", f"/dev/{name}")
-                 for name, tail in (("fd", ""), ("stdin", "/0"), ("stdout", "/1"), ("stderr", "/2"))]
+        view += [
+            ("link", f"/proc/self/fd{tail}", f"/dev/{name}")
+            for name, tail in (("fd", ""), ("stdin", "/0"), ("stdout", "/1"), ("stderr", "/2"))
+        ]
         view += [("tmpfs", f"size={SHM_SIZE},mode=1777", "/dev/shm"), ("tmpfs", f"size={TMP_SIZE},mode=1777", "/tmp")]
         # After the private /tmp: a venv or project that lives under /tmp (a CI clone) stays visible.
         for prefix in dict.fromkeys([sys.base_prefix, sys.prefix]):  # the interpreter, its venv
@@ -199,17 +237,24 @@ class Sandbox:
         if self.inputs is not None:
             view.append(("ro", str(self.inputs), str(self.inputs)))
         if self.box is not None:
-            view += [("ro", str(self.box / "src"), str(self.box / "src")),
-                     ("tmpfs", f"size={WORK_SIZE},mode=0700,uid={self.uid},gid={self.uid}", str(self.workdir))]
+            view += [
+                ("ro", str(self.box / "src"), str(self.box / "src")),
+                ("tmpfs", f"size={WORK_SIZE},mode=0700,uid={self.uid},gid={self.uid}", str(self.workdir)),
+            ]
         return view
 
     def params(self) -> dict:
         """Plain data to rebuild this sandbox in another process (:mod:`grader.isolation.zygote`),
         the view computed now, in the check's process; :meth:`preexec` then uses these."""
-        self._frozen = {"memory_bytes": self.memory_bytes, "privileged": self.privileged, "uid": self.uid,
-                        "box": str(self.box or ""), "view": self.view() if self.privileged else [],
-                        "blocklist": [str(p) for p in self._blocklist_hidden()] if self.privileged else [],
-                        "syscall_filter": self.privileged and syscall_filter_available()}
+        self._frozen = {
+            "memory_bytes": self.memory_bytes,
+            "privileged": self.privileged,
+            "uid": self.uid,
+            "box": str(self.box or ""),
+            "view": self.view() if self.privileged else [],
+            "blocklist": [str(p) for p in self._blocklist_hidden()] if self.privileged else [],
+            "syscall_filter": self.privileged and syscall_filter_available(),
+        }
         return self._frozen
 
     @classmethod
@@ -253,8 +298,10 @@ class Sandbox:
     def _allowlist(self, libc, view) -> bool:
         """An empty tmpfs with the view mounted in it becomes the root; False if refused."""
         new = str(self.box / "stage")
-        if _SYS_PIVOT_ROOT is None or libc.mount(b"tmpfs", new.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV,
-                                                 b"size=1m,mode=0755") != 0:
+        if (
+            _SYS_PIVOT_ROOT is None
+            or libc.mount(b"tmpfs", new.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, b"size=1m,mode=0755") != 0
+        ):
             return False
         try:
             for kind, source, path in view:
@@ -381,16 +428,21 @@ def _mount(libc, kind: str, source: str, path: str) -> None:
     else:
         os.makedirs(path, mode=0o755, exist_ok=True)
     if kind == "proc":  # hidepid=invisible: per mount since Linux 5.8; older kernels refuse the word
-        ok = (libc.mount(b"proc", path.encode(), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
-                         b"hidepid=invisible") == 0
-              or libc.mount(b"proc", path.encode(), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, None) == 0)
+        ok = (
+            libc.mount(b"proc", path.encode(), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, b"hidepid=invisible") == 0
+            or libc.mount(b"proc", path.encode(), b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, None) == 0
+        )
     elif kind == "tmpfs":
         ok = libc.mount(b"tmpfs", path.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, source.encode()) == 0
     else:
         ok = libc.mount(source.encode(), path.encode(), None, _MS_BIND, None) == 0
         if ok and kind == "ro":
-            ok = libc.mount(None, path.encode(), None,
-                            _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV, None) == 0
+            ok = (
+                libc.mount(
+                    None, path.encode(), None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV, None
+                )
+                == 0
+            )
     if not ok:
         raise OSError(ctypes.get_errno(), f"mount {kind} {source} on {path}")
 

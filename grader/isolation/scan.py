@@ -15,9 +15,20 @@ import re
 from pathlib import Path
 
 # What switches a watch off (or reaches around it): never part of an answer these rules apply to.
-EVASIONS = {"DisableTorchFunction", "DisableTorchFunctionSubclass", "_DisableTorchDispatch",
-            "_disable_current_modes", "_pop_mode", "_pop_torch_function_stack", "_disable_profiler",
-            "setprofile", "settrace", "__getattribute__", "get_referents", "get_objects"}
+EVASIONS = {
+    "DisableTorchFunction",
+    "DisableTorchFunctionSubclass",
+    "_DisableTorchDispatch",
+    "_disable_current_modes",
+    "_pop_mode",
+    "_pop_torch_function_stack",
+    "_disable_profiler",
+    "setprofile",
+    "settrace",
+    "__getattribute__",
+    "get_referents",
+    "get_objects",
+}
 EVASION_MODULES: set[str] = set()  # whole libraries that would (ctypes is left to crash as it may)
 GRADER_INTERNALS = ("grader.inside", "grader.isolation")  # the watch's own state, the walls around it
 _IMPORTERS = {"import_module", "__import__", "find_spec", "spec_from_file_location", "load_module"}
@@ -58,10 +69,18 @@ def scan_source(path: str | Path, rule: dict | None) -> list[tuple[int, str]]:
             if hit is None and isinstance(node, ast.ImportFrom) and (node.module or "").rpartition(".")[2] in names:
                 hit = node.module.rpartition(".")[2]
             if hit is None:
-                full = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                    [f"{node.module or ''}.{a.name}" for a in node.names]
-                evading = [m for m in full if m.split(".")[0] in EVASION_MODULES or m.startswith(GRADER_INTERNALS)
-                           or m.rpartition(".")[2] in EVASIONS]
+                full = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [f"{node.module or ''}.{a.name}" for a in node.names]
+                )
+                evading = [
+                    m
+                    for m in full
+                    if m.split(".")[0] in EVASION_MODULES
+                    or m.startswith(GRADER_INTERNALS)
+                    or m.rpartition(".")[2] in EVASIONS
+                ]
                 if evading:
                     hit = f"import {evading[0]} (reaches around the grader's watch)"
         elif isinstance(node, (ast.Constant, ast.BinOp, ast.JoinedStr, ast.Call, ast.Subscript)):
@@ -81,8 +100,14 @@ def scan_source(path: str | Path, rule: dict | None) -> list[tuple[int, str]]:
                 hit = f"{_callee_name(node)}(...) of a computed name"
             elif target.split(".")[0] in modules:
                 hit = f"import {target}"
-        if (not hit and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in no_args and not node.args and not node.keywords):
+        if (
+            not hit
+            and isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in no_args
+            and not node.args
+            and not node.keywords
+        ):
             hit = f".{node.func.attr}()"
         if hit:
             found.append((node.lineno, hit))
@@ -117,8 +142,21 @@ def _constant_names(tree) -> dict[str, str]:
     return consts
 
 
-_STR_METHODS = {"lower", "upper", "strip", "lstrip", "rstrip", "replace", "format", "removeprefix", "removesuffix",
-                "casefold", "title", "capitalize", "swapcase"}
+_STR_METHODS = {
+    "lower",
+    "upper",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "replace",
+    "format",
+    "removeprefix",
+    "removesuffix",
+    "casefold",
+    "title",
+    "capitalize",
+    "swapcase",
+}
 
 
 def _fold(node, consts: dict, depth: int = 0) -> str | None:
@@ -136,8 +174,13 @@ def _fold(node, consts: dict, depth: int = 0) -> str | None:
             if isinstance(node.op, ast.Add):
                 right = fold(node.right)
                 return left + right if left is not None and right is not None else None
-            if isinstance(node.op, ast.Mult) and left is not None and isinstance(node.right, ast.Constant) \
-                    and isinstance(node.right.value, int) and 0 <= node.right.value <= 8:
+            if (
+                isinstance(node.op, ast.Mult)
+                and left is not None
+                and isinstance(node.right, ast.Constant)
+                and isinstance(node.right.value, int)
+                and 0 <= node.right.value <= 8
+            ):
                 return left * node.right.value
             if isinstance(node.op, ast.Mod) and left is not None:
                 items = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
@@ -169,8 +212,11 @@ def _fold(node, consts: dict, depth: int = 0) -> str | None:
                         bounds.append(None)
                     elif isinstance(b, ast.Constant) and isinstance(b.value, int):
                         bounds.append(b.value)
-                    elif isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) and isinstance(b.operand,
-                                                                                                  ast.Constant):
+                    elif (
+                        isinstance(b, ast.UnaryOp)
+                        and isinstance(b.op, ast.USub)
+                        and isinstance(b.operand, ast.Constant)
+                    ):
                         bounds.append(-b.operand.value)
                     else:
                         return None
@@ -198,5 +244,6 @@ def _is_main_guard(node) -> bool:
     if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
         return False
     parts = [node.test.left, *node.test.comparators]
-    return any(isinstance(p, ast.Name) and p.id == "__name__" for p in parts) and \
-        any(isinstance(p, ast.Constant) and p.value == "__main__" for p in parts)
+    return any(isinstance(p, ast.Name) and p.id == "__name__" for p in parts) and any(
+        isinstance(p, ast.Constant) and p.value == "__main__" for p in parts
+    )

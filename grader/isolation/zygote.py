@@ -32,9 +32,17 @@ import threading
 from pathlib import Path
 
 _MAX_REQUEST = 1 << 20
-PRELOAD = {"light": ("numpy",),
-           "heavy": ("numpy", "torch", "torch.nn.functional", "transformers",
-                     "transformers.models.llama.modeling_llama", "peft")}
+PRELOAD = {
+    "light": ("numpy",),
+    "heavy": (
+        "numpy",
+        "torch",
+        "torch.nn.functional",
+        "transformers",
+        "transformers.models.llama.modeling_llama",
+        "peft",
+    ),
+}
 # Set before torch loads: OpenMP reads its thread count once, when the library is loaded.
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
@@ -62,13 +70,20 @@ class Spawned:
         return self.returncode
 
 
-def spawn(path: str, *, module_name: str, module_file: str, cwd: str, env: dict, sandbox: dict,
-          fds: tuple[int, int, int]) -> Spawned:
+def spawn(
+    path: str, *, module_name: str, module_file: str, cwd: str, env: dict, sandbox: dict, fds: tuple[int, int, int]
+) -> Spawned:
     """Fork a learner's process from the zygote at ``path``; ``fds`` = (requests, answers, output)."""
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     conn.connect(path)
-    request = {"module_name": module_name, "module_file": module_file, "cwd": cwd, "env": env,
-               "sandbox": sandbox, "fds": list(fds)}
+    request = {
+        "module_name": module_name,
+        "module_file": module_file,
+        "cwd": cwd,
+        "env": env,
+        "sandbox": sandbox,
+        "fds": list(fds),
+    }
     socket.send_fds(conn, [json.dumps(request).encode()], list(fds))
     packet = conn.recv(4096)  # waits while the zygote is still importing
     if not packet:
@@ -87,10 +102,18 @@ class Zygote:
         self.path = str(Path(self._dir.name) / "socket")
         # Its children's /proc/self/environ shows this block: the learner's allowlist, no more.
         env = {k: os.environ[k] for k in ("LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PATH") if k in os.environ}
-        env.update(THREAD_ENV, HOME=self._dir.name, PYTHONDONTWRITEBYTECODE="1",
-                   PYTHONPATH=str(Path(__file__).resolve().parents[2]))  # this project's grader, nothing else
-        self._proc = subprocess.Popen([sys.executable, "-m", "grader.isolation.zygote", self.path, kind],
-                                      stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+        env.update(
+            THREAD_ENV,
+            HOME=self._dir.name,
+            PYTHONDONTWRITEBYTECODE="1",
+            PYTHONPATH=str(Path(__file__).resolve().parents[2]),
+        )  # this project's grader, nothing else
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "grader.isolation.zygote", self.path, kind],
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+        )
         while not os.path.exists(self.path):  # bound before it imports: clients queue meanwhile
             if self._proc.poll() is not None:
                 raise OSError(f"the zygote exited with code {self._proc.returncode}")
@@ -154,7 +177,7 @@ def _child(request: dict, fds: list[int]) -> None:
                     pass
         os.setsid()
         with open("/proc/self/clear_refs", "w") as f:  # VmHWM starts at this process's own RSS,
-            f.write("5")                                # not at the zygote's peak (checks read it)
+            f.write("5")  # not at the zygote's peak (checks read it)
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])

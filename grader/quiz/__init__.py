@@ -12,8 +12,14 @@ In a notebook (plain ``input()``)::
 from __future__ import annotations
 
 
-def ask(question_id: str, *, lang: str | None = None, seed: int | None = None, learner: str | None = None,
-        db: str | None = None) -> dict:
+def ask(
+    question_id: str,
+    *,
+    lang: str | None = None,
+    seed: int | None = None,
+    learner: str | None = None,
+    db: str | None = None,
+) -> dict:
     """Ask one question once (one variant) with print() and input(); the answers are recorded as in
     the terminal. Returns ``{"question", "result", "mastered"}``."""
     from rich.console import Console
@@ -31,8 +37,16 @@ def ask(question_id: str, *, lang: str | None = None, seed: int | None = None, l
     return {"question": q.id, "result": result, "mastered": state.mastered}
 
 
-def main(targets: list[str], *, lang: str | None = None, seed: int | None = None, history: bool = False,
-         learner: str | None = None, db: str | None = None, rounds: int = 2) -> int:
+def main(
+    targets: list[str],
+    *,
+    lang: str | None = None,
+    seed: int | None = None,
+    history: bool = False,
+    learner: str | None = None,
+    db: str | None = None,
+    rounds: int = 2,
+) -> int:
     from grader.quiz import session, store
 
     st = store.Store(db)

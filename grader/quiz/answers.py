@@ -58,15 +58,21 @@ class Tolerance:
         """The tolerance :meth:`ok` applies, as the learner reads it (both bounds when both are set;
         for a percentage, points apart from a relative tolerance)."""
         if self.low is not None:
-            return tr(lang, f"{self.low:g}x-{self.high:g}x of the measured value",
-                      f"在实测值的 {self.low:g}–{self.high:g} 倍之间")
+            return tr(
+                lang,
+                f"{self.low:g}x-{self.high:g}x of the measured value",
+                f"在实测值的 {self.low:g}–{self.high:g} 倍之间",
+            )
         if not self.abs and self.rel is None:
             return tr(lang, "exact", "须精确")
         pct = u.dim == "fraction" and u.symbol == "%"
         relative = None
         if self.rel is not None:
-            relative = tr(lang, f"±{self.rel * 100:g}% of the value", f"相对 ±{self.rel * 100:g}%") if pct \
+            relative = (
+                tr(lang, f"±{self.rel * 100:g}% of the value", f"相对 ±{self.rel * 100:g}%")
+                if pct
                 else f"±{self.rel * 100:g}%"
+            )
         if not self.abs:
             return relative
         if pct:
@@ -81,11 +87,17 @@ class Tolerance:
 
 
 EXACT = Tolerance(abs=0)
-DIM_NEG = {"bytes": ("A size", "大小"), "time": ("A time", "时间"), "count": ("A count", "个数"),
-           "fraction": ("A fraction", "比例"), "speedup": ("A factor", "倍数"),
-           "flop_per_byte": ("An intensity", "算术强度"),
-           "tokens_per_s": ("A throughput", "吞吐"), "nats": ("A cross-entropy loss", "交叉熵 loss"),
-           "number": ("A number", "数")}
+DIM_NEG = {
+    "bytes": ("A size", "大小"),
+    "time": ("A time", "时间"),
+    "count": ("A count", "个数"),
+    "fraction": ("A fraction", "比例"),
+    "speedup": ("A factor", "倍数"),
+    "flop_per_byte": ("An intensity", "算术强度"),
+    "tokens_per_s": ("A throughput", "吞吐"),
+    "nats": ("A cross-entropy loss", "交叉熵 loss"),
+    "number": ("A number", "数"),
+}
 
 
 class Answer:
@@ -145,8 +157,10 @@ class Number(Answer):
     def hint(self, lang: str) -> str:
         tol = self.tol.describe(lang, self.u)
         examples = {
-            "bytes": ("a size with its unit, e.g. 12 GB, 3.5 GiB, 640 MiB, 2e9 B",
-                      "带单位的大小，如 12 GB、3.5 GiB、640 MiB、2e9 B"),
+            "bytes": (
+                "a size with its unit, e.g. 12 GB, 3.5 GiB, 640 MiB, 2e9 B",
+                "带单位的大小，如 12 GB、3.5 GiB、640 MiB、2e9 B",
+            ),
             "time": ("a time with its unit, e.g. 2.5 ms, 0.3 s", "带单位的时间，如 2.5 ms、0.3 s"),
             "count": ("a count, e.g. 14, 17.6M, 1.3e9, 1760万", "一个数，如 14、17.6M、1.3e9、1760万"),
             "fraction": ("a fraction 0-1 or a percentage, e.g. 0.35 or 35%", "0–1 的比例或百分数，如 0.35 或 35%"),
@@ -166,8 +180,10 @@ class Number(Answer):
         if q.value < 0 and not (self.signed or self.dim == "number"):
             raise Invalid(f"{DIM_NEG[self.dim][0]} cannot be negative.", f"{DIM_NEG[self.dim][1]}不能是负数。")
         if self.dim == "fraction" and q.bare and not 0 <= q.value <= 1:
-            raise Invalid(f"{q.number:g} is not a fraction (0-1): for a percentage type {q.number:g}%.",
-                          f"{q.number:g} 不是 0–1 的比例：百分数请写 {q.number:g}%。")
+            raise Invalid(
+                f"{q.number:g} is not a fraction (0-1): for a percentage type {q.number:g}%.",
+                f"{q.number:g} 不是 0–1 的比例：百分数请写 {q.number:g}%。",
+            )
         return q
 
     def assess(self, value: Quantity, truth: float) -> bool:
@@ -179,8 +195,9 @@ class Number(Answer):
         if self.assess(value, truth):
             return None
         t = float(truth)
-        for reading in units.alternatives(value, self.dim,
-                                          self._default() if self.dim not in ("count", "fraction") else None):
+        for reading in units.alternatives(
+            value, self.dim, self._default() if self.dim not in ("count", "fraction") else None
+        ):
             close = self.tol.low is not None or self.tol.abs is None or abs(reading.value - t) <= 0.05 * abs(t)
             if self.tol.ok(reading.value, t) and close:
                 return Invalid(reading.en, reading.zh)
@@ -197,13 +214,22 @@ class Number(Answer):
 
     def show(self, truth: float, lang: str) -> str:
         main = units.show(float(truth), self.u, self.show_sig(truth))
-        extra = [units.show(float(truth), units.unit(s) if self.dim != "count" else
-                            units.Unit(s, "count", units._MULTIPLIERS.get(s, 1.0)), self.sig) for s in self.also]
+        extra = [
+            units.show(
+                float(truth),
+                units.unit(s) if self.dim != "count" else units.Unit(s, "count", units._MULTIPLIERS.get(s, 1.0)),
+                self.sig,
+            )
+            for s in self.also
+        ]
         if self.dim == "fraction" and self.u.symbol != "%":
             extra.append(f"{float(truth) * 100:.3g}%")
         if self.dim == "count" and self.u.factor == 1.0 and abs(truth) >= 1e5 and not self.also:
-            extra.append(units.show(float(truth), units.Unit("M", "count", 1e6)) if abs(truth) < 1e9
-                         else units.show(float(truth), units.Unit("B", "count", 1e9)))
+            extra.append(
+                units.show(float(truth), units.Unit("M", "count", 1e6))
+                if abs(truth) < 1e9
+                else units.show(float(truth), units.Unit("B", "count", 1e9))
+            )
         return main + (f" ({', '.join(extra)})" if extra else "")
 
     def encode(self, value: Quantity) -> Any:
@@ -211,11 +237,53 @@ class Number(Answer):
 
 
 # ------------------------------------------------------------------ yes / no
-YES = {"y", "yes", "true", "t", "1", "是", "对", "能", "会", "可以", "够", "行", "可", "变", "是的", "能装下", "放得下",
-       "装得下", "yes.", "ja", "oui"}
-NO = {"n", "no", "false", "f", "0", "否", "不", "不是", "不对", "错", "错的", "不能", "不会", "不可以", "不够", "不行",
-      "不变",
-      "装不下", "放不下", "no.", "没有", "没"}
+YES = {
+    "y",
+    "yes",
+    "true",
+    "t",
+    "1",
+    "是",
+    "对",
+    "能",
+    "会",
+    "可以",
+    "够",
+    "行",
+    "可",
+    "变",
+    "是的",
+    "能装下",
+    "放得下",
+    "装得下",
+    "yes.",
+    "ja",
+    "oui",
+}
+NO = {
+    "n",
+    "no",
+    "false",
+    "f",
+    "0",
+    "否",
+    "不",
+    "不是",
+    "不对",
+    "错",
+    "错的",
+    "不能",
+    "不会",
+    "不可以",
+    "不够",
+    "不行",
+    "不变",
+    "装不下",
+    "放不下",
+    "no.",
+    "没有",
+    "没",
+}
 
 
 _NEGATORS = ("没有", "不会", "不能", "不是", "不", "没")
@@ -233,11 +301,11 @@ def _core(t: str) -> tuple[str, bool]:
     neg = False
     for n in _NEGATORS:
         if t.startswith(n) and len(t) > len(n):
-            t, neg = t[len(n):], True
+            t, neg = t[len(n) :], True
             break
     for m in _MODALS:
         if t.startswith(m) and len(t) > len(m):
-            t = t[len(m):]
+            t = t[len(m) :]
             break
     if re.search(r"(?<=.)不(?=.)", t):  # a potential complement denied: 分辨不出, 放不进
         t, neg = re.sub(r"(?<=.)不(?=.)", "", t, count=1), not neg
@@ -323,8 +391,13 @@ def _letters(text: str, n: int) -> list[str]:
     if not raw:
         return []
     t = raw.lower()
-    tokens = list(zip(t.split(), raw.split(), strict=True)) if " " in t else \
-        [(c, c) for c in t] if all(c in LETTERS for c in t) else [(t, raw)]
+    tokens = (
+        list(zip(t.split(), raw.split(), strict=True))
+        if " " in t
+        else [(c, c) for c in t]
+        if all(c in LETTERS for c in t)
+        else [(t, raw)]
+    )
     out = []
     for tok, typed in tokens:
         if len(tok) == 1 and tok in LETTERS[:n]:
@@ -332,8 +405,10 @@ def _letters(text: str, n: int) -> list[str]:
         elif tok.isdigit() and 1 <= int(tok) <= n and n < 10:
             out.append(LETTERS[int(tok) - 1])
         else:
-            raise Invalid(f"{typed!r} is not one of the letters a-{LETTERS[n - 1]} nor an option's name.",
-                          f"{typed!r} 不是 a–{LETTERS[n - 1]} 中的字母，也不是某个选项的名字。")
+            raise Invalid(
+                f"{typed!r} is not one of the letters a-{LETTERS[n - 1]} nor an option's name.",
+                f"{typed!r} 不是 a–{LETTERS[n - 1]} 中的字母，也不是某个选项的名字。",
+            )
     return out
 
 
@@ -366,8 +441,9 @@ class Choice(Answer):
         return [f"{LETTERS[i]}) {o.text(lang)}" for i, o in enumerate(self.options)]
 
     def hint(self, lang: str) -> str:
-        return tr(lang, f"one letter, a-{LETTERS[len(self.options) - 1]}",
-                  f"一个字母，a–{LETTERS[len(self.options) - 1]}")
+        return tr(
+            lang, f"one letter, a-{LETTERS[len(self.options) - 1]}", f"一个字母，a–{LETTERS[len(self.options) - 1]}"
+        )
 
     def by_name(self, text: str) -> Option | None:
         """An option typed by its name (``FSDP``, ``logx``), in either language: the whole name, its
@@ -384,8 +460,11 @@ class Choice(Answer):
         words = [w.replace("的", "") for w in re.split(r"[\s,;、，/()（）:：]+", _fold(text)) if w]
         if not words or sum(map(len, words)) < 2 or any(len(w) < 2 and w.isascii() for w in words):
             return None
-        hits = [o for o in self.options  # 的 aside: the course's 只存每层输入 is the option's 只存每层的输入
-                if any(all(w in name.replace("的", "") for w in words) for name in _names(o))]
+        hits = [
+            o
+            for o in self.options  # 的 aside: the course's 只存每层输入 is the option's 只存每层的输入
+            if any(all(w in name.replace("的", "") for w in words) for name in _names(o))
+        ]
         return hits[0] if len(hits) == 1 else None
 
     def parse(self, text: str) -> str:
@@ -479,14 +558,19 @@ class Ordering(Choice):
 
     def hint(self, lang: str) -> str:
         n = len(self.options)
-        return tr(lang, f"all {n} letters in order, e.g. {' '.join(LETTERS[:n][::-1])}",
-                  f"按顺序写出全部 {n} 个字母，如 {' '.join(LETTERS[:n][::-1])}")
+        return tr(
+            lang,
+            f"all {n} letters in order, e.g. {' '.join(LETTERS[:n][::-1])}",
+            f"按顺序写出全部 {n} 个字母，如 {' '.join(LETTERS[:n][::-1])}",
+        )
 
     def parse(self, text: str) -> tuple:
         got = _letters(text, len(self.options))
         if sorted(got) != list(LETTERS[: len(self.options)]):
-            raise Invalid(f"Give every letter a-{LETTERS[len(self.options) - 1]} exactly once, in order.",
-                          f"请把 a–{LETTERS[len(self.options) - 1]} 每个字母恰好写一次，按顺序。")
+            raise Invalid(
+                f"Give every letter a-{LETTERS[len(self.options) - 1]} exactly once, in order.",
+                f"请把 a–{LETTERS[len(self.options) - 1]} 每个字母恰好写一次，按顺序。",
+            )
         return tuple(self.options[LETTERS.index(c)].key for c in got)
 
     @staticmethod
@@ -516,16 +600,18 @@ class Shape(Answer):
     def parse(self, text: str) -> tuple:
         t = units.normalize(text)
         if not t:
-            raise Invalid("Type a shape, e.g. (4, 7, 3); a scalar's shape is ().",
-                          "请写一个形状，如 (4, 7, 3)；标量的形状是 ()。")
+            raise Invalid(
+                "Type a shape, e.g. (4, 7, 3); a scalar's shape is ().", "请写一个形状，如 (4, 7, 3)；标量的形状是 ()。"
+            )
         t = re.sub(r"^torch\.Size\(\s*\[?|\]?\s*\)$", "", t)
         t = t.strip("()[] ")
         if t == "":
             return ()
         parts = [p for p in re.split(r"\s*(?:,|x|×|\*|\s)\s*", t) if p]
         if not parts or not all(p.isdigit() for p in parts):
-            raise Invalid("A shape is whole numbers, e.g. (4, 7, 3) or 4, 7, 3.",
-                          "形状由整数组成，如 (4, 7, 3) 或 4, 7, 3。")
+            raise Invalid(
+                "A shape is whole numbers, e.g. (4, 7, 3) or 4, 7, 3.", "形状由整数组成，如 (4, 7, 3) 或 4, 7, 3。"
+            )
         return tuple(int(p) for p in parts)
 
     def assess(self, value: tuple, truth) -> bool:
@@ -578,8 +664,10 @@ class Einsum(Answer):
     def parse(self, text: str) -> str:
         t = units.normalize(text).replace(" ", "")
         if not re.fullmatch(r"[a-zA-Z.]+,[a-zA-Z.]+->[a-zA-Z.]*", t):
-            raise Invalid("Two operands and an output: 'xyz,xwz->xyw' (letters, a comma, ->).",
-                          "两个操作数与一个输出：'xyz,xwz->xyw'（字母、逗号、->）。")
+            raise Invalid(
+                "Two operands and an output: 'xyz,xwz->xyw' (letters, a comma, ->).",
+                "两个操作数与一个输出：'xyz,xwz->xyw'（字母、逗号、->）。",
+            )
         return t
 
     def assess(self, value: str, truth) -> bool:
@@ -600,8 +688,11 @@ class Command(Answer):
     kind = "command"
 
     def hint(self, lang: str) -> str:
-        return tr(lang, f"a command line starting with torchrun, running {self.script}",
-                  f"以 torchrun 开头、运行 {self.script} 的命令行")
+        return tr(
+            lang,
+            f"a command line starting with torchrun, running {self.script}",
+            f"以 torchrun 开头、运行 {self.script} 的命令行",
+        )
 
     def parse(self, text: str) -> str:
         t = units.normalize(text)

@@ -47,11 +47,16 @@ class QuizProgress:
         return self.r[0] / self.r[1] if self.r[1] else 0.0
 
     def to_dict(self) -> dict:
-        return {"learner": self.learner, "answers": self.answers,
-                "R": f"{self.r[0]}/{self.r[1]}", "A": f"{self.a[0]}/{self.a[1]}", "B": f"{self.b[0]}/{self.b[1]}",
-                "C": {k: f"{p}/{t}" for k, (p, t) in self.c_points.items()},
-                "C_with_followups": {k: f"{p}/{t}" for k, (p, t) in self.c_all.items()},
-                "mastered": sorted(q for q, s in self.questions.items() if s.mastered)}
+        return {
+            "learner": self.learner,
+            "answers": self.answers,
+            "R": f"{self.r[0]}/{self.r[1]}",
+            "A": f"{self.a[0]}/{self.a[1]}",
+            "B": f"{self.b[0]}/{self.b[1]}",
+            "C": {k: f"{p}/{t}" for k, (p, t) in self.c_points.items()},
+            "C_with_followups": {k: f"{p}/{t}" for k, (p, t) in self.c_all.items()},
+            "mastered": sorted(q for q, s in self.questions.items() if s.mastered),
+        }
 
 
 def question_state(q: qbank.Question, rows: list[qstore.Row]) -> QuestionState:
@@ -59,8 +64,9 @@ def question_state(q: qbank.Question, rows: list[qstore.Row]) -> QuestionState:
     if not q.interview:
         hist = qstore.question_history(rows)
         mem = qstore.memory(qstore.question_reviews(rows))
-        return QuestionState(q.id, q.set, q.title, len(hist), hist, mem.mastered, qstore.streak(hist), seconds,
-                             due=mem.due, new=mem.new)
+        return QuestionState(
+            q.id, q.set, q.title, len(hist), hist, mem.mastered, qstore.streak(hist), seconds, due=mem.due, new=mem.new
+        )
     points: dict[str, bool] = {}
     parts_due: dict[str, float | None] = {}
     for part in q.all_parts:
@@ -71,9 +77,20 @@ def question_state(q: qbank.Question, rows: list[qstore.Row]) -> QuestionState:
     n_interviews = len({r.attempt for r in rows})
     hist = [r.correct for r in rows]
     dues = [d for d in parts_due.values() if d is not None]
-    return QuestionState(q.id, q.set, q.title, n_interviews, hist, all(points.values()), qstore.streak(hist),
-                         seconds, points, due=min(dues) if dues else None,
-                         new=any(d is None for d in parts_due.values()), parts_due=parts_due)
+    return QuestionState(
+        q.id,
+        q.set,
+        q.title,
+        n_interviews,
+        hist,
+        all(points.values()),
+        qstore.streak(hist),
+        seconds,
+        points,
+        due=min(dues) if dues else None,
+        new=any(d is None for d in parts_due.values()),
+        parts_due=parts_due,
+    )
 
 
 def progress(store: qstore.Store, learner: str) -> QuizProgress:
@@ -103,8 +120,7 @@ def counts(prog: QuizProgress, source: str = ""):
     """The quiz's side of the levels (grader.course.levels.QuizCounts); ``source``: the attempts file."""
     from grader.course.levels import QuizCounts
 
-    return QuizCounts(prog.r, prog.a, prog.b, dict(prog.c_points), dict(prog.c_all), prog.learner, prog.answers,
-                      source)
+    return QuizCounts(prog.r, prog.a, prog.b, dict(prog.c_points), dict(prog.c_all), prog.learner, prog.answers, source)
 
 
 def counts_for(learner: str | None = None, path=None):

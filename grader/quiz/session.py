@@ -37,8 +37,9 @@ def default_lang() -> str:
 class IO:
     """Where the quiz talks and listens."""
 
-    def __init__(self, console: Console | None = None, read: Callable[[str], str] = input, echo: bool | None = None,
-                 stdin=None):
+    def __init__(
+        self, console: Console | None = None, read: Callable[[str], str] = input, echo: bool | None = None, stdin=None
+    ):
         self.console = console or Console(highlight=False, soft_wrap=True)
         self._read = read
         self.stdin = sys.stdin if stdin is None else stdin
@@ -94,8 +95,16 @@ def expand_targets(targets: Iterable[str]) -> tuple[list[qbank.Question], bool]:
 
 
 class Session:
-    def __init__(self, store: qstore.Store, learner: str, lang: str = "en", seed: int | None = None,
-                 io: IO | None = None, rounds: int = 1, now: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        store: qstore.Store,
+        learner: str,
+        lang: str = "en",
+        seed: int | None = None,
+        io: IO | None = None,
+        rounds: int = 1,
+        now: Callable[[], float] = time.time,
+    ):
         self.learner, self.lang, self.rounds = learner, lang, max(1, rounds)
         # --seed is practice: numbers anyone can draw again count toward nothing, so its answers
         # live in memory only, and its seeds are never a graded variant's (store.practice_seed)
@@ -157,24 +166,35 @@ class Session:
         """Ask what is due, then new questions (named ones all, a stopped one first); False if the
         learner stopped. Later rounds (``rounds``) re-ask what was wrong in this sitting."""
         if self.practice:
-            self.io.out(self.t("Practice (--seed): answers are not recorded and count toward no mastery or level.",
-                               "练习模式（--seed）：作答不记录，不计入掌握与等级。"), "yellow")
+            self.io.out(
+                self.t(
+                    "Practice (--seed): answers are not recorded and count toward no mastery or level.",
+                    "练习模式（--seed）：作答不记录，不计入掌握与等级。",
+                ),
+                "yellow",
+            )
         todo = self.agenda(questions)
         if explicit:
             todo += [q for q in questions if q not in todo]
         if not todo:
-            self.io.out(self.t("Nothing is due now: come back for the next review.",
-                               "现在没有到期的题：到下次复习时间再来。"), "green")
+            self.io.out(
+                self.t("Nothing is due now: come back for the next review.", "现在没有到期的题：到下次复习时间再来。"),
+                "green",
+            )
         for round_no in range(self.rounds):
             if round_no:
                 todo = [q for q in todo if q.id in {w[0] for w in self.wrong}]
                 if not todo:
                     break
                 self.io.out()
-                self.io.out(self.t(f"Round {round_no + 1}: {len(todo)} question(s) answered wrong, with new variants "
-                                   "(a same-day review: it does not master them).",
-                                   f"第 {round_no + 1} 轮：{len(todo)} 道答错的题换新变体再问（当天复习，不算掌握）。"),
-                            "bold")
+                self.io.out(
+                    self.t(
+                        f"Round {round_no + 1}: {len(todo)} question(s) answered wrong, with new variants "
+                        "(a same-day review: it does not master them).",
+                        f"第 {round_no + 1} 轮：{len(todo)} 道答错的题换新变体再问（当天复习，不算掌握）。",
+                    ),
+                    "bold",
+                )
             for i, q in enumerate(todo, 1):
                 if self.ask(q, (i, len(todo))) == "quit":
                     self.summary(questions)
@@ -238,25 +258,39 @@ class Session:
         in_set = [s for s in qbank.questions(q.set)]
         n_mastered = sum(self._mastered(x) for x in in_set)
         io.out()
-        io.out(f"── {q.set} {position[0]}/{position[1]} · {q.id} · {q.title} · "
-               + self.t(f"variant {attempt + 1}, mastered in {q.set}: {n_mastered}/{len(in_set)}",
-                        f"第 {attempt + 1} 个变体，{q.set} 组已掌握 {n_mastered}/{len(in_set)}")
-               + (self.t(f" · streak {state.streak}", f" · 连对 {state.streak}") if state.streak else "") + " ──",
-               "bold")
+        io.out(
+            f"── {q.set} {position[0]}/{position[1]} · {q.id} · {q.title} · "
+            + self.t(
+                f"variant {attempt + 1}, mastered in {q.set}: {n_mastered}/{len(in_set)}",
+                f"第 {attempt + 1} 个变体，{q.set} 组已掌握 {n_mastered}/{len(in_set)}",
+            )
+            + (self.t(f" · streak {state.streak}", f" · 连对 {state.streak}") if state.streak else "")
+            + " ──",
+            "bold",
+        )
         io.out(plain(variant.text(self.lang)))
         if self.lang == "en":
             io.out(f"原文：{plain(variant.text('zh'))}", "dim")
         if q.interview:
-            io.out(self.t(f"An interview: {len(parts)} short questions in turn.",
-                          f"面试：依次回答 {len(parts)} 个小问题。"), "dim")
+            io.out(
+                self.t(
+                    f"An interview: {len(parts)} short questions in turn.", f"面试：依次回答 {len(parts)} 个小问题。"
+                ),
+                "dim",
+            )
         all_parts = variant.parts()
         results: dict[str, bool] = {}
         for j, part in enumerate(parts, 1):
             res = self.ask_part(q, variant, part, attempt, len(all_parts), future, (j, len(parts)))
             if res == "quit":
                 self.store.set_stop(self.learner, q.id, self.now())
-                io.out(self.t("Stopped. Your answers so far are saved; the next run resumes here.",
-                              "已停止。已答的都保存了，下次从这里继续。"), "yellow")
+                io.out(
+                    self.t(
+                        "Stopped. Your answers so far are saved; the next run resumes here.",
+                        "已停止。已答的都保存了，下次从这里继续。",
+                    ),
+                    "yellow",
+                )
                 return "quit"
             if res in ("right", "wrong"):
                 results[part.id] = res == "right"
@@ -265,10 +299,14 @@ class Session:
 
     def _truth(self, variant: qbank.Variant, part: qbank.Part, future: Future):
         if not future.done():
-            self.io.out(self.t("(computing this variant's answer from the ground truth… what you type meanwhile is "
-                               "discarded: type at the next prompt)",
-                               "（正在用真值计算本变体的答案……这期间输入的内容会被丢弃，请在下一个提示符处作答）"),
-                        "dim")
+            self.io.out(
+                self.t(
+                    "(computing this variant's answer from the ground truth… what you type meanwhile is "
+                    "discarded: type at the next prompt)",
+                    "（正在用真值计算本变体的答案……这期间输入的内容会被丢弃，请在下一个提示符处作答）",
+                ),
+                "dim",
+            )
         future.result()
         return variant.truth(part)
 
@@ -300,24 +338,48 @@ class Session:
             try:
                 truth = self._truth(variant, part, future)
             except Exception as exc:  # noqa: BLE001  the ground truth could not be computed here
-                io.out(self.t(f"   The ground truth for this sub-question failed on this machine ({exc!r}); it is "
-                              "skipped and not recorded.",
-                              f"   本小题的真值在这台机器上算不出来（{exc!r}），跳过、不记录。"), "red")
+                io.out(
+                    self.t(
+                        f"   The ground truth for this sub-question failed on this machine ({exc!r}); it is "
+                        "skipped and not recorded.",
+                        f"   本小题的真值在这台机器上算不出来（{exc!r}），跳过、不记录。",
+                    ),
+                    "red",
+                )
                 return "error"
             if len(slips) < MAX_SLIPS:
                 slip = answer.slip(value, truth)
                 if slip is not None:
                     slips.append(text.strip())
-                    io.out("   " + slip.text(lang) + self.t(" Type your answer again (this attempt is not used up).",
-                                                             " 请重新输入（本次作答不算数）。"), "yellow")
+                    io.out(
+                        "   "
+                        + slip.text(lang)
+                        + self.t(
+                            " Type your answer again (this attempt is not used up).", " 请重新输入（本次作答不算数）。"
+                        ),
+                        "yellow",
+                    )
                     continue
             correct = answer.assess(value, truth)
             break
         seconds = time.monotonic() - t0
-        self.store.record(learner=self.learner, question=q.id, part=part.id, attempt=attempt, n_parts=n_parts,
-                          variant_seed=variant.seed, params=variant.params, answer=text.strip(),
-                          value=answer.encode(value), expected=truth, correct=correct, slips=slips,
-                          seconds=seconds, lang=lang, at=self.now())
+        self.store.record(
+            learner=self.learner,
+            question=q.id,
+            part=part.id,
+            attempt=attempt,
+            n_parts=n_parts,
+            variant_seed=variant.seed,
+            params=variant.params,
+            answer=text.strip(),
+            value=answer.encode(value),
+            expected=truth,
+            correct=correct,
+            slips=slips,
+            seconds=seconds,
+            lang=lang,
+            at=self.now(),
+        )
         self.answered += 1
         self.right += correct
         self.slips += len(slips)
@@ -345,10 +407,14 @@ class Session:
             complete = qstore.attempt_complete(qstore.attempts(rows).get(attempt, {}))
             if complete:
                 ok = all(r.correct for r in qstore.attempts(rows)[attempt].values())
-                msg = (self.t("Right", "答对") if ok else self.t("Not right", "没答对")) + \
-                      (self.t(" — mastered (recalled after days).", "——已掌握（隔了几天仍答对）。") if state.mastered
-                       else self.t(f" — next review {when(state.due, self.now(), 'en')}, with a new variant.",
-                                   f"——下次复习：{when(state.due, self.now(), 'zh')}，换一个新变体。"))
+                msg = (self.t("Right", "答对") if ok else self.t("Not right", "没答对")) + (
+                    self.t(" — mastered (recalled after days).", "——已掌握（隔了几天仍答对）。")
+                    if state.mastered
+                    else self.t(
+                        f" — next review {when(state.due, self.now(), 'en')}, with a new variant.",
+                        f"——下次复习：{when(state.due, self.now(), 'zh')}，换一个新变体。",
+                    )
+                )
                 io.out(f"{q.id}: {msg}", "green" if ok else "red")
             io.out(self.t("The course's answer (答案):", "课程的答案："), "bold")
             io.out("  " + plain(q.answer_zh))
@@ -359,8 +425,10 @@ class Session:
         io = self.io
         this = {r.part: r.correct for r in rows if r.attempt == attempt}
         state = qprogress.question_state(q, rows)
-        io.out(self.t("The course's answer key points (答案要点), and how you did:", "课程的答案要点，以及你的作答："),
-               "bold")
+        io.out(
+            self.t("The course's answer key points (答案要点), and how you did:", "课程的答案要点，以及你的作答："),
+            "bold",
+        )
         for k, (zh, en) in enumerate(q.points, 1):
             parts = [p for p in q.all_parts if p.point == k and not p.followup]
             asked = [this[p.id] for p in parts if p.id in this]
@@ -375,11 +443,15 @@ class Session:
             io.out("  " + plain(q.good[0]))
             io.out("  " + plain(q.good[1]), "dim")
         p, t = sum(state.points.get(f"{q.id}.p{k}", False) for k in range(1, len(q.points) + 1)), len(q.points)
-        io.out(self.t(f"{q.id}: {p}/{t} key points mastered (each sub-question recalled right after "
-                      f"{qstore.mastery_days():g} days or more); the pass line asks for at least half.",
-                      f"{q.id}：已掌握 {p}/{t} 个要点（每个小问题隔 {qstore.mastery_days():g} 天以上仍答对）；"
-                      f"通关要求至少一半。"),
-               "green" if 2 * p >= t else "yellow")
+        io.out(
+            self.t(
+                f"{q.id}: {p}/{t} key points mastered (each sub-question recalled right after "
+                f"{qstore.mastery_days():g} days or more); the pass line asks for at least half.",
+                f"{q.id}：已掌握 {p}/{t} 个要点（每个小问题隔 {qstore.mastery_days():g} 天以上仍答对）；"
+                f"通关要求至少一半。",
+            ),
+            "green" if 2 * p >= t else "yellow",
+        )
 
     # -------------------------------------------------------------- summaries
     def summary(self, questions: list[qbank.Question]) -> None:
@@ -389,11 +461,15 @@ class Session:
         io, now = self.io, self.now()
         io.out()
         wrong = self.answered - self.right
-        io.out(self.t(f"This session: {self.answered} answers, {self.right} right, {wrong} wrong, "
-                      f"{self.slips} slip(s) named.",
-                      f"本次：作答 {self.answered} 个，答对 {self.right} 个，答错 {wrong} 个，提示单位等笔误 "
-                      f"{self.slips} 次。"),
-               "bold")
+        io.out(
+            self.t(
+                f"This session: {self.answered} answers, {self.right} right, {wrong} wrong, "
+                f"{self.slips} slip(s) named.",
+                f"本次：作答 {self.answered} 个，答对 {self.right} 个，答错 {wrong} 个，提示单位等笔误 "
+                f"{self.slips} 次。",
+            ),
+            "bold",
+        )
         io.out(closed_book_line(prog, self.lang))
         dues = sorted((s.due, s.id) for s in prog.questions.values() if s.due is not None)
         if dues:
@@ -404,8 +480,12 @@ class Session:
             if later:
                 d, qid = later[0]
                 n_day = sum(1 for x, _ in later if x <= d + DAY)
-                io.out(self.t(f"Next review: {when(d, now, 'en')} ({qid}; {n_day} question(s) within a day of it).",
-                              f"下次复习：{when(d, now, 'zh')}（{qid}；其后一天内共 {n_day} 题）。"))
+                io.out(
+                    self.t(
+                        f"Next review: {when(d, now, 'en')} ({qid}; {n_day} question(s) within a day of it).",
+                        f"下次复习：{when(d, now, 'zh')}（{qid}；其后一天内共 {n_day} 题）。",
+                    )
+                )
         if self.wrong:
             io.out()
             io.out(self.t("Your wrong answers, to review:", "答错的题，复习一下："), "bold")
@@ -413,8 +493,14 @@ class Session:
             for qid, prompt, typed, shown in self.wrong:
                 q = qbank.get(qid)
                 io.out(f" ✗ {qid} · {plain(prompt)}")
-                io.out("   " + self.t(f"you typed {typed!r}; this variant's value: {shown}",
-                                      f"你写的是 {typed!r}；本变体的答案：{shown}"), "red")
+                io.out(
+                    "   "
+                    + self.t(
+                        f"you typed {typed!r}; this variant's value: {shown}",
+                        f"你写的是 {typed!r}；本变体的答案：{shown}",
+                    ),
+                    "red",
+                )
                 if qid in seen or q.interview:
                     continue
                 seen.add(qid)
@@ -447,11 +533,26 @@ def when(t: float | None, now: float, lang: str) -> str:
     return tr(lang, f"in {days:.0f} day(s) ({stamp})", f"{days:.0f} 天后（{stamp}）")
 
 
-_TEX = [(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"\1/\2"), (r"\\sqrt\{([^{}]*)\}", r"√(\1)"),
-        (r"\\(?:text|mathrm|operatorname)\{([^{}]*)\}", r"\1"), (r"\\hat\s*([a-zA-Z])", "\\1\u0302"),
-        (r"\^\{([^{}]*)\}", r"^\1"), (r"_\{([^{}]*)\}", r"_\1"), (r"\\times", "×"), (r"\\approx", "≈"),
-        (r"\\cdot", "·"), (r"\\leq?", "≤"), (r"\\geq?", "≥"), (r"\\to\b", "→"), (r"\\pm", "±"), (r"\\alpha", "α"),
-        (r"\\ln\b", "ln"), (r"\\log\b", "log"), (r"\\[ ,;]", " "), (r"\\%", "%")]
+_TEX = [
+    (r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"\1/\2"),
+    (r"\\sqrt\{([^{}]*)\}", r"√(\1)"),
+    (r"\\(?:text|mathrm|operatorname)\{([^{}]*)\}", r"\1"),
+    (r"\\hat\s*([a-zA-Z])", "\\1\u0302"),
+    (r"\^\{([^{}]*)\}", r"^\1"),
+    (r"_\{([^{}]*)\}", r"_\1"),
+    (r"\\times", "×"),
+    (r"\\approx", "≈"),
+    (r"\\cdot", "·"),
+    (r"\\leq?", "≤"),
+    (r"\\geq?", "≥"),
+    (r"\\to\b", "→"),
+    (r"\\pm", "±"),
+    (r"\\alpha", "α"),
+    (r"\\ln\b", "ln"),
+    (r"\\log\b", "log"),
+    (r"\\[ ,;]", " "),
+    (r"\\%", "%"),
+]
 
 
 def plain(text: str) -> str:
@@ -463,26 +564,33 @@ def plain(text: str) -> str:
         for pat, rep in _TEX:
             body = re.sub(pat, rep, body)
         return body.strip()
+
     return re.sub(r"\\\((.+?)\\\)", math, text)
 
 
 def closed_book_line(prog: qprogress.QuizProgress, lang: str) -> str:
     c = " ".join(f"{k} {p}/{t}" for k, (p, t) in prog.c_points.items())
-    return tr(lang, f"Mastered in the quiz: R {prog.r[0]}/{prog.r[1]} · A {prog.a[0]}/{prog.a[1]} · "
-                    f"B {prog.b[0]}/{prog.b[1]} · C key points: {c}",
-              f"测验中已掌握：R {prog.r[0]}/{prog.r[1]} · A {prog.a[0]}/{prog.a[1]} · B {prog.b[0]}/{prog.b[1]} · C "
-              f"要点：{c}")
+    return tr(
+        lang,
+        f"Mastered in the quiz: R {prog.r[0]}/{prog.r[1]} · A {prog.a[0]}/{prog.a[1]} · "
+        f"B {prog.b[0]}/{prog.b[1]} · C key points: {c}",
+        f"测验中已掌握：R {prog.r[0]}/{prog.r[1]} · A {prog.a[0]}/{prog.a[1]} · B {prog.b[0]}/{prog.b[1]} · C "
+        f"要点：{c}",
+    )
 
 
 def self_study_note(store: qstore.Store, lang: str) -> str:
-    return tr(lang, f"Counted from your own file {store.path} (self-study: it is yours and can be edited, so these "
-                    "counts are as honest as you keep it; a class counts its gradebook instead).",
-              f"计数来自你自己的文件 {store.path}（自学用：文件归你、可以改，计数有多可信取决于你；班级以成绩册计数）"
-              f"。")
+    return tr(
+        lang,
+        f"Counted from your own file {store.path} (self-study: it is yours and can be edited, so these "
+        "counts are as honest as you keep it; a class counts its gradebook instead).",
+        f"计数来自你自己的文件 {store.path}（自学用：文件归你、可以改，计数有多可信取决于你；班级以成绩册计数）。",
+    )
 
 
-def print_history(store: qstore.Store, learner: str, lang: str, console: Console | None = None,
-                  now: float | None = None) -> None:
+def print_history(
+    store: qstore.Store, learner: str, lang: str, console: Console | None = None, now: float | None = None
+) -> None:
     from rich.table import Table
 
     console = console or Console(highlight=False)
@@ -490,9 +598,15 @@ def print_history(store: qstore.Store, learner: str, lang: str, console: Console
     prog = qprogress.progress(store, learner)
     for set_id in SET_ORDER:
         table = Table(title=tr(lang, f"Set {set_id}", f"{set_id} 组"), title_justify="left")
-        for col in (tr(lang, "question", "题"), tr(lang, "attempts", "次数"), tr(lang, "answers", "作答"),
-                    tr(lang, "streak", "连对"), tr(lang, "mastered", "掌握"), tr(lang, "next review", "下次复习"),
-                    tr(lang, "time", "用时")):
+        for col in (
+            tr(lang, "question", "题"),
+            tr(lang, "attempts", "次数"),
+            tr(lang, "answers", "作答"),
+            tr(lang, "streak", "连对"),
+            tr(lang, "mastered", "掌握"),
+            tr(lang, "next review", "下次复习"),
+            tr(lang, "time", "用时"),
+        ):
             table.add_column(col)
         for q in qbank.questions(set_id):
             s = prog.questions[q.id]
@@ -502,14 +616,24 @@ def print_history(store: qstore.Store, learner: str, lang: str, console: Console
                 p, t = prog.c_points[q.id]
                 pa, ta = prog.c_all[q.id]
                 extra = f" {p}/{t} " + tr(lang, f"key points, {pa}/{ta} with follow-ups", f"要点，含追问 {pa}/{ta}")
-            table.add_row(f"{q.id} {q.title}", str(s.attempts), marks or "–", str(s.streak),
-                          ("✓" if s.mastered else "") + extra, when(s.due, now, lang),
-                          f"{s.seconds:.0f}s" if s.seconds else "")
+            table.add_row(
+                f"{q.id} {q.title}",
+                str(s.attempts),
+                marks or "–",
+                str(s.streak),
+                ("✓" if s.mastered else "") + extra,
+                when(s.due, now, lang),
+                f"{s.seconds:.0f}s" if s.seconds else "",
+            )
         console.print(table)
     console.print(closed_book_line(prog, lang), highlight=False)
-    console.print(tr(lang, f"Mastered: recalled right {qstore.mastery_days():g} days or more after the review before "
-                           f"(${qstore.MASTERY_DAYS_ENV} sets it).",
-                     f"掌握：距上次复习 {qstore.mastery_days():g} 天以上仍答对（用 ${qstore.MASTERY_DAYS_ENV} 设置）"
-                     f"。"),
-                  highlight=False)
+    console.print(
+        tr(
+            lang,
+            f"Mastered: recalled right {qstore.mastery_days():g} days or more after the review before "
+            f"(${qstore.MASTERY_DAYS_ENV} sets it).",
+            f"掌握：距上次复习 {qstore.mastery_days():g} 天以上仍答对（用 ${qstore.MASTERY_DAYS_ENV} 设置）。",
+        ),
+        highlight=False,
+    )
     console.print(self_study_note(store, lang), highlight=False)

@@ -86,6 +86,7 @@ def _json(value) -> str:
         if isinstance(o, dict):
             return {k: clean(v) for k, v in o.items()}
         return o
+
     return json.dumps(clean(value), default=default, ensure_ascii=False, sort_keys=True)
 
 
@@ -135,29 +136,75 @@ class Store:
         return bytes.fromhex(p.read_text().strip())
 
     # -------------------------------------------------------------- answers
-    def record(self, *, learner: str, question: str, part: str, attempt: int, n_parts: int, variant_seed: int,
-               params: dict, answer: str, value, expected, correct: bool, slips: list[str], seconds: float,
-               lang: str, at: float | None = None) -> None:
+    def record(
+        self,
+        *,
+        learner: str,
+        question: str,
+        part: str,
+        attempt: int,
+        n_parts: int,
+        variant_seed: int,
+        params: dict,
+        answer: str,
+        value,
+        expected,
+        correct: bool,
+        slips: list[str],
+        seconds: float,
+        lang: str,
+        at: float | None = None,
+    ) -> None:
         self.db.execute(
             "INSERT INTO answers (learner, question, part, attempt, n_parts, variant_seed, params, answer, value, "
             "expected, correct, slips, seconds, lang, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (learner, question, part, attempt, n_parts, variant_seed, _json(params), answer, _json(value),
-             _json(expected), int(bool(correct)), _json(slips), round(seconds, 3), lang,
-             time.time() if at is None else at))
+            (
+                learner,
+                question,
+                part,
+                attempt,
+                n_parts,
+                variant_seed,
+                _json(params),
+                answer,
+                _json(value),
+                _json(expected),
+                int(bool(correct)),
+                _json(slips),
+                round(seconds, 3),
+                lang,
+                time.time() if at is None else at,
+            ),
+        )
         self.db.commit()
 
     def rows(self, learner: str, question: str | None = None) -> list[Row]:
-        sql = ("SELECT learner, question, part, attempt, n_parts, variant_seed, answer, correct, seconds, at, slips, "
-               "expected FROM answers WHERE learner = ?")
+        sql = (
+            "SELECT learner, question, part, attempt, n_parts, variant_seed, answer, correct, seconds, at, slips, "
+            "expected FROM answers WHERE learner = ?"
+        )
         args: tuple = (learner,)
         if question is not None:
             sql += " AND question = ?"
             args += (question,)
         out = []
         for r in self.db.execute(sql + " ORDER BY id", args):
-            out.append(Row(r[0], r[1], r[2], int(r[3]), int(r[4]), int(r[5]), r[6], bool(r[7]), float(r[8]),
-                           float(r[9]),
-                           json.loads(r[10]), r[11]))
+            out.append(
+                Row(
+                    r[0],
+                    r[1],
+                    r[2],
+                    int(r[3]),
+                    int(r[4]),
+                    int(r[5]),
+                    r[6],
+                    bool(r[7]),
+                    float(r[8]),
+                    float(r[9]),
+                    json.loads(r[10]),
+                    r[11],
+                )
+            )
         return out
 
     # -------------------------------------------------------------- where a learner stopped
@@ -208,8 +255,9 @@ def attempt_complete(parts: dict[str, Row]) -> bool:
 
 def question_history(rows: list[Row]) -> list[bool]:
     """Right or wrong per complete attempt, in order (R, A, B)."""
-    return [all(r.correct for r in parts.values()) for _, parts in sorted(attempts(rows).items())
-            if attempt_complete(parts)]
+    return [
+        all(r.correct for r in parts.values()) for _, parts in sorted(attempts(rows).items()) if attempt_complete(parts)
+    ]
 
 
 def part_history(rows: list[Row], part: str) -> list[bool]:
@@ -309,9 +357,15 @@ def memory(reviews: list[Review], days: float | None = None) -> Memory:
 
 def question_reviews(rows: list[Row]) -> list[Review]:
     """R, A, B: one review per complete attempt, at its last answer."""
-    return [Review(max(r.at for r in parts.values()), all(r.correct for r in parts.values()),
-                   sum(len(r.slips) for r in parts.values()))
-            for _, parts in sorted(attempts(rows).items()) if attempt_complete(parts)]
+    return [
+        Review(
+            max(r.at for r in parts.values()),
+            all(r.correct for r in parts.values()),
+            sum(len(r.slips) for r in parts.values()),
+        )
+        for _, parts in sorted(attempts(rows).items())
+        if attempt_complete(parts)
+    ]
 
 
 def part_reviews(rows: list[Row], part: str) -> list[Review]:

@@ -77,9 +77,17 @@ def qwen2_5_0_5b() -> dict:
 
 
 MODELS = {"Llama-3-8B": llama3_8b, "Qwen2.5-0.5B": qwen2_5_0_5b}
-TINY = {"vocab_size": 64, "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 1,
-        "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8, "tie_word_embeddings": False,
-        "max_position_embeddings": 64}
+TINY = {
+    "vocab_size": 64,
+    "hidden_size": 32,
+    "intermediate_size": 64,
+    "num_hidden_layers": 1,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "head_dim": 8,
+    "tie_word_embeddings": False,
+    "max_position_embeddings": 64,
+}
 
 
 # ------------------------------------------------------------------ training state (A6, B5, C1, C4)
@@ -208,8 +216,13 @@ def activation_bytes(config: dict, batch: int, seq: int, dtype: str = "bfloat16"
     real transformers decoder layer of this config (A7's ``measured_bytes``), times
     B x T x layers: the proportionality A7's checks measure (``growth_with_inputs``)."""
     args = (sorted(config.items()), dtype, checkpointing)
-    per = _cached("activation_per_token_layer", args, lambda: _persisted(
-        "quiz.activation_per_token_layer", args, lambda: _activation_per_token_layer(config, dtype, checkpointing)))
+    per = _cached(
+        "activation_per_token_layer",
+        args,
+        lambda: _persisted(
+            "quiz.activation_per_token_layer", args, lambda: _activation_per_token_layer(config, dtype, checkpointing)
+        ),
+    )
     return per * batch * seq * config["num_hidden_layers"]
 
 
@@ -218,14 +231,25 @@ def activation_factors() -> dict[str, bool]:
     """Which knobs change the measured activations of a small real Llama (A7's measurement)."""
     from grader.checks.truth.activations import measured_bytes
 
-    base = {"vocab_size": 64, "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,
-            "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8, "tie_word_embeddings": False,
-            "max_position_embeddings": 64}
+    base = {
+        "vocab_size": 64,
+        "hidden_size": 32,
+        "intermediate_size": 64,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "head_dim": 8,
+        "tie_word_embeddings": False,
+        "max_position_embeddings": 64,
+    }
     b0 = measured_bytes(base, 2, 8, "float32")
-    knobs = {"batch": (dict(base), 4, 8), "seq_len": (dict(base), 2, 16),
-             "layers": (dict(base, num_hidden_layers=4), 2, 8),
-             "hidden": (dict(base, hidden_size=64, head_dim=16), 2, 8),
-             "vocab": (dict(base, vocab_size=640), 2, 8)}
+    knobs = {
+        "batch": (dict(base), 4, 8),
+        "seq_len": (dict(base), 2, 16),
+        "layers": (dict(base, num_hidden_layers=4), 2, 8),
+        "hidden": (dict(base, hidden_size=64, head_dim=16), 2, 8),
+        "vocab": (dict(base, vocab_size=640), 2, 8),
+    }
     return {k: measured_bytes(cfg, b, t, "float32") != b0 for k, (cfg, b, t) in knobs.items()}
 
 
@@ -315,7 +339,7 @@ def micro_loss_scale(k: int, micro: int, seed: int = 0) -> float:
         return w.grad
 
     full = grad(x, y)
-    summed = sum(grad(x[i * micro:(i + 1) * micro], y[i * micro:(i + 1) * micro]) for i in range(k))
+    summed = sum(grad(x[i * micro : (i + 1) * micro], y[i * micro : (i + 1) * micro]) for i in range(k))
     return float((full / summed).mean())
 
 
@@ -362,9 +386,11 @@ def autocast_dtypes() -> dict[str, str]:
     g = torch.Generator().manual_seed(0)
     x, w, b = torch.randn(4, 8, generator=g), torch.randn(5, 8, generator=g) / 8**0.5, torch.randn(5, generator=g)
     out = cpu_bf16_autocast(x, w, b, torch.randint(0, 5, (4,), generator=g))
-    return {"parameters": str(out["weight_after"].dtype).replace("torch.", ""),
-            "matmul_output": str(out["logits"].dtype).replace("torch.", ""),
-            "loss": str(out["loss"].dtype).replace("torch.", "")}
+    return {
+        "parameters": str(out["weight_after"].dtype).replace("torch.", ""),
+        "matmul_output": str(out["logits"].dtype).replace("torch.", ""),
+        "loss": str(out["loss"].dtype).replace("torch.", ""),
+    }
 
 
 @functools.cache
@@ -497,8 +523,11 @@ def ridge(peak_flops: float, bandwidth: float) -> float:
 def roofline(flops: float, nbytes: float, peak: float, bandwidth: float) -> dict:
     """C3's rule: the step waits for the slower ceiling."""
     t = max(flops / peak, nbytes / bandwidth)
-    return {"time_s": t, "bound": "memory" if flops / nbytes < peak / bandwidth else "compute",
-            "intensity": flops / nbytes}
+    return {
+        "time_s": t,
+        "bound": "memory" if flops / nbytes < peak / bandwidth else "compute",
+        "intensity": flops / nbytes,
+    }
 
 
 @functools.cache
@@ -619,8 +648,13 @@ def all_remedies() -> tuple[str, ...]:
 
 def activation_estimate(config: dict, batch: int, seq: int, nbytes: int) -> float:
     """C4's follow-up rule: B x T x layers x (6 d + 3 d_ff) x bytes."""
-    return batch * seq * config["num_hidden_layers"] * (6 * config["hidden_size"] + 3
-                                                        * config["intermediate_size"]) * nbytes
+    return (
+        batch
+        * seq
+        * config["num_hidden_layers"]
+        * (6 * config["hidden_size"] + 3 * config["intermediate_size"])
+        * nbytes
+    )
 
 
 def course_activation_rule(batch: int, seq: int) -> float:
@@ -707,6 +741,7 @@ def streaming_peak_grows() -> bool:
     only the set of distinct texts) need more memory on a bigger file? tracemalloc on A1's generated
     1 MB and 8 MB files with the same distinct texts: grows if the peak rises by more than 1/8 of the
     extra bytes."""
+
     def measure():
         import gc
         import os
@@ -727,6 +762,7 @@ def streaming_peak_grows() -> bool:
                 peaks.append(tracemalloc.get_traced_memory()[1])
                 tracemalloc.stop()
         return peaks[1] - peaks[0] > (sizes[1] - sizes[0]) / 8
+
     return _cached("streaming_peak_grows", (), measure)
 
 
@@ -774,12 +810,16 @@ def sft_labels(rows: list[tuple[int, int]], eos: int = 2, pad: int = 0) -> dict:
     batch = sft.reference_batch(examples, pad)
     labels = batch["labels"]
     n = [len(e["input_ids"]) for e in examples]
-    return {"ignored": int((labels == sft.IGNORE_INDEX).sum()), "total": labels.numel(),
-            "eos_kept": all(int(labels[i, n[i] - 1]) == eos for i in range(len(rows))),
-            "pad_kept": bool((labels[batch["attention_mask"] == 0] != sft.IGNORE_INDEX).any()),
-            "eos_masked_by_pad_id": _masked_by_pad_id(batch, n, eos) if pad == eos else None,
-            "ignore_index": int(sft.IGNORE_INDEX), "shape": tuple(labels.shape),
-            "labels": torch.Tensor.tolist(labels)}
+    return {
+        "ignored": int((labels == sft.IGNORE_INDEX).sum()),
+        "total": labels.numel(),
+        "eos_kept": all(int(labels[i, n[i] - 1]) == eos for i in range(len(rows))),
+        "pad_kept": bool((labels[batch["attention_mask"] == 0] != sft.IGNORE_INDEX).any()),
+        "eos_masked_by_pad_id": _masked_by_pad_id(batch, n, eos) if pad == eos else None,
+        "ignore_index": int(sft.IGNORE_INDEX),
+        "shape": tuple(labels.shape),
+        "labels": torch.Tensor.tolist(labels),
+    }
 
 
 def _masked_by_pad_id(batch, lengths, eos) -> bool:
@@ -818,6 +858,7 @@ def profile_summary(kind: str, batch: int, seq: int, seed: int) -> dict | None:
     question shows it: wall time, the ops' summed self times, the GEMM/attention share and the top
     rows. Kept in the quiz's cache so that the variant shows the same table every time; None when
     the setup did not show clearly on this machine (the A10 check's own margin)."""
+
     def measure():
         with _quiet_stderr():
             try:
@@ -825,8 +866,13 @@ def profile_summary(kind: str, batch: int, seq: int, seed: int) -> dict | None:
             except RuntimeError:
                 return None
         ops = sorted(prof["ops"], key=lambda o: -o["self_ms"])
-        return {"wall_ms": prof["wall_ms"], "device_ms": sum(o["self_ms"] for o in ops), "share": gemm_share(ops),
-                "top": [[o["name"], int(o["count"]), round(o["self_ms"], 2), round(o["total_ms"], 2)] for o in ops[:6]]}
+        return {
+            "wall_ms": prof["wall_ms"],
+            "device_ms": sum(o["self_ms"] for o in ops),
+            "share": gemm_share(ops),
+            "top": [[o["name"], int(o["count"]), round(o["self_ms"], 2), round(o["total_ms"], 2)] for o in ops[:6]],
+        }
+
     return _cached("profile_summary", (kind, batch, seq, seed), measure)
 
 

@@ -75,35 +75,128 @@ for _p, (_si, _iec) in enumerate([("K", "Ki"), ("M", "Mi"), ("G", "Gi"), ("T", "
 _BYTES["KB"] = _BYTES["K"] = _BYTES["k"] = _BYTES["kb"] = _BYTES["kB"]  # 131 KB = 131,072 B, as the course
 
 _TIME: dict[str, Unit] = {}
-for _syms, _sym, _f in [(("s", "sec", "secs", "second", "seconds", "秒", "秒钟"), "s", 1.0),
-                        (("ms", "msec", "msecs", "millisecond", "milliseconds", "毫秒"), "ms", 1e-3),
-                        (("us", "µs", "μs", "usec", "microsecond", "microseconds", "微秒"), "µs", 1e-6),
-                        (("ns", "nanosecond", "nanoseconds", "纳秒"), "ns", 1e-9),
-                        (("min", "mins", "minute", "minutes", "分钟", "分"), "min", 60.0),
-                        (("h", "hr", "hrs", "hour", "hours", "小时"), "h", 3600.0)]:
+for _syms, _sym, _f in [
+    (("s", "sec", "secs", "second", "seconds", "秒", "秒钟"), "s", 1.0),
+    (("ms", "msec", "msecs", "millisecond", "milliseconds", "毫秒"), "ms", 1e-3),
+    (("us", "µs", "μs", "usec", "microsecond", "microseconds", "微秒"), "µs", 1e-6),
+    (("ns", "nanosecond", "nanoseconds", "纳秒"), "ns", 1e-9),
+    (("min", "mins", "minute", "minutes", "分钟", "分"), "min", 60.0),
+    (("h", "hr", "hrs", "hour", "hours", "小时"), "h", 3600.0),
+]:
     for alias in _syms:
         _TIME[alias] = Unit(_sym, "time", _f, "time")
 
-_FRACTION = {"%": Unit("%", "fraction", 0.01), "percent": Unit("%", "fraction", 0.01),
-             "pct": Unit("%", "fraction", 0.01), "个百分点": Unit("%", "fraction", 0.01)}
+_FRACTION = {
+    "%": Unit("%", "fraction", 0.01),
+    "percent": Unit("%", "fraction", 0.01),
+    "pct": Unit("%", "fraction", 0.01),
+    "个百分点": Unit("%", "fraction", 0.01),
+}
 _SPEEDUP = {a: Unit("x", "speedup", 1.0) for a in ("x", "X", "×", "times", "倍", "fold")}
-_FLOP_PER_BYTE = {a: Unit("FLOP/byte", "flop_per_byte", 1.0)
-                  for a in ("FLOP/byte", "FLOP/B", "FLOPs/byte", "FLOPs/B", "FLOPS/byte", "flop/byte", "flops/byte",
-                            "FLOP/字节", "FLOPs/字节", "flop/字节", "FLOP per byte", "FLOPs per byte", "flop/b")}
-_TOKENS_PER_S = {a: Unit("tokens/s", "tokens_per_s", 1.0)
-                 for a in ("token/s", "tokens/s", "tok/s", "t/s", "tokens/sec", "token/sec", "tokens per second",
-                           "token per second", "token/秒", "tokens/秒", "个token/s", "tps")}
+_FLOP_PER_BYTE = {
+    a: Unit("FLOP/byte", "flop_per_byte", 1.0)
+    for a in (
+        "FLOP/byte",
+        "FLOP/B",
+        "FLOPs/byte",
+        "FLOPs/B",
+        "FLOPS/byte",
+        "flop/byte",
+        "flops/byte",
+        "FLOP/字节",
+        "FLOPs/字节",
+        "flop/字节",
+        "FLOP per byte",
+        "FLOPs per byte",
+        "flop/b",
+    )
+}
+_TOKENS_PER_S = {
+    a: Unit("tokens/s", "tokens_per_s", 1.0)
+    for a in (
+        "token/s",
+        "tokens/s",
+        "tok/s",
+        "t/s",
+        "tokens/sec",
+        "token/sec",
+        "tokens per second",
+        "token per second",
+        "token/秒",
+        "tokens/秒",
+        "个token/s",
+        "tps",
+    )
+}
 _NATS = {a: Unit("nats", "nats", 1.0) for a in ("nat", "nats", "奈特")}
-_COUNT_WORDS = ("params", "param", "parameters", "parameter", "参数", "个参数", "个", "张", "张卡", "卡", "块",
-                "gpu", "gpus", "GPU", "GPUs", "card", "cards", "tokens", "token", "elements", "元素", "步", "steps",
-                "questions", "题", "道题", "道", "requests", "个请求", "次", "台", "条", "样本", "个样本")
+_COUNT_WORDS = (
+    "params",
+    "param",
+    "parameters",
+    "parameter",
+    "参数",
+    "个参数",
+    "个",
+    "张",
+    "张卡",
+    "卡",
+    "块",
+    "gpu",
+    "gpus",
+    "GPU",
+    "GPUs",
+    "card",
+    "cards",
+    "tokens",
+    "token",
+    "elements",
+    "元素",
+    "步",
+    "steps",
+    "questions",
+    "题",
+    "道题",
+    "道",
+    "requests",
+    "个请求",
+    "次",
+    "台",
+    "条",
+    "样本",
+    "个样本",
+)
 _AT_LEAST = re.compile(r"\s*(?:及以上|或以上|以上|起|\+)$")  # 16 卡以上, 两张卡起: "at least", read as the number
-_MULTIPLIERS = {"": 1.0, "K": 1e3, "k": 1e3, "thousand": 1e3, "千": 1e3, "M": 1e6, "m": 1e6, "million": 1e6,
-                "mn": 1e6, "百万": 1e6, "B": 1e9, "b": 1e9, "G": 1e9, "bn": 1e9, "billion": 1e9, "T": 1e12,
-                "trillion": 1e12, "万": 1e4, "亿": 1e8}
+_MULTIPLIERS = {
+    "": 1.0,
+    "K": 1e3,
+    "k": 1e3,
+    "thousand": 1e3,
+    "千": 1e3,
+    "M": 1e6,
+    "m": 1e6,
+    "million": 1e6,
+    "mn": 1e6,
+    "百万": 1e6,
+    "B": 1e9,
+    "b": 1e9,
+    "G": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
+    "T": 1e12,
+    "trillion": 1e12,
+    "万": 1e4,
+    "亿": 1e8,
+}
 
-TABLES = {"bytes": _BYTES, "time": _TIME, "fraction": _FRACTION, "speedup": _SPEEDUP,
-          "flop_per_byte": _FLOP_PER_BYTE, "tokens_per_s": _TOKENS_PER_S, "nats": _NATS}
+TABLES = {
+    "bytes": _BYTES,
+    "time": _TIME,
+    "fraction": _FRACTION,
+    "speedup": _SPEEDUP,
+    "flop_per_byte": _FLOP_PER_BYTE,
+    "tokens_per_s": _TOKENS_PER_S,
+    "nats": _NATS,
+}
 MULTIPLIED = {"count", "tokens_per_s", "flop_per_byte"}  # a K/M/B multiplier may come before the unit
 
 
@@ -118,9 +211,15 @@ def unit(symbol: str) -> Unit:
 
 
 COUNT = Unit("", "count", 1.0)
-PLAIN = {"count": COUNT, "number": Unit("", "number", 1.0), "fraction": Unit("", "fraction", 1.0),
-         "speedup": Unit("x", "speedup", 1.0), "flop_per_byte": Unit("FLOP/byte", "flop_per_byte", 1.0),
-         "tokens_per_s": Unit("tokens/s", "tokens_per_s", 1.0), "nats": Unit("nats", "nats", 1.0)}
+PLAIN = {
+    "count": COUNT,
+    "number": Unit("", "number", 1.0),
+    "fraction": Unit("", "fraction", 1.0),
+    "speedup": Unit("x", "speedup", 1.0),
+    "flop_per_byte": Unit("FLOP/byte", "flop_per_byte", 1.0),
+    "tokens_per_s": Unit("tokens/s", "tokens_per_s", 1.0),
+    "nats": Unit("nats", "nats", 1.0),
+}
 
 
 @dataclass(frozen=True)
@@ -139,7 +238,8 @@ _NUMBER_RE = re.compile(
     r"(?:\s*/\s*(?P<den>" + _NUM + r"))?"  # a fraction as the course writes it: 1/8
     r"(?:\s*(?:\^|\*\*)\s*(?P<pow>[+-]?\d+))?"
     r"(?:\s*[x×*·]\s*10\s*(?:\^|\*\*)\s*(?P<ten>[-+\u2212]?\d+))?"
-    r"\s*(?P<rest>.*?)\s*$")
+    r"\s*(?P<rest>.*?)\s*$"
+)
 
 
 def normalize(text: str) -> str:
@@ -181,8 +281,10 @@ def parse(text: str, dim: str, default: Unit | None = None) -> Quantity:
         raise Invalid("Type a number (with its unit if it has one).", "请输入一个数（有单位的带上单位）。")
     m = _NUMBER_RE.match(text)
     if not m:
-        raise Invalid(f"No number at the start of {raw.strip()!r}: type e.g. 48 GB, 4.8 ms, 1.3e9, 70%.",
-                      f"{raw.strip()!r} 开头没有数：请输入如 48 GB、4.8 ms、1.3e9、70%。")
+        raise Invalid(
+            f"No number at the start of {raw.strip()!r}: type e.g. 48 GB, 4.8 ms, 1.3e9, 70%.",
+            f"{raw.strip()!r} 开头没有数：请输入如 48 GB、4.8 ms、1.3e9、70%。",
+        )
     try:
         number = _number(m)
     except Invalid:
@@ -208,7 +310,7 @@ def _chinese_count(text: str) -> str:
         return text
     tens = (_CN_DIGITS.get(m.group(1), 1) if m.group(2) else 0) * 10
     ones = _CN_DIGITS.get(m.group(3) if m.group(2) else m.group(1), 0)
-    return f"{tens + ones} {text[m.end():]}".strip()
+    return f"{tens + ones} {text[m.end() :]}".strip()
 
 
 def _summed(text: str) -> str:
@@ -236,7 +338,7 @@ def _parse_rest(raw: str, text: str, number: float, rest: str, dim: str, default
         for mult in sorted(_MULTIPLIERS, key=len, reverse=True):
             if not rest.startswith(mult):
                 continue
-            noun = rest[len(mult):].strip()
+            noun = rest[len(mult) :].strip()
             factor = _MULTIPLIERS[mult]
             if dim == "count" and (noun == "" or noun in _COUNT_WORDS or noun.lower() in _COUNT_WORDS):
                 return Quantity(number * factor, number, default, mult == "", factor, text=raw)
@@ -253,13 +355,25 @@ def _parse_rest(raw: str, text: str, number: float, rest: str, dim: str, default
     want_en, want_zh = DIM_NAMES.get(dim, (dim, dim))
     if other and other != dim:
         got_en, got_zh = DIM_NAMES[other]
-        raise Invalid(f"{rest!r} is {got_en}; this question asks for {want_en}.",
-                      f"{rest!r} 是{got_zh}的单位；这道题问的是{want_zh}。")
-    examples = {"bytes": "B, KB, MB, GB, GiB, MiB, bytes", "time": "s, ms, µs", "fraction": "% (or a bare fraction)",
-                "speedup": "x", "flop_per_byte": "FLOP/byte", "tokens_per_s": "tokens/s", "nats": "nats",
-                "count": "K, M, B (billion), 万, 亿", "number": "no unit"}.get(dim, "")
-    raise Invalid(f"Unknown unit {rest!r} for {want_en}: use {examples}.",
-                  f"不认识的单位 {rest!r}（{want_zh}）：请用 {examples}。")
+        raise Invalid(
+            f"{rest!r} is {got_en}; this question asks for {want_en}.",
+            f"{rest!r} 是{got_zh}的单位；这道题问的是{want_zh}。",
+        )
+    examples = {
+        "bytes": "B, KB, MB, GB, GiB, MiB, bytes",
+        "time": "s, ms, µs",
+        "fraction": "% (or a bare fraction)",
+        "speedup": "x",
+        "flop_per_byte": "FLOP/byte",
+        "tokens_per_s": "tokens/s",
+        "nats": "nats",
+        "count": "K, M, B (billion), 万, 亿",
+        "number": "no unit",
+    }.get(dim, "")
+    raise Invalid(
+        f"Unknown unit {rest!r} for {want_en}: use {examples}.",
+        f"不认识的单位 {rest!r}（{want_zh}）：请用 {examples}。",
+    )
 
 
 # ------------------------------------------------------------------ slips: other readings of the same keys
@@ -281,49 +395,87 @@ def alternatives(q: Quantity, dim: str, default: Unit | None) -> list[Reading]:
         gap = f"{iec / si - 1:.1%}"
         if u.family in ("iec", "ibit") and u.power:
             dec = u.symbol.replace("i", "")
-            out.append(Reading(q.value * si / iec,
-                               f"you typed {u.symbol} (powers of 1024), not {dec} (powers of 1000): they differ by "
-                               f"{gap}. "
-                               "Which one is your number in?",
-                               f"你写的是 {u.symbol}（1024 的幂），不是 {dec}（1000 的幂），两者差 {gap}。"
-                               f"你的数是哪一种？"))
+            out.append(
+                Reading(
+                    q.value * si / iec,
+                    f"you typed {u.symbol} (powers of 1024), not {dec} (powers of 1000): they differ by "
+                    f"{gap}. "
+                    "Which one is your number in?",
+                    f"你写的是 {u.symbol}（1024 的幂），不是 {dec}（1000 的幂），两者差 {gap}。你的数是哪一种？",
+                )
+            )
         elif u.family in ("si", "bit") and u.power:
             binary = u.symbol[0] + "i" + u.symbol[1:]
-            out.append(Reading(q.value * iec / si,
-                               f"you typed {u.symbol} (powers of 1000), not {binary} (powers of 1024): they differ by "
-                               f"{gap}. Which one is your number in?",
-                               f"你写的是 {u.symbol}（1000 的幂），不是 {binary}（1024 的幂），两者差 {gap}。"
-                               f"你的数是哪一种？"))
+            out.append(
+                Reading(
+                    q.value * iec / si,
+                    f"you typed {u.symbol} (powers of 1000), not {binary} (powers of 1024): they differ by "
+                    f"{gap}. Which one is your number in?",
+                    f"你写的是 {u.symbol}（1000 的幂），不是 {binary}（1024 的幂），两者差 {gap}。你的数是哪一种？",
+                )
+            )
         if u.family in ("bit", "ibit"):
-            out.append(Reading(q.value * 8, f"you typed bits ({u.symbol}); the question asks for bytes (8 bits each). "
-                               "Is your number in bytes?",
-                               f"你写的是比特（{u.symbol}）；题目问的是字节（1 字节 = 8 比特）。你的数是字节吗？"))
+            out.append(
+                Reading(
+                    q.value * 8,
+                    f"you typed bits ({u.symbol}); the question asks for bytes (8 bits each). Is your number in bytes?",
+                    f"你写的是比特（{u.symbol}）；题目问的是字节（1 字节 = 8 比特）。你的数是字节吗？",
+                )
+            )
         else:
-            out.append(Reading(q.value / 8, "your number would fit if it counted bits, not bytes: did you count bits?",
-                               "你的数按比特算才对得上，不是字节：是不是算成了比特？"))
+            out.append(
+                Reading(
+                    q.value / 8,
+                    "your number would fit if it counted bits, not bytes: did you count bits?",
+                    "你的数按比特算才对得上，不是字节：是不是算成了比特？",
+                )
+            )
     if dim == "time" and not q.bare:
         for factor, sym in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
             if sym != u.symbol and abs(math.log10(u.factor / factor)) <= 3.01:
-                out.append(Reading(n * factor, f"you typed {u.symbol}; check the unit: is your number in {sym}?",
-                                   f"你写的是 {u.symbol}；检查单位：你的数是不是 {sym}？"))
+                out.append(
+                    Reading(
+                        n * factor,
+                        f"you typed {u.symbol}; check the unit: is your number in {sym}?",
+                        f"你写的是 {u.symbol}；检查单位：你的数是不是 {sym}？",
+                    )
+                )
     if dim == "fraction":
         if u.symbol == "%":
-            out.append(Reading(n, f"{n:g}% is {q.value:g} as a fraction: did you mean {n:g} as a fraction "
-                               f"(= {n * 100:g}%)?",
-                               f"{n:g}% 是比例 {q.value:g}；你是想写比例 {n:g}（= {n * 100:g}%）吗？"))
+            out.append(
+                Reading(
+                    n,
+                    f"{n:g}% is {q.value:g} as a fraction: did you mean {n:g} as a fraction (= {n * 100:g}%)?",
+                    f"{n:g}% 是比例 {q.value:g}；你是想写比例 {n:g}（= {n * 100:g}%）吗？",
+                )
+            )
         elif q.bare:
-            out.append(Reading(n / 100, f"{n:g} is read as a fraction (0-1): for a percentage type {n:g}%.",
-                               f"{n:g} 按比例（0–1）读；百分数请写 {n:g}%。"))
+            out.append(
+                Reading(
+                    n / 100,
+                    f"{n:g} is read as a fraction (0-1): for a percentage type {n:g}%.",
+                    f"{n:g} 按比例（0–1）读；百分数请写 {n:g}%。",
+                )
+            )
     if q.bare and default is not None and dim in TABLES:
         for alias, other in TABLES[dim].items():
             if other.symbol != default.symbol and alias == other.symbol and other.family != "bit":
-                out.append(Reading(n * other.factor, f"a bare number is read as {default.symbol}; type the unit you"
-                                   f" mean (e.g. {n:g} {other.symbol}).",
-                                   f"不带单位的数按 {default.symbol} 读；请写上你用的单位（如 {n:g} {other.symbol}）"
-                                   f"。"))
+                out.append(
+                    Reading(
+                        n * other.factor,
+                        f"a bare number is read as {default.symbol}; type the unit you"
+                        f" mean (e.g. {n:g} {other.symbol}).",
+                        f"不带单位的数按 {default.symbol} 读；请写上你用的单位（如 {n:g} {other.symbol}）。",
+                    )
+                )
     for k in (3, 6, 9, -3, -6, -9):
-        out.append(Reading(q.value * 10.0**k, f"your number is off by a factor of 10^{abs(k)}: check the prefix"
-                           " (K, M, G) or the unit", f"你的数差了 10^{abs(k)} 倍：检查前缀（K、M、G）或单位"))
+        out.append(
+            Reading(
+                q.value * 10.0**k,
+                f"your number is off by a factor of 10^{abs(k)}: check the prefix (K, M, G) or the unit",
+                f"你的数差了 10^{abs(k)} 倍：检查前缀（K、M、G）或单位",
+            )
+        )
     return out
 
 

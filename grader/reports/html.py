@@ -70,8 +70,11 @@ def _parts_figure(results: dict[str, ExerciseResult]):
     fig, ax = plt.subplots(figsize=(8, 3.4), layout="constrained")
     labels = [f"{p}. {catalog.PART_TITLES[p]}" for p in parts]
     bottom = [0] * len(parts)
-    for data, color, name in ((passed, "#16a34a", "passed"), (failed, "#dc2626", "failed"),
-                              (missing, "#d4d4d4", "not available yet")):
+    for data, color, name in (
+        (passed, "#16a34a", "passed"),
+        (failed, "#dc2626", "failed"),
+        (missing, "#d4d4d4", "not available yet"),
+    ):
         values = [data[p] for p in parts]
         ax.barh(labels, values, left=bottom, color=color, label=name)
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
@@ -129,50 +132,70 @@ def _draw(spec: dict) -> str:
 
 
 def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "") -> str:
-    out = [f"<!doctype html><html><head><meta charset='utf-8'><title>Grade report</title><style>{CSS}</style>"
-           "</head><body>", f"<h1>Grade report</h1><p>{escape(target)}</p>",
-           f"<div class='level {escape(summary.level)}'>Level: <b>{escape(summary.level)}</b></div>",
-           f"<p>Pass line ({escape(pass_line_rule(summary))}{', closed book' if summary.quiz else ''}): "
-           f"<b class='{'ok' if summary.pass_line else 'bad'}'>{'met' if summary.pass_line else 'not met'}</b></p>"]
+    out = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>Grade report</title><style>{CSS}</style>"
+        "</head><body>",
+        f"<h1>Grade report</h1><p>{escape(target)}</p>",
+        f"<div class='level {escape(summary.level)}'>Level: <b>{escape(summary.level)}</b></div>",
+        f"<p>Pass line ({escape(pass_line_rule(summary))}{', closed book' if summary.quiz else ''}): "
+        f"<b class='{'ok' if summary.pass_line else 'bad'}'>{'met' if summary.pass_line else 'not met'}</b></p>",
+    ]
     if summary.quiz is not None:
-        out.append(f"<p>Quiz (closed book: read, answering): {escape(quiz_scores(summary))}</p>"
-                   f"<p>Code (P, X and the code exercises): {escape(scores(summary))}; level from the code alone: "
-                   f"<b>{escape(summary.code_level)}</b></p>")
+        out.append(
+            f"<p>Quiz (closed book: read, answering): {escape(quiz_scores(summary))}</p>"
+            f"<p>Code (P, X and the code exercises): {escape(scores(summary))}; level from the code alone: "
+            f"<b>{escape(summary.code_level)}</b></p>"
+        )
     else:
         out.append(f"<p>{escape(scores(summary))}</p>")
     if summary.next_level_needs:
         out.append("<p>For the next level: " + escape("; ".join(summary.next_level_needs)) + "</p>")
     if summary.criteria:
-        out.append("<details><summary>Every criterion of every level, and where it comes from</summary><table>"
-                   "<tr><th>level</th><th>source</th><th>criterion</th><th>met</th></tr>")
+        out.append(
+            "<details><summary>Every criterion of every level, and where it comes from</summary><table>"
+            "<tr><th>level</th><th>source</th><th>criterion</th><th>met</th></tr>"
+        )
         for c in summary.criteria:
-            out.append(f"<tr><td>{escape(c.level)}</td><td>{escape(c.source)}</td><td>{escape(c.text)}</td>"
-                       f"<td class='{'ok' if c.met else 'bad'}'>{'yes' if c.met else 'no'}</td></tr>")
+            out.append(
+                f"<tr><td>{escape(c.level)}</td><td>{escape(c.source)}</td><td>{escape(c.text)}</td>"
+                f"<td class='{'ok' if c.met else 'bad'}'>{'yes' if c.met else 'no'}</td></tr>"
+            )
         out.append("</table></details>")
     out.append(_parts_chart(results))
     for set_id in catalog.SETS:
         exs = [ex for ex in catalog.CATALOG if ex.set == set_id and ex.id in results]
         if not exs:
             continue
-        out.append(f"<h2>{set_id} — {escape(catalog.SET_TITLES[set_id])}</h2><table>"
-                   "<tr><th>id</th><th>exercise</th><th>part</th><th>key "
-                   "points</th><th>status</th><th>graded</th></tr>")
+        out.append(
+            f"<h2>{set_id} — {escape(catalog.SET_TITLES[set_id])}</h2><table>"
+            "<tr><th>id</th><th>exercise</th><th>part</th><th>key "
+            "points</th><th>status</th><th>graded</th></tr>"
+        )
         for ex in exs:
             res = results[ex.id]
             score, text = _exercise_line(res)
             cls = "ok" if text.startswith("passed") else "na" if score == "-" else "bad"
-            out.append(f"<tr><td>{ex.id}</td><td>{escape(ex.title)}</td><td>{ex.part}</td><td>{score}</td>"
-                       f"<td class='{cls}'>{escape(text)}</td><td>{when(res)}</td></tr>")
+            out.append(
+                f"<tr><td>{ex.id}</td><td>{escape(ex.title)}</td><td>{ex.part}</td><td>{score}</td>"
+                f"<td class='{cls}'>{escape(text)}</td><td>{when(res)}</td></tr>"
+            )
         out.append("</table>")
-    failed = [(ex, k) for ex in catalog.CATALOG for k in (results[ex.id].key_points if ex.id in results else [])
-              if not k.passed and k.status != "not_verifiable"]
+    failed = [
+        (ex, k)
+        for ex in catalog.CATALOG
+        for k in (results[ex.id].key_points if ex.id in results else [])
+        if not k.passed and k.status != "not_verifiable"
+    ]
     if failed:
         out.append("<h2>What to fix and re-read</h2>")
         for ex, k in failed:
-            out.append(f"<div class='kp'><b>{ex.id} · {escape(k.key_point)}</b> "
-                       f"({escape(STATUS_TEXT.get(k.status, k.status))})<pre>{escape(feedback(ex, k))}</pre></div>")
-    measured = [(ex, k) for ex in catalog.CATALOG for k in (results[ex.id].key_points if ex.id in results else [])
-                if k.figures]
+            out.append(
+                f"<div class='kp'><b>{ex.id} · {escape(k.key_point)}</b> "
+                f"({escape(STATUS_TEXT.get(k.status, k.status))})<pre>{escape(feedback(ex, k))}</pre></div>"
+            )
+    measured = [
+        (ex, k) for ex in catalog.CATALOG for k in (results[ex.id].key_points if ex.id in results else []) if k.figures
+    ]
     if measured:
         # One chart per measurement: hypothesis re-runs a check's body per example, and each run
         # attaches its chart again; a chart another key point already shows is linked, not repeated.

@@ -20,13 +20,19 @@ _STYLE = {"passed": "green", "not_verifiable": "yellow", "not_available": "dim",
 _UNGRADED = {"not_available", "not_graded"}  # no key point results to show
 # Statuses that say the same thing about every key point of an exercise: one line is enough, and
 # the failure is about the answer as a whole, not about an input.
-WHOLE_EXERCISE = frozenset({"not_implemented", "import_error", "missing", "crashed", "timeout", "oom", "refused",
-                            "identical"})
+WHOLE_EXERCISE = frozenset(
+    {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom", "refused", "identical"}
+)
 
 
-def feedback(ex: catalog.Exercise, kp: KeyPointResult, *, reveal_expected: bool = True,
-             label: Callable[[catalog.KeyPoint], str] | None = None,
-             whole_exercise: Collection[str] = ()) -> str:
+def feedback(
+    ex: catalog.Exercise,
+    kp: KeyPointResult,
+    *,
+    reveal_expected: bool = True,
+    label: Callable[[catalog.KeyPoint], str] | None = None,
+    whole_exercise: Collection[str] = (),
+) -> str:
     """A failed key point as the learner reads it: what failed, what came back, the drawn input,
     what was checked, where to re-read and the course's lesson; ``kp`` as the reveal rule left it
     (:func:`grader.engine.attempts.shown`).
@@ -89,40 +95,50 @@ def pass_line_rule(summary: Summary) -> str:
 
 def scores(summary: Summary) -> str:
     c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in summary.c_points.items())
-    return (f"R {summary.r_passed}/{summary.r_total} items · A {summary.a_passed}/{summary.sets['A'][1]} · "
-            f"B {summary.b_passed}/{summary.sets['B'][1]} · C key points: {c_text}")
+    return (
+        f"R {summary.r_passed}/{summary.r_total} items · A {summary.a_passed}/{summary.sets['A'][1]} · "
+        f"B {summary.b_passed}/{summary.sets['B'][1]} · C key points: {c_text}"
+    )
 
 
 def quiz_scores(summary: Summary) -> str:
     """The closed-book counts, from the quiz (None when the levels are counted from the code alone)."""
     q = summary.quiz
     c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in q.c_points.items())
-    who = (f"{q.learner}, {q.answers} answer{'s' if q.answers != 1 else ''}" if q.answers
-           else f"{q.learner}, no answers yet: make quiz")
+    who = (
+        f"{q.learner}, {q.answers} answer{'s' if q.answers != 1 else ''}"
+        if q.answers
+        else f"{q.learner}, no answers yet: make quiz"
+    )
     if q.source:  # self-study: the learner's own file, which the learner can edit
         who += f"; from {q.source}, your own editable file"
-    return (f"R {q.r[0]}/{q.r[1]} items · A {q.a[0]}/{q.a[1]} · B {q.b[0]}/{q.b[1]} · C key points: {c_text}"
-            f"  ({who})")
+    return f"R {q.r[0]}/{q.r[1]} items · A {q.a[0]}/{q.a[1]} · B {q.b[0]}/{q.b[1]} · C key points: {c_text}  ({who})"
 
 
 def mastery_lines(summary: Summary) -> list[str]:
     """The Mastery box's lines, plain text (the HTML report shows the same)."""
     if summary.quiz is None:
-        lines = [f"Level: {summary.level}    pass line ({pass_line_rule(summary)}): "
-                 f"{'met' if summary.pass_line else 'not met'}", scores(summary)]
+        lines = [
+            f"Level: {summary.level}    pass line ({pass_line_rule(summary)}): "
+            f"{'met' if summary.pass_line else 'not met'}",
+            scores(summary),
+        ]
     else:
-        lines = [f"Level: {summary.level}    pass line ({pass_line_rule(summary)}, closed book): "
-                 f"{'met' if summary.pass_line else 'not met'}",
-                 f"Quiz (closed book: read, answering): {quiz_scores(summary)}",
-                 f"Code (P, X and the code exercises): {scores(summary)}; level from the code alone: "
-                 f"{summary.code_level}, its pass line {'met' if summary.code_pass_line else 'not met'}"]
+        lines = [
+            f"Level: {summary.level}    pass line ({pass_line_rule(summary)}, closed book): "
+            f"{'met' if summary.pass_line else 'not met'}",
+            f"Quiz (closed book: read, answering): {quiz_scores(summary)}",
+            f"Code (P, X and the code exercises): {scores(summary)}; level from the code alone: "
+            f"{summary.code_level}, its pass line {'met' if summary.code_pass_line else 'not met'}",
+        ]
     if summary.next_level_needs:
         lines.append("For the next level: " + "; ".join(summary.next_level_needs))
     return lines
 
 
-def print_report(results: dict[str, ExerciseResult], summary: Summary, console: Console | None = None,
-                 target: str = "") -> None:
+def print_report(
+    results: dict[str, ExerciseResult], summary: Summary, console: Console | None = None, target: str = ""
+) -> None:
     console = console or Console()
     for set_id in catalog.SETS:
         exs = [ex for ex in catalog.CATALOG if ex.set == set_id and ex.id in results]
@@ -130,16 +146,20 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
             continue
         passed, total = summary.sets[set_id]
         unit = "items" if set_id == "R" else "questions"
-        table = Table(title=f"{set_id} — {catalog.SET_TITLES[set_id]}: {passed}/{total} {unit}",
-                      title_justify="left", expand=False)
+        table = Table(
+            title=f"{set_id} — {catalog.SET_TITLES[set_id]}: {passed}/{total} {unit}",
+            title_justify="left",
+            expand=False,
+        )
         for col in ("id", "exercise", "part", "key points", "status", "graded"):
             table.add_column(col, no_wrap=col != "exercise", min_width=24 if col == "exercise" else None)
         for ex in exs:
             res = results[ex.id]
             score, text = _exercise_line(res)
             style = "green" if text.startswith("passed") else _STYLE.get(res.status, "red")
-            table.add_row(escape(ex.id), escape(ex.title), str(ex.part), score, f"[{style}]{escape(text)}[/]",
-                          escape(when(res)))
+            table.add_row(
+                escape(ex.id), escape(ex.title), str(ex.part), score, f"[{style}]{escape(text)}[/]", escape(when(res))
+            )
         console.print(table)
 
     failures = []
@@ -151,19 +171,23 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
         if not bad:
             continue
         if len({k.status for k in bad}) == 1 and bad[0].status in WHOLE_EXERCISE and len(bad) == len(res.key_points):
-            failures.append(f"[bold]{escape(ex.id)}[/] {escape(STATUS_TEXT[bad[0].status])}: "
-                            f"{escape(str(bad[0].message))}\n  re-read: {escape(ex.key_points[0].reread)}")
+            failures.append(
+                f"[bold]{escape(ex.id)}[/] {escape(STATUS_TEXT[bad[0].status])}: "
+                f"{escape(str(bad[0].message))}\n  re-read: {escape(ex.key_points[0].reread)}"
+            )
             continue
         for k in bad:
             body = escape(feedback(ex, k)).replace("\n", "\n  ")  # learner-derived text: never markup
             failures.append(f"[bold]{escape(ex.id)} · {escape(str(k.key_point))}[/] {body}")
     if failures:
         console.print(Panel("\n\n".join(failures), title="What to fix and re-read", title_align="left"))
-    unverifiable = [f"{ex_id} · {k.key_point}" for ex_id, r in results.items() for k in r.key_points
-                    if k.status == "not_verifiable"]
+    unverifiable = [
+        f"{ex_id} · {k.key_point}" for ex_id, r in results.items() for k in r.key_points if k.status == "not_verifiable"
+    ]
     if unverifiable:
-        console.print(f"[yellow]Not verifiable on this machine (not counted, not verified):[/] "
-                      f"{escape(', '.join(unverifiable))}")
+        console.print(
+            f"[yellow]Not verifiable on this machine (not counted, not verified):[/] {escape(', '.join(unverifiable))}"
+        )
     missing = [ex_id for ex_id, r in results.items() if r.status == "not_available"]
     if missing:
         console.print(f"[dim]Not available yet ({len(missing)}): {escape(', '.join(missing))}[/]")
@@ -175,8 +199,15 @@ def print_report(results: dict[str, ExerciseResult], summary: Summary, console: 
     console.print(Panel(body, title=f"Mastery{' — ' + escape(target) if target else ''}", title_align="left"))
 
 
-def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execution_time: float, *,
-                    reveal_expected: bool = True, visibility: str = "visible", gated: bool = False) -> dict:
+def gradescope_json(
+    results: dict[str, ExerciseResult],
+    summary: Summary,
+    execution_time: float,
+    *,
+    reveal_expected: bool = True,
+    visibility: str = "visible",
+    gated: bool = False,
+) -> dict:
     """Gradescope's results.json: one test per key point; level and pass line in extra_data.
     The Gradescope autograder leaves the hidden checks' expected values out (``reveal_expected``)
     and sets each test's ``visibility`` as built (grader/classroom/gradescope.py).
@@ -194,19 +225,33 @@ def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execut
             continue
         tags = list(dict.fromkeys([ex.set, f"part {ex.part}", ex.id]))  # R's set and id are both "R"
         if res.status in _UNGRADED:
-            tests.append({"name": f"{ex.id} {ex.title}", "score": 0, "max_score": 0,
-                          "output": STATUS_TEXT[res.status], "tags": tags, "visibility": visibility})
+            tests.append(
+                {
+                    "name": f"{ex.id} {ex.title}",
+                    "score": 0,
+                    "max_score": 0,
+                    "output": STATUS_TEXT[res.status],
+                    "tags": tags,
+                    "visibility": visibility,
+                }
+            )
             continue
         for k in res.key_points:
             if not gated and not k.passed:
                 k = attempts.shown(ex, k, count=None)
             counted = k.status != "not_verifiable"
             test = {
-                "name": f"{ex.id} · {k.key_point}", "number": ex.id,
-                "score": 1 if k.passed else 0, "max_score": 1 if counted else 0,
-                "output": feedback(ex, k, reveal_expected=reveal_expected) if not k.passed
-                else ex.key_point(k.key_point).claim if k.key_point in {p.id for p in ex.key_points} else "",
-                "tags": tags, "visibility": visibility,
+                "name": f"{ex.id} · {k.key_point}",
+                "number": ex.id,
+                "score": 1 if k.passed else 0,
+                "max_score": 1 if counted else 0,
+                "output": feedback(ex, k, reveal_expected=reveal_expected)
+                if not k.passed
+                else ex.key_point(k.key_point).claim
+                if k.key_point in {p.id for p in ex.key_points}
+                else "",
+                "tags": tags,
+                "visibility": visibility,
             }
             if counted:  # a 0/0 entry without a status shows neutral, not as a failure
                 test["status"] = "passed" if k.passed else "failed"
@@ -219,9 +264,10 @@ def gradescope_json(results: dict[str, ExerciseResult], summary: Summary, execut
         "extra_data": {
             "max_score": sum(t["max_score"] for t in tests),
             **summary.to_dict(),
-            "exercises": {ex_id: {"status": r.status, "duration_s": r.duration_s, "note": r.note,
-                                  "graded_now": graded_now(r)}
-                          for ex_id, r in results.items()},
+            "exercises": {
+                ex_id: {"status": r.status, "duration_s": r.duration_s, "note": r.note, "graded_now": graded_now(r)}
+                for ex_id, r in results.items()
+            },
         },
     }
 

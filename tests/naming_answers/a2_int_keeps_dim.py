@@ -2,6 +2,7 @@
 
 Like every answer here it is graded put over the reference (tests/test_naming.py), whose
 index_shape it wraps."""
+
 from solutions.a2_nbytes_index import *  # noqa: F401,F403
 
 _right = index_shape  # noqa: F405 - the reference's, defined above it when graded

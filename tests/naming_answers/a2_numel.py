@@ -1,4 +1,5 @@
 """Returns the number of elements as the size (x.numel() read for x.nbytes)."""
+
 import math
 
 from solutions.a2_nbytes_index import *  # noqa: F401,F403

@@ -1,4 +1,5 @@
 """Takes max(x, y) per dim after aligning right, never raising: "the bigger size wins" (1 vs 0 gives 1)."""
+
 EXERCISE, CAUGHT_BY, NAMES = "A3", ("matches_numpy",), "takes the larger of two sizes"
 
 

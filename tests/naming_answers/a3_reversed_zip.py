@@ -1,5 +1,6 @@
 """Walks both shapes from the right with zip(reversed(a), reversed(b)) and so stops at the shorter one
 (the leading dims of the longer shape are lost); numpy/numpy#10165-like "works on equal ranks only"."""
+
 EXERCISE, CAUGHT_BY, NAMES = "A3", ("different_lengths",), "drops the longer shape's extra leading dims"
 
 

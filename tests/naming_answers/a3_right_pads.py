@@ -1,5 +1,6 @@
 """Pads the shorter shape with 1s on the right (itertools.zip_longest): (3,) with (3, 1) gives (3, 1).
 Part 2 / part 7 §四: "广播太宽容：(3,) + (3, 1) 成 (3, 3)"."""
+
 from itertools import zip_longest
 
 EXERCISE, CAUGHT_BY, NAMES = "A3", ("different_lengths",), "aligns the shapes from the left"

@@ -1,4 +1,5 @@
 """Asserts equal ranks (a missing leading dim is not taken as 1): the course's (8, 1, 64) + (16, 64) refused."""
+
 EXERCISE, CAUGHT_BY, NAMES = "A3", ("different_lengths",), "refuses shapes of different lengths"
 
 

@@ -1,6 +1,7 @@
 """Makes the leaf tensor anew inside the loop, so each backward fills a fresh .grad: part 7's
 misconception-table row 「两次 backward 之间不 zero_grad 是 bug」 (its answer: 「Autograd 的语义是累加」) turned
 around."""
+
 import torch
 
 from solutions.a4_grad_accum import *  # noqa: F401,F403

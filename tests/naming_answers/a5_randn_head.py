@@ -1,5 +1,6 @@
 """Initialises the output layer with plain torch.randn (std 1): part 7's answer to §五.A question 4,
 「15.0 明显偏高，初始 logits 太大，检查输出层初始化」 — this is the init that gives such a first loss."""
+
 import torch
 
 from solutions.a5_first_loss import *  # noqa: F401,F403

@@ -1,5 +1,6 @@
 """Returns GiB (bytes / 1024**3), as hf-mem did for a "GB" figure: alvarobartt/hf-mem#33 ("Final value is GiB not
 GB?")."""
+
 from solutions.a6_training_state import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "A6", ("full_finetune_bytes",), "returns GiB"

@@ -1,4 +1,5 @@
 """Counts only the adapters (the base is "frozen, so free"): the frozen bf16 weights are still in memory."""
+
 from solutions.a6_training_state import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "A6", ("lora_bytes",), "leaves out the frozen base's bf16 weights"

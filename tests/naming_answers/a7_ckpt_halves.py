@@ -1,5 +1,6 @@
 """Takes gradient checkpointing for "half the activations": against the course's 「gradient checkpointing
 只存每层输入、反向重算，多约 30% 计算」 (part 7, 二)."""
+
 from solutions.a7_activations import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "A7", ("checkpointed_bytes",), "takes checkpointing for halving"

@@ -1,4 +1,5 @@
 """Returns the number of cached elements (the shapes' product), not bytes: bytes_per_element never multiplied in."""
+
 from solutions.a9_kv_cache import *  # noqa: F401,F403
 from solutions.a9_kv_cache import head_dim
 

@@ -1,5 +1,6 @@
 """Writes heads x head_dim as hidden_size (vllm-project/vllm#29736: "2 * hidden_size ... overestimates the KV
 cache size for models that use GQA"): with GQA and head_dim == hidden / heads it is the query-heads mistake."""
+
 # two readings: not named unless the probe tells them apart
 EXERCISE, CAUGHT_BY, NAMES = "A9", ("matches_dynamic_cache",), None
 

@@ -1,4 +1,5 @@
 """Computes one decoder layer's cache (num_hidden_layers left out): "per token" read as per layer."""
+
 from solutions.a9_kv_cache import *  # noqa: F401,F403
 from solutions.a9_kv_cache import head_dim
 

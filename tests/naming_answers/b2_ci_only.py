@@ -1,5 +1,6 @@
 """Decides by ci95 alone, the seeds' bands unread: half of part 7's misconception-table answer,
 「带 ci95 读表；多 seed 均值加阴影带，不重叠才算差别」."""
+
 import math
 import statistics
 

@@ -1,6 +1,7 @@
 """Standard-error bands from statistics.pstdev, the population std (divisor N): the fix of
 mwegrzyn/language-performance issue #27 ("whenever np.std() do np.std(ddof=1) ... set degrees of
 freedom to be n-1") undone; pandas-dev/pandas PR #35986 documents that numpy's default normalizes by N."""
+
 import math
 import statistics
 

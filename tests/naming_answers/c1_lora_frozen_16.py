@@ -1,4 +1,5 @@
 """LoRA's state with every base parameter at 16 bytes (part 7 §四: "LoRA 只减梯度与状态那 14 字节 / 参数")."""
+
 from solutions.c1_70b_plan import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "C1", ("lora_total",), "counts the frozen base at 16 bytes"

@@ -1,4 +1,5 @@
 """FSDP's share as state // n_gpus (floor division), the remainder's bytes lost on some GPU."""
+
 from solutions.c1_70b_plan import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "C1", ("per_gpu_with_activations",), "rounds each GPU's share down"

@@ -1,5 +1,6 @@
 """Takes math.log(V, 10) for the uniform loss: the course's 「第一步 loss 该 ≈ ln V（词表 128 是 4.85）」
 (part 7, §五.C question 2's answer) is the natural log."""
+
 import math
 
 from solutions.c2_loss_triage import *  # noqa: F401,F403

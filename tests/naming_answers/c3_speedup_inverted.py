@@ -1,5 +1,6 @@
 """Divides the time after by the time before: the quantized step's speedup comes out below 1, the
 inverse of the course's 「memory-bound decode 读的字节少了就快」 (part 6, 4 bit ~ 4x at batch 1)."""
+
 from solutions.c3_decode_roofline import *  # noqa: F401,F403
 from solutions.c3_decode_roofline import decode_cost, roofline
 

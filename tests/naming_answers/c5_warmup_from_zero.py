@@ -1,6 +1,7 @@
 """Warms up from 0: lr = max_lr * step / warmup_steps, one step behind torch's LinearLR, which the
 stub's step counts from 0 (「the first step uses lr_at(0)」); huggingface/transformers' get_linear_schedule_with_warmup
 (lr 0 at step 0) is the other convention."""
+
 import math
 
 from solutions.c5_four_additions import *  # noqa: F401,F403

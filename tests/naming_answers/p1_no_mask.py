@@ -1,5 +1,6 @@
 """Softmax over every key, no causal mask: "forgot the mask" (the decoder sees the future; part 2's 30-line
 attention)."""
+
 import math
 
 import torch

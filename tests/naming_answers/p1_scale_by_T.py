@@ -1,4 +1,5 @@
 """Scales the scores by 1/sqrt(T), the sequence length, not the head dim: no property describes it (not named)."""
+
 import math
 
 import torch

@@ -1,5 +1,6 @@
 """softmax(dim=2) on the [B, H, T, T] scores: the query axis, not the key axis (part 7 §四: "沿错轴的 softmax
 形状照样对")."""
+
 import math
 
 import torch

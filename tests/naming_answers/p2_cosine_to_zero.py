@@ -1,5 +1,6 @@
 """Cosine down to 0: torch's CosineAnnealingLR with its default eta_min=0 (the course's schedule goes
 「cosine to 3e-5」, part 3), so the last steps run at almost no learning rate."""
+
 import math
 
 from solutions.p2_training_loop import *  # noqa: F401,F403

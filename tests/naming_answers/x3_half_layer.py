@@ -1,5 +1,6 @@
 """Casts the layer with .to(torch.bfloat16) "for mixed precision": part 7's misconception-table row
 「autocast 把参数变成 bf16、显存减半」 (its answer: 「参数存储精度不变，主权重与两个矩仍是 fp32」)."""
+
 import torch
 import torch.nn.functional as F
 

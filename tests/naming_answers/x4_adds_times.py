@@ -1,4 +1,5 @@
 """Adds compute time and memory time for a step (no overlap), the roofline's max read as a sum."""
+
 from solutions.x4_decode_bytes import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "X4", ("step_time_vs_batch",), "adds the compute time to the memory time"

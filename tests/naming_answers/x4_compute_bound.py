@@ -1,4 +1,5 @@
 """Decode slow because "the GPU cannot compute fast enough" (part 7 §四): time = 2 x params / peak FLOPs."""
+
 from solutions.x4_decode_bytes import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "X4", ("decode_floor",), "computes the time from the FLOPs"

@@ -1,5 +1,6 @@
 """Counts the weights in GiB and the bandwidth in GB/s (3.35 TB/s read as 3350 "GB"): ollama/ollama#127-like
 mixing of GiB and GB."""
+
 from solutions.x4_decode_bytes import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "X4", ("decode_floor",), "mixes GiB and GB"

@@ -1,4 +1,5 @@
 """Divides the parameter count, not its bytes, by the bandwidth (one byte per weight)."""
+
 from solutions.x4_decode_bytes import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "X4", ("decode_floor",), "leaves out the bytes per parameter"

@@ -1,4 +1,5 @@
 """Returns seconds (bytes / bandwidth) where the function's name says milliseconds."""
+
 from solutions.x4_decode_bytes import *  # noqa: F401,F403
 
 EXERCISE, CAUGHT_BY, NAMES = "X4", ("decode_floor",), "returns seconds"

@@ -1,6 +1,7 @@
 """A valid A3 answer that imports numpy (numpy.random too) for a self-test run only as a script: importing a
 library is not calling it. The watch once replaced the type numpy.broadcast by a function, and importing
 numpy.random failed ("numpy.broadcast is not a type object")."""
+
 import numpy as np
 import numpy.random
 from numpy.random import default_rng
@@ -15,6 +16,7 @@ def broadcast_shape(a, b):
             raise ValueError(f"cannot broadcast {a} and {b}")
         out.append(y if x == 1 else x)
     return tuple(out)
+
 
 if __name__ == "__main__":  # a self-test against numpy, never run by the grader
     rng = default_rng(0)

@@ -5,5 +5,8 @@ reference only where the intensity is (nearly) at the ridge, which the contract 
 
 def roofline(flops, nbytes, peak_flops, bandwidth):
     intensity = flops / nbytes
-    return {"intensity": intensity, "time_s": max(flops / peak_flops, nbytes / bandwidth),
-            "bound": "memory" if flops * bandwidth <= peak_flops * nbytes else "compute"}
+    return {
+        "intensity": intensity,
+        "time_s": max(flops / peak_flops, nbytes / bandwidth),
+        "bound": "memory" if flops * bandwidth <= peak_flops * nbytes else "compute",
+    }

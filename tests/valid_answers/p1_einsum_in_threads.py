@@ -1,5 +1,6 @@
 """A valid P1 answer that computes each head in a thread of a pool (threads are watched, not forbidden):
 einsum, its own mask and softmax, nothing of the fused kernel's."""
+
 import math
 from concurrent.futures import ThreadPoolExecutor
 

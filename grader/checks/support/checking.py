@@ -21,8 +21,7 @@ class KeyPointFailure(AssertionError):
     given, the report shows it instead of hypothesis's drawn arguments, which may be a fixed
     case's bystanders or carry the expected answer (a strategy that draws it with the input)."""
 
-    def __init__(self, what: str, expected: Any = None, got: Any = None, hint: str = "",
-                 example: str | None = None):
+    def __init__(self, what: str, expected: Any = None, got: Any = None, hint: str = "", example: str | None = None):
         self.what, self.expected, self.got, self.hint, self.example = what, expected, got, hint, example
         lines = [what]
         if expected is not None:
@@ -118,9 +117,12 @@ def expect_close(got, expected, what: str, *, atol: float, rtol: float = 0.0, hi
     bound = atol + rtol * expected.abs()
     if not bool((err <= bound).all()):
         worst = float((err - bound).max() + bound.flatten()[torch.argmax((err - bound).flatten())])
-        fail(f"{what} differs from the reference",
-             f"max abs error <= {atol:g}" + (f" + {rtol:g}*|ref|" if rtol else ""),
-             f"max abs error {worst:.3g}", hint)
+        fail(
+            f"{what} differs from the reference",
+            f"max abs error <= {atol:g}" + (f" + {rtol:g}*|ref|" if rtol else ""),
+            f"max abs error {worst:.3g}",
+            hint,
+        )
 
 
 @contextmanager
@@ -142,8 +144,10 @@ def expect_own_process(watch: dict, what: str) -> None:
     """A call whose memory is measured in the learner's process (A1, C7's streaming) must do its
     work there: ``watch`` from ``Learner.watched`` names the other processes seen during it."""
     if watch["pids"] or watch["children_cpu_s"] > CHILD_CPU_S:
-        fail(f"{what} must do its work in your own process: the peak memory measured is that process's",
-             "no other process (child, or one of your session)",
-             f"{len(watch['pids'])} other process(es) seen (peak resident {watch['peak_hwm'] / 2**20:.1f} MB), "
-             f"{watch['children_cpu_s']:.2f} s of child-process CPU time",
-             hint="stream in the function itself; a child interpreter's memory is not yours to hide")
+        fail(
+            f"{what} must do its work in your own process: the peak memory measured is that process's",
+            "no other process (child, or one of your session)",
+            f"{len(watch['pids'])} other process(es) seen (peak resident {watch['peak_hwm'] / 2**20:.1f} MB), "
+            f"{watch['children_cpu_s']:.2f} s of child-process CPU time",
+            hint="stream in the function itself; a child interpreter's memory is not yours to hide",
+        )

@@ -32,6 +32,7 @@ from typing import Any
 @dataclass(frozen=True)
 class Raised:
     """What a call raised, by the exception's name (exceptions cross the sandbox as data)."""
+
     type_name: str
 
 
@@ -59,9 +60,9 @@ def mistake(*key_points: str, function: str, zh: str, en: str, probe: tuple[tupl
         raise ValueError("a mistake needs its key points and its sentence in Chinese and English")
 
     def register(holds: Callable[..., bool]) -> Callable[..., bool]:
-        DECLARED.append(Mistake(tuple(key_points), function, zh, en, holds, probe,
-                                getattr(holds, "__module__", "")))
+        DECLARED.append(Mistake(tuple(key_points), function, zh, en, holds, probe, getattr(holds, "__module__", "")))
         return holds
+
     return register
 
 
@@ -86,9 +87,11 @@ def close(a: Any, b: Any, rel: float = 1e-6) -> bool:
 
 def gives(wrong: Callable[..., Any], truth: Callable[..., Any], rel: float = 1e-6) -> Callable[..., bool]:
     """The predicate "the answer is what ``wrong`` computes, and ``wrong`` is not right here"."""
+
     def holds(got, *args, **kwargs) -> bool:
         bad = wrong(*args, **kwargs)
         return close(got, bad, rel) and not close(bad, truth(*args, **kwargs), rel)
+
     holds.__module__ = getattr(wrong, "__module__", holds.__module__)
     return holds
 

@@ -33,8 +33,9 @@ def llama_configs(draw, max_layers: int = 3, max_kv_heads: int = 4):
 
 
 # Broadcastable pairs of shapes, sides 0..6 (0 included: size-0 dims broadcast too).
-broadcastable_pairs = hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=5,
-                                                         min_side=0, max_side=6).map(lambda s: s.input_shapes)
+broadcastable_pairs = hnp.mutually_broadcastable_shapes(
+    num_shapes=2, min_dims=0, max_dims=5, min_side=0, max_side=6
+).map(lambda s: s.input_shapes)
 
 
 @st.composite
@@ -53,8 +54,8 @@ def incompatible_pairs(draw):
     i = draw(st.integers(1, min(len(a), len(b))))  # counted from the right
     x = draw(st.integers(2, 9))
     y = draw(st.integers(2, 9).filter(lambda v: v != x))
-    a = a[:-i] + (x,) + a[len(a) - i + 1:]
-    b = b[:-i] + (y,) + b[len(b) - i + 1:]
+    a = a[:-i] + (x,) + a[len(a) - i + 1 :]
+    b = b[:-i] + (y,) + b[len(b) - i + 1 :]
     return a, b
 
 
@@ -149,19 +150,27 @@ high_first_losses = st.tuples(vocab_sizes, st.floats(1.5, 20.0, allow_nan=False)
 def tiny_gpt_shapes(draw):
     """vocab_size, n_embd (= n_head x head size), n_head, batch, seq_len and a seed for a tiny GPT."""
     n_head = draw(st.integers(1, 4))
-    return {"vocab_size": draw(st.integers(16, 4096)),
-            "n_embd": n_head * draw(st.sampled_from([8, 16])),
-            "n_head": n_head, "batch": 8, "seq_len": draw(st.integers(24, 40)),
-            "seed": draw(st.integers(0, 2**31 - 1))}
+    return {
+        "vocab_size": draw(st.integers(16, 4096)),
+        "n_embd": n_head * draw(st.sampled_from([8, 16])),
+        "n_head": n_head,
+        "batch": 8,
+        "seq_len": draw(st.integers(24, 40)),
+        "seed": draw(st.integers(0, 2**31 - 1)),
+    }
 
 
 # ---------------------------------------------------------------- A1 streaming JSONL
 @st.composite
 def small_corpora(draw):
     """A small JSONL corpus to generate: lines, distinct texts, blank-line rate, min_chars, seed."""
-    return {"n_lines": draw(st.integers(0, 400)), "unique": draw(st.integers(1, 60)),
-            "blank_rate": draw(st.sampled_from([0.0, 0.0, 0.1])), "min_chars": draw(st.integers(0, 60)),
-            "seed": draw(st.integers(0, 2**31 - 1))}
+    return {
+        "n_lines": draw(st.integers(0, 400)),
+        "unique": draw(st.integers(1, 60)),
+        "blank_rate": draw(st.sampled_from([0.0, 0.0, 0.1])),
+        "min_chars": draw(st.integers(0, 60)),
+        "seed": draw(st.integers(0, 2**31 - 1)),
+    }
 
 
 # fits_in_memory: a file size in GB and a draw in [0, 1) placed inside the clear bands
@@ -177,11 +186,17 @@ def llama_like_configs(draw, max_layers: int = 3):
     n_heads = n_kv * draw(st.integers(1, 4))
     head_dim = draw(st.sampled_from([4, 8, 16]))
     d = n_heads * head_dim
-    return {"vocab_size": draw(st.integers(16, 128)), "hidden_size": d,
-            "intermediate_size": int(d * draw(st.sampled_from([2, 2.5, 3, 3.5, 4]))),
-            "num_hidden_layers": draw(st.integers(1, max_layers)), "num_attention_heads": n_heads,
-            "num_key_value_heads": n_kv, "head_dim": head_dim,
-            "tie_word_embeddings": draw(st.booleans()), "max_position_embeddings": 256}
+    return {
+        "vocab_size": draw(st.integers(16, 128)),
+        "hidden_size": d,
+        "intermediate_size": int(d * draw(st.sampled_from([2, 2.5, 3, 3.5, 4]))),
+        "num_hidden_layers": draw(st.integers(1, max_layers)),
+        "num_attention_heads": n_heads,
+        "num_key_value_heads": n_kv,
+        "head_dim": head_dim,
+        "tie_word_embeddings": draw(st.booleans()),
+        "max_position_embeddings": 256,
+    }
 
 
 activation_dtypes = st.sampled_from(["float32", "bfloat16"])
@@ -190,8 +205,20 @@ activation_seq_lens = st.integers(2, 32)
 
 
 # ---------------------------------------------------------------- A2 nbytes and index shapes
-DTYPE_NAMES = ("float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8",
-               "bool", "complex64", "complex128")
+DTYPE_NAMES = (
+    "float64",
+    "float32",
+    "float16",
+    "bfloat16",
+    "int64",
+    "int32",
+    "int16",
+    "int8",
+    "uint8",
+    "bool",
+    "complex64",
+    "complex128",
+)
 
 # Shapes for byte counts: scalars, size-0 dims, and sizes of real activations (up to 4096 per dim).
 nbytes_shapes = hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=4096)
@@ -211,8 +238,17 @@ def slices(n: int):
 def single_element_slices(draw, n: int):
     """A slice that keeps exactly one element of a dim of length n >= 1 (x[:, -1:] and friends)."""
     j = draw(st.integers(0, n - 1))
-    return draw(st.sampled_from([slice(j, j + 1), slice(j - n, j - n + 1 if j < n - 1 else None),
-                                 slice(-1, None), slice(j, None, n), slice(None, 1, draw(st.integers(1, 4)))]))
+    return draw(
+        st.sampled_from(
+            [
+                slice(j, j + 1),
+                slice(j - n, j - n + 1 if j < n - 1 else None),
+                slice(-1, None),
+                slice(j, None, n),
+                slice(None, 1, draw(st.integers(1, 4))),
+            ]
+        )
+    )
 
 
 @st.composite
@@ -233,14 +269,19 @@ def index_expressions(draw, shape: tuple[int, ...]):
         items.insert(draw(st.integers(0, len(items))), None)
     return tuple(items)
 
+
 # ---------------------------------------------------------------- P2 training loop
 @st.composite
 def lr_schedules(draw):
     """Keyword arguments of a warmup + cosine schedule: max_lr, min_lr, warmup_steps, total_steps."""
     max_lr = draw(st.sampled_from([1e-4, 3e-4, 1e-3, 3e-3, 6e-4]))
     warmup = draw(st.integers(0, 60))
-    return {"max_lr": max_lr, "min_lr": max_lr * draw(st.sampled_from([0.0, 0.1, 0.05])),
-            "warmup_steps": warmup, "total_steps": warmup + draw(st.integers(1, 500))}
+    return {
+        "max_lr": max_lr,
+        "min_lr": max_lr * draw(st.sampled_from([0.0, 0.1, 0.05])),
+        "warmup_steps": warmup,
+        "total_steps": warmup + draw(st.integers(1, 500)),
+    }
 
 
 # (model seed, data seed) for the character Transformer's short runs
@@ -256,6 +297,7 @@ def memory_cases(draw):
 
     return draw(varied_llama_configs), draw(st.integers(1, 4)), draw(st.integers(2, 64))
 
+
 # ---------------------------------------------------------------- P4 / B3 / X5 SFT data path
 _qa_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ éü中?-'", min_size=1, max_size=16)
 
@@ -267,8 +309,9 @@ def qa_batches(draw, min_size: int = 1, max_size: int = 5):
     from grader.given.sft import HELD_OUT_PAIRS, TRAIN_PAIRS
 
     real = st.sampled_from(TRAIN_PAIRS + HELD_OUT_PAIRS)
-    made_up = st.tuples(_qa_words.map(lambda w: f"What is {w.strip() or 'x'}?"),
-                        _qa_words.map(lambda w: w.strip() or "y"))
+    made_up = st.tuples(
+        _qa_words.map(lambda w: f"What is {w.strip() or 'x'}?"), _qa_words.map(lambda w: w.strip() or "y")
+    )
     return draw(st.lists(st.one_of(real, made_up), min_size=min_size, max_size=max_size))
 
 
@@ -291,14 +334,20 @@ state_sizes = st.integers(0, 2 * 10**13)
 activation_sizes = st.integers(0, 10**12)
 gpu_counts = st.integers(1, 1024)
 
-oom_events = st.fixed_dictionaries({
-    "when": st.sampled_from(["load", "first_backward", "longer_sequence", "generation"]),
-    "training": st.booleans(), "lora": st.booleans(), "no_grad": st.booleans()})
+oom_events = st.fixed_dictionaries(
+    {
+        "when": st.sampled_from(["load", "first_backward", "longer_sequence", "generation"]),
+        "training": st.booleans(),
+        "lora": st.booleans(),
+        "no_grad": st.booleans(),
+    }
+)
 
 # roofline inputs (C3, X4): peak FLOP/s 1e12..2e15, bandwidth 1e11..1e13 B/s, weight bytes per parameter
 peak_flops = st.floats(1e12, 2e15)
 bandwidths = st.floats(1e11, 1e13)
 weight_bytes_per_param = st.sampled_from([0.5, 1, 2, 4])
+
 
 # X2: a pair of shapes that broadcast to something else than either: (N,) vs (N, 1) and friends
 @st.composite
@@ -317,11 +366,15 @@ seed_scores = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=2, max_siz
 def record_pairs(draw):
     """Two seven-item run records and the sorted settings drawn to differ between them (run_id
     and metrics always differ)."""
-    base = {"run_id": "a", "commit": draw(st.text("0123456789abcdef", min_size=7, max_size=7)),
-            "config": {"lr": draw(st.sampled_from([1e-4, 3e-4, 1e-3])), "batch_size": draw(st.integers(1, 64))},
-            "data_version": draw(st.text("0123456789abcdef", min_size=8, max_size=8)), "seed": draw(st.integers(0, 99)),
-            "environment": {"torch": draw(st.sampled_from(["2.3.0", "2.4.1", "2.13.0"])), "python": "3.12"},
-            "metrics": {"accuracy": draw(st.floats(0, 1))}}
+    base = {
+        "run_id": "a",
+        "commit": draw(st.text("0123456789abcdef", min_size=7, max_size=7)),
+        "config": {"lr": draw(st.sampled_from([1e-4, 3e-4, 1e-3])), "batch_size": draw(st.integers(1, 64))},
+        "data_version": draw(st.text("0123456789abcdef", min_size=8, max_size=8)),
+        "seed": draw(st.integers(0, 99)),
+        "environment": {"torch": draw(st.sampled_from(["2.3.0", "2.4.1", "2.13.0"])), "python": "3.12"},
+        "metrics": {"accuracy": draw(st.floats(0, 1))},
+    }
     other = {**base, "run_id": "b", "metrics": {"accuracy": draw(st.floats(0, 1))}}
     changed = draw(st.sets(st.sampled_from(SETTINGS_ITEMS)))
     for key in changed:

@@ -30,7 +30,8 @@ def measured_bytes(plain: dict, batch: int, seq_len: int, dtype: str, checkpoint
     inside, seen, alive = [False], {}, []
     # the rotary cos/sin tables: computed once per forward, shared by every layer and sequence
     model.model.rotary_emb.register_forward_hook(
-        lambda m, a, out: skip.update(t.untyped_storage().data_ptr() for t in out))
+        lambda m, a, out: skip.update(t.untyped_storage().data_ptr() for t in out)
+    )
 
     def pack(t):
         if inside[0]:

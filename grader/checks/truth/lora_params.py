@@ -11,8 +11,9 @@ from grader.given.tiny_models import build_llama
 
 def peft_trainable(config: dict, r: int, target_modules="all-linear") -> int:
     """What peft makes trainable for a plain Llama config, LoRA rank ``r`` on ``target_modules``."""
-    return _peft_trainable(tuple(sorted(config.items())), r,
-                           target_modules if isinstance(target_modules, str) else tuple(target_modules))
+    return _peft_trainable(
+        tuple(sorted(config.items())), r, target_modules if isinstance(target_modules, str) else tuple(target_modules)
+    )
 
 
 @lru_cache(maxsize=64)

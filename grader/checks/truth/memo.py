@@ -134,8 +134,9 @@ def memoised(kind: str, inputs, compute: Callable[[], object], sources: tuple[st
         value = compute()
         # stored as JSON reads it back, so a hit and a fresh computation hand the check the same value
         value = json.loads(json.dumps(value))
-        files.replace_file(path,
-                json.dumps({"value": value, "mac": files.mac(secret, _payload(kind, k, value))}).encode(), 0o600)
+        files.replace_file(
+            path, json.dumps({"value": value, "mac": files.mac(secret, _payload(kind, k, value))}).encode(), 0o600
+        )
         return value
     finally:
         os.close(lock_fd)  # releases the lock

@@ -7,10 +7,16 @@ BLOCKS = ("weights", "grads_and_state", "activations", "kv_cache")
 
 # Which block each remedy shrinks (part 7 §五.C q4, key point 4; A9: quantize the KV cache).
 SHRINKS = {
-    "bf16": {"weights"}, "quantize": {"weights", "kv_cache"}, "more_gpus": {"weights", "grads_and_state"},
-    "lora": {"grads_and_state"}, "fsdp": {"weights", "grads_and_state"}, "8bit_optimizer": {"grads_and_state"},
-    "gradient_checkpointing": {"activations"}, "smaller_batch_with_accumulation": {"activations"},
-    "shorter_sequences": {"activations", "kv_cache"}, "fewer_concurrent_requests": {"kv_cache"},
+    "bf16": {"weights"},
+    "quantize": {"weights", "kv_cache"},
+    "more_gpus": {"weights", "grads_and_state"},
+    "lora": {"grads_and_state"},
+    "fsdp": {"weights", "grads_and_state"},
+    "8bit_optimizer": {"grads_and_state"},
+    "gradient_checkpointing": {"activations"},
+    "smaller_batch_with_accumulation": {"activations"},
+    "shorter_sequences": {"activations", "kv_cache"},
+    "fewer_concurrent_requests": {"kv_cache"},
     "no_grad": {"activations"},
 }
 
@@ -31,5 +37,8 @@ COURSE_TABLE = [
 
 def course_block(event: dict) -> str:
     """The block of the table's row that matches the event."""
-    return next(block for when, flags, block in COURSE_TABLE
-                if event["when"] == when and all(event[k] == v for k, v in flags.items()))
+    return next(
+        block
+        for when, flags, block in COURSE_TABLE
+        if event["when"] == when and all(event[k] == v for k, v in flags.items())
+    )

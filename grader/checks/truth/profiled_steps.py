@@ -116,8 +116,9 @@ def clearly(kind, idle, share, ops=(), frozen=False) -> bool:
 
 
 @cache
-def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2, clear: bool = True,
-                 frozen: bool = False) -> dict:
+def profile_step(
+    kind: str, batch: int, seq: int, seed: int, steps: int = 2, clear: bool = True, frozen: bool = False
+) -> dict:
     """Profile ``steps`` real training steps of the given kind; plain data for the learner.
     ``clear=False``: any real profile will do (summing self times needs no clear label), so a
     loaded machine that blurs the setup does not make that key point a check error.
@@ -150,13 +151,22 @@ def profile_step(kind: str, batch: int, seq: int, seed: int, steps: int = 2, cle
                 for xb, yb in loader:
                     train_step(model, opt, xb, yb)
                 wall_ms = (time.perf_counter() - t0) * 1e3
-            ops = [{"name": e.key, "count": int(e.count), "self_ms": e.self_cpu_time_total / 1e3,
-                    "total_ms": e.cpu_time_total / 1e3}
-                   for e in prof.key_averages() if e.key.startswith("aten::")]  # operators, not annotations
+            ops = [
+                {
+                    "name": e.key,
+                    "count": int(e.count),
+                    "self_ms": e.self_cpu_time_total / 1e3,
+                    "total_ms": e.cpu_time_total / 1e3,
+                }
+                for e in prof.key_averages()
+                if e.key.startswith("aten::")
+            ]  # operators, not annotations
             idle, share = reference_view(ops, wall_ms)
             if clearly(kind, idle, share, ops, frozen) or not clear:
                 return {"wall_ms": wall_ms, "ops": ops}
-        raise SetupUnclear(f"the {kind} setup did not show clearly on this machine "
-                           f"(idle {idle:.2f}, GEMM/attention share {share:.2f}): rerun the check")
+        raise SetupUnclear(
+            f"the {kind} setup did not show clearly on this machine "
+            f"(idle {idle:.2f}, GEMM/attention share {share:.2f}): rerun the check"
+        )
     finally:
         torch.set_num_threads(threads)

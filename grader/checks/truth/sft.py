@@ -26,8 +26,14 @@ def lora_settings(*, init_lora_weights: bool = True) -> dict:
     """``LoraConfig`` fields of the course's recipe, as plain data (they cross to the learner's
     process for X5 and B4). ``init_lora_weights=False`` draws A and B both non-zero, so the
     adapters change the outputs from the start (B4: a merge that drops or mis-scales them shows)."""
-    return {"r": LORA_R, "lora_alpha": LORA_ALPHA, "lora_dropout": 0.0, "target_modules": "all-linear",
-            "task_type": "CAUSAL_LM", "init_lora_weights": init_lora_weights}
+    return {
+        "r": LORA_R,
+        "lora_alpha": LORA_ALPHA,
+        "lora_dropout": 0.0,
+        "target_modules": "all-linear",
+        "task_type": "CAUSAL_LM",
+        "init_lora_weights": init_lora_weights,
+    }
 
 
 def reference_example(tokenizer, question: str, answer: str, eos: int) -> dict:
@@ -35,8 +41,7 @@ def reference_example(tokenizer, question: str, answer: str, eos: int) -> dict:
     labels -100 on the prompt, the token ids on the response and on EOS."""
     prompt = tokenizer(PROMPT.format(question=question), add_special_tokens=False)["input_ids"]
     response = tokenizer(f" {answer}", add_special_tokens=False)["input_ids"] + [eos]
-    return {"input_ids": list(prompt) + list(response),
-            "labels": [IGNORE_INDEX] * len(prompt) + list(response)}
+    return {"input_ids": list(prompt) + list(response), "labels": [IGNORE_INDEX] * len(prompt) + list(response)}
 
 
 def reference_batch(examples: list[dict], pad: int) -> dict:
@@ -64,8 +69,7 @@ def buggy_collator_labels(batch, lengths, eos, pad, bug, rows_hit):
     elif bug == "drop_eos":
         for i in rows_hit:
             labels[i, lengths[i] - 1] = IGNORE_INDEX
-    masked = sorted((i, lengths[i] - 1) for i in range(len(lengths))
-                    if labels[i, lengths[i] - 1] == IGNORE_INDEX)
+    masked = sorted((i, lengths[i] - 1) for i in range(len(lengths)) if labels[i, lengths[i] - 1] == IGNORE_INDEX)
     return labels, masked
 
 
@@ -77,9 +81,15 @@ def judge(tokenizer, pairs, generated: list[list[int]], eos: int) -> list[dict]:
         n_answer = len(tokenizer(f" {answer}", add_special_tokens=False)["input_ids"])
         text_ids = new[: new.index(eos)] if eos in new else new
         text = tokenizer.decode(text_ids)
-        rows.append({"question": question, "expected": answer, "text": text,
-                     "answered": text.strip().startswith(answer),
-                     "stopped": eos in new[: n_answer + STOP_WITHIN + 1]})
+        rows.append(
+            {
+                "question": question,
+                "expected": answer,
+                "text": text,
+                "answered": text.strip().startswith(answer),
+                "stopped": eos in new[: n_answer + STOP_WITHIN + 1],
+            }
+        )
     return rows
 
 
@@ -96,8 +106,7 @@ def train(model, batches, *, steps: int, lr: float = LR) -> list[float]:
     losses = []
     for step in range(steps):
         batch = batches[step % len(batches)]
-        out = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
-                    labels=batch["labels"])
+        out = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"], labels=batch["labels"])
         out.loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
@@ -124,11 +133,20 @@ def train_and_answer(batches: list[dict], lora: dict, *, cache, steps: int, seed
     from grader.isolation import files
 
     weights = json.loads(files.read_regular(Path(cache) / MANIFEST, 1 << 20))["files"]
-    inputs = {"batches": batches, "lora": lora, "steps": steps, "seed": seed, "max_new_tokens": max_new_tokens,
-              "lr": LR, "model": weights}
-    return memo.memoised("sft.train_and_answer", inputs,
-                         lambda: _train_and_answer(batches, lora, cache=cache, steps=steps, seed=seed,
-                                                   max_new_tokens=max_new_tokens))
+    inputs = {
+        "batches": batches,
+        "lora": lora,
+        "steps": steps,
+        "seed": seed,
+        "max_new_tokens": max_new_tokens,
+        "lr": LR,
+        "model": weights,
+    }
+    return memo.memoised(
+        "sft.train_and_answer",
+        inputs,
+        lambda: _train_and_answer(batches, lora, cache=cache, steps=steps, seed=seed, max_new_tokens=max_new_tokens),
+    )
 
 
 def _train_and_answer(batches: list[dict], lora: dict, *, cache, steps: int, seed: int, max_new_tokens: int) -> dict:

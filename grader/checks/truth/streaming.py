@@ -23,8 +23,7 @@ def generate(path, n_lines: int, *, unique: int, seed: int, blank_rate: float = 
         for i in range(n_lines):
             if rng.random() < blank_rate:
                 f.write(rng.choice(["\n", "  \n"]))
-            rec = {"id": i, "text": rng.choice(pool), "lang": rng.choice(["en", "zh"]),
-                   "score": round(rng.random(), 3)}
+            rec = {"id": i, "text": rng.choice(pool), "lang": rng.choice(["en", "zh"]), "score": round(rng.random(), 3)}
             f.write(json.dumps(rec, ensure_ascii=False) + "\n")
     os.chmod(path, 0o644)
 

@@ -106,8 +106,11 @@ def _applied_lrs(max_lr: float, min_lr: float, warmup_steps: int, total_steps: i
     optimizer = torch.optim.AdamW([param], lr=max_lr)
     phases, milestones = [], []
     if warmup_steps:
-        phases.append(lr_scheduler.LinearLR(optimizer, start_factor=1 / warmup_steps, end_factor=1.0,
-                                            total_iters=warmup_steps - 1))
+        phases.append(
+            lr_scheduler.LinearLR(
+                optimizer, start_factor=1 / warmup_steps, end_factor=1.0, total_iters=warmup_steps - 1
+            )
+        )
         milestones.append(warmup_steps)
     phases.append(lr_scheduler.CosineAnnealingLR(optimizer, T_max=total_steps - warmup_steps, eta_min=min_lr))
     milestones.append(total_steps)
@@ -141,21 +144,48 @@ def adamw_unit_move(seed: int, batch, amp_dtype=None) -> tuple[torch.Tensor, tor
 
 
 # ---------------------------------------------------------------- the learner's loop
-def drive(learner, *, seed, batches, amp_dtype=None, config=SHORT, optimizer="learner", reset=False,
-          small=False, return_params=False) -> dict:
+def drive(
+    learner,
+    *,
+    seed,
+    batches,
+    amp_dtype=None,
+    config=SHORT,
+    optimizer="learner",
+    reset=False,
+    small=False,
+    return_params=False,
+) -> dict:
     """Runs the learner's train_step once per batch in its process (grader/drivers/p2_training_loop.py)."""
-    out = learner.drive("grader.drivers.p2_training_loop:run_steps", seed=seed, config=dict(config),
-                        batches=batches, amp_dtype=amp_dtype, optimizer=optimizer, reset=reset, small=small,
-                        return_params=return_params, timeout_s=60)
+    out = learner.drive(
+        "grader.drivers.p2_training_loop:run_steps",
+        seed=seed,
+        config=dict(config),
+        batches=batches,
+        amp_dtype=amp_dtype,
+        optimizer=optimizer,
+        reset=reset,
+        small=small,
+        return_params=return_params,
+        timeout_s=60,
+    )
     if "error" in out:
-        fail("configure_optimizer / train_step return values", "(optimizer, scheduler) and a dict",
-             out["error"], "see the stub's docstrings")
+        fail(
+            "configure_optimizer / train_step return values",
+            "(optimizer, scheduler) and a dict",
+            out["error"],
+            "see the stub's docstrings",
+        )
     if len(out["steps"]) != len(batches):
         fail("train_step calls", len(batches), len(out["steps"]))
     for i, rec in enumerate(out["steps"]):  # counted in the learner's process: a reason to fail only
         if rec["optimizer_steps"] != 1:
-            fail(f"train_step call {i}: optimizer.step() calls", 1, rec["optimizer_steps"],
-                 "one train_step = one optimizer.step()")
+            fail(
+                f"train_step call {i}: optimizer.step() calls",
+                1,
+                rec["optimizer_steps"],
+                "one train_step = one optimizer.step()",
+            )
     return out
 
 
@@ -169,15 +199,24 @@ def returned_weights(model, rec: dict, what: str, dtype=torch.float32) -> torch.
     got = rec.get("params")
     names = [name for name, _ in model.named_parameters()]
     if not isinstance(got, dict) or list(got) != names:
-        fail(f"{what}: the model's parameters", f"{len(names)} named parameters of grader.given.char_model's GPT",
-             f"{type(got).__name__} {list(got)[:5] if isinstance(got, dict) else ''}")
+        fail(
+            f"{what}: the model's parameters",
+            f"{len(names)} named parameters of grader.given.char_model's GPT",
+            f"{type(got).__name__} {list(got)[:5] if isinstance(got, dict) else ''}",
+        )
     dtypes = sorted({str(getattr(v, "dtype", type(v).__name__)).removeprefix("torch.") for v in got.values()})
     if dtypes != [str(dtype).removeprefix("torch.")]:
-        fail(f"{what}: parameter dtypes after the step", [str(dtype).removeprefix("torch.")], dtypes,
-             "autocast leaves parameters (master weights) in fp32; do not .to(bfloat16) the model "
-             "(part 4: bf16 has 7 mantissa bits, 1 + 1e-5 == 1)")
-    return flat(as_tensor(got[name], f"{what}: parameter {name}", shape=tuple(p.shape), dtype=dtype)
-                for name, p in model.named_parameters())
+        fail(
+            f"{what}: parameter dtypes after the step",
+            [str(dtype).removeprefix("torch.")],
+            dtypes,
+            "autocast leaves parameters (master weights) in fp32; do not .to(bfloat16) the model "
+            "(part 4: bf16 has 7 mantissa bits, 1 + 1e-5 == 1)",
+        )
+    return flat(
+        as_tensor(got[name], f"{what}: parameter {name}", shape=tuple(p.shape), dtype=dtype)
+        for name, p in model.named_parameters()
+    )
 
 
 # ---------------------------------------------------------------- the four additions
@@ -185,8 +224,7 @@ def expect_autocast(learner, seed: int, data_seed: int) -> None:
     """Addition 1: the forward runs under autocast(bf16) when amp_dtype says so: the loss and the
     direction of the step are those of the bf16 forward, not of fp32."""
     batch = batches(data_seed, 1, 2, 16)[0]
-    out = drive(learner, seed=seed, batches=[batch], amp_dtype=torch.bfloat16, optimizer="unit_sgd",
-                return_params=True)
+    out = drive(learner, seed=seed, batches=[batch], amp_dtype=torch.bfloat16, optimizer="unit_sgd", return_params=True)
     model = build_model(seed)
     amp, fp32 = reference_step(model, batch, torch.bfloat16), reference_step(build_model(seed), batch)
     unit_amp, unit_fp32 = amp.grad / amp.grad.norm(), fp32.grad / fp32.grad.norm()
@@ -194,23 +232,32 @@ def expect_autocast(learner, seed: int, data_seed: int) -> None:
     if apart < 1e-3:
         raise AssertionError(f"check error: bf16 and fp32 gradients only {apart:.1e} apart")
     what = f"train_step(..., amp_dtype=torch.bfloat16), model seed {seed}, batch 2 x 16"
-    hint = ("run the forward under torch.autocast(device_type=x.device.type, dtype=amp_dtype): "
-            "matmuls then run in bf16 (part 3, must-remember: autocast)")
+    hint = (
+        "run the forward under torch.autocast(device_type=x.device.type, dtype=amp_dtype): "
+        "matmuls then run in bf16 (part 3, must-remember: autocast)"
+    )
     rec = out["steps"][0]
     move = returned_weights(model, rec, what) - amp.before  # SGD(lr=1): minus the gradient at step()
     got = returned_loss(rec, what)
     if not math.isclose(got, amp.loss, rel_tol=0, abs_tol=1e-5):
-        fail(f"{what}: loss", f"{amp.loss:.6f} (the same forward under autocast(bf16), computed here; "
-             f"fp32 gives {fp32.loss:.6f})", f"{got:.6f}" + (" (the fp32 loss)" if
-             math.isclose(got, fp32.loss, rel_tol=0, abs_tol=1e-6) else ""), hint)
+        fail(
+            f"{what}: loss",
+            f"{amp.loss:.6f} (the same forward under autocast(bf16), computed here; fp32 gives {fp32.loss:.6f})",
+            f"{got:.6f}" + (" (the fp32 loss)" if math.isclose(got, fp32.loss, rel_tol=0, abs_tol=1e-6) else ""),
+            hint,
+        )
     if not move.norm() > 0:
         fail(f"{what}: parameters updated", "the step changes the weights", "no parameter changed")
     err = rel(move / move.norm(), -unit_amp)
     if err > 1e-4:
-        fail(f"{what}: direction of the step (the gradient at optimizer.step(), read from the weights "
-             "after a step of SGD(lr=1))", f"the gradient of the autocast(bf16) forward (relative error "
-             f"<= 1e-4; the fp32 gradient is {apart:.1e} away)",
-             f"relative error {err:.1e} (vs the fp32 gradient: {rel(move / move.norm(), -unit_fp32):.1e})", hint)
+        fail(
+            f"{what}: direction of the step (the gradient at optimizer.step(), read from the weights "
+            "after a step of SGD(lr=1))",
+            f"the gradient of the autocast(bf16) forward (relative error "
+            f"<= 1e-4; the fp32 gradient is {apart:.1e} away)",
+            f"relative error {err:.1e} (vs the fp32 gradient: {rel(move / move.norm(), -unit_fp32):.1e})",
+            hint,
+        )
 
 
 def expect_float_logits_ignore_index(learner, seed: int, data_seed: int) -> None:
@@ -229,12 +276,16 @@ def expect_float_logits_ignore_index(learner, seed: int, data_seed: int) -> None
         if not math.isclose(got, expected, rel_tol=0, abs_tol=1e-5):
             with torch.no_grad():
                 fp32 = math.isclose(got, reference_ce(model(x), y), rel_tol=0, abs_tol=1e-6)
-            fail(what, f"{expected:.6f}: the cross-entropy of the initial model's autocast(bf16) logits, taken in "
-                       f"fp32 over the labelled positions (model seed {seed}, computed here)",
-                 f"{got:.6f}" + (" (the same loss of an fp32 forward)" if fp32 else ""),
-                 "run the forward under autocast when amp_dtype is given (see amp_step)" if fp32 else
-                 "cast the logits to fp32 (.float()) before cross_entropy: a bf16 softmax keeps ~3 "
-                 "digits; and average over the labelled positions only (part 3, must-remember)")
+            fail(
+                what,
+                f"{expected:.6f}: the cross-entropy of the initial model's autocast(bf16) logits, taken in "
+                f"fp32 over the labelled positions (model seed {seed}, computed here)",
+                f"{got:.6f}" + (" (the same loss of an fp32 forward)" if fp32 else ""),
+                "run the forward under autocast when amp_dtype is given (see amp_step)"
+                if fp32
+                else "cast the logits to fp32 (.float()) before cross_entropy: a bf16 softmax keeps ~3 "
+                "digits; and average over the labelled positions only (part 3, must-remember)",
+            )
 
 
 def expect_clipped(learner, seed: int, data_seed: int) -> None:
@@ -246,7 +297,7 @@ def expect_clipped(learner, seed: int, data_seed: int) -> None:
 
 
 def _expect_clipped_step(learner, seed, data_seed, amp_dtype, B, T) -> None:
-    (x, y), = batches(data_seed, 1, B, T)
+    ((x, y),) = batches(data_seed, 1, B, T)
     y = torch.full_like(y, int(y[0, 0]))  # one target everywhere: a large first gradient
     model = build_model(seed)
     ref = reference_step(model, (x, y), amp_dtype)
@@ -257,20 +308,31 @@ def _expect_clipped_step(learner, seed, data_seed, amp_dtype, B, T) -> None:
     what = f"{path}: total gradient norm when optimizer.step() runs (raw norm {ref.norm:.3f})"
     move = returned_weights(model, rec, what) - ref.before  # SGD(lr=1): minus the gradient at step()
     if not math.isclose(float(move.norm()), 1.0, rel_tol=1e-3):
-        fail(what + ", read from the weights after a step of SGD(lr=1)", "1.0 (clipped to max_norm=1.0)",
-             f"{float(move.norm()):.4f}", "call torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0) after "
-             "backward() and before optimizer.step(), on the true gradients (bf16 needs no GradScaler; with "
-             "one, unscale_ before clipping) (part 3, must-remember)")
+        fail(
+            what + ", read from the weights after a step of SGD(lr=1)",
+            "1.0 (clipped to max_norm=1.0)",
+            f"{float(move.norm()):.4f}",
+            "call torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0) after "
+            "backward() and before optimizer.step(), on the true gradients (bf16 needs no GradScaler; with "
+            "one, unscale_ before clipping) (part 3, must-remember)",
+        )
     err = rel(move, -ref.grad)
     if err > 1e-4:
-        fail(f"{path}: the gradient at optimizer.step() (read from the weights after a step of SGD(lr=1))",
-             "the clipped gradient of this batch's loss, computed here (relative error <= 1e-4)",
-             f"relative error {err:.1e}", "clip the gradient of THIS step's loss: forward, loss, backward(), "
-             "clip_grad_norm_, optimizer.step() (part 3)")
+        fail(
+            f"{path}: the gradient at optimizer.step() (read from the weights after a step of SGD(lr=1))",
+            "the clipped gradient of this batch's loss, computed here (relative error <= 1e-4)",
+            f"relative error {err:.1e}",
+            "clip the gradient of THIS step's loss: forward, loss, backward(), "
+            "clip_grad_norm_, optimizer.step() (part 3)",
+        )
     reported = as_number(rec["grad_norm"], f"{path}: train_step(...)['grad_norm']")
     if not math.isclose(reported, ref.norm, rel_tol=1e-3):
-        fail(f"{path}: train_step(...)['grad_norm']", f"{ref.norm:.4f} (the norm before clipping)", f"{reported:.4f}",
-             "report what clip_grad_norm_ returns: the total norm before clipping")
+        fail(
+            f"{path}: train_step(...)['grad_norm']",
+            f"{ref.norm:.4f} (the norm before clipping)",
+            f"{reported:.4f}",
+            "report what clip_grad_norm_ returns: the total norm before clipping",
+        )
 
 
 def expect_schedule(learner, sched: dict, steps) -> None:
@@ -280,16 +342,30 @@ def expect_schedule(learner, sched: dict, steps) -> None:
         got = as_number(learner.lr_at(step, **sched), what)
         expected = scheduled_lr(step, **sched)
         if not math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-12):
-            fail(what, expected, got,
-                 "linear warmup max_lr*(step+1)/warmup_steps, then cosine from max_lr to min_lr over "
-                 "[warmup_steps, total_steps], min_lr after (part 3: warmup 50 steps to 3e-4, cosine to 3e-5)")
+            fail(
+                what,
+                expected,
+                got,
+                "linear warmup max_lr*(step+1)/warmup_steps, then cosine from max_lr to min_lr over "
+                "[warmup_steps, total_steps], min_lr after (part 3: warmup 50 steps to 3e-4, cosine to 3e-5)",
+            )
 
 
 def schedule_steps(sched: dict, drawn: int) -> list[int]:
     """The steps where a schedule is easiest to get wrong (both ends of the warmup and of the
     cosine, after it), and one drawn step."""
-    return sorted({0, sched["warmup_steps"] - 1, sched["warmup_steps"], sched["total_steps"] - 1,
-                   sched["total_steps"], sched["total_steps"] + 5, drawn} - {-1})
+    return sorted(
+        {
+            0,
+            sched["warmup_steps"] - 1,
+            sched["warmup_steps"],
+            sched["total_steps"] - 1,
+            sched["total_steps"],
+            sched["total_steps"] + 5,
+            drawn,
+        }
+        - {-1}
+    )
 
 
 def expect_schedule_drawn(learner, sched: dict, data) -> None:
@@ -300,8 +376,9 @@ def expect_schedule_drawn(learner, sched: dict, data) -> None:
     expect_schedule(learner, sched, schedule_steps(sched, drawn_step))
     if data.draw(st.booleans(), label="also in a real loop") or sched["warmup_steps"] == 0:
         return
-    expect_loop_follows_schedule(learner, amp_dtype=data.draw(st.sampled_from([None, torch.bfloat16]),
-                                                              label="amp_dtype"))
+    expect_loop_follows_schedule(
+        learner, amp_dtype=data.draw(st.sampled_from([None, torch.bfloat16]), label="amp_dtype")
+    )
 
 
 def expect_loop_follows_schedule(learner, seed: int = 1, amp_dtype=None) -> None:
@@ -313,27 +390,41 @@ def expect_loop_follows_schedule(learner, seed: int = 1, amp_dtype=None) -> None
     blamed on the scheduler)."""
     batch = batches(7, 1, 2, 8)[0]
     n = SHORT["total_steps"] + 1
-    out = drive(learner, seed=seed, batches=[batch] * n, reset=True, small=True, return_params=True,
-                amp_dtype=amp_dtype)
+    out = drive(
+        learner, seed=seed, batches=[batch] * n, reset=True, small=True, return_params=True, amp_dtype=amp_dtype
+    )
     model = build_model(seed, SMALL)
     before, u, u_raw = adamw_unit_move(seed, batch, amp_dtype)
     sched = {key: SHORT[key] for key in SCHEDULE_KEYS}
     for k, rec in enumerate(out["steps"]):
         expected = scheduled_lr(k, **sched)
-        what = (f"learning rate of optimizer.step() in train_step call {k} ({sched}"
-                f"{', amp_dtype=bfloat16' if amp_dtype is not None else ''})")
+        what = (
+            f"learning rate of optimizer.step() in train_step call {k} ({sched}"
+            f"{', amp_dtype=bfloat16' if amp_dtype is not None else ''})"
+        )
         move = returned_weights(model, rec, what) - before
         if min(rel(move, -expected * u), rel(move, -expected * u_raw)) > 1e-3:
             seen = float(-(move @ u) / (u @ u))
-            hint = ("configure_optimizer's scheduler must follow lr_at, and train_step must call "
-                    "scheduler.step() after optimizer.step(): the first step uses lr_at(0); the optimizer is "
-                    f"AdamW(lr=max_lr, betas=(0.9, 0.95), weight_decay={SHORT['weight_decay']}) (part 3)")
+            hint = (
+                "configure_optimizer's scheduler must follow lr_at, and train_step must call "
+                "scheduler.step() after optimizer.step(): the first step uses lr_at(0); the optimizer is "
+                f"AdamW(lr=max_lr, betas=(0.9, 0.95), weight_decay={SHORT['weight_decay']}) (part 3)"
+            )
             if seen and abs(seen - expected) <= 0.01 * expected:
-                hint = ("the learning rate is right, but the step's direction is not AdamW's first step on this "
-                        "batch's gradient: check the optimizer (AdamW, betas=(0.9, 0.95), weight_decay) and "
-                        "that the step uses this batch's gradient")
-            fail(what, expected, f"{seen:.6g} (read from how far AdamW moved the weights)" if seen else
-                 "the step did not move the weights", hint)
+                hint = (
+                    "the learning rate is right, but the step's direction is not AdamW's first step on this "
+                    "batch's gradient: check the optimizer (AdamW, betas=(0.9, 0.95), weight_decay) and "
+                    "that the step uses this batch's gradient"
+                )
+            fail(
+                what,
+                expected,
+                f"{seen:.6g} (read from how far AdamW moved the weights)"
+                if seen
+                else "the step did not move the weights",
+                hint,
+            )
+
 
 # ---------------------------------------------------------------- zero_grad (P2's grads_after_step, C5's step_gradient)
 def expect_own_gradients(learner, seed: int, data_seed: int) -> None:
@@ -359,34 +450,51 @@ def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
         torch.nn.utils.vector_to_parameters(before, model.parameters())
         model.zero_grad(set_to_none=True)
         ref = reference_step(model, batch, amp_dtype)
-        what = (f"{path}, train_step call {i} with SGD(lr=1): the direction of the weights' move (minus the "
-                "gradient at optimizer.step())")
+        what = (
+            f"{path}, train_step call {i} with SGD(lr=1): the direction of the weights' move (minus the "
+            "gradient at optimizer.step())"
+        )
         after = returned_weights(model, rec, what)
         move = after - before
         err = rel(move / move.norm(), -ref.raw / ref.raw.norm()) if move.norm() > 0 else 1.0
         if err > 1e-4:
             if not move.norm() > 0:
-                got, hint = "no parameter moved: the step found no gradient", (
-                    "zero_grad belongs after optimizer.step() (or before backward), never between "
-                    "backward() and step(): the step then sees no gradient (part 3, §Autograd)")
+                got, hint = (
+                    "no parameter moved: the step found no gradient",
+                    (
+                        "zero_grad belongs after optimizer.step() (or before backward), never between "
+                        "backward() and step(): the step then sees no gradient (part 3, §Autograd)"
+                    ),
+                )
             else:
                 got, hint = f"relative error {err:.1e}", "forward, loss, backward(), clip, step(), zero_grad()"
                 if kept is not None and rel(move / move.norm(), -(kept + ref.raw) / (kept + ref.raw).norm()) < 1e-3:
-                    got, hint = ("the previous step's gradient added to this one's", "backward() accumulates "
-                                 "into .grad: every step must clear the gradients, optimizer.zero_grad("
-                                 "set_to_none=True) after the step, on every path of train_step (fp32 and "
-                                 "autocast) (part 3, must-remember)")
+                    got, hint = (
+                        "the previous step's gradient added to this one's",
+                        "backward() accumulates "
+                        "into .grad: every step must clear the gradients, optimizer.zero_grad("
+                        "set_to_none=True) after the step, on every path of train_step (fp32 and "
+                        "autocast) (part 3, must-remember)",
+                    )
             fail(what, "this step's gradient, computed here (relative error <= 1e-4)", got, hint)
         # every value train_step returns, on every call (not only the first)
         loss = returned_loss(rec, f"{path}, train_step call {i}")
         if not math.isclose(loss, ref.loss, rel_tol=0, abs_tol=1e-4):
-            fail(f"{path}, train_step call {i}: the returned loss", f"{ref.loss:.5f} (this step's loss, before "
-                 "its update, computed here)", f"{loss:.5f}", "return loss.item() of THIS step (not a running "
-                 "mean, not the previous step's, not recomputed after optimizer.step())")
+            fail(
+                f"{path}, train_step call {i}: the returned loss",
+                f"{ref.loss:.5f} (this step's loss, before its update, computed here)",
+                f"{loss:.5f}",
+                "return loss.item() of THIS step (not a running "
+                "mean, not the previous step's, not recomputed after optimizer.step())",
+            )
         norm = as_number(rec["grad_norm"], f"{path}, train_step call {i}: ['grad_norm']")
         if not math.isclose(norm, ref.norm, rel_tol=1e-3):
-            fail(f"{path}, train_step call {i}: the returned grad_norm", f"{ref.norm:.4f} (this step's total "
-                 "norm before clipping)", f"{norm:.4f}", "report what clip_grad_norm_ returns on this step")
+            fail(
+                f"{path}, train_step call {i}: the returned grad_norm",
+                f"{ref.norm:.4f} (this step's total norm before clipping)",
+                f"{norm:.4f}",
+                "report what clip_grad_norm_ returns on this step",
+            )
         moves.append(move)
         kept, before = -move, after
     # The stub's contract (issue 23): after train_step, every .grad is None (cleared at the end of the step, the
@@ -400,13 +508,18 @@ def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
         grads = rec.get("grads")
         held = None
         if rec["grads_held_after"] == out["n_params"] and isinstance(grads, dict) and list(grads) == names:
-            held = flat(as_tensor(grads[name], f"{what}: .grad of {name}", shape=tuple(p.shape))
-                        for name, p in model.named_parameters())
+            held = flat(
+                as_tensor(grads[name], f"{what}: .grad of {name}", shape=tuple(p.shape))
+                for name, p in model.named_parameters()
+            )
         if held is None or not held.norm() > 0 or rel(held, -move) > 1e-3:
-            fail(what, "None for every parameter, or exactly the gradient this step applied",
-                 f"{rec['grads_held_after']} of {out['n_params']} hold a tensor "
-                 f"({rec['grads_nonzero_after']} of them non-zero)" + ("" if held is None or not held.norm() > 0
-                                                                         else ", not this step's gradient"),
-                 "zero_grad(set_to_none=True) after the step (or before the next backward) frees the gradients; "
-                 "set_to_none=False leaves tensors of zeros, a memory write per step; backward() accumulates, "
-                 "so every step must clear them (part 3, must-remember)")
+            fail(
+                what,
+                "None for every parameter, or exactly the gradient this step applied",
+                f"{rec['grads_held_after']} of {out['n_params']} hold a tensor "
+                f"({rec['grads_nonzero_after']} of them non-zero)"
+                + ("" if held is None or not held.norm() > 0 else ", not this step's gradient"),
+                "zero_grad(set_to_none=True) after the step (or before the next backward) frees the gradients; "
+                "set_to_none=False leaves tensors of zeros, a memory write per step; backward() accumulates, "
+                "so every step must clear them (part 3, must-remember)",
+            )

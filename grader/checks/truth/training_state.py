@@ -33,8 +33,9 @@ def real_state(config_items: tuple, r: int | None, targets, seed: int = 0) -> di
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            model = get_peft_model(model, LoraConfig(r=r, target_modules=targets if isinstance(targets, str)
-                                                     else list(targets)))
+            model = get_peft_model(
+                model, LoraConfig(r=r, target_modules=targets if isinstance(targets, str) else list(targets))
+            )
     model = model.to(torch.bfloat16).train()  # the bf16 copy the forward and backward use
     params = list(model.parameters())
     trainable = [p for p in params if p.requires_grad]
@@ -85,8 +86,9 @@ def peft_default_state(config_items: tuple, r: int, targets, seed: int = 0) -> d
     model = build_llama(config, seed=seed).to(torch.bfloat16)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = get_peft_model(model, LoraConfig(r=r, target_modules=targets if isinstance(targets, str)
-                                                 else list(targets))).train()
+        model = get_peft_model(
+            model, LoraConfig(r=r, target_modules=targets if isinstance(targets, str) else list(targets))
+        ).train()
     params = list(model.parameters())
     trainable = [p for p in params if p.requires_grad]
     frozen = [p for p in params if not p.requires_grad]

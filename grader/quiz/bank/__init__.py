@@ -35,7 +35,6 @@ PART_NAMES = {  # the six parts of the series, as the quiz's choices name them
 PART_OPTIONS = [Option(str(n), en, zh) for n, (en, zh) in PART_NAMES.items()]
 
 
-
 _SIDE_TRIES = 64  # a question with one variant (a fixed fact) keeps it on both sides
 
 
@@ -94,11 +93,16 @@ class Question:
     def __post_init__(self):
         self.all_parts = list(self.parts)
         if self.draws_on:
-            self.all_parts.append(Part(
-                "draws_on", "Which parts of the course does the answer draw on?",
-                "这道题的答案用到了哪几篇？",
-                MultiSelect(PART_OPTIONS),
-                lambda p, parts=self.draws_on: frozenset(str(n) for n in parts), shuffle=False))
+            self.all_parts.append(
+                Part(
+                    "draws_on",
+                    "Which parts of the course does the answer draw on?",
+                    "这道题的答案用到了哪几篇？",
+                    MultiSelect(PART_OPTIONS),
+                    lambda p, parts=self.draws_on: frozenset(str(n) for n in parts),
+                    shuffle=False,
+                )
+            )
         ids = [p.id for p in self.all_parts]
         if len(set(ids)) != len(ids):
             raise ValueError(f"{self.id}: duplicate part ids {ids}")

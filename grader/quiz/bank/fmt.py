@@ -41,21 +41,21 @@ def mr(part: int, index: int) -> str:
     return course_text.MUST_REMEMBER[part][index]
 
 
-
-
 def activations_how(batch: int, seq: int, measured: float) -> tuple[str, str]:
     """(en, zh) how an activations value comes out: the measurement, and the course's rule of thumb
     beside it with why they differ (both are accepted: the tolerance band holds the course's rule)."""
     from grader.quiz import truth as T
 
     rule = T.course_activation_rule(batch, seq)
-    return (f"measured: saved-for-backward bytes of a real transformers Llama-3-8B decoder layer "
-            f"(saved_tensors_hooks) x B x T x 32 layers = {gib(measured)}; the course's rule of thumb "
-            f"(16.5 GiB at B = 1, T = 4096, x B x T) gives {gib(rule)}, {rule / measured:.2f}x of it, and is "
-            f"accepted too: the rule counts about 6 d-wide and 3 d_ff-wide bf16 values per token and layer, "
-            f"the measurement every tensor the real layer saves for backward (RMSNorm computes in fp32, "
-            f"attention and the MLP keep more than the rule counts)",
-            f"实测：真实 transformers Llama-3-8B 解码层用 saved_tensors_hooks 测反向要保存的字节 × B × T × 32 层 = "
-            f"{gib(measured)}；课程的经验估算（B = 1、T = 4096 约 16.5 GiB，× B × T）得 {gib(rule)}，是实测的 "
-            f"{rule / measured:.2f} 倍，同样算对：经验估算每 token 每层约数 6 份 d 维 + 3 份 d_ff 维 bf16，"
-            f"实测数的是真实层为反向保存的全部张量（RMSNorm 在 fp32 上算，attention 与 MLP 存的比估算多）")
+    return (
+        f"measured: saved-for-backward bytes of a real transformers Llama-3-8B decoder layer "
+        f"(saved_tensors_hooks) x B x T x 32 layers = {gib(measured)}; the course's rule of thumb "
+        f"(16.5 GiB at B = 1, T = 4096, x B x T) gives {gib(rule)}, {rule / measured:.2f}x of it, and is "
+        f"accepted too: the rule counts about 6 d-wide and 3 d_ff-wide bf16 values per token and layer, "
+        f"the measurement every tensor the real layer saves for backward (RMSNorm computes in fp32, "
+        f"attention and the MLP keep more than the rule counts)",
+        f"实测：真实 transformers Llama-3-8B 解码层用 saved_tensors_hooks 测反向要保存的字节 × B × T × 32 层 = "
+        f"{gib(measured)}；课程的经验估算（B = 1、T = 4096 约 16.5 GiB，× B × T）得 {gib(rule)}，是实测的 "
+        f"{rule / measured:.2f} 倍，同样算对：经验估算每 token 每层约数 6 份 d 维 + 3 份 d_ff 维 bf16，"
+        f"实测数的是真实层为反向保存的全部张量（RMSNorm 在 fp32 上算，attention 与 MLP 存的比估算多）",
+    )

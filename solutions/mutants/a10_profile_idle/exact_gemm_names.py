@@ -10,8 +10,9 @@ import solutions.a10_profile_idle as reference
 from solutions.a10_profile_idle import *  # noqa: F401,F403
 
 KILLED_BY = ("classifies_real_profiles",)
-MISCONCEPTION = ("count only ops named exactly aten::mm/bmm/matmul: addmm (nn.Linear) and attention kernels are GEMM "
-                 "work too")
+MISCONCEPTION = (
+    "count only ops named exactly aten::mm/bmm/matmul: addmm (nn.Linear) and attention kernels are GEMM work too"
+)
 _GEMMS = {"aten::mm", "aten::bmm", "aten::matmul"}
 
 

@@ -14,4 +14,3 @@ def keep_long(records, min_chars):
 
 
 reference.keep_long = keep_long  # the reference pipeline calls it by its module's name
-

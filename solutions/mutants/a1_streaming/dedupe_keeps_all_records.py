@@ -17,4 +17,3 @@ def dedupe(records):
 
 
 reference.dedupe = dedupe  # the reference pipeline calls it by its module's name
-

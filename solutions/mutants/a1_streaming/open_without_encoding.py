@@ -14,8 +14,9 @@ import solutions.a1_streaming as reference
 from solutions.a1_streaming import *  # noqa: F401,F403
 
 KILLED_BY = ("pipeline_counts",)
-MISCONCEPTION = ("open the file without encoding=: open() decodes with the locale's encoding (GBK on Chinese Windows), "
-                 "not UTF-8")
+MISCONCEPTION = (
+    "open the file without encoding=: open() decodes with the locale's encoding (GBK on Chinese Windows), not UTF-8"
+)
 
 
 def read_jsonl(path):

@@ -18,4 +18,3 @@ def read_jsonl(path):
 
 
 reference.read_jsonl = read_jsonl  # the reference pipeline calls it by its module's name
-

@@ -17,5 +17,4 @@ MISCONCEPTION = "count None as an addressed dim when expanding ...: None adds a 
 def index_shape(shape, index):
     items = index if isinstance(index, tuple) else (index,)
     n_none = sum(1 for item in items if item is None)
-    return _shape_rules.index_shape(shape, index,
-                                    ellipsis_rule=lambda ndim, consumed: max(0, ndim - consumed - n_none))
+    return _shape_rules.index_shape(shape, index, ellipsis_rule=lambda ndim, consumed: max(0, ndim - consumed - n_none))

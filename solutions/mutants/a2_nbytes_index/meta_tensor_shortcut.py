@@ -10,8 +10,13 @@ sees it (tests/test_feedback.py covers the source scan).
 
 import importlib
 
-KILLED_BY = ("nbytes_matches_meta_tensor", "half_precision_nbytes", "integer_index_shape", "slice_shape",
-             "full_index_expressions")
+KILLED_BY = (
+    "nbytes_matches_meta_tensor",
+    "half_precision_nbytes",
+    "integer_index_shape",
+    "slice_shape",
+    "full_index_expressions",
+)
 
 
 def _torch():

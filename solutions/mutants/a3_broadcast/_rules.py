@@ -11,8 +11,9 @@ def right_aligned(a, b):
     return (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
 
 
-def broadcast_shape(a, b, *, align=right_aligned, agree=lambda x, y: x == y or 1 in (x, y),
-                    take=lambda x, y: y if x == 1 else x):
+def broadcast_shape(
+    a, b, *, align=right_aligned, agree=lambda x, y: x == y or 1 in (x, y), take=lambda x, y: y if x == 1 else x
+):
     a, b = align(tuple(a), tuple(b))
     out = []
     for i, (x, y) in enumerate(zip(a, b)):

@@ -14,7 +14,7 @@ MISCONCEPTION = "let only missing leading dims broadcast: an aligned dim of size
 def broadcast_shape(a, b):
     a, b = tuple(a), tuple(b)
     k = min(len(a), len(b))
-    for x, y in zip(a[len(a) - k:], b[len(b) - k:]):  # the aligned dims must match exactly
+    for x, y in zip(a[len(a) - k :], b[len(b) - k :]):  # the aligned dims must match exactly
         if x != y:
             raise ValueError(f"shapes {a} and {b} do not broadcast: dim {x} vs {y}")
     return a if len(a) >= len(b) else b  # the longer shape's leading dims are taken as they are

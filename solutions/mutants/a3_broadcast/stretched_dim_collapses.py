@@ -19,4 +19,4 @@ def broadcast_shape(a, b):
             raise ValueError(f"shapes {a} and {b} do not broadcast")
         out.append(x if x == 1 else y)  # the swapped branches: 1 vs N writes 1, N vs 1 writes 1
     longer = a if len(a) > len(b) else b
-    return longer[:len(longer) - len(out)] + tuple(reversed(out))
+    return longer[: len(longer) - len(out)] + tuple(reversed(out))

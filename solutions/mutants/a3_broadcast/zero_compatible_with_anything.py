@@ -13,5 +13,9 @@ MISCONCEPTION = "treat a 0-length dim as compatible with any size (0 vs 3 must r
 
 
 def broadcast_shape(a, b):
-    return _rules.broadcast_shape(a, b, agree=lambda x, y: x == y or 1 in (x, y) or 0 in (x, y),
-                                  take=lambda x, y: y if x == 1 else x if y == 1 else max(x, y))
+    return _rules.broadcast_shape(
+        a,
+        b,
+        agree=lambda x, y: x == y or 1 in (x, y) or 0 in (x, y),
+        take=lambda x, y: y if x == 1 else x if y == 1 else max(x, y),
+    )

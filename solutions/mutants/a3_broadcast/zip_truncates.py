@@ -14,7 +14,7 @@ MISCONCEPTION = "zip the shapes from the right and lose the longer shape's leadi
 
 def _zipped_from_the_right(a, b):
     n = min(len(a), len(b))
-    return a[len(a) - n:], b[len(b) - n:]
+    return a[len(a) - n :], b[len(b) - n :]
 
 
 def broadcast_shape(a, b):

@@ -15,5 +15,6 @@ def accumulate_grads(model, micro_batches):
         if not (mb["labels"] != -100).any():
             continue  # its mean would be NaN
         logits = model(mb["input_ids"])
-        (F.cross_entropy(logits.reshape(-1, logits.shape[-1]), mb["labels"].reshape(-1),
-                         ignore_index=-100) / k).backward()
+        (
+            F.cross_entropy(logits.reshape(-1, logits.shape[-1]), mb["labels"].reshape(-1), ignore_index=-100) / k
+        ).backward()

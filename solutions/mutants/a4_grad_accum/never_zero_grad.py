@@ -11,5 +11,6 @@ def accumulate_grads(model, micro_batches):
     n_valid = sum(int((mb["labels"] != -100).sum()) for mb in micro_batches)
     for mb in micro_batches:
         logits = model(mb["input_ids"])
-        F.cross_entropy(logits.reshape(-1, logits.shape[-1]), mb["labels"].reshape(-1),
-                        ignore_index=-100, reduction="sum").div(n_valid).backward()
+        F.cross_entropy(
+            logits.reshape(-1, logits.shape[-1]), mb["labels"].reshape(-1), ignore_index=-100, reduction="sum"
+        ).div(n_valid).backward()

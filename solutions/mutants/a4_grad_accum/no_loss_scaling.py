@@ -13,5 +13,4 @@ def accumulate_grads(model, micro_batches):
         if not (mb["labels"] != -100).any():
             continue
         logits = model(mb["input_ids"])
-        F.cross_entropy(logits.reshape(-1, logits.shape[-1]), mb["labels"].reshape(-1),
-                        ignore_index=-100).backward()
+        F.cross_entropy(logits.reshape(-1, logits.shape[-1]), mb["labels"].reshape(-1), ignore_index=-100).backward()

@@ -19,6 +19,11 @@ def accumulate_grads(model, micro_batches):
     k = len(micro_batches)
     for mb in micro_batches:
         logits = model(mb["input_ids"])
-        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), mb["labels"].reshape(-1), ignore_index=-100,
-                               reduction="sum") / n_valid / k
+        loss = (
+            F.cross_entropy(
+                logits.reshape(-1, logits.shape[-1]), mb["labels"].reshape(-1), ignore_index=-100, reduction="sum"
+            )
+            / n_valid
+            / k
+        )
         loss.backward()

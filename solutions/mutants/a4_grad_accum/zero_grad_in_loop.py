@@ -24,5 +24,6 @@ def accumulate_grads(model, micro_batches):
     for mb in micro_batches:
         model.zero_grad()
         logits = model(mb["input_ids"])
-        F.cross_entropy(logits.reshape(-1, logits.shape[-1]), mb["labels"].reshape(-1),
-                        ignore_index=-100, reduction="sum").div(n_valid).backward()
+        F.cross_entropy(
+            logits.reshape(-1, logits.shape[-1]), mb["labels"].reshape(-1), ignore_index=-100, reduction="sum"
+        ).div(n_valid).backward()

@@ -13,8 +13,9 @@ import math
 from solutions.a5_first_loss import *  # noqa: F401,F403
 
 KILLED_BY = ("flags_suspicious_loss",)
-MISCONCEPTION = ("take any finite first loss as normal for a random init: more than 1 nat above ln V means the init is "
-                 "wrong")
+MISCONCEPTION = (
+    "take any finite first loss as normal for a random init: more than 1 nat above ln V means the init is wrong"
+)
 
 
 def is_suspicious(first_loss, vocab_size):

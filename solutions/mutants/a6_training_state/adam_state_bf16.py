@@ -12,7 +12,8 @@ import solutions.a6_training_state as reference
 from solutions.a6_training_state import *  # noqa: F401,F403
 
 KILLED_BY = ("full_finetune_bytes", "lora_bytes", "matches_real_tensors")
-MISCONCEPTION = ("keep AdamW's m and v in bf16 with no fp32 master (8 bytes): mixed precision keeps master, m and v in "
-                 "fp32")
+MISCONCEPTION = (
+    "keep AdamW's m and v in bf16 with no fp32 master (8 bytes): mixed precision keeps master, m and v in fp32"
+)
 
 reference.TRAINABLE = {"weights": 2, "grads": 2, "master": 0, "adam_m": 2, "adam_v": 2}

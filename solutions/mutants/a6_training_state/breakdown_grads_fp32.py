@@ -7,5 +7,11 @@ KILLED_BY = ("matches_real_tensors",)
 
 
 def state_breakdown(n_frozen, n_trainable):
-    return {"frozen_weights": 2 * n_frozen, "weights": 0, "grads": 4 * n_trainable,
-            "master": 4 * n_trainable, "adam_m": 4 * n_trainable, "adam_v": 4 * n_trainable}
+    return {
+        "frozen_weights": 2 * n_frozen,
+        "weights": 0,
+        "grads": 4 * n_trainable,
+        "master": 4 * n_trainable,
+        "adam_m": 4 * n_trainable,
+        "adam_v": 4 * n_trainable,
+    }

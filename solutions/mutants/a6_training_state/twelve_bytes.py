@@ -7,8 +7,14 @@ KILLED_BY = ("full_finetune_bytes", "lora_bytes", "matches_real_tensors")
 
 
 def state_breakdown(n_frozen, n_trainable):
-    return {"frozen_weights": 2 * n_frozen, "weights": 2 * n_trainable, "grads": 2 * n_trainable,
-            "master": 0, "adam_m": 4 * n_trainable, "adam_v": 4 * n_trainable}
+    return {
+        "frozen_weights": 2 * n_frozen,
+        "weights": 2 * n_trainable,
+        "grads": 2 * n_trainable,
+        "master": 0,
+        "adam_m": 4 * n_trainable,
+        "adam_v": 4 * n_trainable,
+    }
 
 
 def full_finetune_bytes(n_params):

@@ -13,8 +13,9 @@ from solutions.a7_activations import *  # noqa: F401,F403
 from solutions.a7_activations import activation_bytes as _right
 
 KILLED_BY = ("checkpointed_bytes",)
-MISCONCEPTION = ("keep ~sqrt(L) segment inputs plus one segment's activations (sqrt(n) checkpointing): HF checkpoints "
-                 "every layer")
+MISCONCEPTION = (
+    "keep ~sqrt(L) segment inputs plus one segment's activations (sqrt(n) checkpointing): HF checkpoints every layer"
+)
 
 
 def activation_bytes(config, batch, seq_len, checkpointing=False, bytes_per_elem=2):

@@ -13,5 +13,7 @@ MISCONCEPTION = "add the B x T x vocab logits: the exercise counts the decoder l
 
 
 def activation_bytes(config, batch, seq_len, checkpointing=False, bytes_per_elem=2):
-    return _right(config, batch, seq_len, checkpointing, bytes_per_elem) + \
-        batch * seq_len * config["vocab_size"] * bytes_per_elem
+    return (
+        _right(config, batch, seq_len, checkpointing, bytes_per_elem)
+        + batch * seq_len * config["vocab_size"] * bytes_per_elem
+    )

@@ -5,8 +5,9 @@ the parameters")."""
 from solutions.a7_activations import activation_bytes as _solution
 
 KILLED_BY = ("growth_with_inputs", "tracks_measurement")
-MISCONCEPTION = ("count activations per parameter, like the training state: they grow with B and T, not with the "
-                 "parameter count")
+MISCONCEPTION = (
+    "count activations per parameter, like the training state: they grow with B and T, not with the parameter count"
+)
 
 
 def activation_bytes(config, batch, seq_len, checkpointing=False, bytes_per_elem=2):

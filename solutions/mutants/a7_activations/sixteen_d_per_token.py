@@ -10,8 +10,9 @@ from solutions.a7_activations import *  # noqa: F401,F403
 from solutions.a7_activations import activation_bytes as _right
 
 KILLED_BY = ("tracks_measurement",)
-MISCONCEPTION = ("count a flat 16 d per token and layer (a d_ff = 4d shortcut): the MLP's share must follow "
-                 "intermediate_size")
+MISCONCEPTION = (
+    "count a flat 16 d per token and layer (a d_ff = 4d shortcut): the MLP's share must follow intermediate_size"
+)
 
 
 def activation_bytes(config, batch, seq_len, checkpointing=False, bytes_per_elem=2):

@@ -15,5 +15,12 @@ MISCONCEPTION = "read head_dim with config.get('head_dim', default): a config wi
 
 def kv_cache_bytes(config, batch_size, seq_len, bytes_per_element):
     head_dim = config.get("head_dim", config["hidden_size"] // config["num_attention_heads"])
-    return 2 * config["num_hidden_layers"] * config["num_key_value_heads"] * head_dim * batch_size * seq_len * \
-        bytes_per_element
+    return (
+        2
+        * config["num_hidden_layers"]
+        * config["num_key_value_heads"]
+        * head_dim
+        * batch_size
+        * seq_len
+        * bytes_per_element
+    )

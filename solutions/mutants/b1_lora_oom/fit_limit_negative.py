@@ -8,8 +8,9 @@ The case vllm-project/vllm PR #18966 handles in its "estimated maximum model len
 from solutions.b1_lora_oom import *  # noqa: F401,F403
 
 KILLED_BY = ("plans_that_fit",)
-MISCONCEPTION = ("return (gpu - state) // per-token bytes without a floor at 0: no memory left means length 0, not "
-                 "negative")
+MISCONCEPTION = (
+    "return (gpu - state) // per-token bytes without a floor at 0: no memory left means length 0, not negative"
+)
 
 
 def fit_limit(state_bytes, activation_bytes_per_token, batch, gpu_bytes):

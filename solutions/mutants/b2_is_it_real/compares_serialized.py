@@ -14,5 +14,6 @@ MISCONCEPTION = "compare config dicts as JSON strings, so the same config in ano
 
 
 def diff_records(a, b):
-    return sorted(k for k in ("commit", "config", "data_version", "seed", "environment")
-                  if json.dumps(a[k]) != json.dumps(b[k]))
+    return sorted(
+        k for k in ("commit", "config", "data_version", "seed", "environment") if json.dumps(a[k]) != json.dumps(b[k])
+    )

@@ -19,8 +19,9 @@ MISCONCEPTION = "compute the std of a single seed (NaN with ddof=1) instead of a
 def verdict(scores_a, scores_b, n_questions):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        (ma, sa), (mb,
-                   sb) = [(float(np.mean(s)), float(np.std(s, ddof=1) / np.sqrt(len(s)))) for s in (scores_a, scores_b)]
+        (ma, sa), (mb, sb) = [
+            (float(np.mean(s)), float(np.std(s, ddof=1) / np.sqrt(len(s)))) for s in (scores_a, scores_b)
+        ]
     overlap = ma - sa <= mb + sb and mb - sb <= ma + sa
     p = (ma + mb) / 2
     ci = 1.96 * math.sqrt(p * (1 - p) / n_questions)

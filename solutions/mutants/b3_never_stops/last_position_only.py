@@ -7,5 +7,8 @@ KILLED_BY = ("collator_diagnosis",)
 
 def suspect_positions(input_ids, attention_mask, labels, eos_id):
     j = input_ids.shape[1] - 1
-    return [(i, j) for i in range(input_ids.shape[0])
-            if input_ids[i, j] == eos_id and attention_mask[i, j] == 1 and labels[i, j] == -100]
+    return [
+        (i, j)
+        for i in range(input_ids.shape[0])
+        if input_ids[i, j] == eos_id and attention_mask[i, j] == 1 and labels[i, j] == -100
+    ]

@@ -1,7 +1,6 @@
 """Masks padding by token id (labels[input_ids == pad] = -100 with the pad id read from the last
 column): right while pad != EOS, but with pad_token = eos_token every real EOS is masked."""
 
-
 from solutions.b3_never_stops import *  # noqa: F401,F403
 from solutions.b3_never_stops import build_labels as _build
 

@@ -11,8 +11,9 @@ import torch
 from solutions.b5_ddp import *  # noqa: F401,F403
 
 KILLED_BY = ("effective_batch",)
-MISCONCEPTION = ("divide by the number of ranks on top of the all-reduce mean: the gradient comes out world_size times "
-                 "too small")
+MISCONCEPTION = (
+    "divide by the number of ranks on top of the all-reduce mean: the gradient comes out world_size times too small"
+)
 
 
 def allreduce_grads(rank_grads):

@@ -9,8 +9,9 @@ value"; "This is expected because grad_norm is the one before clip").
 from solutions.c2_loss_triage import *  # noqa: F403
 
 KILLED_BY = ("missing_line",)
-MISCONCEPTION = ("read the norm right after backward() (before clipping) as the norm the step used: look at the norm "
-                 "at step")
+MISCONCEPTION = (
+    "read the norm right after backward() (before clipping) as the norm the step used: look at the norm at step"
+)
 
 
 def missing_line(trace):

@@ -8,8 +8,11 @@ KILLED_BY = ("ridge", "quantization_speedup")
 
 def roofline(flops, nbytes, peak_flops, bandwidth):
     intensity = flops / nbytes
-    return {"intensity": intensity, "time_s": flops / peak_flops,
-            "bound": "memory" if intensity < ridge_point(peak_flops, bandwidth) else "compute"}
+    return {
+        "intensity": intensity,
+        "time_s": flops / peak_flops,
+        "bound": "memory" if intensity < ridge_point(peak_flops, bandwidth) else "compute",
+    }
 
 
 def quantization_speedup(n_params, tokens_per_step, bytes_before, bytes_after, peak_flops, bandwidth):

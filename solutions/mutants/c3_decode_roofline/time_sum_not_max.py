@@ -16,8 +16,11 @@ MISCONCEPTION = "add compute time and memory time: loads and math overlap, the s
 
 def roofline(flops, nbytes, peak_flops, bandwidth):
     intensity = flops / nbytes
-    return {"intensity": intensity, "time_s": flops / peak_flops + nbytes / bandwidth,
-            "bound": "memory" if intensity < reference.ridge_point(peak_flops, bandwidth) else "compute"}
+    return {
+        "intensity": intensity,
+        "time_s": flops / peak_flops + nbytes / bandwidth,
+        "bound": "memory" if intensity < reference.ridge_point(peak_flops, bandwidth) else "compute",
+    }
 
 
 reference.roofline = roofline

@@ -13,5 +13,12 @@ MISCONCEPTION = "take the head size as hidden_size / num_attention_heads even wh
 
 def kv_cache_bytes(config, batch_size, seq_len, bytes_per_element):
     d_head = config["hidden_size"] // config["num_attention_heads"]
-    return (2 * config["num_hidden_layers"] * config["num_key_value_heads"] * d_head * batch_size * seq_len
-            * bytes_per_element)
+    return (
+        2
+        * config["num_hidden_layers"]
+        * config["num_key_value_heads"]
+        * d_head
+        * batch_size
+        * seq_len
+        * bytes_per_element
+    )

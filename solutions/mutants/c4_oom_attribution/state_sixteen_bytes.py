@@ -6,5 +6,9 @@ KILLED_BY = ("memory_blocks",)
 
 
 def memory_blocks(n_frozen, n_trainable, activation_bytes, kv_cache_bytes):
-    return {"weights": 2 * (n_frozen + n_trainable), "grads_and_state": 16 * n_trainable,
-            "activations": activation_bytes, "kv_cache": kv_cache_bytes}
+    return {
+        "weights": 2 * (n_frozen + n_trainable),
+        "grads_and_state": 16 * n_trainable,
+        "activations": activation_bytes,
+        "kv_cache": kv_cache_bytes,
+    }

@@ -6,5 +6,6 @@ from solutions.c5_four_additions import *  # noqa: F403
 from solutions.mutants.p2_training_loop.clips_scaled_gradients import *  # noqa: F403
 
 KILLED_BY = ("step_gradient",)
-MISCONCEPTION = ("clip the loss-scaled gradients (GradScaler) before unscale_: the clip acts on gradients 65536x too "
-                 "large")
+MISCONCEPTION = (
+    "clip the loss-scaled gradients (GradScaler) before unscale_: the clip acts on gradients 65536x too large"
+)

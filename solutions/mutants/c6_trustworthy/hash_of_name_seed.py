@@ -7,7 +7,6 @@ from hash() of strings") and reported in for-all-dev/git-history-evals issue #12
 not reproducible — hash(out_dir) is PYTHONHASHSEED-salted").
 """
 
-
 from solutions.c6_trustworthy import *  # noqa: F403
 from solutions.c6_trustworthy import seeded_experiment as _right
 

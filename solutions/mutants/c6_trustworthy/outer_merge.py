@@ -8,5 +8,7 @@ KILLED_BY = ("per_question_diff",)
 def changed_questions(results_a, results_b):
     a, b = dict(results_a), dict(results_b)
     every = a.keys() | b.keys()
-    return {"improved": sorted(q for q in every if not a.get(q, False) and b.get(q, False)),
-            "degraded": sorted(q for q in every if a.get(q, False) and not b.get(q, False))}
+    return {
+        "improved": sorted(q for q in every if not a.get(q, False) and b.get(q, False)),
+        "degraded": sorted(q for q in every if a.get(q, False) and not b.get(q, False)),
+    }

@@ -9,8 +9,7 @@ source scan is tested in tests/test_feedback.py).
 
 import torch.nn.functional as F
 
-KILLED_BY = ("float32_matches_sdpa", "float64_matches_sdpa", "no_future_leak", "attention_weights",
-             "large_logits")
+KILLED_BY = ("float32_matches_sdpa", "float64_matches_sdpa", "no_future_leak", "attention_weights", "large_logits")
 _FUSED = "scaled_dot" + "_product_attention"
 
 

@@ -9,10 +9,10 @@ import math
 
 import torch
 
-KILLED_BY = ("float32_matches_sdpa", "float64_matches_sdpa", "no_future_leak", "attention_weights",
-             "large_logits")
-MISCONCEPTION = ("mask the diagonal as well (triu(0) instead of triu(1)): each query loses itself, the first one every "
-                 "key")
+KILLED_BY = ("float32_matches_sdpa", "float64_matches_sdpa", "no_future_leak", "attention_weights", "large_logits")
+MISCONCEPTION = (
+    "mask the diagonal as well (triu(0) instead of triu(1)): each query loses itself, the first one every key"
+)
 
 
 def causal_attention(q, k, v):

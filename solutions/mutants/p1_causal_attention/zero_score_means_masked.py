@@ -10,8 +10,9 @@ import math
 import torch
 
 KILLED_BY = ("float32_matches_sdpa", "float64_matches_sdpa")
-MISCONCEPTION = ("mask by multiplying with a 0/1 triangle and then turn every score equal to 0 into -inf (an allowed "
-                 "logit can be 0)")
+MISCONCEPTION = (
+    "mask by multiplying with a 0/1 triangle and then turn every score equal to 0 into -inf (an allowed logit can be 0)"
+)
 
 
 def causal_attention(q, k, v):

@@ -19,6 +19,11 @@ def _clear_on_fp32_only(optimizer, scheduler, amp_dtype):
 
 
 def train_step(model, optimizer, scheduler, batch, amp_dtype=None):
-    return _update_order.train_step(model, optimizer, scheduler, batch, amp_dtype,
-                                    update=(_update_order.optimizer_step, _update_order.scheduler_step,
-                                            _clear_on_fp32_only))
+    return _update_order.train_step(
+        model,
+        optimizer,
+        scheduler,
+        batch,
+        amp_dtype,
+        update=(_update_order.optimizer_step, _update_order.scheduler_step, _clear_on_fp32_only),
+    )

@@ -12,8 +12,9 @@ import solutions.p2_training_loop as reference
 from solutions.p2_training_loop import *  # noqa: F401,F403
 
 KILLED_BY = ("step_gradient",)
-MISCONCEPTION = ("clip the loss-scaled gradients (GradScaler) before unscale_: the clip acts on gradients 65536x too "
-                 "large")
+MISCONCEPTION = (
+    "clip the loss-scaled gradients (GradScaler) before unscale_: the clip acts on gradients 65536x too large"
+)
 
 
 def train_step(model, optimizer, scheduler, batch, amp_dtype=None):

@@ -16,8 +16,9 @@ MISCONCEPTION = "average the loss over all positions, the ignored ones included,
 
 
 def _mean_over_all(logits, y):
-    per_token = F.cross_entropy(logits.float().view(-1, logits.shape[-1]), y.view(-1), ignore_index=-100,
-                                reduction="none")
+    per_token = F.cross_entropy(
+        logits.float().view(-1, logits.shape[-1]), y.view(-1), ignore_index=-100, reduction="none"
+    )
     return per_token.mean()
 
 

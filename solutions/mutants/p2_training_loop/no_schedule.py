@@ -14,6 +14,7 @@ class _NoSchedule:
 
 
 def configure_optimizer(model, config):
-    optimizer = torch.optim.AdamW(model.parameters(), lr=config["max_lr"], betas=(0.9, 0.95),
-                                  weight_decay=config["weight_decay"])
+    optimizer = torch.optim.AdamW(
+        model.parameters(), lr=config["max_lr"], betas=(0.9, 0.95), weight_decay=config["weight_decay"]
+    )
     return optimizer, _NoSchedule()

@@ -14,6 +14,11 @@ MISCONCEPTION = "call scheduler.step() before optimizer.step(): each step runs w
 
 
 def train_step(model, optimizer, scheduler, batch, amp_dtype=None):
-    return _update_order.train_step(model, optimizer, scheduler, batch, amp_dtype,
-                                    update=(_update_order.scheduler_step, _update_order.optimizer_step,
-                                            _update_order.clear))
+    return _update_order.train_step(
+        model,
+        optimizer,
+        scheduler,
+        batch,
+        amp_dtype,
+        update=(_update_order.scheduler_step, _update_order.optimizer_step, _update_order.clear),
+    )

@@ -9,9 +9,18 @@ KILLED_BY = ("grads_after_step", "validation_perplexity")
 
 
 def train_step(model, optimizer, scheduler, batch, amp_dtype=None):
-    return _update_order.train_step(model, optimizer, scheduler, batch, amp_dtype,
-                                    update=(_update_order.clear,  # the mistake: before optimizer.step()
-                                            _update_order.optimizer_step, _update_order.scheduler_step))
+    return _update_order.train_step(
+        model,
+        optimizer,
+        scheduler,
+        batch,
+        amp_dtype,
+        update=(
+            _update_order.clear,  # the mistake: before optimizer.step()
+            _update_order.optimizer_step,
+            _update_order.scheduler_step,
+        ),
+    )
 
 
 reference.train_step = train_step  # the reference's train() calls this one

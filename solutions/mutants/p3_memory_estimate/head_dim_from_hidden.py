@@ -12,16 +12,25 @@ import solutions.p3_memory_estimate as reference
 from solutions.p3_memory_estimate import *  # noqa: F401,F403
 
 KILLED_BY = ("state_blocks",)
-MISCONCEPTION = ("take the head size as hidden_size // num_attention_heads: the config's head_dim may differ, "
-                 "and q/k/v/o are heads x head_dim wide")
+MISCONCEPTION = (
+    "take the head size as hidden_size // num_attention_heads: the config's head_dim may differ, "
+    "and q/k/v/o are heads x head_dim wide"
+)
 
 
 def _dims(config):
     d = config["hidden_size"]
     n_heads = config["num_attention_heads"]
     n_kv = config.get("num_key_value_heads") or n_heads
-    return (d, n_heads, n_kv, d // n_heads, config["intermediate_size"], config["num_hidden_layers"],
-            config["vocab_size"])
+    return (
+        d,
+        n_heads,
+        n_kv,
+        d // n_heads,
+        config["intermediate_size"],
+        config["num_hidden_layers"],
+        config["vocab_size"],
+    )
 
 
 reference._dims = _dims

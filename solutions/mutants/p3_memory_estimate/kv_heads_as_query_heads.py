@@ -12,8 +12,10 @@ from solutions.p3_memory_estimate import *  # noqa: F401,F403
 from solutions.p3_memory_estimate import _dims as _reference_dims
 
 KILLED_BY = ("state_blocks",)
-MISCONCEPTION = ("size k_proj and v_proj like q_proj: with GQA they have num_key_value_heads x head_dim outputs, "
-                 "not num_attention_heads x head_dim")
+MISCONCEPTION = (
+    "size k_proj and v_proj like q_proj: with GQA they have num_key_value_heads x head_dim outputs, "
+    "not num_attention_heads x head_dim"
+)
 
 
 def _dims(config):

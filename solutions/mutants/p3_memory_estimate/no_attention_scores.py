@@ -13,8 +13,9 @@ from solutions.p3_memory_estimate import *  # noqa: F401,F403
 from solutions.p3_memory_estimate import estimate_training_memory as _reference
 
 KILLED_BY = ("activation_block", "peak_block")
-MISCONCEPTION = ("leave the (B, heads, T, T) attention scores out of the activations: eager attention saves them "
-                 "for backward")
+MISCONCEPTION = (
+    "leave the (B, heads, T, T) attention scores out of the activations: eager attention saves them for backward"
+)
 
 
 def estimate_training_memory(config, batch_size, seq_len):

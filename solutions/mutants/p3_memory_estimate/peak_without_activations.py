@@ -6,8 +6,9 @@ from solutions.p3_memory_estimate import *  # noqa: F401,F403
 from solutions.p3_memory_estimate import estimate_training_memory as _reference
 
 KILLED_BY = ("peak_block",)
-MISCONCEPTION = ("take the state's account for the peak: the activations are outside it and alive at the start of "
-                 "backward")
+MISCONCEPTION = (
+    "take the state's account for the peak: the activations are outside it and alive at the start of backward"
+)
 
 
 def estimate_training_memory(config, batch_size, seq_len):

@@ -8,5 +8,6 @@ KILLED_BY = ("trainable_params_match_peft",)
 def add_lora(model):
     from peft import LoraConfig, get_peft_model
 
-    return get_peft_model(model, LoraConfig(r=16, lora_alpha=16, lora_dropout=0.0,
-                                            target_modules="all-linear", task_type="CAUSAL_LM"))
+    return get_peft_model(
+        model, LoraConfig(r=16, lora_alpha=16, lora_dropout=0.0, target_modules="all-linear", task_type="CAUSAL_LM")
+    )

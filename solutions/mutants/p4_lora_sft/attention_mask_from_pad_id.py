@@ -6,7 +6,6 @@ token / eos token corresponds to attention mask = 0"; also mlabonne/llm-course i
 ("Issue with pad_token == eos_token: model not learning when to stop").
 """
 
-
 from solutions.p4_lora_sft import *  # noqa: F401,F403
 from solutions.p4_lora_sft import collate as _collate
 

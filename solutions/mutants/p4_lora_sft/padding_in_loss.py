@@ -11,6 +11,7 @@ KILLED_BY = ("data_path_labels",)
 
 def collate(examples, pad_id):
     batch = _collate(examples, pad_id)
-    batch["labels"] = torch.where(batch["attention_mask"] == 1, batch["labels"],
-                                  torch.full_like(batch["labels"], pad_id))
+    batch["labels"] = torch.where(
+        batch["attention_mask"] == 1, batch["labels"], torch.full_like(batch["labels"], pad_id)
+    )
     return batch

@@ -9,6 +9,7 @@ MISCONCEPTION = "record every fact the run knows instead of the minimal record's
 
 
 def make_run_record(run):
-    return {**{k: v for k, v in run.items() if k not in ("run_id", "repo_dir", "config", "data_path", "seed",
-                                                         "metrics")},
-            **_reference(run)}
+    return {
+        **{k: v for k, v in run.items() if k not in ("run_id", "repo_dir", "config", "data_path", "seed", "metrics")},
+        **_reference(run),
+    }

@@ -17,6 +17,11 @@ def _same_seed(seed, worker_id):
 
 
 def make_loader(dataset, seed, batch_size):
-    return torch.utils.data.DataLoader(dataset, batch_size=batch_size, shuffle=True, num_workers=2,
-                                       worker_init_fn=functools.partial(_same_seed, seed),
-                                       generator=torch.Generator().manual_seed(seed))
+    return torch.utils.data.DataLoader(
+        dataset,
+        batch_size=batch_size,
+        shuffle=True,
+        num_workers=2,
+        worker_init_fn=functools.partial(_same_seed, seed),
+        generator=torch.Generator().manual_seed(seed),
+    )

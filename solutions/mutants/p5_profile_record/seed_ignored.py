@@ -10,5 +10,11 @@ KILLED_BY = ("seed_reproducible",)
 
 
 def make_loader(dataset, seed, batch_size):
-    return torch.utils.data.DataLoader(dataset, batch_size=batch_size, shuffle=True, num_workers=2,
-                                       worker_init_fn=_seed_worker, generator=torch.Generator().manual_seed(0))
+    return torch.utils.data.DataLoader(
+        dataset,
+        batch_size=batch_size,
+        shuffle=True,
+        num_workers=2,
+        worker_init_fn=_seed_worker,
+        generator=torch.Generator().manual_seed(0),
+    )

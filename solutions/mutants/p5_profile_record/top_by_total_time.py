@@ -10,7 +10,8 @@ KILLED_BY = ("reads_profiler_table",)
 
 def summarize_profile(rows, k=5):
     out = _reference(rows, k)
-    ops = sorted((r for r in rows if r["name"].startswith("aten::")),
-                 key=lambda r: (-r["cpu_time_total_us"], r["name"]))
+    ops = sorted(
+        (r for r in rows if r["name"].startswith("aten::")), key=lambda r: (-r["cpu_time_total_us"], r["name"])
+    )
     out["top_ops"] = [r["name"] for r in ops[:k]]
     return out

@@ -25,5 +25,6 @@ def make_loader(dataset, seed, batch_size):
         torch.manual_seed(seed + worker_id)
 
     g = torch.Generator().manual_seed(seed)
-    return torch.utils.data.DataLoader(dataset, batch_size=batch_size, shuffle=True, num_workers=2,
-                                       worker_init_fn=seed_worker, generator=g)
+    return torch.utils.data.DataLoader(
+        dataset, batch_size=batch_size, shuffle=True, num_workers=2, worker_init_fn=seed_worker, generator=g
+    )

@@ -12,8 +12,10 @@ from solutions.r_recall import *  # noqa: F401,F403
 from solutions.r_recall import einsum_qk as _reference
 
 KILLED_BY = ("einsum_qk",)
-MISCONCEPTION = ("write the einsum for the (batch, seq, heads, head_dim) layout: here the heads axis is second, "
-                 "(batch, heads, seq, head_dim)")
+MISCONCEPTION = (
+    "write the einsum for the (batch, seq, heads, head_dim) layout: here the heads axis is second, "
+    "(batch, heads, seq, head_dim)"
+)
 
 
 def einsum_qk(with_heads=False):

@@ -15,8 +15,9 @@ from solutions.x1_gil import *  # noqa: F403
 from solutions.x1_gil import busy
 
 KILLED_BY = ("parallel_cpu_use",)
-MISCONCEPTION = ("collect results in a global list from worker processes: each has its own memory, return them through "
-                 "the pool")
+MISCONCEPTION = (
+    "collect results in a global list from worker processes: each has its own memory, return them through the pool"
+)
 
 RESULTS = []
 

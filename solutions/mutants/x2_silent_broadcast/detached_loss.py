@@ -14,8 +14,9 @@ from solutions.x2_silent_broadcast import *  # noqa: F403
 from solutions.x2_silent_broadcast import safe_mse as _reference
 
 KILLED_BY = ("safe_loss",)
-MISCONCEPTION = ("rebuild the loss from its value (torch.tensor(loss.item())): it leaves the graph, no gradient "
-                 "reaches pred")
+MISCONCEPTION = (
+    "rebuild the loss from its value (torch.tensor(loss.item())): it leaves the graph, no gradient reaches pred"
+)
 
 
 def safe_mse(pred, target):

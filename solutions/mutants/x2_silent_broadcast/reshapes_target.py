@@ -8,4 +8,4 @@ KILLED_BY = ("naive_loss",)
 
 def naive_mse(pred, target):
     diff = pred - target.reshape(pred.shape)
-    return float((diff ** 2).mean()), tuple(diff.shape)
+    return float((diff**2).mean()), tuple(diff.shape)

@@ -5,7 +5,6 @@ swz30/MPRNet issue #108 and bnu-wangxun/Deep_Metric issue #26 ("AttributeError: 
 no attribute 'backward'"); v-mipeng/LexiconNER issue #7 (fixed by returning tensors).
 """
 
-
 from solutions.x2_silent_broadcast import *  # noqa: F403
 from solutions.x2_silent_broadcast import safe_mse as _reference
 

@@ -16,8 +16,10 @@ from solutions.x3_autocast_dtypes import *  # noqa: F403
 from solutions.mutants.x3_autocast_dtypes import _experiment
 
 KILLED_BY = ("logits_dtype",)
-MISCONCEPTION = ("open autocast for \"cuda\" around CPU tensors: autocast only touches ops on its own device type; "
-                 "use torch.autocast(\"cpu\", dtype=torch.bfloat16)")
+MISCONCEPTION = (
+    'open autocast for "cuda" around CPU tensors: autocast only touches ops on its own device type; '
+    'use torch.autocast("cpu", dtype=torch.bfloat16)'
+)
 
 
 def _cuda_autocast():

@@ -12,8 +12,9 @@ from solutions.x3_autocast_dtypes import *  # noqa: F403
 from solutions.mutants.x3_autocast_dtypes import _experiment
 
 KILLED_BY = ("weight_dtype",)
-MISCONCEPTION = ("cast the layer to bf16 for mixed precision: autocast casts copies for the matmul; the stored "
-                 "parameters stay fp32")
+MISCONCEPTION = (
+    "cast the layer to bf16 for mixed precision: autocast casts copies for the matmul; the stored parameters stay fp32"
+)
 
 
 def autocast_experiment(x, weight, bias, targets):

@@ -9,5 +9,6 @@ KILLED_BY = ("logits_dtype",)
 
 
 def autocast_experiment(x, weight, bias, targets):
-    return _experiment.autocast_experiment(x, weight, bias, targets,
-                                           context=lambda: torch.autocast("cpu", dtype=torch.float16))
+    return _experiment.autocast_experiment(
+        x, weight, bias, targets, context=lambda: torch.autocast("cpu", dtype=torch.float16)
+    )

@@ -8,7 +8,6 @@ made fp32?); huggingface/accelerate PR #134 ("automatically converts the outputs
 FP32").
 """
 
-
 from solutions.x3_autocast_dtypes import *  # noqa: F403
 from solutions.x3_autocast_dtypes import autocast_experiment as _reference
 

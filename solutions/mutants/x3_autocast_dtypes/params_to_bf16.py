@@ -9,5 +9,6 @@ KILLED_BY = ("weight_dtype", "loss_dtype")
 
 
 def autocast_experiment(x, weight, bias, targets):
-    return _experiment.autocast_experiment(x, weight, bias, targets, prepare=_experiment.cast_to_bf16,
-                                           context=contextlib.nullcontext)
+    return _experiment.autocast_experiment(
+        x, weight, bias, targets, prepare=_experiment.cast_to_bf16, context=contextlib.nullcontext
+    )

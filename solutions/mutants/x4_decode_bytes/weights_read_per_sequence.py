@@ -11,8 +11,9 @@ bytes double-counted; "Model weights are loaded from HBM once per step").
 from solutions.x4_decode_bytes import *  # noqa: F403
 
 KILLED_BY = ("step_time_vs_batch",)
-MISCONCEPTION = ("read the weights once per sequence (x batch): a batched step reads each weight once for the "
-                 "whole batch")
+MISCONCEPTION = (
+    "read the weights once per sequence (x batch): a batched step reads each weight once for the whole batch"
+)
 
 
 def decode_step_ms(n_params, bytes_per_param, batch, peak_flops, bandwidth):

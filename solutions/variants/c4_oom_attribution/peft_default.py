@@ -11,5 +11,9 @@ PASSES = ("memory_blocks",)
 
 
 def memory_blocks(n_frozen, n_trainable, activation_bytes, kv_cache_bytes):
-    return {"weights": 2 * n_frozen + 4 * n_trainable, "grads_and_state": 12 * n_trainable,
-            "activations": activation_bytes, "kv_cache": kv_cache_bytes}
+    return {
+        "weights": 2 * n_frozen + 4 * n_trainable,
+        "grads_and_state": 12 * n_trainable,
+        "activations": activation_bytes,
+        "kv_cache": kv_cache_bytes,
+    }

@@ -12,5 +12,6 @@ PASSES = ("seed_reproducible",)
 
 
 def make_loader(dataset, seed, batch_size):
-    return torch.utils.data.DataLoader(dataset, batch_size=batch_size, shuffle=True, num_workers=2,
-                                       generator=torch.Generator().manual_seed(seed))
+    return torch.utils.data.DataLoader(
+        dataset, batch_size=batch_size, shuffle=True, num_workers=2, generator=torch.Generator().manual_seed(seed)
+    )

@@ -11,5 +11,7 @@ PASSES = ("loss_curve",)
 
 def mask_eos(example, eos_id):
     ids = example["input_ids"]
-    return {"input_ids": ids,
-            "labels": [-100 if t == eos_id else label for t, label in zip(ids, example["labels"], strict=True)]}
+    return {
+        "input_ids": ids,
+        "labels": [-100 if t == eos_id else label for t, label in zip(ids, example["labels"], strict=True)],
+    }
