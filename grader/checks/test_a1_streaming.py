@@ -16,6 +16,7 @@ the course's 5.3x); only cases clear under that factor (RAM/file below factor/1.
 1.5 x factor) are asked, plus the course's 8 GB on 32 GB -> False.
 """
 
+import json
 import os
 
 import pytest
@@ -56,6 +57,16 @@ def test_pipeline_counts(learner, non_utf8_learner, shared_tmp_path, corpus):
         f"pipeline(<{corpus['n_lines']} records, {corpus['unique']} distinct texts>, min_chars={corpus['min_chars']})"
     )
     check_counts(learner.pipeline(str(path), corpus["min_chars"]), path, corpus["min_chars"], what)
+    # The edges every draw asks, not only a lucky one: a blank line of spaces, an empty line, and
+    # min_chars equal to a text's own length (at least min_chars keeps it, strictly longer drops it).
+    records = [line for line in path.read_text(encoding="utf-8").splitlines(keepends=True) if line.strip()]
+    if records:
+        edges = shared_tmp_path / f"edges-{corpus['seed']}-{corpus['n_lines']}.jsonl"
+        edges.write_text("".join([records[0], "   \n", "\n", *records[1:4]]), encoding="utf-8")
+        edges.chmod(0o644)
+        edge = len(json.loads(records[len(records[:4]) // 2])["text"])
+        edge_what = f"pipeline(<{len(records[:4])} of its records, a line of spaces, an empty line>, min_chars={edge})"
+        check_counts(learner.pipeline(str(edges), edge), edges, edge, edge_what)
     if path.read_bytes().isascii():  # nothing a wrong codec could misread
         return
     # The same UTF-8 file where the machine's default encoding is not UTF-8 (the stub: "files are UTF-8")
