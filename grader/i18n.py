@@ -1,0 +1,114 @@
+"""The one message catalog: every word a learner or student reads, in Chinese and English.
+
+The English text is the message id (``_("passed")``); the Chinese entries live in gettext catalogs,
+``grader/locale/zh/LC_MESSAGES/<domain>.po``, one domain per area (:data:`DOMAINS`), read at
+run time with Babel (no compile step). ``make messages`` extracts the ids from the source and
+updates the catalogs; a translator edits the .po files with any PO editor.
+
+    from grader.i18n import _, N_
+    STATUS = N_("wrong answer")            # module-level data: marked, translated where shown
+    print(_("{n} key points", n=3))        # brace placeholders, filled after translation
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import string
+from pathlib import Path
+
+LANGS = ("zh", "en")
+LOCALE_DIR = Path(__file__).parent / "locale"
+# Each domain's catalog and the folders of grader/ its messages come from; "grader" takes all the
+# rest, so a message anywhere in grader/ belongs to exactly one catalog.
+DOMAINS = {"course": ("course",), "quiz": ("quiz",), "grader": ()}
+_ENV = "GRADER_LANG"
+_LOCALE_VARS = (_ENV, "LC_ALL", "LC_MESSAGES", "LANG")
+
+_lang: str | None = None
+
+
+def _normalise(value: str) -> str:
+    return "zh" if value.strip().lower().startswith("zh") else "en"
+
+
+def detect(explicit: str | None = None) -> str:
+    """The language to speak: ``explicit`` (``--lang``), else the first of GRADER_LANG, LC_ALL,
+    LC_MESSAGES, LANG that is set and not empty (POSIX skips an empty one); "zh..." is Chinese,
+    anything else English."""
+    if explicit:
+        return _normalise(explicit)
+    for var in _LOCALE_VARS:
+        if os.environ.get(var, "").strip():
+            return _normalise(os.environ[var])
+    return "en"
+
+
+def use(lang: str) -> None:
+    """Speak ``lang`` from now on, in this process and in every process it starts (the check
+    processes and notebooks inherit GRADER_LANG)."""
+    global _lang
+    if lang not in LANGS:
+        raise ValueError(f"language {lang!r} is not one of {LANGS}")
+    _lang = lang
+    os.environ[_ENV] = lang
+
+
+def current() -> str:
+    """The language in use: the last :func:`use`, else :func:`detect`'s."""
+    return _lang or detect()
+
+
+def catalog_path(domain: str, lang: str = "zh") -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def domain_folders(domain: str) -> list[Path]:
+    """The files and folders of grader/ whose messages go to ``domain``'s catalog."""
+    root = Path(__file__).parent
+    if DOMAINS[domain]:
+        return [root / name for name in DOMAINS[domain]]
+    taken = {name for names in DOMAINS.values() for name in names} | {"locale", "__pycache__"}
+    return sorted(p for p in root.iterdir() if p.name not in taken and (p.is_dir() or p.suffix == ".py"))
+
+
+@functools.cache
+def translations(lang: str) -> dict[str, str]:
+    """msgid -> translation, every domain merged; entries still empty or fuzzy are left out (the
+    English id is shown instead, and tests/test_i18n.py fails on them)."""
+    from babel.messages.pofile import read_po
+
+    table: dict[str, str] = {}
+    for domain in DOMAINS:
+        path = catalog_path(domain, lang)
+        if not path.is_file():
+            continue
+        with path.open("rb") as f:
+            for msg in read_po(f, locale=lang):
+                if msg.id and isinstance(msg.id, str) and msg.string and not msg.fuzzy:
+                    table[msg.id] = msg.string
+    return table
+
+
+def _(msgid: str, /, **fields: object) -> str:
+    """``msgid`` in the current language, its ``{placeholders}`` filled from ``fields``."""
+    lang = current()
+    text = msgid if lang == "en" else translations(lang).get(msgid, msgid)
+    return text.format(**fields)
+
+
+def N_(msgid: str) -> str:
+    """Marks ``msgid`` for extraction and returns it unchanged: translate it where shown, ``_(msgid)``."""
+    return msgid
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{names}`` a message fills (format specs and conversions aside)."""
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name is not None}
+
+
+if __name__ == "__main__":  # `make messages` asks which folders feed each domain
+    import sys
+
+    root = Path(__file__).parent.parent
+    print(" ".join(str(p.relative_to(root)) for p in domain_folders(sys.argv[1])))
