@@ -58,7 +58,7 @@ messages: $(STAMP)
 	  $(BIN)/pybabel -q extract -F babel.cfg --project toolbox-grader --no-wrap --sort-by-file -o "$$tmp/$$d.pot" \
 	    $$($(BIN)/python -m grader.i18n "$$d") && \
 	  $(BIN)/pybabel -q update -i "$$tmp/$$d.pot" -d grader/locale -D "$$d" -l zh \
-	    --init-missing --no-wrap --no-fuzzy-matching --ignore-obsolete || exit 1; \
+	    --init-missing --no-wrap --no-fuzzy-matching --ignore-obsolete --ignore-pot-creation-date || exit 1; \
 	done
 
 list: $(STAMP)

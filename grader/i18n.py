@@ -18,10 +18,12 @@ import string
 from pathlib import Path
 
 LANGS = ("zh", "en")
-LOCALE_DIR = Path(__file__).parent / "locale"
-# Each domain's catalog and the folders of grader/ its messages come from; "grader" takes all the
-# rest, so a message anywhere in grader/ belongs to exactly one catalog.
-DOMAINS = {"course": ("course",), "quiz": ("quiz",), "grader": ()}
+_ROOT = Path(__file__).resolve().parent
+LOCALE_DIR = _ROOT / "locale"
+# Each domain's catalog and the paths in grader/ its messages come from; the longest matching path
+# decides, so every file of grader/ belongs to exactly one catalog ("" is all the rest). The levels
+# (the level box, next-level needs) are the report's words, hence "grader" and not "course".
+DOMAINS = {"grader": ("", "course/levels.py"), "course": ("course",), "quiz": ("quiz",)}
 _ENV = "GRADER_LANG"
 _LOCALE_VARS = (_ENV, "LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -63,13 +65,18 @@ def catalog_path(domain: str, lang: str = "zh") -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-def domain_folders(domain: str) -> list[Path]:
-    """The files and folders of grader/ whose messages go to ``domain``'s catalog."""
-    root = Path(__file__).parent
-    if DOMAINS[domain]:
-        return [root / name for name in DOMAINS[domain]]
-    taken = {name for names in DOMAINS.values() for name in names} | {"locale", "__pycache__"}
-    return sorted(p for p in root.iterdir() if p.name not in taken and (p.is_dir() or p.suffix == ".py"))
+def domain_of(path: Path) -> str:
+    """The catalog a source file of grader/ feeds."""
+    rel = path.resolve().relative_to(_ROOT).as_posix()
+    owners = [
+        (len(p), d) for d, paths in DOMAINS.items() for p in paths if not p or rel == p or rel.startswith(p + "/")
+    ]
+    return max(owners)[1]
+
+
+def domain_files(domain: str) -> list[Path]:
+    """The Python files of grader/ whose messages go to ``domain``'s catalog."""
+    return sorted(p for p in _ROOT.rglob("*.py") if "__pycache__" not in p.parts and domain_of(p) == domain)
 
 
 @functools.cache
@@ -107,8 +114,7 @@ def placeholders(text: str) -> set[str]:
     return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name is not None}
 
 
-if __name__ == "__main__":  # `make messages` asks which folders feed each domain
+if __name__ == "__main__":  # `make messages` asks which files feed each domain
     import sys
 
-    root = Path(__file__).parent.parent
-    print(" ".join(str(p.relative_to(root)) for p in domain_folders(sys.argv[1])))
+    print(" ".join(str(p.relative_to(_ROOT.parent)) for p in domain_files(sys.argv[1])))

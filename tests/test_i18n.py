@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir, extract_from_file
+from babel.messages.extract import extract_from_file
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
 
@@ -31,23 +31,17 @@ def untranslated(catalog: Catalog) -> list[str]:
 
 
 def extracted(paths: list[Path]) -> set[str]:
-    """The message ids marked in ``paths`` (_() and N_()), as `make messages` extracts them."""
+    """The message ids marked in ``paths`` (_() and N_()), as `make messages` extracts them (babel.cfg)."""
     with (ROOT / "babel.cfg").open() as f:
-        method_map, options_map = parse_mapping_cfg(f)
-    ids: set[str] = set()
-    for path in paths:
-        if path.is_dir():
-            found = (m[2] for m in extract_from_dir(path, method_map, options_map))
-        else:
-            found = (m[2] for m in extract_from_file("python", path))
-        ids.update(m for m in found if isinstance(m, str))
-    return ids
+        method_map, _options = parse_mapping_cfg(f)
+    assert method_map == [("**.py", "python")], "babel.cfg changed: extract here as it says"
+    return {m[1] for path in paths for m in extract_from_file("python", path) if isinstance(m[1], str)}
 
 
 def out_of_date(domain: str, paths: list[Path] | None = None, po: Path | None = None) -> list[str]:
     with (po or i18n.catalog_path(domain)).open("rb") as f:
         in_catalog = {m.id for m in read_po(f) if m.id}
-    source = extracted(i18n.domain_folders(domain) if paths is None else paths)
+    source = extracted(i18n.domain_files(domain) if paths is None else paths)
     return [f"{m!r}: no entry (make messages)" for m in sorted(source - in_catalog)] + [
         f"{m!r}: in the catalog, gone from the source (make messages)" for m in sorted(in_catalog - source)
     ]
@@ -70,12 +64,13 @@ def test_catalogs_are_up_to_date_with_the_source(domain):
     assert not wrong, f"{domain}.po:\n" + "\n".join(wrong)
 
 
-def test_the_domains_cover_grader_once():
-    folders = [p for d in i18n.DOMAINS for p in i18n.domain_folders(d)]
-    assert len(folders) == len(set(folders))
-    covered = {p.resolve() for p in folders}
-    for path in (ROOT / "grader").rglob("*.py"):
-        assert covered & {path.resolve(), *path.resolve().parents}, f"{path} is in no domain"
+def test_each_file_feeds_one_catalog():
+    files = [p for d in i18n.DOMAINS for p in i18n.domain_files(d)]
+    assert len(files) == len(set(files)) == len(list((ROOT / "grader").rglob("*.py")))
+    assert i18n.domain_of(ROOT / "grader/course/catalog.py") == "course"
+    assert i18n.domain_of(ROOT / "grader/course/levels.py") == "grader"
+    assert i18n.domain_of(ROOT / "grader/quiz/bank/r.py") == "quiz"
+    assert i18n.domain_of(ROOT / "grader/reports/html.py") == "grader"
 
 
 def test_the_translation_guard_fails_on_a_wrong_catalog():
@@ -102,7 +97,7 @@ def test_the_freshness_guard_names_a_message_without_entry(tmp_path):
     po = tmp_path / "x.po"
     with po.open("wb") as f:
         write_po(f, cat)
-    assert out_of_date("grader", [tmp_path], po) == [
+    assert out_of_date("grader", [src], po) == [
         "'new {x}': no entry (make messages)",
         "'gone': in the catalog, gone from the source (make messages)",
     ]
