@@ -15,9 +15,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from grader import i18n
 from grader.course import catalog, levels
 from grader.engine import attempts, runner
 from grader.engine.results import ExerciseResult
+from grader.i18n import _
 from grader.reports import terminal as report
 
 
@@ -30,12 +32,13 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         for ex_id in overrides:
             catalog.get(ex_id)
     except (FileNotFoundError, KeyError, ValueError) as exc:
-        console.print(f"[red]grader: cannot grade: {escape(str(exc.args[0] if exc.args else exc))}[/]", highlight=False)
+        why = _("grader: cannot grade: {why}", why=exc.args[0] if exc.args else exc)
+        console.print(f"[red]{escape(why)}[/]", highlight=False)
         return 2
     start = time.monotonic()
     todo = [ex for ex in catalog.CATALOG if only is None or ex.id in only]
     with Progress(
-        TextColumn("[bold]grading[/] {task.description}"),
+        TextColumn("[bold]" + escape(_("grading")) + "[/] {task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -44,6 +47,8 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
     ) as progress:
         task = progress.add_task(str(folder), total=len(todo))
 
+        unchanged = _(" (unchanged)")
+
         def advance(res):
             progress.advance(task)
             if res.status != "not_available":
@@ -51,7 +56,7 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
                     f"  {escape(format(res.exercise, '<4'))} "
                     f"{escape(format(report._exercise_line(res)[1], '<22'))} "
                     f"{escape(format(res.duration_s, '5.1f'))}s"
-                    f"{escape(str(' (unchanged)' if res.cached else ''))}",
+                    f"{escape(unchanged if res.cached else '')}",
                     highlight=False,
                 )
 
@@ -90,37 +95,38 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         written.append(args.html)
     report.print_report(results, summary, console, target=str(args.target))
     if written:
-        console.print(f"[dim]wrote {escape(str(', '.join(written)))}[/]")
+        wrote = _("wrote {files}", files=", ".join(written))
+        console.print(f"[dim]{escape(wrote)}[/]")
     return 0
 
 
 def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     for ex in catalog.CATALOG:
-        state = "available" if ex.available else "not available yet"
+        state = _("available") if ex.available else _("not available yet")
+        part = _("part {n}", n=ex.part)
         console.print(
-            f"[bold]{escape(format(ex.id, '<4'))}[/] {escape(format(ex.module, '<28'))} part "
-            f"{escape(str(ex.part))}  {escape(format(state, '<18'))} {escape(str(ex.title))}",
+            f"[bold]{escape(format(ex.id, '<4'))}[/] {escape(format(ex.module, '<28'))} {escape(part)}  "
+            f"{escape(format(state, '<18'))} {escape(_(ex.title))}",
             highlight=False,
         )
         if args.verbose:
             for kp in ex.key_points:
                 tag = (
-                    (" (follow-up)" if kp.followup else "")
+                    (_(" (follow-up)") if kp.followup else "")
                     + (" (GPU)" if kp.needs_gpu else "")
-                    + (" (recall)" if kp.recall else "")
+                    + (_(" (recall)") if kp.recall else "")
                 )
-                console.print(
-                    f"       {escape(str(kp.id))}{escape(str(tag))}: {escape(str(kp.claim))}", highlight=False
-                )
+                console.print(f"       {escape(str(kp.id))}{escape(tag)}: {escape(_(kp.claim))}", highlight=False)
     return 0
 
 
 def _print_levels(rows: list[dict], console: Console) -> None:
     size = {s: len(exs) for s, exs in levels.by_set().items()}
+    pass_line = escape(_("pass line"))
     for row in rows:
         console.print(
-            f"{escape(format(row['student'], '<20'))} {escape(format(row['level'], '<10'))} pass line "
-            f"{escape(format('met' if row['pass_line'] else 'not met', '<8'))}"
+            f"{escape(format(row['student'], '<20'))} {escape(format(_(row['level']), '<10'))} "
+            f"{pass_line} {escape(format(report.met(row['pass_line']), '<8'))}"
             f" R {escape(str(row['R']))}  A {escape(str(row['A']))}/{escape(str(size['A']))}  B "
             f"{escape(str(row['B']))}/{escape(str(size['B']))}",
             highlight=False,
@@ -360,6 +366,9 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--jobs", type=int, default=None, help="exercises graded at once (default: CPU count)")
     g.add_argument("--json", default="grade-report.json", help="Gradescope results.json path ('' to skip)")
     g.add_argument("--html", default="grade-report.html", help="HTML report path ('' to skip)")
+    g.add_argument(
+        "--lang", choices=i18n.LANGS, help="the report's language (default: $GRADER_LANG, else the locale's)"
+    )
     g.add_argument("--fresh", action="store_true", help="re-grade everything selected, ignoring earlier results")
     g.add_argument(
         "--no-quiz",
@@ -450,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     gs.add_argument("--root", help="the autograder root (run; default $GRADER_AUTOGRADER_ROOT or /autograder)")
     qz = sub.add_parser("quiz", help="the closed-book quiz of sets R, A, B, C (drawn numbers, recorded attempts)")
     qz.add_argument("targets", nargs="*", help="sets R A B C and/or question ids (A6, C1, R.ridge_point); default: all")
-    qz.add_argument("--lang", choices=["zh", "en"], help="question language (default: from the locale)")
+    qz.add_argument("--lang", choices=i18n.LANGS, help="question language (default: from the locale)")
     qz.add_argument(
         "--seed", type=int, help="practice: draw the variants from this seed; nothing is recorded or counted"
     )
@@ -465,6 +474,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     qz.add_argument("--db", help="the attempts' SQLite file (default: $XDG_DATA_HOME/toolbox-grader/quiz.sqlite)")
     args = parser.parse_args(argv)
+    i18n.use(i18n.detect(getattr(args, "lang", None)))  # also the check processes' and notebooks' language
     console = Console()
     commands = {
         "grade": _cmd_grade,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import string
 from pathlib import Path
 
@@ -98,10 +99,12 @@ def translations(lang: str) -> dict[str, str]:
 
 
 def _(msgid: str, /, **fields: object) -> str:
-    """``msgid`` in the current language, its ``{placeholders}`` filled from ``fields``."""
+    """``msgid`` in the current language, its ``{placeholders}`` filled from ``fields``. Without
+    fields the text is shown as it is, braces and all: data marked with :func:`N_` (a claim that
+    quotes code) is translated where shown, ``_(claim)``, and has no placeholders."""
     lang = current()
     text = msgid if lang == "en" else translations(lang).get(msgid, msgid)
-    return text.format(**fields)
+    return text.format(**fields) if fields else text
 
 
 def N_(msgid: str) -> str:
@@ -110,8 +113,12 @@ def N_(msgid: str) -> str:
 
 
 def placeholders(text: str) -> set[str]:
-    """The ``{names}`` a message fills (format specs and conversions aside)."""
-    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name is not None}
+    """The ``{names}`` a message fills (format specs and conversions aside); for a text that is no
+    format string (a lone brace of quoted code), its brace groups as they are."""
+    try:
+        return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name is not None}
+    except ValueError:
+        return set(re.findall(r"\{[^{}]*\}", text))
 
 
 if __name__ == "__main__":  # `make messages` asks which files feed each domain

@@ -5,6 +5,7 @@ Each guard is also run on a catalog or a source made wrong on purpose, to show i
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -111,6 +112,8 @@ def test_a_translation_is_shown_formatted(monkeypatch):
     monkeypatch.setattr(i18n, "_lang", "en")
     assert i18n._("{n} passed", n=3) == "3 passed"
     assert i18n.N_("{n} passed") == "{n} passed"
+    assert i18n._("x = {}[0]") == "x = {}[0]"  # data without fields (code in a claim): shown as it is
+    assert i18n.placeholders("a { b") == set() and i18n.placeholders("{n:.1f} of {m}") == {"n", "m"}
 
 
 def test_the_real_catalogs_load():
@@ -152,3 +155,27 @@ def test_use_speaks_to_child_processes(monkeypatch):
     assert os.environ["GRADER_LANG"] == "zh"
     with pytest.raises(ValueError):
         i18n.use("fr")
+
+
+def marked_inside_fstrings(path: Path) -> list[str]:
+    """_("...") or N_("...") inside an f-string: Babel (Python 3.11: an f-string is one token)
+    never extracts it, so it would stay English for good without a word from any test."""
+    import tokenize
+
+    with path.open("rb") as f:
+        tokens = list(tokenize.tokenize(f.readline))
+    return [
+        f"{path.name}:{t.start[0]}"
+        for t in tokens
+        if t.type == tokenize.STRING
+        and t.string.lstrip("rRbB").lower().startswith("f")
+        and re.search(r"(?<![\w.])N?_\(\s*[rRuU]?['\"]", t.string)
+    ]
+
+
+def test_no_message_is_marked_inside_an_fstring(tmp_path):
+    found = [hit for path in sorted((ROOT / "grader").rglob("*.py")) for hit in marked_inside_fstrings(path)]
+    assert not found, f"look the message up outside the f-string (Babel cannot see it): {found}"
+    bad = tmp_path / "bad.py"
+    bad.write_text('x = f"[{_(\'wrote\')}]"\ny = f"{data}" + _("fine")\n')
+    assert marked_inside_fstrings(bad) == ["bad.py:1"]
