@@ -86,34 +86,36 @@ def _parts_figure(results: dict[str, ExerciseResult]):
         for k in res.key_points:
             if k.status != "not_verifiable":
                 (passed if k.passed else failed)[ex.part] += 1
-    _chart_fonts(plt)
+    # Without a CJK font the labels would be empty boxes: then the chart keeps its English words.
+    say = _ if current() == "en" or _chart_fonts(plt) else str
     fig, ax = plt.subplots(figsize=(8, 3.4), layout="constrained")
-    labels = [f"{p}. {_(catalog.PART_TITLES[p])}" for p in parts]
+    labels = [f"{p}. {say(catalog.PART_TITLES[p])}" for p in parts]
     bottom = [0] * len(parts)
     for data, color, name in (
-        (passed, "#16a34a", _("passed")),
-        (failed, "#dc2626", _("failed")),
-        (missing, "#d4d4d4", _("not available yet")),
+        (passed, "#16a34a", say(N_("passed"))),
+        (failed, "#dc2626", say(N_("failed"))),
+        (missing, "#d4d4d4", say(N_("not available yet"))),
     ):
         values = [data[p] for p in parts]
         ax.barh(labels, values, left=bottom, color=color, label=name)
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
     ax.invert_yaxis()
-    ax.set_xlabel(_("key points"))
-    ax.set_title(_("Key points per course part"))
+    ax.set_xlabel(say(N_("key points")))
+    ax.set_title(say(N_("Key points per course part")))
     ax.margins(x=0.05)
     # Below the axes, inside the figure: beside them it ran off the page's right edge.
     fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     return fig
 
 
-def _chart_fonts(plt) -> None:
-    """Chinese labels: the CJK fonts installed here first, matplotlib's own after (naming one that
-    is not installed only earns a warning per chart)."""
+def _chart_fonts(plt) -> bool:
+    """Chinese labels: the CJK fonts installed here first, matplotlib's own after; False when
+    there is none (a font not installed is left out: naming it only earns a warning per chart)."""
     from matplotlib import font_manager
 
-    installed = {f.name for f in font_manager.fontManager.ttflist}
-    plt.rcParams["font.sans-serif"] = [f for f in CJK_FONTS if f in installed] + ["DejaVu Sans"]
+    installed = [f for f in CJK_FONTS if f in {f.name for f in font_manager.fontManager.ttflist}]
+    plt.rcParams["font.sans-serif"] = [*installed, "DejaVu Sans"]
+    return bool(installed)
 
 
 def _figure(spec: dict) -> str:
