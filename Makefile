@@ -24,6 +24,8 @@ TORCH_INDEX_ARG := $(if $(TORCH_INDEX_URL),--extra-index-url "$(TORCH_INDEX_URL)
 
 .PHONY: grade test lint bench list quiz messages venv deps-classroom deps-cluster lock clean docs
 
+# The report's language: `--lang` aside, GRADER_LANG, else the locale (grader/i18n.py): LANG=zh_CN.UTF-8
+# make grade, or make grade GRADER_LANG=zh (make hands a command-line variable to the recipe's environment).
 grade: $(STAMP)
 	@$(BIN)/grader grade --target "$(TARGET)" $(ONLY_ARG)
 
