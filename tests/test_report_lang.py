@@ -138,3 +138,22 @@ def test_grading_the_stubs_in_english_reads_as_before(tmp_path):
     assert "not implemented yet" in stdout and "What to fix and re-read" in stdout and "Mastery — exercises" in stdout
     assert "re-read:  " in stdout and "pass line (A ≥ 8, B ≥ 4, each C ≥ 1/2 of its key points): not met" in stdout
     assert "<html lang='en'>" in page and data["output"].startswith("Level: none; pass line not met")
+
+
+@pytest.mark.parametrize(
+    ("env", "args"),
+    [({"LANG": "zh_CN.UTF-8"}, []), ({"LANG": "C.UTF-8"}, ["GRADER_LANG=zh"])],
+    ids=["locale", "variable"],
+)
+def test_make_grade_follows_the_locale_and_grader_lang(env, args):
+    base = {k: v for k, v in os.environ.items() if k not in ("GRADER_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
+    run = subprocess.run(
+        ["make", "-s", "grade", "ONLY=A3", *args],
+        cwd=ROOT,
+        env={**base, **env, "COLUMNS": "1000"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "掌握情况" in run.stdout and "Mastery" not in run.stdout
