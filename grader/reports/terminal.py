@@ -168,7 +168,7 @@ def quiz_scores(summary: Summary) -> str:
         b=_ratio(q.b[0], q.b[1]),
         c=c_text,
     )
-    return f"{counts}  ({who})"
+    return _("{counts}  ({who})", counts=counts, who=who)
 
 
 def mastery_lines(summary: Summary, markup: bool = False) -> list[str]:
