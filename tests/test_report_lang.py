@@ -157,3 +157,16 @@ def test_make_grade_follows_the_locale_and_grader_lang(env, args):
     )
     assert run.returncode == 0, run.stderr
     assert "掌握情况" in run.stdout and "Mastery" not in run.stdout
+
+
+@pytest.mark.parametrize(("fonts", "title"), [(True, "各篇的要点"), (False, "Key points per course part")])
+def test_the_chart_speaks_chinese_only_with_a_cjk_font(lang, monkeypatch, fonts, title):
+    import matplotlib.pyplot as plt
+
+    lang("zh")
+    monkeypatch.setattr(html_report, "_chart_fonts", lambda plt: fonts)  # empty boxes are worse than English
+    fig = html_report._parts_figure(sample_results())
+    try:
+        assert fig.axes[0].get_title() == title
+    finally:
+        plt.close(fig)
