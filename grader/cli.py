@@ -15,9 +15,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from grader import i18n
 from grader.course import catalog, levels
 from grader.engine import attempts, runner
 from grader.engine.results import ExerciseResult
+from grader.i18n import _
 from grader.reports import terminal as report
 
 
@@ -30,12 +32,13 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         for ex_id in overrides:
             catalog.get(ex_id)
     except (FileNotFoundError, KeyError, ValueError) as exc:
-        console.print(f"[red]grader: cannot grade: {escape(str(exc.args[0] if exc.args else exc))}[/]", highlight=False)
+        why = _("grader: cannot grade: {why}", why=exc.args[0] if exc.args else exc)
+        _say(console, why, "red")
         return 2
     start = time.monotonic()
     todo = [ex for ex in catalog.CATALOG if only is None or ex.id in only]
     with Progress(
-        TextColumn("[bold]grading[/] {task.description}"),
+        TextColumn("[bold]" + escape(_("grading")) + "[/] {task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -44,6 +47,8 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
     ) as progress:
         task = progress.add_task(str(folder), total=len(todo))
 
+        unchanged = _(" (unchanged)")
+
         def advance(res):
             progress.advance(task)
             if res.status != "not_available":
@@ -51,7 +56,7 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
                     f"  {escape(format(res.exercise, '<4'))} "
                     f"{escape(format(report._exercise_line(res)[1], '<22'))} "
                     f"{escape(format(res.duration_s, '5.1f'))}s"
-                    f"{escape(str(' (unchanged)' if res.cached else ''))}",
+                    f"{escape(unchanged if res.cached else '')}",
                     highlight=False,
                 )
 
@@ -90,37 +95,43 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         written.append(args.html)
     report.print_report(results, summary, console, target=str(args.target))
     if written:
-        console.print(f"[dim]wrote {escape(str(', '.join(written)))}[/]")
+        wrote = _("wrote {files}", files=", ".join(written))
+        _say(console, wrote, "dim")
     return 0
+
+
+def _say(console: Console, text: str, style: str = "") -> None:
+    """One line of the CLI's own, already translated; never markup (paths and names in it are data)."""
+    console.print(f"[{style}]{escape(text)}[/]" if style else escape(text), highlight=False)
 
 
 def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     for ex in catalog.CATALOG:
-        state = "available" if ex.available else "not available yet"
+        state = _("available") if ex.available else _("not available yet")
+        part = _("part {n}", n=ex.part)
         console.print(
-            f"[bold]{escape(format(ex.id, '<4'))}[/] {escape(format(ex.module, '<28'))} part "
-            f"{escape(str(ex.part))}  {escape(format(state, '<18'))} {escape(str(ex.title))}",
+            f"[bold]{escape(format(ex.id, '<4'))}[/] {escape(format(ex.module, '<28'))} {escape(part)}  "
+            f"{escape(format(state, '<18'))} {escape(_(ex.title))}",
             highlight=False,
         )
         if args.verbose:
             for kp in ex.key_points:
                 tag = (
-                    (" (follow-up)" if kp.followup else "")
+                    (_(" (follow-up)") if kp.followup else "")
                     + (" (GPU)" if kp.needs_gpu else "")
-                    + (" (recall)" if kp.recall else "")
+                    + (_(" (recall)") if kp.recall else "")
                 )
-                console.print(
-                    f"       {escape(str(kp.id))}{escape(str(tag))}: {escape(str(kp.claim))}", highlight=False
-                )
+                console.print(f"       {escape(str(kp.id))}{escape(tag)}: {escape(_(kp.claim))}", highlight=False)
     return 0
 
 
 def _print_levels(rows: list[dict], console: Console) -> None:
     size = {s: len(exs) for s, exs in levels.by_set().items()}
+    pass_line = escape(_("pass line"))
     for row in rows:
         console.print(
-            f"{escape(format(row['student'], '<20'))} {escape(format(row['level'], '<10'))} pass line "
-            f"{escape(format('met' if row['pass_line'] else 'not met', '<8'))}"
+            f"{escape(format(row['student'], '<20'))} {escape(format(_(row['level']), '<10'))} "
+            f"{pass_line} {escape(format(report.met(row['pass_line']), '<8'))}"
             f" R {escape(str(row['R']))}  A {escape(str(row['A']))}/{escape(str(size['A']))}  B "
             f"{escape(str(row['B']))}/{escape(str(size['B']))}",
             highlight=False,
@@ -166,45 +177,52 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
 
         course = Path(args.course_dir)
         if not (course / "gradebook.db").exists():
-            console.print(f"[red]grader: no gradebook.db in {escape(str(course))}: run nbgrader autograde first[/]")
+            _say(console, _("grader: no gradebook.db in {course}: run nbgrader autograde first", course=course), "red")
             return 2
         out = Path(args.out or course / "class-report")
         page = analytics.write(analytics.from_gradebook(course), out)
-        console.print(f"[dim]wrote {escape(str(page))} and its CSVs[/]")
+        _say(console, _("wrote {page} and its CSVs", page=page), "dim")
         return 0
     if args.action == "build":
         only = args.only.split(",") if args.only else None
         names = classroom.build_course(args.course_dir, only=only)
-        console.print(
-            f"built {escape(str(args.course_dir))}: source notebooks for {escape(', '.join(names))}, "
-            f"nbgrader_config.py and "
-            f"the manifest of the grader's files ({manifest.MANIFEST})",
-            highlight=False,
+        built = _(
+            "built {course}: source notebooks for {names}, nbgrader_config.py and the manifest of the grader's "
+            "files ({manifest})",
+            course=args.course_dir,
+            names=", ".join(names),
+            manifest=manifest.MANIFEST,
         )
-        console.print("next: cd into it, then `nbgrader generate_assignment <name>` for each (see docs/classroom.md)")
+        _say(console, built)
+        _say(
+            console, _("next: cd into it, then `nbgrader generate_assignment <name>` for each (see docs/classroom.md)")
+        )
         return 0
     course = Path(args.course_dir)
     if args.action == "seal":
         if not (course / "nbgrader_config.py").exists():
-            console.print(f"[red]grader: {course} is not a course built by `grader classroom build`[/]")
+            _say(console, _("grader: {course} is not a course built by `grader classroom build`", course=course), "red")
             return 2
         path = manifest.write(course)
-        console.print(f"sealed the grader's files as they are now: {path}", highlight=False)
+        _say(console, _("sealed the grader's files as they are now: {path}", path=path))
         return 0
     if not (course / "gradebook.db").exists():
-        console.print(f"[red]grader: no gradebook.db in {escape(str(course))}: run nbgrader autograde first[/]")
+        _say(console, _("grader: no gradebook.db in {course}: run nbgrader autograde first", course=course), "red")
         return 2
     rows = classroom.write_mastery(course, course / "mastery.csv", course / "mastery.json")
+    pass_line = escape(_("pass line"))
     for row in rows:
         sets = "  ".join(f"{s} {row[s] if '/' in row[s] else '-'}" for s in catalog.SETS)
         console.print(
-            f"{escape(str(row['student'])):<16} {row['level']:<10} pass line {row['pass_line']:<8} {sets}",
+            f"{escape(str(row['student'])):<16} {escape(_(row['level'])):<10} {pass_line} {row['pass_line']:<8} {sets}",
             highlight=False,
         )
-    console.print(
-        f"[dim]-: not submitted or not graded (mastery.csv says which); wrote "
-        f"{escape(str(course / 'mastery.csv'))} and {escape(str(course / 'mastery.json'))}[/]"
+    legend = _(
+        "-: not submitted or not graded (mastery.csv says which); wrote {csv} and {json}",
+        csv=course / "mastery.csv",
+        json=course / "mastery.json",
     )
+    _say(console, legend, "dim")
     return 0
 
 
@@ -220,7 +238,7 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
     else:
         folder = Path(args.submissions or "")
         if not folder.is_dir():
-            console.print(f"[red]grader: no submissions folder {escape(str(folder))}[/]")
+            _say(console, _("grader: no submissions folder {folder}", folder=folder), "red")
             return 2
         only = [catalog.get(i).id for i in args.only.split(",") if i] if args.only else None
         if args.write_jobs:  # for a batch queue: one `grader job` file per job
@@ -231,15 +249,23 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
             todo = batch.make_jobs(batch.submissions_in(folder), only)
             for i, job in enumerate(todo):
                 (jobs_dir / f"{i}.json").write_text(json.dumps(job))
-            console.print(
-                f"wrote {escape(str(len(todo)))} job files {escape(str(jobs_dir))}/0.json .. "
-                f"{escape(str(len(todo) - 1))}.json"
+            _say(
+                console,
+                _(
+                    "wrote {n} job files {folder}/0.json .. {last}.json",
+                    n=len(todo),
+                    folder=jobs_dir,
+                    last=len(todo) - 1,
+                ),
             )
             return 0
         log = Path(args.log) if args.log else out.with_suffix(".jobs.jsonl")
-        engine = "Ray" + (f" at {args.ray}" if args.ray else "") if args.ray is not None else "local pool"
+        if args.ray is None:
+            engine = _("local pool")
+        else:
+            engine = _("Ray at {address}", address=args.ray) if args.ray else "Ray"
         with Progress(
-            TextColumn("[bold]grading the class[/]"),
+            TextColumn("[bold]" + escape(_("grading the class")) + "[/]"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
@@ -270,20 +296,25 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
                 use_ray=args.ray is not None,
                 ray_address=args.ray or None,
             )
-        console.print(
-            f"[dim]{escape(str(len(job_results)))} jobs ({escape(str(engine))}); each result appended to "
-            f"{escape(str(log))} as it finished[/]"
+        done = _(
+            "{n} jobs ({engine}); each result appended to {log} as it finished",
+            n=len(job_results),
+            engine=engine,
+            log=log,
         )
+        _say(console, done, "dim")
         source = str(folder)
     rows = batch.summarize_class(job_results)
     batch.write_csv(rows, out)
     _print_levels(rows, console)
     page = analytics.write(analytics.from_jobs(job_results, source), Path(args.report))
-    console.print(
-        f"[dim]wrote {escape(str(out))}; class analytics in {escape(str(args.report))}/ "
-        f"({escape(str(page.name))}, keypoints.csv, "
-        "misconceptions.csv, levels.csv, parts.csv)[/]"
+    wrote = _(
+        "wrote {out}; class analytics in {folder}/ ({page}, keypoints.csv, misconceptions.csv, levels.csv, parts.csv)",
+        out=out,
+        folder=args.report,
+        page=page.name,
     )
+    _say(console, wrote, "dim")
     return 0
 
 
@@ -293,10 +324,10 @@ def _cmd_gradescope(args: argparse.Namespace, console: Console) -> int:
     if args.action == "run":
         return gradescope.run(Path(args.root) if args.root else None)
     if args.action == "prepare":
-        console.print(f"model cache ready: {escape(str(gradescope.prepare()))}")
+        _say(console, _("model cache ready: {path}", path=gradescope.prepare()))
         return 0
     if not args.zip:
-        console.print("[red]grader: gradescope build needs the zip's path[/]")
+        _say(console, _("grader: gradescope build needs the zip's path"), "red")
         return 2
     try:
         only = [i for i in args.only.replace(" ", ",").split(",") if i] if args.only else None
@@ -308,13 +339,13 @@ def _cmd_gradescope(args: argparse.Namespace, console: Console) -> int:
             torch_index_url=args.torch_index_url,
         )
     except (KeyError, ValueError) as exc:
-        console.print(f"[red]grader: cannot build: {escape(str(exc.args[0] if exc.args else exc))}[/]", highlight=False)
+        _say(console, _("grader: cannot build: {why}", why=exc.args[0] if exc.args else exc), "red")
         return 2
-    console.print(
-        f"wrote {escape(str(args.zip))}: {escape(str(len(names)))} files (setup.sh, run_autograder, the "
-        f"grader, stubs, solutions)"
+    wrote = _(
+        "wrote {zip}: {n} files (setup.sh, run_autograder, the grader, stubs, solutions)", zip=args.zip, n=len(names)
     )
-    console.print("next: upload it as the assignment's autograder (docs/scale-out.md, Gradescope)")
+    _say(console, wrote)
+    _say(console, _("next: upload it as the assignment's autograder (docs/scale-out.md, Gradescope)"))
     return 0
 
 
@@ -360,6 +391,9 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--jobs", type=int, default=None, help="exercises graded at once (default: CPU count)")
     g.add_argument("--json", default="grade-report.json", help="Gradescope results.json path ('' to skip)")
     g.add_argument("--html", default="grade-report.html", help="HTML report path ('' to skip)")
+    g.add_argument(
+        "--lang", choices=i18n.LANGS, help="the report's language (default: $GRADER_LANG, else the locale's)"
+    )
     g.add_argument("--fresh", action="store_true", help="re-grade everything selected, ignoring earlier results")
     g.add_argument(
         "--no-quiz",
@@ -450,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     gs.add_argument("--root", help="the autograder root (run; default $GRADER_AUTOGRADER_ROOT or /autograder)")
     qz = sub.add_parser("quiz", help="the closed-book quiz of sets R, A, B, C (drawn numbers, recorded attempts)")
     qz.add_argument("targets", nargs="*", help="sets R A B C and/or question ids (A6, C1, R.ridge_point); default: all")
-    qz.add_argument("--lang", choices=["zh", "en"], help="question language (default: from the locale)")
+    qz.add_argument("--lang", choices=i18n.LANGS, help="question language (default: from the locale)")
     qz.add_argument(
         "--seed", type=int, help="practice: draw the variants from this seed; nothing is recorded or counted"
     )
@@ -465,6 +499,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     qz.add_argument("--db", help="the attempts' SQLite file (default: $XDG_DATA_HOME/toolbox-grader/quiz.sqlite)")
     args = parser.parse_args(argv)
+    i18n.use(i18n.detect(getattr(args, "lang", None)))  # also the check processes' and notebooks' language
     console = Console()
     commands = {
         "grade": _cmd_grade,

@@ -16,6 +16,10 @@ from grader.course import catalog
 from grader.course.catalog import ROOT
 from grader.engine import runner
 
+# The tests read the English report (the message ids) whatever the machine's locale; a test of the
+# Chinese one asks for it (grader.i18n.use, --lang zh). Set before any grading subprocess starts.
+os.environ["GRADER_LANG"] = "en"
+
 MUTANTS_DIR = ROOT / "solutions" / "mutants"
 VARIANTS_DIR = ROOT / "solutions" / "variants"
 

@@ -50,7 +50,7 @@ def test_the_issues_key_points_are_marked():
 def test_a_hint_that_answers_waits_for_three_different_answers(tmp_path):
     first = _shown(tmp_path, "python train.py")
     assert "nproc_per_node" not in first and "8 processes" in first and "1; 2 to go" in first
-    assert "提示会说出答案" in first
+    assert "The hint states the answer" in first
     _shown(tmp_path, "torchrun train.py")
     third = _shown(tmp_path, "accelerate train.py")
     assert "nproc_per_node=N" in third
@@ -65,7 +65,7 @@ def test_a_hint_naming_a_forbidden_item_is_withheld_unmarked(tmp_path):
     point = ex.key_points[0]
     assert not point.recall and not point.hint_answers and "from the right" in ex.forbidden
     text = _shown(tmp_path, "(2, 3)", hint="shapes align from the right", ex_id="A3", kp_id=point.id)
-    assert "from the right" not in text.split("hint")[-1] and "提示会说出答案" in text
+    assert "from the right" not in text.split("hint")[-1] and "The hint states the answer" in text
 
 
 def test_a_plain_hint_is_shown_at_once(tmp_path):

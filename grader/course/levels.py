@@ -44,10 +44,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from grader.course import catalog
+from grader.i18n import N_, _
 
 Outcomes = Mapping[str, Mapping[str, "bool | None"]]
 
-LEVELS = ("none", "read", "mastered", "can-teach")
+# The level names are ids (CSV columns, CSS classes); the report shows them translated, _(level).
+LEVELS = (N_("none"), N_("read"), N_("mastered"), N_("can-teach"))
+SOURCES = (N_("quiz"), N_("code"))  # where a criterion's count comes from
 # Part 7 (第七篇), verbatim: its self-test's sets and its pass line. The counts below are read from
 # these lines, so the numbers live in one place, the course's words (tests/test_levels.py finds
 # both lines in the course text).
@@ -224,33 +227,41 @@ def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
     add(
         "read",
         "quiz",
-        f"R: {quiz.r[0]}/{quiz.r[1]} items mastered in the quiz, need {need_r}",
+        _("R: {got}/{total} items mastered in the quiz, need {need}", got=quiz.r[0], total=quiz.r[1], need=need_r),
         quiz.r[1] > 0 and quiz.r[0] >= need_r,
     )
     for s, (got, total) in (("A", quiz.a), ("B", quiz.b)):
         add(
             "mastered",
             "quiz",
-            f"{s}: {got}/{total} questions mastered in the quiz, need {needed(s, total)}",
+            _(
+                "{set}: {got}/{total} questions mastered in the quiz, need {need}",
+                set=s,
+                got=got,
+                total=total,
+                need=needed(s, total),
+            ),
             total > 0 and got >= needed(s, total),
         )
     for cid, (p, t) in quiz.c_points.items():
         add(
             "mastered",
             "quiz",
-            f"{cid}: {p}/{t} key points in the quiz, need {needed('C', t)}",
+            _("{id}: {got}/{total} key points in the quiz, need {need}", id=cid, got=p, total=t, need=needed("C", t)),
             t > 0 and p >= needed("C", t),
         )
     for pid in MASTERED_P:
-        add("mastered", "code", f"{pid} must pass", question_passed(catalog.BY_ID[pid], outcomes))
+        add("mastered", "code", _must_pass(pid), question_passed(catalog.BY_ID[pid], outcomes))
     for cid, (p, t) in quiz.c_all.items():
-        add("can-teach", "quiz", f"{cid}: {p}/{t} key points and follow-ups in the quiz, need all", t > 0 and p == t)
-    add("can-teach", "code", "P5 must pass", question_passed(catalog.BY_ID["P5"], outcomes))
+        text = _("{id}: {got}/{total} key points and follow-ups in the quiz, need all", id=cid, got=p, total=t)
+        add("can-teach", "quiz", text, t > 0 and p == t)
+    add("can-teach", "code", _must_pass("P5"), question_passed(catalog.BY_ID["P5"], outcomes))
     for ex in sets_of["X"]:
-        add("can-teach", "code", f"{ex.id} must pass", question_passed(ex, outcomes))
+        add("can-teach", "code", _must_pass(ex.id), question_passed(ex, outcomes))
     for s in ("A", "B", "C"):
         for ex in sets_of[s]:  # C with its follow-ups: the code exercise done in full
-            add("can-teach", "code", f"{ex.id} must pass (code exercise)", question_passed(ex, outcomes))
+            text = _("{id} must pass (code exercise)", id=ex.id)
+            add("can-teach", "code", text, question_passed(ex, outcomes))
 
     level = "none"
     for name in LEVELS[1:]:
@@ -259,7 +270,7 @@ def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
         else:
             break
     nxt = LEVELS[min(LEVELS.index(level) + 1, len(LEVELS) - 1)]
-    needs = [f"[{c.source}] {c.text}" for c in crit if c.level == nxt and not c.met] if level != LEVELS[-1] else []
+    needs = [f"[{_(c.source)}] {c.text}" for c in crit if c.level == nxt and not c.met] if level != LEVELS[-1] else []
     pass_line = (
         quiz.a[1] > 0
         and quiz.a[0] >= needed("A", quiz.a[1])
@@ -270,6 +281,10 @@ def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
     code.level, code.pass_line, code.next_level_needs = level, pass_line, needs
     code.quiz, code.criteria = quiz, crit
     return code
+
+
+def _must_pass(ex_id: str) -> str:
+    return _("{id} must pass", id=ex_id)
 
 
 def _summarize_code(outcomes: Outcomes) -> Summary:
@@ -304,18 +319,24 @@ def _summarize_code(outcomes: Outcomes) -> Summary:
     level = "can-teach" if can_teach else "mastered" if mastered else "read" if read else "none"
     needs: list[str] = []
     if not read:
-        needs.append(f"R: {r_passed}/{r_total} recall items, need {need['R']}")
+        needs.append(_("R: {got}/{total} recall items, need {need}", got=r_passed, total=r_total, need=need["R"]))
     elif not mastered:
         for s in ("A", "B"):
             if sets[s][0] < need[s]:
-                needs.append(f"{s}: {sets[s][0]}/{sets[s][1]} questions, need {need[s]}")
+                got, total = sets[s]
+                needs.append(
+                    _("{set}: {got}/{total} questions, need {need}", set=s, got=got, total=total, need=need[s])
+                )
         for cid, (p, t) in c_points.items():
             if not (t > 0 and p >= needed("C", t)):
-                needs.append(f"{cid}: {p}/{t} key points, need {needed('C', t)}")
-        needs += [f"{p} must pass" for p in MASTERED_P if not question_passed(catalog.BY_ID[p], outcomes)]
+                needs.append(
+                    _("{id}: {got}/{total} key points, need {need}", id=cid, got=p, total=t, need=needed("C", t))
+                )
+        needs += [_must_pass(p) for p in MASTERED_P if not question_passed(catalog.BY_ID[p], outcomes)]
     elif not can_teach:
-        needs += [f"{cid}: {p}/{t} key points incl. follow-ups, need all" for cid, (p, t) in c_all.items() if p != t]
+        incl = N_("{id}: {got}/{total} key points incl. follow-ups, need all")
+        needs += [_(incl, id=cid, got=p, total=t) for cid, (p, t) in c_all.items() if p != t]
         if not question_passed(catalog.BY_ID["P5"], outcomes):
-            needs.append("P5 must pass")
-        needs += [f"{ex.id} must pass" for ex in sets_of["X"] if not question_passed(ex, outcomes)]
+            needs.append(_must_pass("P5"))
+        needs += [_must_pass(ex.id) for ex in sets_of["X"] if not question_passed(ex, outcomes)]
     return Summary(level, pass_line, r_passed, r_total, a_passed, b_passed, c_points, c_all, sets, need, needs)

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from grader.course import catalog
 from grader.engine.results import ExerciseResult, KeyPointResult
+from grader.i18n import _
 from grader.isolation import files
 
 REVEAL_AFTER = 3
@@ -42,22 +43,30 @@ COUNTED = {"failed", "bad_output", "error"}  # a wrong answer; not "not implemen
 
 
 def withheld_note(count: int) -> str:
-    left = REVEAL_AFTER - count
-    return (
-        f"the expected value is the fact this key point asks you to recall: re-read the place below. "
-        f"It is shown after {REVEAL_AFTER} different wrong answers here (this was {count}; {left} to go), "
-        f"or with `grader grade --reveal`."
+    return _(
+        "the expected value is the fact this key point asks you to recall: re-read the place below. "
+        "It is shown after {after} different wrong answers here (this was {count}; {left} to go), "
+        "or with `grader grade --reveal`.",
+        after=REVEAL_AFTER,
+        count=count,
+        left=REVEAL_AFTER - count,
     )
 
 
+def withheld_unrecorded() -> str:
+    """The recall note where nothing counts attempts (the classroom)."""
+    return _("the expected value is the fact this key point asks you to recall: re-read the place below.")
+
+
 def hint_withheld_note(count: int | None) -> str:
-    """Chinese first, as the learner reads; the English after."""
     if count is None:
-        return "提示会说出答案：先重读下面的位置。 / The hint states the answer: re-read the place below first."
-    return (
-        f"提示会说出答案：在这里答错 {REVEAL_AFTER} 次不同的答案后显示（这是第 {count} 次），或用 "
-        f"`grader grade --reveal`。 / The hint states the answer: it is shown after {REVEAL_AFTER} different "
-        f"wrong answers here (this was {count}; {REVEAL_AFTER - count} to go), or with `grader grade --reveal`."
+        return _("The hint states the answer: re-read the place below first.")
+    return _(
+        "The hint states the answer: it is shown after {after} different wrong answers here "
+        "(this was {count}; {left} to go), or with `grader grade --reveal`.",
+        after=REVEAL_AFTER,
+        count=count,
+        left=REVEAL_AFTER - count,
     )
 
 
@@ -154,11 +163,7 @@ def shown(ex: catalog.Exercise, kp: KeyPointResult, *, count: int | None, reveal
         return kp
     withheld = not reveal and (count is None or count < REVEAL_AFTER)
     if point.recall and withheld:
-        note = (
-            withheld_note(count or 0)
-            if count is not None
-            else ("the expected value is the fact this key point asks you to recall: re-read the place below.")
-        )
+        note = withheld_note(count or 0) if count is not None else withheld_unrecorded()
         return replace(kp, expected=None, hint=note, lesson="", misconception="")
     if withheld and (point.hint_answers or catalog.states_withheld(ex, kp.hint, kp.misconception)):
         # a hint that states the answer is a recalled fact's hint: the value computed stays shown

@@ -4,29 +4,36 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 
+from grader.i18n import N_, _
+
 # Key-point statuses. Only "passed" scores; "not_verifiable" (a GPU-only check on a CPU
 # machine) is left out of every count instead of being passed silently.
 PASSED = "passed"
 NOT_VERIFIABLE = "not_verifiable"
+# What the learner reads for each status, in the current language: status_text(status).
 STATUS_TEXT = {
-    "passed": "passed",
-    "failed": "wrong answer",
-    "error": "your code raised",
-    "not_implemented": "not implemented yet",
-    "import_error": "does not import",
-    "timeout": "timed out",
-    "oom": "out of memory",
-    "crashed": "process died",
-    "bad_output": "bad output",
-    "forbidden_call": "calls what the exercise forbids",
-    "check_error": "grader bug",
-    "not_verifiable": "not verifiable here",
-    "not_available": "not available yet",
-    "not_graded": "not graded yet",
-    "missing": "file missing",
-    "refused": "file refused",
-    "identical": "identical to the reference answer",
+    "passed": N_("passed"),
+    "failed": N_("wrong answer"),
+    "error": N_("your code raised"),
+    "not_implemented": N_("not implemented yet"),
+    "import_error": N_("does not import"),
+    "timeout": N_("timed out"),
+    "oom": N_("out of memory"),
+    "crashed": N_("process died"),
+    "bad_output": N_("bad output"),
+    "forbidden_call": N_("calls what the exercise forbids"),
+    "check_error": N_("grader bug"),
+    "not_verifiable": N_("not verifiable here"),
+    "not_available": N_("not available yet"),
+    "not_graded": N_("not graded yet"),
+    "missing": N_("file missing"),
+    "refused": N_("file refused"),
+    "identical": N_("identical to the reference answer"),
 }
+
+
+def status_text(status: str) -> str:
+    return _(STATUS_TEXT[status]) if status in STATUS_TEXT else status
 
 
 @dataclass

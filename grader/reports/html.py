@@ -15,19 +15,38 @@ from html import escape
 from grader.course import catalog
 from grader.course.levels import Summary
 from grader.engine import cache
-from grader.engine.results import STATUS_TEXT, ExerciseResult
+from grader.engine.results import ExerciseResult, status_text
+from grader.i18n import N_, _, current
 from grader.isolation import files
-from grader.reports.terminal import _exercise_line, feedback, pass_line_rule, quiz_scores, scores, when
+from grader.reports.terminal import (
+    COLUMNS,
+    _exercise_line,
+    all_passed,
+    feedback,
+    met,
+    pass_line_rule,
+    quiz_scores,
+    scores,
+    set_heading,
+    when,
+)
 
+# Chinese text needs a CJK font: the ones Linux, macOS and Windows ship, then the browser's own fallback.
+CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei")
+FONT_STACK = ",".join(["system-ui", *(f'"{f}"' for f in CJK_FONTS), "sans-serif"])
+HTML_LANG = {"zh": "zh-CN", "en": "en"}
 CSS = """
-body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
+body{font-family:FONT_STACK;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
 h1{margin-bottom:.2em} .level{font-size:1.6em;padding:.4em .8em;border-radius:8px;display:inline-block}
 .none{background:#eee}.read{background:#dbeafe}.mastered{background:#dcfce7}.can-teach{background:#fde68a}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ddd;padding:4px 8px;text-align:left}
 .ok{color:#15803d}.bad{color:#b91c1c}.na{color:#888}
 pre{background:#f6f6f6;padding:.6em;white-space:pre-wrap;border-radius:4px} img{max-width:100%}
 .kp{border-left:4px solid #b91c1c;padding-left:.8em;margin:1em 0}
-"""
+""".replace("FONT_STACK", FONT_STACK)
+
+
+CRITERIA_COLUMNS = (N_("level"), N_("source"), N_("criterion"), N_("met"))
 
 
 def _spec_key(spec: dict) -> str:
@@ -67,24 +86,36 @@ def _parts_figure(results: dict[str, ExerciseResult]):
         for k in res.key_points:
             if k.status != "not_verifiable":
                 (passed if k.passed else failed)[ex.part] += 1
+    # Without a CJK font the labels would be empty boxes: then the chart keeps its English words.
+    say = _ if current() == "en" or _chart_fonts(plt) else str
     fig, ax = plt.subplots(figsize=(8, 3.4), layout="constrained")
-    labels = [f"{p}. {catalog.PART_TITLES[p]}" for p in parts]
+    labels = [f"{p}. {say(catalog.PART_TITLES[p])}" for p in parts]
     bottom = [0] * len(parts)
     for data, color, name in (
-        (passed, "#16a34a", "passed"),
-        (failed, "#dc2626", "failed"),
-        (missing, "#d4d4d4", "not available yet"),
+        (passed, "#16a34a", say(N_("passed"))),
+        (failed, "#dc2626", say(N_("failed"))),
+        (missing, "#d4d4d4", say(N_("not available yet"))),
     ):
         values = [data[p] for p in parts]
         ax.barh(labels, values, left=bottom, color=color, label=name)
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
     ax.invert_yaxis()
-    ax.set_xlabel("key points")
-    ax.set_title("Key points per course part")
+    ax.set_xlabel(say(N_("key points")))
+    ax.set_title(say(N_("Key points per course part")))
     ax.margins(x=0.05)
     # Below the axes, inside the figure: beside them it ran off the page's right edge.
     fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     return fig
+
+
+def _chart_fonts(plt) -> bool:
+    """Chinese labels: the CJK fonts installed here first, matplotlib's own after; False when
+    there is none (a font not installed is left out: naming it only earns a warning per chart)."""
+    from matplotlib import font_manager
+
+    installed = [f for f in CJK_FONTS if f in {f.name for f in font_manager.fontManager.ttflist}]
+    plt.rcParams["font.sans-serif"] = [*installed, "DejaVu Sans"]
+    return bool(installed)
 
 
 def _figure(spec: dict) -> str:
@@ -132,33 +163,38 @@ def _draw(spec: dict) -> str:
 
 
 def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "") -> str:
+    # Every message is looked up outside the f-strings: Babel (Python 3.11) extracts no call inside one.
+    title = escape(_("Grade report"))
+    closed = _(", closed book") if summary.quiz else ""
+    level = _("Level: {level}", level="\0").replace("\0", f"<b>{escape(_(summary.level))}</b>")
+    pass_line = escape(_("Pass line ({rule}{closed}):", rule=pass_line_rule(summary), closed=closed))
     out = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>Grade report</title><style>{CSS}</style>"
-        "</head><body>",
-        f"<h1>Grade report</h1><p>{escape(target)}</p>",
-        f"<div class='level {escape(summary.level)}'>Level: <b>{escape(summary.level)}</b></div>",
-        f"<p>Pass line ({escape(pass_line_rule(summary))}{', closed book' if summary.quiz else ''}): "
-        f"<b class='{'ok' if summary.pass_line else 'bad'}'>{'met' if summary.pass_line else 'not met'}</b></p>",
+        f"<!doctype html><html lang='{HTML_LANG[current()]}'><head><meta charset='utf-8'>"
+        f"<title>{title}</title><style>{CSS}</style></head><body>",
+        f"<h1>{title}</h1><p>{escape(target)}</p>",
+        f"<div class='level {escape(summary.level)}'>{level}</div>",
+        f"<p>{pass_line} <b class='{'ok' if summary.pass_line else 'bad'}'>{escape(met(summary.pass_line))}</b></p>",
     ]
     if summary.quiz is not None:
-        out.append(
-            f"<p>Quiz (closed book: read, answering): {escape(quiz_scores(summary))}</p>"
-            f"<p>Code (P, X and the code exercises): {escape(scores(summary))}; level from the code alone: "
-            f"<b>{escape(summary.code_level)}</b></p>"
+        quiz = escape(_("Quiz (closed book: read, answering): {scores}", scores=quiz_scores(summary)))
+        code = escape(
+            _("Code (P, X and the code exercises): {scores}; level from the code alone:", scores=scores(summary))
         )
+        out.append(f"<p>{quiz}</p><p>{code} <b>{escape(_(summary.code_level))}</b></p>")
     else:
         out.append(f"<p>{escape(scores(summary))}</p>")
     if summary.next_level_needs:
-        out.append("<p>For the next level: " + escape("; ".join(summary.next_level_needs)) + "</p>")
+        needs = _("For the next level: {needs}", needs="; ".join(summary.next_level_needs))
+        out.append(f"<p>{escape(needs)}</p>")
     if summary.criteria:
-        out.append(
-            "<details><summary>Every criterion of every level, and where it comes from</summary><table>"
-            "<tr><th>level</th><th>source</th><th>criterion</th><th>met</th></tr>"
-        )
+        head = "".join(f"<th>{escape(_(h))}</th>" for h in CRITERIA_COLUMNS)
+        every = escape(_("Every criterion of every level, and where it comes from"))
+        out.append(f"<details><summary>{every}</summary><table><tr>{head}</tr>")
+        yes, no = escape(_("yes")), escape(_("no"))
         for c in summary.criteria:
             out.append(
-                f"<tr><td>{escape(c.level)}</td><td>{escape(c.source)}</td><td>{escape(c.text)}</td>"
-                f"<td class='{'ok' if c.met else 'bad'}'>{'yes' if c.met else 'no'}</td></tr>"
+                f"<tr><td>{escape(_(c.level))}</td><td>{escape(_(c.source))}</td><td>{escape(c.text)}</td>"
+                f"<td class='{'ok' if c.met else 'bad'}'>{yes if c.met else no}</td></tr>"
             )
         out.append("</table></details>")
     out.append(_parts_chart(results))
@@ -166,17 +202,14 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
         exs = [ex for ex in catalog.CATALOG if ex.set == set_id and ex.id in results]
         if not exs:
             continue
-        out.append(
-            f"<h2>{set_id} — {escape(catalog.SET_TITLES[set_id])}</h2><table>"
-            "<tr><th>id</th><th>exercise</th><th>part</th><th>key "
-            "points</th><th>status</th><th>graded</th></tr>"
-        )
+        head = "".join(f"<th>{escape(_(col))}</th>" for col in COLUMNS)
+        out.append(f"<h2>{escape(set_heading(set_id, *summary.sets[set_id]))}</h2><table><tr>{head}</tr>")
         for ex in exs:
             res = results[ex.id]
             score, text = _exercise_line(res)
-            cls = "ok" if text.startswith("passed") else "na" if score == "-" else "bad"
+            cls = "ok" if all_passed(res) else "na" if score == "-" else "bad"
             out.append(
-                f"<tr><td>{ex.id}</td><td>{escape(ex.title)}</td><td>{ex.part}</td><td>{score}</td>"
+                f"<tr><td>{ex.id}</td><td>{escape(_(ex.title))}</td><td>{ex.part}</td><td>{score}</td>"
                 f"<td class='{cls}'>{escape(text)}</td><td>{when(res)}</td></tr>"
             )
         out.append("</table>")
@@ -187,11 +220,11 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
         if not k.passed and k.status != "not_verifiable"
     ]
     if failed:
-        out.append("<h2>What to fix and re-read</h2>")
+        out.append("<h2>" + escape(_("What to fix and re-read")) + "</h2>")
         for ex, k in failed:
             out.append(
                 f"<div class='kp'><b>{ex.id} · {escape(k.key_point)}</b> "
-                f"({escape(STATUS_TEXT.get(k.status, k.status))})<pre>{escape(feedback(ex, k))}</pre></div>"
+                f"({escape(status_text(k.status))})<pre>{escape(feedback(ex, k))}</pre></div>"
             )
     measured = [
         (ex, k) for ex in catalog.CATALOG for k in (results[ex.id].key_points if ex.id in results else []) if k.figures
@@ -199,13 +232,14 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
     if measured:
         # One chart per measurement: hypothesis re-runs a check's body per example, and each run
         # attaches its chart again; a chart another key point already shows is linked, not repeated.
-        out.append("<h2>Measurements</h2>")
+        out.append("<h2>" + escape(_("Measurements")) + "</h2>")
         shown: set[str] = set()
+        chart, above = _("chart"), escape(_("(above)"))
         for ex, k in measured:
             out.append(f"<h3>{ex.id} · {escape(k.key_point)}</h3>")
             for key, spec in {_spec_key(f): f for f in k.figures}.items():
                 if key in shown:
-                    out.append(f"<p><a href='#chart-{key}'>{escape(spec.get('title') or 'chart')}</a> (above)</p>")
+                    out.append(f"<p><a href='#chart-{key}'>{escape(spec.get('title') or chart)}</a> {above}</p>")
                 else:
                     shown.add(key)
                     out.append(f"<figure id='chart-{key}'>{_figure(spec)}</figure>")

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Collection
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
@@ -13,7 +14,8 @@ from rich.table import Table
 
 from grader.course import catalog
 from grader.course.levels import C_SHARE, Summary
-from grader.engine.results import STATUS_TEXT, ExerciseResult, KeyPointResult
+from grader.engine.results import ExerciseResult, KeyPointResult, status_text
+from grader.i18n import N_, _
 from grader.isolation import files
 
 _STYLE = {"passed": "green", "not_verifiable": "yellow", "not_available": "dim", "not_graded": "dim"}
@@ -23,6 +25,17 @@ _UNGRADED = {"not_available", "not_graded"}  # no key point results to show
 WHOLE_EXERCISE = frozenset(
     {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom", "refused", "identical"}
 )
+
+
+def tag(text: str) -> str:
+    """A feedback line's label in the current language, padded so that the values line up
+    (``"got:"`` -> ``"got:      "``; Chinese characters take two columns)."""
+    text = _(text)
+    return text + " " * max(1, 10 - cell_len(text))
+
+
+def met(ok: bool) -> str:
+    return _("met") if ok else _("not met")
 
 
 def feedback(
@@ -41,42 +54,63 @@ def feedback(
     value and with it the hint: a hint, or a named mistake ("gives (1,) instead of (0,)"), can
     state it. ``label``: how the key point is named on the ``checks:`` line (default its claim).
     ``whole_exercise``: statuses about the answer as a whole, shown without a drawn input."""
-    lines = [f"{STATUS_TEXT.get(kp.status, kp.status)}: {kp.message}".rstrip(": ")]
+    lines = [f"{status_text(kp.status)}: {kp.message}".rstrip(": ")]
     if reveal_expected and kp.expected is not None:
-        lines.append(f"expected: {kp.expected}")
+        lines.append(tag(N_("expected:")) + str(kp.expected))
     if kp.got is not None:
-        lines.append(f"got:      {kp.got}")
+        lines.append(tag(N_("got:")) + str(kp.got))
     if reveal_expected and kp.hint:
-        lines.append(f"hint:     {kp.hint}")
+        lines.append(tag(N_("hint:")) + kp.hint)
     if kp.example and kp.status not in whole_exercise:
         lines.append(kp.example.strip())
     if kp.traceback:
         lines.append(kp.traceback.rstrip())
     try:
         point = ex.key_point(kp.key_point)
-        lines.append(f"checks:   {label(point) if label else point.claim}")
-        lines.append(f"re-read:  {point.reread}")
+        lines.append(tag(N_("checks:")) + (label(point) if label else _(point.claim)))
+        lines.append(tag(N_("re-read:")) + _(point.reread))
         if kp.lesson:
-            lines.append(f"course:   {kp.lesson}")
+            lines.append(tag(N_("course:")) + _(kp.lesson))
     except KeyError:
         pass
     return "\n".join(lines)
 
 
+def _failing(res: ExerciseResult) -> set[str]:
+    return {k.status for k in res.key_points if not k.passed and k.status != "not_verifiable"}
+
+
+def all_passed(res: ExerciseResult) -> bool:
+    """Graded, and every key point verified here passed (the report shows it green)."""
+    return res.status not in _UNGRADED and not _failing(res)
+
+
 def _exercise_line(res: ExerciseResult) -> tuple[str, str]:
     if res.status in _UNGRADED:
-        return "-", STATUS_TEXT[res.status]
+        return "-", status_text(res.status)
     kps = [k for k in res.key_points if k.status != "not_verifiable"]
     passed = sum(k.passed for k in kps)
-    statuses = {k.status for k in res.key_points if not k.passed and k.status != "not_verifiable"}
+    statuses = _failing(res)
     unverified = sum(k.status == "not_verifiable" for k in res.key_points)
     if not statuses:
-        text = "passed" + (f" ({unverified} not verified here)" if unverified else "")
+        text = _("passed ({n} not verified here)", n=unverified) if unverified else _("passed")
     elif len(statuses) == 1 and statuses <= WHOLE_EXERCISE:
-        text = STATUS_TEXT[statuses.pop()]
+        text = status_text(statuses.pop())
     else:
-        text = ", ".join(sorted(STATUS_TEXT.get(s, s) for s in statuses))
+        text = ", ".join(sorted(status_text(s) for s in statuses))
     return f"{passed}/{len(kps)}", text
+
+
+# The report table's columns (the terminal and grade-report.html).
+COLUMNS = (N_("id"), N_("exercise"), N_("part"), N_("key points"), N_("status"), N_("graded"))
+
+
+def set_heading(set_id: str, passed: int, total: int) -> str:
+    """A set's heading: "A — <title>: 3/10 questions" (R counts items)."""
+    title = _(catalog.SET_TITLES[set_id])
+    if set_id == "R":
+        return _("{set} — {title}: {passed}/{total} items", set=set_id, title=title, passed=passed, total=total)
+    return _("{set} — {title}: {passed}/{total} questions", set=set_id, title=title, passed=passed, total=total)
 
 
 def graded_now(res: ExerciseResult) -> bool:
@@ -86,18 +120,32 @@ def graded_now(res: ExerciseResult) -> bool:
 
 def when(res: ExerciseResult) -> str:
     """The "graded" column of the report."""
-    return f"now, {res.duration_s:.1f}s" if graded_now(res) else "earlier" if res.cached else ""
+    if graded_now(res):
+        return _("now, {seconds}s", seconds=format(res.duration_s, ".1f"))
+    return _("earlier") if res.cached else ""
+
+
+def _ratio(got: object, total: object) -> str:
+    return f"{got}/{total}"
 
 
 def pass_line_rule(summary: Summary) -> str:
-    return f"A ≥ {summary.needed['A']}, B ≥ {summary.needed['B']}, each C ≥ {C_SHARE} of its key points"
+    return _(
+        "A ≥ {a}, B ≥ {b}, each C ≥ {share} of its key points",
+        a=summary.needed["A"],
+        b=summary.needed["B"],
+        share=C_SHARE,
+    )
 
 
 def scores(summary: Summary) -> str:
     c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in summary.c_points.items())
-    return (
-        f"R {summary.r_passed}/{summary.r_total} items · A {summary.a_passed}/{summary.sets['A'][1]} · "
-        f"B {summary.b_passed}/{summary.sets['B'][1]} · C key points: {c_text}"
+    return _(
+        "R {r} items · A {a} · B {b} · C key points: {c}",
+        r=_ratio(summary.r_passed, summary.r_total),
+        a=_ratio(summary.a_passed, summary.sets["A"][1]),
+        b=_ratio(summary.b_passed, summary.sets["B"][1]),
+        c=c_text,
     )
 
 
@@ -105,34 +153,54 @@ def quiz_scores(summary: Summary) -> str:
     """The closed-book counts, from the quiz (None when the levels are counted from the code alone)."""
     q = summary.quiz
     c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in q.c_points.items())
-    who = (
-        f"{q.learner}, {q.answers} answer{'s' if q.answers != 1 else ''}"
-        if q.answers
-        else f"{q.learner}, no answers yet: make quiz"
-    )
-    if q.source:  # self-study: the learner's own file, which the learner can edit
-        who += f"; from {q.source}, your own editable file"
-    return f"R {q.r[0]}/{q.r[1]} items · A {q.a[0]}/{q.a[1]} · B {q.b[0]}/{q.b[1]} · C key points: {c_text}  ({who})"
-
-
-def mastery_lines(summary: Summary) -> list[str]:
-    """The Mastery box's lines, plain text (the HTML report shows the same)."""
-    if summary.quiz is None:
-        lines = [
-            f"Level: {summary.level}    pass line ({pass_line_rule(summary)}): "
-            f"{'met' if summary.pass_line else 'not met'}",
-            scores(summary),
-        ]
+    if not q.answers:
+        who = _("{learner}, no answers yet: make quiz", learner=q.learner)
+    elif q.answers == 1:
+        who = _("{learner}, 1 answer", learner=q.learner)
     else:
-        lines = [
-            f"Level: {summary.level}    pass line ({pass_line_rule(summary)}, closed book): "
-            f"{'met' if summary.pass_line else 'not met'}",
-            f"Quiz (closed book: read, answering): {quiz_scores(summary)}",
-            f"Code (P, X and the code exercises): {scores(summary)}; level from the code alone: "
-            f"{summary.code_level}, its pass line {'met' if summary.code_pass_line else 'not met'}",
+        who = _("{learner}, {n} answers", learner=q.learner, n=q.answers)
+    if q.source:  # self-study: the learner's own file, which the learner can edit
+        who += _("; from {source}, your own editable file", source=q.source)
+    counts = _(
+        "R {r} items · A {a} · B {b} · C key points: {c}",
+        r=_ratio(q.r[0], q.r[1]),
+        a=_ratio(q.a[0], q.a[1]),
+        b=_ratio(q.b[0], q.b[1]),
+        c=c_text,
+    )
+    return _("{counts}  ({who})", counts=counts, who=who)
+
+
+def mastery_lines(summary: Summary, markup: bool = False) -> list[str]:
+    """The Mastery box's lines, plain text, or rich markup (the level bold, the pass line coloured)."""
+    esc = escape if markup else str
+    level, passed = esc(_(summary.level)), esc(met(summary.pass_line))
+    if markup:
+        level = f"[bold]{level}[/]"
+        passed = f"[{'green' if summary.pass_line else 'red'}]{passed}[/]"
+    # the fields carry their own markup; the messages themselves have no square brackets to escape
+    rule = esc(pass_line_rule(summary))
+    if summary.quiz is None:
+        lines = [_("Level: {level}    pass line ({rule}): {met}", level=level, rule=rule, met=passed)]
+    else:
+        lines = [_("Level: {level}    pass line ({rule}, closed book): {met}", level=level, rule=rule, met=passed)]
+    if summary.quiz is None:
+        lines.append(esc(scores(summary)))
+    else:
+        lines += [
+            esc(_("Quiz (closed book: read, answering): {scores}", scores=quiz_scores(summary))),
+            esc(
+                _(
+                    "Code (P, X and the code exercises): {scores}; level from the code alone: {level}, "
+                    "its pass line {met}",
+                    scores=scores(summary),
+                    level=_(summary.code_level),
+                    met=met(summary.code_pass_line),
+                )
+            ),
         ]
     if summary.next_level_needs:
-        lines.append("For the next level: " + "; ".join(summary.next_level_needs))
+        lines.append(esc(_("For the next level: {needs}", needs="; ".join(summary.next_level_needs))))
     return lines
 
 
@@ -145,20 +213,20 @@ def print_report(
         if not exs:
             continue
         passed, total = summary.sets[set_id]
-        unit = "items" if set_id == "R" else "questions"
-        table = Table(
-            title=f"{set_id} — {catalog.SET_TITLES[set_id]}: {passed}/{total} {unit}",
-            title_justify="left",
-            expand=False,
-        )
-        for col in ("id", "exercise", "part", "key points", "status", "graded"):
-            table.add_column(col, no_wrap=col != "exercise", min_width=24 if col == "exercise" else None)
+        table = Table(title=escape(set_heading(set_id, passed, total)), title_justify="left", expand=False)
+        for i, col in enumerate(COLUMNS):
+            table.add_column(_(col), no_wrap=i != 1, min_width=24 if i == 1 else None)  # 1: the exercise's title
         for ex in exs:
             res = results[ex.id]
             score, text = _exercise_line(res)
-            style = "green" if text.startswith("passed") else _STYLE.get(res.status, "red")
+            style = "green" if all_passed(res) else _STYLE.get(res.status, "red")
             table.add_row(
-                escape(ex.id), escape(ex.title), str(ex.part), score, f"[{style}]{escape(text)}[/]", escape(when(res))
+                escape(ex.id),
+                escape(_(ex.title)),
+                str(ex.part),
+                score,
+                f"[{style}]{escape(text)}[/]",
+                escape(when(res)),
             )
         console.print(table)
 
@@ -170,33 +238,30 @@ def print_report(
         bad = [k for k in res.key_points if not k.passed and k.status != "not_verifiable"]
         if not bad:
             continue
+        reread = escape(tag(N_("re-read:")) + _(ex.key_points[0].reread))
         if len({k.status for k in bad}) == 1 and bad[0].status in WHOLE_EXERCISE and len(bad) == len(res.key_points):
             failures.append(
-                f"[bold]{escape(ex.id)}[/] {escape(STATUS_TEXT[bad[0].status])}: "
-                f"{escape(str(bad[0].message))}\n  re-read: {escape(ex.key_points[0].reread)}"
+                f"[bold]{escape(ex.id)}[/] {escape(status_text(bad[0].status))}: "
+                f"{escape(str(bad[0].message))}\n  {reread}"
             )
             continue
         for k in bad:
             body = escape(feedback(ex, k)).replace("\n", "\n  ")  # learner-derived text: never markup
             failures.append(f"[bold]{escape(ex.id)} · {escape(str(k.key_point))}[/] {body}")
     if failures:
-        console.print(Panel("\n\n".join(failures), title="What to fix and re-read", title_align="left"))
+        console.print(Panel("\n\n".join(failures), title=escape(_("What to fix and re-read")), title_align="left"))
     unverifiable = [
         f"{ex_id} · {k.key_point}" for ex_id, r in results.items() for k in r.key_points if k.status == "not_verifiable"
     ]
     if unverifiable:
-        console.print(
-            f"[yellow]Not verifiable on this machine (not counted, not verified):[/] {escape(', '.join(unverifiable))}"
-        )
+        what = _("Not verifiable on this machine (not counted, not verified):")
+        console.print(f"[yellow]{escape(what)}[/] {escape(', '.join(unverifiable))}")
     missing = [ex_id for ex_id, r in results.items() if r.status == "not_available"]
     if missing:
-        console.print(f"[dim]Not available yet ({len(missing)}): {escape(', '.join(missing))}[/]")
-    lines = [escape(x) for x in mastery_lines(summary)]
-    lines[0] = lines[0].replace(f"Level: {escape(summary.level)}", f"Level: [bold]{escape(summary.level)}[/]", 1)
-    tail = "met" if summary.pass_line else "not met"
-    lines[0] = lines[0][: lines[0].rindex(tail)] + (f"[green]{tail}[/]" if summary.pass_line else f"[red]{tail}[/]")
-    body = "\n".join(lines)
-    console.print(Panel(body, title=f"Mastery{' — ' + escape(target) if target else ''}", title_align="left"))
+        text = _("Not available yet ({n}): {ids}", n=len(missing), ids=", ".join(missing))
+        console.print(f"[dim]{escape(text)}[/]")
+    title = _("Mastery — {target}", target=target) if target else _("Mastery")
+    console.print(Panel("\n".join(mastery_lines(summary, markup=True)), title=escape(title), title_align="left"))
 
 
 def gradescope_json(
@@ -230,7 +295,7 @@ def gradescope_json(
                     "name": f"{ex.id} {ex.title}",
                     "score": 0,
                     "max_score": 0,
-                    "output": STATUS_TEXT[res.status],
+                    "output": status_text(res.status),
                     "tags": tags,
                     "visibility": visibility,
                 }
@@ -247,7 +312,7 @@ def gradescope_json(
                 "max_score": 1 if counted else 0,
                 "output": feedback(ex, k, reveal_expected=reveal_expected)
                 if not k.passed
-                else ex.key_point(k.key_point).claim
+                else _(ex.key_point(k.key_point).claim)
                 if k.key_point in {p.id for p in ex.key_points}
                 else "",
                 "tags": tags,
@@ -259,7 +324,7 @@ def gradescope_json(
     return {
         "score": sum(t["score"] for t in tests),  # Gradescope has no top-level max_score: in extra_data
         "execution_time": round(execution_time, 2),
-        "output": f"Level: {summary.level}; pass line {'met' if summary.pass_line else 'not met'}",
+        "output": _("Level: {level}; pass line {met}", level=_(summary.level), met=met(summary.pass_line)),
         "tests": tests,
         "extra_data": {
             "max_score": sum(t["max_score"] for t in tests),

@@ -1,0 +1,181 @@
+"""The message catalog (grader/i18n.py): every message of every domain translated, with the same
+placeholders; the catalogs up to date with the source; the language chosen in the documented order.
+Each guard is also run on a catalog or a source made wrong on purpose, to show it can fail."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po, write_po
+
+from grader import i18n
+from grader.course.catalog import ROOT
+
+
+def untranslated(catalog: Catalog) -> list[str]:
+    """What is wrong with a catalog's entries: empty or fuzzy, or another set of {placeholders}."""
+    wrong = []
+    for msg in catalog:
+        if not msg.id:
+            continue  # the header
+        if not msg.string or msg.fuzzy:
+            wrong.append(f"{msg.id!r}: not translated" + (" (fuzzy)" if msg.fuzzy else ""))
+        elif i18n.placeholders(msg.id) != i18n.placeholders(msg.string):
+            wrong.append(f"{msg.id!r}: placeholders {sorted(i18n.placeholders(msg.string))} in {msg.string!r}")
+    return wrong
+
+
+def extracted(paths: list[Path]) -> set[str]:
+    """The message ids marked in ``paths`` (_() and N_()), as `make messages` extracts them (babel.cfg)."""
+    with (ROOT / "babel.cfg").open() as f:
+        method_map, _options = parse_mapping_cfg(f)
+    assert method_map == [("**.py", "python")], "babel.cfg changed: extract here as it says"
+    return {m[1] for path in paths for m in extract_from_file("python", path) if isinstance(m[1], str)}
+
+
+def out_of_date(domain: str, paths: list[Path] | None = None, po: Path | None = None) -> list[str]:
+    with (po or i18n.catalog_path(domain)).open("rb") as f:
+        in_catalog = {m.id for m in read_po(f) if m.id}
+    source = extracted(i18n.domain_files(domain) if paths is None else paths)
+    return [f"{m!r}: no entry (make messages)" for m in sorted(source - in_catalog)] + [
+        f"{m!r}: in the catalog, gone from the source (make messages)" for m in sorted(in_catalog - source)
+    ]
+
+
+def _read(domain: str) -> Catalog:
+    with i18n.catalog_path(domain).open("rb") as f:
+        return read_po(f, locale="zh")
+
+
+@pytest.mark.parametrize("domain", list(i18n.DOMAINS))
+def test_every_message_is_translated_with_its_placeholders(domain):
+    assert i18n.catalog_path(domain).is_file(), f"no catalog for {domain}: make messages"
+    assert not untranslated(_read(domain)), f"{domain}.po:\n" + "\n".join(untranslated(_read(domain)))
+
+
+@pytest.mark.parametrize("domain", list(i18n.DOMAINS))
+def test_catalogs_are_up_to_date_with_the_source(domain):
+    wrong = out_of_date(domain)
+    assert not wrong, f"{domain}.po:\n" + "\n".join(wrong)
+
+
+def test_each_file_feeds_one_catalog():
+    files = [p for d in i18n.DOMAINS for p in i18n.domain_files(d)]
+    assert len(files) == len(set(files)) == len(list((ROOT / "grader").rglob("*.py")))
+    assert i18n.domain_of(ROOT / "grader/course/catalog.py") == "course"
+    assert i18n.domain_of(ROOT / "grader/course/levels.py") == "grader"
+    assert i18n.domain_of(ROOT / "grader/quiz/bank/r.py") == "quiz"
+    assert i18n.domain_of(ROOT / "grader/reports/html.py") == "grader"
+
+
+def test_the_translation_guard_fails_on_a_wrong_catalog():
+    cat = Catalog(locale="zh")
+    cat.add("{n} passed", "{n} 通过")
+    assert not untranslated(cat)
+    cat.add("not graded yet", "")
+    cat.add("{got} of {total}", "{got} / {all}")
+    cat.add("timed out", "超时", flags=["fuzzy"])
+    wrong = untranslated(cat)
+    assert wrong == [
+        "'not graded yet': not translated",
+        "'{got} of {total}': placeholders ['all', 'got'] in '{got} / {all}'",
+        "'timed out': not translated (fuzzy)",
+    ]
+
+
+def test_the_freshness_guard_names_a_message_without_entry(tmp_path):
+    src = tmp_path / "mod.py"
+    src.write_text('from grader.i18n import _, N_\nA = N_("kept")\nprint(_("new {x}", x=1))\n')
+    cat = Catalog(locale="zh")
+    cat.add("kept", "保留")
+    cat.add("gone", "已删")
+    po = tmp_path / "x.po"
+    with po.open("wb") as f:
+        write_po(f, cat)
+    assert out_of_date("grader", [src], po) == [
+        "'new {x}': no entry (make messages)",
+        "'gone': in the catalog, gone from the source (make messages)",
+    ]
+
+
+def test_a_translation_is_shown_formatted(monkeypatch):
+    monkeypatch.setattr(i18n, "translations", lambda lang: {"{n} passed": "{n} 通过"})
+    monkeypatch.setattr(i18n, "_lang", "zh")
+    assert i18n._("{n} passed", n=3) == "3 通过"
+    assert i18n._("no entry {n}", n=3) == "no entry 3"  # untranslated: the English id
+    monkeypatch.setattr(i18n, "_lang", "en")
+    assert i18n._("{n} passed", n=3) == "3 passed"
+    assert i18n.N_("{n} passed") == "{n} passed"
+    assert i18n._("x = {}[0]") == "x = {}[0]"  # data without fields (code in a claim): shown as it is
+    assert i18n.placeholders("a { b") == set() and i18n.placeholders("{n:.1f} of {m}") == {"n", "m"}
+
+
+def test_the_real_catalogs_load():
+    table = i18n.translations("zh")
+    assert all(isinstance(k, str) and v for k, v in table.items())
+
+
+LOCALE_VARS = ("GRADER_LANG", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+@pytest.mark.parametrize(
+    ("explicit", "env", "want"),
+    [
+        (None, {}, "en"),
+        (None, {"LANG": "zh_CN.UTF-8"}, "zh"),
+        (None, {"LANG": "zh_CN.UTF-8", "LC_MESSAGES": "en_US.UTF-8"}, "en"),
+        (None, {"LC_MESSAGES": "zh_TW", "LC_ALL": "C"}, "en"),
+        (None, {"LC_ALL": "zh_CN.UTF-8", "GRADER_LANG": "en"}, "en"),
+        (None, {"LC_ALL": "", "LANG": "zh_CN.UTF-8"}, "zh"),  # an empty variable is skipped
+        (None, {"GRADER_LANG": "zh"}, "zh"),
+        ("en", {"GRADER_LANG": "zh", "LANG": "zh_CN.UTF-8"}, "en"),
+        ("zh", {"LANG": "en_US.UTF-8"}, "zh"),
+        (None, {"LANG": "fr_FR.UTF-8"}, "en"),
+    ],
+)
+def test_detect_order(monkeypatch, explicit, env, want):
+    for var in LOCALE_VARS:
+        monkeypatch.delenv(var, raising=False)
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    assert i18n.detect(explicit) == want
+
+
+def test_use_speaks_to_child_processes(monkeypatch):
+    monkeypatch.setattr(i18n, "_lang", None)
+    monkeypatch.setenv("GRADER_LANG", "en")
+    i18n.use("zh")  # monkeypatch puts back the language and GRADER_LANG afterwards
+    assert i18n.current() == "zh"
+    assert os.environ["GRADER_LANG"] == "zh"
+    with pytest.raises(ValueError):
+        i18n.use("fr")
+
+
+def marked_inside_fstrings(path: Path) -> list[str]:
+    """_("...") or N_("...") inside an f-string: Babel (Python 3.11: an f-string is one token)
+    never extracts it, so it would stay English for good without a word from any test."""
+    import tokenize
+
+    with path.open("rb") as f:
+        tokens = list(tokenize.tokenize(f.readline))
+    return [
+        f"{path.name}:{t.start[0]}"
+        for t in tokens
+        if t.type == tokenize.STRING
+        and t.string.lstrip("rRbB").lower().startswith("f")
+        and re.search(r"(?<![\w.])N?_\(\s*[rRuU]?['\"]", t.string)
+    ]
+
+
+def test_no_message_is_marked_inside_an_fstring(tmp_path):
+    found = [hit for path in sorted((ROOT / "grader").rglob("*.py")) for hit in marked_inside_fstrings(path)]
+    assert not found, f"look the message up outside the f-string (Babel cannot see it): {found}"
+    bad = tmp_path / "bad.py"
+    bad.write_text('x = f"[{_(\'wrote\')}]"\ny = f"{data}" + _("fine")\n')
+    assert marked_inside_fstrings(bad) == ["bad.py:1"]

@@ -1,0 +1,172 @@
+"""The report speaks the learner's language (grader.i18n): with ``--lang zh`` the report's own words
+(headings, columns, statuses, labels, the level box, the CLI's lines) hold no English sentence; with
+``--lang en`` it reads as it always did. Text from the course's catalog (titles, claims, re-read
+places: wt-course-zh's catalog) and from the checks (their fail(...) messages, English this round)
+is taken out before looking: this test is about the report's own words."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from rich.console import Console
+
+from grader import i18n
+from grader.course import catalog, levels
+from grader.course.catalog import ROOT
+from grader.reports import html as html_report, terminal as report
+from tests.test_reports import sample_results
+
+QUOTED = re.compile(r"`[^`\n]*`|'[^'\n]*'|\"[^\"\n]*\"|「[^」\n]*」")
+# Three or more plain words in a row (letters only: identifiers, paths and numbers are not words).
+SENTENCE = re.compile(r"(?<![\w./\\-])[A-Za-z][a-z]*(?:[,;:]?[ \t]+[A-Za-z][a-z]*){2,}(?![\w/\\-])")
+
+
+def english_sentences(text: str, foreign: set[str] = frozenset()) -> list[str]:
+    """Runs of >= 3 English words in ``text``, outside quoted code and the ``foreign`` texts."""
+    for piece in sorted(foreign, key=len, reverse=True):
+        if piece:
+            text = text.replace(piece, " ")
+    return SENTENCE.findall(QUOTED.sub(" ", text))
+
+
+def not_ours(results) -> set[str]:
+    """What the course's catalog and the checks wrote, in English and as shown now."""
+    texts = [*catalog.SET_TITLES.values(), *catalog.PART_TITLES.values()]
+    for ex in catalog.CATALOG:
+        texts += [ex.title] + [t for kp in ex.key_points for t in (kp.claim, kp.reread, kp.lesson)]
+    for res in results.values():
+        texts += [t or "" for k in res.key_points for t in (k.message, k.hint, k.example, k.got, k.expected)]
+    return {t for t in texts if t} | {i18n._(t) for t in texts if t}
+
+
+def test_the_detector_finds_sentences_and_skips_code_names_and_numbers():
+    assert english_sentences("已写入 grade-report.json: wrote the report") == ["wrote the report"]
+    assert english_sentences("the expected value is") == ["the expected value is"]
+    clean = "用 `grader grade --reveal` 与 broadcast_shape((2,), (2, 2))；/tmp/a/b c d；A ≥ 8、R 0/12；'not my words'"
+    assert english_sentences(clean) == []
+    assert english_sentences("A3 Broadcast the shapes 尚未实现", {"Broadcast the shapes"}) == []
+
+
+@pytest.fixture
+def lang(monkeypatch):
+    def speak(code: str) -> None:
+        monkeypatch.setattr(i18n, "_lang", code)
+        monkeypatch.setenv("GRADER_LANG", code)
+
+    return speak
+
+
+def _rendered(quiz: bool) -> tuple[dict, str, str, str]:
+    results = sample_results()
+    outcomes = {k: r.outcome() for k, r in results.items() if r.available}
+    cs = [ex.id for ex in catalog.CATALOG if ex.set == "C"]
+    counts = levels.QuizCounts(
+        (3, 12), (1, 10), (0, 5), dict.fromkeys(cs, (1, 5)), dict.fromkeys(cs, (1, 7)), "ada", 4, "/x/q.sqlite"
+    )
+    summary = levels.summarize(outcomes, quiz=counts if quiz else None)
+    console = Console(record=True, width=1000, color_system=None)
+    report.print_report(results, summary, console, target="exercises")
+    page = html_report.render(results, summary, "exercises")
+    data = json.dumps(report.gradescope_json(results, summary, 1.0), ensure_ascii=False)
+    return results, console.export_text(), page, data
+
+
+def _page_text(page: str) -> str:
+    page = re.sub(r"<style>.*?</style>|<img[^>]*>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+@pytest.mark.parametrize("quiz", [False, True], ids=["code", "with-quiz"])
+def test_the_chinese_report_has_no_english_sentence(lang, quiz):
+    lang("zh")
+    results, text, page, data = _rendered(quiz)
+    foreign = not_ours(results)
+    for where, shown in (("terminal", text), ("html", _page_text(page)), ("json", data)):
+        assert not english_sentences(shown, foreign), f"{where}: {english_sentences(shown, foreign)}"
+    assert "<html lang='zh-CN'>" in page and '"Noto Sans CJK SC"' in page and "sans-serif" in page
+    assert "要改的地方与要重读的位置" in text and "期望：" in text and "掌握情况" in text
+
+
+def test_the_detector_fails_on_the_english_report(lang):
+    # The same check on the English report: it can fail, on exactly these outputs.
+    lang("en")
+    results, text, page, _data = _rendered(True)
+    assert english_sentences(text, not_ours(results)) and english_sentences(_page_text(page), not_ours(results))
+    assert "<html lang='en'>" in page and "What to fix and re-read" in text and "expected: (2, 2)" in text
+
+
+def _grade(tmp_path, lang: str) -> tuple[str, str, dict]:
+    env = {**os.environ, "COLUMNS": "1000", "GRADER_LANG": "en" if lang == "zh" else "zh"}  # --lang wins
+    out = subprocess.run(
+        [sys.executable, "-m", "grader", "grade", "--target", "exercises", "--only", "A3", "--no-quiz", "--lang", lang]
+        + ["--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout, (tmp_path / "r.html").read_text(), json.loads((tmp_path / "r.json").read_text())
+
+
+def test_grading_the_stubs_in_chinese(tmp_path):
+    stdout, page, data = _grade(tmp_path, "zh")
+    i18n.use("zh")  # the catalog's texts as the Chinese report shows them
+    try:
+        foreign = not_ours({})
+    finally:
+        i18n.use("en")
+    for where, shown in (
+        ("terminal", stdout),
+        ("html", _page_text(page)),
+        ("json", json.dumps(data, ensure_ascii=False)),
+    ):
+        found = english_sentences(shown, foreign)
+        assert not found, f"{where}: {found}"
+    assert "尚未实现" in stdout and "掌握情况" in stdout and "<html lang='zh-CN'>" in page
+
+
+def test_grading_the_stubs_in_english_reads_as_before(tmp_path):
+    stdout, page, data = _grade(tmp_path, "en")
+    assert "not implemented yet" in stdout and "What to fix and re-read" in stdout and "Mastery — exercises" in stdout
+    assert "re-read:  " in stdout and "pass line (A ≥ 8, B ≥ 4, each C ≥ 1/2 of its key points): not met" in stdout
+    assert "<html lang='en'>" in page and data["output"].startswith("Level: none; pass line not met")
+
+
+@pytest.mark.parametrize(
+    ("env", "args"),
+    [({"LANG": "zh_CN.UTF-8"}, []), ({"LANG": "C.UTF-8"}, ["GRADER_LANG=zh"])],
+    ids=["locale", "variable"],
+)
+def test_make_grade_follows_the_locale_and_grader_lang(env, args):
+    base = {k: v for k, v in os.environ.items() if k not in ("GRADER_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
+    run = subprocess.run(
+        ["make", "-s", "grade", "ONLY=A3", *args],
+        cwd=ROOT,
+        env={**base, **env, "COLUMNS": "1000"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "掌握情况" in run.stdout and "Mastery" not in run.stdout
+
+
+@pytest.mark.parametrize(("fonts", "title"), [(True, "各篇的要点"), (False, "Key points per course part")])
+def test_the_chart_speaks_chinese_only_with_a_cjk_font(lang, monkeypatch, fonts, title):
+    import matplotlib.pyplot as plt
+
+    lang("zh")
+    monkeypatch.setattr(html_report, "_chart_fonts", lambda plt: fonts)  # empty boxes are worse than English
+    fig = html_report._parts_figure(sample_results())
+    try:
+        assert fig.axes[0].get_title() == title
+    finally:
+        plt.close(fig)
