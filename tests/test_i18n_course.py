@@ -40,6 +40,7 @@ def shown_ids() -> dict[str, str]:
     ids = {f"set {s}": t for s, t in catalog.SET_TITLES.items()}
     ids |= {f"part {p}": t for p, t in catalog.PART_TITLES.items()}
     ids |= {f"level {name}": t for name, t in levels.LEVEL_NAMES.items()}
+    ids["follow-up prefix"] = catalog.FOLLOW_UP
     for ex in catalog.CATALOG:
         ids[f"{ex.id} title"] = ex.title
         for kp in ex.key_points:
@@ -140,6 +141,17 @@ def test_every_entry_keeps_the_course_quotes_and_placeholders():
     ]
     assert not changed, changed
     assert QUOTE.findall("a — 「原文」") != QUOTE.findall("甲 — 「改过的原文」")  # the comparison can fail
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_follow_up_claim_loses_its_prefix_in_either_language(monkeypatch, lang):
+    monkeypatch.setattr(i18n, "_lang", lang)
+    followups = [kp for ex in catalog.CATALOG for kp in ex.key_points if kp.followup]
+    assert followups
+    for kp in followups:
+        assert kp.claim_text().startswith(catalog.said(catalog.FOLLOW_UP)), kp.claim_text()
+        assert kp.claim_text(prefix=False) == kp.claim_text().removeprefix(catalog.said(catalog.FOLLOW_UP))
+        assert not kp.claim_text(prefix=False).startswith(catalog.said(catalog.FOLLOW_UP))
 
 
 def test_english_is_unchanged(en):

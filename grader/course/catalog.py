@@ -59,6 +59,9 @@ PART_TITLES = {
 }
 
 
+FOLLOW_UP = N_("follow-up: ")  # how a C follow-up's claim starts
+
+
 @dataclass(frozen=True)
 class KeyPoint:
     """One sub-check.
@@ -80,9 +83,10 @@ class KeyPoint:
     hint_answers: bool = False  # its hints state the answer: withheld on the first failures as a recall fact's
     lesson_parts: tuple[str, ...] = field(default=(), repr=False)  # the message ids ``lesson`` joins
 
-    def claim_text(self) -> str:
-        """``claim`` in the current language."""
-        return said(self.claim)
+    def claim_text(self, *, prefix: bool = True) -> str:
+        """``claim`` in the current language; ``prefix=False``: a follow-up's without FOLLOW_UP."""
+        text = said(self.claim)
+        return text if prefix or not self.followup else text.removeprefix(said(FOLLOW_UP))
 
     def reread_text(self) -> str:
         """``reread`` in the current language (the course's headings stay verbatim)."""
