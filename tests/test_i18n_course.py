@@ -39,7 +39,6 @@ def shown_ids() -> dict[str, str]:
     """Every message id the catalog shows a learner, by where it is shown."""
     ids = {f"set {s}": t for s, t in catalog.SET_TITLES.items()}
     ids |= {f"part {p}": t for p, t in catalog.PART_TITLES.items()}
-    ids |= {f"level {name}": t for name, t in levels.LEVEL_NAMES.items()}
     ids["follow-up prefix"] = catalog.FOLLOW_UP
     for ex in catalog.CATALOG:
         ids[f"{ex.id} title"] = ex.title
@@ -94,8 +93,10 @@ def en(monkeypatch):
 def test_every_shown_text_has_a_chinese_entry():
     missing = without_entry(shown_ids(), entries())
     assert not missing, "no entry in course.po:\n" + "\n".join(missing)
-    ids = {f"level message {m.msgid}": i for m in level_messages() for i in message_ids(m)}
-    assert not without_entry(ids, entries())
+    # The levels' words may live in another domain's catalog (grader/i18n.py's DOMAINS): any zh entry.
+    ids = {f"level {name}": t for name, t in levels.LEVEL_NAMES.items()}
+    ids |= {f"level message {m.msgid}": i for m in level_messages() for i in message_ids(m)}
+    assert not without_entry(ids, i18n.translations("zh"))
 
 
 def test_the_entry_guard_names_a_text_without_entry():
@@ -113,7 +114,7 @@ def test_the_catalog_api_shows_the_chinese(zh):
             assert kp.reread_text() == f"{po[msgid].format(**fields)} — " + " · ".join(headings)
     assert [catalog.set_title(s) for s in catalog.SETS] == [po[catalog.SET_TITLES[s]] for s in catalog.SETS]
     assert catalog.part_title(4) == po[catalog.PART_TITLES[4]]
-    assert levels.level_text("mastered") == po[levels.LEVEL_NAMES["mastered"]] == "掌握"  # part 7 §五.D's word
+    assert levels.level_text("mastered") == "掌握"  # part 7 §五.D's word
     for message in level_messages():
         assert message.text() != str(message), message.msgid
         assert not english_sentences(message.text()), message.text()
