@@ -22,9 +22,8 @@ LANGS = ("zh", "en")
 _ROOT = Path(__file__).resolve().parent
 LOCALE_DIR = _ROOT / "locale"
 # Each domain's catalog and the paths in grader/ its messages come from; the longest matching path
-# decides, so every file of grader/ belongs to exactly one catalog ("" is all the rest). The levels
-# (the level box, next-level needs) are the report's words, hence "grader" and not "course".
-DOMAINS = {"grader": ("", "course/levels.py"), "course": ("course",), "quiz": ("quiz",)}
+# decides, so every file of grader/ belongs to exactly one catalog ("" is all the rest).
+DOMAINS = {"grader": ("",), "course": ("course",), "quiz": ("quiz",)}
 _ENV = "GRADER_LANG"
 _LOCALE_VARS = (_ENV, "LC_ALL", "LC_MESSAGES", "LANG")
 

@@ -15,7 +15,9 @@ A stub asks, it never answers (tests/test_stubs_ask.py): each exercise names the
 question (``question``, quoted verbatim from the Chinese original) and the answers its stub must
 not contain (``forbidden``, plus ``FORBIDDEN_EVERYWHERE``). The teaching is in the feedback: a
 key point's ``claim`` says neutrally what is checked, ``reread`` where to study (the course's
-heading, verbatim, beside the English), ``lesson`` what the course says. A ``recall`` key point's
+heading, verbatim, beside the English), ``lesson`` what the course says. Each of these texts is an
+English message id (``N_``) of the ``course`` catalog (grader/locale/zh/LC_MESSAGES/course.po); the
+``*_text()`` methods give it in the current language (grader.i18n). A ``recall`` key point's
 expected value is the fact being recalled: its expected value, hint and lesson are withheld
 until it has failed three times or the learner asks (``grader grade --reveal``;
 grader/engine/attempts.py).
@@ -32,28 +34,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.course.do_not_call import rule_for
+from grader.i18n import N_, _, current, translations
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKS_DIR = ROOT / "grader" / "checks"
 
 SETS = ("R", "A", "B", "C", "P", "X")
 SET_TITLES = {
-    "R": "Recall (read level)",
-    "A": "Judgement and calculation",
-    "B": "Cross-part synthesis",
-    "C": "Interview questions",
-    "P": "Five things to do",
-    "X": "Counter-intuitive conclusions",
+    "R": N_("Recall (read level)"),
+    "A": N_("Judgement and calculation"),
+    "B": N_("Cross-part synthesis"),
+    "C": N_("Interview questions"),
+    "P": N_("Five things to do"),
+    "X": N_("Counter-intuitive conclusions"),
 }
 PART_TITLES = {
-    1: "Python",
-    2: "NumPy / Pandas / Matplotlib",
-    3: "PyTorch training loop",
-    4: "Memory arithmetic",
-    5: "Hugging Face",
-    6: "GPU & experiment management",
-    7: "Review & self-test",
+    1: N_("Python"),
+    2: N_("NumPy / Pandas / Matplotlib"),
+    3: N_("PyTorch training loop"),
+    4: N_("Memory arithmetic"),
+    5: N_("Hugging Face"),
+    6: N_("GPU & experiment management"),
+    7: N_("Review & self-test"),
 }
+
+
+FOLLOW_UP = N_("follow-up: ")  # how a C follow-up's claim starts
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,20 @@ class KeyPoint:
     lesson: str = ""
     recall: bool = False
     hint_answers: bool = False  # its hints state the answer: withheld on the first failures as a recall fact's
+    lesson_parts: tuple[str, ...] = field(default=(), repr=False)  # the message ids ``lesson`` joins
+
+    def claim_text(self, *, prefix: bool = True) -> str:
+        """``claim`` in the current language; ``prefix=False``: a follow-up's without FOLLOW_UP."""
+        text = said(self.claim)
+        return text if prefix or not self.followup else text.removeprefix(said(FOLLOW_UP))
+
+    def reread_text(self) -> str:
+        """``reread`` in the current language (the course's headings stay verbatim)."""
+        return pointer_text(self.reread)
+
+    def lesson_text(self) -> str:
+        """``lesson`` in the current language: each part translated, the course's quotes kept."""
+        return "".join(said(part) for part in self.lesson_parts or (self.lesson,))
 
 
 @dataclass(frozen=True)
@@ -94,6 +114,10 @@ class Exercise:
     question: str = ""  # the course's question, verbatim (Chinese); the stub must quote it
     forbidden: tuple[str, ...] = ()  # answers the stub must not contain (besides FORBIDDEN_EVERYWHERE)
     allowed: tuple[str, ...] = ()  # items of FORBIDDEN_EVERYWHERE the stub's contract must name (an enum value)
+
+    def title_text(self) -> str:
+        """``title`` in the current language."""
+        return said(self.title)
 
     @property
     def check_file(self) -> Path:
@@ -135,13 +159,33 @@ def _item_pattern(item: str) -> re.Pattern:
     return re.compile(pattern, re.IGNORECASE)
 
 
-def kp(id: str, claim: str, reread: str, lesson: str = "", **kw) -> KeyPoint:
-    return KeyPoint(id, claim, reread, lesson=lesson, **kw)
+def said(msgid: str) -> str:
+    """A catalog text without fields in the current language, as it is: the course's LaTeX braces
+    (``\\(10^{-6}\\)``) are no placeholders, so it is looked up without ``_``'s ``.format``."""
+    return msgid if current() == "en" else translations(current()).get(msgid, msgid)
 
 
-def fact(id: str, claim: str, reread: str, lesson: str = "", **kw) -> KeyPoint:
+Lesson = str | tuple[str, ...]  # one message id, or several joined (each translated on its own)
+
+
+def kp(id: str, claim: str, reread: str, lesson: Lesson = "", **kw) -> KeyPoint:
+    parts = lesson if isinstance(lesson, tuple) else (lesson,) if lesson else ()
+    return KeyPoint(id, claim, reread, lesson="".join(parts), lesson_parts=parts, **kw)
+
+
+def fact(id: str, claim: str, reread: str, lesson: Lesson = "", **kw) -> KeyPoint:
     """A key point whose expected value is the fact being recalled (withheld at first)."""
-    return KeyPoint(id, claim, reread, lesson=lesson, recall=True, **kw)
+    return kp(id, claim, reread, lesson, recall=True, **kw)
+
+
+def set_title(set_id: str) -> str:
+    """The set's title (SET_TITLES) in the current language."""
+    return said(SET_TITLES[set_id])
+
+
+def part_title(part: int) -> str:
+    """The course part's title (PART_TITLES) in the current language."""
+    return said(PART_TITLES[part])
 
 
 def _ex(id, module, set_, part, title, *kps, **kw) -> Exercise:
@@ -168,206 +212,219 @@ L1_TODO = "八、自测清单：五件做出来的事"
 L1_RECORD = "七、实验工具：让三个月前的结果能复现"
 
 
-def at(english: str, *chinese: str) -> str:
-    """A re-read pointer: the English, then the course's headings verbatim."""
-    return f"{english} — " + " · ".join(chinese)
+# Each pointer's message id, its fields and the course's headings, by the English text `at` returns.
+_POINTERS: dict[str, tuple[str, dict, tuple[str, ...]]] = {}
 
 
-P1_MUST = at("part 1, must-remember", H1, "必记")
-P1_CONC = at("part 1, conclusion", H1, "结论")
-P1_MIS = at("part 1, misconceptions", H1, "常见误解")
-P2_MUST = at("part 2, must-remember", H2, "必记")
-P2_CONC = at("part 2, conclusion", H2, "结论")
-P2_MIS = at("part 2, misconceptions", H2, "常见误解")
-P3_MUST = at("part 3, must-remember", H3, "必记")
-P3_CONC = at("part 3, conclusion (Autograd, the twenty lines)", H3, "结论")
-P4_MUST = at("part 4, must-remember", H4, "必记")
-P4_CONC = at("part 4, conclusion", H4, "结论")
-P4_MIS = at("part 4, misconceptions", H4, "常见误解")
-P5_MUST = at("part 5, must-remember", H5, "必记")
-P5_CONC = at("part 5, conclusion", H5, "结论")
-P5_MIS = at("part 5, misconceptions", H5, "常见误解")
-P6_MUST = at("part 6, must-remember", H6, "必记")
-P6_CONC = at("part 6, conclusion", H6, "结论")
-P6_MIS = at("part 6, misconceptions", H6, "常见误解")
-P7_TABLE = at("part 7, §一: the table of the six parts", H7_TABLE)
-P7_MISTAKES = at("part 7, §四: the table of misconceptions", H7_MISTAKES)
-P7_LINES = at("part 7, §三: the threads through the series", H7_LINES)
-P7_D = at("part 7, §五.D: the mastery criteria", H7_D)
-L1_REC = at("L1 overview, §七: the minimal record", L1_RECORD)
+def at(english: str, *chinese: str, **fields) -> str:
+    """A re-read pointer: the English (a message id, ``fields`` filled in), then the course's headings verbatim."""
+    text = f"{english.format(**fields)} — " + " · ".join(chinese)
+    _POINTERS[text] = (english, fields, chinese)
+    return text
+
+
+def pointer_text(reread: str) -> str:
+    """A re-read pointer made by :func:`at` in the current language; any other text as it is."""
+    if reread not in _POINTERS:
+        return reread
+    english, fields, chinese = _POINTERS[reread]
+    return f"{_(english, **fields)} — " + " · ".join(chinese)
+
+
+P1_MUST = at(N_("part 1, must-remember"), H1, "必记")
+P1_CONC = at(N_("part 1, conclusion"), H1, "结论")
+P1_MIS = at(N_("part 1, misconceptions"), H1, "常见误解")
+P2_MUST = at(N_("part 2, must-remember"), H2, "必记")
+P2_CONC = at(N_("part 2, conclusion"), H2, "结论")
+P2_MIS = at(N_("part 2, misconceptions"), H2, "常见误解")
+P3_MUST = at(N_("part 3, must-remember"), H3, "必记")
+P3_CONC = at(N_("part 3, conclusion (Autograd, the twenty lines)"), H3, "结论")
+P4_MUST = at(N_("part 4, must-remember"), H4, "必记")
+P4_CONC = at(N_("part 4, conclusion"), H4, "结论")
+P4_MIS = at(N_("part 4, misconceptions"), H4, "常见误解")
+P5_MUST = at(N_("part 5, must-remember"), H5, "必记")
+P5_CONC = at(N_("part 5, conclusion"), H5, "结论")
+P5_MIS = at(N_("part 5, misconceptions"), H5, "常见误解")
+P6_MUST = at(N_("part 6, must-remember"), H6, "必记")
+P6_CONC = at(N_("part 6, conclusion"), H6, "结论")
+P6_MIS = at(N_("part 6, misconceptions"), H6, "常见误解")
+P7_TABLE = at(N_("part 7, §一: the table of the six parts"), H7_TABLE)
+P7_MISTAKES = at(N_("part 7, §四: the table of misconceptions"), H7_MISTAKES)
+P7_LINES = at(N_("part 7, §三: the threads through the series"), H7_LINES)
+P7_D = at(N_("part 7, §五.D: the mastery criteria"), H7_D)
+L1_REC = at(N_("L1 overview, §七: the minimal record"), L1_RECORD)
 
 
 def p7(set_: str, n: int, *, followup: bool = False) -> str:
     """Part 7's answer to question n of set A, B or C (its key points, or its follow-ups)."""
     heading = {"A": H7_A, "B": H7_B, "C": H7_C}[set_]
     if set_ == "C":
-        part = "追问方向" if followup else "答案要点"
-        return at(
-            f"part 7, §五.{set_} question {n}, {'follow-up directions' if followup else 'key points'}", heading, part
-        )
-    return at(f"part 7, §五.{set_} question {n}, its answer", heading, "答案")
+        if followup:
+            return at(N_("part 7, §五.{set} question {n}, follow-up directions"), heading, "追问方向", set=set_, n=n)
+        return at(N_("part 7, §五.{set} question {n}, key points"), heading, "答案要点", set=set_, n=n)
+    return at(N_("part 7, §五.{set} question {n}, its answer"), heading, "答案", set=set_, n=n)
 
 
 # ---------------------------------------------------------------- what the course says
 # Shown with the expected value (for a recall key point: after repeated misses or --reveal).
-L_GIL = (
+L_GIL = N_(
     "the GIL lets one thread run Python bytecode at a time: CPU-bound threads give ~1.0x "
     "(serial / 8 threads / 8 processes = 0.46 / 0.46 / 0.15 s); processes, not threads, speed it up "
     "— 「GIL 让 CPU 密集的线程不并行，进程池才有用」"
 )
-L_STREAM = (
+L_STREAM = N_(
     "chain generators read -> filter -> dedupe -> count: one record plus the dedupe hash set is in "
     "memory, so the peak does not depend on the file's size — 「生成器让峰值内存与文件大小无关」"
 )
-L_LIST = (
+L_LIST = N_(
     "a JSONL file read into a list of json.loads'd records peaks at about 5x its size (19.4 MB -> "
     "102.9 MB, 5.3x): 8 GB needs ~40 GB, 10 GB ~50 GB — 「按 5 倍算，10 GB 读成 list 要 50 GB」"
 )
-L_BROADCAST = (
+L_BROADCAST = N_(
     "broadcasting: align from the right; each dimension equal, or one of them 1 (or missing); the 1 "
     "is stretched — 「广播三条规则：右对齐；每维相等或其中一个是 1；为 1 的被复制」"
 )
-L_INDEX = (
+L_INDEX = N_(
     "nbytes = elements x bytes per element (bf16: 2); an integer index removes its dimension, a slice "
     "keeps it — 「整数索引消灭一维、切片保留一维」"
 )
-L_EINSUM = (
+L_EINSUM = N_(
     "QK^T is 'btd,bsd->bts', PV is 'bts,bsd->btd'; with heads 'bhtd,bhsd->bhts' — "
     '「\\(QK^T\\) 是 "btd,bsd->bts"，\\(PV\\) 是 "bts,bsd->btd"」'
 )
-L_TOL = (
+L_TOL = N_(
     "match a reference implementation to floating-point precision: float32 ~1e-6, float64 ~1e-12 — "
     "「对数值的标准：float32 约 \\(10^{-6}\\)、float64 约 \\(10^{-12}\\)」"
 )
-L_CI = (
+L_CI = N_(
     "ci95 = 1.96 sqrt(p(1-p)/n): 80 questions give ±10.9 points, too wide to tell 5 points apart — "
     "「ci95 \\(= 1.96\\sqrt{\\hat p(1 - \\hat p)/n}\\)」"
 )
-L_BANDS = (
+L_BANDS = N_(
     "several seeds: report mean and std, plot the mean with a shaded band; only bands that do not "
     "overlap show a difference — 「两条阴影带后期不重叠才算差别」"
 )
-L_LNV = (
+L_LNV = N_(
     "the first-step loss should be ln V (a fresh model predicts about uniformly): 5.07 ~ ln 128 = 4.85; "
     "far above it means the output layer's initial logits are too large — "
     "「第一步 loss 该是 \\(\\ln V\\)」"
 )
-L_ACCUM = (
+L_ACCUM = N_(
     "backward() adds into .grad, it never overwrites: every step needs zero_grad, and gradient "
     "accumulation needs no extra code — 「backward() 累加所以要 zero_grad」"
 )
-L_LOOP = (
+L_LOOP = N_(
     "the twenty lines add four things to the tutorial's five: autocast(bfloat16), .float() logits with "
     "ignore_index=-100, clip_grad_norm_(1.0), warmup + cosine; and zero_grad(set_to_none=True) after the "
     "step — 「.float() / ignore_index=-100 / clip_grad_norm_(1.0)」"
 )
-L_IGNORE = (
+L_IGNORE = N_(
     "the label ignore index is -100: cross_entropy leaves those positions out — 「ignore_index=-100 是 SFT 的 "
     "loss mask」"
 )
-L_16 = (
+L_16 = N_(
     "16 bytes per trainable parameter = bf16 weight 2 + bf16 gradient 2 + fp32 master weight 4 + AdamW's "
     "two moments 4 + 4; a frozen parameter keeps its bf16 weight only — "
     "「16 字节 / 可训练参数 = bf16 权重 2 + bf16 梯度 2 + fp32 主权重 4 + AdamW 两个矩 4 + 4」"
 )
-L_LORA_STATE = (
+L_LORA_STATE = N_(
     "LoRA freezes the base and keeps one bf16 copy (2 bytes/param); only the adapters pay the 16 "
     "bytes: Llama-3-8B 16.1 + 0.67 = 16.7 GB; full 128.5 GB; QLoRA 4.4 + 0.67 ~ 5.1 GB"
 )
-L_ACT = (
+L_ACT = N_(
     "activations are outside the account: proportional to B x T x layers x d, not to the parameters "
     "(Llama-3-8B, B=1, T=4096: ~16.5 GiB, about 6 d-sized + 3 d_ff-sized tensors per token and layer); "
     "gradient checkpointing keeps only each layer's input (1.0 GiB) for ~30% more compute"
 )
-L_OOM = (
+L_OOM = N_(
     "attribute an OOM by when it happens: at load, the weights; at the first backward, gradients and "
     "state; with longer sequences, activations (KV cache at inference); LoRA and still OOM: "
     "activations — 「OOM 按爆的时机归因」"
 )
-L_DDP = (
+L_DDP = N_(
     "DDP keeps a full replica (state + its own activations) on every GPU and all-reduces the gradients "
     "(= an n-times larger batch); it needs the model to fit one GPU, otherwise FSDP shards parameters, "
     "gradients and state (128.5 GB over 8 GPUs: 16 GB each)"
 )
-L_LORA = (
+L_LORA = N_(
     "LoRA adds (alpha/r) B A x: r x (in + out) parameters per hooked linear, linear in r; "
     "target_modules='all-linear' hooks the seven linears of every block (not lm_head); r = 16, "
     "alpha = 32 (alpha = 2r); Qwen2.5-0.5B r=16: 8.80M trainable; merging gives W' = W + (alpha/r) B A"
 )
-L_EOS = (
+L_EOS = N_(
     "the end-of-sequence token must be in the loss, and often enough: mask the prompt and the padding "
     "to -100 by position, keep the EOS label; 85% of a batch's labels were -100 — "
     "「结束符必须进 loss、且要见够多次」"
 )
-L_RIDGE = (
+L_RIDGE = N_(
     "ridge = peak FLOP/s / bandwidth = 989e12 / 3.35e12 ~ 295 FLOP/byte; decode reads every weight once "
     "for 2 FLOPs per token: intensity = batch; time = max(FLOPs / peak, bytes / bandwidth)"
 )
-L_DECODE = (
+L_DECODE = N_(
     "decode floor = bytes of the weights / bandwidth: 16.06 GB / 3.35 TB/s ~ 4.8 ms per token; "
     "quantization (fewer bytes) speeds memory-bound decode, not compute-bound training"
 )
-L_KV = (
+L_KV = N_(
     "KV cache per token = 2 (K and V) x layers x n_kv_heads x head_dim x bytes: Llama-3-8B "
     "2 x 8 x 128 x 32 x 2 = 131,072 B; GQA's fewer KV heads shrink it"
 )
-L_PROF = (
+L_PROF = N_(
     "in a profiler table GEMM + attention should dominate; backward ~ 2x forward; device time much "
     "smaller than wall time means the device idles (data loading, .item() syncs, launches); "
     "copy_ / contiguous at the top means shape conversions"
 )
-L_RECORD = (
+L_RECORD = N_(
     "the minimal run record has seven items: run id, commit, config, data version, seed, environment, "
     "metrics — 「七项记录：run id · commit · 配置文件 · 数据版本 · seed · 环境 · 指标」"
 )
-L_SEED = (
+L_SEED = N_(
     "the same seed twice must give the identical result (3.237898 both times); another seed moved a "
     "20-step run by 0.14 — 「同 seed 两次 3.237898 一致，seed 1 差 0.1404」"
 )
 
 # The rules without the course's numbers, for key points whose expected value is shown at the first
 # failure (``kp``): what they teach must not give away a value a ``fact`` key point withholds.
-L_GIL_RULE = (
+L_GIL_RULE = N_(
     "the GIL lets one thread run Python bytecode at a time: CPU-bound threads keep one core busy; worker "
     "processes, each with its own interpreter, run on several — 「GIL 让 CPU 密集的线程不并行，"
     "进程池才有用」"
 )
-L_ACT_RULE = (
+L_ACT_RULE = N_(
     "activations are outside the account: they grow with B x T x layers x d, not with the parameters; "
     "gradient checkpointing keeps only each layer's input and recomputes the rest — 「激活是账外的一块」"
 )
-L_LORA_RULE = (
+L_LORA_RULE = N_(
     "LoRA adds (alpha/r) B A x beside a frozen linear: r x (in + out) parameters per hooked linear; "
     "target_modules='all-linear' hooks every linear of the blocks, not lm_head; merging folds it in: "
     "W' = W + (alpha/r) B A, the base model's shape"
 )
-L_KV_RULE = (
+L_KV_RULE = N_(
     "the KV cache keeps K and V of every layer for every token: two [B, n_kv_heads, T, head_dim] tensors "
     "per layer; GQA's fewer KV heads shrink it"
 )
-L_EOS_RULE = (
+L_EOS_RULE = N_(
     "the end-of-sequence token must be in the loss, and often enough: the prompt and the padding are left "
     "out of it, the answer and its EOS kept — 「结束符必须进 loss、且要见够多次」"
 )
-L_BYTES_RULE = (
+L_BYTES_RULE = N_(
     "every tensor a step keeps counts numel x element_size: the weights (a tied embedding once), a "
     "gradient per trainable parameter and the optimizer's state — 「numel() × element_size() "
     "是任何张量的字节数」"
 )
-L_AMP = (
+L_AMP = N_(
     "autocast(bfloat16) runs the matmuls in bf16 and keeps reductions such as the loss in fp32; the parameters "
     "stay fp32 — 「autocast(bfloat16) 是混合精度」"
 )
-L_FLOAT_LOSS = (
+L_FLOAT_LOSS = N_(
     "the loss is computed on fp32 logits, over the labelled positions only (the prompt and the padding are "
     "no targets) — 「.float() 是 softmax 的数值」"
 )
-L_SCHEDULE = "the learning rate warms up, then decays along a cosine to its minimum — 「不 warmup 前几步可能发散」"
-L_LINES = (
+L_SCHEDULE = N_("the learning rate warms up, then decays along a cosine to its minimum — 「不 warmup 前几步可能发散」")
+L_LINES = N_(
     "forward, loss, backward(), clip, optimizer.step(), scheduler.step(), zero_grad: each line guards against "
     "its own accident — 「二十行里每一行对应一个概念」"
 )
-L_TRACE = (
+L_TRACE = N_(
     "each line of the loop leaves its sign in a trace: the lr moves only when the scheduler steps, the norm at "
     "the step stays bounded only when clipped, gradients pile up across steps unless cleared — "
     "「backward() 累加所以要 zero_grad」"
@@ -454,25 +511,27 @@ CATALOG: tuple[Exercise, ...] = (
         "r_recall",
         "R",
         7,
-        "Must-remember numbers and conclusions of the six parts",
-        fact("bytes_per_param", "the bytes one trainable parameter costs, part by part", P4_MUST, L_16),
-        fact("ridge_point", "the ridge point of the roofline", P6_MUST, L_RIDGE),
-        fact("decode_floor", "the decode floor of one token at batch 1, in ms", P6_MUST, L_DECODE),
-        fact("kv_cache_per_token", "the KV-cache bytes of one token", P6_MUST, L_KV),
-        fact("first_step_loss", "the loss of the first training step for a vocabulary of V tokens", P3_MUST, L_LNV),
-        fact("ignore_index", "the label value that takes a position out of the loss", P3_MUST, L_IGNORE),
-        fact("einsum_qk", "the einsum subscripts of the scores QK^T", P2_MUST, L_EINSUM),
-        fact("einsum_pv", "the einsum subscripts of the output PV", P2_MUST, L_EINSUM),
-        fact("ci95", "the half-width of an accuracy's 95% interval", P2_MUST, L_CI),
-        fact("thread_speedup", "the thread speed-up of CPU-bound Python", P1_MUST, L_GIL),
+        N_("Must-remember numbers and conclusions of the six parts"),
+        fact("bytes_per_param", N_("the bytes one trainable parameter costs, part by part"), P4_MUST, L_16),
+        fact("ridge_point", N_("the ridge point of the roofline"), P6_MUST, L_RIDGE),
+        fact("decode_floor", N_("the decode floor of one token at batch 1, in ms"), P6_MUST, L_DECODE),
+        fact("kv_cache_per_token", N_("the KV-cache bytes of one token"), P6_MUST, L_KV),
+        fact("first_step_loss", N_("the loss of the first training step for a vocabulary of V tokens"), P3_MUST, L_LNV),
+        fact("ignore_index", N_("the label value that takes a position out of the loss"), P3_MUST, L_IGNORE),
+        fact("einsum_qk", N_("the einsum subscripts of the scores QK^T"), P2_MUST, L_EINSUM),
+        fact("einsum_pv", N_("the einsum subscripts of the output PV"), P2_MUST, L_EINSUM),
+        fact("ci95", N_("the half-width of an accuracy's 95% interval"), P2_MUST, L_CI),
+        fact("thread_speedup", N_("the thread speed-up of CPU-bound Python"), P1_MUST, L_GIL),
         fact(
             "part_topics",
-            "which part teaches which topic",
+            N_("which part teaches which topic"),
             P7_TABLE,
-            "1 Python, 2 NumPy / Pandas / Matplotlib, 3 the training loop, 4 memory arithmetic (mixed "
-            "precision, the account, multi-GPU), 5 Hugging Face, 6 GPU intuition & experiment management",
+            N_(
+                "1 Python, 2 NumPy / Pandas / Matplotlib, 3 the training loop, 4 memory arithmetic (mixed "
+                "precision, the account, multi-GPU), 5 Hugging Face, 6 GPU intuition & experiment management"
+            ),
         ),
-        fact("run_record_items", "the items of the minimal run record", P6_MUST, L_RECORD),
+        fact("run_record_items", N_("the items of the minimal run record"), P6_MUST, L_RECORD),
         question="哪些数字与结论必须能脱口而出？",
         forbidden=(
             "5 x",
@@ -515,29 +574,33 @@ CATALOG: tuple[Exercise, ...] = (
         "a1_streaming",
         "A",
         1,
-        "A JSONL corpus larger than memory would like",
+        N_("A JSONL corpus larger than memory would like"),
         kp(
             "pipeline_counts",
-            "read -> filter -> exact dedupe -> count gives the right counts on generated files",
+            N_("read -> filter -> exact dedupe -> count gives the right counts on generated files"),
             P1_CONC,
             L_STREAM,
         ),
         kp(
             "peak_vs_file_size",
-            "the pipeline's peak memory, read from outside its process (VmHWM, VmPeak), on a small and a large file",
+            N_(
+                "the pipeline's peak memory, read from outside its process (VmHWM, VmPeak), on a small and a large file"
+            ),
             P1_MUST,
             L_STREAM,
         ),
         kp(
             "runs_under_rlimit",
-            "the pipeline finishes under an address-space limit set before the learner's "
-            "code runs, well below what holding the records would take",
+            N_(
+                "the pipeline finishes under an address-space limit set before the learner's "
+                "code runs, well below what holding the records would take"
+            ),
             P1_MUST,
             L_STREAM,
         ),
         fact(
             "fits_in_memory",
-            "whether a JSONL file read into a list fits in RAM, against the measured list peak",
+            N_("whether a JSONL file read into a list fits in RAM, against the measured list peak"),
             P1_MUST,
             L_LIST,
         ),
@@ -569,26 +632,29 @@ CATALOG: tuple[Exercise, ...] = (
         "a2_nbytes_index",
         "A",
         2,
-        "Bytes of a tensor and the shape after indexing",
+        N_("Bytes of a tensor and the shape after indexing"),
         kp(
-            "nbytes_matches_meta_tensor", "nbytes(shape, dtype) against a meta-device tensor's nbytes", P2_CONC, L_INDEX
-        ),
-        kp(
-            "half_precision_nbytes",
-            "nbytes of bfloat16 and float16 tensors, the course's example first",
+            "nbytes_matches_meta_tensor",
+            N_("nbytes(shape, dtype) against a meta-device tensor's nbytes"),
             P2_CONC,
             L_INDEX,
         ),
-        kp("integer_index_shape", "the shape after an integer index, the course's example first", P2_CONC, L_INDEX),
+        kp(
+            "half_precision_nbytes",
+            N_("nbytes of bfloat16 and float16 tensors, the course's example first"),
+            P2_CONC,
+            L_INDEX,
+        ),
+        kp("integer_index_shape", N_("the shape after an integer index, the course's example first"), P2_CONC, L_INDEX),
         kp(
             "slice_shape",
-            "the shape after a slice (also of one element or none), the course's example first",
+            N_("the shape after a slice (also of one element or none), the course's example first"),
             P2_CONC,
             L_INDEX,
         ),
         kp(
             "full_index_expressions",
-            "shapes after mixed index expressions (ellipsis, None, negative ints, steps)",
+            N_("shapes after mixed index expressions (ellipsis, None, negative ints, steps)"),
             P2_CONC,
             L_INDEX,
         ),
@@ -617,12 +683,15 @@ CATALOG: tuple[Exercise, ...] = (
         "a3_broadcast",
         "A",
         2,
-        "Broadcast two shapes",
+        N_("Broadcast two shapes"),
         kp(
-            "matches_numpy", "broadcast_shape against np.broadcast_shapes on broadcastable shapes", P2_MUST, L_BROADCAST
+            "matches_numpy",
+            N_("broadcast_shape against np.broadcast_shapes on broadcastable shapes"),
+            P2_MUST,
+            L_BROADCAST,
         ),
-        kp("different_lengths", "shapes of different lengths, the course's example first", P2_MUST, L_BROADCAST),
-        kp("raises_on_incompatible", "incompatible shapes raise ValueError, as numpy does", P2_MUST, L_BROADCAST),
+        kp("different_lengths", N_("shapes of different lengths, the course's example first"), P2_MUST, L_BROADCAST),
+        kp("raises_on_incompatible", N_("incompatible shapes raise ValueError, as numpy does"), P2_MUST, L_BROADCAST),
         question="(8, 1, 64) + (16, 64) 能广播吗？结果什么形状？",
         forbidden=(
             "(8, 16, 64)",
@@ -642,16 +711,16 @@ CATALOG: tuple[Exercise, ...] = (
         "a4_grad_accum",
         "A",
         3,
-        "What backward() does to .grad, and gradient accumulation",
+        N_("What backward() does to .grad, and gradient accumulation"),
         kp(
             "repeated_backward",
-            "w.grad after k backward calls without clearing, against autograd, the course's example first",
+            N_("w.grad after k backward calls without clearing, against autograd, the course's example first"),
             P3_CONC,
             L_ACCUM,
         ),
         kp(
             "matches_full_batch",
-            "an accumulation step over micro-batches of different lengths against the full-batch gradient (1e-6)",
+            N_("an accumulation step over micro-batches of different lengths against the full-batch gradient (1e-6)"),
             P3_CONC,
             L_ACCUM,
         ),
@@ -676,19 +745,19 @@ CATALOG: tuple[Exercise, ...] = (
         "a5_first_loss",
         "A",
         3,
-        "The loss of the first training step",
-        fact("expected_first_loss", "the expected first-step loss for drawn vocabulary sizes", P3_MUST, L_LNV),
+        N_("The loss of the first training step"),
+        fact("expected_first_loss", N_("the expected first-step loss for drawn vocabulary sizes"), P3_MUST, L_LNV),
         fact(
             "flags_suspicious_loss",
-            "the judgement on first losses that are clearly fine or clearly too high",
+            N_("the judgement on first losses that are clearly fine or clearly too high"),
             P3_MUST,
             L_LNV,
         ),
         fact(
             "init_first_loss",
-            "the first loss of a real tiny GPT with the learner's output-layer init",
+            N_("the first loss of a real tiny GPT with the learner's output-layer init"),
             P3_MUST,
-            L_LNV + "; keep a logit's std (about std(weight) x sqrt(d)) well below 1, e.g. std 0.02",
+            (L_LNV, N_("; keep a logit's std (about std(weight) x sqrt(d)) well below 1, e.g. std 0.02")),
         ),
         question="用 Qwen2.5-0.5B（词表 151936）从头初始化训练，第一步 loss 应约多少？看到 15.0 说明什么？",
         forbidden=(
@@ -711,23 +780,25 @@ CATALOG: tuple[Exercise, ...] = (
         "a6_training_state",
         "A",
         4,
-        "Full vs LoRA training-state memory",
+        N_("Full vs LoRA training-state memory"),
         fact(
             "full_finetune_bytes",
-            "full fine-tuning's training-state bytes, the course's 3B question first",
+            N_("full fine-tuning's training-state bytes, the course's 3B question first"),
             P4_MUST,
             L_16,
         ),
         fact(
             "lora_bytes",
-            "LoRA's training-state bytes (frozen base + adapters), the course's 3B question first",
+            N_("LoRA's training-state bytes (frozen base + adapters), the course's 3B question first"),
             P4_CONC,
-            L_16 + "; " + L_LORA_STATE,
+            (L_16, N_("; "), L_LORA_STATE),
         ),
         kp(
             "matches_real_tensors",
-            "the total and its parts against real tensors after one step (full and peft LoRA), set up in "
-            "the course's bf16 convention",
+            N_(
+                "the total and its parts against real tensors after one step (full and peft LoRA), set up in "
+                "the course's bf16 convention"
+            ),
             P4_MUST,
             L_16,
         ),
@@ -756,25 +827,31 @@ CATALOG: tuple[Exercise, ...] = (
         "a7_activations",
         "A",
         4,
-        "Activation memory, with and without checkpointing",
+        N_("Activation memory, with and without checkpointing"),
         kp(
             "growth_with_inputs",
-            "how the activation estimate grows with B, T, the vocabulary and the dtype, "
-            "against the measured growth (ratios within 1.2x)",
+            N_(
+                "how the activation estimate grows with B, T, the vocabulary and the dtype, "
+                "against the measured growth (ratios within 1.2x)"
+            ),
             P4_MUST,
-            "the expected values are measured ratios, shown as they are: the saved tensors grow with what the "
-            "blocks process, and bf16 saves some tensors in fp32 (RMSNorm's upcast)",
+            N_(
+                "the expected values are measured ratios, shown as they are: the saved tensors grow with what the "
+                "blocks process, and bf16 saves some tensors in fp32 (RMSNorm's upcast)"
+            ),
         ),
         fact(
             "checkpointed_bytes",
-            "activations under gradient checkpointing against the measured bytes, and the course's model",
+            N_("activations under gradient checkpointing against the measured bytes, and the course's model"),
             P4_MUST,
             L_ACT,
         ),
         kp(
             "tracks_measurement",
-            "activations without checkpointing within 0.5x-1.25x of the bytes measured with "
-            "saved_tensors_hooks on real Llama models",
+            N_(
+                "activations without checkpointing within 0.5x-1.25x of the bytes measured with "
+                "saved_tensors_hooks on real Llama models"
+            ),
             P4_MUST,
             L_ACT_RULE,
         ),
@@ -805,15 +882,15 @@ CATALOG: tuple[Exercise, ...] = (
         "a8_lora_params",
         "A",
         5,
-        "LoRA's trainable parameters from a config",
+        N_("LoRA's trainable parameters from a config"),
         kp(
             "matches_peft",
-            "the count against peft on a meta-device model for drawn configs and targets",
+            N_("the count against peft on a meta-device model for drawn configs and targets"),
             P5_MUST,
             L_LORA_RULE,
         ),
-        fact("qwen_0_5b", "the course's Qwen2.5-0.5B at r = 16, all-linear", P5_MUST, L_LORA),
-        fact("change_with_r", "how the count changes with r", p7("A", 8), L_LORA),
+        fact("qwen_0_5b", N_("the course's Qwen2.5-0.5B at r = 16, all-linear"), P5_MUST, L_LORA),
+        fact("change_with_r", N_("how the count changes with r"), p7("A", 8), L_LORA),
         question="第五篇的 0.5B 模型 \\(r = 16\\) 时可训练 8.80M、训练状态 141 MB；把 r 改成 32，两者各变成多少？",
         forbidden=(
             "17.6",
@@ -839,21 +916,24 @@ CATALOG: tuple[Exercise, ...] = (
         "a9_kv_cache",
         "A",
         6,
-        "KV-cache bytes, and whether they fit",
+        N_("KV-cache bytes, and whether they fit"),
         kp(
             "matches_dynamic_cache",
-            "the bytes against a real DynamicCache after a forward of a tiny GQA model",
+            N_("the bytes against a real DynamicCache after a forward of a tiny GQA model"),
             P6_MUST,
             L_KV_RULE,
         ),
         fact(
-            "llama3_8b_per_token", "the course's Llama-3-8B per token, and real configs for drawn B x T", P6_MUST, L_KV
+            "llama3_8b_per_token",
+            N_("the course's Llama-3-8B per token, and real configs for drawn B x T"),
+            P6_MUST,
+            L_KV,
         ),
         fact(
             "fits_decision",
-            "the decision on GPUs drawn around the exact need, the course's question first",
+            N_("the decision on GPUs drawn around the exact need, the course's question first"),
             P6_CONC,
-            L_KV + "; weights + KV cache must fit: 128 x 4K on Llama-3-8B is 68.7 GB + 16 GB ~ 85 GB > 80 GB",
+            (L_KV, N_("; weights + KV cache must fit: 128 x 4K on Llama-3-8B is 68.7 GB + 16 GB ~ 85 GB > 80 GB")),
         ),
         question="Llama-3-8B bf16 推理，128 个并发请求、每个 4K 上下文，KV cache 多大？加上权重能不能放进一张 80 GB "
         "卡？",
@@ -875,17 +955,17 @@ CATALOG: tuple[Exercise, ...] = (
         "a10_profile_idle",
         "A",
         6,
-        "Where did the step's time go",
-        fact("idle_fraction", "the device's idle fraction, the course's question first", P6_MUST, L_PROF),
+        N_("Where did the step's time go"),
+        fact("idle_fraction", N_("the device's idle fraction, the course's question first"), P6_MUST, L_PROF),
         kp(
             "device_time_from_ops",
-            "device time from the op rows of a real profile",
+            N_("device time from the op rows of a real profile"),
             P6_CONC,
-            "a row's total time includes the ops it called: add up self times, or nested work counts twice",
+            N_("a row's total time includes the ops it called: add up self times, or nested work counts twice"),
         ),
         kp(
             "classifies_real_profiles",
-            "the label of real torch.profiler runs whose time goes to different places",
+            N_("the label of real torch.profiler runs whose time goes to different places"),
             P6_MUST,
             L_PROF,
         ),
@@ -918,24 +998,26 @@ CATALOG: tuple[Exercise, ...] = (
         "b1_lora_oom",
         "B",
         4,
-        "A LoRA SFT whose account fits, and still runs out of memory",
-        fact("overflowing_block", "which block overflows, on drawn budgets and the course's", P4_MIS, L_ACT),
+        N_("A LoRA SFT whose account fits, and still runs out of memory"),
+        fact("overflowing_block", N_("which block overflows, on drawn budgets and the course's"), P4_MIS, L_ACT),
         fact(
             "activations_at_new_shape",
-            "activations at a new B, T against real models, and the course's 8B",
+            N_("activations at a new B, T against real models, and the course's 8B"),
             P4_MUST,
             L_ACT,
         ),
         fact(
             "activations_after_fix",
-            "activations after the fix that keeps the model, B and T, against the "
-            "measurement, and the course's 8B at B=4, T=8192",
+            N_(
+                "activations after the fix that keeps the model, B and T, against the "
+                "measurement, and the course's 8B at B=4, T=8192"
+            ),
             P4_MUST,
             L_ACT,
         ),
         kp(
             "plans_that_fit",
-            "the other two plans against the constraints they must meet, on drawn budgets",
+            N_("the other two plans against the constraints they must meet, on drawn budgets"),
             P3_CONC,
             L_ACCUM,
         ),
@@ -974,14 +1056,16 @@ CATALOG: tuple[Exercise, ...] = (
         "b2_is_it_real",
         "B",
         6,
-        "Half a point better: is it real?",
-        fact("record_diff", "which settings two run records differ in", P6_MUST, L_RECORD),
+        N_("Half a point better: is it real?"),
+        fact("record_diff", N_("which settings two run records differ in"), P6_MUST, L_RECORD),
         kp(
             "score_verdict",
-            "the verdict on drawn seed scores and eval sizes, and course-like cases (part 2's "
-            "five-seed example among them, under the stub's band width)",
+            N_(
+                "the verdict on drawn seed scores and eval sizes, and course-like cases (part 2's "
+                "five-seed example among them, under the stub's band width)"
+            ),
             P2_MUST,
-            L_BANDS + "; " + L_CI,
+            (L_BANDS, N_("; "), L_CI),
         ),
         question="两次”同样配置”的 SFT，评测差 0.5 个点，同事说新配置更好。用哪几篇的什么判断？",
         forbidden=(
@@ -1004,16 +1088,16 @@ CATALOG: tuple[Exercise, ...] = (
         "b3_never_stops",
         "B",
         5,
-        "The model answers but never stops",
+        N_("The model answers but never stops"),
         fact(
             "padded_batch_labels",
-            "the labels of real right-padded batches, against the reference data path",
+            N_("the labels of real right-padded batches, against the reference data path"),
             P5_MUST,
             L_EOS,
         ),
         kp(
             "collator_diagnosis",
-            "the findings on batches labelled by the reference and by buggy collators",
+            N_("the findings on batches labelled by the reference and by buggy collators"),
             P5_MUST,
             L_EOS_RULE,
             hint_answers=True,
@@ -1047,11 +1131,16 @@ CATALOG: tuple[Exercise, ...] = (
         "b4_merged_decode",
         "B",
         6,
-        "The decode floor of a merged LoRA model",
-        fact("decode_floor", "the batch-1 decode floor on drawn models and cards, and the course's", P6_MUST, L_DECODE),
+        N_("The decode floor of a merged LoRA model"),
+        fact(
+            "decode_floor",
+            N_("the batch-1 decode floor on drawn models and cards, and the course's"),
+            P6_MUST,
+            L_DECODE,
+        ),
         kp(
             "merged_logits",
-            "the merged model, loaded into a plain base model, against the unmerged logits",
+            N_("the merged model, loaded into a plain base model, against the unmerged logits"),
             P5_MUST,
             L_LORA_RULE,
             hint_answers=True,
@@ -1083,22 +1172,25 @@ CATALOG: tuple[Exercise, ...] = (
         "b5_ddp",
         "B",
         4,
-        "A LoRA SFT on 8 GPUs in DDP mode",
+        N_("A LoRA SFT on 8 GPUs in DDP mode"),
         kp(
             "per_gpu_memory",
-            "bytes per GPU under DDP, against a real LoRA replica's state",
+            N_("bytes per GPU under DDP, against a real LoRA replica's state"),
             P4_CONC,
             L_DDP,
             hint_answers=True,
         ),
         fact(
-            "effective_batch", "the effective batch, and the all-reduce against the full-batch gradient", P4_CONC, L_DDP
+            "effective_batch",
+            N_("the effective batch, and the all-reduce against the full-batch gradient"),
+            P4_CONC,
+            L_DDP,
         ),
         kp(
             "launch_command",
-            "the launch command, as torchrun's own parser reads it",
+            N_("the launch command, as torchrun's own parser reads it"),
             P1_MUST,
-            "torchrun --nproc_per_node=N starts N processes, one per GPU (accelerate launch does the same)",
+            N_("torchrun --nproc_per_node=N starts N processes, one per GPU (accelerate launch does the same)"),
             hint_answers=True,
         ),
         question="用 accelerate launch 在 8 卡上跑 8B LoRA SFT，DDP 模式。"
@@ -1126,40 +1218,50 @@ CATALOG: tuple[Exercise, ...] = (
         "c1_70b_plan",
         "C",
         4,
-        "A 70B fine-tuning plan",
+        N_("A 70B fine-tuning plan"),
         fact(
             "bytes_per_param_parts",
-            "the bytes per trainable parameter by part, against real tensors after one AdamW step",
+            N_("the bytes per trainable parameter by part, against real tensors after one AdamW step"),
             p7("C", 1),
             L_16,
         ),
-        fact("full_finetune_total", "full fine-tuning's state and GPU count, the course's 70B first", p7("C", 1), L_16),
+        fact(
+            "full_finetune_total",
+            N_("full fine-tuning's state and GPU count, the course's 70B first"),
+            p7("C", 1),
+            L_16,
+        ),
         fact(
             "lora_total",
-            "LoRA's state against real peft tensors set up in the course's bf16 convention, and the "
-            "course's 70B at 1.3%",
+            N_(
+                "LoRA's state against real peft tensors set up in the course's bf16 convention, and the "
+                "course's 70B at 1.3%"
+            ),
             p7("C", 1),
-            L_16 + "; " + L_LORA_STATE,
+            (L_16, N_("; "), L_LORA_STATE),
         ),
         kp(
             "per_gpu_with_activations",
-            "bytes per GPU with activations, under DDP and FSDP",
+            N_("bytes per GPU with activations, under DDP and FSDP"),
             p7("C", 1),
-            L_ACT_RULE + "; DDP keeps the whole state on every GPU, FSDP shards it; neither shards the activations",
+            (
+                L_ACT_RULE,
+                N_("; DDP keeps the whole state on every GPU, FSDP shards it; neither shards the activations"),
+            ),
         ),
-        fact("ddp_vs_fsdp", "the choice between DDP and FSDP, and each one's bytes per GPU", p7("C", 1), L_DDP),
+        fact("ddp_vs_fsdp", N_("the choice between DDP and FSDP, and each one's bytes per GPU"), p7("C", 1), L_DDP),
         fact(
             "qlora_state",
-            "follow-up: QLoRA's state, and the course's 70B",
+            N_("follow-up: QLoRA's state, and the course's 70B"),
             p7("C", 1, followup=True),
-            "QLoRA stores the frozen base in 4 bits, ~0.5 bytes per parameter: 70B QLoRA fits one 80 GB GPU",
+            N_("QLoRA stores the frozen base in 4 bits, ~0.5 bytes per parameter: 70B QLoRA fits one 80 GB GPU"),
             followup=True,
         ),
         fact(
             "inference_bytes",
-            "follow-up: the bytes bf16 inference needs",
+            N_("follow-up: the bytes bf16 inference needs"),
             p7("C", 1, followup=True),
-            "inference keeps only the bf16 weights: 2 of the 16 bytes, 1/8 of training",
+            N_("inference keeps only the bf16 weights: 2 of the 16 bytes, 1/8 of training"),
             followup=True,
         ),
         question="让你微调一个 70B 模型，全量还是 LoRA、几张 80 GB 卡？把账算给我看。",
@@ -1197,32 +1299,34 @@ CATALOG: tuple[Exercise, ...] = (
         "c2_loss_triage",
         "C",
         3,
-        "The loss does not fall: in what order do you look",
+        N_("The loss does not fall: in what order do you look"),
         fact(
             "first_loss_verdict",
-            "the first-loss verdict on real first losses of a char GPT and on drawn ones",
+            N_("the first-loss verdict on real first losses of a char GPT and on drawn ones"),
             p7("C", 2),
             L_LNV,
         ),
         kp(
             "shape_guard",
-            "the shape guard on shapes that torch's cross_entropy runs on silently",
+            N_("the shape guard on shapes that torch's cross_entropy runs on silently"),
             p7("C", 2),
-            "shapes: a wrong axis or view(-1, V) against transposed labels raises nothing; assert the shapes "
-            "before the loss — 「loss 前 assert 形状」",
+            N_(
+                "shapes: a wrong axis or view(-1, V) against transposed labels raises nothing; assert the shapes "
+                "before the loss — 「loss 前 assert 形状」"
+            ),
         ),
         kp(
             "missing_line",
-            "the missing line, read from real short runs with one line removed",
+            N_("the missing line, read from real short runs with one line removed"),
             p7("C", 2),
             L_TRACE,
             hint_answers=True,
         ),
         kp(
             "grad_norm_curve",
-            "follow-up: the judgement on drawn gradient-norm curves",
+            N_("follow-up: the judgement on drawn gradient-norm curves"),
             p7("C", 2, followup=True),
-            "a healthy curve: a larger first step, then small values; a later spike or a NaN is not healthy",
+            N_("a healthy curve: a larger first step, then small values; a later spike or a NaN is not healthy"),
             followup=True,
         ),
         question="训练 loss 不降或第一步就异常，你排查的顺序是什么？",
@@ -1254,31 +1358,33 @@ CATALOG: tuple[Exercise, ...] = (
         "c3_decode_roofline",
         "C",
         6,
-        "Why inference is fast only at large batch",
+        N_("Why inference is fast only at large batch"),
         kp(
             "decode_step_cost",
-            "a decode step's FLOPs and bytes against FlopCounterMode on a real model, and its intensity",
+            N_("a decode step's FLOPs and bytes against FlopCounterMode on a real model, and its intensity"),
             p7("C", 3),
             L_RIDGE,
         ),
         fact(
             "ridge",
-            "the ridge point and the roofline on drawn hardware, and the course's decode floor",
+            N_("the ridge point and the roofline on drawn hardware, and the course's decode floor"),
             p7("C", 3),
-            L_RIDGE + "; " + L_DECODE,
+            (L_RIDGE, N_("; "), L_DECODE),
         ),
         fact(
             "quantization_speedup",
-            "the roofline speed-up of quantization, for decode and for prefill / training",
+            N_("the roofline speed-up of quantization, for decode and for prefill / training"),
             p7("C", 3),
             L_DECODE,
         ),
         kp(
             "moe_decode_cost",
-            "follow-up: an MoE decode step's FLOPs and bytes",
+            N_("follow-up: an MoE decode step's FLOPs and bytes"),
             p7("C", 3, followup=True),
-            "MoE decode computes with each token's active experts only, but a batch's tokens reach different "
-            "experts: at a serving batch every expert's weights are read — 「FLOPs 降但全部专家权重都要读」",
+            N_(
+                "MoE decode computes with each token's active experts only, but a batch's tokens reach different "
+                "experts: at a serving batch every expert's weights are read — 「FLOPs 降但全部专家权重都要读」"
+            ),
             followup=True,
         ),
         question="为什么 LLM 推理 batch 大才快？量化为什么对推理有效、对训练用处不大？",
@@ -1314,32 +1420,34 @@ CATALOG: tuple[Exercise, ...] = (
         "c4_oom_attribution",
         "C",
         4,
-        "CUDA out of memory: which block",
+        N_("CUDA out of memory: which block"),
         kp(
             "memory_blocks",
-            "each block's bytes against real LoRA tensors (the course's bf16 convention, or peft's default)",
+            N_("each block's bytes against real LoRA tensors (the course's bf16 convention, or peft's default)"),
             p7("C", 4),
-            L_16 + "; " + L_OOM,
+            (L_16, N_("; "), L_OOM),
         ),
-        fact("oom_attribution", "the block of drawn OOM events and the course's", p7("C", 4), L_OOM),
+        fact("oom_attribution", N_("the block of drawn OOM events and the course's"), p7("C", 4), L_OOM),
         fact(
             "remedy_per_block",
-            "each block's remedies, and the largest batch that fits",
+            N_("each block's remedies, and the largest batch that fits"),
             p7("C", 4),
-            "weights: bf16 / quantize / more GPUs; grads and state: LoRA / FSDP / 8-bit optimizer; activations: "
-            "checkpointing / smaller batch + accumulation / shorter sequences; KV cache: fewer requests / "
-            "shorter context",
+            N_(
+                "weights: bf16 / quantize / more GPUs; grads and state: LoRA / FSDP / 8-bit optimizer; activations: "
+                "checkpointing / smaller batch + accumulation / shorter sequences; KV cache: fewer requests / "
+                "shorter context"
+            ),
         ),
         kp(
             "kv_cache_gqa",
-            "follow-up: the KV cache with GQA against a real DynamicCache",
+            N_("follow-up: the KV cache with GQA against a real DynamicCache"),
             p7("C", 4, followup=True),
             L_KV,
             followup=True,
         ),
         fact(
             "activation_estimate",
-            "follow-up: the course's activation estimate, on drawn configs and its 8B",
+            N_("follow-up: the course's activation estimate, on drawn configs and its 8B"),
             p7("C", 4, followup=True),
             L_ACT,
             followup=True,
@@ -1368,32 +1476,32 @@ CATALOG: tuple[Exercise, ...] = (
         "c5_four_additions",
         "C",
         3,
-        "The lines of an LLM training loop the MNIST tutorial lacks",
+        N_("The lines of an LLM training loop the MNIST tutorial lacks"),
         kp(
             "amp_step",
-            "under amp_dtype=bf16: the loss and the gradient against the course's loop; parameters' dtype",
+            N_("under amp_dtype=bf16: the loss and the gradient against the course's loop; parameters' dtype"),
             p7("C", 5),
             L_AMP,
             hint_answers=True,
         ),
         kp(
             "loss_value",
-            "the loss on targets with ignored positions, against the course's loss",
+            N_("the loss on targets with ignored positions, against the course's loss"),
             p7("C", 5),
             L_FLOAT_LOSS,
             hint_answers=True,
         ),
-        fact("step_gradient", "the gradient optimizer.step() sees, read from the weights", p7("C", 5), L_LOOP),
+        fact("step_gradient", N_("the gradient optimizer.step() sees, read from the weights"), p7("C", 5), L_LOOP),
         kp(
             "learning_rates",
-            "the learning rate of lr_at and of each optimizer.step()",
+            N_("the learning rate of lr_at and of each optimizer.step()"),
             p7("C", 5),
             L_SCHEDULE,
             hint_answers=True,
         ),
         kp(
             "accumulated_step",
-            "follow-up: an accumulated step against the full-batch gradient",
+            N_("follow-up: an accumulated step against the full-batch gradient"),
             p7("C", 5, followup=True),
             L_ACCUM,
             followup=True,
@@ -1428,27 +1536,27 @@ CATALOG: tuple[Exercise, ...] = (
         "c6_trustworthy",
         "C",
         6,
-        "A conclusion people can trust",
-        kp("seeds", "mean and sample std over seeds, and whether bands overlap", p7("C", 6), L_BANDS),
-        fact("ci95", "the ci95 half-width on drawn cases and the course's 80 questions", p7("C", 6), L_CI),
+        N_("A conclusion people can trust"),
+        kp("seeds", N_("mean and sample std over seeds, and whether bands overlap"), p7("C", 6), L_BANDS),
+        fact("ci95", N_("the ci95 half-width on drawn cases and the course's 80 questions"), p7("C", 6), L_CI),
         kp(
             "per_question_diff",
-            "the improved and degraded questions of two drawn eval tables (an inner merge)",
+            N_("the improved and degraded questions of two drawn eval tables (an inner merge)"),
             p7("C", 6),
-            "merge the two eval tables and read the questions that changed, not only the total",
+            N_("merge the two eval tables and read the questions that changed, not only the total"),
         ),
         fact(
             "run_record",
-            "the record's items and values against this interpreter and the data file",
+            N_("the record's items and values against this interpreter and the data file"),
             p7("C", 6),
             L_RECORD,
         ),
-        kp("seeded_reruns", "the experiment run twice with one seed and once with another", p7("C", 6), L_SEED),
+        kp("seeded_reruns", N_("the experiment run twice with one seed and once with another"), p7("C", 6), L_SEED),
         fact(
             "changed_data",
-            "follow-up: what the record says of a data file, and of the file once changed",
+            N_("follow-up: what the record says of a data file, and of the file once changed"),
             p7("C", 6, followup=True),
-            "the data version is the file's hash (or a datasets revision): changed data is another experiment",
+            N_("the data version is the file's hash (or a datasets revision): changed data is another experiment"),
             followup=True,
         ),
         question="你的实验结论要让人信，从设计到记录你会做哪些事？",
@@ -1480,27 +1588,34 @@ CATALOG: tuple[Exercise, ...] = (
         "c7_jsonl_plan",
         "C",
         1,
-        "Clean, dedupe and tokenize 10 GB of JSONL",
+        N_("Clean, dedupe and tokenize 10 GB of JSONL"),
         kp(
             "peak_memory",
-            "unique_texts's peak resident memory, read from outside, on a file and on it repeated 8x",
+            N_("unique_texts's peak resident memory, read from outside, on a file and on it repeated 8x"),
             p7("C", 7),
             L_STREAM,
         ),
         kp(
             "parallel_tokenizing",
-            "where the tokenizing's CPU time is spent, read from /proc",
+            N_("where the tokenizing's CPU time is spent, read from /proc"),
             p7("C", 7),
-            L_GIL_RULE + "; e.g. multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=...): a chunksize "
-            "sends a batch of texts per pickle round-trip",
+            (
+                L_GIL_RULE,
+                N_(
+                    "; e.g. multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=...): a chunksize "
+                    "sends a batch of texts per pickle round-trip"
+                ),
+            ),
         ),
-        kp("exact_dedupe", "exact dedupe of the cleaned texts, first occurrences in order", p7("C", 7), L_STREAM),
+        kp("exact_dedupe", N_("exact dedupe of the cleaned texts, first occurrences in order"), p7("C", 7), L_STREAM),
         fact(
             "why_not_linear",
-            "follow-up: why the parallel version falls short of a linear speed-up, against the course",
+            N_("follow-up: why the parallel version falls short of a linear speed-up, against the course"),
             p7("C", 7, followup=True),
-            "8 processes reach 3.1x, not 8x: the gap is process start-up and pickling — 「差在进程启动与 pickle，"
-            "chunksize 是最重要的旋钮」",
+            N_(
+                "8 processes reach 3.1x, not 8x: the gap is process start-up and pickling — 「差在进程启动与 pickle，"
+                "chunksize 是最重要的旋钮」"
+            ),
             followup=True,
         ),
         question="一份 10 GB 的 JSONL 要清洗、去重、tokenize，机器 16 GB 内存 8 核，怎么做到又快又不爆内存？",
@@ -1539,32 +1654,34 @@ CATALOG: tuple[Exercise, ...] = (
         "p1_causal_attention",
         "P",
         2,
-        "Causal attention in einsum",
+        N_("Causal attention in einsum"),
         kp(
             "float32_matches_sdpa",
-            "float32 output against F.scaled_dot_product_attention(is_causal=True)",
+            N_("float32 output against F.scaled_dot_product_attention(is_causal=True)"),
             P2_MUST,
             L_TOL,
         ),
-        kp("float64_matches_sdpa", "float64 output against SDPA", P2_MUST, L_TOL),
+        kp("float64_matches_sdpa", N_("float64 output against SDPA"), P2_MUST, L_TOL),
         kp(
             "no_future_leak",
-            "changing later queries, keys or values never changes an earlier output",
+            N_("changing later queries, keys or values never changes an earlier output"),
             P2_CONC,
-            "causal: position t attends to keys s <= t only; the future gets weight exactly 0",
+            N_("causal: position t attends to keys s <= t only; the future gets weight exactly 0"),
         ),
         kp(
             "attention_weights",
-            "the attention weights against SDPA's (the output for v = identity)",
+            N_("the attention weights against SDPA's (the output for v = identity)"),
             P2_CONC,
-            "attention weights = softmax over the key axis of QK^T / sqrt(d), future keys masked — "
-            "「attention 沿 key 维」",
+            N_(
+                "attention weights = softmax over the key axis of QK^T / sqrt(d), future keys masked — "
+                "「attention 沿 key 维」"
+            ),
         ),
         kp(
             "large_logits",
-            "large logits: finite and still matching SDPA",
+            N_("large logits: finite and still matching SDPA"),
             P2_MUST,
-            L_TOL + "; subtract each row's maximum before exp",
+            (L_TOL, N_("; subtract each row's maximum before exp")),
         ),
         question="看到一个 attention 的公式，能不能写出对应的 einsum？",
         forbidden=(
@@ -1594,26 +1711,39 @@ CATALOG: tuple[Exercise, ...] = (
         "p2_training_loop",
         "P",
         3,
-        "The twenty-line training loop",
-        kp("first_loss", "train_step's loss of the initial model, against the grader's own forward", P3_MUST, L_LINES),
+        N_("The twenty-line training loop"),
         kp(
-            "validation_perplexity",
-            "train(config): validation perplexity on unseen text after a short run, and the first loss",
+            "first_loss",
+            N_("train_step's loss of the initial model, against the grader's own forward"),
             P3_MUST,
             L_LINES,
         ),
-        kp("learning_rates", "lr_at on drawn schedules, and the lr at each optimizer.step()", P3_MUST, L_SCHEDULE),
+        kp(
+            "validation_perplexity",
+            N_("train(config): validation perplexity on unseen text after a short run, and the first loss"),
+            P3_MUST,
+            L_LINES,
+        ),
+        kp("learning_rates", N_("lr_at on drawn schedules, and the lr at each optimizer.step()"), P3_MUST, L_SCHEDULE),
         kp(
             "amp_step",
-            "under amp_dtype=bf16: the loss and the gradient against the course's loop; parameters' dtype",
+            N_("under amp_dtype=bf16: the loss and the gradient against the course's loop; parameters' dtype"),
             P3_MUST,
             L_AMP,
         ),
         kp(
-            "loss_value", "the loss on targets with ignored positions, against the course's loss", P3_MUST, L_FLOAT_LOSS
+            "loss_value",
+            N_("the loss on targets with ignored positions, against the course's loss"),
+            P3_MUST,
+            L_FLOAT_LOSS,
         ),
-        fact("step_gradient", "the gradient optimizer.step() sees, and the reported norm", P3_MUST, L_LOOP),
-        kp("grads_after_step", "each step's gradient alone, and the .grad fields after train_step", P3_CONC, L_ACCUM),
+        fact("step_gradient", N_("the gradient optimizer.step() sees, and the reported norm"), P3_MUST, L_LOOP),
+        kp(
+            "grads_after_step",
+            N_("each step's gradient alone, and the .grad fields after train_step"),
+            P3_CONC,
+            L_ACCUM,
+        ),
         timeout_s=300,
         question="不用 Trainer，能不能从零写一个训练循环、在小数据集上训一个小 Transformer、并解释每一行为什么在那里？",
         forbidden=(
@@ -1648,38 +1778,43 @@ CATALOG: tuple[Exercise, ...] = (
         "p3_memory_estimate",
         "P",
         4,
-        "Estimate the memory before the run",
+        N_("Estimate the memory before the run"),
         kp(
             "state_blocks",
-            "parameter, gradient and AdamW-state bytes against real tensors after a step",
+            N_("parameter, gradient and AdamW-state bytes against real tensors after a step"),
             P4_MUST,
-            L_BYTES_RULE + " (here plain fp32: 4 + 4 + 8 bytes per parameter)",
+            (L_BYTES_RULE, N_(" (here plain fp32: 4 + 4 + 8 bytes per parameter)")),
         ),
         kp(
             "activation_block",
-            "activation bytes against the saved-for-backward tensors of a real step",
+            N_("activation bytes against the saved-for-backward tensors of a real step"),
             P4_MUST,
-            L_ACT_RULE + "; eager attention also saves (B, heads, T, T), the loss the (B*T, V) logits",
+            (L_ACT_RULE, N_("; eager attention also saves (B, heads, T, T), the loss the (B*T, V) logits")),
         ),
         kp(
             "peak_block",
-            "the peak against MemTracker's peak of a steady-state step on CPU",
+            N_("the peak against MemTracker's peak of a steady-state step on CPU"),
             P4_MUST,
-            L_ACT_RULE + "; the peak comes at the start of backward: weights, state and all activations alive at once",
+            (
+                L_ACT_RULE,
+                N_("; the peak comes at the start of backward: weights, state and all activations alive at once"),
+            ),
         ),
         kp(
             "cuda_peak",
-            "the peak against torch.cuda.max_memory_allocated()",
+            N_("the peak against torch.cuda.max_memory_allocated()"),
             P4_MUST,
-            "estimate before the run, max_memory_allocated() after: within 30% is a match — "
-            "「跑前算、跑后 max_memory_allocated()，误差 30% 内算会算」",
+            N_(
+                "estimate before the run, max_memory_allocated() after: within 30% is a match — "
+                "「跑前算、跑后 max_memory_allocated()，误差 30% 内算会算」"
+            ),
             needs_gpu=True,
         ),
         fact(
             "course_llama3_8b",
-            "full / LoRA / QLoRA GB from a config, on drawn configs and the course's 8B",
+            N_("full / LoRA / QLoRA GB from a config, on drawn configs and the course's 8B"),
             P4_MUST,
-            L_16 + "; " + L_LORA_STATE,
+            (L_16, N_("; "), L_LORA_STATE),
         ),
         timeout_s=300,
         question="能不能算出一个 8B 模型全量微调要多少显存、为什么 LoRA 能放进一张卡？",
@@ -1710,35 +1845,35 @@ CATALOG: tuple[Exercise, ...] = (
         "p4_lora_sft",
         "P",
         5,
-        "A LoRA SFT on a real model",
+        N_("A LoRA SFT on a real model"),
         fact(
             "data_path_labels",
-            "the tokens and labels of the data path against the grader's own tokenisation",
+            N_("the tokens and labels of the data path against the grader's own tokenisation"),
             P5_MUST,
             L_EOS,
         ),
         kp(
             "masked_fraction",
-            "the fraction of label positions left out of the loss",
+            N_("the fraction of label positions left out of the loss"),
             P5_MUST,
-            "the prompt and the padding are no targets — 「只有 assistant 的几个 token 进入交叉熵」",
+            N_("the prompt and the padding are no targets — 「只有 assistant 的几个 token 进入交叉熵」"),
         ),
-        kp("label_at_eos", "the label at the end-of-sequence position", P5_MUST, L_EOS_RULE),
+        kp("label_at_eos", N_("the label at the end-of-sequence position"), P5_MUST, L_EOS_RULE),
         kp(
             "label_at_eos_when_pad_is_eos",
-            "the label at the end-of-sequence position when the pad id is the EOS id",
+            N_("the label at the end-of-sequence position when the pad id is the EOS id"),
             P5_MUST,
             L_EOS_RULE,
         ),
         fact(
             "trainable_params_match_peft",
-            "the LoRA model's trainable parameters and scaling against peft's for the course's configuration",
+            N_("the LoRA model's trainable parameters and scaling against peft's for the course's configuration"),
             P5_MUST,
             L_LORA,
         ),
         kp(
             "answers_and_stops",
-            "after 12 LoRA steps on a real model: held-out questions answered and stopped",
+            N_("after 12 LoRA steps on a real model: held-out questions answered and stopped"),
             P5_MIS,
             L_EOS_RULE,
         ),
@@ -1778,26 +1913,31 @@ CATALOG: tuple[Exercise, ...] = (
         "p5_profile_record",
         "P",
         6,
-        "Read a profile, make a run reproducible",
+        N_("Read a profile, make a run reproducible"),
         kp(
             "reads_profiler_table",
-            "top ops by time and the backward/forward ratio of a real profiler table",
+            N_("top ops by time and the backward/forward ratio of a real profiler table"),
             P6_CONC,
-            "top ops by self time (children excluded), largest first; " + L_PROF,
+            (N_("top ops by self time (children excluded), largest first; "), L_PROF),
         ),
         fact(
             "run_record",
-            "the saved record's items and values against git, the data file and the interpreter",
+            N_("the saved record's items and values against git, the data file and the interpreter"),
             P6_MUST,
             L_RECORD,
         ),
         kp(
             "seed_reproducible",
-            "a 2-worker DataLoader: same seed twice, another seed, no repeated noise",
+            N_("a 2-worker DataLoader: same seed twice, another seed, no repeated noise"),
             P6_MUST,
-            L_SEED + "; seed the DataLoader with torch.Generator().manual_seed(seed): it decides the order and each "
-            "worker's base seed, from which torch seeds every worker's random, NumPy and torch RNGs (a "
-            "worker_init_fn is needed only to re-seed other libraries, from torch.initial_seed())",
+            (
+                L_SEED,
+                N_(
+                    "; seed the DataLoader with torch.Generator().manual_seed(seed): it decides the order and each "
+                    "worker's base seed, from which torch seeds every worker's random, NumPy and torch RNGs (a "
+                    "worker_init_fn is needed only to re-seed other libraries, from torch.initial_seed())"
+                ),
+            ),
         ),
         timeout_s=300,
         question="不写 kernel，能不能解释一次训练为什么慢、一次推理为什么快不起来、一个 OOM "
@@ -1832,16 +1972,16 @@ CATALOG: tuple[Exercise, ...] = (
         "x1_gil",
         "X",
         1,
-        "Threads for CPU-bound Python",
+        N_("Threads for CPU-bound Python"),
         kp(
             "threads_cpu_use",
-            "threads: where the CPU time goes, and how many cores they use at once",
+            N_("threads: where the CPU time goes, and how many cores they use at once"),
             P1_MIS,
             L_GIL_RULE,
         ),
         kp(
             "parallel_cpu_use",
-            "the other run: where the CPU time goes, and its cores against the threads'",
+            N_("the other run: where the CPU time goes, and its cores against the threads'"),
             P1_MIS,
             L_GIL_RULE,
         ),
@@ -1878,18 +2018,18 @@ CATALOG: tuple[Exercise, ...] = (
         "x2_silent_broadcast",
         "X",
         2,
-        "A loss on mismatched shapes",
+        N_("A loss on mismatched shapes"),
         kp(
             "naive_loss",
-            "the naive loss on (N,) and (N, 1): its shape and value against torch's",
+            N_("the naive loss on (N,) and (N, 1): its shape and value against torch's"),
             P2_MIS,
-            L_BROADCAST + ": (3,) - (3, 1) runs and gives (3, 3), no error, a wrong number",
+            (L_BROADCAST, N_(": (3,) - (3, 1) runs and gives (3, 3), no error, a wrong number")),
         ),
         kp(
             "safe_loss",
-            "the safe loss on differing and on equal shapes, against torch's mean squared error",
+            N_("the safe loss on differing and on equal shapes, against torch's mean squared error"),
             P2_MIS,
-            "assert shapes at the key places, above all before the loss — 「关键处 assert 形状」",
+            N_("assert shapes at the key places, above all before the loss — 「关键处 assert 形状」"),
         ),
         question="形状错了会报错",
         forbidden=(
@@ -1915,24 +2055,27 @@ CATALOG: tuple[Exercise, ...] = (
         "x3_autocast_dtypes",
         "X",
         4,
-        "What autocast does to a layer's dtypes",
+        N_("What autocast does to a layer's dtypes"),
         kp(
             "weight_dtype",
-            "the layer's weight after a forward under CPU autocast(bfloat16)",
+            N_("the layer's weight after a forward under CPU autocast(bfloat16)"),
             P4_MIS,
-            "autocast does not change how parameters are stored: they stay fp32; the matmul uses a temporary bf16 copy",
+            N_(
+                "autocast does not change how parameters are stored: they stay fp32; "
+                "the matmul uses a temporary bf16 copy"
+            ),
         ),
         kp(
             "logits_dtype",
-            "a Linear's output under autocast, against the grader's own autocast run",
+            N_("a Linear's output under autocast, against the grader's own autocast run"),
             P4_MIS,
-            "autocast runs matmuls in bf16: the Linear's output is bf16",
+            N_("autocast runs matmuls in bf16: the Linear's output is bf16"),
         ),
         kp(
             "loss_dtype",
-            "the loss under autocast",
+            N_("the loss under autocast"),
             P4_MIS,
-            "reductions such as softmax, norms and the loss stay fp32 under autocast",
+            N_("reductions such as softmax, norms and the loss stay fp32 under autocast"),
         ),
         question="autocast 把参数变成 bf16、显存减半",
         forbidden=(
@@ -1954,16 +2097,16 @@ CATALOG: tuple[Exercise, ...] = (
         "x4_decode_bytes",
         "X",
         6,
-        "Why decode is slow",
+        N_("Why decode is slow"),
         fact(
             "decode_floor",
-            "the decode floor against real models' bf16 weight bytes, and the course's 8B",
+            N_("the decode floor against real models' bf16 weight bytes, and the course's 8B"),
             P6_MUST,
             L_DECODE,
         ),
         fact(
             "step_time_vs_batch",
-            "the roofline step time on drawn sizes, and how it changes with the batch on the course's 8B",
+            N_("the roofline step time on drawn sizes, and how it changes with the batch on the course's 8B"),
             P6_MIS,
             L_RIDGE,
         ),
@@ -1991,17 +2134,21 @@ CATALOG: tuple[Exercise, ...] = (
         "x5_loss_falls_never_stops",
         "X",
         5,
-        "The loss falls: did the SFT work?",
+        N_("The loss falls: did the SFT work?"),
         kp(
             "loss_curve",
-            "with the end token masked: the SFT loss on SmolLM2, and loss_fell on it and on drawn curves",
+            N_("with the end token masked: the SFT loss on SmolLM2, and loss_fell on it and on drawn curves"),
             P5_MIS,
-            "the loss falls either way: a falling loss is necessary, not sufficient — 「要看生成输出，不只看 loss」",
+            N_(
+                "the loss falls either way: a falling loss is necessary, not sufficient — 「要看生成输出，不只看 loss」"
+            ),
         ),
         kp(
             "generations",
-            "with the end token masked: held-out capitals answered, and whether the model stops; "
-            "stops() reads generations as the grader does",
+            N_(
+                "with the end token masked: held-out capitals answered, and whether the model stops; "
+                "stops() reads generations as the grader does"
+            ),
             P5_MIS,
             L_EOS,
         ),

@@ -48,9 +48,10 @@ from grader.i18n import N_, _
 
 Outcomes = Mapping[str, Mapping[str, "bool | None"]]
 
-# The level names are ids (CSV columns, CSS classes); the report shows them translated, _(level).
-LEVELS = (N_("none"), N_("read"), N_("mastered"), N_("can-teach"))
-SOURCES = (N_("quiz"), N_("code"))  # where a criterion's count comes from
+LEVELS = ("none", "read", "mastered", "can-teach")
+# The levels' names as shown (part 7, §五.D's table names 读过 / 掌握 / 能教人).
+LEVEL_NAMES = {"none": N_("none yet"), "read": N_("read"), "mastered": N_("mastered"), "can-teach": N_("can teach")}
+SOURCE_NAMES = {"quiz": N_("quiz"), "code": N_("code")}
 # Part 7 (第七篇), verbatim: its self-test's sets and its pass line. The counts below are read from
 # these lines, so the numbers live in one place, the course's words (tests/test_levels.py finds
 # both lines in the course text).
@@ -62,6 +63,31 @@ C_SHARE = Fraction(1, 2)  # of each C question's key points: 「一半以上」,
 # R: CATALOG.md's "the R quiz >= 80%" of its 12 recall items (the course names the terms, no count).
 R_ITEMS, R_SHARE = 12, Fraction(8, 10)
 MASTERED_P = ("P1", "P2", "P3", "P4")
+MUST_PASS = N_("{id} must pass")
+
+
+def level_text(level: str) -> str:
+    """A level's name (one of LEVELS) in the current language."""
+    return _(LEVEL_NAMES[level])
+
+
+@dataclass(frozen=True)
+class Message:
+    """A learner-facing text kept as its message id and fields: ``str()`` is the English,
+    :meth:`text` the current language (a field that is itself a Message is translated too)."""
+
+    msgid: str
+    fields: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, msgid: str, **fields) -> Message:
+        return cls(msgid, tuple(fields.items()))
+
+    def __str__(self) -> str:
+        return self.msgid.format(**{k: str(v) for k, v in self.fields})
+
+    def text(self) -> str:
+        return _(self.msgid, **{k: v.text() if isinstance(v, Message) else v for k, v in self.fields})
 
 
 class ClosedSetChanged(RuntimeError):
@@ -148,8 +174,17 @@ class QuizCounts:
 class Criterion:
     level: str  # the level it belongs to
     source: str  # "quiz" or "code"
-    text: str
+    message: Message
     met: bool
+
+    @property
+    def text(self) -> str:
+        """The criterion in English."""
+        return str(self.message)
+
+    def shown(self) -> str:
+        """The criterion in the current language."""
+        return self.message.text()
 
     def to_dict(self) -> dict:
         return {"level": self.level, "source": self.source, "criterion": self.text, "met": self.met}
@@ -167,11 +202,20 @@ class Summary:
     c_all_points: dict[str, tuple[int, int]]  # the same with follow-ups
     sets: dict[str, tuple[int, int]]  # set -> (questions passed, questions in the catalog)
     needed: dict[str, int]  # R, A, B -> items or questions the course asks for
-    next_level_needs: list[str] = field(default_factory=list)
+    next_level_messages: list[Message] = field(default_factory=list)  # what the next level still needs
     quiz: QuizCounts | None = None  # the closed-book source, when the quiz is counted
     criteria: list[Criterion] = field(default_factory=list)  # every criterion of every level, with its source
     code_level: str = ""  # the level counted from the code alone (the classroom's counting)
     code_pass_line: bool = False  # the pass line counted from the code exercises
+
+    @property
+    def next_level_needs(self) -> list[str]:
+        """What the next level still needs, in English."""
+        return [str(m) for m in self.next_level_messages]
+
+    def next_level_needs_text(self) -> list[str]:
+        """What the next level still needs, in the current language."""
+        return [m.text() for m in self.next_level_messages]
 
     def row(self) -> dict:
         """The columns of a class CSV (``grader batch``, ``grader classroom mastery``)."""
@@ -220,48 +264,59 @@ def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
         closed(s, count, "the quiz")
     crit: list[Criterion] = []
 
-    def add(level, source, text, met):
-        crit.append(Criterion(level, source, text, bool(met)))
+    def add(level, source, msgid, met, **fields):
+        crit.append(Criterion(level, source, Message.of(msgid, **fields), bool(met)))
 
     need_r = needed("R", quiz.r[1])
     add(
         "read",
         "quiz",
-        _("R: {got}/{total} items mastered in the quiz, need {need}", got=quiz.r[0], total=quiz.r[1], need=need_r),
+        N_("R: {got}/{total} items mastered in the quiz, need {need}"),
         quiz.r[1] > 0 and quiz.r[0] >= need_r,
+        got=quiz.r[0],
+        total=quiz.r[1],
+        need=need_r,
     )
     for s, (got, total) in (("A", quiz.a), ("B", quiz.b)):
         add(
             "mastered",
             "quiz",
-            _(
-                "{set}: {got}/{total} questions mastered in the quiz, need {need}",
-                set=s,
-                got=got,
-                total=total,
-                need=needed(s, total),
-            ),
+            N_("{set}: {got}/{total} questions mastered in the quiz, need {need}"),
             total > 0 and got >= needed(s, total),
+            set=s,
+            got=got,
+            total=total,
+            need=needed(s, total),
         )
     for cid, (p, t) in quiz.c_points.items():
         add(
             "mastered",
             "quiz",
-            _("{id}: {got}/{total} key points in the quiz, need {need}", id=cid, got=p, total=t, need=needed("C", t)),
+            N_("{id}: {got}/{total} key points in the quiz, need {need}"),
             t > 0 and p >= needed("C", t),
+            id=cid,
+            got=p,
+            total=t,
+            need=needed("C", t),
         )
     for pid in MASTERED_P:
-        add("mastered", "code", _must_pass(pid), question_passed(catalog.BY_ID[pid], outcomes))
+        add("mastered", "code", MUST_PASS, question_passed(catalog.BY_ID[pid], outcomes), id=pid)
     for cid, (p, t) in quiz.c_all.items():
-        text = _("{id}: {got}/{total} key points and follow-ups in the quiz, need all", id=cid, got=p, total=t)
-        add("can-teach", "quiz", text, t > 0 and p == t)
-    add("can-teach", "code", _must_pass("P5"), question_passed(catalog.BY_ID["P5"], outcomes))
+        add(
+            "can-teach",
+            "quiz",
+            N_("{id}: {got}/{total} key points and follow-ups in the quiz, need all"),
+            t > 0 and p == t,
+            id=cid,
+            got=p,
+            total=t,
+        )
+    add("can-teach", "code", MUST_PASS, question_passed(catalog.BY_ID["P5"], outcomes), id="P5")
     for ex in sets_of["X"]:
-        add("can-teach", "code", _must_pass(ex.id), question_passed(ex, outcomes))
+        add("can-teach", "code", MUST_PASS, question_passed(ex, outcomes), id=ex.id)
     for s in ("A", "B", "C"):
         for ex in sets_of[s]:  # C with its follow-ups: the code exercise done in full
-            text = _("{id} must pass (code exercise)", id=ex.id)
-            add("can-teach", "code", text, question_passed(ex, outcomes))
+            add("can-teach", "code", N_("{id} must pass (code exercise)"), question_passed(ex, outcomes), id=ex.id)
 
     level = "none"
     for name in LEVELS[1:]:
@@ -270,7 +325,15 @@ def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
         else:
             break
     nxt = LEVELS[min(LEVELS.index(level) + 1, len(LEVELS) - 1)]
-    needs = [f"[{_(c.source)}] {c.text}" for c in crit if c.level == nxt and not c.met] if level != LEVELS[-1] else []
+    needs = (
+        [
+            Message.of(N_("[{source}] {need}"), source=Message.of(SOURCE_NAMES[c.source]), need=c.message)
+            for c in crit
+            if c.level == nxt and not c.met
+        ]
+        if level != LEVELS[-1]
+        else []
+    )
     pass_line = (
         quiz.a[1] > 0
         and quiz.a[0] >= needed("A", quiz.a[1])
@@ -278,13 +341,9 @@ def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
         and quiz.b[0] >= needed("B", quiz.b[1])
         and all(t > 0 and p >= needed("C", t) for p, t in quiz.c_points.values())
     )
-    code.level, code.pass_line, code.next_level_needs = level, pass_line, needs
+    code.level, code.pass_line, code.next_level_messages = level, pass_line, needs
     code.quiz, code.criteria = quiz, crit
     return code
-
-
-def _must_pass(ex_id: str) -> str:
-    return _("{id} must pass", id=ex_id)
 
 
 def _summarize_code(outcomes: Outcomes) -> Summary:
@@ -317,26 +376,38 @@ def _summarize_code(outcomes: Outcomes) -> Summary:
     can_teach = mastered and c_full and question_passed(catalog.BY_ID["P5"], outcomes) and x_all
 
     level = "can-teach" if can_teach else "mastered" if mastered else "read" if read else "none"
-    needs: list[str] = []
+    needs: list[Message] = []
     if not read:
-        needs.append(_("R: {got}/{total} recall items, need {need}", got=r_passed, total=r_total, need=need["R"]))
+        needs.append(
+            Message.of(N_("R: {got}/{total} recall items, need {need}"), got=r_passed, total=r_total, need=need["R"])
+        )
     elif not mastered:
         for s in ("A", "B"):
             if sets[s][0] < need[s]:
-                got, total = sets[s]
                 needs.append(
-                    _("{set}: {got}/{total} questions, need {need}", set=s, got=got, total=total, need=need[s])
+                    Message.of(
+                        N_("{set}: {got}/{total} questions, need {need}"),
+                        set=s,
+                        got=sets[s][0],
+                        total=sets[s][1],
+                        need=need[s],
+                    )
                 )
         for cid, (p, t) in c_points.items():
             if not (t > 0 and p >= needed("C", t)):
                 needs.append(
-                    _("{id}: {got}/{total} key points, need {need}", id=cid, got=p, total=t, need=needed("C", t))
+                    Message.of(
+                        N_("{id}: {got}/{total} key points, need {need}"), id=cid, got=p, total=t, need=needed("C", t)
+                    )
                 )
-        needs += [_must_pass(p) for p in MASTERED_P if not question_passed(catalog.BY_ID[p], outcomes)]
+        needs += [Message.of(MUST_PASS, id=p) for p in MASTERED_P if not question_passed(catalog.BY_ID[p], outcomes)]
     elif not can_teach:
-        incl = N_("{id}: {got}/{total} key points incl. follow-ups, need all")
-        needs += [_(incl, id=cid, got=p, total=t) for cid, (p, t) in c_all.items() if p != t]
+        needs += [
+            Message.of(N_("{id}: {got}/{total} key points incl. follow-ups, need all"), id=cid, got=p, total=t)
+            for cid, (p, t) in c_all.items()
+            if p != t
+        ]
         if not question_passed(catalog.BY_ID["P5"], outcomes):
-            needs.append(_must_pass("P5"))
-        needs += [_must_pass(ex.id) for ex in sets_of["X"] if not question_passed(ex, outcomes)]
+            needs.append(Message.of(MUST_PASS, id="P5"))
+        needs += [Message.of(MUST_PASS, id=ex.id) for ex in sets_of["X"] if not question_passed(ex, outcomes)]
     return Summary(level, pass_line, r_passed, r_total, a_passed, b_passed, c_points, c_all, sets, need, needs)

@@ -13,7 +13,7 @@ import json
 from html import escape
 
 from grader.course import catalog
-from grader.course.levels import Summary
+from grader.course.levels import SOURCE_NAMES, Summary, level_text
 from grader.engine import cache
 from grader.engine.results import ExerciseResult, status_text
 from grader.i18n import N_, _, current
@@ -166,7 +166,7 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
     # Every message is looked up outside the f-strings: Babel (Python 3.11) extracts no call inside one.
     title = escape(_("Grade report"))
     closed = _(", closed book") if summary.quiz else ""
-    level = _("Level: {level}", level="\0").replace("\0", f"<b>{escape(_(summary.level))}</b>")
+    level = _("Level: {level}", level="\0").replace("\0", f"<b>{escape(level_text(summary.level))}</b>")
     pass_line = escape(_("Pass line ({rule}{closed}):", rule=pass_line_rule(summary), closed=closed))
     out = [
         f"<!doctype html><html lang='{HTML_LANG[current()]}'><head><meta charset='utf-8'>"
@@ -184,7 +184,7 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
     else:
         out.append(f"<p>{escape(scores(summary))}</p>")
     if summary.next_level_needs:
-        needs = _("For the next level: {needs}", needs="; ".join(summary.next_level_needs))
+        needs = _("For the next level: {needs}", needs="; ".join(summary.next_level_needs_text()))
         out.append(f"<p>{escape(needs)}</p>")
     if summary.criteria:
         head = "".join(f"<th>{escape(_(h))}</th>" for h in CRITERIA_COLUMNS)
@@ -193,7 +193,7 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
         yes, no = escape(_("yes")), escape(_("no"))
         for c in summary.criteria:
             out.append(
-                f"<tr><td>{escape(_(c.level))}</td><td>{escape(_(c.source))}</td><td>{escape(c.text)}</td>"
+                f"<tr><td>{escape(level_text(c.level))}</td><td>{escape(_(SOURCE_NAMES[c.source]))}</td><td>{escape(c.shown())}</td>"
                 f"<td class='{'ok' if c.met else 'bad'}'>{yes if c.met else no}</td></tr>"
             )
         out.append("</table></details>")

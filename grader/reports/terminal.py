@@ -13,7 +13,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from grader.course import catalog
-from grader.course.levels import C_SHARE, Summary
+from grader.course.levels import C_SHARE, Summary, level_text
 from grader.engine.results import ExerciseResult, KeyPointResult, status_text
 from grader.i18n import N_, _
 from grader.isolation import files
@@ -68,9 +68,9 @@ def feedback(
     try:
         point = ex.key_point(kp.key_point)
         lines.append(tag(N_("checks:")) + (label(point) if label else _(point.claim)))
-        lines.append(tag(N_("re-read:")) + _(point.reread))
-        if kp.lesson:
-            lines.append(tag(N_("course:")) + _(kp.lesson))
+        lines.append(tag(N_("re-read:")) + point.reread_text())
+        if kp.lesson:  # the reveal rule blanks a lesson whole, never in part: the catalog's, translated
+            lines.append(tag(N_("course:")) + point.lesson_text())
     except KeyError:
         pass
     return "\n".join(lines)
@@ -174,7 +174,7 @@ def quiz_scores(summary: Summary) -> str:
 def mastery_lines(summary: Summary, markup: bool = False) -> list[str]:
     """The Mastery box's lines, plain text, or rich markup (the level bold, the pass line coloured)."""
     esc = escape if markup else str
-    level, passed = esc(_(summary.level)), esc(met(summary.pass_line))
+    level, passed = esc(level_text(summary.level)), esc(met(summary.pass_line))
     if markup:
         level = f"[bold]{level}[/]"
         passed = f"[{'green' if summary.pass_line else 'red'}]{passed}[/]"
@@ -200,7 +200,7 @@ def mastery_lines(summary: Summary, markup: bool = False) -> list[str]:
             ),
         ]
     if summary.next_level_needs:
-        lines.append(esc(_("For the next level: {needs}", needs="; ".join(summary.next_level_needs))))
+        lines.append(esc(_("For the next level: {needs}", needs="; ".join(summary.next_level_needs_text()))))
     return lines
 
 
@@ -238,7 +238,7 @@ def print_report(
         bad = [k for k in res.key_points if not k.passed and k.status != "not_verifiable"]
         if not bad:
             continue
-        reread = escape(tag(N_("re-read:")) + _(ex.key_points[0].reread))
+        reread = escape(tag(N_("re-read:")) + ex.key_points[0].reread_text())
         if len({k.status for k in bad}) == 1 and bad[0].status in WHOLE_EXERCISE and len(bad) == len(res.key_points):
             failures.append(
                 f"[bold]{escape(ex.id)}[/] {escape(status_text(bad[0].status))}: "
@@ -324,7 +324,7 @@ def gradescope_json(
     return {
         "score": sum(t["score"] for t in tests),  # Gradescope has no top-level max_score: in extra_data
         "execution_time": round(execution_time, 2),
-        "output": _("Level: {level}; pass line {met}", level=_(summary.level), met=met(summary.pass_line)),
+        "output": _("Level: {level}; pass line {met}", level=level_text(summary.level), met=met(summary.pass_line)),
         "tests": tests,
         "extra_data": {
             "max_score": sum(t["max_score"] for t in tests),
