@@ -414,8 +414,13 @@ class Session:
                 io.out(f"{q.id}: {msg}", "green" if ok else "red")
             io.out(self.t(N_("The course's answer (答案):")), "bold")
             io.out("  " + plain(q.answer_zh))
-            io.out("  " + plain(q.answer_en), "dim" if lang == "zh" else None)
+            self.rendering(q.answer_en, "  ")
         io.out(self.t(N_("Re-read: {where}"), where=q.reread[1] if lang == "zh" else q.reread[0]), "cyan")
+
+    def rendering(self, en: str, indent: str) -> None:
+        """The English rendering of the course's words, under the Chinese original: in English only."""
+        if self.lang != "zh":
+            self.io.out(indent + plain(en), "dim")
 
     def _interview_key(self, q, rows, attempt) -> None:
         io = self.io
@@ -430,14 +435,14 @@ class Session:
             asked = [this[p.id] for p in parts if p.id in this]
             mark = "✓" if state.points.get(f"{q.id}.p{k}") else ("✓" if asked and all(asked) else "✗" if asked else "·")
             io.out(f" {mark} ({k}) {plain(zh)}")
-            io.out(f"       {plain(en)}", "dim")
+            self.rendering(en, "       ")
         if q.followups:
             io.out(self.t(N_("Follow-up directions (追问方向):")), "bold")
             io.out("  " + plain(q.followups[0]))
-            io.out("  " + plain(q.followups[1]), "dim")
+            self.rendering(q.followups[1], "  ")
         if q.good:
             io.out("  " + plain(q.good[0]))
-            io.out("  " + plain(q.good[1]), "dim")
+            self.rendering(q.good[1], "  ")
         p, t = sum(state.points.get(f"{q.id}.p{k}", False) for k in range(1, len(q.points) + 1)), len(q.points)
         io.out(
             self.t(
@@ -504,16 +509,14 @@ class Session:
                     continue
                 seen.add(qid)
                 io.out("   " + self.t(N_("The course's answer (答案): {answer}"), answer=plain(q.answer_zh)))
-                if self.lang != "zh":
-                    io.out("   " + plain(q.answer_en), "dim")
+                self.rendering(q.answer_en, "   ")
             for qid in dict.fromkeys(w[0] for w in self.wrong):
                 q = qbank.get(qid)
                 if q.interview:
                     io.out(" " + self.t(N_("{id}: the course's key points (答案要点):"), id=qid), "bold")
                     for k, (zh, en) in enumerate(q.points, 1):
                         io.out(f"   ({k}) {plain(zh)}")
-                        if self.lang != "zh":
-                            io.out(f"       {plain(en)}", "dim")
+                        self.rendering(en, "       ")
 
 
 DAY = qstore.DAY
