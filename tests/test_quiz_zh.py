@@ -207,3 +207,12 @@ def test_an_english_sitting_is_english(st):
     text = out.getvalue()
     assert "· A3 · Broadcasting · variant 1, mastered in A: 0/" in text
     assert "Type it again." in text and "not right; this variant's value: " in text and "This session: " in text
+
+
+def test_an_unknown_question_is_refused_in_the_language_in_use(monkeypatch):
+    monkeypatch.setattr(i18n, "_lang", "zh")
+    with pytest.raises(KeyError, match="没有这道题 'Z9'"):
+        bank.get("Z9")
+    monkeypatch.setattr(i18n, "_lang", "en")
+    with pytest.raises(KeyError, match="no quiz question 'Z9'"):
+        bank.get("Z9")

@@ -223,6 +223,8 @@ class Number(Answer):
 
 
 # ------------------------------------------------------------------ yes / no
+# The one vocabulary of yes and no, in both languages, for every yes/no question (the question's
+# own verb phrase, said or denied, is read by YesNo._echo).
 YES = {
     "y",
     "yes",
@@ -480,20 +482,18 @@ class Choice(Answer):
 
     def show(self, truth: str | tuple[str, ...], lang: str) -> str:
         if isinstance(truth, (tuple, list)):
-            return (
-                say(lang, N_("{left} or {right}"), left=self.show(truth[0], lang), right=self.show(truth[1:], lang))
-                if len(truth) > 1
-                else self.show(truth[0], lang)
-            )
+            first, *rest = truth
+            shown = self.show(first, lang)
+            return say(lang, N_("{left} or {right}"), left=shown, right=self.show(tuple(rest), lang)) if rest else shown
         for i, o in enumerate(self.options):
             if o.key == truth:
                 return f"{LETTERS[i]}) {o.text(lang)}"
         return str(truth)
 
 
-def _joined(chunks: list[str], seps: list[str], i: int, j: int) -> list[str]:
+def _joined(chunks: list[str], seps: list[str], i: int, j: int) -> str:
     """Chunks i..j-1 of a split text with the separators between them, as typed."""
-    return [c + (seps[k] if k < j - 1 else "") for k, c in enumerate(chunks[i:j], start=i)]
+    return "".join(c + (seps[k] if k < j - 1 else "") for k, c in enumerate(chunks[i:j], start=i))
 
 
 @dataclass
@@ -528,10 +528,10 @@ class MultiSelect(Choice):
         parts, i = [], 0
         while i < len(chunks):  # an option's own name may hold a separator: "减 batch，用梯度累积补回"
             j = next(
-                (j for j in range(len(chunks), i + 1, -1) if self.by_name("".join(_joined(chunks, seps, i, j)))),
+                (j for j in range(len(chunks), i + 1, -1) if self.by_name(_joined(chunks, seps, i, j))),
                 i + 1,
             )
-            parts.append("".join(_joined(chunks, seps, i, j)))
+            parts.append(_joined(chunks, seps, i, j))
             i = j
         pieces = []
         for part in parts:
