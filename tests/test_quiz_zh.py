@@ -216,3 +216,12 @@ def test_an_unknown_question_is_refused_in_the_language_in_use(monkeypatch):
     monkeypatch.setattr(i18n, "_lang", "en")
     with pytest.raises(KeyError, match="no quiz question 'Z9'"):
         bank.get("Z9")
+
+
+def test_grader_quiz_refuses_an_unknown_target_in_the_language_asked(monkeypatch, capsys):
+    from grader import cli
+
+    monkeypatch.setenv("GRADER_LANG", "en")  # restored after the test: `use` writes it
+    monkeypatch.setattr(i18n, "_lang", None)
+    assert cli.main(["quiz", "Z9", "--lang", "zh"]) == 2
+    assert "没有这道题 'Z9'" in capsys.readouterr().out
