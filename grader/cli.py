@@ -360,9 +360,10 @@ def _cmd_job(args: argparse.Namespace, console: Console) -> int:
 
 
 def _cmd_quiz(args: argparse.Namespace, console: Console) -> int:
-    from grader import quiz
+    from grader import i18n, quiz
     from grader.quiz import bank
 
+    i18n.use(i18n.detect(args.lang))  # an unknown target is refused in the quiz's language too
     try:
         for item in (t for arg in args.targets for t in arg.replace(",", " ").split()):
             if item.upper() not in ("R", "A", "B", "C"):

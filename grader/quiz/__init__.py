@@ -24,13 +24,14 @@ def ask(
     the terminal. Returns ``{"question", "result", "mastered"}``."""
     from rich.console import Console
 
+    from grader import i18n
     from grader.quiz import bank, progress, session, store
 
     q = bank.get(question_id)
     st = store.Store(db)
     name = learner or store.default_learner()
     io = session.IO(Console(highlight=False, soft_wrap=True), read=input, echo=False)
-    sess = session.Session(st, name, lang or session.default_lang(), seed=seed, io=io, rounds=1)
+    sess = session.Session(st, name, lang or i18n.current(), seed=seed, io=io, rounds=1)
     result = sess.ask(q)
     state = progress.question_state(q, st.rows(name, q.id))
     st.close()
@@ -47,11 +48,13 @@ def main(
     db: str | None = None,
     rounds: int = 2,
 ) -> int:
+    from grader import i18n
     from grader.quiz import session, store
 
     st = store.Store(db)
     name = learner or store.default_learner()
-    lang = lang or session.default_lang()
+    lang = i18n.detect(lang)  # --lang, else the locale
+    i18n.use(lang)
     try:
         if history:
             session.print_history(st, name, lang)

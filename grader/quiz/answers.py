@@ -18,12 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.i18n import N_
 from grader.quiz import units
 from grader.quiz.units import Invalid, Quantity
-
-
-def tr(lang: str, en: str, zh: str) -> str:
-    return zh if lang == "zh" else en
+from grader.quiz.words import Msg, say
 
 
 @dataclass(frozen=True)
@@ -58,45 +56,50 @@ class Tolerance:
         """The tolerance :meth:`ok` applies, as the learner reads it (both bounds when both are set;
         for a percentage, points apart from a relative tolerance)."""
         if self.low is not None:
-            return tr(
-                lang,
-                f"{self.low:g}x-{self.high:g}x of the measured value",
-                f"在实测值的 {self.low:g}–{self.high:g} 倍之间",
-            )
+            return say(lang, N_("{low:g}x-{high:g}x of the measured value"), low=self.low, high=self.high)
         if not self.abs and self.rel is None:
-            return tr(lang, "exact", "须精确")
+            return say(lang, N_("exact"))
         pct = u.dim == "fraction" and u.symbol == "%"
         relative = None
         if self.rel is not None:
-            relative = (
-                tr(lang, f"±{self.rel * 100:g}% of the value", f"相对 ±{self.rel * 100:g}%")
-                if pct
-                else f"±{self.rel * 100:g}%"
-            )
+            relative = say(lang, N_("±{pct:g}% of the value"), pct=self.rel * 100) if pct else f"±{self.rel * 100:g}%"
         if not self.abs:
             return relative
         if pct:
-            absolute = tr(lang, f"±{self.abs * 100:g} percentage points", f"±{self.abs * 100:g} 个百分点")
+            absolute = say(lang, N_("±{points:g} percentage points"), points=self.abs * 100)
         elif u.symbol in ("", "x"):
             absolute = f"±{self.abs / u.factor:g}"
         else:
             absolute = f"±{self.abs / u.factor:g}{'' if u.dim == 'count' else ' '}{u.symbol}"
         if relative is None:
             return absolute
-        return tr(lang, f"{relative} or {absolute}, whichever is larger", f"{relative} 或 {absolute}，取较宽者")
+        return say(lang, N_("{relative} or {absolute}, whichever is larger"), relative=relative, absolute=absolute)
 
 
 EXACT = Tolerance(abs=0)
-DIM_NEG = {
-    "bytes": ("A size", "大小"),
-    "time": ("A time", "时间"),
-    "count": ("A count", "个数"),
-    "fraction": ("A fraction", "比例"),
-    "speedup": ("A factor", "倍数"),
-    "flop_per_byte": ("An intensity", "算术强度"),
-    "tokens_per_s": ("A throughput", "吞吐"),
-    "nats": ("A cross-entropy loss", "交叉熵 loss"),
-    "number": ("A number", "数"),
+NEGATIVE = {  # the refusal of a negative value, per dimension
+    "bytes": N_("A size cannot be negative."),
+    "time": N_("A time cannot be negative."),
+    "count": N_("A count cannot be negative."),
+    "fraction": N_("A fraction cannot be negative."),
+    "speedup": N_("A factor cannot be negative."),
+    "flop_per_byte": N_("An intensity cannot be negative."),
+    "tokens_per_s": N_("A throughput cannot be negative."),
+    "nats": N_("A cross-entropy loss cannot be negative."),
+    "number": N_("A number cannot be negative."),
+}
+
+
+FORMS = {  # what a number's answer looks like, per dimension (the answer hint)
+    "bytes": Msg(N_("a size with its unit, e.g. 12 GB, 3.5 GiB, 640 MiB, 2e9 B")),
+    "time": Msg(N_("a time with its unit, e.g. 2.5 ms, 0.3 s")),
+    "count": Msg(N_("a count, e.g. 14, 17.6M, 1.3e9, 1760万")),
+    "fraction": Msg(N_("a fraction 0-1 or a percentage, e.g. 0.35 or 35%")),
+    "speedup": Msg(N_("a factor, e.g. 2.5x")),
+    "flop_per_byte": Msg(N_("FLOP per byte, e.g. 150")),
+    "tokens_per_s": Msg(N_("tokens per second, e.g. 1200 tokens/s")),
+    "nats": Msg(N_("a loss in nats, e.g. 6.2")),
+    "number": Msg(N_("a number, e.g. 42")),
 }
 
 
@@ -156,34 +159,17 @@ class Number(Answer):
 
     def hint(self, lang: str) -> str:
         tol = self.tol.describe(lang, self.u)
-        examples = {
-            "bytes": (
-                "a size with its unit, e.g. 12 GB, 3.5 GiB, 640 MiB, 2e9 B",
-                "带单位的大小，如 12 GB、3.5 GiB、640 MiB、2e9 B",
-            ),
-            "time": ("a time with its unit, e.g. 2.5 ms, 0.3 s", "带单位的时间，如 2.5 ms、0.3 s"),
-            "count": ("a count, e.g. 14, 17.6M, 1.3e9, 1760万", "一个数，如 14、17.6M、1.3e9、1760万"),
-            "fraction": ("a fraction 0-1 or a percentage, e.g. 0.35 or 35%", "0–1 的比例或百分数，如 0.35 或 35%"),
-            "speedup": ("a factor, e.g. 2.5x", "倍数，如 2.5x"),
-            "flop_per_byte": ("FLOP per byte, e.g. 150", "每字节 FLOP，如 150"),
-            "tokens_per_s": ("tokens per second, e.g. 1200 tokens/s", "每秒 token 数，如 1200 tokens/s"),
-            "nats": ("a loss in nats, e.g. 6.2", "loss（自然对数），如 6.2"),
-            "number": ("a number, e.g. 42", "一个数，如 42"),
-        }[self.dim]
         bare = ""
         if self.dim in ("bytes", "time") and self.unit:
-            bare = tr(lang, f"; a bare number is read as {self.unit}", f"；不带单位按 {self.unit} 读")
-        return tr(lang, f"{examples[0]}{bare}; tolerance {tol}", f"{examples[1]}{bare}；容差 {tol}")
+            bare = say(lang, N_("; a bare number is read as {unit}"), unit=self.unit)
+        return say(lang, N_("{form}{bare}; tolerance {tol}"), form=FORMS[self.dim], bare=bare, tol=tol)
 
     def parse(self, text: str) -> Quantity:
         q = units.parse(text, self.dim, self._default())
         if q.value < 0 and not (self.signed or self.dim == "number"):
-            raise Invalid(f"{DIM_NEG[self.dim][0]} cannot be negative.", f"{DIM_NEG[self.dim][1]}不能是负数。")
+            raise Invalid(NEGATIVE[self.dim])
         if self.dim == "fraction" and q.bare and not 0 <= q.value <= 1:
-            raise Invalid(
-                f"{q.number:g} is not a fraction (0-1): for a percentage type {q.number:g}%.",
-                f"{q.number:g} 不是 0–1 的比例：百分数请写 {q.number:g}%。",
-            )
+            raise Invalid(N_("{n:g} is not a fraction (0-1): for a percentage type {n:g}%."), n=q.number)
         return q
 
     def assess(self, value: Quantity, truth: float) -> bool:
@@ -200,7 +186,7 @@ class Number(Answer):
         ):
             close = self.tol.low is not None or self.tol.abs is None or abs(reading.value - t) <= 0.05 * abs(t)
             if self.tol.ok(reading.value, t) and close:
-                return Invalid(reading.en, reading.zh)
+                return Invalid(reading.msg.msgid, **reading.msg.fields)
         return None
 
     def show_sig(self, truth: float) -> int:
@@ -237,6 +223,8 @@ class Number(Answer):
 
 
 # ------------------------------------------------------------------ yes / no
+# The one vocabulary of yes and no, in both languages, for every yes/no question (the question's
+# own verb phrase, said or denied, is read by YesNo._echo).
 YES = {
     "y",
     "yes",
@@ -253,6 +241,10 @@ YES = {
     "可",
     "变",
     "是的",
+    "对的",
+    "是对的",
+    "正确",
+    "没错",
     "能装下",
     "放得下",
     "装得下",
@@ -272,6 +264,9 @@ NO = {
     "不对",
     "错",
     "错的",
+    "是错的",
+    "错误",
+    "不正确",
     "不能",
     "不会",
     "不可以",
@@ -339,7 +334,7 @@ class YesNo(Answer):
         return YesNo(sentences[-1] if sentences else "")
 
     def hint(self, lang: str) -> str:
-        return tr(lang, "y or n", "y / n（是 / 否）")
+        return say(lang, N_("y or n"))
 
     def _echo(self, t: str) -> bool | None:
         """The question's own verb phrase said or denied: 健康 / 不健康, 分辨得出 / 分辨不出来, 放得进."""
@@ -363,13 +358,13 @@ class YesNo(Answer):
         echoed = self._echo(t)
         if echoed is not None:
             return echoed
-        raise Invalid("Answer y (yes) or n (no).", "请回答 y（是）或 n（否）。")
+        raise Invalid(N_("Answer y (yes) or n (no)."))
 
     def assess(self, value: bool, truth: bool) -> bool:
         return value == bool(truth)
 
     def show(self, truth: bool, lang: str) -> str:
-        return tr(lang, "yes" if truth else "no", "是" if truth else "否")
+        return say(lang, N_("yes") if truth else N_("no"))
 
 
 # ------------------------------------------------------------------ choices
@@ -380,7 +375,7 @@ class Option:
     zh: str
 
     def text(self, lang: str) -> str:
-        return tr(lang, self.en, self.zh)
+        return self.zh if lang == "zh" else self.en
 
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -406,8 +401,9 @@ def _letters(text: str, n: int) -> list[str]:
             out.append(LETTERS[int(tok) - 1])
         else:
             raise Invalid(
-                f"{typed!r} is not one of the letters a-{LETTERS[n - 1]} nor an option's name.",
-                f"{typed!r} 不是 a–{LETTERS[n - 1]} 中的字母，也不是某个选项的名字。",
+                N_("{typed!r} is not one of the letters a-{last} nor an option's name."),
+                typed=typed,
+                last=LETTERS[n - 1],
             )
     return out
 
@@ -441,9 +437,7 @@ class Choice(Answer):
         return [f"{LETTERS[i]}) {o.text(lang)}" for i, o in enumerate(self.options)]
 
     def hint(self, lang: str) -> str:
-        return tr(
-            lang, f"one letter, a-{LETTERS[len(self.options) - 1]}", f"一个字母，a–{LETTERS[len(self.options) - 1]}"
-        )
+        return say(lang, N_("one letter, a-{last}"), last=LETTERS[len(self.options) - 1])
 
     def by_name(self, text: str) -> Option | None:
         """An option typed by its name (``FSDP``, ``logx``), in either language: the whole name, its
@@ -479,7 +473,7 @@ class Choice(Answer):
                 raise
             return named.key
         if len(got) != 1:
-            raise Invalid("Type one letter.", "请只写一个字母。")
+            raise Invalid(N_("Type one letter."))
         return self.options[LETTERS.index(got[0])].key
 
     def assess(self, value: str, truth: str | tuple[str, ...]) -> bool:
@@ -488,11 +482,18 @@ class Choice(Answer):
 
     def show(self, truth: str | tuple[str, ...], lang: str) -> str:
         if isinstance(truth, (tuple, list)):
-            return tr(lang, " or ", " 或 ").join(self.show(t, lang) for t in truth)
+            first, *rest = truth
+            shown = self.show(first, lang)
+            return say(lang, N_("{left} or {right}"), left=shown, right=self.show(tuple(rest), lang)) if rest else shown
         for i, o in enumerate(self.options):
             if o.key == truth:
                 return f"{LETTERS[i]}) {o.text(lang)}"
         return str(truth)
+
+
+def _joined(chunks: list[str], seps: list[str], i: int, j: int) -> str:
+    """Chunks i..j-1 of a split text with the separators between them, as typed."""
+    return "".join(c + (seps[k] if k < j - 1 else "") for k, c in enumerate(chunks[i:j], start=i))
 
 
 @dataclass
@@ -502,7 +503,7 @@ class MultiSelect(Choice):
     kind = "multi-select"
 
     def hint(self, lang: str) -> str:
-        return tr(lang, "every letter that applies, e.g. a c d", "所有适用的字母，如 a c d")
+        return say(lang, N_("every letter that applies, e.g. a c d"))
 
     def parse(self, text: str) -> frozenset:
         try:
@@ -513,17 +514,27 @@ class MultiSelect(Choice):
                 raise
             got = [LETTERS[[o.key for o in self.options].index(k)] for k in keys]
         if not got:
-            raise Invalid("Type at least one letter.", "请至少写一个字母。")
+            raise Invalid(N_("Type at least one letter."))
         if len(set(got)) != len(got):
-            raise Invalid("Each letter once, please.", "每个字母只写一次。")
+            raise Invalid(N_("Each letter once, please."))
         return frozenset(self.options[LETTERS.index(c)].key for c in got)
 
     def by_names(self, text: str) -> list[str] | None:
         """Options typed by their names, as the course lists them ("run id · commit · 配置文件 · …"):
         separated by · , 、 ; or spaces (a name with a space, ``run id``, is read whole); None unless
         every piece names one option."""
+        split = re.split(r"(\s*[·•,;、，；/]\s*)", units.normalize(text))
+        chunks, seps = split[0::2], split[1::2] + [""]
+        parts, i = [], 0
+        while i < len(chunks):  # an option's own name may hold a separator: "减 batch，用梯度累积补回"
+            j = next(
+                (j for j in range(len(chunks), i + 1, -1) if self.by_name(_joined(chunks, seps, i, j))),
+                i + 1,
+            )
+            parts.append(_joined(chunks, seps, i, j))
+            i = j
         pieces = []
-        for part in re.split(r"\s*[·•,;、，；/]\s*", units.normalize(text)):
+        for part in parts:
             if self.by_name(part) or self.by_words(part):  # one option, named whole or by its words
                 pieces.append(part)
                 continue
@@ -558,19 +569,12 @@ class Ordering(Choice):
 
     def hint(self, lang: str) -> str:
         n = len(self.options)
-        return tr(
-            lang,
-            f"all {n} letters in order, e.g. {' '.join(LETTERS[:n][::-1])}",
-            f"按顺序写出全部 {n} 个字母，如 {' '.join(LETTERS[:n][::-1])}",
-        )
+        return say(lang, N_("all {n} letters in order, e.g. {example}"), n=n, example=" ".join(LETTERS[:n][::-1]))
 
     def parse(self, text: str) -> tuple:
         got = _letters(text, len(self.options))
         if sorted(got) != list(LETTERS[: len(self.options)]):
-            raise Invalid(
-                f"Give every letter a-{LETTERS[len(self.options) - 1]} exactly once, in order.",
-                f"请把 a–{LETTERS[len(self.options) - 1]} 每个字母恰好写一次，按顺序。",
-            )
+            raise Invalid(N_("Give every letter a-{last} exactly once, in order."), last=LETTERS[len(self.options) - 1])
         return tuple(self.options[LETTERS.index(c)].key for c in got)
 
     @staticmethod
@@ -595,23 +599,19 @@ class Shape(Answer):
     kind = "shape"
 
     def hint(self, lang: str) -> str:
-        return tr(lang, "a shape, e.g. (4, 7, 3)", "一个形状，如 (4, 7, 3)")
+        return say(lang, N_("a shape, e.g. (4, 7, 3)"))
 
     def parse(self, text: str) -> tuple:
         t = units.normalize(text)
         if not t:
-            raise Invalid(
-                "Type a shape, e.g. (4, 7, 3); a scalar's shape is ().", "请写一个形状，如 (4, 7, 3)；标量的形状是 ()。"
-            )
+            raise Invalid(N_("Type a shape, e.g. (4, 7, 3); a scalar's shape is ()."))
         t = re.sub(r"^torch\.Size\(\s*\[?|\]?\s*\)$", "", t)
         t = t.strip("()[] ")
         if t == "":
             return ()
         parts = [p for p in re.split(r"\s*(?:,|x|×|\*|\s)\s*", t) if p]
         if not parts or not all(p.isdigit() for p in parts):
-            raise Invalid(
-                "A shape is whole numbers, e.g. (4, 7, 3) or 4, 7, 3.", "形状由整数组成，如 (4, 7, 3) 或 4, 7, 3。"
-            )
+            raise Invalid(N_("A shape is whole numbers, e.g. (4, 7, 3) or 4, 7, 3."))
         return tuple(int(p) for p in parts)
 
     def assess(self, value: tuple, truth) -> bool:
@@ -630,7 +630,7 @@ class BroadcastShape(Shape):
     """A shape, or "error" when the shapes cannot broadcast (truth ``None``)."""
 
     def hint(self, lang: str) -> str:
-        return tr(lang, "a shape, e.g. (4, 7, 3), or 'error'", "一个形状，如 (4, 7, 3)；不能广播写 error")
+        return say(lang, N_("a shape, e.g. (4, 7, 3), or 'error'"))
 
     def parse(self, text: str):
         t = units.normalize(text).lower()
@@ -644,7 +644,7 @@ class BroadcastShape(Shape):
         return tuple(value) == tuple(truth)
 
     def show(self, truth, lang: str) -> str:
-        return tr(lang, "error (cannot broadcast)", "报错（不能广播）") if truth is None else super().show(truth, lang)
+        return say(lang, N_("error (cannot broadcast)")) if truth is None else super().show(truth, lang)
 
     def encode(self, value):
         return None if value is None else list(value)
@@ -659,15 +659,12 @@ class Einsum(Answer):
     kind = "einsum"
 
     def hint(self, lang: str) -> str:
-        return tr(lang, "np.einsum subscripts, e.g. 'ij,jk->ik'", "np.einsum 的下标串，如 'ij,jk->ik'")
+        return say(lang, N_("np.einsum subscripts, e.g. 'ij,jk->ik'"))
 
     def parse(self, text: str) -> str:
         t = units.normalize(text).replace(" ", "")
         if not re.fullmatch(r"[a-zA-Z.]+,[a-zA-Z.]+->[a-zA-Z.]*", t):
-            raise Invalid(
-                "Two operands and an output: 'xyz,xwz->xyw' (letters, a comma, ->).",
-                "两个操作数与一个输出：'xyz,xwz->xyw'（字母、逗号、->）。",
-            )
+            raise Invalid(N_("Two operands and an output: 'xyz,xwz->xyw' (letters, a comma, ->)."))
         return t
 
     def assess(self, value: str, truth) -> bool:
@@ -676,7 +673,7 @@ class Einsum(Answer):
         return T.einsum_right(value, self.which, self.with_heads)
 
     def show(self, truth: str, lang: str) -> str:
-        return f"{truth!r}" + tr(lang, " (any letters that compute the same)", "（字母可换，算的一样即可）")
+        return say(lang, N_("{subscripts!r} (any letters that compute the same)"), subscripts=truth)
 
 
 @dataclass
@@ -688,16 +685,12 @@ class Command(Answer):
     kind = "command"
 
     def hint(self, lang: str) -> str:
-        return tr(
-            lang,
-            f"a command line starting with torchrun, running {self.script}",
-            f"以 torchrun 开头、运行 {self.script} 的命令行",
-        )
+        return say(lang, N_("a command line starting with torchrun, running {script}"), script=self.script)
 
     def parse(self, text: str) -> str:
         t = units.normalize(text)
         if not t:
-            raise Invalid("Type the command.", "请写出命令。")
+            raise Invalid(N_("Type the command."))
         return t
 
     def assess(self, value: str, truth) -> bool:

@@ -8,7 +8,6 @@ Ctrl-C) stops; what was answered is kept, and the next run resumes with the same
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -17,21 +16,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from rich.console import Console
 from rich.text import Text
 
+from grader.i18n import N_
 from grader.quiz import bank as qbank, progress as qprogress, store as qstore, truth as qtruth
-from grader.quiz.answers import Invalid, YesNo, tr
+from grader.quiz.answers import Invalid, YesNo
+from grader.quiz.words import say
 
 MAX_SLIPS = 2  # slips named per sub-answer; after that the entry is assessed as typed
 QUIT = {"q", "quit", "exit", ":q", "退出"}
 HELP = {"?", "h", "help", "帮助"}
 SET_ORDER = ("R", "A", "B", "C")
-
-
-def default_lang() -> str:
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
-        value = os.environ.get(var)
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    return "en"
 
 
 class IO:
@@ -122,8 +115,8 @@ class Session:
         self.current: tuple | None = None
         qtruth.set_cache(store.cache_get, store.cache_put)
 
-    def t(self, en: str, zh: str) -> str:
-        return tr(self.lang, en, zh)
+    def t(self, msgid: str, /, **fields: object) -> str:
+        return say(self.lang, msgid, **fields)
 
     def variant_seed(self, question_id: str, attempt: int) -> int:
         if self.practice:
@@ -167,10 +160,7 @@ class Session:
         learner stopped. Later rounds (``rounds``) re-ask what was wrong in this sitting."""
         if self.practice:
             self.io.out(
-                self.t(
-                    "Practice (--seed): answers are not recorded and count toward no mastery or level.",
-                    "练习模式（--seed）：作答不记录，不计入掌握与等级。",
-                ),
+                self.t(N_("Practice (--seed): answers are not recorded and count toward no mastery or level.")),
                 "yellow",
             )
         todo = self.agenda(questions)
@@ -178,7 +168,7 @@ class Session:
             todo += [q for q in questions if q not in todo]
         if not todo:
             self.io.out(
-                self.t("Nothing is due now: come back for the next review.", "现在没有到期的题：到下次复习时间再来。"),
+                self.t(N_("Nothing is due now: come back for the next review.")),
                 "green",
             )
         for round_no in range(self.rounds):
@@ -189,9 +179,12 @@ class Session:
                 self.io.out()
                 self.io.out(
                     self.t(
-                        f"Round {round_no + 1}: {len(todo)} question(s) answered wrong, with new variants "
-                        "(a same-day review: it does not master them).",
-                        f"第 {round_no + 1} 轮：{len(todo)} 道答错的题换新变体再问（当天复习，不算掌握）。",
+                        N_(
+                            "Round {round}: {n} question(s) answered wrong, with new variants "
+                            "(a same-day review: it does not master them)."
+                        ),
+                        round=round_no + 1,
+                        n=len(todo),
                     ),
                     "bold",
                 )
@@ -259,12 +252,15 @@ class Session:
         n_mastered = sum(self._mastered(x) for x in in_set)
         io.out()
         io.out(
-            f"── {q.set} {position[0]}/{position[1]} · {q.id} · {q.title} · "
+            f"── {q.set} {position[0]}/{position[1]} · {q.id} · {self.t(q.title)} · "
             + self.t(
-                f"variant {attempt + 1}, mastered in {q.set}: {n_mastered}/{len(in_set)}",
-                f"第 {attempt + 1} 个变体，{q.set} 组已掌握 {n_mastered}/{len(in_set)}",
+                N_("variant {variant}, mastered in {set}: {mastered}/{total}"),
+                variant=attempt + 1,
+                set=q.set,
+                mastered=n_mastered,
+                total=len(in_set),
             )
-            + (self.t(f" · streak {state.streak}", f" · 连对 {state.streak}") if state.streak else "")
+            + (self.t(N_(" · streak {streak}"), streak=state.streak) if state.streak else "")
             + " ──",
             "bold",
         )
@@ -273,9 +269,7 @@ class Session:
             io.out(f"原文：{plain(variant.text('zh'))}", "dim")
         if q.interview:
             io.out(
-                self.t(
-                    f"An interview: {len(parts)} short questions in turn.", f"面试：依次回答 {len(parts)} 个小问题。"
-                ),
+                self.t(N_("An interview: {n} short questions in turn."), n=len(parts)),
                 "dim",
             )
         all_parts = variant.parts()
@@ -285,10 +279,7 @@ class Session:
             if res == "quit":
                 self.store.set_stop(self.learner, q.id, self.now())
                 io.out(
-                    self.t(
-                        "Stopped. Your answers so far are saved; the next run resumes here.",
-                        "已停止。已答的都保存了，下次从这里继续。",
-                    ),
+                    self.t(N_("Stopped. Your answers so far are saved; the next run resumes here.")),
                     "yellow",
                 )
                 return "quit"
@@ -301,9 +292,10 @@ class Session:
         if not future.done():
             self.io.out(
                 self.t(
-                    "(computing this variant's answer from the ground truth… what you type meanwhile is "
-                    "discarded: type at the next prompt)",
-                    "（正在用真值计算本变体的答案……这期间输入的内容会被丢弃，请在下一个提示符处作答）",
+                    N_(
+                        "(computing this variant's answer from the ground truth… what you type meanwhile is "
+                        "discarded: type at the next prompt)"
+                    )
                 ),
                 "dim",
             )
@@ -319,7 +311,7 @@ class Session:
         io.out(label + plain(variant.prompt(part, lang)), "bold")
         for line in answer.options_text(lang):
             io.out("   " + line)
-        io.out("   " + self.t("answer: ", "作答：") + answer.hint(lang) + self.t("  (q to stop)", "（q 退出）"), "dim")
+        io.out("   " + self.t(N_("answer: {hint}  (q to stop)"), hint=answer.hint(lang)), "dim")
         slips: list[str] = []
         t0 = time.monotonic()
         self.current = (variant, part, answer, future)  # what is being asked (scripted learners in the tests read it)
@@ -333,16 +325,19 @@ class Session:
             try:
                 value = answer.parse(text)
             except Invalid as exc:
-                io.out("   " + exc.text(lang) + self.t(" Type it again.", " 请重新输入。"), "yellow")
+                io.out("   " + self.t(N_("{refusal} Type it again."), refusal=exc.text(lang)), "yellow")
                 continue
             try:
                 truth = self._truth(variant, part, future)
             except Exception as exc:  # noqa: BLE001  the ground truth could not be computed here
                 io.out(
-                    self.t(
-                        f"   The ground truth for this sub-question failed on this machine ({exc!r}); it is "
-                        "skipped and not recorded.",
-                        f"   本小题的真值在这台机器上算不出来（{exc!r}），跳过、不记录。",
+                    "   "
+                    + self.t(
+                        N_(
+                            "The ground truth for this sub-question failed on this machine ({error!r}); it is "
+                            "skipped and not recorded."
+                        ),
+                        error=exc,
                     ),
                     "red",
                 )
@@ -353,9 +348,8 @@ class Session:
                     slips.append(text.strip())
                     io.out(
                         "   "
-                        + slip.text(lang)
                         + self.t(
-                            " Type your answer again (this attempt is not used up).", " 请重新输入（本次作答不算数）。"
+                            N_("{slip} Type your answer again (this attempt is not used up)."), slip=slip.text(lang)
                         ),
                         "yellow",
                     )
@@ -387,12 +381,12 @@ class Session:
         if not correct:
             self.wrong.append((q.id, variant.prompt(part, lang), text.strip(), shown))
         if correct:
-            io.out("   ✓ " + self.t("right", "对") + f" — {shown}", "green")
+            io.out("   ✓ " + self.t(N_("right — {value}"), value=shown), "green")
         else:
-            io.out("   ✗ " + self.t("not right; this variant's value: ", "不对；本变体的答案：") + shown, "red")
+            io.out("   ✗ " + self.t(N_("not right; this variant's value: {value}"), value=shown), "red")
         how = self.pool.submit(variant.how, part, lang).result()
         if how:
-            io.out("     " + self.t("how: ", "怎么来的：") + how, "dim")
+            io.out("     " + self.t(N_("how: {how}"), how=how), "dim")
         return "right" if correct else "wrong"
 
     def after_question(self, q, variant, attempt, results: dict[str, bool]) -> None:
@@ -407,26 +401,33 @@ class Session:
             complete = qstore.attempt_complete(qstore.attempts(rows).get(attempt, {}))
             if complete:
                 ok = all(r.correct for r in qstore.attempts(rows)[attempt].values())
-                msg = (self.t("Right", "答对") if ok else self.t("Not right", "没答对")) + (
-                    self.t(" — mastered (recalled after days).", "——已掌握（隔了几天仍答对）。")
+                verdict = self.t(N_("Right")) if ok else self.t(N_("Not right"))
+                msg = (
+                    self.t(N_("{verdict} — mastered (recalled after days)."), verdict=verdict)
                     if state.mastered
                     else self.t(
-                        f" — next review {when(state.due, self.now(), 'en')}, with a new variant.",
-                        f"——下次复习：{when(state.due, self.now(), 'zh')}，换一个新变体。",
+                        N_("{verdict} — next review {when}, with a new variant."),
+                        verdict=verdict,
+                        when=when(state.due, self.now(), lang),
                     )
                 )
                 io.out(f"{q.id}: {msg}", "green" if ok else "red")
-            io.out(self.t("The course's answer (答案):", "课程的答案："), "bold")
+            io.out(self.t(N_("The course's answer (答案):")), "bold")
             io.out("  " + plain(q.answer_zh))
-            io.out("  " + plain(q.answer_en), "dim" if lang == "zh" else None)
-        io.out(self.t("Re-read: ", "回看：") + (q.reread[1] if lang == "zh" else q.reread[0]), "cyan")
+            self.rendering(q.answer_en, "  ")
+        io.out(self.t(N_("Re-read: {where}"), where=q.reread[1] if lang == "zh" else q.reread[0]), "cyan")
+
+    def rendering(self, en: str, indent: str) -> None:
+        """The English rendering of the course's words, under the Chinese original: in English only."""
+        if self.lang != "zh":
+            self.io.out(indent + plain(en), "dim")
 
     def _interview_key(self, q, rows, attempt) -> None:
         io = self.io
         this = {r.part: r.correct for r in rows if r.attempt == attempt}
         state = qprogress.question_state(q, rows)
         io.out(
-            self.t("The course's answer key points (答案要点), and how you did:", "课程的答案要点，以及你的作答："),
+            self.t(N_("The course's answer key points (答案要点), and how you did:")),
             "bold",
         )
         for k, (zh, en) in enumerate(q.points, 1):
@@ -434,21 +435,25 @@ class Session:
             asked = [this[p.id] for p in parts if p.id in this]
             mark = "✓" if state.points.get(f"{q.id}.p{k}") else ("✓" if asked and all(asked) else "✗" if asked else "·")
             io.out(f" {mark} ({k}) {plain(zh)}")
-            io.out(f"       {plain(en)}", "dim")
+            self.rendering(en, "       ")
         if q.followups:
-            io.out(self.t("Follow-up directions (追问方向):", "追问方向："), "bold")
+            io.out(self.t(N_("Follow-up directions (追问方向):")), "bold")
             io.out("  " + plain(q.followups[0]))
-            io.out("  " + plain(q.followups[1]), "dim")
+            self.rendering(q.followups[1], "  ")
         if q.good:
             io.out("  " + plain(q.good[0]))
-            io.out("  " + plain(q.good[1]), "dim")
+            self.rendering(q.good[1], "  ")
         p, t = sum(state.points.get(f"{q.id}.p{k}", False) for k in range(1, len(q.points) + 1)), len(q.points)
         io.out(
             self.t(
-                f"{q.id}: {p}/{t} key points mastered (each sub-question recalled right after "
-                f"{qstore.mastery_days():g} days or more); the pass line asks for at least half.",
-                f"{q.id}：已掌握 {p}/{t} 个要点（每个小问题隔 {qstore.mastery_days():g} 天以上仍答对）；"
-                f"通关要求至少一半。",
+                N_(
+                    "{id}: {mastered}/{total} key points mastered (each sub-question recalled right after "
+                    "{days:g} days or more); the pass line asks for at least half."
+                ),
+                id=q.id,
+                mastered=p,
+                total=t,
+                days=qstore.mastery_days(),
             ),
             "green" if 2 * p >= t else "yellow",
         )
@@ -463,10 +468,11 @@ class Session:
         wrong = self.answered - self.right
         io.out(
             self.t(
-                f"This session: {self.answered} answers, {self.right} right, {wrong} wrong, "
-                f"{self.slips} slip(s) named.",
-                f"本次：作答 {self.answered} 个，答对 {self.right} 个，答错 {wrong} 个，提示单位等笔误 "
-                f"{self.slips} 次。",
+                N_("This session: {answered} answers, {right} right, {wrong} wrong, {slips} slip(s) named."),
+                answered=self.answered,
+                right=self.right,
+                wrong=wrong,
+                slips=self.slips,
             ),
             "bold",
         )
@@ -476,45 +482,41 @@ class Session:
             due_now = [qid for d, qid in dues if d <= now]
             later = [(d, qid) for d, qid in dues if d > now]
             if due_now:
-                io.out(self.t(f"Due now: {', '.join(due_now)}.", f"现在到期：{'、'.join(due_now)}。"))
+                io.out(self.t(N_("Due now: {ids}."), ids=self.t(N_(", ")).join(due_now)))
             if later:
                 d, qid = later[0]
                 n_day = sum(1 for x, _ in later if x <= d + DAY)
                 io.out(
                     self.t(
-                        f"Next review: {when(d, now, 'en')} ({qid}; {n_day} question(s) within a day of it).",
-                        f"下次复习：{when(d, now, 'zh')}（{qid}；其后一天内共 {n_day} 题）。",
+                        N_("Next review: {when} ({id}; {n} question(s) within a day of it)."),
+                        when=when(d, now, self.lang),
+                        id=qid,
+                        n=n_day,
                     )
                 )
         if self.wrong:
             io.out()
-            io.out(self.t("Your wrong answers, to review:", "答错的题，复习一下："), "bold")
+            io.out(self.t(N_("Your wrong answers, to review:")), "bold")
             seen = set()
             for qid, prompt, typed, shown in self.wrong:
                 q = qbank.get(qid)
                 io.out(f" ✗ {qid} · {plain(prompt)}")
                 io.out(
-                    "   "
-                    + self.t(
-                        f"you typed {typed!r}; this variant's value: {shown}",
-                        f"你写的是 {typed!r}；本变体的答案：{shown}",
-                    ),
+                    "   " + self.t(N_("you typed {typed!r}; this variant's value: {value}"), typed=typed, value=shown),
                     "red",
                 )
                 if qid in seen or q.interview:
                     continue
                 seen.add(qid)
-                io.out("   " + self.t("The course's answer (答案): ", "课程的答案：") + plain(q.answer_zh))
-                if self.lang != "zh":
-                    io.out("   " + plain(q.answer_en), "dim")
+                io.out("   " + self.t(N_("The course's answer (答案): {answer}"), answer=plain(q.answer_zh)))
+                self.rendering(q.answer_en, "   ")
             for qid in dict.fromkeys(w[0] for w in self.wrong):
                 q = qbank.get(qid)
                 if q.interview:
-                    io.out(self.t(f" {qid}: the course's key points (答案要点):", f" {qid}：课程的答案要点："), "bold")
+                    io.out(" " + self.t(N_("{id}: the course's key points (答案要点):"), id=qid), "bold")
                     for k, (zh, en) in enumerate(q.points, 1):
                         io.out(f"   ({k}) {plain(zh)}")
-                        if self.lang != "zh":
-                            io.out(f"       {plain(en)}", "dim")
+                        self.rendering(en, "       ")
 
 
 DAY = qstore.DAY
@@ -523,14 +525,14 @@ DAY = qstore.DAY
 def when(t: float | None, now: float, lang: str) -> str:
     """A review time, for a learner: 'now', 'in 2 days (2026-12-03 22:10)'."""
     if t is None:
-        return tr(lang, "new", "新题")
+        return say(lang, N_("new"))
     if t <= now:
-        return tr(lang, "now (due)", "现在（已到期）")
+        return say(lang, N_("now (due)"))
     stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
     days = (t - now) / DAY
     if t - now < DAY - 600:  # a day's interval, computed a moment ago, is still "1 day"
-        return tr(lang, f"in {(t - now) / 3600:.0f} h ({stamp})", f"{(t - now) / 3600:.0f} 小时后（{stamp}）")
-    return tr(lang, f"in {days:.0f} day(s) ({stamp})", f"{days:.0f} 天后（{stamp}）")
+        return say(lang, N_("in {hours:.0f} h ({stamp})"), hours=(t - now) / 3600, stamp=stamp)
+    return say(lang, N_("in {days:.0f} day(s) ({stamp})"), days=days, stamp=stamp)
 
 
 _TEX = [
@@ -570,22 +572,36 @@ def plain(text: str) -> str:
 
 def closed_book_line(prog: qprogress.QuizProgress, lang: str) -> str:
     c = " ".join(f"{k} {p}/{t}" for k, (p, t) in prog.c_points.items())
-    return tr(
+    return say(
         lang,
-        f"Mastered in the quiz: R {prog.r[0]}/{prog.r[1]} · A {prog.a[0]}/{prog.a[1]} · "
-        f"B {prog.b[0]}/{prog.b[1]} · C key points: {c}",
-        f"测验中已掌握：R {prog.r[0]}/{prog.r[1]} · A {prog.a[0]}/{prog.a[1]} · B {prog.b[0]}/{prog.b[1]} · C "
-        f"要点：{c}",
+        N_("Mastered in the quiz: R {r} · A {a} · B {b} · C key points: {c}"),
+        r="{}/{}".format(*prog.r),
+        a="{}/{}".format(*prog.a),
+        b="{}/{}".format(*prog.b),
+        c=c,
     )
 
 
 def self_study_note(store: qstore.Store, lang: str) -> str:
-    return tr(
+    return say(
         lang,
-        f"Counted from your own file {store.path} (self-study: it is yours and can be edited, so these "
-        "counts are as honest as you keep it; a class counts its gradebook instead).",
-        f"计数来自你自己的文件 {store.path}（自学用：文件归你、可以改，计数有多可信取决于你；班级以成绩册计数）。",
+        N_(
+            "Counted from your own file {path} (self-study: it is yours and can be edited, so these "
+            "counts are as honest as you keep it; a class counts its gradebook instead)."
+        ),
+        path=store.path,
     )
+
+
+HISTORY_COLUMNS = (
+    N_("question"),
+    N_("attempts"),
+    N_("answers"),
+    N_("streak"),
+    N_("mastered"),
+    N_("next review"),
+    N_("time"),
+)
 
 
 def print_history(
@@ -597,17 +613,9 @@ def print_history(
     now = time.time() if now is None else now
     prog = qprogress.progress(store, learner)
     for set_id in SET_ORDER:
-        table = Table(title=tr(lang, f"Set {set_id}", f"{set_id} 组"), title_justify="left")
-        for col in (
-            tr(lang, "question", "题"),
-            tr(lang, "attempts", "次数"),
-            tr(lang, "answers", "作答"),
-            tr(lang, "streak", "连对"),
-            tr(lang, "mastered", "掌握"),
-            tr(lang, "next review", "下次复习"),
-            tr(lang, "time", "用时"),
-        ):
-            table.add_column(col)
+        table = Table(title=say(lang, N_("Set {set}"), set=set_id), title_justify="left")
+        for col in HISTORY_COLUMNS:
+            table.add_column(say(lang, col))
         for q in qbank.questions(set_id):
             s = prog.questions[q.id]
             marks = "".join("✓" if ok else "✗" for ok in s.history[-12:])
@@ -615,9 +623,11 @@ def print_history(
             if q.interview:
                 p, t = prog.c_points[q.id]
                 pa, ta = prog.c_all[q.id]
-                extra = f" {p}/{t} " + tr(lang, f"key points, {pa}/{ta} with follow-ups", f"要点，含追问 {pa}/{ta}")
+                extra = " " + say(
+                    lang, N_("{points} key points, {all} with follow-ups"), points=f"{p}/{t}", all=f"{pa}/{ta}"
+                )
             table.add_row(
-                f"{q.id} {q.title}",
+                f"{q.id} {say(lang, q.title)}",
                 str(s.attempts),
                 marks or "–",
                 str(s.streak),
@@ -628,11 +638,11 @@ def print_history(
         console.print(table)
     console.print(closed_book_line(prog, lang), highlight=False)
     console.print(
-        tr(
+        say(
             lang,
-            f"Mastered: recalled right {qstore.mastery_days():g} days or more after the review before "
-            f"(${qstore.MASTERY_DAYS_ENV} sets it).",
-            f"掌握：距上次复习 {qstore.mastery_days():g} 天以上仍答对（用 ${qstore.MASTERY_DAYS_ENV} 设置）。",
+            N_("Mastered: recalled right {days:g} days or more after the review before (${env} sets it)."),
+            days=qstore.mastery_days(),
+            env=qstore.MASTERY_DAYS_ENV,
         ),
         highlight=False,
     )

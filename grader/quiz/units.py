@@ -23,16 +23,28 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from grader.i18n import N_
+from grader.quiz.words import Msg
+
 
 class Invalid(ValueError):
-    """The input is not an answer of this kind; nothing is assessed, the learner types again."""
+    """The input is not an answer of this kind; nothing is assessed, the learner types again. The
+    message is an English id (marked with ``N_``) said in the sitting's language by :meth:`text`."""
 
-    def __init__(self, en: str, zh: str):
-        super().__init__(en)
-        self.en, self.zh = en, zh
+    def __init__(self, msgid: str, **fields: object):
+        self.msg = Msg(msgid, fields)
+        super().__init__(self.msg.en)
 
     def text(self, lang: str) -> str:
-        return self.zh if lang == "zh" else self.en
+        return self.msg.text(lang)
+
+    @property
+    def en(self) -> str:
+        return self.msg.en
+
+    @property
+    def zh(self) -> str:
+        return self.msg.zh
 
 
 @dataclass(frozen=True)
@@ -45,16 +57,16 @@ class Unit:
 
 
 # ------------------------------------------------------------------ unit tables
-DIM_NAMES = {
-    "bytes": ("a size in bytes", "字节数（大小）"),
-    "time": ("a time", "时间"),
-    "count": ("a count", "个数"),
-    "fraction": ("a fraction (0-1) or a percentage", "比例（0–1 或百分数）"),
-    "speedup": ("a factor (x)", "倍数"),
-    "flop_per_byte": ("an intensity in FLOP/byte", "算术强度（FLOP/字节）"),
-    "tokens_per_s": ("a throughput in tokens/s", "吞吐（token/s）"),
-    "nats": ("a loss in nats", "loss（nat）"),
-    "number": ("a plain number", "一个数"),
+DIM_NAMES = {  # what a dimension's answer is, as a refusal names it
+    "bytes": Msg(N_("a size in bytes")),
+    "time": Msg(N_("a time")),
+    "count": Msg(N_("a count")),
+    "fraction": Msg(N_("a fraction (0-1) or a percentage")),
+    "speedup": Msg(N_("a factor (x)")),
+    "flop_per_byte": Msg(N_("an intensity in FLOP/byte")),
+    "tokens_per_s": Msg(N_("a throughput in tokens/s")),
+    "nats": Msg(N_("a loss in nats")),
+    "number": Msg(N_("a plain number")),
 }
 
 _BYTES: dict[str, Unit] = {}
@@ -260,7 +272,7 @@ def _number(m) -> float:
     if m.group("den"):
         den = float(re.sub(r"[,_ ]", "", m.group("den")))
         if den == 0:
-            raise Invalid("A fraction's denominator cannot be 0.", "分母不能是 0。")
+            raise Invalid(N_("A fraction's denominator cannot be 0."))
         value /= den
     return -value if m.group("sign") in ("-", "−") else value
 
@@ -278,28 +290,28 @@ def parse(text: str, dim: str, default: Unit | None = None) -> Quantity:
     text = re.sub(r"^(?:±|约|大约|≈|~|about)\s*", "", normalize(text))  # ±10.9 (a half-width), 约 40 GB
     text = _summed(_chinese_count(text))
     if not text:
-        raise Invalid("Type a number (with its unit if it has one).", "请输入一个数（有单位的带上单位）。")
+        raise Invalid(N_("Type a number (with its unit if it has one)."))
     m = _NUMBER_RE.match(text)
     if not m:
         raise Invalid(
-            f"No number at the start of {raw.strip()!r}: type e.g. 48 GB, 4.8 ms, 1.3e9, 70%.",
-            f"{raw.strip()!r} 开头没有数：请输入如 48 GB、4.8 ms、1.3e9、70%。",
+            N_("No number at the start of {typed!r}: type e.g. 48 GB, 4.8 ms, 1.3e9, 70%."), typed=raw.strip()
         )
     try:
         number = _number(m)
     except Invalid:
         raise
     except (OverflowError, ValueError):
-        raise Invalid("That number is too large to read.", "这个数太大，读不出来。") from None
+        raise Invalid(TOO_LARGE) from None
     if not math.isfinite(number):
-        raise Invalid("That number is too large to read.", "这个数太大，读不出来。")
+        raise Invalid(TOO_LARGE)
     rest = m.group("rest").strip()
     q = _parse_rest(raw, text, number, rest, dim, default or PLAIN.get(dim) or Unit("", dim, 1.0))
     if not math.isfinite(q.value):
-        raise Invalid("That number is too large to read.", "这个数太大，读不出来。")
+        raise Invalid(TOO_LARGE)
     return q
 
 
+TOO_LARGE = N_("That number is too large to read.")
 _CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 
 
@@ -352,36 +364,34 @@ def _parse_rest(raw: str, text: str, number: float, rest: str, dim: str, default
         u = lower[rest.lower()]
         return Quantity(number * u.factor, number, u, False, text=raw)
     other = _which_dim(rest)
-    want_en, want_zh = DIM_NAMES.get(dim, (dim, dim))
+    want = DIM_NAMES.get(dim, dim)
     if other and other != dim:
-        got_en, got_zh = DIM_NAMES[other]
         raise Invalid(
-            f"{rest!r} is {got_en}; this question asks for {want_en}.",
-            f"{rest!r} 是{got_zh}的单位；这道题问的是{want_zh}。",
+            N_("{unit!r} is {got}; this question asks for {want}."), unit=rest, got=DIM_NAMES[other], want=want
         )
-    examples = {
-        "bytes": "B, KB, MB, GB, GiB, MiB, bytes",
-        "time": "s, ms, µs",
-        "fraction": "% (or a bare fraction)",
-        "speedup": "x",
-        "flop_per_byte": "FLOP/byte",
-        "tokens_per_s": "tokens/s",
-        "nats": "nats",
-        "count": "K, M, B (billion), 万, 亿",
-        "number": "no unit",
-    }.get(dim, "")
     raise Invalid(
-        f"Unknown unit {rest!r} for {want_en}: use {examples}.",
-        f"不认识的单位 {rest!r}（{want_zh}）：请用 {examples}。",
+        N_("Unknown unit {unit!r} for {want}: use {units}."), unit=rest, want=want, units=UNIT_EXAMPLES.get(dim, "")
     )
+
+
+UNIT_EXAMPLES = {  # the units a refusal suggests, per dimension
+    "bytes": "B, KB, MB, GB, GiB, MiB, bytes",
+    "time": "s, ms, µs",
+    "fraction": Msg(N_("% (or a bare fraction)")),
+    "speedup": "x",
+    "flop_per_byte": "FLOP/byte",
+    "tokens_per_s": "tokens/s",
+    "nats": "nats",
+    "count": Msg(N_("K, M, B (billion), 万, 亿")),
+    "number": Msg(N_("no unit")),
+}
 
 
 # ------------------------------------------------------------------ slips: other readings of the same keys
 @dataclass(frozen=True)
 class Reading:
     value: float  # what the number would be worth under this reading (base unit)
-    en: str
-    zh: str
+    msg: Msg  # the slip named, said in the sitting's language
 
 
 def alternatives(q: Quantity, dim: str, default: Unit | None) -> list[Reading]:
@@ -390,91 +400,78 @@ def alternatives(q: Quantity, dim: str, default: Unit | None) -> list[Reading]:
     out: list[Reading] = []
     n = q.number
     u = q.unit
+
+    def reading(worth: float, msgid: str, /, **fields: object) -> None:
+        out.append(Reading(worth, Msg(msgid, fields)))
+
     if dim == "bytes" and not q.bare:
         si, iec = 1000.0**u.power, 1024.0**u.power
         gap = f"{iec / si - 1:.1%}"
         if u.family in ("iec", "ibit") and u.power:
-            dec = u.symbol.replace("i", "")
-            out.append(
-                Reading(
-                    q.value * si / iec,
-                    f"you typed {u.symbol} (powers of 1024), not {dec} (powers of 1000): they differ by "
-                    f"{gap}. "
-                    "Which one is your number in?",
-                    f"你写的是 {u.symbol}（1024 的幂），不是 {dec}（1000 的幂），两者差 {gap}。你的数是哪一种？",
-                )
+            reading(
+                q.value * si / iec,
+                N_(
+                    "you typed {unit} (powers of 1024), not {other} (powers of 1000): they differ by {gap}. "
+                    "Which one is your number in?"
+                ),
+                unit=u.symbol,
+                other=u.symbol.replace("i", ""),
+                gap=gap,
             )
         elif u.family in ("si", "bit") and u.power:
-            binary = u.symbol[0] + "i" + u.symbol[1:]
-            out.append(
-                Reading(
-                    q.value * iec / si,
-                    f"you typed {u.symbol} (powers of 1000), not {binary} (powers of 1024): they differ by "
-                    f"{gap}. Which one is your number in?",
-                    f"你写的是 {u.symbol}（1000 的幂），不是 {binary}（1024 的幂），两者差 {gap}。你的数是哪一种？",
-                )
+            reading(
+                q.value * iec / si,
+                N_(
+                    "you typed {unit} (powers of 1000), not {other} (powers of 1024): they differ by {gap}. "
+                    "Which one is your number in?"
+                ),
+                unit=u.symbol,
+                other=u.symbol[0] + "i" + u.symbol[1:],
+                gap=gap,
             )
         if u.family in ("bit", "ibit"):
-            out.append(
-                Reading(
-                    q.value * 8,
-                    f"you typed bits ({u.symbol}); the question asks for bytes (8 bits each). Is your number in bytes?",
-                    f"你写的是比特（{u.symbol}）；题目问的是字节（1 字节 = 8 比特）。你的数是字节吗？",
-                )
+            reading(
+                q.value * 8,
+                N_("you typed bits ({unit}); the question asks for bytes (8 bits each). Is your number in bytes?"),
+                unit=u.symbol,
             )
         else:
-            out.append(
-                Reading(
-                    q.value / 8,
-                    "your number would fit if it counted bits, not bytes: did you count bits?",
-                    "你的数按比特算才对得上，不是字节：是不是算成了比特？",
-                )
-            )
+            reading(q.value / 8, N_("your number would fit if it counted bits, not bytes: did you count bits?"))
     if dim == "time" and not q.bare:
         for factor, sym in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
             if sym != u.symbol and abs(math.log10(u.factor / factor)) <= 3.01:
-                out.append(
-                    Reading(
-                        n * factor,
-                        f"you typed {u.symbol}; check the unit: is your number in {sym}?",
-                        f"你写的是 {u.symbol}；检查单位：你的数是不是 {sym}？",
-                    )
+                reading(
+                    n * factor,
+                    N_("you typed {unit}; check the unit: is your number in {other}?"),
+                    unit=u.symbol,
+                    other=sym,
                 )
     if dim == "fraction":
         if u.symbol == "%":
-            out.append(
-                Reading(
-                    n,
-                    f"{n:g}% is {q.value:g} as a fraction: did you mean {n:g} as a fraction (= {n * 100:g}%)?",
-                    f"{n:g}% 是比例 {q.value:g}；你是想写比例 {n:g}（= {n * 100:g}%）吗？",
-                )
+            reading(
+                n,
+                N_("{n:g}% is {value:g} as a fraction: did you mean {n:g} as a fraction (= {pct:g}%)?"),
+                n=n,
+                value=q.value,
+                pct=n * 100,
             )
         elif q.bare:
-            out.append(
-                Reading(
-                    n / 100,
-                    f"{n:g} is read as a fraction (0-1): for a percentage type {n:g}%.",
-                    f"{n:g} 按比例（0–1）读；百分数请写 {n:g}%。",
-                )
-            )
+            reading(n / 100, N_("{n:g} is read as a fraction (0-1): for a percentage type {n:g}%."), n=n)
     if q.bare and default is not None and dim in TABLES:
         for alias, other in TABLES[dim].items():
             if other.symbol != default.symbol and alias == other.symbol and other.family != "bit":
-                out.append(
-                    Reading(
-                        n * other.factor,
-                        f"a bare number is read as {default.symbol}; type the unit you"
-                        f" mean (e.g. {n:g} {other.symbol}).",
-                        f"不带单位的数按 {default.symbol} 读；请写上你用的单位（如 {n:g} {other.symbol}）。",
-                    )
+                reading(
+                    n * other.factor,
+                    N_("a bare number is read as {unit}; type the unit you mean (e.g. {n:g} {other})."),
+                    unit=default.symbol,
+                    n=n,
+                    other=other.symbol,
                 )
     for k in (3, 6, 9, -3, -6, -9):
-        out.append(
-            Reading(
-                q.value * 10.0**k,
-                f"your number is off by a factor of 10^{abs(k)}: check the prefix (K, M, G) or the unit",
-                f"你的数差了 10^{abs(k)} 倍：检查前缀（K、M、G）或单位",
-            )
+        reading(
+            q.value * 10.0**k,
+            N_("your number is off by a factor of 10^{k}: check the prefix (K, M, G) or the unit"),
+            k=abs(k),
         )
     return out
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.i18n import _
 from grader.quiz.answers import Answer, Choice, MultiSelect, Option
 
 PART_NAMES = {  # the six parts of the series, as the quiz's choices name them
@@ -123,7 +124,7 @@ class Question:
         practice (``--seed``) can never show a graded variant's numbers and answers."""
         rng = random.Random(seed)
         params = self.draw(rng)
-        for _ in range(_SIDE_TRIES):
+        for _try in range(_SIDE_TRIES):
             if _side(params) == seed & 1:
                 break
             params = self.draw(rng)  # the same stream: a seed still names one variant
@@ -240,4 +241,4 @@ def get(question_id: str) -> Question:
     for qid, q in bank().items():
         if qid.upper() == key:
             return q
-    raise KeyError(f"no quiz question {question_id!r}; sets R, A, B, C, ids like A6, C1, R.ridge_point")
+    raise KeyError(_("no quiz question {id!r}; sets R, A, B, C, ids like A6, C1, R.ridge_point", id=question_id))

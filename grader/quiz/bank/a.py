@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from grader.i18n import N_
 from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import BroadcastShape, Choice, Number, Option, Shape, Tolerance, YesNo
 from grader.quiz.bank import Part, Question
@@ -49,7 +50,7 @@ GENERATOR_OPTIONS = [
 A1 = Question(
     "A1",
     "A",
-    "Streaming JSONL",
+    N_("Streaming JSONL"),
     "一份 {file_gb} GB 的 JSONL，机器内存 {ram_gb} GB。json.loads 后读成 list 能不能装下？用生成器峰值大约多少？",
     "A JSONL file of {file_gb} GB, a machine with {ram_gb} GB of RAM. Does it fit in memory read into a list "
     "after json.loads? About what is the peak with a generator?",
@@ -119,7 +120,7 @@ def _index(k, keep):
 A2 = Question(
     "A2",
     "A",
-    "nbytes and the shape after indexing",
+    N_("nbytes and the shape after indexing"),
     "x = torch.zeros({d0}, {d1}, {d2}, dtype=torch.{dtype})：x.nbytes 多少？x[:, -{k}] 与 x[:, -{k}:] 各是什么形状？",
     "x = torch.zeros({d0}, {d1}, {d2}, dtype=torch.{dtype}): what is x.nbytes? What are the shapes of x[:, -{k}] "
     "and x[:, -{k}:]?",
@@ -184,7 +185,7 @@ def _draw_a3(rng):
 A3 = Question(
     "A3",
     "A",
-    "Broadcasting",
+    N_("Broadcasting"),
     "{a_text} + {b_text} 能广播吗？结果什么形状？",
     "{a_text} + {b_text}: does it broadcast? What is the result's shape?",
     _draw_a3,
@@ -220,7 +221,7 @@ def _draw_a4(rng):
 A4 = Question(
     "A4",
     "A",
-    "backward() accumulates",
+    N_("backward() accumulates"),
     "第三篇的手算例子 \\(w = {w}\\)、\\(x = {x}\\)、\\(L = (wx - 1)^2\\)，每次重新前向、连续 backward() {k_zh}次而不 "
     "zero_grad，w.grad 是多少？",
     "Part 3's worked example with w = {w}, x = {x}, L = (wx - 1)^2: a fresh forward each time, backward() called "
@@ -282,7 +283,7 @@ VERDICT_OPTIONS = [
 A5 = Question(
     "A5",
     "A",
-    "The first-step loss",
+    N_("The first-step loss"),
     "用 {model}（词表 {V}）从头初始化训练，第一步 loss 应约多少？看到 {loss} 说明什么？",
     "Training {model} (vocabulary {V}) from scratch: about what should the first-step loss be? What does a "
     "first loss of {loss} tell you?",
@@ -335,7 +336,7 @@ def _a6_lora(p):
 A6 = Question(
     "A6",
     "A",
-    "Full vs LoRA training state",
+    N_("Full vs LoRA training state"),
     "一个 {n}B 模型全量微调（bf16 + AdamW）不算激活要多少显存？一张 {card} GB 的卡够不够？改成可训练 {pct}% 的 LoRA "
     "呢？",
     "Fully fine-tuning a {n}B model (bf16 + AdamW), activations aside: how much GPU memory? Is one {card} GB card "
@@ -417,7 +418,7 @@ def _ckpt_keeps(p):
 A7 = Question(
     "A7",
     "A",
-    "Activations vs B, T and checkpointing",
+    N_("Activations vs B, T and checkpointing"),
     "Llama-3-8B 微调，\\(B = {B}\\)、\\(T = {T}\\)，不开 checkpointing 的激活约多少？开了呢？",
     "Fine-tuning Llama-3-8B at B = {B}, T = {T}: about how large are the activations without checkpointing? "
     "And with it?",
@@ -488,7 +489,7 @@ def _a8_view(p):
 A8 = Question(
     "A8",
     "A",
-    "LoRA parameters vs r",
+    N_("LoRA parameters vs r"),
     "{model_zh} \\(r = {r0}\\) 时可训练 {n0}、训练状态 {s0}；把 r 改成 {r1}，两者各变成多少？",
     "With r = {r0}, {model_en} trains {n0} parameters with {s0} of training state; with r = {r1}, what do the two "
     "become?",
@@ -556,7 +557,7 @@ def _draw_a9(rng):
 A9 = Question(
     "A9",
     "A",
-    "KV-cache bytes",
+    N_("KV-cache bytes"),
     "{model} bf16 推理，{n} 个并发请求、每个 {ctx_text} 上下文，KV cache 多大？加上权重能不能放进一张 {gpu_gb} GB 卡？",
     "{model} bf16 inference, {n} concurrent requests with a {ctx_text} context each: how large is the KV cache? "
     "With the weights, does it fit one {gpu_gb} GB GPU?",
@@ -682,7 +683,7 @@ BOTTLENECK_OPTIONS = [
 A10 = Question(
     "A10",
     "A",
-    "Where did the step's time go",
+    N_("Where did the step's time go"),
     "一步训练墙钟 {wall} ms，profiler 表里 CUDA 时间合计 {device} ms、aten::mm 与 attention 占其中 {share}%。"
     "瓶颈最可能在哪？",
     "A training step takes {wall} ms of wall-clock time; the profiler's CUDA times add up to {device} ms, aten::mm "

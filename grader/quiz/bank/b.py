@@ -3,6 +3,7 @@ last sub-question of each asks which (the course's 答案 names them)."""
 
 from __future__ import annotations
 
+from grader.i18n import N_
 from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import EXACT, Choice, Command, MultiSelect, Number, Option, Tolerance, YesNo
 from grader.quiz.bank import Part, Question
@@ -84,7 +85,7 @@ def _b1_fixes(p):
 B1 = Question(
     "B1",
     "B",
-    "LoRA OOM at a long max_length",
+    N_("LoRA OOM at a long max_length"),
     "8B LoRA SFT 在一张 {gpu_gb} GB 卡上，账算出 {state}，但 SFTConfig 里 max_length={T}、每卡 batch {B} 时 OOM。"
     "哪一块爆了？改什么？",
     "An 8B LoRA SFT on one {gpu_gb} GB GPU: the account says {state}, but with max_length={T} and a batch of {B} "
@@ -177,7 +178,7 @@ def _pct(xs):
 B2 = Question(
     "B2",
     "B",
-    "Is a small difference real",
+    N_("Is a small difference real"),
     "两次”同样配置”的 SFT，评测差 {d} 个点，同事说新配置更好。用哪几篇的什么判断？",
     'Two SFT runs with "the same configuration" differ by {d} points on the eval; a colleague says the new '
     "configuration is better. What from which parts do you judge it with?",
@@ -287,7 +288,7 @@ def _b3_keep(p):
 B3 = Question(
     "B3",
     "B",
-    "The model answers but never stops",
+    N_("The model answers but never stops"),
     "微调后的模型回答正确但一直不停、吐乱码。从哪一行、哪个文件查？",
     "After fine-tuning, the model answers correctly but never stops and rambles on. Which line, which file do you "
     "look at?",
@@ -357,7 +358,7 @@ def _b4_config(p):
 B4 = Question(
     "B4",
     "B",
-    "The decode floor after merge_and_unload",
+    N_("The decode floor after merge_and_unload"),
     "{model_zh} merge_and_unload 后部署在 {gpu_zh} 上，batch 1 decode 每 token 的下限约多少？合并前后这个数字变不变？",
     "{model_en}, after merge_and_unload, is deployed on {gpu_en}: about what is the floor per token of batch-1 decode? "
     "Does that number change between before and after the merge?",
@@ -435,7 +436,7 @@ def _draw_b5(rng):
 B5 = Question(
     "B5",
     "B",
-    "DDP on several GPUs",
+    N_("DDP on several GPUs"),
     "用 accelerate launch 在 {n} 卡上跑 8B LoRA SFT，DDP 模式。"
     "每张卡显存约多少？为什么每张卡是一个进程而不是一个线程？有效 batch 是多少？",
     "An 8B LoRA SFT on {n} GPUs with accelerate launch, in DDP mode. About how much memory per GPU? Why is each GPU "

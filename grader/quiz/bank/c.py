@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from grader.i18n import N_
 from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import EXACT, Choice, MultiSelect, Number, Option, Ordering, Tolerance, YesNo
 from grader.quiz.bank import Part, Question
@@ -121,7 +122,7 @@ def _outside(p):
 C1 = Question(
     "C1",
     "C",
-    "A fine-tuning plan for a big model",
+    N_("A fine-tuning plan for a big model"),
     "让你微调一个 {n_b}B 模型，全量还是 LoRA、几张 {gpu_gb} GB 卡？把账算给我看。",
     "You are asked to fine-tune a {n_b}B model: full fine-tuning or LoRA, how many {gpu_gb} GB GPUs? Show me the "
     "arithmetic.",
@@ -377,7 +378,7 @@ def _fmt_trace(p, zh=False):
 C2 = Question(
     "C2",
     "C",
-    "Loss not decreasing: triage order",
+    N_("Loss not decreasing: triage order"),
     "训练 loss 不降或第一步就异常，你排查的顺序是什么？",
     "The training loss does not go down, or is already odd at the first step. In what order do you investigate?",
     _draw_c2,
@@ -544,7 +545,7 @@ def _c3_step(p, batch):
 C3 = Question(
     "C3",
     "C",
-    "Why decode needs big batches; what quantization helps",
+    N_("Why decode needs big batches; what quantization helps"),
     "为什么 LLM 推理 batch 大才快？量化为什么对推理有效、对训练用处不大？",
     "Why is LLM inference fast only with big batches? Why does quantization help inference and do little for training?",
     _draw_c3,
@@ -814,7 +815,7 @@ def _c4_remedies(p):
 C4 = Question(
     "C4",
     "C",
-    "Which block an OOM falls in",
+    N_("Which block an OOM falls in"),
     "CUDA out of memory，你怎么定位落在哪一块？",
     "CUDA out of memory: how do you find which block it falls in?",
     _draw_c4,
@@ -1023,7 +1024,7 @@ def _c5_lr(p):
 C5 = Question(
     "C5",
     "C",
-    "The lines a tutorial loop lacks",
+    N_("The lines a tutorial loop lacks"),
     "不用 Trainer 写一个 LLM 的训练循环，哪几行是 MNIST 教程里没有的、各在防什么？",
     "Writing an LLM training loop without Trainer: which lines are not in the MNIST tutorial, and what does each "
     "guard against?",
@@ -1196,7 +1197,7 @@ def _table(rows):
 C6 = Question(
     "C6",
     "C",
-    "Trustworthy conclusions",
+    N_("Trustworthy conclusions"),
     "你的实验结论要让人信，从设计到记录你会做哪些事？",
     "For people to trust your experiment's conclusion, what do you do, from design to record?",
     _draw_c6,
@@ -1393,7 +1394,7 @@ def _c7_docs(p):
 C7 = Question(
     "C7",
     "C",
-    "A big JSONL: clean, dedupe, tokenize",
+    N_("A big JSONL: clean, dedupe, tokenize"),
     "一份 {file_gb} GB 的 JSONL 要清洗、去重、tokenize，机器 {ram_gb} GB 内存 {cores} 核，怎么做到又快又不爆内存？",
     "A {file_gb} GB JSONL file must be cleaned, deduplicated and tokenized on a machine with {ram_gb} GB of RAM and "
     "{cores} cores. How do you make it fast without running out of memory?",

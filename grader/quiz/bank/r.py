@@ -5,6 +5,7 @@ must-remember line verbatim. Where a fact is a formula, the item applies it to d
 from __future__ import annotations
 
 from grader.given import recall_topics as topic
+from grader.i18n import N_
 from grader.quiz import course_text, truth as T
 from grader.quiz.answers import EXACT, Choice, Einsum, MultiSelect, Number, Option, Tolerance
 from grader.quiz.bank import PART_OPTIONS, Part, Question
@@ -163,6 +164,9 @@ EINSUM = {
 }
 
 
+EINSUM_TITLES = {"qk": N_("einsum for QK^T"), "pv": N_("einsum for PV")}
+
+
 def _einsum_question(which):
     product, en, zh, (a, a_axes), (b, b_axes), out_axes = EINSUM[which]
 
@@ -173,7 +177,7 @@ def _einsum_question(which):
     return Question(
         f"R.einsum_{which}",
         "R",
-        f"einsum for {product}",
+        EINSUM_TITLES[which],
         f"用 np.einsum 写 attention 的{zh} \\({product}\\)：{a} 的形状 {{a}}，{b} 的形状 {{b}}，结果 {{out}}。"
         f"下标串怎么写？",
         f"Write attention's {en} {product} with np.einsum: {a} has shape {{a}}, {b} {{b}}, the result {{out}}. What "
@@ -192,7 +196,7 @@ QUESTIONS = [
     Question(
         "R.bytes_per_param",
         "R",
-        "Bytes per trainable parameter",
+        N_("Bytes per trainable parameter"),
         "bf16 混合精度 + AdamW 训练时，每个可训练参数在显存里占多少字节？分别是哪几份？",
         "Training with bf16 mixed precision and AdamW: how many bytes of GPU memory does each trainable "
         "parameter take, and what are they?",
@@ -220,7 +224,7 @@ QUESTIONS = [
     Question(
         "R.ridge_point",
         "R",
-        "The ridge point",
+        N_("The ridge point"),
         "一张卡 bf16 稠密算力 {peak} TFLOPS、显存带宽 {bw} TB/s。它的 ridge point 是多少 FLOP/字节？",
         "A GPU does {peak} TFLOPS of dense bf16 compute and has {bw} TB/s of memory bandwidth. What is its "
         "ridge point, in FLOP per byte?",
@@ -243,7 +247,7 @@ QUESTIONS = [
     Question(
         "R.decode_floor",
         "R",
-        "The decode floor",
+        N_("The decode floor"),
         "一个 {n}B 参数的模型，权重用 {dtype}，部署在显存带宽 {bw} TB/s 的卡上。batch 1 decode 每个 token "
         "的时间下限约多少？",
         "A {n}B-parameter model with {dtype} weights runs on a GPU with {bw} TB/s of memory bandwidth. What is the "
@@ -274,7 +278,7 @@ QUESTIONS = [
     Question(
         "R.kv_cache_per_token",
         "R",
-        "KV-cache bytes per token",
+        N_("KV-cache bytes per token"),
         "一个模型 {layers} 层、{heads} 个注意力头、{kv} 个 KV 头、head_dim {head_dim}。bf16 推理时 KV cache 每个 token "
         "占多少字节？",
         "A model has {layers} layers, {heads} attention heads, {kv} KV heads and head_dim {head_dim}. In bf16 "
@@ -301,7 +305,7 @@ QUESTIONS = [
     Question(
         "R.first_step_loss",
         "R",
-        "The first-step loss",
+        N_("The first-step loss"),
         "词表大小 V = {V} 的语言模型从头初始化，第一步的 loss 应约多少？",
         "A language model with a vocabulary of V = {V} is initialised from scratch. About what should its "
         "first-step loss be?",
@@ -330,7 +334,7 @@ QUESTIONS = [
     Question(
         "R.ignore_index",
         "R",
-        "The label ignore index",
+        N_("The label ignore index"),
         "F.cross_entropy 默认跳过标签等于哪个值的位置（SFT 的 loss mask 就靠它）？",
         "Which label value does F.cross_entropy skip by default (the SFT loss mask relies on it)?",
         lambda rng: {},
@@ -345,7 +349,7 @@ QUESTIONS = [
     Question(
         "R.ci95",
         "R",
-        "ci95 of an accuracy",
+        N_("ci95 of an accuracy"),
         "一个 {n} 道题的评测，准确率 {p}。它的 95% 置信区间半宽是多少？",
         "An evaluation of {n} questions scores an accuracy of {p}. What is the half-width of its 95% confidence "
         "interval?",
@@ -374,7 +378,7 @@ QUESTIONS = [
     Question(
         "R.thread_speedup",
         "R",
-        "Threads and CPU-bound Python",
+        N_("Threads and CPU-bound Python"),
         "一段 CPU 密集的纯 Python 预处理，串行要 {t} s。在 {cores} 核的机器上开 {threads} 个线程，"
         "相对串行的加速比约多少？",
         "A CPU-bound pure-Python preprocessing step takes {t} s serially. With {threads} threads on a {cores}-core "
@@ -403,7 +407,7 @@ QUESTIONS = [
     Question(
         "R.part_topics",
         "R",
-        "Which part covers which topic",
+        N_("Which part covers which topic"),
         "“{topic_zh}”是哪一篇讲的？",
         'Which part of the series teaches "{topic}"?',
         lambda rng: {"topic": rng.choice(topic.TOPICS)},
@@ -432,7 +436,7 @@ QUESTIONS = [
     Question(
         "R.run_record_items",
         "R",
-        "The run record",
+        N_("The run record"),
         "一次实验的最小记录是一行。下面哪些项必须在这一行里？",
         "The minimal record of an experiment is one line. Which of these items must it hold?",
         lambda rng: {"options": [o.key for o in RECORD_OPTIONS] + rng.sample([o.key for o in RECORD_DISTRACTORS], 3)},

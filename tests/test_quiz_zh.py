@@ -1,0 +1,227 @@
+"""The quiz entirely in Chinese (issue 24, part 3): a Chinese sitting of every answer type, with its
+refusals, slips, wrong answers, second round, summary, stop and history, prints no English sentence;
+every quiz message has Chinese (tests/test_i18n.py checks each is translated with its placeholders);
+Chinese answers are accepted wherever a word is asked; English mode says what it said before."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+from rich.console import Console
+
+from grader import i18n
+from grader.quiz import bank, session, units
+from grader.quiz.answers import BroadcastShape, Choice, MultiSelect, Number, Option, Ordering, YesNo
+from grader.quiz.units import Invalid
+from grader.quiz.words import say
+from tests import quiz_helpers
+from tests.test_quiz_store import Clock
+
+# Every answer type (number, yes/no, choice, multi-select, ordering, shape, broadcast shape, einsum,
+# command) and a C interview, among questions whose ground truth is quick to compute.
+EVERY_KIND = ["A2", "A3", "R.einsum_qk", "B5", "C5"]
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
+# A run of ASCII words (not code: no digit, _, ., / or ( touching them) is English when three of
+# them are words of two letters or more: not the letters a choice is answered with ("a c d"), nor
+# a shape's axes ("B, T, d").
+_WORDS = re.compile(r"(?<![\w./-])[A-Za-z]+(?:[ ,;:]+[A-Za-z]+)*(?![\w./(-])")
+
+
+def english_runs(text: str) -> list[str]:
+    """English sentences in ``text``: three ASCII words in a row outside quoted code (the learner's
+    own typing, a line after the "> " prompt, aside)."""
+    shown = "\n".join(line for line in text.splitlines() if not line.startswith("> "))
+    runs = _WORDS.findall(_QUOTED.sub("", shown))
+    return [r for r in runs if sum(len(w) >= 2 for w in re.findall(r"[A-Za-z]+", r)) >= 3]
+
+
+def test_the_english_detector_finds_english_and_leaves_code_and_units():
+    assert english_runs("答对——下次复习：in 1 day(s)") == []  # two words: not a sentence
+    assert english_runs("请用 % (or a bare fraction)") == ["or a bare fraction"]
+    assert english_runs("── A 6/10 · A6 · Full vs LoRA training state · 第 1 个变体 ──") == [
+        "Full vs LoRA training state"
+    ]
+    assert english_runs("作答：np.einsum 的下标串，如 'ij,jk->ik'；用 torch.no_grad() 跑 1200 tokens/s、12 GB") == []
+
+
+class Learner:
+    """A Chinese-reading learner who, at each sub-question, first types something that is no answer
+    (a refusal), then a unit slip where there is one (named, typed again), then a wrong answer."""
+
+    JUNK = "哈哈"
+
+    def __init__(self):
+        self.sess = None
+        self.stage: dict[int, list[str]] = {}
+
+    def __call__(self, _prompt=""):
+        variant, part, answer, future = self.sess.current
+        future.result()
+        truth = variant.truth(part)
+        todo = self.stage.setdefault(id(answer), [self.JUNK, quiz_helpers.slip(answer, truth) or "", ""])
+        typed = todo.pop(0) if todo else ""
+        return typed or quiz_helpers.wrong(answer, truth)
+
+
+def _sitting(st, targets, *, rounds=2, seed=None) -> str:
+    out = io.StringIO()
+    learner = Learner()
+    sess = session.Session(
+        st, "ada", "zh", seed=seed, io=session.IO(Console(file=out, width=300), learner, echo=True), rounds=rounds
+    )
+    learner.sess = sess
+    qs, named = session.expand_targets(targets)
+    sess.run(qs, named)
+    return out.getvalue()
+
+
+def test_a_chinese_sitting_of_every_answer_type_prints_no_english_sentence(st):
+    text = _sitting(st, EVERY_KIND)
+    assert "第 2 轮" in text and "请重新输入" in text and "不对；本变体的答案" in text  # all of it was shown
+    assert "本次：作答" in text and "答错的题，复习一下" in text and "课程的答案要点" in text
+    assert "（本次作答不算数）" in text  # a slip named
+    stopped = io.StringIO()  # a stop, and the history table
+    sess = session.Session(st, "ada", "zh", io=session.IO(Console(file=stopped, width=300), lambda _p: "q", echo=True))
+    sess.run([bank.get("R.ci95")], True)
+    session.print_history(st, "ada", "zh", Console(file=stopped, width=300), now=Clock().t)
+    practice = _sitting(st, ["R.ridge_point"], rounds=1, seed=3)
+    everything = text + stopped.getvalue() + practice
+    assert "已停止" in everything and "测验中已掌握" in everything and "练习模式" in everything
+    assert not english_runs(everything), english_runs(everything)
+
+
+def test_every_question_title_is_said_in_chinese():
+    for q in bank.questions():
+        title = say("zh", q.title)
+        assert re.search(r"[\u4e00-\u9fff]", title), (q.id, title)
+
+
+def test_every_quiz_message_has_chinese():
+    """Beside tests/test_i18n.py (every entry translated, same placeholders): a quiz message's
+    Chinese is Chinese, not the English id copied over."""
+    with i18n.catalog_path("quiz").open("rb") as f:
+        catalog = [m for m in read_po(f, locale="zh") if m.id]
+    assert len(catalog) > 100  # the quiz's texts are in the catalog
+    for m in catalog:
+        assert re.search(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]", m.string), (m.id, m.string)
+
+
+# ------------------------------------------------------------------ Chinese answers, one per kind
+@pytest.mark.parametrize("word", ["是", "对", "能", "会", "对的", "正确", "没错", "可以"])
+def test_yes_in_chinese(word):
+    assert YesNo().parse(word) is True
+
+
+@pytest.mark.parametrize("word", ["否", "错", "不能", "不会", "错误", "不正确", "不对", "不是"])
+def test_no_in_chinese(word):
+    assert YesNo().parse(word) is False
+
+
+def test_the_courses_own_words_answer_a_yes_no():
+    q = bank.get("C6")
+    v = q.variant(1)
+    part = next(p for p in v.parts() if isinstance(v.answer(p), YesNo) and "重叠" in v.prompt(p, "zh"))
+    answer = v.answer(part).echoing(v.prompt(part, "zh"))
+    assert answer.parse("不重叠") is False and answer.parse("重叠") is True
+
+
+def _choices():
+    for q in bank.questions():
+        v = q.variant(1)
+        for p in v.parts():
+            a = v.answer(p)
+            if isinstance(a, Choice) and not isinstance(a, Ordering):
+                yield q.id, p.id, a
+
+
+def test_every_choice_is_taken_by_its_text_in_either_language():
+    """Every option of every choice and multi-select, typed as its Chinese or English text (the
+    Chinese with its own commas and slashes: "减 batch，用梯度累积补回"), is that option."""
+    for qid, pid, a in _choices():
+        for o in a.options:
+            for typed in (o.zh, o.en):
+                got = a.parse(typed)
+                assert got == (frozenset([o.key]) if isinstance(a, MultiSelect) else o.key), (qid, pid, typed, got)
+
+
+def test_a_choice_by_its_name_fsdp():
+    q = bank.get("C1")
+    v = q.variant(1)
+    (a,) = [v.answer(p) for p in v.parts() if {o.key for o in getattr(v.answer(p), "options", [])} == {"DDP", "FSDP"}]
+    assert a.parse("FSDP") == "FSDP" and a.parse("fsdp") == "FSDP"
+
+
+def test_several_options_by_their_chinese_names():
+    a = MultiSelect(
+        [Option("b", "a smaller batch, with accumulation", "减 batch，用梯度累积补回"), Option("q", "x", "量化")]
+    )
+    assert a.parse("减 batch，用梯度累积补回、量化") == frozenset({"b", "q"})
+    assert a.parse("量化") == frozenset({"q"})
+
+
+def test_numbers_in_chinese_units_and_numerals():
+    assert Number("time", "ms").parse("4.8 毫秒").value == pytest.approx(4.8e-3)
+    assert Number("count").parse("1760万").value == pytest.approx(17.6e6)
+    assert Number("count").parse("两张卡").value == 2
+    assert Number("bytes", "GB").parse("约 40 GB").value == pytest.approx(40e9)
+
+
+def test_cannot_broadcast_in_chinese():
+    assert BroadcastShape().parse("报错") is None and BroadcastShape().parse("不能广播") is None
+
+
+# ------------------------------------------------------------------ English unchanged
+def test_english_mode_says_what_it_said_before():
+    with pytest.raises(Invalid) as refused:
+        units.parse("3 pints", "fraction")
+    assert refused.value.en == "Unknown unit 'pints' for a fraction (0-1) or a percentage: use % (or a bare fraction)."
+    assert refused.value.zh == "不认识的单位 'pints'（比例（0–1 或百分数））：请用 %（或不带单位的比例）。"
+    with pytest.raises(Invalid) as refused:
+        units.parse("0.3 GB", "fraction")
+    assert refused.value.en == "'GB' is a size in bytes; this question asks for a fraction (0-1) or a percentage."
+    assert refused.value.zh == "'GB' 是字节数（大小）的单位；这道题问的是比例（0–1 或百分数）。"
+    n = Number("bytes", "GB")
+    assert (
+        n.hint("en")
+        == "a size with its unit, e.g. 12 GB, 3.5 GiB, 640 MiB, 2e9 B; a bare number is read as GB; tolerance ±3%"
+    )
+    assert n.hint("zh") == "带单位的大小，如 12 GB、3.5 GiB、640 MiB、2e9 B；不带单位按 GB 读；容差 ±3%"
+    slip = n.slip(n.parse("100 GiB"), 100e9)
+    assert slip.en.startswith("you typed GiB (powers of 1024), not GB (powers of 1000): they differ by 7.4%.")
+    assert session.when(None, 0, "en") == "new" and session.when(Clock().t + 3 * 86400, Clock().t, "en").startswith(
+        "in 3 day(s)"
+    )
+    assert YesNo().show(True, "en") == "yes" and YesNo().show(False, "zh") == "否"
+
+
+def test_an_english_sitting_is_english(st):
+    out = io.StringIO()
+    learner = Learner()
+    sess = session.Session(st, "ada", "en", io=session.IO(Console(file=out, width=300), learner, echo=True))
+    learner.sess = sess
+    sess.run([bank.get("A3")], True)
+    text = out.getvalue()
+    assert "· A3 · Broadcasting · variant 1, mastered in A: 0/" in text
+    assert "Type it again." in text and "not right; this variant's value: " in text and "This session: " in text
+
+
+def test_an_unknown_question_is_refused_in_the_language_in_use(monkeypatch):
+    monkeypatch.setattr(i18n, "_lang", "zh")
+    with pytest.raises(KeyError, match="没有这道题 'Z9'"):
+        bank.get("Z9")
+    monkeypatch.setattr(i18n, "_lang", "en")
+    with pytest.raises(KeyError, match="no quiz question 'Z9'"):
+        bank.get("Z9")
+
+
+def test_grader_quiz_refuses_an_unknown_target_in_the_language_asked(monkeypatch, capsys):
+    from grader import cli
+
+    monkeypatch.setenv("GRADER_LANG", "en")  # restored after the test: `use` writes it
+    monkeypatch.setattr(i18n, "_lang", None)
+    assert cli.main(["quiz", "Z9", "--lang", "zh"]) == 2
+    assert "没有这道题 'Z9'" in capsys.readouterr().out
