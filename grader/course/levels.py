@@ -50,7 +50,8 @@ Outcomes = Mapping[str, Mapping[str, "bool | None"]]
 
 LEVELS = ("none", "read", "mastered", "can-teach")
 # The levels' names as shown (part 7, §五.D's table names 读过 / 掌握 / 能教人).
-LEVEL_NAMES = {"none": N_("none yet"), "read": N_("read"), "mastered": N_("mastered"), "can-teach": N_("can teach")}
+# English shows the ids themselves (the report and levels.csv have always said them so)
+LEVEL_NAMES = {"none": N_("none"), "read": N_("read"), "mastered": N_("mastered"), "can-teach": N_("can-teach")}
 SOURCE_NAMES = {"quiz": N_("quiz"), "code": N_("code")}
 # Part 7 (第七篇), verbatim: its self-test's sets and its pass line. The counts below are read from
 # these lines, so the numbers live in one place, the course's words (tests/test_levels.py finds
