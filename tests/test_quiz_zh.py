@@ -170,6 +170,23 @@ def test_numbers_in_chinese_units_and_numerals():
     assert Number("bytes", "GB").parse("约 40 GB").value == pytest.approx(40e9)
 
 
+def test_the_chinese_a_learner_types_for_bytes_percent_hash_and_lists():
+    """A Chinese-only learner's answers that were refused (issue 24's tester): 亿/万 and 千/兆/吉字节,
+    百分之N, 哈希 for the course's "hash", 和 between the items of a list."""
+    assert Number("bytes", "GB").parse("1280亿字节").value == pytest.approx(128e9)
+    assert Number("bytes", "GB").parse("1 兆字节").value == pytest.approx(1e6)
+    assert Number("bytes", "GB").parse("16 吉字节").value == pytest.approx(16e9)
+    assert Number("fraction", "%").parse("百分之13.9").value == pytest.approx(0.139)
+    hashed = MultiSelect(
+        [Option("hash", "a hash of the file's bytes", "文件内容的 hash"), Option("m", "x", "修改时间")]
+    )
+    assert hashed.parse("文件哈希") == frozenset({"hash"}) == hashed.parse("文件 hash")
+    parts = MultiSelect(
+        [Option("2", "part 2", "第二篇"), Option("6", "part 6", "第六篇"), Option("3", "part 3", "第三篇")]
+    )
+    assert parts.parse("第二篇和第六篇") == frozenset({"2", "6"}) == parts.parse("第二篇、第六篇")
+
+
 def test_cannot_broadcast_in_chinese():
     assert BroadcastShape().parse("报错") is None and BroadcastShape().parse("不能广播") is None
 

@@ -408,8 +408,15 @@ def _letters(text: str, n: int) -> list[str]:
     return out
 
 
+# The course writes some terms in English that a learner may type in Chinese: one table, both sides folded.
+_SAME_WORD = {"哈希值": " hash ", "哈希": " hash "}
+
+
 def _fold(text: str) -> str:
-    return re.sub(r"\s+", " ", units.normalize(text).lower()).strip(" .。")
+    text = units.normalize(text).lower()
+    for zh, en in _SAME_WORD.items():
+        text = text.replace(zh, en)
+    return re.sub(r"\s+", " ", text).strip(" .。")
 
 
 def _names(o: Option) -> set[str]:
@@ -521,9 +528,9 @@ class MultiSelect(Choice):
 
     def by_names(self, text: str) -> list[str] | None:
         """Options typed by their names, as the course lists them ("run id · commit · 配置文件 · …"):
-        separated by · , 、 ; or spaces (a name with a space, ``run id``, is read whole); None unless
+        separated by · , 、 ; 和 以及 or spaces (a name with a space, ``run id``, is read whole); None unless
         every piece names one option."""
-        split = re.split(r"(\s*[·•,;、，；/]\s*)", units.normalize(text))
+        split = re.split(r"(\s*(?:[·•,;、，；/]|和|以及)\s*)", units.normalize(text))
         chunks, seps = split[0::2], split[1::2] + [""]
         parts, i = [], 0
         while i < len(chunks):  # an option's own name may hold a separator: "减 batch，用梯度累积补回"

@@ -85,6 +85,11 @@ for _p, (_si, _iec) in enumerate([("K", "Ki"), ("M", "Mi"), ("G", "Gi"), ("T", "
     for alias in (f"{_iec}b", f"{_iec}bit", f"{_iec}bits"):
         _BYTES[alias] = Unit(f"{_iec}bit", "bytes", 1024.0**_p / 8, "ibit", _p)
 _BYTES["KB"] = _BYTES["K"] = _BYTES["k"] = _BYTES["kb"] = _BYTES["kB"]  # 131 KB = 131,072 B, as the course
+# The Chinese names: 千/兆/吉/太字节 for K/M/G/T (SI, as the course's GB), 万/亿 counted before 字节
+for _zh, _si in (("千", "KB"), ("兆", "MB"), ("吉", "GB"), ("太", "TB")):
+    _BYTES[f"{_zh}字节"] = _BYTES[_si]
+for _zh, _f in (("万", 1e4), ("亿", 1e8)):
+    _BYTES[f"{_zh}字节"] = _BYTES[f"{_zh}个字节"] = Unit(f"{_zh}字节", "bytes", _f, "si")
 
 _TIME: dict[str, Unit] = {}
 for _syms, _sym, _f in [
@@ -256,6 +261,7 @@ _NUMBER_RE = re.compile(
 
 def normalize(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).replace("\u2212", "-").replace("，", ",").replace("。", ".")
+    text = re.sub(r"百分之\s*(\d+(?:\.\d+)?)", r"\1%", text)  # 百分之13.9 is 13.9%
     return text.strip().strip("'\"`").strip()
 
 
