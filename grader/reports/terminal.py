@@ -292,7 +292,7 @@ def gradescope_json(
         if res.status in _UNGRADED:
             tests.append(
                 {
-                    "name": f"{ex.id} {ex.title}",
+                    "name": f"{ex.id} {ex.title_text()}",  # Gradescope shows it to the student
                     "score": 0,
                     "max_score": 0,
                     "output": status_text(res.status),
