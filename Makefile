@@ -9,6 +9,7 @@ BIN    := $(VENV)/bin
 TARGET ?= exercises
 ONLY   ?=
 ONLY_ARG := $(if $(ONLY),--only "$(ONLY)",)
+REVEAL_ARG := $(if $(REVEAL),--reveal,)
 
 QUIZ   ?=
 LANG_ARG := $(if $(QUIZ_LANG),--lang $(QUIZ_LANG),)
@@ -27,7 +28,7 @@ TORCH_INDEX_ARG := $(if $(TORCH_INDEX_URL),--extra-index-url "$(TORCH_INDEX_URL)
 # The report's language: `--lang` aside, GRADER_LANG, else the locale (grader/i18n.py): LANG=zh_CN.UTF-8
 # make grade, or make grade GRADER_LANG=zh (make hands a command-line variable to the recipe's environment).
 grade: $(STAMP)
-	@$(BIN)/grader grade --target "$(TARGET)" $(ONLY_ARG)
+	@$(BIN)/grader grade --target "$(TARGET)" $(ONLY_ARG) $(REVEAL_ARG)
 
 # ONLY=A3,P1: the tests bound to these exercises and every test bound to none (the same as
 # pytest -m "A3 or P1 or not exercise"); FRESH=1 ignores the harness's verdicts kept from an
