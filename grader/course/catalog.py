@@ -2191,7 +2191,7 @@ def get(exercise_id: str) -> Exercise:
     """The exercise with this id (case-insensitive); KeyError with the known ids otherwise."""
     key = exercise_id.strip().upper()
     if key not in BY_ID:
-        raise KeyError(f"unknown exercise {exercise_id!r}; known: {', '.join(BY_ID)}")
+        raise KeyError(_("unknown exercise {id!r}; known: {known}", id=exercise_id, known=", ".join(BY_ID)))
     return BY_ID[key]
 
 

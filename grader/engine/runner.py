@@ -26,6 +26,7 @@ from grader.course import catalog
 from grader.course.catalog import ROOT, Exercise
 from grader.engine.cache import ResultCache, regrade_only
 from grader.engine.results import STATUS_TEXT, ExerciseResult, KeyPointResult
+from grader.i18n import _
 from grader.isolation import files, zygote
 from grader.isolation.sandbox import reference_visible, sweep_check
 
@@ -37,7 +38,7 @@ def resolve_target(target: str | Path) -> Path:
     if not path.is_absolute() and not path.exists() and (ROOT / path).exists():
         path = ROOT / path
     if not path.is_dir():
-        raise FileNotFoundError(f"target folder {target!s} not found")
+        raise FileNotFoundError(_("target folder {target} not found", target=str(target)))
     return Path(os.path.abspath(path))
 
 
