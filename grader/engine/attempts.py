@@ -6,7 +6,8 @@ Their expected value *is* the fact, so a failure first shows only what was check
 input, what came back and where to re-read; the expected value, the hint (and the known mistake
 it names, which states the rule it breaks) and the course's lesson come once the same key point has failed
 ``REVEAL_AFTER`` times, or when the learner asks
-(``make grade REVEAL=1` (`.venv/bin/grader grade --reveal`)`). Other key points show everything at the first failure, except a hint that states the answer
+(``make grade REVEAL=1``, ``grader grade --reveal``). Other key points show everything at the first
+failure, except a hint that states the answer
 (``hint_answers`` in the catalog, or a hint naming one of the exercise's ``forbidden`` items or a fact
 of set R: ``catalog.states_withheld``): it is withheld as a recall fact's is, the expected value still
 shown; so is a course line (lesson) that states one. One rule for everything a failure prints: nothing
