@@ -97,12 +97,16 @@ def translations(lang: str) -> dict[str, str]:
     return table
 
 
+def lookup(msgid: str, lang: str) -> str:
+    """``msgid`` in ``lang``, as it is (no placeholder filled); the English id where none is kept."""
+    return msgid if lang == "en" else translations(lang).get(msgid, msgid)
+
+
 def _(msgid: str, /, **fields: object) -> str:
     """``msgid`` in the current language, its ``{placeholders}`` filled from ``fields``. Without
     fields the text is shown as it is, braces and all: data marked with :func:`N_` (a claim that
     quotes code) is translated where shown, ``_(claim)``, and has no placeholders."""
-    lang = current()
-    text = msgid if lang == "en" else translations(lang).get(msgid, msgid)
+    text = lookup(msgid, current())
     return text.format(**fields) if fields else text
 
 

@@ -163,9 +163,9 @@ def test_a_follow_up_claim_loses_its_prefix_in_either_language(monkeypatch, lang
     followups = [kp for ex in catalog.CATALOG for kp in ex.key_points if kp.followup]
     assert followups
     for kp in followups:
-        assert kp.claim_text().startswith(catalog.said(catalog.FOLLOW_UP)), kp.claim_text()
-        assert kp.claim_text(prefix=False) == kp.claim_text().removeprefix(catalog.said(catalog.FOLLOW_UP))
-        assert not kp.claim_text(prefix=False).startswith(catalog.said(catalog.FOLLOW_UP))
+        assert kp.claim_text().startswith(i18n._(catalog.FOLLOW_UP)), kp.claim_text()
+        assert kp.claim_text(prefix=False) == kp.claim_text().removeprefix(i18n._(catalog.FOLLOW_UP))
+        assert not kp.claim_text(prefix=False).startswith(i18n._(catalog.FOLLOW_UP))
 
 
 def test_english_is_unchanged(en):

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.course.do_not_call import rule_for
-from grader.i18n import N_, _, current, translations
+from grader.i18n import N_, _
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKS_DIR = ROOT / "grader" / "checks"
@@ -85,8 +85,8 @@ class KeyPoint:
 
     def claim_text(self, *, prefix: bool = True) -> str:
         """``claim`` in the current language; ``prefix=False``: a follow-up's without FOLLOW_UP."""
-        text = said(self.claim)
-        return text if prefix or not self.followup else text.removeprefix(said(FOLLOW_UP))
+        text = _(self.claim)
+        return text if prefix or not self.followup else text.removeprefix(_(FOLLOW_UP))
 
     def reread_text(self) -> str:
         """``reread`` in the current language (the course's headings stay verbatim)."""
@@ -94,7 +94,7 @@ class KeyPoint:
 
     def lesson_text(self) -> str:
         """``lesson`` in the current language: each part translated, the course's quotes kept."""
-        return "".join(said(part) for part in self.lesson_parts or (self.lesson,))
+        return "".join(_(part) for part in self.lesson_parts or (self.lesson,))
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ class Exercise:
 
     def title_text(self) -> str:
         """``title`` in the current language."""
-        return said(self.title)
+        return _(self.title)
 
     @property
     def check_file(self) -> Path:
@@ -159,12 +159,6 @@ def _item_pattern(item: str) -> re.Pattern:
     return re.compile(pattern, re.IGNORECASE)
 
 
-def said(msgid: str) -> str:
-    """A catalog text without fields in the current language, as it is: the course's LaTeX braces
-    (``\\(10^{-6}\\)``) are no placeholders, so it is looked up without ``_``'s ``.format``."""
-    return msgid if current() == "en" else translations(current()).get(msgid, msgid)
-
-
 Lesson = str | tuple[str, ...]  # one message id, or several joined (each translated on its own)
 
 
@@ -180,12 +174,12 @@ def fact(id: str, claim: str, reread: str, lesson: Lesson = "", **kw) -> KeyPoin
 
 def set_title(set_id: str) -> str:
     """The set's title (SET_TITLES) in the current language."""
-    return said(SET_TITLES[set_id])
+    return _(SET_TITLES[set_id])
 
 
 def part_title(part: int) -> str:
     """The course part's title (PART_TITLES) in the current language."""
-    return said(PART_TITLES[part])
+    return _(PART_TITLES[part])
 
 
 def _ex(id, module, set_, part, title, *kps, **kw) -> Exercise:

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from grader.i18n import translations
+from grader.i18n import lookup
 
 
 def say(lang: str, msgid: str, /, **fields: object) -> str:
     """``msgid`` in ``lang``, its ``{placeholders}`` filled from ``fields`` (a :class:`Msg` field is
     said in ``lang`` too: "{unit!r} is {got}", got a dimension's name)."""
-    text = msgid if lang == "en" else translations(lang).get(msgid, msgid)
-    return text.format(**{k: v.text(lang) if isinstance(v, Msg) else v for k, v in fields.items()})
+    return lookup(msgid, lang).format(**{k: v.text(lang) if isinstance(v, Msg) else v for k, v in fields.items()})
 
 
 @dataclass(frozen=True)
