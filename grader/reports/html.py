@@ -1,16 +1,22 @@
-"""``grade-report.html``: one self-contained page (charts embedded as PNG, no scripts).
+"""``grade-report.html``: one self-contained page (charts inline as SVG, one small script).
 
-matplotlib draws the charts: it is already a course tool (part 2), renders headless with the
-Agg backend, and a PNG inside the page needs no JavaScript or network to display.
+matplotlib draws the charts: it is already a course tool (part 2) and renders headless. The
+report's charts are SVG with their words kept as text (``svg.fonttype: none``): the reader's
+browser draws them with its own fonts, as it draws the rest of the page, so a chart speaks the
+report's language wherever the page can, and the one notice below covers both. The script
+(:data:`GLYPH_CHECK`) only tells the reader when Chinese glyphs cannot be drawn here.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import io
 import json
+import warnings
 from html import escape
+from pathlib import Path
 
 from grader.course import catalog
 from grader.course.levels import SOURCE_NAMES, Summary, level_text
@@ -31,12 +37,46 @@ from grader.reports.terminal import (
     when,
 )
 
-# Chinese text needs a CJK font: the ones Linux, macOS and Windows ship, then the browser's own fallback.
-CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei")
-FONT_STACK = ",".join(["system-ui", *(f'"{f}"' for f in CJK_FONTS), "sans-serif"])
+# Chinese text needs a CJK font: Linux's (Noto, WenQuanYi), macOS's and Windows' own, then the
+# browser's fallback. Latin fonts first: system-ui alone may draw no Chinese, and a font without a
+# glyph passes that character on down the list.
+CJK_FONTS = (
+    "Noto Sans CJK SC",
+    "Source Han Sans SC",
+    "WenQuanYi Micro Hei",
+    "PingFang SC",
+    "Hiragino Sans GB",
+    "Microsoft YaHei",
+)
+FONT_STACK = ",".join(["system-ui", "-apple-system", '"Segoe UI"', *(f'"{f}"' for f in CJK_FONTS), "sans-serif"])
+CJK_FILES = ("NotoSansCJK", "SourceHanSans", "wqy-microhei")  # their files, by name
 HTML_LANG = {"zh": "zh-CN", "en": "en"}
+# Shown by GLYPH_CHECK only, in both languages: the reader who needs it cannot read the Chinese half.
+NOTICE_ZH = (
+    "本机缺少中文字体，页面里的中文显示为方框。请安装一种中文字体：Debian/Ubuntu 用 "
+    "sudo apt install fonts-noto-cjk，Fedora 用 sudo dnf install google-noto-sans-cjk-fonts，"
+    "Arch 用 sudo pacman -S noto-fonts-cjk；macOS 与 Windows 自带，然后重新打开本页。"
+)
+NOTICE_EN = (
+    "This machine has no Chinese font: the Chinese in this page shows as boxes. Install one: "
+    "Debian/Ubuntu: sudo apt install fonts-noto-cjk; Fedora: sudo dnf install google-noto-sans-cjk-fonts; "
+    "Arch: sudo pacman -S noto-fonts-cjk (macOS and Windows ship one), then open this page again."
+)
+# A character is drawn with the page's fonts and compared with one no font has (U+10FFFD, a
+# private-use code point: every browser draws its missing-glyph box for it). The same pixels: no
+# font here has the Chinese glyph. document.fonts.check() cannot tell: it answers for web fonts.
+GLYPH_CHECK = """
+(function(){var c=document.createElement('canvas');c.width=c.height=48;var x=c.getContext('2d');if(!x)return;
+var font='32px '+getComputedStyle(document.body).fontFamily;
+function ink(ch){x.clearRect(0,0,48,48);x.font=font;x.fillText(ch,4,38);return x.getImageData(0,0,48,48).data.join();}
+var box=ink(String.fromCodePoint(0x10FFFD));
+if(['中','文','字'].some(function(ch){return ink(ch)===box;}))document.getElementById('no-cjk').hidden=false;})();
+"""
 CSS = """
 body{font-family:FONT_STACK;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
+#no-cjk{border:2px solid #b45309;background:#fffbeb;padding:.6em .9em;border-radius:6px}
+figure.chart{margin:0} figure.chart svg{max-width:100%;height:auto;overflow:visible}
+figure.chart svg text{font-family:FONT_STACK!important}
 h1{margin-bottom:.2em} .level{font-size:1.6em;padding:.4em .8em;border-radius:8px;display:inline-block}
 .none{background:#eee}.read{background:#dbeafe}.mastered{background:#dcfce7}.can-teach{background:#fde68a}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ddd;padding:4px 8px;text-align:left}
@@ -62,8 +102,21 @@ def _png(fig) -> str:
     return f'<img alt="chart" src="data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}">'
 
 
+def _svg(fig) -> str:
+    """``fig`` as inline SVG, its words as text in the page's fonts (see the module's docstring)."""
+    import matplotlib.pyplot as plt
+
+    buf = io.StringIO()
+    with plt.rc_context({"svg.fonttype": "none", "font.sans-serif": _chart_fonts()}), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)  # the browser has it
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    svg = buf.getvalue()
+    return svg[svg.index("<svg") :]  # inline: without the XML declaration and doctype
+
+
 def _parts_chart(results: dict[str, ExerciseResult]) -> str:
-    return _png(_parts_figure(results))
+    return f"<figure class='chart'>{_svg(_parts_figure(results))}</figure>"
 
 
 def _parts_figure(results: dict[str, ExerciseResult]):
@@ -86,8 +139,7 @@ def _parts_figure(results: dict[str, ExerciseResult]):
         for k in res.key_points:
             if k.status != "not_verifiable":
                 (passed if k.passed else failed)[ex.part] += 1
-    # Without a CJK font the labels would be empty boxes: then the chart keeps its English words.
-    say = _ if current() == "en" or _chart_fonts(plt) else str
+    say = _  # the browser draws the words (_svg): GLYPH_CHECK tells a reader without a Chinese font
     fig, ax = plt.subplots(figsize=(8, 3.4), layout="constrained")
     labels = [f"{p}. {say(catalog.PART_TITLES[p])}" for p in parts]
     bottom = [0] * len(parts)
@@ -108,20 +160,31 @@ def _parts_figure(results: dict[str, ExerciseResult]):
     return fig
 
 
-def _chart_fonts(plt) -> bool:
-    """Chinese labels: the CJK fonts installed here first, matplotlib's own after; False when
-    there is none (a font not installed is left out: naming it only earns a warning per chart)."""
+@functools.cache
+def _chart_fonts() -> list[str]:
+    """The fonts matplotlib measures a chart's words with: the CJK fonts it knows first (a Chinese
+    label then takes its real width), DejaVu Sans after; the browser draws them (_svg). A CJK font
+    installed after matplotlib built its font cache is not in it: looked for once, added here."""
     from matplotlib import font_manager
 
-    installed = [f for f in CJK_FONTS if f in {f.name for f in font_manager.fontManager.ttflist}]
-    plt.rcParams["font.sans-serif"] = [*installed, "DejaVu Sans"]
-    return bool(installed)
+    def known() -> list[str]:
+        names = {f.name for f in font_manager.fontManager.ttflist}
+        return [f for f in CJK_FONTS if f in names]
+
+    if not known():
+        for path in font_manager.findSystemFonts():
+            if any(k in Path(path).name for k in CJK_FILES):
+                try:
+                    font_manager.fontManager.addfont(path)
+                except (OSError, RuntimeError, ValueError):
+                    pass  # a font file matplotlib cannot read: measured with DejaVu Sans
+    return [*known(), "DejaVu Sans"]
 
 
 def _figure(spec: dict) -> str:
     """An attached chart as an <img>; the same spec (a re-grade reusing cached results) is drawn
     once: drawing is most of the time of a one-exercise re-grade."""
-    path = cache.CACHE_DIR / "figures" / f"{_spec_key(spec)}.html"
+    path = cache.CACHE_DIR / "figures-svg" / f"{_spec_key(spec)}.html"
     try:
         return files.read_regular(path, 16 << 20).decode()
     except (OSError, ValueError):
@@ -159,7 +222,7 @@ def _draw(spec: dict) -> str:
     ax.set_xlabel(spec.get("x_label", ""))
     ax.set_ylabel(spec.get("y_label", ""))
     ax.legend(fontsize=8)
-    return _png(fig)
+    return _svg(fig)
 
 
 def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "") -> str:
@@ -171,6 +234,7 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
     out = [
         f"<!doctype html><html lang='{HTML_LANG[current()]}'><head><meta charset='utf-8'>"
         f"<title>{title}</title><style>{CSS}</style></head><body>",
+        f"<p id='no-cjk' hidden lang='zh-CN'>{escape(NOTICE_ZH)}<br><span lang='en'>{escape(NOTICE_EN)}</span></p>",
         f"<h1>{title}</h1><p>{escape(target)}</p>",
         f"<div class='level {escape(summary.level)}'>{level}</div>",
         f"<p>{pass_line} <b class='{'ok' if summary.pass_line else 'bad'}'>{escape(met(summary.pass_line))}</b></p>",
@@ -242,6 +306,6 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
                     out.append(f"<p><a href='#chart-{key}'>{escape(spec.get('title') or chart)}</a> {above}</p>")
                 else:
                     shown.add(key)
-                    out.append(f"<figure id='chart-{key}'>{_figure(spec)}</figure>")
-    out.append("</body></html>")
+                    out.append(f"<figure class='chart' id='chart-{key}'>{_figure(spec)}</figure>")
+    out.append(f"<script>{GLYPH_CHECK}</script></body></html>")
     return "\n".join(out)
