@@ -215,3 +215,23 @@ def test_chromium_shows_the_missing_font_notice_only_without_a_cjk_font(lang, tm
     )
     (notice,) = re.findall(r'<p id="no-cjk"[^>]*>', dom.read_text())
     assert ("hidden" not in notice) == (fonts == "none"), notice
+
+
+def test_the_courses_latex_reads_as_text():
+    from grader.course.tex import plain
+
+    assert plain("「ci95 \\(= 1.96\\sqrt{\\hat p(1 - \\hat p)/n}\\)」") == "「ci95 = 1.96√(p̂(1 - p̂)/n)」"
+    assert plain("float32 约 \\(10^{-6}\\)，\\(QK^T\\)") == "float32 约 10⁻⁶，QKᵀ"
+    assert plain("no formula: 2^30 B") == "no formula: 2^30 B"  # only inside \( \)
+
+
+@pytest.mark.parametrize("code", ["zh", "en"])
+def test_the_reports_course_line_shows_no_latex(lang, code):
+    from grader.engine.results import KeyPointResult
+
+    lang(code)
+    ex = catalog.get("A5")
+    point = next(p for p in ex.key_points if "\\(\\ln V\\)" in p.lesson)
+    text = report.feedback(ex, KeyPointResult(point.id, "failed", "x", lesson=point.lesson))
+    (line,) = [ln for ln in text.splitlines() if ln.startswith(report.tag("course:"))]
+    assert "\\(" not in line and "\\ln" not in line and "「第一步 loss 该是 ln V」" in line, line

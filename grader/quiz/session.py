@@ -16,6 +16,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from rich.console import Console
 from rich.text import Text
 
+from grader.course.tex import plain
 from grader.i18n import N_
 from grader.quiz import bank as qbank, progress as qprogress, store as qstore, truth as qtruth
 from grader.quiz.answers import Invalid, YesNo
@@ -533,41 +534,6 @@ def when(t: float | None, now: float, lang: str) -> str:
     if t - now < DAY - 600:  # a day's interval, computed a moment ago, is still "1 day"
         return say(lang, N_("in {hours:.0f} h ({stamp})"), hours=(t - now) / 3600, stamp=stamp)
     return say(lang, N_("in {days:.0f} day(s) ({stamp})"), days=days, stamp=stamp)
-
-
-_TEX = [
-    (r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"\1/\2"),
-    (r"\\sqrt\{([^{}]*)\}", r"√(\1)"),
-    (r"\\(?:text|mathrm|operatorname)\{([^{}]*)\}", r"\1"),
-    (r"\\hat\s*([a-zA-Z])", "\\1\u0302"),
-    (r"\^\{([^{}]*)\}", r"^\1"),
-    (r"_\{([^{}]*)\}", r"_\1"),
-    (r"\\times", "×"),
-    (r"\\approx", "≈"),
-    (r"\\cdot", "·"),
-    (r"\\leq?", "≤"),
-    (r"\\geq?", "≥"),
-    (r"\\to\b", "→"),
-    (r"\\pm", "±"),
-    (r"\\alpha", "α"),
-    (r"\\ln\b", "ln"),
-    (r"\\log\b", "log"),
-    (r"\\[ ,;]", " "),
-    (r"\\%", "%"),
-]
-
-
-def plain(text: str) -> str:
-    r"""The course's words as a terminal shows them: inline LaTeX (``\(16 \times 2\)``) as plain text."""
-    import re
-
-    def math(m):
-        body = m.group(1)
-        for pat, rep in _TEX:
-            body = re.sub(pat, rep, body)
-        return body.strip()
-
-    return re.sub(r"\\\((.+?)\\\)", math, text)
 
 
 def closed_book_line(prog: qprogress.QuizProgress, lang: str) -> str:

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from grader.course import catalog
 from grader.course.levels import C_SHARE, Summary, level_text
+from grader.course.tex import plain
 from grader.engine.results import ExerciseResult, KeyPointResult, status_text
 from grader.i18n import N_, _
 from grader.isolation import files
@@ -70,7 +71,7 @@ def feedback(
         lines.append(tag(N_("checks:")) + (label(point) if label else _(point.claim)))
         lines.append(tag(N_("re-read:")) + point.reread_text())
         if kp.lesson:  # the reveal rule blanks a lesson whole, never in part: the catalog's, translated
-            lines.append(tag(N_("course:")) + point.lesson_text())
+            lines.append(tag(N_("course:")) + plain(point.lesson_text()))
     except KeyError:
         pass
     return "\n".join(lines)
