@@ -19,7 +19,7 @@ from grader import i18n
 from grader.course import catalog, levels
 from grader.engine import attempts, runner
 from grader.engine.results import ExerciseResult
-from grader.i18n import _
+from grader.i18n import N_, _
 from grader.reports import terminal as report
 
 
@@ -382,123 +382,173 @@ def _cmd_quiz(args: argparse.Namespace, console: Console) -> int:
     )
 
 
+# argparse's own words: it looks each up with gettext's gettext()/ngettext() when it shows it
+# (argparse.py: "from gettext import gettext as _, ngettext"), from gettext's global domain, which
+# holds none. These are the ones a learner meets (the help pages, a mistyped command), in the catalog.
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("expected %s argument"),
+    N_("expected %s arguments"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("one of the arguments %s is required"),
+)
+
+
+def _argparse_speaks_ours() -> None:
+    """argparse's words through the catalog, in the language in use when each is shown."""
+    argparse._ = lambda msgid: i18n.lookup(msgid, i18n.current())
+    argparse.ngettext = lambda one, many, n: i18n.lookup(one if n == 1 else many, i18n.current())
+
+
+def _lang_asked(argv: list[str] | None) -> str | None:
+    """``--lang`` as typed, before the parser exists: its help pages are in that language."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--lang", nargs="?")
+    return pre.parse_known_args(argv)[0].lang
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="grader", description="Grade The Algorithm Engineer's Toolbox exercises.")
+    i18n.use(i18n.detect(_lang_asked(argv)))  # the help pages and the parser's errors speak it too
+    _argparse_speaks_ours()
+    parser = argparse.ArgumentParser(prog="grader", description=_("Grade The Algorithm Engineer's Toolbox exercises."))
     sub = parser.add_subparsers(dest="command", required=True)
-    g = sub.add_parser("grade", help="grade a folder of exercise modules")
-    g.add_argument("--target", default="exercises", help="folder to grade: exercises (default), solutions or a path")
-    g.add_argument("ids", nargs="*", metavar="ID", help="exercises to grade, e.g. A3 P1 (default: all; same as --only)")
-    g.add_argument("--only", help="comma-separated exercise ids, e.g. A3,P1")
-    g.add_argument("--jobs", type=int, default=None, help="exercises graded at once (default: CPU count)")
-    g.add_argument("--json", default="grade-report.json", help="Gradescope results.json path ('' to skip)")
-    g.add_argument("--html", default="grade-report.html", help="HTML report path ('' to skip)")
+    g = sub.add_parser("grade", help=_("grade a folder of exercise modules"))
+    g.add_argument("--target", default="exercises", help=_("folder to grade: exercises (default), solutions or a path"))
     g.add_argument(
-        "--lang", choices=i18n.LANGS, help="the report's language (default: $GRADER_LANG, else the locale's)"
+        "ids", nargs="*", metavar="ID", help=_("exercises to grade, e.g. A3 P1 (default: all; same as --only)")
     )
-    g.add_argument("--fresh", action="store_true", help="re-grade everything selected, ignoring earlier results")
+    g.add_argument("--only", help=_("comma-separated exercise ids, e.g. A3,P1"))
+    g.add_argument("--jobs", type=int, default=None, help=_("exercises graded at once (default: CPU count)"))
+    g.add_argument("--json", default="grade-report.json", help=_("Gradescope results.json path ('' to skip)"))
+    g.add_argument("--html", default="grade-report.html", help=_("HTML report path ('' to skip)"))
+    g.add_argument(
+        "--lang", choices=i18n.LANGS, help=_("the report's language (default: $GRADER_LANG, else the locale's)")
+    )
+    g.add_argument("--fresh", action="store_true", help=_("re-grade everything selected, ignoring earlier results"))
     g.add_argument(
         "--no-quiz",
         action="store_true",
-        help="count the levels from the code alone (the classroom's counting), not the quiz's closed-book answers",
+        help=_("count the levels from the code alone (the classroom's counting), not the quiz's closed-book answers"),
     )
-    g.add_argument("--learner", help="whose quiz attempts count (default: $TOOLBOX_GRADER_LEARNER or the user name)")
+    g.add_argument("--learner", help=_("whose quiz attempts count (default: $TOOLBOX_GRADER_LEARNER or the user name)"))
     g.add_argument(
         "--reveal",
         action="store_true",
-        help="show the expected values of recall key points now (otherwise after 3 different wrong answers)",
+        help=_("show the expected values of recall key points now (otherwise after 3 different wrong answers)"),
     )
     g.add_argument(
         "--override",
         action="append",
         default=[],
         metavar="ID=FILE",
-        help="grade one exercise from another file (e.g. a mutant)",
+        help=_("grade one exercise from another file (e.g. a mutant)"),
     )
-    lst = sub.add_parser("list", help="list the catalog")
-    lst.add_argument("-v", "--verbose", action="store_true", help="show key points")
+    lst = sub.add_parser("list", help=_("list the catalog"))
+    lst.add_argument("-v", "--verbose", action="store_true", help=_("show key points"))
     cls = sub.add_parser(
         "classroom",
-        help="nbgrader course: build it, read per-student mastery or the class "
-        "analytics from it, or seal the grader's files again after a deliberate change",
+        help=_(
+            "nbgrader course: build it, read per-student mastery or the class "
+            "analytics from it, or seal the grader's files again after a deliberate change"
+        ),
     )
     cls.add_argument("action", choices=["build", "mastery", "analytics", "seal"])
-    cls.add_argument("course_dir", help="the nbgrader course directory")
-    cls.add_argument("--only", help="comma-separated exercise ids to include (build)")
-    cls.add_argument("--out", help="folder of the class analytics (analytics; default COURSE/class-report)")
-    bat = sub.add_parser("batch", help="grade a class: every subfolder of SUBMISSIONS is one student")
-    bat.add_argument("submissions", nargs="?", help="folder of submission folders")
+    cls.add_argument("course_dir", help=_("the nbgrader course directory"))
+    cls.add_argument("--only", help=_("comma-separated exercise ids to include (build)"))
+    cls.add_argument("--out", help=_("folder of the class analytics (analytics; default COURSE/class-report)"))
+    bat = sub.add_parser("batch", help=_("grade a class: every subfolder of SUBMISSIONS is one student"))
+    bat.add_argument("submissions", nargs="?", help=_("folder of submission folders"))
     bat.add_argument(
         "--jobs",
         type=int,
         default=None,
-        help="exercises graded at once across the class (default 2; with --ray: the cluster's CPUs)",
+        help=_("exercises graded at once across the class (default 2; with --ray: the cluster's CPUs)"),
     )
-    bat.add_argument("--only", help="comma-separated exercise ids")
-    bat.add_argument("--out", default="levels.csv", help="CSV of levels per student")
-    bat.add_argument("--report", default="class-report", help="folder of the class analytics (CSV + HTML)")
+    bat.add_argument("--only", help=_("comma-separated exercise ids"))
+    bat.add_argument("--out", default="levels.csv", help=_("CSV of levels per student"))
+    bat.add_argument("--report", default="class-report", help=_("folder of the class analytics (CSV + HTML)"))
     bat.add_argument(
         "--log",
-        help="results log, one JSON line per job (default: beside --out, .jobs.jsonl); a rerun continues from it",
+        help=_("results log, one JSON line per job (default: beside --out, .jobs.jsonl); a rerun continues from it"),
     )
-    bat.add_argument("--fresh", action="store_true", help="grade every job again, ignoring the results log")
+    bat.add_argument("--fresh", action="store_true", help=_("grade every job again, ignoring the results log"))
     bat.add_argument(
         "--ray",
         nargs="?",
         const="",
         default=None,
         metavar="ADDRESS",
-        help="run the jobs on a Ray cluster (ADDRESS, e.g. head:6379; none: RAY_ADDRESS or a local one)",
+        help=_("run the jobs on a Ray cluster (ADDRESS, e.g. head:6379; none: RAY_ADDRESS or a local one)"),
     )
     bat.add_argument(
         "--write-jobs",
         metavar="DIR",
-        help="write one job file per job (DIR/0.json, ...) for `grader job` on a batch queue, and stop",
+        help=_("write one job file per job (DIR/0.json, ...) for `grader job` on a batch queue, and stop"),
     )
     bat.add_argument(
         "--collect",
         metavar="DIR",
-        help="summarise job results instead: `grader job` outputs (*.json) or a results log (*.jsonl)",
+        help=_("summarise job results instead: `grader job` outputs (*.json) or a results log (*.jsonl)"),
     )
-    job = sub.add_parser("job", help="run one grading job (JSON) and print its result (JSON): for a batch queue")
+    job = sub.add_parser("job", help=_("run one grading job (JSON) and print its result (JSON): for a batch queue"))
     job.add_argument("job_file")
-    gs = sub.add_parser("gradescope", help="Gradescope: build the autograder zip; run (what run_autograder calls)")
+    gs = sub.add_parser("gradescope", help=_("Gradescope: build the autograder zip; run (what run_autograder calls)"))
     gs.add_argument("action", choices=["build", "run", "prepare"])
-    gs.add_argument("zip", nargs="?", help="the zip to write (build)")
-    gs.add_argument("--only", help="comma-separated exercise ids the assignment grades (build; default all)")
+    gs.add_argument("zip", nargs="?", help=_("the zip to write (build)"))
+    gs.add_argument("--only", help=_("comma-separated exercise ids the assignment grades (build; default all)"))
     gs.add_argument(
         "--visibility",
         default="visible",
         choices=["visible", "after_due_date", "after_published", "hidden"],
-        help="Gradescope visibility of the key-point tests (build)",
+        help=_("Gradescope visibility of the key-point tests (build)"),
     )
     gs.add_argument(
         "--reveal-expected",
         action="store_true",
-        help="show the hidden checks' expected values in the feedback (build; default: not, as the classroom)",
+        help=_("show the hidden checks' expected values in the feedback (build; default: not, as the classroom)"),
     )
     gs.add_argument(
         "--torch-index-url",
         default=None,
-        help="the index setup.sh installs torch's CPU build from (build; default $GRADER_TORCH_INDEX_URL, "
-        "else pip's own index)",
+        help=_(
+            "the index setup.sh installs torch's CPU build from (build; default $GRADER_TORCH_INDEX_URL, "
+            "else pip's own index)"
+        ),
     )
-    gs.add_argument("--root", help="the autograder root (run; default $GRADER_AUTOGRADER_ROOT or /autograder)")
-    qz = sub.add_parser("quiz", help="the closed-book quiz of sets R, A, B, C (drawn numbers, recorded attempts)")
-    qz.add_argument("targets", nargs="*", help="sets R A B C and/or question ids (A6, C1, R.ridge_point); default: all")
-    qz.add_argument("--lang", choices=i18n.LANGS, help="question language (default: from the locale)")
+    gs.add_argument("--root", help=_("the autograder root (run; default $GRADER_AUTOGRADER_ROOT or /autograder)"))
+    qz = sub.add_parser("quiz", help=_("the closed-book quiz of sets R, A, B, C (drawn numbers, recorded attempts)"))
     qz.add_argument(
-        "--seed", type=int, help="practice: draw the variants from this seed; nothing is recorded or counted"
+        "targets", nargs="*", help=_("sets R A B C and/or question ids (A6, C1, R.ridge_point); default: all")
     )
-    qz.add_argument("--history", action="store_true", help="show progress: attempts, streaks, mastered questions")
-    qz.add_argument("--learner", help="whose attempts (default: $TOOLBOX_GRADER_LEARNER or the user name)")
+    qz.add_argument("--lang", choices=i18n.LANGS, help=_("question language (default: from the locale)"))
+    qz.add_argument(
+        "--seed", type=int, help=_("practice: draw the variants from this seed; nothing is recorded or counted")
+    )
+    qz.add_argument("--history", action="store_true", help=_("show progress: attempts, streaks, mastered questions"))
+    qz.add_argument("--learner", help=_("whose attempts (default: $TOOLBOX_GRADER_LEARNER or the user name)"))
     qz.add_argument(
         "--rounds",
         type=int,
         default=2,
-        help="rounds per run: later rounds re-ask what was wrong in this sitting (a same-day review, it masters "
-        "nothing)",
+        help=_(
+            "rounds per run: later rounds re-ask what was wrong in this sitting (a same-day review, it masters nothing)"
+        ),
     )
-    qz.add_argument("--db", help="the attempts' SQLite file (default: $XDG_DATA_HOME/toolbox-grader/quiz.sqlite)")
+    qz.add_argument("--db", help=_("the attempts' SQLite file (default: $XDG_DATA_HOME/toolbox-grader/quiz.sqlite)"))
     args = parser.parse_args(argv)
     i18n.use(i18n.detect(getattr(args, "lang", None)))  # also the check processes' and notebooks' language
     console = Console()
