@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.course import same_words
 from grader.i18n import N_
 from grader.quiz import units
 from grader.quiz.units import Invalid, Quantity
@@ -408,14 +409,8 @@ def _letters(text: str, n: int) -> list[str]:
     return out
 
 
-# The course writes some terms in English that a learner may type in Chinese: one table, both sides folded.
-_SAME_WORD = {"哈希值": " hash ", "哈希": " hash "}
-
-
 def _fold(text: str) -> str:
-    text = units.normalize(text).lower()
-    for zh, en in _SAME_WORD.items():
-        text = text.replace(zh, en)
+    text = same_words.fold(units.normalize(text).lower())  # 哈希 for the course's hash: both sides folded
     return re.sub(r"\s+", " ", text).strip(" .。")
 
 

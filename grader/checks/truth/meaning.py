@@ -8,8 +8,9 @@ grader's own key: ``"fp32 主权重"``, ``"fp32 master copy"`` and ``"master"`` 
 ``"git_sha"``, ``"commit"`` and ``"代码版本"`` the same item. The vocabulary below is collected from
 the course text (part 4's "bf16 权重 / bf16 梯度 / fp32 主权重 / 一阶矩与二阶矩", part 6's
 "run id · commit · 配置文件 · 数据版本 · seed · 环境 · 指标"; tests/test_meaning.py reads those
-lines back from the course). When a name holds phrases of two items the most specific one wins
-("first moment of the gradient" is a moment, "config hash" the config): the longest phrase, a
+lines back from the course); the course's 哈希 is its hash (grader/course/same_words.py). When a
+name holds phrases of two items the most specific one wins ("first moment of the gradient" is a
+moment, "config hash" the config): the longest phrase, a
 weak word ("hash", "version") counting half, then the order of the table. A failure says how
 many items are missing or which key is not understood; which items were expected is the
 ``expected`` value, withheld for recall key points (grader/engine/attempts.py).
@@ -23,6 +24,7 @@ import re
 from collections.abc import Callable
 
 from grader.checks.support.checking import as_str, fail
+from grader.course import same_words
 
 STATE_PARTS = ("weights", "grads", "master", "adam_m", "adam_v")  # per trainable parameter
 FROZEN = "frozen_weights"
@@ -65,6 +67,7 @@ STATE_VOCABULARY: dict[str, tuple[str, ...]] = {
         "主副本",
         "权重副本",
         "fp32 副本",
+        "主参数",
     ),
     "adam_v": (
         "v",
@@ -160,6 +163,10 @@ RECORD_VOCABULARY: dict[str, tuple[str, ...]] = {
         "运行编号",
         "实验名",
         "实验名称",
+        "运行名",
+        "运行名称",
+        "实验标识",
+        "运行标识",
     ),
     "config": (
         "config",
@@ -209,6 +216,9 @@ RECORD_VOCABULARY: dict[str, tuple[str, ...]] = {
         "依赖",
         "依赖版本",
         "环境版本",
+        "库版本",
+        "包版本",
+        "软件版本",
     ),
     "metrics": (
         "metrics",
@@ -226,6 +236,9 @@ RECORD_VOCABULARY: dict[str, tuple[str, ...]] = {
         "结果",
         "评测结果",
         "评估指标",
+        "分数",
+        "得分",
+        "成绩",
     ),
 }
 # Words that only hint at an item: a hash or a version of what? ("config hash" is the config).
@@ -236,8 +249,9 @@ _CJK = "\u3400-\u4dbf\u4e00-\u9fff"
 
 def words(text: str) -> str:
     """Lower case; runs of letters and digits, and runs of Chinese characters, each a word, one
-    space between: 'Git-SHA (commit)' -> 'git sha commit', 'fp32主权重' -> 'fp32 主权重'."""
-    text = text.lower().replace("_", " ")
+    space between: 'Git-SHA (commit)' -> 'git sha commit', 'fp32主权重' -> 'fp32 主权重';
+    the course's Chinese for an English term as that term: '数据哈希' -> '数据 hash'."""
+    text = same_words.fold(text.lower().replace("_", " "))  # 哈希 is the course's hash
     return " ".join(re.findall(rf"[0-9a-z]+|[{_CJK}]+", text))
 
 
