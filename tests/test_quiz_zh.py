@@ -84,6 +84,7 @@ def test_a_chinese_sitting_of_every_answer_type_prints_no_english_sentence(st):
     assert "第 2 轮" in text and "请重新输入" in text and "不对；本变体的答案" in text  # all of it was shown
     assert "本次：作答" in text and "答错的题，复习一下" in text and "课程的答案要点" in text
     assert "（本次作答不算数）" in text  # a slip named
+    assert "     怎么来的：" in text and "how:" not in text  # a wrong answer's working, in Chinese
     stopped = io.StringIO()  # a stop, and the history table
     sess = session.Session(st, "ada", "zh", io=session.IO(Console(file=stopped, width=300), lambda _p: "q", echo=True))
     sess.run([bank.get("R.ci95")], True)
@@ -242,3 +243,35 @@ def test_grader_quiz_refuses_an_unknown_target_in_the_language_asked(monkeypatch
     monkeypatch.setattr(i18n, "_lang", None)
     assert cli.main(["quiz", "Z9", "--lang", "zh"]) == 2
     assert "没有这道题 'Z9'" in capsys.readouterr().out
+
+
+# Sub-questions whose value is computed from the drawn premises by a formula a line can state: a
+# wrong answer says how it comes out (issue 24's tester missed the 怎么来的 line after a wrong answer).
+WORKED = [("B2", "ci"), ("C6", "ci"), ("B5", "effective"), ("C1", "fsdp_share"), ("C2", "lnv"), ("C3", "ridge")]
+WORKED += [("C4", "max_batch"), ("C4", "fsdp"), ("C4", "ddp"), ("A2", "nbytes"), ("R.ci95", "half_width")]
+
+
+@pytest.mark.parametrize(("qid", "pid"), WORKED)
+def test_a_wrong_answer_says_how_its_value_comes_out_in_either_language(qid, pid):
+    q = bank.get(qid)
+    v = q.variant(1)
+    part = next(p for p in q.all_parts if p.id == pid)
+    en, zh = v.how(part, "en"), v.how(part, "zh")
+    assert en and zh and not english_runs(zh), (en, zh)
+
+
+def test_a_chinese_wrong_answer_shows_the_working_where_an_english_one_does(st):
+    """The same wrong answers in a Chinese and an English sitting: 怎么来的 after each wrong answer
+    that has a "how:" in English, and nowhere else."""
+    lines = {}
+    for lang, mark in (("zh", "怎么来的："), ("en", "how: ")):
+        out = io.StringIO()
+        learner = Learner()
+        learner.stage = {}
+        sess = session.Session(
+            st, f"ada-{lang}", lang, seed=5, io=session.IO(Console(file=out, width=300), learner, echo=True), rounds=1
+        )
+        learner.sess = sess
+        sess.run([bank.get("C4")], True)
+        lines[lang] = out.getvalue().count(mark)
+    assert lines["zh"] == lines["en"] >= 1, lines

@@ -200,6 +200,10 @@ B2 = Question(
             "评测 {n} 道题、准确率约 {acc_pct}：ci95 半宽是多少？",
             Number("fraction", "%", Tolerance(abs=0.002)),
             lambda p: T.ci95_half_width(p["acc"], p["n"]),
+            how=lambda p, t: (
+                f"1.96 x sqrt({g(p['acc'])} x {g(1 - p['acc'])} / {p['n']})",
+                f"1.96 × sqrt({g(p['acc'])} × {g(1 - p['acc'])} / {p['n']})",
+            ),
         ),
         Part(
             "tell",
@@ -463,6 +467,10 @@ B5 = Question(
             "每卡 batch {b}、梯度累积 {k} 步，有效 batch 是多少？",
             Number("count", "", EXACT),
             lambda p: T.effective_batch(p["b"], p["n"], p["k"]),
+            how=lambda p, t: (
+                f"{p['b']} per GPU x {p['n']} GPUs x {p['k']} accumulation steps",
+                f"每卡 {p['b']} × {p['n']} 张卡 × 累积 {p['k']} 步",
+            ),
         ),
         Part(
             "command",

@@ -231,6 +231,10 @@ C1 = Question(
             Number("bytes", "GB", Tolerance(rel=0.03)),
             lambda p: T.fsdp_per_gpu_bytes(_c1_full(p), _c1_shards(p)),
             point=5,
+            how=lambda p, t: (
+                f"the full fine-tuning state / {_c1_shards(p)} GPUs",
+                f"全量微调的训练状态 / {_c1_shards(p)} 张卡",
+            ),
         ),
         Part(
             "qlora",
@@ -398,6 +402,10 @@ C2 = Question(
             Number("nats", "nats", Tolerance(abs=0.1)),
             lambda p: T.uniform_loss(p["V"]),
             point=1,
+            how=lambda p, t: (
+                f"ln {p['V']}: cross-entropy of all-zero logits over {p['V']} classes",
+                f"ln {p['V']}：{p['V']} 类全零 logits 的交叉熵",
+            ),
         ),
         Part(
             "verdict",
@@ -557,6 +565,7 @@ C3 = Question(
             Number("flop_per_byte", "FLOP/byte", Tolerance(rel=0.03)),
             lambda p: T.ridge(p["peak"] * 1e12, p["bw"] * 1e12),
             point=1,
+            how=lambda p, t: (f"{p['peak']}e12 / {p['bw']}e12",) * 2,
         ),
         Part(
             "intensity",
@@ -875,6 +884,10 @@ C4 = Question(
             Number("count", "", EXACT),
             lambda p: T.max_batch_that_fits(p["fixed_gb"] * GB, p["per_gib"] * GIB, p["gpu_gb"] * GB),
             point=5,
+            how=lambda p, t: (
+                f"floor(({p['gpu_gb']} GB - {p['fixed_gb']} GB) / {p['per_gib']} GiB)",
+                f"向下取整（({p['gpu_gb']} GB − {p['fixed_gb']} GB) / {p['per_gib']} GiB）",
+            ),
         ),
         Part(
             "after",
@@ -900,6 +913,10 @@ C4 = Question(
             Number("bytes", "GB", Tolerance(rel=0.03)),
             lambda p: T.fsdp_per_gpu_bytes(p["state_gb"] * GB, _c4_shards(p)),
             followup=True,
+            how=lambda p, t: (
+                f"{p['state_gb']} GB / {_c4_shards(p)} GPUs",
+                f"{p['state_gb']} GB / {_c4_shards(p)} 张卡",
+            ),
         ),
         Part(
             "ddp",
@@ -908,6 +925,10 @@ C4 = Question(
             Number("bytes", "GB", Tolerance(rel=0.03)),
             lambda p: T.ddp_per_gpu_bytes(p["state_gb"] * GB, 0),
             followup=True,
+            how=lambda p, t: (
+                f"DDP keeps a whole replica on every GPU: {p['state_gb']} GB each",
+                f"DDP 每张卡放一份完整副本：每卡 {p['state_gb']} GB",
+            ),
         ),
         Part(
             "kv_gqa",
@@ -1218,6 +1239,10 @@ C6 = Question(
             Number("fraction", "%", Tolerance(abs=0.002)),
             lambda p: T.ci95_half_width(p["p"], p["n"]),
             point=2,
+            how=lambda p, t: (
+                f"1.96 x sqrt({g(p['p'])} x {g(1 - p['p'])} / {p['n']})",
+                f"1.96 × sqrt({g(p['p'])} × {g(1 - p['p'])} / {p['n']})",
+            ),
         ),
         Part(
             "tell",
