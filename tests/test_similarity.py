@@ -210,3 +210,36 @@ def test_fingerprints_are_the_same_in_every_process():
 
 def test_spans():
     assert sim.spans((3, 4, 5, 9, 11, 12)) == "3-5, 9, 11-12"
+
+
+@pytest.mark.parametrize("ex", [A3], ids=lambda ex: ex.id)
+def test_self_study_grades_a_near_copy_and_says_so(ex, tmp_path):
+    """make grade: a near copy keeps its credit (self-study is the learner's own, docs/security.md)
+    and the report says how much of it is the reference's, with the lines; Gradescope's results
+    carry it in a test only the instructor sees. An own answer is compared and not flagged."""
+    from rich.console import Console
+
+    from grader.classroom import gradescope
+    from grader.course import levels
+    from grader.engine import runner
+    from grader.reports import terminal
+
+    (tmp_path / f"{ex.module}.py").write_text(RENAMED_A3 + "\nprint('mine')\n")
+    results = runner.grade(tmp_path, only=[ex.id])
+    res = results[ex.id]
+    assert all(k.passed for k in res.key_points), res
+    assert res.near_copy and res.similarity["against"] == "reference" and res.similarity["lines"]
+    summary = levels.summarize({k: r.outcome() for k, r in results.items()})
+    console = Console(record=True, width=200)
+    terminal.print_report(results, summary, console)
+    text = console.export_text()
+    assert "Near copies of the reference answer" in text and f"{ex.id}: 100% like the reference answer" in text
+    data = gradescope.results_json(results, [], 1.0, {})
+    hidden = [t for t in data["tests"] if t["tags"] == ["similarity"]]
+    assert hidden and hidden[0]["visibility"] == "hidden" and f"{ex.id}: 100%" in hidden[0]["output"]
+    assert data["extra_data"]["exercises"][ex.id]["similarity"]["score"] == 1.0
+
+    (tmp_path / f"{ex.module}.py").write_text(HONEST_A3[0])
+    honest = runner.grade(tmp_path, only=[ex.id])[ex.id]
+    assert all(k.passed for k in honest.key_points), honest
+    assert honest.similarity and not honest.near_copy
