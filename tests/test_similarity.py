@@ -27,7 +27,7 @@ def score(ex, source: str) -> float:
     return sim.against_reference(ex.module, source).score
 
 
-RENAMED_A3 = '''
+RENAMED_A3 = """
 def broadcast_shape(p, q):
     width = max(len(p), len(q))
     p = (1,) * (width - len(p)) + tuple(p)
@@ -38,7 +38,7 @@ def broadcast_shape(p, q):
             raise ValueError(f"no: {k}")
         dims.append(w if u == 1 else u)
     return tuple(dims)
-'''
+"""
 
 
 def test_renamed_locals_and_changed_constants_are_the_reference():
@@ -94,7 +94,7 @@ def test_a_copy_of_a_classmate_is_found_and_named():
 HONEST_A3 = [
     textwrap.dedent(s)
     for s in (
-        '''
+        """
         from itertools import zip_longest
 
         def broadcast_shape(shape_a, shape_b):
@@ -107,8 +107,8 @@ HONEST_A3 = [
                 else:
                     raise ValueError("incompatible shapes")
             return tuple(reversed(result))
-        ''',
-        '''
+        """,
+        """
         def broadcast_shape(shape_a, shape_b):
             longer = max(len(shape_a), len(shape_b))
             padded_a = [1] * (longer - len(shape_a)) + list(shape_a)
@@ -123,8 +123,8 @@ HONEST_A3 = [
                 else:
                     raise ValueError(f"cannot broadcast dim {i}: {x} and {y}")
             return tuple(out)
-        ''',
-        '''
+        """,
+        """
         def _dim(x, y):
             if x != 1 and y != 1 and x != y:
                 raise ValueError((x, y))
@@ -137,8 +137,8 @@ HONEST_A3 = [
             else:
                 b = (1,) * (len(a) - len(b)) + b
             return tuple(_dim(x, y) for x, y in zip(a, b))
-        ''',
-        '''
+        """,
+        """
         def broadcast_shape(a, b):
             i, j = len(a) - 1, len(b) - 1
             shape = []
@@ -150,7 +150,7 @@ HONEST_A3 = [
                 shape.insert(0, max(x, y) if 0 not in (x, y) else 0)
                 i, j = i - 1, j - 1
             return tuple(shape)
-        ''',
+        """,
     )
 ]
 

@@ -436,11 +436,19 @@ def near_copy(match: Match | None) -> bool:
     return match is not None and match.score >= THRESHOLD
 
 
-def class_matches(module: str, answers: dict[str, str | bytes]) -> dict[str, Match]:
+def class_matches(module: str, answers: dict[str, str | bytes], given: str | bytes | None = None) -> dict[str, Match]:
     """Each student's best match (score, lines) among the reference and every classmate's answer
-    to the same exercise (``answers``: student -> source). A student whose answer does not parse
-    is left out."""
+    to the same exercise (``answers``: student -> source). ``given``: the stub the class started
+    from, part of the skeleton too (on the instructor's machine ``exercises/`` is the stub; in
+    self-study it is the learner's answer, so :func:`question` never reads it). A student whose
+    answer does not parse is left out."""
     q = question(module) or Question(frozenset(), Fingerprints(), frozenset())
+    skeleton = q.skeleton
+    if given is not None:
+        try:
+            skeleton |= fingerprints(given, q.contract).hashes
+        except (SyntaxError, ValueError, RecursionError):
+            pass
     prints = {}
     for student, source in answers.items():
         try:
@@ -449,7 +457,7 @@ def class_matches(module: str, answers: dict[str, str | bytes]) -> dict[str, Mat
             continue
     best: dict[str, Match] = {}
     for student, mine in prints.items():
-        candidates = [compare(mine, q.reference, "reference", q.skeleton)] if q.reference.lines else []
-        candidates += [compare(mine, prints[o], o, q.skeleton) for o in prints if o != student]
+        candidates = [compare(mine, q.reference, "reference", skeleton)] if q.reference.lines else []
+        candidates += [compare(mine, prints[o], o, skeleton) for o in sorted(prints) if o != student]
         best[student] = max(candidates, key=lambda m: m.score, default=Match("", 0.0))
     return best
