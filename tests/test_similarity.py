@@ -45,9 +45,9 @@ def test_renamed_locals_and_changed_constants_are_the_reference():
     assert score(A3, RENAMED_A3) == 1.0
 
 
-def test_swapped_and_aliased_imports_are_the_reference():
+def test_swapped_and_aliased_imports_and_changed_constants_are_the_reference():
     source = reference(C2).replace("import math\nimport statistics\n", "import statistics as st\nimport math\n")
-    source = source.replace("statistics.", "st.")
+    source = source.replace("statistics.", "st.").replace("1.25 * norms[0]", "1.3 * norms[0]")  # and a constant
     assert source != reference(C2) and score(C2, source) == 1.0
 
 
@@ -222,7 +222,7 @@ def test_self_study_grades_a_near_copy_and_says_so(ex, tmp_path):
     from grader.classroom import gradescope
     from grader.course import levels
     from grader.engine import runner
-    from grader.reports import terminal
+    from grader.reports import html as html_report, terminal
 
     (tmp_path / f"{ex.module}.py").write_text(RENAMED_A3 + "\nprint('mine')\n")
     results = runner.grade(tmp_path, only=[ex.id])
@@ -234,6 +234,7 @@ def test_self_study_grades_a_near_copy_and_says_so(ex, tmp_path):
     terminal.print_report(results, summary, console)
     text = console.export_text()
     assert "Near copies of the reference answer" in text and f"{ex.id}: 100% like the reference answer" in text
+    assert f"{ex.id}: 100% like the reference answer" in html_report.render(results, summary)
     data = gradescope.results_json(results, [], 1.0, {})
     hidden = [t for t in data["tests"] if t["tags"] == ["similarity"]]
     assert hidden and hidden[0]["visibility"] == "hidden" and f"{ex.id}: 100%" in hidden[0]["output"]

@@ -252,8 +252,7 @@ def print_report(
         console.print(Panel("\n\n".join(failures), title=escape(_("What to fix and re-read")), title_align="left"))
     copies = [near_copy_line(r) for r in results.values() if r.near_copy]
     if copies:
-        what = _("Near copies of the reference answer (graded as usual here; a class's instructor is shown them):")
-        console.print(f"[yellow]{escape(what)}[/]\n  " + "\n  ".join(map(escape, copies)))
+        console.print(f"[yellow]{escape(_(NEAR_COPIES))}[/]\n  " + "\n  ".join(map(escape, copies)))
     unverifiable = [
         f"{ex_id} · {k.key_point}" for ex_id, r in results.items() for k in r.key_points if k.status == "not_verifiable"
     ]
@@ -266,6 +265,9 @@ def print_report(
         console.print(f"[dim]{escape(text)}[/]")
     title = _("Mastery — {target}", target=target) if target else _("Mastery")
     console.print(Panel("\n".join(mastery_lines(summary, markup=True)), title=escape(title), title_align="left"))
+
+
+NEAR_COPIES = N_("Near copies of the reference answer (graded as usual here; a class's instructor is shown them):")
 
 
 def near_copy_line(res: ExerciseResult) -> str:
