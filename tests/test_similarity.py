@@ -244,3 +244,12 @@ def test_self_study_grades_a_near_copy_and_says_so(ex, tmp_path):
     honest = runner.grade(tmp_path, only=[ex.id])[ex.id]
     assert all(k.passed for k in honest.key_points), honest
     assert honest.similarity and not honest.near_copy
+
+
+def test_a_module_too_large_to_compare_is_said_so():
+    """The grader's own process reads the learner's file: past MAX_NODES it is not compared, and
+    the result says so (an answer padded to escape comparison is seen, never scored 0 silently)."""
+    padded = RENAMED_A3 + "\n".join(f"x{i} = [{i}, {i}]" for i in range(sim.MAX_NODES // 4))
+    m = sim.against_reference(A3.module, padded)
+    assert m.score == 0.0 and "not compared" in m.note and "not compared" in m.to_dict()["note"]
+    assert "not compared" in sim.class_matches(A3.module, {"a": padded, "b": RENAMED_A3})["a"].note

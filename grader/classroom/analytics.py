@@ -75,7 +75,7 @@ def records_from_jobs(job_results: list[dict]) -> list[dict]:
     return out
 
 
-COPIES_FIELDS = ["student", "exercise", "best_match", "score", "near_copy", "lines", "their_lines"]
+COPIES_FIELDS = ["student", "exercise", "best_match", "score", "near_copy", "lines", "their_lines", "note"]
 
 
 def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
@@ -96,8 +96,8 @@ def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
         for student in sorted(answers[ex.id]):
             m = best.get(student)
             row = {"student": student, "exercise": ex.id}
-            if m is None:  # does not parse: nothing to compare
-                out.append({**row, "best_match": "", "score": "", "near_copy": "", "lines": "", "their_lines": ""})
+            if m is None:
+                out.append({**row, **dict.fromkeys(COPIES_FIELDS[2:], ""), "note": "does not parse: not compared"})
                 continue
             d = m.to_dict()
             out.append(
@@ -108,6 +108,7 @@ def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
                     "near_copy": similarity.near_copy(m),
                     "lines": d["lines"],
                     "their_lines": d["their_lines"],
+                    "note": m.note,
                 }
             )
     return out
@@ -412,8 +413,8 @@ def _copies_section(report: ClassReport) -> list[str]:
         row = [f"<tr><td>{escape(student)}</td>"]
         for e in exs:
             c = cells.get((student, e))
-            if c is None or c["score"] == "":
-                row.append("<td class='small'>–</td>")
+            if c is None or c["score"] == "" or c["note"]:
+                row.append(f"<td class='small'>{escape(c['note']) if c else '–'}</td>")
                 continue
             cls = " class='low'" if c["near_copy"] else ""
             lines = (

@@ -341,7 +341,11 @@ def similarity_test(results: dict[str, ExerciseResult]) -> dict:
 
     compared = [r for r in results.values() if r.similarity]
     lines = [terminal.near_copy_line(r) for r in compared if r.near_copy]
-    lines += [f"{r.exercise}: {r.similarity['score']:.0%}" for r in compared if not r.near_copy]
+    lines += [
+        f"{r.exercise}: {r.similarity['score']:.0%} {r.similarity.get('note', '')}".rstrip()
+        for r in compared
+        if not r.near_copy
+    ]
     return {
         "name": f"Similarity to the reference answer (near copy from {similarity.THRESHOLD:.0%})",
         "score": 0,

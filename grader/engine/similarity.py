@@ -37,6 +37,15 @@ WINDOW = 4  # winnowing window: a match of K + WINDOW - 1 = 15 tokens or more is
 SKELETON_WEIGHT = 0.1  # what one fingerprint of the question's skeleton weighs, against 1
 MIN_OWN = 6  # fewer fingerprints beyond the skeleton than this: too little code to call a copy
 THRESHOLD = 0.6  # a near copy from this score on (tests/test_similarity.py measures both sides of it)
+# The learner's file is read in the grader's own process: bounded work whatever it holds. The
+# largest reference answer has under 700 syntax nodes; a run of simple statements longer than
+# RUN_CAP is put in order RUN_CAP at a time.
+MAX_NODES = 100_000
+RUN_CAP = 64
+
+
+class TooLarge(Exception):
+    """More syntax nodes than :data:`MAX_NODES`: not compared (and said so, never a silent 0)."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +54,7 @@ class Fingerprints:
 
     lines: dict[int, frozenset[int]] = field(default_factory=dict)
 
-    @property
+    @functools.cached_property
     def hashes(self) -> frozenset[int]:
         return frozenset(self.lines)
 
@@ -58,6 +67,7 @@ class Match:
     score: float
     lines: tuple[int, ...] = ()  # the answer's own lines that match
     their_lines: tuple[int, ...] = ()
+    note: str = ""  # why it was not compared
 
     def to_dict(self) -> dict:
         return {
@@ -65,6 +75,7 @@ class Match:
             "score": round(self.score, 3),
             "lines": spans(self.lines),
             "their_lines": spans(self.their_lines),
+            **({"note": self.note} if self.note else {}),
         }
 
 
@@ -174,9 +185,10 @@ def _canonical_order(body: list[ast.stmt], params: dict[str, int]) -> list[ast.s
 
     out, run = [], []
     for stmt in [*body, None]:
-        if isinstance(stmt, _SIMPLE):
+        if isinstance(stmt, _SIMPLE) and len(run) < RUN_CAP:
             run.append(stmt)
             continue
+        keys = [key(s) for s in run]
         effects = [_reads_writes(s) for s in run]
         after = {
             i: {j for j in range(i) if effects[i][0] & effects[j][1] or effects[i][1] & (effects[j][0] | effects[j][1])}
@@ -185,10 +197,12 @@ def _canonical_order(body: list[ast.stmt], params: dict[str, int]) -> list[ast.s
         placed: list[int] = []
         while len(placed) < len(run):
             ready = [i for i in range(len(run)) if i not in placed and after[i] <= set(placed)]
-            placed.append(min(ready, key=lambda i: key(run[i])))
+            placed.append(min(ready, key=keys.__getitem__))
         out += [run[i] for i in placed]
         run = []
-        if stmt is not None:
+        if isinstance(stmt, _SIMPLE):
+            run.append(stmt)
+        elif stmt is not None:
             out.append(stmt)
     return out
 
@@ -238,6 +252,9 @@ class _Normaliser(ast.NodeTransformer):
 def _tokens(source: str | bytes, contract: frozenset[str]) -> list[tuple[str, int]]:
     """The normalised module as (token, source line) pairs."""
     module = ast.parse(source)
+    size = sum(1 for _ in ast.walk(module))
+    if size > MAX_NODES:
+        raise TooLarge(f"not compared: {size} syntax nodes, more than the {MAX_NODES} compared")
     aliases = _imports(module)
     module = _Normaliser().visit(module)
     body = [s for s in module.body if not isinstance(s, (ast.Import, ast.ImportFrom))]
@@ -250,8 +267,9 @@ def _tokens(source: str | bytes, contract: frozenset[str]) -> list[tuple[str, in
     defs.sort(key=lambda d: (d.name not in contract, d.name if d.name in contract else _shape(d)))
     # Imports in one order, only those used (an unused one is a dead statement).
     out = [(f"import {dotted}", 1) for dotted in sorted({aliases[n] for n in aliases.keys() & used})]
+    first = _first_uses(whole)
     own = [d.name for d in defs] + sorted(
-        _bound_at_top(whole) - {d.name for d in defs}, key=lambda n: _first_use(whole, n)
+        _bound_at_top(whole) - {d.name for d in defs}, key=lambda n: first.get(n, (0, 0))
     )
     names = {**aliases, **{n: f"g{i}" for i, n in enumerate(n for n in own if n not in contract)}}
     for stmt in [*rest, *defs]:
@@ -265,7 +283,8 @@ def _emit(node: ast.AST, out: list, names: dict[str, str], contract: frozenset[s
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         names = dict(names)
         local = [a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)]
-        local += sorted(_names(node, ast.Store) - set(local), key=lambda n: _first_use(node, n))
+        first = _first_uses(node)
+        local += sorted(_names(node, ast.Store) - set(local), key=lambda n: first.get(n, (0, 0)))
         names.update({n: f"v{i}" for i, n in enumerate(dict.fromkeys(local)) if n not in contract})
         if not isinstance(node, ast.Lambda):
             out.append((f"def {names.get(node.name, node.name)}", line))
@@ -307,11 +326,13 @@ def _emit(node: ast.AST, out: list, names: dict[str, str], contract: frozenset[s
         _emit(child, out, names, contract, line)
 
 
-def _first_use(scope: ast.AST, name: str) -> tuple[int, int]:
-    return min(
-        ((n.lineno, n.col_offset) for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name),
-        default=(0, 0),
-    )
+def _first_uses(scope: ast.AST) -> dict[str, tuple[int, int]]:
+    """Each name -> where it first appears in ``scope`` (line, column)."""
+    first: dict[str, tuple[int, int]] = {}
+    for n in ast.walk(scope):
+        if isinstance(n, ast.Name):
+            first[n.id] = min(first.get(n.id, (n.lineno, n.col_offset)), (n.lineno, n.col_offset))
+    return first
 
 
 def _hash(text: str) -> int:
@@ -427,6 +448,8 @@ def against_reference(module: str, source: str | bytes) -> Match | None:
         return None
     try:
         mine = fingerprints(source, q.contract)
+    except TooLarge as exc:
+        return Match("reference", 0.0, note=str(exc))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     return compare(mine, q.reference, "reference", q.skeleton)
@@ -449,13 +472,14 @@ def class_matches(module: str, answers: dict[str, str | bytes], given: str | byt
             skeleton |= fingerprints(given, q.contract).hashes
         except (SyntaxError, ValueError, RecursionError):
             pass
-    prints = {}
+    prints, best = {}, {}
     for student, source in answers.items():
         try:
             prints[student] = fingerprints(source, q.contract)
+        except TooLarge as exc:
+            best[student] = Match("", 0.0, note=str(exc))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
-    best: dict[str, Match] = {}
     for student, mine in prints.items():
         candidates = [compare(mine, q.reference, "reference", skeleton)] if q.reference.lines else []
         candidates += [compare(mine, prints[o], o, skeleton) for o in sorted(prints) if o != student]
