@@ -180,8 +180,10 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
             _say(console, _("grader: no gradebook.db in {course}: run nbgrader autograde first", course=course), "red")
             return 2
         out = Path(args.out or course / "class-report")
-        page = analytics.write(analytics.from_gradebook(course), out)
+        class_report = analytics.from_gradebook(course)
+        page = analytics.write(class_report, out)
         _say(console, _("wrote {page} and its CSVs", page=page), "dim")
+        _say_copies(class_report, console)
         return 0
     if args.action == "build":
         only = args.only.split(",") if args.only else None
@@ -224,6 +226,17 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
     )
     _say(console, legend, "dim")
     return 0
+
+
+def _say_copies(class_report, console: Console) -> None:
+    """How many answers are near copies (of the reference or a classmate's): the instructor reads them."""
+    near = sum(c["near_copy"] is True for c in class_report.copies)
+    if near:
+        _say(
+            console,
+            _("{n} answer(s) are near copies of the reference or of a classmate's: see copies.csv", n=near),
+            "yellow",
+        )
 
 
 def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
@@ -307,14 +320,17 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
     rows = batch.summarize_class(job_results)
     batch.write_csv(rows, out)
     _print_levels(rows, console)
-    page = analytics.write(analytics.from_jobs(job_results, source), Path(args.report))
+    class_report = analytics.from_jobs(job_results, source)
+    page = analytics.write(class_report, Path(args.report))
     wrote = _(
-        "wrote {out}; class analytics in {folder}/ ({page}, keypoints.csv, misconceptions.csv, levels.csv, parts.csv)",
+        "wrote {out}; class analytics in {folder}/ ({page}, keypoints.csv, misconceptions.csv, levels.csv, "
+        "parts.csv, copies.csv)",
         out=out,
         folder=args.report,
         page=page.name,
     )
     _say(console, wrote, "dim")
+    _say_copies(class_report, console)
     return 0
 
 

@@ -124,3 +124,62 @@ def test_class_report_renders_in_headless_chromium(tmp_path):
     )
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000  # a drawn page, not a blank one
+
+
+def test_copies_from_jobs_name_the_best_match_and_lines(tmp_path):
+    """grader batch's class report: every answer against the reference and each classmate's;
+    a renamed copy of a classmate and a near copy of the reference are marked, honest answers are
+    not, and an untouched stub is nobody's copy (the stub is skeleton: without it two untouched
+    stubs of a many-function exercise are 100% alike)."""
+    from tests.test_similarity import HONEST_A3, RENAMED_A3
+
+    sources = {
+        "alice": HONEST_A3[1],
+        "bob": HONEST_A3[1].replace("shape_a", "left").replace("longer", "n") + "\nprint('bob')\n",
+        "carol": RENAMED_A3,
+        "dave": HONEST_A3[0],
+        "erin": HONEST_A3[2],
+    }
+    jobs = []
+    for student, source in sources.items():
+        (tmp_path / student).mkdir()
+        (tmp_path / student / f"{A3.module}.py").write_text(source)
+        jobs.append({**job(student, ["passed"] * len(KPS)), "submission": str(tmp_path / student)})
+    c1 = catalog.get("C1")
+    for student in ("frank", "gina"):  # both handed in C1's stub untouched
+        (tmp_path / student).mkdir()
+        shutil.copy(ROOT / "exercises" / f"{c1.module}.py", tmp_path / student / f"{c1.module}.py")
+        jobs.append(
+            {
+                "submission": str(tmp_path / student),
+                "student": student,
+                "exercise": "C1",
+                "result": {"exercise": "C1", "status": "graded", "key_points": [], "duration_s": 0.0, "note": ""},
+            }
+        )
+    report = analytics.from_jobs(jobs, "class/")
+    got = {(c["student"], c["exercise"]): c for c in report.copies}
+    assert got["alice", "A3"]["best_match"] == "bob" and got["bob", "A3"]["best_match"] == "alice"
+    assert got["bob", "A3"]["near_copy"] and got["bob", "A3"]["lines"] and got["bob", "A3"]["their_lines"]
+    assert got["carol", "A3"]["best_match"] == "reference" and got["carol", "A3"]["score"] == 1.0
+    assert not got["dave", "A3"]["near_copy"] and not got["erin", "A3"]["near_copy"]
+    assert got["frank", "C1"]["score"] == 0.0 and got["gina", "C1"]["score"] == 0.0
+    page = analytics.write(report, tmp_path / "report").read_text()
+    assert "Similar answers" in page and "alice 100%" in page
+    with (tmp_path / "report" / "copies.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert {r["student"] for r in rows if r["near_copy"] == "True"} == {"alice", "bob", "carol"}
+
+
+def test_copies_from_a_gradebook_read_the_answer_cells_autograde_wrote(tmp_path, monkeypatch):
+    from grader.classroom import roster
+    from tests.test_similarity import RENAMED_A3
+
+    monkeypatch.setattr(notebooks, "gradebook_outcomes", lambda course: {"ann": ({}, {}), "ben": ({}, {})})
+    for student, source in (("ann", RENAMED_A3), ("ben", "def broadcast_shape(a, b):\n    raise ValueError\n")):
+        folder = roster.answers_folder(tmp_path, "set_A", student)
+        folder.mkdir(parents=True)
+        (folder / f"{A3.module}.py").write_text(source)
+    got = {c["student"]: c for c in analytics.from_gradebook(tmp_path).copies}
+    assert got["ann"]["best_match"] == "reference" and got["ann"]["near_copy"]
+    assert got["ben"]["score"] == 0.0 and not got["ben"]["near_copy"]

@@ -10,10 +10,14 @@ queue's results, or an nbgrader gradebook) it computes:
   registered wrong answer the student's output matches (``misconception``, set by the engine:
   "your result is what you get if you ..."), counted per key point;
 * the **level distribution** and how many met the pass line (the same rules as ``make grade``);
-* the pass rate per course part.
+* the pass rate per course part;
+* **similar answers**: each student's answer to each exercise against the reference and every
+  classmate's (:func:`grader.engine.similarity.class_matches`: normalised, MOSS-style), its best
+  match, score and matching lines, near copies marked. A report for the instructor to read, never
+  a grade: nothing is zeroed.
 
 :func:`write` puts them in a folder: ``keypoints.csv``, ``misconceptions.csv``, ``levels.csv``,
-``parts.csv`` and ``class-report.html`` (self-contained, charts as embedded PNG, no scripts:
+``parts.csv``, ``copies.csv`` and ``class-report.html`` (self-contained, charts as embedded PNG, no scripts:
 it renders in a headless browser, ``scripts/check_report_renders.sh``).
 """
 
@@ -42,6 +46,7 @@ class ClassReport:
     parts: list[dict]  # course part -> key points passed / counted
     source: str = ""
     rows: list[dict] = field(default_factory=list)  # per-student level rows (levels.csv of grader batch)
+    copies: list[dict] = field(default_factory=list)  # (student, exercise) -> best match (copies.csv)
 
 
 def misconception_of(kp: dict) -> str:
@@ -70,11 +75,72 @@ def records_from_jobs(job_results: list[dict]) -> list[dict]:
     return out
 
 
+COPIES_FIELDS = ["student", "exercise", "best_match", "score", "near_copy", "lines", "their_lines", "note"]
+
+
+def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
+    """One row per student and exercise answered (``answers``: exercise id -> student -> source):
+    the best match among the reference and the classmates, with its score and lines."""
+    from grader.engine import similarity
+    from grader.isolation import files
+
+    out = []
+    for ex in catalog.CATALOG:
+        if not answers.get(ex.id):
+            continue
+        try:
+            stub = files.read_regular(catalog.ROOT / "exercises" / f"{ex.module}.py")
+        except (OSError, files.Refused):
+            stub = None
+        best = similarity.class_matches(ex.module, answers[ex.id], given=stub)
+        for student in sorted(answers[ex.id]):
+            m = best.get(student)
+            row = {"student": student, "exercise": ex.id}
+            if m is None:
+                out.append({**row, **dict.fromkeys(COPIES_FIELDS[2:], ""), "note": "does not parse: not compared"})
+                continue
+            d = m.to_dict()
+            out.append(
+                {
+                    **row,
+                    "best_match": d["against"],
+                    "score": d["score"],
+                    "near_copy": similarity.near_copy(m),
+                    "lines": d["lines"],
+                    "their_lines": d["their_lines"],
+                    "note": m.note,
+                }
+            )
+    return out
+
+
+def _read_answers(paths: dict[str, dict[str, Path]]) -> dict[str, dict[str, bytes]]:
+    """The answers' sources, read as the runner reads a learner's file (no link, capped); one
+    that cannot be read is left out."""
+    from grader.isolation import files
+
+    out: dict[str, dict[str, bytes]] = {}
+    for ex_id, by_student in paths.items():
+        for student, path in by_student.items():
+            try:
+                out.setdefault(ex_id, {})[student] = files.read_regular(path)
+            except (OSError, files.Refused):
+                continue
+    return out
+
+
 def from_jobs(job_results: list[dict], source: str = "") -> ClassReport:
     from grader.classroom.batch import summarize_class
 
     rows = summarize_class(job_results)
-    return build(records_from_jobs(job_results), rows, source=source, graded={r["exercise"] for r in job_results})
+    paths: dict[str, dict[str, Path]] = {}
+    for r in job_results:
+        if r["result"].get("status") != "missing":
+            module = catalog.get(r["exercise"]).module
+            paths.setdefault(r["exercise"], {})[r["student"]] = Path(r["submission"]) / f"{module}.py"
+    report = build(records_from_jobs(job_results), rows, source=source, graded={r["exercise"] for r in job_results})
+    report.copies = copies(_read_answers(paths))
+    return report
 
 
 def from_gradebook(course_dir: str | Path) -> ClassReport:
@@ -101,7 +167,21 @@ def from_gradebook(course_dir: str | Path) -> ClassReport:
                     }
                 )
         rows.append({"student": student, **levels.summarize(outcomes).row()})
-    return build(records, rows, source=str(course), graded=graded, students=sorted(per_student))
+    report = build(records, rows, source=str(course), graded=graded, students=sorted(per_student))
+    report.copies = copies(_read_answers(_gradebook_answers(course)))
+    return report
+
+
+def _gradebook_answers(course: Path) -> dict[str, dict[str, Path]]:
+    """The answer cells autograde wrote as modules: ``.grader/answers/<set>/<student>/<module>.py``."""
+    from grader.classroom import roster
+
+    modules = {ex.module: ex.id for ex in catalog.CATALOG}
+    out: dict[str, dict[str, Path]] = {}
+    for path in sorted((course / roster.PRIVATE / "answers").glob("*/*/*.py")):
+        if path.stem in modules:
+            out.setdefault(modules[path.stem], {})[path.parent.name] = path
+    return out
 
 
 def _misconceptions_recorded(course: Path) -> dict[tuple[str, str, str], str]:
@@ -221,6 +301,7 @@ def write(report: ClassReport, out_dir: str | Path) -> Path:
     _csv(report.misconceptions, out / "misconceptions.csv", MISCONCEPTION_FIELDS)
     _csv(report.levels, out / "levels.csv")
     _csv(report.parts, out / "parts.csv")
+    _csv(report.copies, out / "copies.csv", COPIES_FIELDS)
     (out / "class.json").write_text(
         json.dumps(
             {
@@ -230,6 +311,7 @@ def write(report: ClassReport, out_dir: str | Path) -> Path:
                 "misconceptions": report.misconceptions,
                 "levels": report.levels,
                 "parts": report.parts,
+                "copies": report.copies,
             },
             indent=1,
         )
@@ -307,8 +389,43 @@ def render(report: ClassReport) -> str:
             f"<td class='num'>{r['passed']}/{r['students']}</td>"
             f"<td>{escape(r['most_frequent_failure'])}</td></tr>"
         )
-    out.append("</table></body></html>")
+    out.append("</table>")
+    out += _copies_section(report)
+    out.append("</body></html>")
     return "\n".join(out)
+
+
+def _copies_section(report: ClassReport) -> list[str]:
+    """Students x exercises: each answer's best match, score and lines; near copies in red."""
+    from grader.engine import similarity
+
+    out = [
+        "<h2>Similar answers</h2><p class='small'>Each answer against the reference and every classmate's, "
+        f"normalised (names, constants, imports, order, dead code); a near copy from {similarity.THRESHOLD:.0%}. "
+        "Nothing here changes a grade: read the lines and decide.</p>"
+    ]
+    if not report.copies:
+        return [*out, "<p class='small'>No answers to compare.</p>"]
+    cells = {(c["student"], c["exercise"]): c for c in report.copies}
+    exs = [ex.id for ex in catalog.CATALOG if any(c["exercise"] == ex.id for c in report.copies)]
+    out.append("<table><tr><th>student</th>" + "".join(f"<th>{e}</th>" for e in exs) + "</tr>")
+    for student in sorted({c["student"] for c in report.copies}):
+        row = [f"<tr><td>{escape(student)}</td>"]
+        for e in exs:
+            c = cells.get((student, e))
+            if c is None or c["score"] == "" or c["note"]:
+                row.append(f"<td class='small'>{escape(c['note']) if c else '–'}</td>")
+                continue
+            cls = " class='low'" if c["near_copy"] else ""
+            lines = (
+                f"<br><span class='small'>{escape(c['lines'])} ~ {escape(c['their_lines'])}</span>"
+                if c["lines"]
+                else ""
+            )
+            row.append(f"<td{cls}>{escape(c['best_match'])} {c['score']:.0%}{lines}</td>")
+        out.append("".join(row) + "</tr>")
+    out.append("</table>")
+    return out
 
 
 def _plt():

@@ -320,6 +320,7 @@ def results_json(results: dict[str, ExerciseResult], notes: list[str], elapsed: 
         "visibility": "visible",
     }
     data["tests"].insert(0, files_test)
+    data["tests"].insert(1, similarity_test(results))
     data["visibility"] = visibility
     data["stdout_visibility"] = "hidden"  # the grader's log: for the instructor
     data["extra_data"]["submission"] = notes
@@ -329,6 +330,30 @@ def results_json(results: dict[str, ExerciseResult], notes: list[str], elapsed: 
         "isolation": sandbox.isolation_level(),
     }
     return data
+
+
+def similarity_test(results: dict[str, ExerciseResult]) -> dict:
+    """For the instructor only (hidden): each exercise's similarity to the reference answer, the
+    near copies first. Comparing classmates needs every submission: Gradescope's own code similarity
+    tool, or ``grader batch`` on the downloaded submissions (docs/scale-out.md)."""
+    from grader.engine import similarity
+    from grader.reports import terminal
+
+    compared = [r for r in results.values() if r.similarity]
+    lines = [terminal.near_copy_line(r) for r in compared if r.near_copy]
+    lines += [
+        f"{r.exercise}: {r.similarity['score']:.0%} {r.similarity.get('note', '')}".rstrip()
+        for r in compared
+        if not r.near_copy
+    ]
+    return {
+        "name": f"Similarity to the reference answer (near copy from {similarity.THRESHOLD:.0%})",
+        "score": 0,
+        "max_score": 0,
+        "output": "\n".join(lines) or "nothing compared",
+        "tags": ["similarity"],
+        "visibility": "hidden",
+    }
 
 
 def run(root: Path | None = None) -> int:

@@ -65,6 +65,15 @@ class ExerciseResult:
     duration_s: float = 0.0
     note: str = ""
     cached: bool = False  # from an earlier run, and nothing it depends on changed since
+    # How much of the reference answer the module has (grader.engine.similarity.Match.to_dict);
+    # empty where it was not compared (the reference graded, a module that does not parse).
+    similarity: dict = field(default_factory=dict)
+
+    @property
+    def near_copy(self) -> bool:
+        from grader.engine import similarity
+
+        return self.similarity.get("score", 0.0) >= similarity.THRESHOLD
 
     @property
     def available(self) -> bool:

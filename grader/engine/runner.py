@@ -24,6 +24,7 @@ from pathlib import Path
 
 from grader.course import catalog
 from grader.course.catalog import ROOT, Exercise
+from grader.engine import similarity
 from grader.engine.cache import ResultCache, regrade_only
 from grader.engine.results import STATUS_TEXT, ExerciseResult, KeyPointResult
 from grader.i18n import _
@@ -146,7 +147,9 @@ def merged(earlier: ExerciseResult, again: ExerciseResult) -> ExerciseResult:
     the exercise's status: a timeout there is this run's timeout)."""
     now = {k.key_point: k for k in again.key_points}
     kps = [now.get(k.key_point, k) for k in earlier.key_points]
-    return ExerciseResult(earlier.exercise, again.status, kps, again.duration_s, again.note)
+    return ExerciseResult(
+        earlier.exercise, again.status, kps, again.duration_s, again.note, similarity=again.similarity
+    )
 
 
 def uniform_result(ex: Exercise, kp_status: str, message: str, status: str = "graded") -> ExerciseResult:
@@ -195,6 +198,9 @@ def grade_exercise(
                 f"{requested.name} is identical to the reference answer "
                 f"(solutions/{ex.module}.py): no credit for a copy",
             )
+        # Not exact: graded as it is, with how much of the reference it has (a near copy is
+        # reported beside the verdict; what follows is the course's to decide: docs/security.md).
+        match = None if visible else similarity.against_reference(ex.module, copy.read_bytes())
         results_file = Path(tmp) / "results.jsonl"
         # Plugins by name only: entry-point plugins (anyio, ...) and the unraisable-exception
         # plugin's closing gc.collect() cost ~0.7 s per exercise with torch loaded.
@@ -280,7 +286,9 @@ def grade_exercise(
             continue
         r.pop("at", None)
         kps.append(KeyPointResult(**r))
-    return ExerciseResult(ex.id, status, kps, round(time.monotonic() - start, 2), note)
+    return ExerciseResult(
+        ex.id, status, kps, round(time.monotonic() - start, 2), note, similarity=match.to_dict() if match else {}
+    )
 
 
 LOG_TAIL = 64 << 10  # bytes of the check process's own output kept for a "did not run" message

@@ -26,10 +26,12 @@ from grader.i18n import N_, _, current
 from grader.isolation import files
 from grader.reports.terminal import (
     COLUMNS,
+    NEAR_COPIES,
     _exercise_line,
     all_passed,
     feedback,
     met,
+    near_copy_line,
     pass_line_rule,
     quiz_scores,
     scores,
@@ -290,6 +292,9 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
                 f"<div class='kp'><b>{ex.id} · {escape(k.key_point)}</b> "
                 f"({escape(status_text(k.status))})<pre>{escape(feedback(ex, k))}</pre></div>"
             )
+    copies = [near_copy_line(results[ex.id]) for ex in catalog.CATALOG if ex.id in results and results[ex.id].near_copy]
+    if copies:
+        out.append(f"<p>{escape(_(NEAR_COPIES))}</p><ul>" + "".join(f"<li>{escape(c)}</li>" for c in copies) + "</ul>")
     measured = [
         (ex, k) for ex in catalog.CATALOG for k in (results[ex.id].key_points if ex.id in results else []) if k.figures
     ]

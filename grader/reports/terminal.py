@@ -251,6 +251,9 @@ def print_report(
             failures.append(f"[bold]{escape(ex.id)} · {escape(str(k.key_point))}[/] {body}")
     if failures:
         console.print(Panel("\n\n".join(failures), title=escape(_("What to fix and re-read")), title_align="left"))
+    copies = [near_copy_line(r) for r in results.values() if r.near_copy]
+    if copies:
+        console.print(f"[yellow]{escape(_(NEAR_COPIES))}[/]\n  " + "\n  ".join(map(escape, copies)))
     unverifiable = [
         f"{ex_id} · {k.key_point}" for ex_id, r in results.items() for k in r.key_points if k.status == "not_verifiable"
     ]
@@ -263,6 +266,23 @@ def print_report(
         console.print(f"[dim]{escape(text)}[/]")
     title = _("Mastery — {target}", target=target) if target else _("Mastery")
     console.print(Panel("\n".join(mastery_lines(summary, markup=True)), title=escape(title), title_align="left"))
+
+
+NEAR_COPIES = N_("Near copies of the reference answer (graded as usual here; a class's instructor is shown them):")
+
+
+def near_copy_line(res: ExerciseResult) -> str:
+    """One near copy as a line: the score and the matching lines of each side."""
+    m = res.similarity
+    module = catalog.get(res.exercise).module
+    return _(
+        "{id}: {score} like the reference answer: your lines {lines}, solutions/{module}.py lines {their_lines}",
+        id=res.exercise,
+        score=f"{m['score']:.0%}",
+        lines=m.get("lines", ""),
+        module=module,
+        their_lines=m.get("their_lines", ""),
+    )
 
 
 def gradescope_json(
@@ -331,7 +351,13 @@ def gradescope_json(
             "max_score": sum(t["max_score"] for t in tests),
             **summary.to_dict(),
             "exercises": {
-                ex_id: {"status": r.status, "duration_s": r.duration_s, "note": r.note, "graded_now": graded_now(r)}
+                ex_id: {
+                    "status": r.status,
+                    "duration_s": r.duration_s,
+                    "note": r.note,
+                    "graded_now": graded_now(r),
+                    "similarity": r.similarity,
+                }
                 for ex_id, r in results.items()
             },
         },

@@ -1,0 +1,255 @@
+"""Copies that are not exact (issue 27 §2, issue 28): grader/engine/similarity.py.
+
+Each disguise a copier uses is detected above the threshold; answers written independently stay
+below it, and the rate of those that do not is measured here (:func:`test_false_positive_rate`).
+The exact transformations (renaming, imports, order, dead statements) must normalise to the same
+module (score 1.0): each test fails without its normalisation step."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from grader.course import catalog
+from grader.course.catalog import ROOT
+from grader.engine import similarity as sim
+from tests.conftest import VARIANTS_DIR
+
+A3, C2 = catalog.get("A3"), catalog.get("C2")
+
+
+def reference(ex) -> str:
+    return (ROOT / "solutions" / f"{ex.module}.py").read_text()
+
+
+def score(ex, source: str) -> float:
+    return sim.against_reference(ex.module, source).score
+
+
+RENAMED_A3 = """
+def broadcast_shape(p, q):
+    width = max(len(p), len(q))
+    p = (1,) * (width - len(p)) + tuple(p)
+    q = (1,) * (width - len(q)) + tuple(q)
+    dims = []
+    for k, (u, w) in enumerate(zip(p, q, strict=True)):
+        if u != w and 1 not in (u, w):
+            raise ValueError(f"no: {k}")
+        dims.append(w if u == 1 else u)
+    return tuple(dims)
+"""
+
+
+def test_renamed_locals_and_changed_constants_are_the_reference():
+    assert score(A3, RENAMED_A3) == 1.0
+
+
+def test_swapped_and_aliased_imports_and_changed_constants_are_the_reference():
+    source = reference(C2).replace("import math\nimport statistics\n", "import statistics as st\nimport math\n")
+    source = source.replace("statistics.", "st.").replace("1.25 * norms[0]", "1.3 * norms[0]")  # and a constant
+    assert source != reference(C2) and score(C2, source) == 1.0
+
+
+def test_reordered_independent_statements_and_definitions_are_the_reference():
+    source = reference(C2)
+    tree_order = source.index("def first_loss_verdict"), source.index("def check_loss_shapes")
+    first = source[tree_order[0] : tree_order[1]]
+    source = source.replace(first, "") + "\n\n" + first  # a definition moved to the end
+    a3 = RENAMED_A3.replace(  # two independent statements swapped
+        "    p = (1,) * (width - len(p)) + tuple(p)\n    q = (1,) * (width - len(q)) + tuple(q)\n",
+        "    q = (1,) * (width - len(q)) + tuple(q)\n    p = (1,) * (width - len(p)) + tuple(p)\n",
+    )
+    assert a3 != RENAMED_A3 and score(A3, a3) == 1.0
+    assert score(C2, source) == 1.0
+
+
+def test_dead_statements_are_left_out():
+    dead = RENAMED_A3.replace(
+        "    dims = []\n",
+        "    dims = []\n    unused = 42\n    if False:\n        dims = None\n    'a bare string'\n",
+    ).replace("    return tuple(dims)\n", "    return tuple(dims)\n    print('never')\n")
+    dead += "\nimport os\nANSWERED_BY = 'me'\nif __name__ == '__main__':\n    print(broadcast_shape((1,), (2,)))\n"
+    assert score(A3, dead) == 1.0
+
+
+@pytest.mark.parametrize("ex", catalog.available(), ids=lambda ex: ex.id)
+def test_the_reference_plus_one_line_is_a_near_copy(ex):
+    """The issue's copy: the reference and one live line of the copier's own."""
+    m = sim.against_reference(ex.module, reference(ex) + "\n\nprint('my own answer', len(str(3)))\n")
+    assert sim.near_copy(m), m
+    assert m.lines and m.their_lines  # the matching lines are reported
+
+
+def test_a_copy_of_a_classmate_is_found_and_named():
+    honest = {f"s{i}": src for i, src in enumerate(HONEST_A3)}
+    copied = HONEST_A3[1].replace("shape_a", "first").replace("shape_b", "second") + "\nNOTE = print('mine')\n"
+    best = sim.class_matches(A3.module, {**honest, "copier": copied})
+    assert best["copier"].against == "s1" and best["copier"].score >= sim.THRESHOLD
+    assert best["s1"].against == "copier"
+    assert all(best[s].score < sim.THRESHOLD for s in honest if s != "s1"), best
+
+
+# Right answers to A3 written from the stub's contract alone, in different ways.
+HONEST_A3 = [
+    textwrap.dedent(s)
+    for s in (
+        """
+        from itertools import zip_longest
+
+        def broadcast_shape(shape_a, shape_b):
+            result = []
+            for da, db in zip_longest(reversed(shape_a), reversed(shape_b), fillvalue=1):
+                if da == db or db == 1:
+                    result.append(da)
+                elif da == 1:
+                    result.append(db)
+                else:
+                    raise ValueError("incompatible shapes")
+            return tuple(reversed(result))
+        """,
+        """
+        def broadcast_shape(shape_a, shape_b):
+            longer = max(len(shape_a), len(shape_b))
+            padded_a = [1] * (longer - len(shape_a)) + list(shape_a)
+            padded_b = [1] * (longer - len(shape_b)) + list(shape_b)
+            out = []
+            for i in range(longer):
+                x, y = padded_a[i], padded_b[i]
+                if x == 1:
+                    out.append(y)
+                elif y == 1 or x == y:
+                    out.append(x)
+                else:
+                    raise ValueError(f"cannot broadcast dim {i}: {x} and {y}")
+            return tuple(out)
+        """,
+        """
+        def _dim(x, y):
+            if x != 1 and y != 1 and x != y:
+                raise ValueError((x, y))
+            return y if x == 1 else x
+
+        def broadcast_shape(a, b):
+            a, b = tuple(a), tuple(b)
+            if len(a) < len(b):
+                a = (1,) * (len(b) - len(a)) + a
+            else:
+                b = (1,) * (len(a) - len(b)) + b
+            return tuple(_dim(x, y) for x, y in zip(a, b))
+        """,
+        """
+        def broadcast_shape(a, b):
+            i, j = len(a) - 1, len(b) - 1
+            shape = []
+            while i >= 0 or j >= 0:
+                x = a[i] if i >= 0 else 1
+                y = b[j] if j >= 0 else 1
+                if x != y and 1 not in (x, y):
+                    raise ValueError("shapes do not broadcast")
+                shape.insert(0, max(x, y) if 0 not in (x, y) else 0)
+                i, j = i - 1, j - 1
+            return tuple(shape)
+        """,
+    )
+]
+
+# Valid variants (solutions/variants/) that are the reference's own function with a line or two
+# changed (see `diff` against solutions/): near copies by construction, not independent answers.
+EDITS_OF_THE_REFERENCE = {
+    "c2_loss_triage/clip_first.py": "missing_line with its first two ifs swapped",
+    "c2_loss_triage/zero_grad_before_clip.py": "missing_line with two ifs reordered",
+    "x3_autocast_dtypes/default_cpu_dtype.py": "the reference without dtype=torch.bfloat16",
+}
+
+
+def test_false_positive_rate():
+    """Independent answers above the threshold, out of all: the honest A3 answers against the
+    reference and each other, and the valid variants that are not edits of the reference."""
+    honest = [sim.against_reference(A3.module, s) for s in HONEST_A3]
+    honest += list(sim.class_matches(A3.module, {str(i): s for i, s in enumerate(HONEST_A3)}).values())
+    variants = {
+        f"{p.parent.name}/{p.name}": sim.against_reference(p.parent.name, p.read_text())
+        for p in sorted(VARIANTS_DIR.glob("*/[!_]*.py"))
+    }
+    independent = [m for name, m in variants.items() if name not in EDITS_OF_THE_REFERENCE] + honest
+    flagged = [m for m in independent if sim.near_copy(m)]
+    assert not flagged, flagged  # measured: 0 of 21 (13 variants, 4 honest answers, 4 class matches)
+    assert len(independent) == 21
+    assert all(sim.near_copy(variants[name]) for name in EDITS_OF_THE_REFERENCE)
+
+
+def test_too_little_code_is_nobodys_copy():
+    stub = (ROOT / "exercises" / f"{A3.module}.py").read_text()
+    assert score(A3, stub) == 0.0
+    assert score(A3, "def broadcast_shape(a, b):\n    return tuple(a)\n") == 0.0
+
+
+def test_the_skeleton_is_weighed_down():
+    """What the reference shares with every mutant counts SKELETON_WEIGHT, not 1."""
+    q = sim.question("a1_streaming")
+    assert q.skeleton and q.skeleton < q.reference.hashes
+    plain = sim.compare(q.reference, q.reference, "x")
+    assert plain.score == 1.0
+    only_skeleton = sim.Fingerprints({h: q.reference.lines[h] for h in q.skeleton})
+    mixed = sim.Fingerprints({**only_skeleton.lines, **{h + 1: frozenset() for h in range(sim.MIN_OWN)}})
+    weighed = sim.compare(mixed, q.reference, "x", q.skeleton).score
+    unweighed = sim.compare(mixed, q.reference, "x").score
+    assert weighed < unweighed
+
+
+def test_fingerprints_are_the_same_in_every_process():
+    """Python's str hash is salted per process: the winnowing must not use it."""
+    import subprocess
+    import sys
+
+    code = "from grader.engine import similarity as s; print(sorted(s.question('a3_broadcast').reference.hashes)[:3])"
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT).stdout for _ in "ab"}
+    assert len(runs) == 1 and runs != {""}
+
+
+def test_spans():
+    assert sim.spans((3, 4, 5, 9, 11, 12)) == "3-5, 9, 11-12"
+
+
+@pytest.mark.parametrize("ex", [A3], ids=lambda ex: ex.id)
+def test_self_study_grades_a_near_copy_and_says_so(ex, tmp_path):
+    """make grade: a near copy keeps its credit (self-study is the learner's own, docs/security.md)
+    and the report says how much of it is the reference's, with the lines; Gradescope's results
+    carry it in a test only the instructor sees. An own answer is compared and not flagged."""
+    from rich.console import Console
+
+    from grader.classroom import gradescope
+    from grader.course import levels
+    from grader.engine import runner
+    from grader.reports import html as html_report, terminal
+
+    (tmp_path / f"{ex.module}.py").write_text(RENAMED_A3 + "\nprint('mine')\n")
+    results = runner.grade(tmp_path, only=[ex.id])
+    res = results[ex.id]
+    assert all(k.passed for k in res.key_points), res
+    assert res.near_copy and res.similarity["against"] == "reference" and res.similarity["lines"]
+    summary = levels.summarize({k: r.outcome() for k, r in results.items()})
+    console = Console(record=True, width=200)
+    terminal.print_report(results, summary, console)
+    text = console.export_text()
+    assert "Near copies of the reference answer" in text and f"{ex.id}: 100% like the reference answer" in text
+    assert f"{ex.id}: 100% like the reference answer" in html_report.render(results, summary)
+    data = gradescope.results_json(results, [], 1.0, {})
+    hidden = [t for t in data["tests"] if t["tags"] == ["similarity"]]
+    assert hidden and hidden[0]["visibility"] == "hidden" and f"{ex.id}: 100%" in hidden[0]["output"]
+    assert data["extra_data"]["exercises"][ex.id]["similarity"]["score"] == 1.0
+
+    (tmp_path / f"{ex.module}.py").write_text(HONEST_A3[0])
+    honest = runner.grade(tmp_path, only=[ex.id])[ex.id]
+    assert all(k.passed for k in honest.key_points), honest
+    assert honest.similarity and not honest.near_copy
+
+
+def test_a_module_too_large_to_compare_is_said_so():
+    """The grader's own process reads the learner's file: past MAX_NODES it is not compared, and
+    the result says so (an answer padded to escape comparison is seen, never scored 0 silently)."""
+    padded = RENAMED_A3 + "\n".join(f"x{i} = [{i}, {i}]" for i in range(sim.MAX_NODES // 4))
+    m = sim.against_reference(A3.module, padded)
+    assert m.score == 0.0 and "not compared" in m.note and "not compared" in m.to_dict()["note"]
+    assert "not compared" in sim.class_matches(A3.module, {"a": padded, "b": RENAMED_A3})["a"].note
