@@ -1,4 +1,4 @@
-"""A1 — a JSONL corpus larger than memory would like.
+"""A1 — a JSONL corpus: read whole, or streamed.
 
 The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question 1)::
 
