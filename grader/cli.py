@@ -337,6 +337,7 @@ def _cmd_gradescope(args: argparse.Namespace, console: Console) -> int:
             visibility=args.visibility,
             reveal_expected=args.reveal_expected,
             torch_index_url=args.torch_index_url,
+            lang=i18n.current(),
         )
     except (KeyError, ValueError) as exc:
         _say(console, _("grader: cannot build: {why}", why=exc.args[0] if exc.args else exc), "red")
@@ -425,6 +426,9 @@ def main(argv: list[str] | None = None) -> int:
     cls.add_argument("course_dir", help="the nbgrader course directory")
     cls.add_argument("--only", help="comma-separated exercise ids to include (build)")
     cls.add_argument("--out", help="folder of the class analytics (analytics; default COURSE/class-report)")
+    cls.add_argument(
+        "--lang", choices=i18n.LANGS, help="the notebooks' and feedback's language (build; default: the locale's)"
+    )
     bat = sub.add_parser("batch", help="grade a class: every subfolder of SUBMISSIONS is one student")
     bat.add_argument("submissions", nargs="?", help="folder of submission folders")
     bat.add_argument(
@@ -482,6 +486,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the index setup.sh installs torch's CPU build from (build; default $GRADER_TORCH_INDEX_URL, "
         "else pip's own index)",
     )
+    gs.add_argument("--lang", choices=i18n.LANGS, help="the feedback's language (build; default: the locale's)")
     gs.add_argument("--root", help="the autograder root (run; default $GRADER_AUTOGRADER_ROOT or /autograder)")
     qz = sub.add_parser("quiz", help="the closed-book quiz of sets R, A, B, C (drawn numbers, recorded attempts)")
     qz.add_argument("targets", nargs="*", help="sets R A B C and/or question ids (A6, C1, R.ridge_point); default: all")
