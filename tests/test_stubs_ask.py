@@ -250,7 +250,9 @@ _CODE = re.compile(r"``.+?``", re.S)
 
 
 def _words(text: str) -> set[str]:
-    return {w.lower().removesuffix("s") for w in _WORD.findall(text)}
+    """Its Latin-letter words, lower case, each also without a plural ending (tokens, batches)."""
+    words = {w.lower() for w in _WORD.findall(text)}
+    return words | {w.removesuffix("s") for w in words} | {w.removesuffix("es") for w in words}
 
 
 def added_by_translation(english: str, chinese: str) -> list[str]:
@@ -258,7 +260,7 @@ def added_by_translation(english: str, chinese: str) -> list[str]:
     code_en, code_zh = set(_CODE.findall(english)), set(_CODE.findall(chinese))
     zh = _CODE.sub(" ", chinese)  # a number or name inside the English's code is the English's
     added = sorted(set(_NUMBER.findall(zh)) - set(_NUMBER.findall(english)))
-    added += sorted(_words(zh) - _words(english))
+    added += sorted({w.lower() for w in _WORD.findall(zh)} - _words(english))
     added += sorted(set(_OPERATOR.findall(zh)) - set(_OPERATOR.findall(english)))
     added += sorted(code_zh - code_en) + [f"dropped {c}" for c in sorted(code_en - code_zh)]
     return added

@@ -79,7 +79,7 @@ def chinese(english: str, table: dict[str, str]) -> tuple[str, list[str]]:
                 continue
             lead = p[: len(p) - len(p.lstrip())]
             text = textwrap.indent(table[msgid], lead)
-        if not out or textwrap.dedent(text).strip() != textwrap.dedent(out[-1]).strip():
+        if not out or text.split() != out[-1].split():  # the same words: the quote, translated back
             out.append(text)
     return ("" if missing else "\n\n".join(out)), missing
 
