@@ -11,6 +11,7 @@ from grader.course import stub_docs
 
 STUBS = stub_docs.stub_files()
 TRANSLATED = {
+    "a10_profile_idle",
     "a1_streaming",
     "a2_nbytes_index",
     "a3_broadcast",
@@ -18,6 +19,8 @@ TRANSLATED = {
     "a5_first_loss",
     "a6_training_state",
     "a7_activations",
+    "a8_lora_params",
+    "a9_kv_cache",
     "b2_is_it_real",
 }
 # Stubs whose Chinese half a translator has still to write (stubs.po): their docstrings are English

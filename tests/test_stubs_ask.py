@@ -250,9 +250,9 @@ _CODE = re.compile(r"``.+?``", re.S)
 
 
 def _words(text: str) -> set[str]:
-    """Its Latin-letter words, lower case, each also without a plural ending (tokens, batches)."""
+    """Its Latin-letter words, lower case, each also without an ending (tokens, batches, profiled)."""
     words = {w.lower() for w in _WORD.findall(text)}
-    return words | {w.removesuffix("s") for w in words} | {w.removesuffix("es") for w in words}
+    return words | {w.removesuffix(end) for w in words for end in ("s", "es", "d", "ed")}
 
 
 def added_by_translation(english: str, chinese: str) -> list[str]:
