@@ -278,3 +278,20 @@ def test_the_zip_keeps_its_language_and_the_feedback_speaks_it(tmp_path, monkeyp
     assert data["tests"][0]["name"] == "提交：被批改的文件" and "没有找到练习模块" in data["tests"][0]["output"]
     monkeypatch.setattr(i18n, "_lang", "en")
     assert gradescope.results_json({}, [], 0.0, {})["tests"][0]["name"] == "Submission: the files graded"
+
+
+def test_run_speaks_the_language_the_zip_was_built_in(tmp_path, monkeypatch):
+    """run_autograder on a machine whose locale is English: results.json in the zip's language."""
+    from grader import i18n
+
+    shipped = tmp_path / "source"
+    shipped.mkdir()
+    (shipped / gradescope.CONFIG).write_text(json.dumps({"only": ["A3"], "lang": "zh"}))
+    monkeypatch.setattr(gradescope, "ROOT", shipped)
+    monkeypatch.setattr(i18n, "_lang", "en")
+    monkeypatch.setenv("GRADER_LANG", "en")
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+    assert gradescope.run(root) == 0
+    data = json.loads((root / "results" / "results.json").read_text())
+    assert data["tests"][0]["name"] == "提交：被批改的文件", data["tests"][0]
