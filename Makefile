@@ -23,7 +23,7 @@ STAMP_TEST := $(VENV)/.installed-test-$(INSTALL_KEY)
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 TORCH_INDEX_ARG := $(if $(TORCH_INDEX_URL),--extra-index-url "$(TORCH_INDEX_URL)",)
 
-.PHONY: grade test lint bench list quiz messages venv deps-classroom deps-cluster lock clean docs
+.PHONY: grade test lint bench list quiz messages stubs venv deps-classroom deps-cluster lock clean docs
 
 # The report's language: `--lang` aside, GRADER_LANG, else the locale (grader/i18n.py): LANG=zh_CN.UTF-8
 # make grade, or make grade GRADER_LANG=zh (make hands a command-line variable to the recipe's environment).
@@ -63,6 +63,12 @@ messages: $(STAMP)
 	  $(BIN)/pybabel -q update -i "$$tmp/$$d.pot" -d grader/locale -D "$$d" -l zh \
 	    --init-missing --no-wrap --no-fuzzy-matching --ignore-obsolete --ignore-pot-creation-date || exit 1; \
 	done
+
+# The stubs' contracts in Chinese and English (grader/course/stub_docs.py): each English paragraph of
+# exercises/*.py's docstrings an entry of grader/locale/zh/LC_MESSAGES/stubs.po (new ones empty, for a
+# translator), then every docstring's Chinese half written from it. tests/test_stub_docs.py fails until both hold.
+stubs: $(STAMP)
+	@$(BIN)/python -m grader.course.stub_docs
 
 list: $(STAMP)
 	@$(BIN)/grader list -v

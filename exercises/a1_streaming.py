@@ -1,4 +1,25 @@
-"""A1 — a JSONL corpus larger than memory would like.
+"""A1 — 一份 JSONL 语料：整份读入，还是流式读。
+
+课程问（第七篇 · 五、通关自测 · A. 判断与计算，第 1 题）::
+
+    一份 8 GB 的 JSONL，机器内存 32 GB。json.loads 后读成 list 能不能装下？用生成器峰值大约多少？
+
+这里你写 读取 -> 过滤 -> 去重 -> 计数 的生成器版本，以及对 list 版本的判断。只用标准库。
+
+记录：每行一个 JSON 对象，例如 ``{"id": 3, "text": "loss model shape 批次 eval step
+shape loss 批次 model", "lang": "en", "score": 0.033}``：text 为 1 到 24 个词，中英文混合，
+平均每行约 130 字节；文件为 UTF-8；只有空白的行不是记录。
+
+评分器测什么：在生成的文件上的计数，以及在一个小文件和一个大文件上（还有在导入你的模块之前设好的
+地址空间上限下）从进程外读到的流水线峰值内存；``fits_in_memory`` 与评分器在真实记录上测得的 list
+峰值相比。
+
+学习：第一篇 · 必记；第七篇 · 四、常见误区。
+
+English
+-------
+
+A1 — a JSONL corpus: read whole, or streamed.
 
 The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question 1)::
 
@@ -27,7 +48,14 @@ from collections.abc import Iterable, Iterator
 
 
 def read_jsonl(path: str) -> Iterator[dict]:
-    """A generator over the records of the JSONL file at ``path``, one dict per record, in file
+    """对 ``path`` 处 JSONL 文件中记录的生成器，每条记录一个 dict，按文件顺序（只有空白的行跳过）。
+
+    出处：第一篇 · 结论（流水线）。
+
+    English
+    -------
+
+    A generator over the records of the JSONL file at ``path``, one dict per record, in file
     order (lines that hold only whitespace are skipped).
 
     Source: 第一篇 · 结论 / part 1, conclusion (the pipeline).
@@ -36,7 +64,14 @@ def read_jsonl(path: str) -> Iterator[dict]:
 
 
 def keep_long(records: Iterable[dict], min_chars: int) -> Iterator[dict]:
-    """A generator over the records whose ``text`` has at least ``min_chars`` characters
+    """对 ``text`` 至少有 ``min_chars`` 个字符（str 的字符，不是字节）的记录的生成器。
+
+    出处：第一篇 · 结论（流水线）。
+
+    English
+    -------
+
+    A generator over the records whose ``text`` has at least ``min_chars`` characters
     (characters of the str, not bytes).
 
     Source: 第一篇 · 结论 / part 1, conclusion (the pipeline).
@@ -45,7 +80,15 @@ def keep_long(records: Iterable[dict], min_chars: int) -> Iterator[dict]:
 
 
 def dedupe(records: Iterable[dict]) -> Iterator[dict]:
-    """A generator over the records whose ``text`` did not occur in an earlier record (exact
+    """对 ``text`` 没有在更早的记录里出现过的记录的生成器（只看 text 完全相同的重复；其他字段无关；保留
+    第一次出现的）。
+
+    出处：第一篇 · 结论；第七篇 · C. 面试题（第 7 题）。
+
+    English
+    -------
+
+    A generator over the records whose ``text`` did not occur in an earlier record (exact
     duplicates of the text only; other fields do not matter; the first occurrence is kept).
 
     Source: 第一篇 · 结论 / part 1, conclusion; 第七篇 · C. 面试题, question 7 / part 7, §五.C q7.
@@ -54,7 +97,15 @@ def dedupe(records: Iterable[dict]) -> Iterator[dict]:
 
 
 def count_stats(records: Iterable[dict]) -> dict:
-    """Consume ``records``; return ``{"records": how many, "chars": total characters of their
+    """消费 ``records``；返回 ``{"records": how many, "chars": total characters of their
+    texts}``（int）：记录条数，以及它们 text 的字符总数。
+
+    出处：第一篇 · 结论（流水线）。
+
+    English
+    -------
+
+    Consume ``records``; return ``{"records": how many, "chars": total characters of their
     texts}`` (ints).
 
     Source: 第一篇 · 结论 / part 1, conclusion (the pipeline).
@@ -63,7 +114,23 @@ def count_stats(records: Iterable[dict]) -> dict:
 
 
 def pipeline(path: str, min_chars: int) -> dict:
-    """read -> keep_long -> dedupe -> count over the file at ``path``, in one pass.
+    """对 ``path`` 处的文件做 read -> keep_long -> dedupe -> count，一遍完成。
+
+    返回：
+        int 组成的 dict：``{"read": records read, "kept": records that passed keep_long,
+        "unique": records that passed dedupe, "chars": total characters of the unique texts}``：
+        读到的记录数、通过 keep_long 的记录数、通过 dedupe 的记录数、去重后 text 的字符总数。
+
+    测的是：计数，以及你的进程的峰值常驻内存和峰值地址空间（从进程外读 /proc），在一个小文件和一个
+    含同样不同 text 的大文件上；然后在一个地址空间上限（RLIMIT_AS，在导入你的模块之前设好）下再跑一次，
+    这个上限远低于把文件的记录都留在内存里所需的量。
+
+    出处：第一篇 · 必记；第七篇 · A. 判断与计算（第 1 题）。
+
+    English
+    -------
+
+    read -> keep_long -> dedupe -> count over the file at ``path``, in one pass.
 
     Returns:
         A dict of ints: ``{"read": records read, "kept": records that passed keep_long,
@@ -80,7 +147,21 @@ def pipeline(path: str, min_chars: int) -> dict:
 
 
 def fits_in_memory(file_gb: float, ram_gb: float) -> bool:
-    """Does ``json.loads``-ing every line of a ``file_gb`` GB JSONL file into one list fit in
+    """把一个 ``file_gb`` GB 的 JSONL 文件每一行都 ``json.loads`` 进一个 list，在 ``ram_gb`` GB 内存里
+    装得下吗？
+
+    返回：
+        一个普通的 bool。
+
+    测的是：与评分器对一个由 ``json.loads`` 得到的记录组成的 list 测得的峰值（``tracemalloc``，在像上面
+    那样的记录上）相比，在两边都明确的情形上，以及在课程的这道题上。
+
+    出处：第一篇 · 必记；第七篇 · A. 判断与计算（第 1 题）。
+
+    English
+    -------
+
+    Does ``json.loads``-ing every line of a ``file_gb`` GB JSONL file into one list fit in
     ``ram_gb`` GB of RAM?
 
     Returns:

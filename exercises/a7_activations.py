@@ -1,4 +1,22 @@
-"""A7 — activation memory, with and without gradient checkpointing.
+"""A7 — 激活的显存，开与不开 gradient checkpointing。
+
+课程问（第七篇 · 五、通关自测 · A. 判断与计算，第 7 题）::
+
+    Llama-3-8B 微调，\\(B = 2\\)、\\(T = 8192\\)，不开 checkpointing 的激活约多少？开了呢？
+
+作为模型 config、batch 和序列长度的函数作答。
+
+评分器测什么：你的字节数与 autograd 在真实的小 ``LlamaForCausalLM`` 模型的 decoder 层里为 backward
+保存的字节数相比（``torch.autograd.graph.
+saved_tensors_hooks``，不含参数，每块存储只算一次），开与不开 transformers 的 gradient
+checkpointing，以及它们随 B、T 和词表怎样变化。
+
+学习：第四篇 · 必记；第四篇 · 结论。
+
+English
+-------
+
+A7 — activation memory, with and without gradient checkpointing.
 
 The course asks (第七篇 · 五、通关自测 · A. 判断与计算, question 7)::
 
@@ -21,7 +39,34 @@ Study: 第四篇 · 必记 / part 4, must-remember; 第四篇 · 结论 / part 4
 def activation_bytes(
     config: dict, batch: int, seq_len: int, checkpointing: bool = False, bytes_per_elem: int = 2
 ) -> int:
-    """Bytes of activations the decoder layers keep for backward during one training forward.
+    """一次训练前向中 decoder 层为 backward 保留的激活的字节数。
+
+    “激活”是 autograd 在 transformer block（attention、MLP 和它们的 RMSNorm）里为 backward 保存的
+    张量，不是权重、梯度或优化器状态，也不是 embedding、最后的 norm、LM head 或 logits。attention 以
+    一个融合 kernel 运行（``F.scaled_dot_product_attention``）。
+
+    参数：
+        config: Llama 式的 config，普通 dict，含 ``hidden_size``、
+            ``intermediate_size``、``num_hidden_layers``、``vocab_size``、
+            ``num_attention_heads``、``num_key_value_heads``、``head_dim``、
+            ``tie_word_embeddings``（用你需要的）。
+        batch: B，每步的序列数，int，>= 1。
+        seq_len: T，每条序列的 token 数，int，>= 1。
+        checkpointing: 是否开启 gradient checkpointing（``model.gradient_checkpointing_enable()``）。
+        bytes_per_elem: 一个激活元素的字节数（模型的 dtype）。
+
+    返回：
+        字节数，int（不是 GiB）。
+
+    测的是：开 checkpointing 时与测量值相等；不开时在测量值的 0.5x 到 1.25x 之间，并且在 B、T 或词表
+    变化时与它同样地变化。
+
+    出处：第四篇 · 必记；第七篇 · A. 判断与计算（第 7 题）。
+
+    English
+    -------
+
+    Bytes of activations the decoder layers keep for backward during one training forward.
 
     "Activations" are the tensors autograd saves for backward inside the transformer blocks
     (attention, MLP and their RMSNorms), not the weights, gradients or optimizer state, and not

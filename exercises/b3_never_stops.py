@@ -1,4 +1,23 @@
-"""B3 — the fine-tuned model answers correctly but never stops.
+"""B3 — 微调后的模型回答正确，却一直不停。
+
+课程问（第七篇 · 五、通关自测 · B. 跨篇综合，第 3 题）::
+
+    微调后的模型回答正确但一直不停、吐乱码。从哪一行、哪个文件查？
+
+这里你写一个 SFT collator 的 label 逻辑，以及对别人的 collator 产生的 batch 的诊断。张量是形状
+``(B, T)`` 的 ``torch.long``，右侧 padding。检查里的 batch 来自 SmolLM2 的 tokenizer，模板是
+``Q: {question}\\nA:`` +
+`` {answer}`` + 序列结束 token ``<|endoftext|>``；padding 的 id 由评分器选。
+
+评分器测什么：你的 labels 与参考数据流程在真实 batch 上的 labels 相比；你找出的东西与由参考实现和
+真实的有缺陷的 collator 打 label 的 batch 相比。
+
+学习：第五篇 · 必记；第三篇 · 必记；第七篇 · 四、常见误区。
+
+English
+-------
+
+B3 — the fine-tuned model answers correctly but never stops.
 
 The course asks (第七篇 · 五、通关自测 · B. 跨篇综合, question 3)::
 
@@ -22,7 +41,24 @@ Study: 第五篇 · 必记 / part 5, must-remember; 第三篇 · 必记 / part 3
 
 
 def build_labels(input_ids, prompt_lens: list, lengths: list):
-    """The labels of a right-padded SFT batch.
+    """一个右侧 padding 的 SFT batch 的 labels。
+
+    参数：
+        input_ids: ``(B, T)`` ``torch.long``；第 ``i`` 行有 ``lengths[i]`` 个真实 token（prompt、
+            answer，然后是作为最后一个真实 token 的序列结束 token），之后是 padding。
+        prompt_lens: ``B`` 个 int，每行开头 prompt 的 token 数。
+        lengths: ``B`` 个 int，每行真实 token 的个数。
+
+    返回：
+        ``(B, T)`` ``torch.long`` 的 labels，不移位（模型在内部移位）：每个位置要么是 token id
+        （loss 学它），要么是课程的 label ignore index（loss 跳过它）。
+
+    出处：第五篇 · 必记；第七篇 · B. 跨篇综合（第 3 题）。
+
+    English
+    -------
+
+    The labels of a right-padded SFT batch.
 
     Args:
         input_ids: ``(B, T)`` ``torch.long``; row ``i`` holds ``lengths[i]`` real tokens (the
@@ -42,7 +78,22 @@ def build_labels(input_ids, prompt_lens: list, lengths: list):
 
 
 def suspect_positions(input_ids, attention_mask, labels, eos_id: int) -> list:
-    """Read a batch that someone else's collator labelled: the positions in it that make a model
+    """读一个别人的 collator 打好 label 的 batch：其中哪些位置会让在这种 batch 上微调的模型回答了却一直
+    不停。
+
+    参数：
+        input_ids, attention_mask, labels: 一个 batch 的 ``(B, T)`` ``torch.long``（attention
+            mask 在真实 token 上为 1，在 padding 上为 0）。eos_id: 序列结束 token 的 id。
+
+    返回：
+        int 组成的 ``(row, position)`` tuple 的排好序的 list；没有时为空 list。
+
+    出处：第七篇 · B. 跨篇综合（第 3 题）；第三篇 · 必记。
+
+    English
+    -------
+
+    Read a batch that someone else's collator labelled: the positions in it that make a model
     fine-tuned on such batches answer and never stop.
 
     Args:

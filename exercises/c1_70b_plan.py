@@ -1,4 +1,22 @@
-"""C1 — a 70B fine-tuning plan, with the account.
+"""C1 — 一个 70B 微调方案，连同账。
+
+课程问（第七篇 · 五、通关自测 · C. 面试题，第 1 题）::
+
+    让你微调一个 70B 模型，全量还是 LoRA、几张 80 GB 卡？把账算给我看。
+
+答案是算术，所以这里写成代码：每个可训练参数的字节数、每种方法的训练状态、GPU 张数、DDP 与 FSDP
+之间的选择和每张 GPU 上的字节数；然后是追问方向。约定：bf16 混合精度加 AdamW，同课程。所有大小都是
+字节数（int）。
+
+评分器测什么：你的字节数与按这个约定搭好的小模型（全部可训练，以及带 peft LoRA）的真实张量相比，你在
+抽取的模型与 GPU 大小上的算术，以及课程的 70B 这道题。
+
+学习：第四篇 · 必记；第四篇 · 结论；第七篇 · C. 面试题。
+
+English
+-------
+
+C1 — a 70B fine-tuning plan, with the account.
 
 The course asks (第七篇 · 五、通关自测 · C. 面试题, question 1)::
 
@@ -22,7 +40,19 @@ Study: 第四篇 · 必记 / part 4, must-remember; 第四篇 · 结论 / part 4
 
 
 def bytes_per_trainable_param() -> dict[str, int]:
-    """The bytes one trainable parameter costs in the training state, part by part.
+    """一个可训练参数在训练状态里花费的字节数，逐部分列出。
+
+    返回：
+        一个 dict ``{part name: bytes per parameter}``（int），每部分一项；名字用课程的说法，中文
+        或英文，或常见的同义词，按意思匹配。
+
+    测的是：与一个小模型在一次优化器 step 之后的真实张量的字节数相比。
+    出处：第四篇 · 必记。
+
+    English
+    -------
+
+    The bytes one trainable parameter costs in the training state, part by part.
 
     Returns:
         A dict ``{part name: bytes per parameter}`` (ints), one entry per part; names in the
@@ -35,7 +65,26 @@ def bytes_per_trainable_param() -> dict[str, int]:
 
 
 def state_bytes(n_base: int, n_adapter: int, method: str) -> int:
-    """Training-state bytes (no activations) of one method.
+    """一种方法的训练状态字节数（不含激活）。
+
+    参数：
+        n_base: 基座模型的参数量。
+        n_adapter: LoRA adapter 的参数量（``"full"`` 时为 0）。
+        method: ``"full"``（每个基座参数都训练）、``"lora"``（基座冻结，adapter 训练）或
+            ``"qlora"``（同 LoRA，冻结的基座按 QLoRA 的方式存储；字节数向上取整为 int）。
+
+    返回：
+        字节数，int。
+
+    抛出：
+        ValueError: 未知的方法。
+
+    出处：第四篇 · 必记；第七篇 · C. 面试题（第 1 题）。
+
+    English
+    -------
+
+    Training-state bytes (no activations) of one method.
 
     Args:
         n_base: parameters of the base model.
@@ -56,7 +105,14 @@ def state_bytes(n_base: int, n_adapter: int, method: str) -> int:
 
 
 def inference_bytes(n_params: int) -> int:
-    """Bytes that bf16 inference needs for the model's parameters (an int).
+    """bf16 推理时模型参数需要的字节数（int）。
+
+    出处：第四篇 · 必记；第七篇 · C. 面试题（追问方向）（第 1 题）。
+
+    English
+    -------
+
+    Bytes that bf16 inference needs for the model's parameters (an int).
 
     Source: 第四篇 · 必记 / part 4, must-remember; 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q1, follow-ups.
     """
@@ -64,7 +120,14 @@ def inference_bytes(n_params: int) -> int:
 
 
 def gpus_needed(total_bytes: int, gpu_bytes: int) -> int:
-    """The fewest GPUs of ``gpu_bytes`` each whose memory together holds ``total_bytes`` (an int).
+    """每张 ``gpu_bytes`` 的 GPU 最少要几张，显存合起来才装得下 ``total_bytes``（int）。
+
+    出处：第七篇 · C. 面试题（第 1 题）。
+
+    English
+    -------
+
+    The fewest GPUs of ``gpu_bytes`` each whose memory together holds ``total_bytes`` (an int).
 
     Source: 第七篇 · C. 面试题 / part 7, §五.C q1.
     """
@@ -72,7 +135,15 @@ def gpus_needed(total_bytes: int, gpu_bytes: int) -> int:
 
 
 def choose_strategy(replica_bytes: int, gpu_bytes: int) -> str:
-    """``"DDP"`` or ``"FSDP"`` for a run whose full replica (the training state plus one GPU's
+    """对一次完整副本（训练状态加上一张 GPU 的激活）占 ``replica_bytes`` 的运行，在 ``gpu_bytes`` 的 GPU 上，
+    返回 ``"DDP"`` 或 ``"FSDP"``。
+
+    出处：第四篇 · 结论（多卡）。
+
+    English
+    -------
+
+    ``"DDP"`` or ``"FSDP"`` for a run whose full replica (the training state plus one GPU's
     activations) takes ``replica_bytes``, on GPUs of ``gpu_bytes``.
 
     Source: 第四篇 · 结论 (多卡) / part 4, conclusion.
@@ -81,7 +152,26 @@ def choose_strategy(replica_bytes: int, gpu_bytes: int) -> str:
 
 
 def per_gpu_bytes(state_bytes: int, activation_bytes: int, strategy: str, n_gpus: int) -> int:
-    """Bytes on each GPU.
+    """每张 GPU 上的字节数。
+
+    参数：
+        state_bytes: 整个训练状态（同 :func:`state_bytes`）。
+        activation_bytes: 一张 GPU 处理的 micro-batch 的激活。
+        strategy: ``"DDP"`` 或 ``"FSDP"``。
+        n_gpus: GPU 张数（>= 1）。
+
+    返回：
+        字节数，int（向上取整）。
+
+    抛出：
+        ValueError: 未知的策略。
+
+    出处：第四篇 · 结论（多卡）。
+
+    English
+    -------
+
+    Bytes on each GPU.
 
     Args:
         state_bytes: the whole training state (as :func:`state_bytes`).

@@ -1,4 +1,28 @@
-"""P2 — the twenty-line training loop, on the course's character-level Transformer.
+"""P2 — 二十行训练循环，在课程的字符级 Transformer 上。
+
+课程问（第七篇 · 二、逐篇回顾 · 第三篇，核心问题；也是 总纲 · 八、自测清单：五件做出来的事 之一）::
+
+    不用 Trainer，能不能从零写一个训练循环、在小数据集上训一个小 Transformer、并解释每一行为什么在那里？
+
+写一个 LLM 的循环，而不是教程里的五行：它还需要什么、按什么顺序，由你决定。模型和文本是给定的
+（``grader/given/char_model.py``，可以从你的代码导入）::
+
+    from grader.given.char_model import build_model, make_corpus, encode, get_batch
+    model = build_model(seed)                             # 一个小 GPT，fp32 参数
+    data = encode(make_corpus(n_chars, seed=data_seed))   # ASCII 码组成的 LongTensor
+    x, y = get_batch(data, batch_size, seq_len, generator) # (B, T) 输入，(B, T) 下一个字符
+    logits = model(x)                                     # (B, T, 128)
+
+评分器测什么，在 CPU 上：你返回的 loss 和一步之后的权重（有些步用它自己的 ``SGD(lr=1)`` 优化器，于是
+权重恰好移动 ``optimizer.step()`` 看到的梯度的负值），之后的 ``.grad`` 字段，每一步的学习率，以及一次
+短训练之后在没见过的文本上的验证 perplexity。每个期望值都在评分器自己的进程里计算。
+
+学习：第三篇 · 必记；第三篇 · 结论；总纲 · 四、PyTorch 使用层：五个对象与一张显存账。
+
+English
+-------
+
+P2 — the twenty-line training loop, on the course's character-level Transformer.
 
 The course asks (第七篇 · 二、逐篇回顾 · 第三篇, 核心问题; one of 总纲 · 八、自测清单：五件做出来的事)::
 
@@ -29,7 +53,22 @@ Study: 第三篇 · 必记 / part 3, must-remember; 第三篇 · 结论 / part 3
 
 
 def lr_at(step: int, *, max_lr: float, min_lr: float, warmup_steps: int, total_steps: int) -> float:
-    """The learning rate of optimizer step ``step`` (0-based) under the course's schedule.
+    """优化器第 ``step`` 步（从 0 开始）在课程的学习率调度下的学习率。
+
+    评分器依赖的约定：warmup 期间（``step < warmup_steps``）学习率按课程的 warmup 那样上升，第
+    ``warmup_steps - 1`` 步以 ``max_lr`` 运行（所以第 0 步不是 0）；
+    ``warmup_steps == 0`` 表示没有 warmup；第 ``warmup_steps`` 步以 ``max_lr`` 运行，之后学习率按课程的
+    调度衰减，在 ``total_steps`` 时达到 ``min_lr``；从 ``total_steps`` 起的每一步都以 ``min_lr`` 运行。
+
+    参数：学习率为 float，``0 <= warmup_steps < total_steps``。
+    返回：Python float。
+
+    出处：第三篇 · 必记。
+
+    English
+    -------
+
+    The learning rate of optimizer step ``step`` (0-based) under the course's schedule.
 
     Conventions the grader relies on: during the warmup (``step < warmup_steps``) the rate
     rises as the course's warmup does and step ``warmup_steps - 1`` runs at ``max_lr`` (so
@@ -47,7 +86,22 @@ def lr_at(step: int, *, max_lr: float, min_lr: float, warmup_steps: int, total_s
 
 
 def configure_optimizer(model, config: dict):
-    """Return ``(optimizer, scheduler)`` for ``model``.
+    """为 ``model`` 返回 ``(optimizer, scheduler)``。
+
+    - ``optimizer``：在 ``model.parameters()`` 上的 ``torch.optim.AdamW``，
+      ``lr=config["max_lr"]``，``weight_decay=config["weight_decay"]``。
+    - ``scheduler``：一个有 ``.step()`` 的对象，在每次 ``optimizer.step()`` 之后调用一次，
+      使得第 ``k`` 次 ``optimizer.step()``（k = 0, 1, ...）以 ``config`` 给出的
+      ``lr_at(k, max_lr=..., min_lr=..., warmup_steps=..., total_steps=...)`` 运行
+      （键 ``max_lr``、``min_lr``、``warmup_steps``、``total_steps``、``weight_decay``）。
+
+    测的是：每次 ``optimizer.step()`` 所用的学习率，从它让权重移动多远读出。
+    出处：第三篇 · 结论（五个对象）。
+
+    English
+    -------
+
+    Return ``(optimizer, scheduler)`` for ``model``.
 
     - ``optimizer``: ``torch.optim.AdamW`` over ``model.parameters()`` with
       ``lr=config["max_lr"]`` and ``weight_decay=config["weight_decay"]``.
@@ -64,7 +118,30 @@ def configure_optimizer(model, config: dict):
 
 
 def train_step(model, optimizer, scheduler, batch, amp_dtype=None) -> dict:
-    """One step of the loop; returns ``{"loss": float, "grad_norm": float}``.
+    """循环的一步；返回 ``{"loss": float, "grad_norm": float}``。
+
+    参数：
+        model: 这个 GPT（fp32 参数）。
+        optimizer, scheduler: 来自 ``configure_optimizer``（或评分器自己的一对）。
+        batch: ``(x, y)``，LongTensor ``(B, T)``：输入和目标，已经移位
+            （``y[b, t]`` 是 ``x[b, t]`` 之后的字符）。有些目标可能是课程的 label ignore index：那里
+            没有 loss（就像 SFT 里的 padding 和 prompt token）。
+        amp_dtype: ``torch.bfloat16``：以这个 dtype 做混合精度训练，同课程的循环；``None``：普通 fp32。
+
+    返回：
+        ``"loss"``：这一步在计入的目标上的平均 loss，Python float，在更新之前计算；
+        ``"grad_norm"``：``backward()`` 留下的梯度的总（L2）范数，在任何东西改动它之前，float。
+
+    每次调用恰好一次 ``optimizer.step()``。测的是：loss 和 ``optimizer.step()`` 看到的梯度，与在评分器进程
+    里对同一模型和 batch 运行的课程循环相比；以及 ``train_step`` 返回之后的 ``.grad`` 字段：每个要么是
+    ``None``，要么恰好是这一步施加的梯度（全零的张量两者都不是）。
+
+    出处：第三篇 · 必记；第三篇 · 结论（Autograd）。
+
+    English
+    -------
+
+    One step of the loop; returns ``{"loss": float, "grad_norm": float}``.
 
     Args:
         model: the GPT (fp32 parameters).
@@ -91,7 +168,25 @@ def train_step(model, optimizer, scheduler, batch, amp_dtype=None) -> dict:
 
 
 def train(config: dict):
-    """Train a fresh model; return ``(model, losses)``: the trained GPT and one float per step.
+    """训练一个新模型；返回 ``(model, losses)``：训练好的 GPT 和每一步一个 float。
+
+    ``config`` 的键：``seed``（模型：``build_model(seed)``，以及 batch 生成器：
+    ``torch.Generator().manual_seed(seed)``）、``data_seed`` 和 ``corpus_chars``（文本：
+    ``encode(make_corpus(corpus_chars, seed=data_seed))``）、``steps``、``batch_size``、
+    ``seq_len``（每个 batch 的 T，<= 128）、``max_lr``、``min_lr``、``warmup_steps``、
+    ``weight_decay``（调度的 ``total_steps`` 就是 ``steps``）、``amp_dtype``（None 或
+    ``torch.bfloat16``，传给 ``train_step``）。每一步：``get_batch(data, batch_size,
+    seq_len, generator)``，然后 ``train_step``。
+
+    测的是：评分器跑一次短的 fp32 训练（几十步，约十秒），在它从未训练过的新生成文本上评估返回的模型的
+    perplexity，与一个阈值相比，以及第一步的 loss。
+
+    出处：第三篇 · 必记。
+
+    English
+    -------
+
+    Train a fresh model; return ``(model, losses)``: the trained GPT and one float per step.
 
     ``config`` keys: ``seed`` (the model: ``build_model(seed)``, and the batch generator:
     ``torch.Generator().manual_seed(seed)``), ``data_seed`` and ``corpus_chars`` (the text:

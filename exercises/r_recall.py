@@ -1,4 +1,24 @@
-"""R — recall: the numbers and conclusions of the six parts, closed book.
+"""R — 回忆：六篇的数字与结论，闭卷。
+
+课程问（第七篇 · 开篇）::
+
+    哪些数字与结论必须能脱口而出？
+
+一张答题卡。下面每个函数问其中一项，以一个值或一个小公式的形式，这样评分器检查的是你的答案的意思，而不是
+它的写法：公式在抽取的输入上求值，einsum 字符串在随机数组上运行，名字按意思匹配。
+
+单位：FLOP/s 和 bytes/s 是普通的数（一个 "2 TFLOPS" 的设备是 ``2e12``）；以 ``_ms`` 结尾的名字返回毫秒；
+显存以字节计；loss 以 nat 计；准确率是 [0, 1] 内的小数（0.42，不是 42）。
+
+评分器测什么：每个答案与由真实的库（torch、numpy、transformers）算出的真值相比，在课程自己的例子和抽取的
+例子上。反馈会指出去哪里重读；值本身只在多次答错之后（或用 ``--reveal``）才显示。
+
+学习：第七篇 · 二、逐篇回顾（必记）。
+
+English
+-------
+
+R — recall: the numbers and conclusions of the six parts, closed book.
 
 The course asks (第七篇 · 开篇)::
 
@@ -26,7 +46,22 @@ from grader.given.recall_topics import TOPICS  # noqa: F401
 
 
 def bytes_per_param_parts() -> dict[str, int]:
-    """How many bytes does one trainable parameter cost in training with bf16 mixed precision
+    """在 bf16 混合精度加 AdamW 的训练中，一个可训练参数逐部分花费多少字节？
+
+    返回：
+        一个 dict ``{name of a part of the training state: bytes per parameter}``（训练状态的某个
+        部分的名字：每参数字节数），每部分一项，值为 int。每部分用课程的说法命名，中文或英文，或常见的
+        同义词（评分器按意思匹配名字）。激活不在这笔账里。"bf16 mixed precision"（bf16 混合精度）可以按
+        课程使用这个词的任一种读法理解（第三篇对机制的读法，第四篇对显存的算法）：两者都接受。
+
+    测的是：每部分的字节数与 torch 为它保存的张量的元素大小相比，以及它们的和。
+
+    出处：第四篇 · 必记。
+
+    English
+    -------
+
+    How many bytes does one trainable parameter cost in training with bf16 mixed precision
     and AdamW, part by part?
 
     Returns:
@@ -45,7 +80,23 @@ def bytes_per_param_parts() -> dict[str, int]:
 
 
 def ridge_point(peak_flops: float, bandwidth_bytes_per_s: float) -> float:
-    """The ridge point of the roofline of an accelerator with this peak compute and this memory
+    """一个有这样峰值算力和这样显存带宽的加速器的 roofline 拐点（ridge point）。
+
+    参数：
+        peak_flops: 峰值算力，以 FLOP/s 计。
+        bandwidth_bytes_per_s: 显存带宽，以 bytes/s 计。
+
+    返回：
+        拐点，以 FLOP per byte 计，float。
+
+    测的是：在抽取的加速器和课程的卡上。
+
+    出处：第六篇 · 必记。
+
+    English
+    -------
+
+    The ridge point of the roofline of an accelerator with this peak compute and this memory
     bandwidth.
 
     Args:
@@ -63,7 +114,25 @@ def ridge_point(peak_flops: float, bandwidth_bytes_per_s: float) -> float:
 
 
 def decode_floor_ms(n_params: float, bytes_per_param: float, peak_flops: float, bandwidth_bytes_per_s: float) -> float:
-    """The lower bound on the time of one decode step (batch 1: one new token) of a dense
+    """一个 dense 模型一步 decode（batch 1：一个新 token）的时间下限，以毫秒计。
+
+    参数：
+        n_params: 模型参数个数。
+        bytes_per_param: 一个存储的权重的字节数。
+        peak_flops: 峰值算力，以 FLOP/s 计。
+        bandwidth_bytes_per_s: 显存带宽，以 bytes/s 计。
+
+    返回：
+        每个 token 的毫秒数，float。
+
+    测的是：在抽取的模型和加速器上，以及课程的模型和卡上。
+
+    出处：第六篇 · 必记。
+
+    English
+    -------
+
+    The lower bound on the time of one decode step (batch 1: one new token) of a dense
     model, in milliseconds.
 
     Args:
@@ -85,7 +154,26 @@ def decode_floor_ms(n_params: float, bytes_per_param: float, peak_flops: float, 
 def kv_cache_bytes_per_token(
     n_layers: int, n_heads: int, n_kv_heads: int, head_dim: int, bytes_per_element: int
 ) -> int:
-    """Bytes of KV cache that one token occupies, over all layers of a decoder-only transformer.
+    """一个 token 在 decoder-only transformer 的所有层上占用的 KV cache 字节数。
+
+    参数：
+        n_layers: config 的 ``num_hidden_layers``。
+        n_heads: ``num_attention_heads``。
+        n_kv_heads: ``num_key_value_heads``。
+        head_dim: 一个 attention head 的大小。
+        bytes_per_element: 一个缓存的数的字节数。
+
+    返回：
+        每个 token 的字节数，int。
+
+    测的是：与真实的 transformers ``DynamicCache`` 保存的张量相比，在抽取的 config 和课程的模型上。
+
+    出处：第六篇 · 必记。
+
+    English
+    -------
+
+    Bytes of KV cache that one token occupies, over all layers of a decoder-only transformer.
 
     Args:
         n_layers: ``num_hidden_layers`` of the config.
@@ -106,7 +194,22 @@ def kv_cache_bytes_per_token(
 
 
 def first_step_loss(vocab_size: int) -> float:
-    """The cross-entropy loss you should see at the first training step of a freshly initialised
+    """一个词表有 ``vocab_size`` 个 token 的刚初始化的语言模型，在第一步训练时你应当看到的交叉熵 loss。
+
+    参数：
+        vocab_size: V，int，>= 2。
+
+    返回：
+        loss，以 nat 计（``F.cross_entropy`` 报告的单位），float。
+
+    测的是：在抽取的 V 和课程的词表上。
+
+    出处：第三篇 · 必记。
+
+    English
+    -------
+
+    The cross-entropy loss you should see at the first training step of a freshly initialised
     language model whose vocabulary has ``vocab_size`` tokens.
 
     Args:
@@ -123,7 +226,19 @@ def first_step_loss(vocab_size: int) -> float:
 
 
 def ignore_index() -> int:
-    """The label value that takes a position out of the cross-entropy loss (the SFT loss mask).
+    """让一个位置不计入交叉熵 loss 的 label 值（SFT 的 loss mask）。
+
+    返回：
+        这个值，int。
+
+    测的是：这个值，以及设为它的 labels 真的不计入 loss。
+
+    出处：第三篇 · 必记；第五篇 · 必记。
+
+    English
+    -------
+
+    The label value that takes a position out of the cross-entropy loss (the SFT loss mask).
 
     Returns:
         The value, as an int.
@@ -136,7 +251,24 @@ def ignore_index() -> int:
 
 
 def einsum_qk(with_heads: bool = False) -> str:
-    """The ``np.einsum`` / ``torch.einsum`` subscripts of the attention scores Q Kᵀ.
+    """attention 分数 Q Kᵀ 的 ``np.einsum`` / ``torch.einsum`` 下标。
+
+    参数：
+        with_heads: False：Q 为 ``(batch, T, d)``，K 为 ``(batch, S, d)``，分数为
+            ``(batch, T, S)``。True：Q 为 ``(batch, heads, T, d)``，K 为
+            ``(batch, heads, S, d)``，分数为 ``(batch, heads, T, S)``。
+
+    返回：
+        下标字符串；用什么字母都可以。
+
+    测的是：``np.einsum(subscripts, Q, K)`` 与 ``Q @ Kᵀ`` 在随机数组上相比。
+
+    出处：第二篇 · 必记。
+
+    English
+    -------
+
+    The ``np.einsum`` / ``torch.einsum`` subscripts of the attention scores Q Kᵀ.
 
     Args:
         with_heads: False: Q is ``(batch, T, d)``, K is ``(batch, S, d)``, the scores are
@@ -154,7 +286,24 @@ def einsum_qk(with_heads: bool = False) -> str:
 
 
 def einsum_pv(with_heads: bool = False) -> str:
-    """The ``np.einsum`` / ``torch.einsum`` subscripts of the attention output P V.
+    """attention 输出 P V 的 ``np.einsum`` / ``torch.einsum`` 下标。
+
+    参数：
+        with_heads: False：P（softmax 之后的分数）为 ``(batch, T, S)``，V 为 ``(batch, S, d)``，
+            输出为 ``(batch, T, d)``。True：P 为 ``(batch, heads, T, S)``，V 为
+            ``(batch, heads, S, d)``，输出为 ``(batch, heads, T, d)``。
+
+    返回：
+        下标字符串；用什么字母都可以。
+
+    测的是：``np.einsum(subscripts, P, V)`` 与 ``P @ V`` 在随机数组上相比。
+
+    出处：第二篇 · 必记。
+
+    English
+    -------
+
+    The ``np.einsum`` / ``torch.einsum`` subscripts of the attention output P V.
 
     Args:
         with_heads: False: P (the softmaxed scores) is ``(batch, T, S)``, V is ``(batch, S, d)``,
@@ -172,7 +321,23 @@ def einsum_pv(with_heads: bool = False) -> str:
 
 
 def ci95_half_width(p: float, n: int) -> float:
-    """The half-width of the 95% confidence interval of an accuracy, as the course computes it.
+    """一个准确率的 95% 置信区间的半宽，按课程的算法。
+
+    参数：
+        p: 测得的准确率，[0, 1] 内的小数。
+        n: 评测的题目数，n >= 1。
+
+    返回：
+        半宽，与 ``p`` 一样是小数（区间为 ``p ± half_width``）。
+
+    测的是：在抽取的准确率和集合大小上。
+
+    出处：第二篇 · 必记。
+
+    English
+    -------
+
+    The half-width of the 95% confidence interval of an accuracy, as the course computes it.
 
     Args:
         p: the measured accuracy, a fraction in [0, 1].
@@ -189,7 +354,24 @@ def ci95_half_width(p: float, n: int) -> float:
 
 
 def thread_speedup(n_threads: int, n_cores: int) -> float:
-    """How much faster CPU-bound pure-Python work (a Python loop over strings, no I/O) runs when
+    """CPU 密集的纯 Python 工作（对字符串的 Python 循环，没有 I/O），分到一个标准 CPython 进程的 ``n_threads``
+    个线程上、在一台有 ``n_cores`` 个核的机器上运行时，快多少倍。
+
+    参数：
+        n_threads: 使用的线程数，>= 1。
+        n_cores: 机器的 CPU 核数，>= 1。
+
+    返回：
+        串行时间 / 多线程时间，float（大致）。
+
+    测的是：在抽取的线程数和核数上，在一个容差之内。
+
+    出处：第一篇 · 必记。
+
+    English
+    -------
+
+    How much faster CPU-bound pure-Python work (a Python loop over strings, no I/O) runs when
     it is split over ``n_threads`` threads of one standard CPython process, on a machine with
     ``n_cores`` cores.
 
@@ -208,7 +390,22 @@ def thread_speedup(n_threads: int, n_cores: int) -> float:
 
 
 def part_of_topic(topic: str) -> int:
-    """Which part of the series teaches this topic?
+    """系列的哪一篇讲这个主题？
+
+    参数：
+        topic: ``TOPICS``（本模块）中的一个字符串，拼写与那里完全一致。
+
+    返回：
+        那一篇的编号，1 到 6 的 int。
+
+    测的是：``TOPICS`` 的每一个主题。
+
+    出处：第七篇 · 一、总览：系列回答的问题与主线。
+
+    English
+    -------
+
+    Which part of the series teaches this topic?
 
     Args:
         topic: one of the strings in ``TOPICS`` (this module), spelled exactly as there.
@@ -224,7 +421,20 @@ def part_of_topic(topic: str) -> int:
 
 
 def run_record_items() -> list[str]:
-    """The items of the minimal record of one run, the one that makes an experiment
+    """一次运行的最小记录的各项，即让一个实验三个月后能复现的那份记录。
+
+    返回：
+        简短名字组成的 list，每项一个，顺序不限，用课程的说法，中文或英文，或常见的同义词；名字按意思
+        匹配（同一项的两种写法算作这一项两次）。
+
+    测的是：项的集合：不缺、不多、不重复。
+
+    出处：第六篇 · 必记。
+
+    English
+    -------
+
+    The items of the minimal record of one run, the one that makes an experiment
     reproducible three months later.
 
     Returns:

@@ -1,4 +1,23 @@
-"""X5 — the loss falls: did the SFT work? The experiment.
+"""X5 — loss 降了：SFT 成了吗？实验。
+
+课程把它列为误区之一，并问它为什么错（第七篇 · 四、常见误区，误区 · 为什么错 两列）::
+
+    loss 降下来 SFT 就成了
+
+故意复现这个失败。评分器用它自己正确的数据流程（``Q: {question}\\nA:``
++ `` {answer}`` + 序列结束 token ``<|endoftext|>``），对每个训练样本应用你的 :func:`mask_eos`，用 LoRA
+训练 SmolLM2-135M-Instruct（12 步，batch 4，14 个首都问答对，在一个 CPU 线程上约 30-60 s），然后贪心解码
+6 个留出的问题（最多 8 个新 token）。
+
+评分器测什么：loss 是否下降，模型是否回答、是否停下，以及你的两个判断函数对这次运行（以及抽取的曲线和生成
+结果）的读法与评分器一致。
+
+学习：第五篇 · 常见误解；第五篇 · 必记。
+
+English
+-------
+
+X5 — the loss falls: did the SFT work? The experiment.
 
 The course lists it among its misconceptions and asks why it is wrong (第七篇 · 四、常见误区,
 columns 误区 · 为什么错)::
@@ -21,7 +40,23 @@ Study: 第五篇 · 常见误解 / part 5, misconceptions; 第五篇 · 必记 /
 
 
 def mask_eos(example: dict, eos_id: int) -> dict:
-    """The variant of the data path this experiment runs: the end-of-sequence token out of the loss.
+    """这个实验运行的数据流程变体：序列结束 token 不计入 loss。
+
+    参数：
+        example: 一个问答对的 ``{"input_ids": list[int], "labels": list[int]}``，由评分器正确的数据
+            流程构建（它的最后一个 token 是 ``eos_id``，按那个流程打 label）。
+        eos_id: 序列结束 token 的 id。
+
+    返回：
+        一个新的（NEW）dict（不要修改参数），``input_ids`` 相同、labels 相同，只是输入 token 为
+        ``eos_id`` 的位置都不被 loss 学习。
+
+    出处：第五篇 · 必记；第三篇 · 必记。
+
+    English
+    -------
+
+    The variant of the data path this experiment runs: the end-of-sequence token out of the loss.
 
     Args:
         example: ``{"input_ids": list[int], "labels": list[int]}`` of one pair, as the grader's
@@ -38,7 +73,23 @@ def mask_eos(example: dict, eos_id: int) -> dict:
 
 
 def loss_fell(losses: list) -> bool:
-    """Did training lower the loss?
+    """训练让 loss 下降了吗？
+
+    参数：
+        losses: 每一步的 loss，float（至少 4 个）。
+
+    返回：
+        一个普通的 bool：loss 在整次运行中下降了（比较结尾与开头）时为 True。
+        评分器只问界限分明的曲线：下降的那些结尾（最后 3 个 loss）低于第一个 loss 的 0.3x；没下降的那些
+        每一步都在第一个 loss 的 15% 之内，包括步与步之间的噪声（所以 ``[1, 1, 1, 0.875]`` 没有下降，
+        尽管它最后一步最低）。
+
+    出处：第七篇 · 四、常见误区。
+
+    English
+    -------
+
+    Did training lower the loss?
 
     Args:
         losses: the loss of every step, floats (at least 4).
@@ -56,7 +107,25 @@ def loss_fell(losses: list) -> bool:
 
 
 def stops(new_tokens: list, eos_id: int, answer_len: int) -> bool:
-    """Did a generation stop right after its answer?
+    """一次生成是否在答案之后立即停下？
+
+    参数：
+        new_tokens: prompt 之后生成的 token id（贪心；生成在 ``eos_id`` 处或达到 token 预算后结束）。
+        eos_id: 序列结束的 id。answer_len: 期望答案的 token 数。
+
+    返回：
+        一个普通的 bool：``eos_id`` 出现在前 ``answer_len + 3`` 个新 token 之内时（答案，至多再 2 个
+        token，然后结束）为 True，否则为 False。
+
+    （写明这个窗口是因为它是评分器对“停下”的定义，不是课程的事实：评分器用它判断真实运行的生成结果，同 P4，
+    stops() 必须同样地读它们。）
+
+    出处：第五篇 · 结论。
+
+    English
+    -------
+
+    Did a generation stop right after its answer?
 
     Args:
         new_tokens: the token ids generated after the prompt (greedy; generation ends at

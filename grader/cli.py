@@ -353,6 +353,7 @@ def _cmd_gradescope(args: argparse.Namespace, console: Console) -> int:
             visibility=args.visibility,
             reveal_expected=args.reveal_expected,
             torch_index_url=args.torch_index_url,
+            lang=i18n.current(),
         )
     except (KeyError, ValueError) as exc:
         _say(console, _("grader: cannot build: {why}", why=exc.args[0] if exc.args else exc), "red")
@@ -486,6 +487,9 @@ def main(argv: list[str] | None = None) -> int:
     cls.add_argument("course_dir", help=_("the nbgrader course directory"))
     cls.add_argument("--only", help=_("comma-separated exercise ids to include (build)"))
     cls.add_argument("--out", help=_("folder of the class analytics (analytics; default COURSE/class-report)"))
+    cls.add_argument(
+        "--lang", choices=i18n.LANGS, help=_("the notebooks' and feedback's language (build; default: the locale's)")
+    )
     bat = sub.add_parser("batch", help=_("grade a class: every subfolder of SUBMISSIONS is one student"))
     bat.add_argument("submissions", nargs="?", help=_("folder of submission folders"))
     bat.add_argument(
@@ -545,6 +549,7 @@ def main(argv: list[str] | None = None) -> int:
             "else pip's own index)"
         ),
     )
+    gs.add_argument("--lang", choices=i18n.LANGS, help=_("the feedback's language (build; default: the locale's)"))
     gs.add_argument("--root", help=_("the autograder root (run; default $GRADER_AUTOGRADER_ROOT or /autograder)"))
     qz = sub.add_parser("quiz", help=_("the closed-book quiz of sets R, A, B, C (drawn numbers, recorded attempts)"))
     qz.add_argument(

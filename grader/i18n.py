@@ -23,7 +23,9 @@ _ROOT = Path(__file__).resolve().parent
 LOCALE_DIR = _ROOT / "locale"
 # Each domain's catalog and the paths in grader/ its messages come from; the longest matching path
 # decides, so every file of grader/ belongs to exactly one catalog ("" is all the rest).
-DOMAINS = {"grader": ("",), "course": ("course",), "quiz": ("quiz",)}
+DOMAINS = {"grader": ("",), "course": ("course",), "quiz": ("quiz",), "classroom": ("classroom",)}
+# The stubs' contracts (exercises/, not grader/) are the ``stubs`` catalog: `make stubs` keeps it
+# (grader/course/stub_docs.py), not `make messages`, and the stubs carry its Chinese themselves.
 _ENV = "GRADER_LANG"
 _LOCALE_VARS = (_ENV, "LC_ALL", "LC_MESSAGES", "LANG")
 

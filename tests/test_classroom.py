@@ -582,3 +582,51 @@ def test_a_key_point_not_verifiable_here_is_no_point_and_no_failure_to_fix():
     gpu = next(kp.id for kp in ex.key_points if kp.needs_gpu)
     state, text = notebooks.verdict(ex, res, gpu)
     assert state == "not_verifiable" and "not verifiable here" in text and "left out of your level" in text
+
+
+@pytest.fixture
+def speak(monkeypatch):
+    """Set the language for one test (grader.i18n), as `--lang` does; restored after it."""
+    from grader import i18n
+
+    def use(code: str) -> None:
+        monkeypatch.setattr(i18n, "_lang", code)
+        monkeypatch.setenv("GRADER_LANG", code)
+
+    return use
+
+
+def test_classroom_build_speaks_the_language_asked(tmp_path, speak):
+    """`grader classroom build --lang zh`: the first cell, the question (the stub's Chinese half),
+    the answer cell's note and the test cells in Chinese, the test cells and nbgrader_config.py
+    naming the language, so that the kernel's and autograde's verdicts speak it too; --lang en:
+    English, no Chinese half."""
+    from grader import cli
+
+    speak("en")
+    for lang, intro, question, absent in (
+        ("zh", "怎样检查你的作业", "课程问（第七篇", "The course asks"),
+        ("en", "How to check your work", "The course asks (第七篇", "课程问"),
+    ):
+        course = tmp_path / lang
+        assert cli.main(["classroom", "build", str(course), "--only", "A5", "--lang", lang]) == 0
+        nb = nbformat.read(course / "source" / "set_A" / "set_A.ipynb", as_version=4)
+        assert intro in nb.cells[0].source
+        q = cell(nb, "A5__question").source
+        assert question in q and absent not in q and "\nEnglish\n-------" not in q
+        tests = [c.source for c in nb.cells if c.metadata["nbgrader"].get("grade")]
+        assert tests and all(f"lang={lang!r}" in t for t in tests)
+        assert (lang == "zh") == ("未检查" in tests[0])
+        assert f"i18n.use({lang!r})" in (course / "nbgrader_config.py").read_text()
+
+
+def test_a_verdict_speaks_the_current_language(speak):
+    from grader.classroom import notebooks
+
+    ex = catalog.get("A5")
+    result = notebooks.untouched_result(ex)
+    speak("zh")
+    state, text = notebooks.verdict(ex, result, "no_such_key_point")
+    assert state == "failed" and text.startswith("A5 · no_such_key_point：未批改（")
+    speak("en")
+    assert notebooks.verdict(ex, result, "no_such_key_point")[1].startswith("A5 · no_such_key_point: not graded (")

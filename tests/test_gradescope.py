@@ -261,3 +261,37 @@ def test_the_scripts_take_only_plain_values():
             gradescope.script("setup.sh", **pins, torch_index=bad)
     with pytest.raises(ValueError, match="no value for torch_index"):
         gradescope.script("setup.sh", **pins)
+
+
+def test_the_zip_keeps_its_language_and_the_feedback_speaks_it(tmp_path, monkeypatch):
+    """`grader gradescope build --lang zh`: the zip's config names the language; results.json's
+    own words are in it (the key points' feedback goes through reports/terminal, which reads the
+    same language)."""
+    from grader import i18n
+
+    monkeypatch.setattr(i18n, "_lang", "zh")
+    monkeypatch.setenv("GRADER_LANG", "zh")
+    gradescope.build_zip(tmp_path / "ag.zip", only=["A3"], lang="zh")
+    with zipfile.ZipFile(tmp_path / "ag.zip") as z:
+        assert json.loads(z.read(gradescope.CONFIG))["lang"] == "zh"
+    data = gradescope.results_json({}, [], 0.0, {"visibility": "visible"})
+    assert data["tests"][0]["name"] == "提交：被批改的文件" and "没有找到练习模块" in data["tests"][0]["output"]
+    monkeypatch.setattr(i18n, "_lang", "en")
+    assert gradescope.results_json({}, [], 0.0, {})["tests"][0]["name"] == "Submission: the files graded"
+
+
+def test_run_speaks_the_language_the_zip_was_built_in(tmp_path, monkeypatch):
+    """run_autograder on a machine whose locale is English: results.json in the zip's language."""
+    from grader import i18n
+
+    shipped = tmp_path / "source"
+    shipped.mkdir()
+    (shipped / gradescope.CONFIG).write_text(json.dumps({"only": ["A3"], "lang": "zh"}))
+    monkeypatch.setattr(gradescope, "ROOT", shipped)
+    monkeypatch.setattr(i18n, "_lang", "en")
+    monkeypatch.setenv("GRADER_LANG", "en")
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+    assert gradescope.run(root) == 0
+    data = json.loads((root / "results" / "results.json").read_text())
+    assert data["tests"][0]["name"] == "提交：被批改的文件", data["tests"][0]

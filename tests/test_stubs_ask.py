@@ -218,22 +218,80 @@ def test_recall_topics_do_not_name_their_part():
 @pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
 def test_source_lines_point_into_the_course(ex):
     """A stub's ``Source:`` / ``Study:`` lines say where to study, "第四篇 · 必记 / part 4,
-    must-remember": each Chinese section named there is the course's own heading (searching the
-    course text finds it); the part labels themselves (第四篇, 总纲) are the series' numbering."""
+    must-remember" (the Chinese half: "学习：第四篇 · 必记"): each Chinese section named there is the
+    course's own heading (searching the course text finds it); the part labels
+    themselves (第四篇, 总纲) are the series' numbering."""
     course = _course_text()
     text = _flat((STUBS_DIR / f"{ex.module}.py").read_text(encoding="utf-8"))
     missing = set()
-    for m in re.finditer(r"(?:Source|Study): (.+?)(?:\.\s|\"\"\"|$)", text):
-        for pointer in m.group(1).split(";"):
+    for m in re.finditer(r"(?:(?:Source|Study): |(?:出处|学习)：)(.+?)(?:\.\s|。|\"\"\"|$)", text):
+        for pointer in re.split("[;；]", m.group(1)):
             chinese = pointer.split(" / ")[0]
             for piece in chinese.split(" · "):
                 for name in re.split(r"[()（）]", piece):
                     name = name.strip()
                     if (
                         re.search(r"[\u4e00-\u9fff]", name)
-                        and not re.fullmatch(r"第[一二三四五六七]篇|总纲", name)
+                        and not re.fullmatch(r"第[一二三四五六七]篇|总纲|第 ?\d+ ?[题条]", name)
                         and not re.search(r"[A-Za-z]{3}", name)
                         and name not in course
                     ):
                         missing.add(name)
     assert not missing, f"{ex.id}: the stub's study pointers name {sorted(missing)}, not headings of the course"
+
+
+# What a translation may not add to its English (issue 24): a number, a word in Latin letters (a
+# name, a unit, a function), an operator or a piece of code the English lacks. So the Chinese half
+# states no formula or value the English does not, and keeps every name the contract gives.
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_OPERATOR = re.compile(r"[=+*/^√×≈±<>%]")
+_CODE = re.compile(r"``.+?``", re.S)
+
+
+_ENDINGS = ("", "s", "es", "d", "ed", "led", "ing")  # tokens, batches, profiled, labelled, padding
+
+
+def _stems(word: str) -> set[str]:
+    return {word.lower().removesuffix(end) for end in _ENDINGS}
+
+
+def _words(text: str) -> set[str]:
+    """Its Latin-letter words, lower case, each also without an ending."""
+    return {stem for w in _WORD.findall(text) for stem in _stems(w)}
+
+
+def added_by_translation(english: str, chinese: str) -> list[str]:
+    """What ``chinese`` states that ``english`` does not, and the code ``english`` names that ``chinese`` drops."""
+    code_en, code_zh = set(_CODE.findall(english)), set(_CODE.findall(chinese))
+    zh = _CODE.sub(" ", chinese)  # a number or name inside the English's code is the English's
+    added = sorted(set(_NUMBER.findall(zh)) - set(_NUMBER.findall(english)))
+    known = _words(english)
+    added += sorted({w.lower() for w in _WORD.findall(zh) if not _stems(w) & known})
+    added += sorted(set(_OPERATOR.findall(zh)) - set(_OPERATOR.findall(english)))
+    added += sorted(code_zh - code_en) + [f"dropped {c}" for c in sorted(code_en - code_zh)]
+    return added
+
+
+def test_translations_add_no_fact():
+    """Each translated paragraph of each stub against its English (and the course's own question
+    the stub quotes, whose words a translation may use)."""
+    from grader.course import stub_docs
+
+    table, wrong = stub_docs.table(), {}
+    for path in stub_docs.stub_files(STUBS_DIR):
+        docs = [stub_docs.split(d.text)[1] for d in stub_docs.docstrings(path.read_text(encoding="utf-8"))]
+        quoted = "\n".join(p for p in stub_docs.paragraphs(docs[0]) if stub_docs.is_quote(p))
+        for msgid in (m for doc in docs for m in stub_docs.message_ids(doc) if m in table):
+            added = added_by_translation(msgid + "\n" + quoted, table[msgid])
+            if added:
+                wrong[f"{path.name}: {msgid[:60]!r}"] = added
+    assert not wrong, f"stubs.po: translations that add or drop: {wrong}"
+
+
+def test_the_translation_guard_catches_an_added_fact():
+    english = "The cross-entropy loss at the first step, for ``vocab_size`` tokens."
+    assert not added_by_translation(english, "第一步的交叉熵 loss，词表为 ``vocab_size`` 个 token。")
+    assert added_by_translation(english, "第一步的交叉熵 loss，约为 ln V（``vocab_size`` 个 token）。") == ["ln", "v"]
+    assert added_by_translation(english, "每个参数 16 字节。") == ["16", "dropped ``vocab_size``"]
+    assert added_by_translation(english, "loss = log(``vocab_size``)") == ["log", "="]

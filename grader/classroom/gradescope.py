@@ -45,9 +45,11 @@ import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from grader import i18n
 from grader.course import catalog, levels
 from grader.course.catalog import ROOT
 from grader.engine.results import ExerciseResult
+from grader.i18n import _
 
 ROOT_ENV = "GRADER_AUTOGRADER_ROOT"
 CONFIG = "grader-gradescope.json"
@@ -115,8 +117,10 @@ def build_zip(
     visibility: str = "visible",
     reveal_expected: bool = False,
     torch_index_url: str | None = None,
+    lang: str | None = None,
 ) -> list[str]:
-    """Write the autograder zip; returns the names in it."""
+    """Write the autograder zip; returns the names in it. ``lang``: the feedback's language
+    (default: the current one), kept in the zip's config for :func:`run`."""
     if visibility not in VISIBILITY:
         raise ValueError(f"visibility must be one of {', '.join(VISIBILITY)}")
     ids = [catalog.get(i).id for i in only] if only else None
@@ -130,6 +134,7 @@ def build_zip(
         "only": ids,
         "visibility": visibility,
         "reveal_expected": reveal_expected,
+        "lang": lang or i18n.current(),
         "built_from": _commit(),
         "pins": p,
     }
@@ -235,7 +240,7 @@ def gather(submission: Path, dest: Path) -> list[str]:
                         notes.append(f"ignored the {ex.id} answer cell of {where}: {found[name][1]} is used")
                     else:
                         found[name] = (0, where, src.encode())  # a later answer cell replaces an earlier one
-    for name, (_, where, data) in sorted(found.items()):
+    for name, (_rank, where, data) in sorted(found.items()):
         target = dest / name
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
         with os.fdopen(fd, "wb") as f:
@@ -305,16 +310,20 @@ def results_json(results: dict[str, ExerciseResult], notes: list[str], elapsed: 
         results, summary, elapsed, reveal_expected=config.get("reveal_expected", False), visibility=visibility
     )
     used = [n for n in notes if not n.startswith(("refused", "ignored"))]
-    taken = "\n".join(notes) if notes else "nothing"
+    taken = "\n".join(notes) if notes else _("nothing")
     files_test = {
-        "name": "Submission: the files graded",
+        "name": _("Submission: the files graded"),
         "score": 0,
         "max_score": 0,
         "output": (
             taken
             if used
-            else "no exercise module found in the submission: upload the modules "
-            "(e.g. a3_broadcast.py) or the course notebooks with their answer cells\n" + taken
+            else _(
+                "no exercise module found in the submission: upload the modules "
+                "(e.g. a3_broadcast.py) or the course notebooks with their answer cells"
+            )
+            + "\n"
+            + taken
         ),
         "tags": ["submission"],
         "visibility": "visible",
@@ -364,6 +373,7 @@ def run(root: Path | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     try:
         config = json.loads((ROOT / CONFIG).read_text()) if (ROOT / CONFIG).exists() else {}
+        i18n.use(config.get("lang") or i18n.current())  # the language the zip was built in
         learner = _fresh_learner_folder(root)
         notes = gather(root / "submission", learner)
         jobs = parallel_jobs()
@@ -379,8 +389,11 @@ def run(root: Path | None = None) -> int:
             "score": 0,
             "execution_time": round(time.monotonic() - start, 2),
             "stdout_visibility": "hidden",
-            "output": f"The autograder itself failed ({type(exc).__name__}): this is not your fault; "
-            "your instructor has been shown the log.",
+            "output": _(
+                "The autograder itself failed ({error}): this is not your fault; your instructor has been "
+                "shown the log.",
+                error=type(exc).__name__,
+            ),
             "tests": [],
         }
         code = 1

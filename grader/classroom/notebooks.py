@@ -38,8 +38,10 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from grader.course import catalog
+from grader import i18n
+from grader.course import catalog, stub_docs
 from grader.course.catalog import ROOT
+from grader.i18n import N_, _
 
 SETS = catalog.SETS
 ANSWER_MARK = "# {id} answer"
@@ -111,6 +113,9 @@ def _sibling_import(node: ast.stmt) -> tuple[str, dict[str, str]] | None:
 def _module(module: str) -> tuple[str, ast.Module]:
     src = (ROOT / "solutions" / f"{module}.py").read_text()
     return src, ast.parse(src)
+
+
+ANSWER_MARK_NOTE = N_(" — the grader reads your code from this cell; keep this line.")
 
 
 def answer_source(ex: catalog.Exercise) -> str:
@@ -191,7 +196,7 @@ def answer_source(ex: catalog.Exercise) -> str:
             if id(node) in needed:
                 add(sib_src, node)
 
-    out = [ANSWER_MARK.format(id=ex.id) + " — the grader reads your code from this cell; keep this line."]
+    out = [ANSWER_MARK.format(id=ex.id) + _(ANSWER_MARK_NOTE)]
     body_started = False
     for node in stub.body:
         if node is stub.body[0] and _docstring_node(stub.body):
@@ -212,7 +217,7 @@ def answer_source(ex: catalog.Exercise) -> str:
     return "\n".join(out) + "\n"
 
 
-MODULE_REGION_STUB = "# Your own imports and helper functions, if you need any."
+MODULE_REGION_STUB = N_("# Your own imports and helper functions, if you need any.")
 
 
 def _stub_bodies(ex: catalog.Exercise) -> dict[str, list[str]]:
@@ -241,7 +246,7 @@ def release_source(source: str, ex: catalog.Exercise | None) -> str:
             in_region = True
             indent = line[: len(line) - len(line.lstrip())]
             if not indent:
-                out.append(MODULE_REGION_STUB)
+                out.append(_(MODULE_REGION_STUB))
                 continue
             func = next(
                 (
@@ -261,12 +266,12 @@ def release_source(source: str, ex: catalog.Exercise | None) -> str:
 
 
 def label(kp: catalog.KeyPoint) -> str:
-    """A key point as a test cell or a rubric names it."""
-    claim = kp.claim.removeprefix("follow-up: ")
-    return claim + (" (follow-up: counts for can-teach only)" if kp.followup else "")
+    """A key point as a test cell or a rubric names it, in the current language."""
+    return kp.claim_text(prefix=False) + (_(FOLLOW_UP_NOTE) if kp.followup else "")
 
 
-NOT_HERE = (
+FOLLOW_UP_NOTE = N_(" (follow-up: counts for can-teach only)")
+NOT_HERE = N_(
     "{ex_id} · {kp_id}: not checked: this Jupyter does not have the course grader (toolbox-grader). "
     'See "How to check your work" in the first cell of this notebook.'
 )
@@ -280,17 +285,21 @@ except ModuleNotFoundError:  # no course grader in this Jupyter
     import sys
     print({not_here!r}, file=sys.stderr)
 else:
-    check({ex_id!r}, {kp_id!r}, In)"""
+    check({ex_id!r}, {kp_id!r}, In, lang={lang!r})"""
 
 
 def check_call(ex: catalog.Exercise, kp: catalog.KeyPoint) -> str:
     """A test cell's code: one key point's verdict, printed by :func:`check`."""
     return CHECK_CALL.format(
-        ex_id=ex.id, kp_id=kp.id, label=label(kp), not_here=NOT_HERE.format(ex_id=ex.id, kp_id=kp.id)
+        ex_id=ex.id,
+        kp_id=kp.id,
+        label=label(kp),
+        not_here=_(NOT_HERE, ex_id=ex.id, kp_id=kp.id),
+        lang=i18n.current(),
     )
 
 
-INTRO = """# {title} (set {set_id})
+INTRO = N_("""# {title} (set {set_id})
 
 {listing}
 
@@ -316,10 +325,22 @@ fails on every one: check your work by submitting it and reading the feedback on
 releases it, or with `make grade` on a machine that has the project; ask your instructor which.
 
 When you submit, every answer cell is graded again from the notebook file; what your notebook printed
-does not count, and editing a test cell changes nothing. Each key point is one point.{written}"""
+does not count, and editing a test cell changes nothing. Each key point is one point.{written}""")
 
-WRITTEN_NOTE = """ The **written answers**
-(the cells headed *in words*) are read and graded by hand; they do not count toward your level."""
+WRITTEN_NOTE = N_(""" The **written answers**
+(the cells headed *in words*) are read and graded by hand; they do not count toward your level.""")
+LISTED = N_("- **{id}** {title} (`exercises/{module}.py`, {n} key points)")
+ON_ITS_OWN = N_(
+    "*In this notebook the answer cell is graded on its own: write (or paste) the functions "
+    "you would import from another exercise's module into this cell.*"
+)
+IN_WORDS = N_(
+    "**{id}, in words.** Answer the interview question as you would aloud, in a few sentences "
+    "with the numbers that matter. Graded by hand, one point per key point; not part of your level."
+)
+MODEL_ANSWER = N_("A full answer covers:")
+RUBRIC_HEAD = N_("**Rubric for {id}'s written answer** (one point per key point of the course):")
+REREAD = N_("re-read: {where}")
 
 RUBRIC_MARK = "<!-- toolbox-grader rubric -->"
 
@@ -327,10 +348,13 @@ RUBRIC_MARK = "<!-- toolbox-grader rubric -->"
 def rubric(ex: catalog.Exercise) -> str:
     """The course's key points of a C question, as the written answer's rubric (one point each)."""
     items = "\n".join(
-        f"{i}. {label(kp)}" + (f": {kp.lesson}" if kp.lesson else "") + f"  \n   re-read: {kp.reread}"
+        f"{i}. {label(kp)}"
+        + (f": {kp.lesson_text()}" if kp.lesson else "")
+        + "  \n   "
+        + _(REREAD, where=kp.reread_text())
         for i, kp in enumerate(ex.key_points, 1)
     )
-    return f"{RUBRIC_MARK}\n**Rubric for {ex.id}'s written answer** (one point per key point of the course):\n\n{items}"
+    return f"{RUBRIC_MARK}\n{_(RUBRIC_HEAD, id=ex.id)}\n\n{items}"
 
 
 def notebook(set_id: str, exercises: list[catalog.Exercise]) -> nbformat.NotebookNode:
@@ -338,17 +362,18 @@ def notebook(set_id: str, exercises: list[catalog.Exercise]) -> nbformat.Noteboo
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     name = assignment_name(set_id)
     listing = "\n".join(
-        f"- **{ex.id}** {ex.title} (`exercises/{ex.module}.py`, {len(ex.key_points)} key points)" for ex in exercises
+        _(LISTED, id=ex.id, title=ex.title_text(), module=ex.module, n=len(ex.key_points)) for ex in exercises
     )
     nb.cells.append(
         _nbgrader(
             new_markdown_cell(
-                INTRO.format(
-                    title=catalog.SET_TITLES[set_id],
+                _(
+                    INTRO,
+                    title=_(catalog.SET_TITLES[set_id]),
                     set_id=set_id,
                     name=name,
                     listing=listing,
-                    written=WRITTEN_NOTE if set_id == "C" else "",
+                    written=_(WRITTEN_NOTE) if set_id == "C" else "",
                 )
             ),
             locked=True,
@@ -357,15 +382,15 @@ def notebook(set_id: str, exercises: list[catalog.Exercise]) -> nbformat.Noteboo
     )
     for ex in exercises:
         doc = ast.get_docstring(ast.parse((ROOT / "exercises" / f"{ex.module}.py").read_text())) or ""
+        doc = stub_docs.half(doc, i18n.current())  # the question in the notebook's language
         note = ""
         if any(_sibling_import(n) for n in _module(ex.module)[1].body):
-            note = (
-                "\n\n*In this notebook the answer cell is graded on its own: write (or paste) the functions "
-                "you would import from another exercise's module into this cell.*"
-            )
+            note = "\n\n" + _(ON_ITS_OWN)
         nb.cells.append(
             _nbgrader(
-                new_markdown_cell(f"## {ex.id} — {ex.title}\n\n{doc}{note}"), locked=True, grade_id=f"{ex.id}__question"
+                new_markdown_cell(f"## {ex.id} — {ex.title_text()}\n\n{doc}{note}"),
+                locked=True,
+                grade_id=f"{ex.id}__question",
             )
         )
         nb.cells.append(_nbgrader(new_code_cell(answer_source(ex)), solution=True, grade_id=f"{ex.id}__answer"))
@@ -380,14 +405,11 @@ def notebook(set_id: str, exercises: list[catalog.Exercise]) -> nbformat.Noteboo
                 )
             )
         if ex.set == "C":
-            model = "\n".join(f"- {label(kp)}" + (f": {kp.lesson}" if kp.lesson else "") for kp in ex.key_points)
+            model = "\n".join(f"- {label(kp)}" + (f": {kp.lesson_text()}" if kp.lesson else "") for kp in ex.key_points)
             nb.cells.append(
                 _nbgrader(
                     new_markdown_cell(
-                        f"**{ex.id}, in words.** Answer the interview question as you would aloud, in a few sentences "
-                        f"with the numbers that matter. Graded by hand, one point per key point; not part of your "
-                        f"level.\n\n"
-                        f"### BEGIN SOLUTION\nA full answer covers:\n{model}\n### END SOLUTION"
+                        f"{_(IN_WORDS, id=ex.id)}\n\n### BEGIN SOLUTION\n{_(MODEL_ANSWER)}\n{model}\n### END SOLUTION"
                     ),
                     solution=True,
                     grade=True,
@@ -406,6 +428,8 @@ import warnings
 
 c = get_config()  # noqa: F821
 try:
+    from grader import i18n
+    i18n.use({lang!r})  # the course's language (`grader classroom build --lang`): feedback, rubrics
     from grader.classroom import pipeline
     from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
     from nbgrader.converters import Autograde, GenerateAssignment
@@ -471,7 +495,9 @@ def set_timeouts() -> dict[str, int]:
 
 def build_course(course_dir: str | Path, only: list[str] | None = None) -> list[str]:
     """Write nbgrader_config.py, source/set_*/set_*.ipynb and the manifest of the grader's files;
-    returns the assignment names. ``only`` restricts the notebooks to some exercises (tests)."""
+    returns the assignment names. ``only`` restricts the notebooks to some exercises (tests). The
+    notebooks speak the current language (:func:`grader.i18n.use`; ``grader classroom build --lang``),
+    and so do the course's feedback and rubrics (nbgrader_config.py) and its test cells."""
     from grader.classroom import manifest
 
     course = Path(course_dir).resolve()
@@ -490,7 +516,7 @@ def build_course(course_dir: str | Path, only: list[str] | None = None) -> list[
         names.append(name)
     timeouts = set_timeouts()
     (course / "nbgrader_config.py").write_text(
-        NBGRADER_CONFIG.format(root=str(course), timeouts=timeouts, longest=max(timeouts.values()))
+        NBGRADER_CONFIG.format(root=str(course), timeouts=timeouts, longest=max(timeouts.values()), lang=i18n.current())
     )
     manifest.write(course)
     return names
@@ -513,7 +539,7 @@ def is_release_stub(source: str, ex: catalog.Exercise) -> bool:
 def untouched_result(ex: catalog.Exercise):
     from grader.engine import runner
 
-    return runner.uniform_result(ex, "not_implemented", "the answer cell is the release stub, unchanged")
+    return runner.uniform_result(ex, "not_implemented", _("the answer cell is the release stub, unchanged"))
 
 
 def class_feedback(ex: catalog.Exercise, kp, count: int | None = None) -> str:
@@ -540,7 +566,7 @@ def shown_as_cell(result, path: Path, ex: catalog.Exercise):
     import dataclasses
 
     where = str(path)
-    name = f"{ex.id} answer cell"
+    name = _("{id} answer cell", id=ex.id)
     kps = [
         dataclasses.replace(
             k,
@@ -560,19 +586,25 @@ def verdict(ex: catalog.Exercise, result, kp_id: str, count: int | None = None) 
     ``count``: the student's distinct wrong answers to it so far (see :func:`class_feedback`)."""
     kp = next((k for k in result.key_points if k.key_point == kp_id), None)
     if kp is None:
-        return "failed", f"{ex.id} · {kp_id}: not graded ({result.note or result.status})"
+        return "failed", _("{id} · {kp}: not graded ({why})", id=ex.id, kp=kp_id, why=result.note or result.status)
     if kp.passed:
-        return "passed", f"{ex.id} · {kp_id}: passed"
+        return "passed", _("{id} · {kp}: passed", id=ex.id, kp=kp_id)
     if kp.status == "not_verifiable":
-        return "not_verifiable", (
-            f"{ex.id} · {kp_id}: not verifiable here ({kp.message}); no point for it "
-            "in the notebook, and left out of your level"
+        return "not_verifiable", _(
+            "{id} · {kp}: not verifiable here ({why}); no point for it in the notebook, and left out of your level",
+            id=ex.id,
+            kp=kp_id,
+            why=kp.message,
         )
     passed = sum(k.passed for k in result.key_points)
-    return "failed", (
-        f"{ex.id} · {kp_id} failed ({passed} of {len(result.key_points)} key points of {ex.id} "
-        f"pass)\n{class_feedback(ex, kp, count)}"
+    head = _(
+        "{id} · {kp} failed ({passed} of {n} key points of {id} pass)",
+        id=ex.id,
+        kp=kp_id,
+        passed=passed,
+        n=len(result.key_points),
     )
+    return "failed", f"{head}\n{class_feedback(ex, kp, count)}"
 
 
 # ---------------------------------------------------------------------------- the student's kernel
@@ -588,16 +620,19 @@ def answer_from_history(ex_id: str, history: list[str]) -> str | None:
     return None
 
 
-def check(ex_id: str, kp_id: str, history: list[str]) -> None:
+def check(ex_id: str, kp_id: str, history: list[str], lang: str | None = None) -> None:
     """A test cell, run in the student's kernel (Run All, Validate): grade the exercise's latest
     answer cell once with the sandboxed runner, then print this key point's verdict: a pass to
-    stdout, anything else to stderr, which nbgrader's Validate reports as a failure.
+    stdout, anything else to stderr, which nbgrader's Validate reports as a failure. ``lang``: the
+    notebook's language (its test cells name the one it was built in).
 
     Autograde never runs this: it grades the notebook file outside any kernel (pipeline.GradeAnswerCells).
     """
     import sys
     import warnings
 
+    if lang:
+        i18n.use(lang)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         state, text = kernel_verdict(ex_id, kp_id, history)
@@ -610,10 +645,11 @@ def kernel_verdict(ex_id: str, kp_id: str, history: list[str]) -> tuple[str, str
     ex = catalog.get(ex_id)
     source = answer_from_history(ex_id, history)
     if source is None:
-        return (
-            "failed",
-            f"{ex_id} · {kp_id}: no answer cell for {ex_id} was run (it must start with "
-            f"'{ANSWER_MARK.format(id=ex_id)}')",
+        return "failed", _(
+            "{id} · {kp}: no answer cell for {id} was run (it must start with '{mark}')",
+            id=ex_id,
+            kp=kp_id,
+            mark=ANSWER_MARK.format(id=ex_id),
         )
     key = (ex_id, hashlib.sha256(source.encode()).hexdigest())
     if key not in _graded:
@@ -628,7 +664,7 @@ def kernel_verdict(ex_id: str, kp_id: str, history: list[str]) -> tuple[str, str
                     _graded[key] = shown_as_cell(runner.grade_exercise(ex, path), path, ex)
                 except KeyboardInterrupt:  # the cell's timeout: the other key points fail at once
                     _graded[key] = runner.uniform_result(
-                        ex, "timeout", "grading was interrupted by the notebook's cell timeout"
+                        ex, "timeout", _("grading was interrupted by the notebook's cell timeout")
                     )
                     raise
     return verdict(ex, _graded[key], kp_id)

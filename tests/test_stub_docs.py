@@ -1,0 +1,67 @@
+"""The stubs' contracts in Chinese and English, from one source (issue 24; grader/course/stub_docs.py):
+every stub is what `make stubs` writes from its English text and stubs.po, the catalog holds exactly
+the stubs' English paragraphs, and each stub's are translated. Each guard is also run on a stub or a
+catalog made wrong on purpose."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.course import stub_docs
+
+STUBS = stub_docs.stub_files()
+
+
+@pytest.mark.parametrize("stub", STUBS, ids=[p.stem for p in STUBS])
+def test_stub_is_what_make_stubs_writes(stub):
+    src = stub.read_text(encoding="utf-8")
+    assert stub_docs.render(src, stub_docs.table())[0] == src, f"{stub.name}: run `make stubs`"
+
+
+@pytest.mark.parametrize("stub", STUBS, ids=[p.stem for p in STUBS])
+def test_every_paragraph_of_the_stub_is_translated(stub):
+    missing = stub_docs.render(stub.read_text(encoding="utf-8"), stub_docs.table())[1]
+    assert not missing, f"{stub.name}: no Chinese in stubs.po for {missing}"
+
+
+def test_catalog_holds_the_stubs_english_and_nothing_else():
+    in_catalog = {m.id for m in stub_docs.read_catalog() if m.id}
+    ids = set(stub_docs.english_ids())
+    assert in_catalog == ids, (sorted(ids - in_catalog)[:5], sorted(in_catalog - ids)[:5])
+
+
+def test_a_translated_stub_has_both_halves():
+    doc = stub_docs.docstrings((stub_docs.STUBS_DIR / "a5_first_loss.py").read_text(encoding="utf-8"))[0].text
+    zh, en = stub_docs.split(doc)
+    assert zh.startswith("A5 — ") and en.startswith("A5 — ") and "课程问" in zh and "The course asks" in en
+    assert zh.count("用 Qwen2.5-0.5B") == 1, "the course's question is quoted once in the Chinese half"
+    assert stub_docs.half(doc, "en") == en and stub_docs.half(doc, "zh") == zh
+
+
+def test_the_guard_catches_a_chinese_half_edited_by_hand():
+    path = stub_docs.STUBS_DIR / "a5_first_loss.py"
+    src = path.read_text(encoding="utf-8")
+    edited = src.replace("训练第一步的 loss。", "训练第一步的 loss，约为 ln V。", 1)
+    assert edited != src and stub_docs.render(edited, stub_docs.table())[0] == src
+
+
+def test_the_guard_catches_a_new_english_paragraph_without_translation():
+    src = (stub_docs.STUBS_DIR / "a5_first_loss.py").read_text(encoding="utf-8")
+    edited = src.replace("Relative error 1e-6 is allowed.", "Relative error 1e-5 is allowed.", 1)
+    out, missing = stub_docs.render(edited, stub_docs.table())
+    assert any("1e-5" in m for m in missing)
+    assert "float，单位 nat" not in out, "a docstring with an untranslated paragraph is written English only"
+
+
+def test_update_catalog_keeps_translations_and_drops_what_is_gone(tmp_path):
+    po = tmp_path / "stubs.po"
+    stub_docs.update_catalog(["kept", "dropped"], po)
+    cat = stub_docs.read_catalog(po)
+    cat["kept"].string = "保留"
+    from babel.messages.pofile import write_po
+
+    with po.open("wb") as f:
+        write_po(f, cat)
+    stub_docs.update_catalog(["kept", "new"], po)
+    assert stub_docs.table(po) == {"kept": "保留"}
+    assert {m.id for m in stub_docs.read_catalog(po) if m.id} == {"kept", "new"}
