@@ -568,7 +568,7 @@ CATALOG: tuple[Exercise, ...] = (
         "a1_streaming",
         "A",
         1,
-        N_("A JSONL corpus larger than memory would like"),
+        N_("An 8 GB JSONL corpus on a 32 GB machine"),
         kp(
             "pipeline_counts",
             N_("read -> filter -> exact dedupe -> count gives the right counts on generated files"),
@@ -743,7 +743,7 @@ CATALOG: tuple[Exercise, ...] = (
         fact("expected_first_loss", N_("the expected first-step loss for drawn vocabulary sizes"), P3_MUST, L_LNV),
         fact(
             "flags_suspicious_loss",
-            N_("the judgement on first losses that are clearly fine or clearly too high"),
+            N_("the judgement on whether a first loss is suspicious"),
             P3_MUST,
             L_LNV,
         ),
