@@ -439,6 +439,22 @@ def test_forged_observation_does_not_pass(tmp_path, attempt):
     assert fails_on is None or all(fails_on in k.message for k in res.key_points), _explain(res)
 
 
+# "Do not call" reached around the watch from inside the learner's process (issue 27 §1): the log
+# switched off, the worker's protocol taken over, a new process or program. Every answer comes from
+# the forbidden function; none may pass (sandbox.one_process_filter, Learner's report channel).
+UNWATCHED = sorted((ROOT / "tests" / "cheats" / "unwatched").glob("*.py"))
+P1 = dataclasses.replace(catalog.get("P1"), call_timeout_s=10, import_timeout_s=30, timeout_s=120)
+
+
+@pytest.mark.parametrize("path", UNWATCHED, ids=[p.stem for p in UNWATCHED])
+def test_the_watch_cannot_be_switched_off_from_inside(tmp_path, path, learners_left):
+    answer = tmp_path / "p1_causal_attention.py"
+    shutil.copy(path, answer)
+    res = runner.grade_exercise(P1, answer, key_points=("float32_matches_sdpa",), name_mistakes=False)
+    assert res.key_points and not any(k.passed for k in res.key_points), _explain(res)
+    assert not learners_left(), "learner processes left running"
+
+
 TARGETED = [
     ROOT / "grader/checks/test_a3_broadcast.py",
     ROOT / "grader/engine/plugin.py",
