@@ -1033,6 +1033,164 @@ def test_the_learner_cannot_make_namespaces_mounts_or_trace(tmp_path, start):
     }, seen
 
 
+ONE_PROCESS_PROBE = """
+    import ctypes, json, os, subprocess, threading
+    def probe():
+        libc = ctypes.CDLL(None, use_errno=True)
+        def refused(start):
+            try:
+                pid = start()
+            except OSError as exc:
+                return exc.errno == 1
+            if pid == 0:
+                os._exit(0)
+            return pid < 0 and ctypes.get_errno() == 1
+        t = threading.Thread(target=lambda: None)
+        t.start(); t.join()  # threads: a clone with CLONE_THREAD
+        return json.dumps({
+            "fork": refused(os.fork),
+            "vfork_syscall": refused(lambda: libc.syscall(58)),
+            "clone_sigchld": refused(lambda: libc.syscall(56, 17, 0, 0, 0, 0)),
+            "posix_spawn": refused(lambda: os.posix_spawn("/bin/true", ["true"], {})),
+            "subprocess": refused(lambda: subprocess.Popen(["/bin/true"]).pid),
+            "execve": refused(lambda: libc.execve(b"/bin/true", None, None)),
+            "thread": True,
+        })
+    """
+
+
+@pytest.mark.skipif(
+    not (sandbox.isolation_level().startswith("user+namespaces") and sandbox.one_process_filter()),
+    reason="needs root and libseccomp",
+)
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="raw syscall numbers of x86_64")
+@pytest.mark.parametrize("start", ["zygote", "fresh interpreter"])
+def test_a_rules_answer_runs_in_one_process(tmp_path, start):
+    """Under a "do not call" rule the kernel refuses every way to a new process or program (the
+    watch inside could be switched off there), forked from the zygote or a fresh interpreter."""
+    import json
+
+    from grader.course.do_not_call import rule_for
+    from grader.isolation import zygote
+    from grader.isolation.learner import Learner
+
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(ONE_PROCESS_PROBE))
+    handle = Learner(
+        "a3_broadcast",
+        path,
+        zygote=zygote.start("heavy") if start == "zygote" else None,
+        import_timeout_s=120,
+        forbidden=rule_for("A4"),  # a rule that forbids no library the probe uses
+    )
+    try:
+        seen = json.loads(handle.probe(timeout_s=60))
+    finally:
+        handle.close()
+    assert all(seen.values()), seen
+
+
+def _p1_learner(tmp_path, source: str):
+    from grader.course.do_not_call import rule_for
+    from grader.isolation import zygote
+    from grader.isolation.learner import Learner
+
+    path = tmp_path / "p1_causal_attention.py"
+    path.write_text(source)
+    return Learner("p1_causal_attention", path, zygote=zygote.start("heavy"), forbidden=rule_for("P1"))
+
+
+@pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")
+def test_another_process_is_seen_from_outside_without_the_filter(tmp_path, monkeypatch):
+    """Where libseccomp is missing the fork goes through: the check sees the learner's uid's other
+    process (this helper closed the watch's socket for children, so the watch reports nothing)."""
+    import torch
+
+    from grader.isolation.learner import LearnerForbidden
+
+    monkeypatch.setattr(sandbox, "one_process_filter", lambda: None)
+    source = (ROOT / "tests/cheats/unwatched/c_forked_child_closes_its_report_socket.py").read_text()
+    handle = _p1_learner(tmp_path, source)
+    try:
+        with pytest.raises(LearnerForbidden, match="started another process"):
+            handle.causal_attention(*(torch.randn(1, 2, 4, 8),) * 3, timeout_s=60)
+    finally:
+        handle.close()
+
+
+@pytest.mark.skipif(
+    not (sandbox.isolation_level().startswith("user+namespaces") and sandbox.one_process_filter()),
+    reason="needs root and libseccomp",
+)
+def test_a_filter_the_worker_did_not_load_is_seen_from_outside(tmp_path, monkeypatch):
+    """The check reads Seccomp_filters in /proc: a worker that never got its one-process filter
+    (here: passed under a name the worker does not read) fails, never runs unfiltered."""
+    import torch
+
+    from grader.inside import worker
+    from grader.isolation.learner import LearnerUnobserved
+
+    monkeypatch.setattr(worker, "SYSCALLS_ENV", "GRADER_SYSCALLS_UNREAD")
+    handle = _p1_learner(tmp_path, (ROOT / "solutions" / "p1_causal_attention.py").read_text())
+    try:
+        with pytest.raises(LearnerUnobserved, match="system-call filters"):
+            handle.causal_attention(*(torch.randn(1, 2, 4, 8),) * 3, timeout_s=60)
+    finally:
+        handle.close()
+
+
+def _frame(obj) -> bytes:
+    from grader.inside import codec
+
+    return codec.dumps(obj)
+
+
+@pytest.mark.parametrize(
+    "sent,why",
+    [
+        (b"", "closed"),
+        (_frame({"log": ["\0n"]})[:-3], "closed or cut short"),  # truncated
+        (_frame(["\0n"]), "not one the grader's watch writes"),
+        (_frame({"log": ["\0n"] * 40}), "not one the grader's watch writes"),  # longer than any report
+        (_frame({"log": []}), "switched off"),  # the proof never reached the log
+        (_frame({"log": ["torch.nn.functional.scaled_dot_product_attention", "\0other"]}), "switched off"),
+        (None, "did not come"),  # nothing, and the pipe kept open
+    ],
+)
+def test_a_report_not_as_the_worker_sends_it_is_unobserved(sent, why, monkeypatch):
+    """Silence is never "nothing called": a missing, late, cut, malformed or proofless report fails."""
+    from grader.isolation import learner as L
+
+    monkeypatch.setattr(L, "REPORT_WAIT_S", 0.2)
+    handle = L.Learner.__new__(L.Learner)
+    read, write = os.pipe()
+    if sent is not None:
+        os.write(write, sent)
+        os.close(write)
+    handle._reports = os.fdopen(read, "rb")
+    try:
+        with pytest.raises(L.LearnerUnobserved, match=why):
+            handle._report("n", "answering f()")
+        if sent is None:
+            os.close(write)
+    finally:
+        handle._reports.close()
+
+
+def test_a_report_as_the_worker_sends_it_gives_its_findings():
+    from grader.isolation import learner as L
+
+    handle = L.Learner.__new__(L.Learner)
+    read, write = os.pipe()
+    os.write(write, _frame({"log": ["numpy.broadcast_shapes", "\0n"]}))
+    handle._reports = os.fdopen(read, "rb")
+    try:
+        assert handle._report("n", "answering f()") == ["numpy.broadcast_shapes"]
+    finally:
+        handle._reports.close()
+        os.close(write)
+
+
 @pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")
 def test_what_the_learner_left_running_is_stopped_while_the_check_measures(tmp_path):
     """A learner's burner (detached, in a session of its own) is stopped during the check's own
