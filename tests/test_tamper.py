@@ -1145,50 +1145,66 @@ def _frame(obj) -> bytes:
     return codec.dumps(obj)
 
 
+def _reading(handle, reports: bytes | None, answers: bytes = b""):
+    """``handle`` reads reports (None: a pipe left open, empty) and answers from pipes holding these."""
+    ends = []
+    for name, sent in (("_reports", reports), ("_answers", answers)):
+        read, write = os.pipe()
+        os.write(write, sent or b"")
+        if sent is None:
+            ends.append(write)
+        else:
+            os.close(write)
+        setattr(handle, name, os.fdopen(read, "rb"))
+    return ends
+
+
+GOOD = _frame({"log": ["numpy.broadcast_shapes", "\0n"]})
+
+
 @pytest.mark.parametrize(
-    "sent,why",
+    "reports,answers,why",
     [
-        (b"", "closed"),
-        (_frame({"log": ["\0n"]})[:-3], "closed or cut short"),  # truncated
-        (_frame(["\0n"]), "not one the grader's watch writes"),
-        (_frame({"log": ["\0n"] * 40}), "not one the grader's watch writes"),  # longer than any report
-        (_frame({"log": []}), "switched off"),  # the proof never reached the log
-        (_frame({"log": ["torch.nn.functional.scaled_dot_product_attention", "\0other"]}), "switched off"),
-        (None, "did not come"),  # nothing, and the pipe kept open
+        (b"", b"", "closed"),
+        (GOOD[:-3], b"", "closed or cut short"),  # truncated
+        (_frame(["\0n"]), b"", "not one the grader's watch writes"),
+        (_frame({"log": ["\0n"] * 40}), b"", "not one the grader's watch writes"),  # longer than any report
+        (_frame({"log": []}), b"", "switched off"),  # the proof never reached the log
+        (_frame({"log": ["torch.nn.functional.scaled_dot_product_attention", "\0other"]}), b"", "switched off"),
+        (None, b"", "did not come"),  # nothing, and the pipe kept open
+        (GOOD + GOOD, b"", "more came"),  # a report ahead of the worker's (forged, the real one behind it)
+        (GOOD, _frame({"ok": True, "value": 1}), "more came"),  # an answer ahead of the next request
     ],
+    ids=["closed", "cut", "not a dict", "too long", "no proof", "wrong proof", "late", "report ahead", "answer ahead"],
 )
-def test_a_report_not_as_the_worker_sends_it_is_unobserved(sent, why, monkeypatch):
-    """Silence is never "nothing called": a missing, late, cut, malformed or proofless report fails."""
+def test_a_report_not_as_the_worker_sends_it_is_unobserved(reports, answers, why, monkeypatch):
+    """Silence is never "nothing called": a missing, late, cut, malformed or proofless report fails,
+    and so does a frame more than the worker writes."""
     from grader.isolation import learner as L
 
     monkeypatch.setattr(L, "REPORT_WAIT_S", 0.2)
     handle = L.Learner.__new__(L.Learner)
-    read, write = os.pipe()
-    if sent is not None:
-        os.write(write, sent)
-        os.close(write)
-    handle._reports = os.fdopen(read, "rb")
+    left_open = _reading(handle, reports, answers)
     try:
         with pytest.raises(L.LearnerUnobserved, match=why):
             handle._report("n", "answering f()")
-        if sent is None:
-            os.close(write)
     finally:
+        for fd in left_open:
+            os.close(fd)
         handle._reports.close()
+        handle._answers.close()
 
 
 def test_a_report_as_the_worker_sends_it_gives_its_findings():
     from grader.isolation import learner as L
 
     handle = L.Learner.__new__(L.Learner)
-    read, write = os.pipe()
-    os.write(write, _frame({"log": ["numpy.broadcast_shapes", "\0n"]}))
-    handle._reports = os.fdopen(read, "rb")
+    _reading(handle, GOOD)
     try:
         assert handle._report("n", "answering f()") == ["numpy.broadcast_shapes"]
     finally:
         handle._reports.close()
-        os.close(write)
+        handle._answers.close()
 
 
 @pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")

@@ -24,6 +24,7 @@ against the exercise's known wrong answers.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import fcntl
 import json
@@ -35,6 +36,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 import weakref
@@ -469,6 +471,11 @@ class Learner:
             raise LearnerUnobserved(
                 what, "its log did not record what the grader noted in it (the watch was switched off)"
             )
+        for stream in (self._answers, self._reports):  # one answer, one report: never a frame ahead
+            pending = array.array("i", [0])
+            fcntl.ioctl(stream.fileno(), termios.FIONREAD, pending)
+            if pending[0]:
+                raise LearnerUnobserved(what, "more came on its channel than the grader's worker writes")
         return log[:-1]
 
     def _check_filters(self, what: str) -> None:
