@@ -30,6 +30,23 @@ from tests.conftest import own_answer
 ALLOWLIST = "user+namespaces+allowlist"
 A3 = dataclasses.replace(catalog.get("A3"), call_timeout_s=5, import_timeout_s=20, timeout_s=60, memory_gib=2)
 WRONG = "return (1,)"  # every attempt answers wrong, then tries to make the check pass anyway
+# A3's answer runs in one process (its "do not call" rule): an attempt made of processes is refused
+# there, so it also runs on C1 (no rule), where they start, answering state_bytes wrong.
+C1 = dataclasses.replace(catalog.get("C1"), call_timeout_s=5, import_timeout_s=20, timeout_s=60, memory_gib=2)
+PROCESS_ATTEMPTS = ("allocate_across_processes", "fork_bomb", "half_a_frame_then_a_daemon")
+
+
+def _grade_on_c1(tmp_path, attempt: str, ex=C1):
+    """The attempt's ``broadcast_shape`` as C1's ``state_bytes``, the rest of C1 right."""
+    path = tmp_path / f"{C1.module}.py"
+    right = (ROOT / "solutions" / f"{C1.module}.py").read_text()
+    path.write_text(
+        right
+        + textwrap.dedent(ATTEMPTS[attempt])
+        + "\n\ndef state_bytes(*args):\n    return broadcast_shape((1,), (1,))\n"
+    )
+    return runner.grade_exercise(ex, path, key_points=("full_finetune_total",))
+
 
 ANSWER_PIPE = """
         import fcntl, os
@@ -500,13 +517,16 @@ def learners_left(monkeypatch):
     return left
 
 
-@pytest.mark.parametrize("attempt", sorted(ATTEMPTS))
-def test_attempt_does_not_pass(tmp_path, attempt, learners_left):
+@pytest.mark.parametrize("attempt,where", [(a, "A3") for a in sorted(ATTEMPTS)] + [(a, "C1") for a in PROCESS_ATTEMPTS])
+def test_attempt_does_not_pass(tmp_path, attempt, where, learners_left):
     """The verdict and the clean-up; how long it took is make bench's business."""
     before = _fingerprint()
-    path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(ATTEMPTS[attempt]))
-    res = runner.grade_exercise(A3, path)
+    if where == "C1":
+        res = _grade_on_c1(tmp_path, attempt)
+    else:
+        path = tmp_path / "a3_broadcast.py"
+        path.write_text(textwrap.dedent(ATTEMPTS[attempt]))
+        res = runner.grade_exercise(A3, path)
     assert not any(k.passed for k in res.key_points), [(k.key_point, k.status, k.message) for k in res.key_points]
     assert _fingerprint() == before, "the grader's files changed"
     assert not learners_left(), "learner processes left running"
@@ -523,9 +543,7 @@ def test_a_learner_that_closes_its_channel_is_its_own_failure(tmp_path):
 
 @pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")
 def test_nothing_of_the_learner_survives(tmp_path, learners_left):
-    path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(ATTEMPTS["fork_bomb"]))
-    res = runner.grade_exercise(A3, path)
+    res = _grade_on_c1(tmp_path, "fork_bomb")
     assert {k.status for k in res.key_points} == {"timeout"}, _explain(res)  # the bomb went off
     assert not learners_left(), "learner processes left"
 
@@ -562,9 +580,7 @@ def test_writes_stay_in_the_work_folder(tmp_path):
 
 
 def test_memory_is_capped_for_all_the_learners_processes_together(tmp_path):
-    path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(ATTEMPTS["allocate_across_processes"]))
-    res = runner.grade_exercise(dataclasses.replace(A3, call_timeout_s=30), path)  # room on a loaded box
+    res = _grade_on_c1(tmp_path, "allocate_across_processes", dataclasses.replace(C1, call_timeout_s=30))  # loaded box
     assert {k.status for k in res.key_points} == {"oom"}, _explain(res)
     assert all("together exceeded the 2 GiB" in k.message for k in res.key_points), _explain(res)
 
