@@ -20,6 +20,9 @@ empty tmpfs holding exactly :meth:`Sandbox.view`:
 Nothing else: no other copy of the project, no other user's files, no results or report path,
 no checks, no course/engine/isolation/quiz/reports/classroom code. A full work folder fills its own tmpfs only.
 
+Under a "do not call" rule (``processes: False``) the worker also loads :func:`one_process_filter`
+before the learner's import: no new process or program, which the check confirms in /proc.
+
 Where the kernel refuses ``pivot_root``, the older blocklist view instead (the project
 read-only, the checks, solutions, git objects and caches covered, the shared writable folders
 read-only) and :func:`isolation_level` says so. The learner's processes together are held to
