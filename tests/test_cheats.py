@@ -39,11 +39,15 @@ FORBIDDEN = [
     (A2, "a2_computed_import_thread.py", ("nbytes_matches_meta_tensor", "full_index_expressions"), "torch"),
     (A2, "a2_hidden_import_thread.py", ("nbytes_matches_meta_tensor",), "torch"),
     (P1, "p1_profile_hook_off.py", ("float32_matches_sdpa",), "switches off the grader's watch"),
-    (P1, "p1_sdpa_in_forked_child.py", ("float32_matches_sdpa",), "(in a child process)"),
     (A3, "a3_numpy_in_subprocess.py", ("matches_numpy",), "another program"),
     (A3, "a3_numpy_in_spawned_pool.py", ("matches_numpy",), "another program"),
     (A3, "a3_numpy_subclass.py", ("matches_numpy",), "numpy.ndarray (a base of _A)"),
-    (A3, "a3_numpy_in_child_forked_at_import.py", ("matches_numpy",), "numpy.broadcast (in a child process)"),
+]
+# A forked helper answering for the learner's process: a rule's answer runs in one process, so the
+# kernel refuses the fork (sandbox.one_process_filter) and no key point passes.
+REFUSED = [
+    (P1, "p1_sdpa_in_forked_child.py", ("float32_matches_sdpa",)),
+    (A3, "a3_numpy_in_child_forked_at_import.py", ("matches_numpy",)),
 ]
 
 
@@ -71,6 +75,17 @@ def test_forbidden_call_is_caught(ex, name, key_points, needle, tmp_path):
     got = [(kp.key_point, kp.status, kp.message) for kp in res.key_points]
     assert len(got) == len(key_points) and all(status == "forbidden_call" for _, status, _ in got), got
     assert all(m.startswith("forbidden call:") and needle in m for _, _, m in got), got
+
+
+@pytest.mark.parametrize("ex,name,key_points", REFUSED, ids=[c[1] for c in REFUSED])
+def test_a_new_process_is_refused(ex, name, key_points, tmp_path):
+    answer = tmp_path / f"{ex.module}.py"
+    reference = catalog.ROOT / "solutions" / f"{ex.module}.py"
+    answer.write_text(reference.read_text() + "\n\n# ---- the cheat\n" + (HERE / name).read_text())
+    res = runner.grade_exercise(ex, answer, key_points=key_points, name_mistakes=False)
+    got = [(kp.key_point, kp.status, kp.message) for kp in res.key_points]
+    assert len(got) == len(key_points) and not any(kp.passed for kp in res.key_points), got
+    assert all("runs in one process" in m for _, _, m in got), got
 
 
 class _ScriptedX1:

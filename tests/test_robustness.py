@@ -159,15 +159,25 @@ def test_memory_is_polled_while_the_learner_answers_fast(tmp_path, case):
                     os.write(fds[-1], chunk)
             """),
     }[case]
-    path = tmp_path / "a3_broadcast.py"
-    first_line = "    n = max(len(a), len(b))"
-    assert first_line in FAST_ANSWER
-    answer = (
-        FAST_ANSWER.replace(first_line, "    _hold()\n    time.sleep(0.05)\n" + first_line)
-        if case == "forked_children"
-        else FAST_ANSWER
-    )
-    path.write_text(hold + answer)
-    res = runner.grade_exercise(A3, path)
+    if case == "forked_children":  # C1: no "do not call" rule, whose answer would run in one process
+        ex = dataclasses.replace(catalog.get("C1"), call_timeout_s=3, import_timeout_s=10, timeout_s=60, memory_gib=2)
+        right = (ROOT / "solutions" / f"{ex.module}.py").read_text()
+        answer = (
+            right
+            + hold
+            + textwrap.dedent("""
+            _right = state_bytes
+            def state_bytes(*args):
+                _hold()
+                time.sleep(0.05)
+                return _right(*args)
+            """)
+        )
+        key_points = ("full_finetune_total",)
+    else:
+        ex, answer, key_points = A3, hold + FAST_ANSWER, None
+    path = tmp_path / f"{ex.module}.py"
+    path.write_text(answer)
+    res = runner.grade_exercise(ex, path, key_points=key_points)
     statuses = {k.status for k in res.key_points}
     assert "oom" in statuses and "passed" not in statuses, [(k.status, k.message) for k in res.key_points]

@@ -30,6 +30,23 @@ from tests.conftest import own_answer
 ALLOWLIST = "user+namespaces+allowlist"
 A3 = dataclasses.replace(catalog.get("A3"), call_timeout_s=5, import_timeout_s=20, timeout_s=60, memory_gib=2)
 WRONG = "return (1,)"  # every attempt answers wrong, then tries to make the check pass anyway
+# A3's answer runs in one process (its "do not call" rule): an attempt made of processes is refused
+# there, so it also runs on C1 (no rule), where they start, answering state_bytes wrong.
+C1 = dataclasses.replace(catalog.get("C1"), call_timeout_s=5, import_timeout_s=20, timeout_s=60, memory_gib=2)
+PROCESS_ATTEMPTS = ("allocate_across_processes", "fork_bomb", "half_a_frame_then_a_daemon")
+
+
+def _grade_on_c1(tmp_path, attempt: str, ex=C1):
+    """The attempt's ``broadcast_shape`` as C1's ``state_bytes``, the rest of C1 right."""
+    path = tmp_path / f"{C1.module}.py"
+    right = (ROOT / "solutions" / f"{C1.module}.py").read_text()
+    path.write_text(
+        right
+        + textwrap.dedent(ATTEMPTS[attempt])
+        + "\n\ndef state_bytes(*args):\n    return broadcast_shape((1,), (1,))\n"
+    )
+    return runner.grade_exercise(ex, path, key_points=("full_finetune_total",))
+
 
 ANSWER_PIPE = """
         import fcntl, os
@@ -439,6 +456,22 @@ def test_forged_observation_does_not_pass(tmp_path, attempt):
     assert fails_on is None or all(fails_on in k.message for k in res.key_points), _explain(res)
 
 
+# "Do not call" reached around the watch from inside the learner's process (issue 27 §1): the log
+# switched off, the worker's protocol taken over, a new process or program. Every answer comes from
+# the forbidden function; none may pass (sandbox.one_process_filter, Learner's report channel).
+UNWATCHED = sorted((ROOT / "tests" / "cheats" / "unwatched").glob("*.py"))
+P1 = dataclasses.replace(catalog.get("P1"), call_timeout_s=10, import_timeout_s=30, timeout_s=120)
+
+
+@pytest.mark.parametrize("path", UNWATCHED, ids=[p.stem for p in UNWATCHED])
+def test_the_watch_cannot_be_switched_off_from_inside(tmp_path, path, learners_left):
+    answer = tmp_path / "p1_causal_attention.py"
+    shutil.copy(path, answer)
+    res = runner.grade_exercise(P1, answer, key_points=("float32_matches_sdpa",), name_mistakes=False)
+    assert res.key_points and not any(k.passed for k in res.key_points), _explain(res)
+    assert not learners_left(), "learner processes left running"
+
+
 TARGETED = [
     ROOT / "grader/checks/test_a3_broadcast.py",
     ROOT / "grader/engine/plugin.py",
@@ -484,13 +517,16 @@ def learners_left(monkeypatch):
     return left
 
 
-@pytest.mark.parametrize("attempt", sorted(ATTEMPTS))
-def test_attempt_does_not_pass(tmp_path, attempt, learners_left):
+@pytest.mark.parametrize("attempt,where", [(a, "A3") for a in sorted(ATTEMPTS)] + [(a, "C1") for a in PROCESS_ATTEMPTS])
+def test_attempt_does_not_pass(tmp_path, attempt, where, learners_left):
     """The verdict and the clean-up; how long it took is make bench's business."""
     before = _fingerprint()
-    path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(ATTEMPTS[attempt]))
-    res = runner.grade_exercise(A3, path)
+    if where == "C1":
+        res = _grade_on_c1(tmp_path, attempt)
+    else:
+        path = tmp_path / "a3_broadcast.py"
+        path.write_text(textwrap.dedent(ATTEMPTS[attempt]))
+        res = runner.grade_exercise(A3, path)
     assert not any(k.passed for k in res.key_points), [(k.key_point, k.status, k.message) for k in res.key_points]
     assert _fingerprint() == before, "the grader's files changed"
     assert not learners_left(), "learner processes left running"
@@ -507,9 +543,7 @@ def test_a_learner_that_closes_its_channel_is_its_own_failure(tmp_path):
 
 @pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")
 def test_nothing_of_the_learner_survives(tmp_path, learners_left):
-    path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(ATTEMPTS["fork_bomb"]))
-    res = runner.grade_exercise(A3, path)
+    res = _grade_on_c1(tmp_path, "fork_bomb")
     assert {k.status for k in res.key_points} == {"timeout"}, _explain(res)  # the bomb went off
     assert not learners_left(), "learner processes left"
 
@@ -546,9 +580,7 @@ def test_writes_stay_in_the_work_folder(tmp_path):
 
 
 def test_memory_is_capped_for_all_the_learners_processes_together(tmp_path):
-    path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(ATTEMPTS["allocate_across_processes"]))
-    res = runner.grade_exercise(dataclasses.replace(A3, call_timeout_s=30), path)  # room on a loaded box
+    res = _grade_on_c1(tmp_path, "allocate_across_processes", dataclasses.replace(C1, call_timeout_s=30))  # loaded box
     assert {k.status for k in res.key_points} == {"oom"}, _explain(res)
     assert all("together exceeded the 2 GiB" in k.message for k in res.key_points), _explain(res)
 
@@ -1015,6 +1047,180 @@ def test_the_learner_cannot_make_namespaces_mounts_or_trace(tmp_path, start):
         "fork": 7,
         "subprocess": 0,
     }, seen
+
+
+ONE_PROCESS_PROBE = """
+    import ctypes, json, os, subprocess, threading
+    def probe():
+        libc = ctypes.CDLL(None, use_errno=True)
+        def refused(start):
+            try:
+                pid = start()
+            except OSError as exc:
+                return exc.errno == 1
+            if pid == 0:
+                os._exit(0)
+            return pid < 0 and ctypes.get_errno() == 1
+        t = threading.Thread(target=lambda: None)
+        t.start(); t.join()  # threads: a clone with CLONE_THREAD
+        return json.dumps({
+            "fork": refused(os.fork),
+            "vfork_syscall": refused(lambda: libc.syscall(58)),
+            "clone_sigchld": refused(lambda: libc.syscall(56, 17, 0, 0, 0, 0)),
+            "posix_spawn": refused(lambda: os.posix_spawn("/bin/true", ["true"], {})),
+            "subprocess": refused(lambda: subprocess.Popen(["/bin/true"]).pid),
+            "execve": refused(lambda: libc.execve(b"/bin/true", None, None)),
+            "thread": True,
+        })
+    """
+
+
+@pytest.mark.skipif(
+    not (sandbox.isolation_level().startswith("user+namespaces") and sandbox.one_process_filter()),
+    reason="needs root and libseccomp",
+)
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="raw syscall numbers of x86_64")
+@pytest.mark.parametrize("start", ["zygote", "fresh interpreter"])
+def test_a_rules_answer_runs_in_one_process(tmp_path, start):
+    """Under a "do not call" rule the kernel refuses every way to a new process or program (the
+    watch inside could be switched off there), forked from the zygote or a fresh interpreter."""
+    import json
+
+    from grader.course.do_not_call import rule_for
+    from grader.isolation import zygote
+    from grader.isolation.learner import Learner
+
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(ONE_PROCESS_PROBE))
+    handle = Learner(
+        "a3_broadcast",
+        path,
+        zygote=zygote.start("heavy") if start == "zygote" else None,
+        import_timeout_s=120,
+        forbidden=rule_for("A4"),  # a rule that forbids no library the probe uses
+    )
+    try:
+        seen = json.loads(handle.probe(timeout_s=60))
+    finally:
+        handle.close()
+    assert all(seen.values()), seen
+
+
+def _p1_learner(tmp_path, source: str):
+    from grader.course.do_not_call import rule_for
+    from grader.isolation import zygote
+    from grader.isolation.learner import Learner
+
+    path = tmp_path / "p1_causal_attention.py"
+    path.write_text(source)
+    return Learner("p1_causal_attention", path, zygote=zygote.start("heavy"), forbidden=rule_for("P1"))
+
+
+@pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")
+def test_another_process_is_seen_from_outside_without_the_filter(tmp_path, monkeypatch):
+    """Where libseccomp is missing the fork goes through: the check sees the learner's uid's other
+    process (this helper closed the watch's socket for children, so the watch reports nothing)."""
+    import torch
+
+    from grader.isolation.learner import LearnerForbidden
+
+    monkeypatch.setattr(sandbox, "one_process_filter", lambda: None)
+    source = (ROOT / "tests/cheats/unwatched/c_forked_child_closes_its_report_socket.py").read_text()
+    handle = _p1_learner(tmp_path, source)
+    try:
+        with pytest.raises(LearnerForbidden, match="started another process"):
+            handle.causal_attention(*(torch.randn(1, 2, 4, 8),) * 3, timeout_s=60)
+    finally:
+        handle.close()
+
+
+@pytest.mark.skipif(
+    not (sandbox.isolation_level().startswith("user+namespaces") and sandbox.one_process_filter()),
+    reason="needs root and libseccomp",
+)
+def test_a_filter_the_worker_did_not_load_is_seen_from_outside(tmp_path, monkeypatch):
+    """The check reads Seccomp_filters in /proc: a worker that never got its one-process filter
+    (here: passed under a name the worker does not read) fails, never runs unfiltered."""
+    import torch
+
+    from grader.inside import worker
+    from grader.isolation.learner import LearnerUnobserved
+
+    monkeypatch.setattr(worker, "SYSCALLS_ENV", "GRADER_SYSCALLS_UNREAD")
+    handle = _p1_learner(tmp_path, (ROOT / "solutions" / "p1_causal_attention.py").read_text())
+    try:
+        with pytest.raises(LearnerUnobserved, match="system-call filters"):
+            handle.causal_attention(*(torch.randn(1, 2, 4, 8),) * 3, timeout_s=60)
+    finally:
+        handle.close()
+
+
+def _frame(obj) -> bytes:
+    from grader.inside import codec
+
+    return codec.dumps(obj)
+
+
+def _reading(handle, reports: bytes | None, answers: bytes = b""):
+    """``handle`` reads reports (None: a pipe left open, empty) and answers from pipes holding these."""
+    ends = []
+    for name, sent in (("_reports", reports), ("_answers", answers)):
+        read, write = os.pipe()
+        os.write(write, sent or b"")
+        if sent is None:
+            ends.append(write)
+        else:
+            os.close(write)
+        setattr(handle, name, os.fdopen(read, "rb"))
+    return ends
+
+
+GOOD = _frame({"log": ["numpy.broadcast_shapes", "\0n"]})
+
+
+@pytest.mark.parametrize(
+    "reports,answers,why",
+    [
+        (b"", b"", "closed"),
+        (GOOD[:-3], b"", "closed or cut short"),  # truncated
+        (_frame(["\0n"]), b"", "not one the grader's watch writes"),
+        (_frame({"log": ["\0n"] * 40}), b"", "not one the grader's watch writes"),  # longer than any report
+        (_frame({"log": []}), b"", "switched off"),  # the proof never reached the log
+        (_frame({"log": ["torch.nn.functional.scaled_dot_product_attention", "\0other"]}), b"", "switched off"),
+        (None, b"", "did not come"),  # nothing, and the pipe kept open
+        (GOOD + GOOD, b"", "more came"),  # a report ahead of the worker's (forged, the real one behind it)
+        (GOOD, _frame({"ok": True, "value": 1}), "more came"),  # an answer ahead of the next request
+    ],
+    ids=["closed", "cut", "not a dict", "too long", "no proof", "wrong proof", "late", "report ahead", "answer ahead"],
+)
+def test_a_report_not_as_the_worker_sends_it_is_unobserved(reports, answers, why, monkeypatch):
+    """Silence is never "nothing called": a missing, late, cut, malformed or proofless report fails,
+    and so does a frame more than the worker writes."""
+    from grader.isolation import learner as L
+
+    monkeypatch.setattr(L, "REPORT_WAIT_S", 0.2)
+    handle = L.Learner.__new__(L.Learner)
+    left_open = _reading(handle, reports, answers)
+    try:
+        with pytest.raises(L.LearnerUnobserved, match=why):
+            handle._report("n", "answering f()")
+    finally:
+        for fd in left_open:
+            os.close(fd)
+        handle._reports.close()
+        handle._answers.close()
+
+
+def test_a_report_as_the_worker_sends_it_gives_its_findings():
+    from grader.isolation import learner as L
+
+    handle = L.Learner.__new__(L.Learner)
+    _reading(handle, GOOD)
+    try:
+        assert handle._report("n", "answering f()") == ["numpy.broadcast_shapes"]
+    finally:
+        handle._reports.close()
+        handle._answers.close()
 
 
 @pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")

@@ -23,7 +23,13 @@ A rule is plain data, every key optional::
      "forward_via_call": ["grader.given.char_model:GPT"],     # model.forward(x) instead of model(x)
      "source_names": ["scaled_dot_product_attention"],        # names the source scan looks for
      "source_modules": ["numpy"],                             # modules it may not import
-     "source_calls_without_args": ["read"]}                   # f.read(): the whole file at once
+     "source_calls_without_args": ["read"],                   # f.read(): the whole file at once
+     "processes": False}                                      # its answer runs in one process
+
+``processes: False`` is enforced from outside the learner's process: the kernel refuses it a new
+process or program (a seccomp filter, :func:`grader.isolation.sandbox.one_process_filter`) and the
+check sees its user id's processes; every other key is observed inside it, on trust
+(docs/security.md). Every rule here has it: a process of its own would answer unwatched.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from __future__ import annotations
 RULES: dict[str, dict] = {
     "P1": {
         "says": "Do not call F.scaled_dot_product_attention or torch.nn.MultiheadAttention yourself.",
+        "processes": False,
         "torch_functions": ["scaled_dot_product_attention", "multi_head_attention_forward"],
         "aten_ops": [
             "_scaled_dot_product",
@@ -61,6 +68,7 @@ RULES: dict[str, dict] = {
     },
     "A3": {
         "says": "Answer it for any two shapes, by the rules: do not call NumPy or torch to do it.",
+        "processes": False,
         "libraries": ["numpy", "torch"],  # while answering: importing them (a self-test) is fine
         "callables": [
             "numpy.broadcast_shapes",
@@ -84,12 +92,14 @@ RULES: dict[str, dict] = {
     },
     "A2": {
         "says": "by arithmetic: do not create tensors or arrays here (no torch, no numpy)",
+        "processes": False,
         "libraries": ["numpy", "torch"],
         "libraries_when": "always",  # "here": the module, its import included
         "source_modules": ["torch", "numpy"],
     },
     "A4": {
         "says": "do not call an optimizer, return nothing",
+        "processes": False,
         "optimizer_step": True,
     },
 }

@@ -7,8 +7,10 @@ environment (:data:`ENV`) and scans the learner's source itself (:mod:`grader.is
 
 :func:`install` runs in :mod:`grader.inside.worker`, from the rule in the environment, before
 the learner's module is imported. The worker runs the import and every answer inside
-:meth:`Watch.during`; what was called is in the answer's frame and
-:class:`grader.isolation.learner.Learner` turns it into a failure. Nothing it relies on is
+:meth:`Watch.during`; what was called goes in a report of its own, on a pipe of its own, with the
+proof the check asked for noted last through the same log (:func:`proof`), and
+:class:`grader.isolation.learner.Learner` turns a finding into a failure, and a report that did
+not come, or came without its proof, into one too. Nothing it relies on is
 thread-local: wrappers replace module attributes, library modules log who reads their
 attributes, the torch profiler records every operator of every thread, and each thread the
 learner starts gets the profile and trace hooks before its first line. A child the learner
@@ -22,7 +24,11 @@ types, arrays, tensors: in a variable, a global, a closure, a container) or runn
 operator. Importing it is not using it, unless ``libraries_when`` is ``always``; types are never
 replaced (a Cython module checks ``numpy.broadcast`` is a type when it is imported).
 
-What is still possible: ``ctypes``; a library object reached by ``object.__getattribute__`` and used
+All of this runs in the learner's process, so it is observed on trust: code that understands it
+can forge its report (docs/security.md lists what is enforced from outside instead: a rule's
+answer runs in one process, no new process or program, by the kernel's seccomp filter; a report
+that is missing, late, truncated or without its proof fails the key point). What is still
+possible: ``ctypes``; a library object reached by ``object.__getattribute__`` and used
 in one expression (no variable holds it: the scan reports ``__getattribute__``); a channel of its
 own to another process it started before a rule applies; or editing this module's state (the
 scan reports importing it). The checks still compare every answer with ground truth computed
@@ -42,6 +48,7 @@ import types
 from contextlib import ExitStack, contextmanager
 
 ENV = "GRADER_FORBIDDEN"  # the rule, as JSON, in the learner's environment (popped at install)
+NONCE_ENV = "GRADER_NONCE"  # the nonce of the import's report (a call's comes in its request)
 
 LEARNER, GRADER, TRANSPARENT = "learner", "grader", "transparent"  # a frame's owner; else a library's name
 _GRADER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -721,6 +728,11 @@ def _guard_forward(target: str, watch: Watch) -> None:
         return original(self, *args, **kwargs)
 
     cls.forward = forward
+
+
+def proof(nonce: str) -> str:
+    """What a report's log ends with for ``nonce``: no name a watch notes starts with NUL."""
+    return "\0" + nonce
 
 
 def install_from_env(learner_file: str | None = None, learner_module: str | None = None) -> Watch:

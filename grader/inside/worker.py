@@ -1,11 +1,15 @@
 """LEARNER-VISIBLE, the learner's process: it imports the learner's module and answers calls.
 
 Started by :class:`grader.isolation.learner.Learner` (exec'd, or forked by
-:mod:`grader.isolation.zygote`); never imported by a check. Requests and answers
+:mod:`grader.isolation.zygote`); a check imports only its constants. Requests and answers
 are :mod:`grader.inside.codec` frames on two inherited pipe fds, so whatever the learner's code
-prints goes to a log file instead of the channel.
+prints goes to a log file instead of the channel. Before each answer (the import's too) the
+watch's report goes on a third pipe: what its log holds, ending with the proof the check asked
+for (:func:`grader.inside.watch.proof` of the request's nonce), written through that log after
+the learner's code ran. A report that is missing, late, truncated or without its proof is, on
+the check's side, a key point the grader could not observe: never "nothing called".
 
-    python -m grader.inside.worker <request fd> <answer fd> <module name> <module file>
+    python -m grader.inside.worker <request fd> <answer fd> <report fd> <module name> <module file>
 
 The module file is a copy in the sandbox; the check side puts the learner's path back into
 messages (the original path is not given here: other folders are none of its business).
@@ -13,6 +17,7 @@ messages (the original path is not given here: other folders are none of its bus
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import importlib.util
 import os
@@ -23,6 +28,8 @@ from pathlib import Path
 from grader.inside import VISIBLE, codec, watch as _watch
 
 DRIVER_PREFIX = "grader.drivers."
+SYSCALLS_ENV = "GRADER_SYSCALLS"  # hex of a BPF program the check built (sandbox.one_process_filter)
+MAX_REPORTED = 32  # names per report: far below a pipe's buffer, which the check drains after the answer
 
 
 def forget_grader() -> None:
@@ -103,6 +110,32 @@ def _call(module, request: dict, watch=None):
     raise ValueError(f"unknown op {op!r}")
 
 
+def load_syscall_filter() -> None:
+    """The seccomp filter the check passed in the environment, before the learner's code runs:
+    the kernel keeps it for this process and every child, whatever that code does afterwards.
+    The check reads ``Seccomp_filters`` in /proc to see it loaded."""
+    program = bytes.fromhex(os.environ.pop(SYSCALLS_ENV, ""))
+    if not program:
+        return
+
+    class Program(ctypes.Structure):  # struct sock_fprog
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    code = ctypes.create_string_buffer(program, len(program))
+    fprog = Program(len(program) // 8, ctypes.addressof(code))
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) != 0:  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+        os._exit(71)  # never run the learner with less isolation than was promised
+
+
+def report(stream, watch, nonce: str) -> None:
+    """The watch's report for what just ran: its log, through which the proof of ``nonce`` is
+    noted last (a log the learner's code switched off loses the proof with the rest)."""
+    watch.note(_watch.proof(nonce))
+    log = watch.take()
+    codec.write(stream, {"log": [*log[:-1][: MAX_REPORTED - 1], *log[-1:]]})
+
+
 def apply_locale() -> None:
     """The locale of this process's environment, as an interpreter started in it sets it (a child
     forked from the zygote would keep the zygote's)."""
@@ -115,22 +148,22 @@ def apply_locale() -> None:
 
 
 def main(argv: list[str]) -> int:
-    req_fd, ans_fd, module_name, module_file = int(argv[0]), int(argv[1]), argv[2], argv[3]
+    req_fd, ans_fd, rep_fd, module_name, module_file = int(argv[0]), int(argv[1]), int(argv[2]), argv[3], argv[4]
     apply_locale()
     requests = os.fdopen(req_fd, "rb")
     answers = os.fdopen(ans_fd, "wb")
+    reports = os.fdopen(rep_fd, "wb")
     forget_grader()
     # What the exercise forbids, before the module can import it; the module's folder says which
     # code is the learner's, and what _call calls directly is the learner's doing.
     watch = _watch.install_from_env(module_file, module_name)
     _watch.boundary(_call)
+    nonce = os.environ.pop(_watch.NONCE_ENV, "")
+    load_syscall_filter()
     try:
         with watch.during("import"):
             module = _load(module_name, module_file)
         hello = {"ok": True}
-        hits = watch.take()
-        if hits:  # at import: every key point fails the same way
-            hello["forbidden"] = hits
     except BaseException as exc:  # noqa: BLE001 - SystemExit at import is a learner error too
         module = None
         hello = {
@@ -146,6 +179,7 @@ def main(argv: list[str]) -> int:
                 ),
             },
         }
+    report(reports, watch, nonce)  # at import: every key point fails the same way on a finding
     codec.write(answers, hello)
     while True:
         try:
@@ -153,26 +187,18 @@ def main(argv: list[str]) -> int:
         except EOFError:
             return 0
         if module is None:
+            report(reports, watch, str(request.get("nonce", "")))
             codec.write(answers, hello)
             continue
         try:
             with watch.during("answer"):
                 answer = {"ok": True, **_call(module, request, watch)}
-            frame = None
-        except BaseException as exc:  # noqa: BLE001
+            frame = codec.dumps(answer)
+        except BaseException as exc:  # noqa: BLE001 - whether it returned, raised or is not plain data
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            answer, frame = None, codec.dumps({"ok": False, "error": _describe(exc, module_file)})
-        hits = watch.take()
-        if hits:  # whether it returned or raised: the check side fails the key point
-            frame = codec.dumps({"ok": True, "value": None, "forbidden": hits})
-        elif frame is None:
-            try:
-                frame = codec.dumps(answer)
-            except BaseException as exc:  # noqa: BLE001 - not plain data
-                if isinstance(exc, KeyboardInterrupt):
-                    raise
-                frame = codec.dumps({"ok": False, "error": _describe(exc, module_file)})
+            frame = codec.dumps({"ok": False, "error": _describe(exc, module_file)})
+        report(reports, watch, str(request.get("nonce", "")))
         answers.write(frame)
         answers.flush()
 

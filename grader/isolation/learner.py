@@ -14,6 +14,7 @@ LearnerOutOfMemory  the process hit its memory cap ("exceeded 4 GiB")
 LearnerCrashed      the process died (os._exit, a signal, a segfault)
 LearnerBadOutput    the result is not plain data or is too large
 LearnerForbidden    it calls what the exercise forbids (:mod:`grader.course.do_not_call`)
+LearnerUnobserved   the watch's report did not come as the worker sends it (a LearnerForbidden)
 ==================  ===========================================================
 
 The last call of the current key point (request, answer, seconds) is kept as ``last_call``: the
@@ -23,16 +24,19 @@ against the exercise's known wrong answers.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import fcntl
 import json
 import os
+import secrets
 import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 import weakref
@@ -40,7 +44,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from grader.inside import codec, watch
+from grader.inside import codec, watch, worker
 from grader.isolation import files, procfs, sandbox as _sandbox, scan, zygote
 from grader.isolation.sandbox import ROOT, Sandbox, reference_visible
 
@@ -90,6 +94,20 @@ class LearnerBadOutput(LearnerError):
 
 class LearnerForbidden(LearnerError):
     status = "forbidden_call"
+
+
+class LearnerUnobserved(LearnerForbidden):
+    """The watch's report is missing, late, truncated, malformed or without the proof asked for:
+    the learner's code took over the channel or switched the watch off. Never "nothing called"."""
+
+    def __init__(self, what: str, why: str):
+        super().__init__(
+            f"the grader could not observe what your code called while {what}: {why}. A key point "
+            "counts only when the grader's watch reports on it."
+        )
+
+
+REPORT_WAIT_S = 2.0  # a report is in its pipe before its answer is: only a forged channel is late
 
 
 MEMORY_POLL_S = 0.1  # how often the memory of all the learner's processes is read, whatever the traffic
@@ -312,6 +330,7 @@ class Learner:
             inputs=Path(inputs) if inputs else None,
             reference_visible=visible,
             hidden=hidden,
+            one_process=bool(self.forbidden) and self.forbidden.get("processes") is False,
         )
         self._src = self._make_box()
         _LIVE.add(self)
@@ -360,6 +379,7 @@ class Learner:
             )
         req_r, req_w = os.pipe()
         ans_r, ans_w = os.pipe()
+        rep_r, rep_w = os.pipe()  # the watch's reports: a channel of their own (grader.inside.worker)
         out_r, out_w = os.pipe()
         try:
             fcntl.fcntl(out_w, fcntl.F_SETPIPE_SZ, 1 << 20)  # room for bursts between drains
@@ -370,7 +390,10 @@ class Learner:
             env.update(non_utf8_env(self.text_locale))
         if self.forbidden:
             env[watch.ENV] = json.dumps(self.forbidden)
+        nonce = env[watch.NONCE_ENV] = secrets.token_hex(16)
         sandbox = self._sandbox.params()  # the view, computed here: the child only mounts it
+        if sandbox["one_process_filter"]:
+            env[worker.SYSCALLS_ENV] = sandbox["one_process_filter"]
         try:
             if self.zygote is not None:  # forked from a process that has imported torch already
                 self._proc = zygote.spawn(
@@ -380,7 +403,7 @@ class Learner:
                     cwd=self._workdir,
                     env=env,
                     sandbox=sandbox,
-                    fds=(req_r, ans_w, out_w),
+                    fds=(req_r, ans_w, rep_w, out_w),
                 )
             else:
                 self._proc = subprocess.Popen(
@@ -390,10 +413,11 @@ class Learner:
                         "grader.inside.worker",
                         str(req_r),
                         str(ans_w),
+                        str(rep_w),
                         self.module_name,
                         str(self._src),
                     ],
-                    pass_fds=(req_r, ans_w),
+                    pass_fds=(req_r, ans_w, rep_w),
                     stdin=subprocess.DEVNULL,
                     stdout=out_w,
                     stderr=out_w,
@@ -404,20 +428,62 @@ class Learner:
                 )
         except BaseException:
             os.close(out_r)
+            os.close(rep_r)
             raise
         finally:
             os.close(req_r)
             os.close(ans_w)
+            os.close(rep_w)
             os.close(out_w)
         self._output = _OutputTail(out_r)
         self._requests = os.fdopen(req_w, "wb")
         self._answers = os.fdopen(ans_r, "rb")
+        self._reports = os.fdopen(rep_r, "rb")
         # Importing torch takes a while; the import gets its own, longer budget.
+        what = f"importing {self.shown_as.name}"
         hello = self._receive(self.import_timeout_s, "importing your module")
+        hits = self._report(nonce, what)
         if not hello["ok"]:
             raise self._error(hello["error"])
-        if hello.get("forbidden"):
-            raise self._forbidden(hello["forbidden"], f"importing {self.shown_as.name}")
+        self._check_filters(what)
+        if hits:
+            raise self._forbidden(hits, what)
+
+    def _report(self, nonce: str, what: str) -> list[str]:
+        """The watch's report on what just ran (the worker wrote it before the answer): the names
+        it logged. No report in time, a malformed one, or one without ``nonce``'s proof noted last
+        through the log: :class:`LearnerUnobserved`."""
+        stream = _DeadlineReader(
+            self._reports,
+            time.monotonic() + REPORT_WAIT_S,
+            lambda: LearnerUnobserved(what, "its report did not come with the answer"),
+        )
+        try:
+            report = codec.read(stream, 1 << 20)
+        except EOFError:
+            raise LearnerUnobserved(what, "its report channel was closed or cut short") from None
+        except codec.CodecError:
+            raise LearnerUnobserved(what, "its report is not one the grader's watch writes") from None
+        log = report.get("log") if isinstance(report, dict) else None
+        if not isinstance(log, list) or not all(isinstance(h, str) for h in log) or len(log) > worker.MAX_REPORTED:
+            raise LearnerUnobserved(what, "its report is not one the grader's watch writes")
+        if not log or log[-1] != watch.proof(nonce):
+            raise LearnerUnobserved(
+                what, "its log did not record what the grader noted in it (the watch was switched off)"
+            )
+        for stream in (self._answers, self._reports):  # one answer, one report: never a frame ahead
+            pending = array.array("i", [0])
+            fcntl.ioctl(stream.fileno(), termios.FIONREAD, pending)
+            if pending[0]:
+                raise LearnerUnobserved(what, "more came on its channel than the grader's worker writes")
+        return log[:-1]
+
+    def _check_filters(self, what: str) -> None:
+        """The seccomp filters promised are in the kernel, read from outside the learner's process."""
+        held = procfs.seccomp_filters(self._proc.pid)
+        expected = self._sandbox.filters_expected()
+        if held is not None and held < expected:
+            raise LearnerUnobserved(what, f"its process holds {held} system-call filters, not {expected}")
 
     def reset(self) -> None:
         """Forget a previous timeout/crash; the next call starts a fresh process if needed."""
@@ -517,7 +583,7 @@ class Learner:
             pass
         proc.wait()
         self._sandbox.sweep()  # whatever it started, in any session
-        for f in (self._requests, self._answers):
+        for f in (self._requests, self._answers, self._reports):
             try:
                 f.close()
             except OSError:
@@ -555,13 +621,23 @@ class Learner:
                     raise
             if time.monotonic() - self._memory_checked >= MEMORY_POLL_S:  # between calls too
                 self._check_memory(what)
-            frame = codec.dumps(request)
-            self._requests.write(frame)
+            frame = codec.dumps(request)  # what the call is, for note_answer: the nonce aside
+            nonce = secrets.token_hex(16)  # the proof its report must carry: unknown before it is sent
+            self._requests.write(codec.dumps({**request, "nonce": nonce}))
             self._requests.flush()
             answer = self._receive(timeout_s or self.call_timeout_s, what)
+            hits = self._report(nonce, f"answering {what}")
         except LearnerError as exc:
             if isinstance(
-                exc, (LearnerTimeout, LearnerCrashed, LearnerImportError, LearnerBadOutput, LearnerOutOfMemory)
+                exc,
+                (
+                    LearnerTimeout,
+                    LearnerCrashed,
+                    LearnerImportError,
+                    LearnerBadOutput,
+                    LearnerOutOfMemory,
+                    LearnerForbidden,  # raised here: unobserved, or another process (never a finding)
+                ),
             ):
                 self._kill()
                 self._dead = exc
@@ -573,6 +649,8 @@ class Learner:
             raise exc from None
         self.last_call["seconds"] = time.monotonic() - started
         self.recent_calls = [*self.recent_calls[-7:], self.last_call]
+        if hits:  # whether it returned or raised: the key point fails
+            raise self._forbidden(hits, f"answering {what}")
         if not answer["ok"]:
             error = self._error(answer["error"])
             self.last_call["raised"] = getattr(error, "type_name", error.status)
@@ -585,8 +663,6 @@ class Learner:
             note_answer(self._who + frame, what, b"value" + codec.dumps(answer["value"]))
         except codec.CodecError:  # decoded from the wire, so it encodes; never fail a call on the note
             pass
-        if answer.get("forbidden"):
-            raise self._forbidden(answer["forbidden"], f"answering {what}")
         self.last_call["value"] = answer["value"]
         return answer["value"]
 
@@ -627,6 +703,12 @@ class Learner:
         self._memory_checked = time.monotonic()
         if self._proc is None:
             return
+        if self._sandbox.one_process and self._sandbox.privileged and self._sandbox.others(self._proc.pid):
+            # what the one-process filter refuses, seen from outside too (where libseccomp is missing)
+            raise LearnerForbidden(
+                f"{what}: your code started another process, which "
+                f"{self.forbidden.get('exercise', 'this exercise')} does not allow: its answer runs in one process"
+            )
         used = self._sandbox.memory_in_use(self._proc.pid)
         if used > self._sandbox.memory_bytes:
             raise LearnerOutOfMemory(
@@ -661,6 +743,11 @@ class Learner:
         # The learner's process loads a copy; messages name the learner's own file.
         err = {k: v.replace(str(self._src), str(self.shown_as)) if isinstance(v, str) else v for k, v in err.items()}
         kind, tb = err["kind"], err.get("traceback", "")
+        if self._sandbox.one_process and err.get("type") == "PermissionError":  # most likely the filter's refusal
+            err["message"] += (
+                f" ({self.forbidden.get('exercise', 'this exercise')}'s answer runs in one process: "
+                "the grader refuses it a new process or program)"
+            )
         if kind == "import":
             return LearnerImportError(f"{self.shown_as.name} does not import: {err['type']}: {err['message']}", tb)
         if kind == "not_implemented":

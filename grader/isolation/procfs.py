@@ -29,6 +29,16 @@ def status(pid: int | str) -> dict[str, int]:
     return out
 
 
+def seccomp_filters(pid: int | str) -> int | None:
+    """How many seccomp filters the kernel holds for the process (``Seccomp_filters``, Linux 5.9+;
+    None on an older kernel)."""
+    for line in _read(pid, "status").splitlines():
+        key, _, value = line.partition(":")
+        if key == "Seccomp_filters":
+            return int(value)
+    return None
+
+
 def _stat_fields(pid: int | str) -> list[str]:
     text = _read(pid, "stat")
     return text[text.rindex(")") + 2 :].split()  # the name may hold spaces and ")": field 3 on

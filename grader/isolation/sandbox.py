@@ -20,6 +20,9 @@ empty tmpfs holding exactly :meth:`Sandbox.view`:
 Nothing else: no other copy of the project, no other user's files, no results or report path,
 no checks, no course/engine/isolation/quiz/reports/classroom code. A full work folder fills its own tmpfs only.
 
+Under a "do not call" rule (``processes: False``) the worker also loads :func:`one_process_filter`
+before the learner's import: no new process or program, which the check confirms in /proc.
+
 Where the kernel refuses ``pivot_root``, the older blocklist view instead (the project
 read-only, the checks, solutions, git objects and caches covered, the shared writable folders
 read-only) and :func:`isolation_level` says so. The learner's processes together are held to
@@ -100,9 +103,7 @@ class _ArgCmp(ctypes.Structure):  # struct scmp_arg_cmp
 
 
 @functools.cache
-def _syscall_filter():
-    """libseccomp's filter context, built once in the process that forks learners (the child
-    only loads it); None where libseccomp is missing."""
+def _libseccomp():
     try:
         lib = ctypes.CDLL("libseccomp.so.2", use_errno=True)
     except OSError:
@@ -118,19 +119,68 @@ def _syscall_filter():
         ctypes.POINTER(_ArgCmp),
     ]
     lib.seccomp_load.argtypes = [ctypes.c_void_p]
-    ctx = lib.seccomp_init(_SCMP_ACT_ALLOW)
+    lib.seccomp_export_bpf.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    return lib
+
+
+def _new_filter(rules) -> tuple | None:
+    """``(lib, ctx)``: a libseccomp context that allows every call but ``rules``, each
+    ``(name, errno, *argument comparisons)``; None where libseccomp is missing or refuses one."""
+    lib = _libseccomp()
+    ctx = lib.seccomp_init(_SCMP_ACT_ALLOW) if lib is not None else None
     if not ctx:
         return None
 
-    def deny(name: str, errno: int = _EPERM, *cmp: _ArgCmp) -> bool:
+    def deny(name: str, errno: int, *cmp: _ArgCmp) -> bool:
         nr = lib.seccomp_syscall_resolve_name(name.encode())
         args = (_ArgCmp * len(cmp))(*cmp) if cmp else None
         return nr < 0 or lib.seccomp_rule_add_array(ctx, 0x00050000 | errno, nr, len(cmp), args) == 0
 
-    ok = all(deny(name) for name in DENIED_SYSCALLS)
-    ok &= all(deny("clone", _EPERM, _ArgCmp(0, _SCMP_CMP_MASKED_EQ, flag, flag)) for flag in _CLONE_NAMESPACES)
-    ok &= deny("clone3", _ENOSYS)  # its flags sit behind a pointer: ENOSYS makes libc fall back to clone
-    return (lib, ctx) if ok else None
+    return (lib, ctx) if all([deny(*rule) for rule in rules]) else None
+
+
+@functools.cache
+def _syscall_filter():
+    """The filter of every learner process, built once in the process that forks learners (the
+    child only loads it); None where libseccomp is missing."""
+    return _new_filter(
+        [
+            *((name, _EPERM) for name in DENIED_SYSCALLS),
+            *(("clone", _EPERM, _ArgCmp(0, _SCMP_CMP_MASKED_EQ, flag, flag)) for flag in _CLONE_NAMESPACES),
+            ("clone3", _ENOSYS),  # its flags sit behind a pointer: ENOSYS makes libc fall back to clone
+        ]
+    )
+
+
+# An answer that must run in one process (a "do not call" rule's: grader.course.do_not_call):
+# no new process (fork, vfork, a clone that is not a thread: posix_spawn, raw syscalls) and no new
+# program. Loaded by the worker before the learner's module is imported (the exec'd path needs
+# its own execve first): irrevocable, whatever the learner's code does to the process after.
+ONE_PROCESS_SYSCALLS = ("execve", "execveat", "fork", "vfork")
+_CLONE_THREAD = 0x00010000
+
+
+@functools.cache
+def one_process_filter() -> bytes | None:
+    """The one-process filter as a BPF program (``struct sock_filter`` array) the worker loads
+    (:func:`grader.inside.worker.load_syscall_filter`); None where libseccomp is missing."""
+    made = _new_filter(
+        [
+            *((name, _EPERM) for name in ONE_PROCESS_SYSCALLS),
+            ("clone", _EPERM, _ArgCmp(0, _SCMP_CMP_MASKED_EQ, _CLONE_THREAD, 0)),
+        ]
+    )
+    if made is None:
+        return None
+    lib, ctx = made
+    fd = os.memfd_create("one-process-filter")
+    try:
+        if lib.seccomp_export_bpf(ctx, fd) != 0:
+            return None
+        os.lseek(fd, 0, os.SEEK_SET)
+        return os.read(fd, 1 << 20)
+    finally:
+        os.close(fd)
 
 
 def syscall_filter_available() -> bool:
@@ -192,8 +242,10 @@ class Sandbox:
         inputs: Path | None = None,
         reference_visible: bool = False,
         hidden: list[Path] = (),
+        one_process: bool = False,
     ):
         self.memory_bytes = memory_bytes
+        self.one_process = one_process  # no new process or program (one_process_filter)
         self.privileged = os.geteuid() == 0
         # Each learner process of a check gets its own uid, so sweeping one spares the others.
         slot, Sandbox._next_slot = Sandbox._next_slot % SLOTS, Sandbox._next_slot + 1
@@ -254,8 +306,14 @@ class Sandbox:
             "view": self.view() if self.privileged else [],
             "blocklist": [str(p) for p in self._blocklist_hidden()] if self.privileged else [],
             "syscall_filter": self.privileged and syscall_filter_available(),
+            "one_process_filter": (one_process_filter() or b"").hex() if self.one_process else "",
         }
         return self._frozen
+
+    def filters_expected(self) -> int:
+        """How many seccomp filters the learner's process holds once its worker started (after
+        :meth:`params`): the sandbox's, then the one-process filter its worker loads."""
+        return int(bool(self._frozen["syscall_filter"])) + int(bool(self._frozen["one_process_filter"]))
 
     @classmethod
     def from_params(cls, params: dict) -> Sandbox:

@@ -8,7 +8,7 @@ child that sets up the same sandbox (:class:`grader.isolation.sandbox.Sandbox`) 
 :func:`grader.inside.worker.main` on the learner's module, as the exec'd path does.
 
 A check process asks over a unix socket in a folder only the grader's user can enter, passing
-the learner's pipe ends (requests, answers, its stdout and stderr) as file descriptors. The
+the learner's pipe ends (requests, answers, the watch's reports, its stdout and stderr) as file descriptors. The
 zygote runs with the learner's minimal environment (a forked child's /proc/self/environ is
 the zygote's); the modules of the grader a child inherits in ``sys.modules`` are forgotten
 before the learner's module is imported (:func:`grader.inside.worker.forget_grader`). The connection lives as long as
@@ -32,6 +32,7 @@ import threading
 from pathlib import Path
 
 _MAX_REQUEST = 1 << 20
+_FDS = 4  # a learner's pipe ends: requests, answers, reports, output
 PRELOAD = {
     "light": ("numpy",),
     "heavy": (
@@ -71,9 +72,9 @@ class Spawned:
 
 
 def spawn(
-    path: str, *, module_name: str, module_file: str, cwd: str, env: dict, sandbox: dict, fds: tuple[int, int, int]
+    path: str, *, module_name: str, module_file: str, cwd: str, env: dict, sandbox: dict, fds: tuple[int, ...]
 ) -> Spawned:
-    """Fork a learner's process from the zygote at ``path``; ``fds`` = (requests, answers, output)."""
+    """Fork a learner's process from the zygote at ``path``; ``fds`` = (requests, answers, reports, output)."""
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     conn.connect(path)
     request = {
@@ -164,13 +165,13 @@ def _child(request: dict, fds: list[int]) -> None:
 
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        req_fd, ans_fd, out_fd = fds
+        req_fd, ans_fd, rep_fd, out_fd = fds
         os.dup2(out_fd, 1)
         os.dup2(out_fd, 2)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         for fd in map(int, os.listdir("/proc/self/fd")):  # the zygote's sockets are none of its business
-            if fd > 2 and fd not in (req_fd, ans_fd):
+            if fd > 2 and fd not in (req_fd, ans_fd, rep_fd):
                 try:
                     os.close(fd)
                 except OSError:
@@ -189,7 +190,7 @@ def _child(request: dict, fds: list[int]) -> None:
         Sandbox.from_params(request["sandbox"]).preexec()
         sys.argv = ["grader.inside.worker"]
         sys.modules["__main__"] = worker  # as under ``python -m grader.inside.worker``, not the zygote
-        code = worker.main([str(req_fd), str(ans_fd), request["module_name"], request["module_file"]])
+        code = worker.main([str(req_fd), str(ans_fd), str(rep_fd), request["module_name"], request["module_file"]])
     except BaseException:  # noqa: BLE001 - the learner's process must end here, whatever happened
         import traceback
 
@@ -258,10 +259,10 @@ def serve(path: str, kind: str) -> None:
                     pass
                 continue
             try:
-                msg, fds, _, _ = socket.recv_fds(conn, _MAX_REQUEST, 3)
+                msg, fds, _, _ = socket.recv_fds(conn, _MAX_REQUEST, _FDS)
             except OSError:
                 msg, fds = b"", []
-            if not msg or len(fds) != 3:
+            if not msg or len(fds) != _FDS:
                 for fd in fds:
                     os.close(fd)
                 waiting.pop(conn)

@@ -1,5 +1,5 @@
 """A3: a helper process forked at import (when importing numpy is allowed) answers every call with
-numpy.broadcast (named by char codes): a forked child's use counts, whenever it was forked."""
+numpy.broadcast (named by char codes): the fork is refused, whenever it is tried."""
 import os
 import numpy as _np
 

@@ -1,4 +1,4 @@
-"""P1: the fused kernel in a forked child (multiprocessing, fork): the child keeps the watch and reports."""
+"""P1: the fused kernel in a forked child (multiprocessing, fork): refused, the answer runs in one process."""
 import multiprocessing as mp
 import torch.nn.functional as F
 _N = "".join(map(chr, [115, 99, 97, 108, 101, 100, 95, 100, 111, 116, 95, 112, 114, 111, 100, 117, 99, 116, 95, 97, 116, 116, 101, 110, 116, 105, 111, 110]))
