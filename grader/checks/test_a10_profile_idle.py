@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from grader.checks.support.checking import as_number, as_str, expect_equal, expect_raises, fail
 from grader.checks.truth.profiled_steps import LABELS, SetupUnclear, profile_step, reference_view
+from grader.i18n import _
 
 
 # ------------------------------------------------------------------ key points
@@ -26,10 +27,10 @@ def test_idle_fraction(learner, wall, busy):
         got, what = _idle(learner, w, d)
         expected = 1 - d / w
         if not math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-9):  # float32 arithmetic is right too
-            fail(what, expected, got, hint="idle = 1 - device / wall, a fraction: 300 ms wall, 90 ms device -> 0.7")
+            fail(what, expected, got, hint=_("idle = 1 - device / wall, a fraction: 300 ms wall, 90 ms device -> 0.7"))
     got, what = _idle(learner, wall, wall * 1.5)
-    expect_equal(got, 0.0, what + " (device time above wall time)", hint="the device cannot be idle less than never")
-    with expect_raises("ValueError", "idle_fraction(wall_ms=0.0, device_ms=1.0) must raise ValueError"):
+    expect_equal(got, 0.0, what + " (device time above wall time)", hint=_("the device cannot be idle less than never"))
+    with expect_raises("ValueError", _("idle_fraction(wall_ms=0.0, device_ms=1.0) must raise ValueError")):
         learner.idle_fraction(0.0, 1.0)
 
 
@@ -47,7 +48,7 @@ def test_device_time_from_ops(learner, batch, seq, seed):
                 what,
                 f"{expected:.3f} ms",
                 f"{got:.3f} ms",
-                hint="add up self times: a total (inclusive) time repeats the time of the ops it called",
+                hint=_("add up self times: a total (inclusive) time repeats the time of the ops it called"),
             )
 
 
@@ -61,7 +62,7 @@ def test_classifies_real_profiles(learner, batch, seq, seed):
             with learner.paused():
                 summary = profile_step(kind, batch, seq, seed, frozen=frozen)
         except SetupUnclear as e:  # nothing to judge the learner on: re-graded next time
-            pytest.skip(f"not verifiable this time: {e}")
+            pytest.skip(_("not verifiable this time: {e}", e=e))
         idle, share = reference_view(summary["ops"], summary["wall_ms"])
         steps = "two training steps of a head on a frozen base" if frozen else "two training steps"
         what = (
@@ -69,7 +70,7 @@ def test_classifies_real_profiles(learner, batch, seq, seed):
         )
         got = as_str(learner.classify_step(summary), what)
         if got not in LABELS:
-            fail(f"{what} must be one of {LABELS}", kind, got)
+            fail(_("{what} must be one of {LABELS}", what=what, LABELS=LABELS), kind, got)
         expect_equal(
             got,
             kind,

@@ -25,19 +25,23 @@ from hypothesis import given, settings
 from grader.checks.support import strategies
 from grader.checks.support.checking import expect_equal, expect_own_process, fail
 from grader.checks.truth.streaming import MB, expected_counts, generate, generate_mb, measured_factor
+from grader.i18n import _
 from grader.isolation.learner import Learner, LearnerCrashed, LearnerImportError, LearnerOutOfMemory, LearnerRaised
 
 
 def check_counts(got, path, min_chars: int, what: str) -> None:
     expected = expected_counts(path, min_chars)
     if type(got) is not dict:
-        fail(what, expected, got, "return a dict with read, kept, unique, chars")
+        fail(what, expected, got, _("return a dict with read, kept, unique, chars"))
     expect_equal(
         {k: got.get(k) for k in expected},
         expected,
         what,
-        hint="read skips blank lines; keep_long keeps len(text) >= min_chars (characters); "
-        "dedupe on text, first occurrence wins; chars sums the unique texts",
+        hint=_(
+            "read skips blank lines; keep_long keeps len(text) >= min_chars "
+            "(characters); dedupe on text, first occurrence wins; chars sums the "
+            "unique texts"
+        ),
     )
 
 
@@ -78,9 +82,11 @@ def test_pipeline_counts(learner, non_utf8_learner, shared_tmp_path, corpus):
             where,
             expected_counts(path, corpus["min_chars"]),
             f"{exc.type_name}: {exc.raw_message[:200]}",
-            hint="open() without encoding= decodes with the machine's locale encoding, not UTF-8: the file is UTF-8, "
-            "say so / 不写 encoding= 的 open() 按本机区域设置的编码解码（中文 Windows 上是 GBK），"
-            '而文件是 UTF-8：写明 encoding="utf-8"',
+            hint=_(
+                "open() without encoding= decodes with the machine's locale encoding, "
+                "not UTF-8: the file is UTF-8, say so / 不写 encoding= 的 open() "
+                '按本机区域设置的编码解码（中文 Windows 上是 GBK），而文件是 UTF-8：写明 encoding="utf-8"'
+            ),
         )
     check_counts(got, path, corpus["min_chars"], where)
 
@@ -129,7 +135,7 @@ def idle_worker_status(folder, like) -> dict:
 def pipeline_peaks(handle, path, min_chars: int, what: str) -> dict:
     """restart -> a cheap call (imports the module) -> VmPeak/VmHWM -> pipeline -> VmPeak/VmHWM."""
     if not isinstance(handle, Learner):  # grader bench's in-process baseline: nothing to measure
-        pytest.skip("memory is measured from outside the learner's process only")
+        pytest.skip(_("memory is measured from outside the learner's process only"))
     handle.restart()
     handle.count_stats([])
     before = vm_status(handle)
@@ -159,14 +165,31 @@ def test_peak_vs_file_size(learner, outside_processes, shared_tmp_path, seed, co
         above_idle = big[key] - idle[key]
         if growth > grown / 8 or above_idle > sizes[BIG_MB] / 4:
             fail(
-                f"{name} of your process, read from /proc outside it, running pipeline on a 1 MB and a "
-                f"{BIG_MB} MB file (same 800 distinct texts)",
-                f"the {BIG_MB} MB run's peak <= the 1 MB run's + {grown / 8 / MB:.1f} MB and <= an idle "
-                f"worker's ({idle[key] / MB:.1f} MB) + {sizes[BIG_MB] / 4 / MB:.1f} MB",
-                f"1 MB file: {small[key] / MB:.1f} MB, {BIG_MB} MB file: {big[key] / MB:.1f} MB "
-                f"(before the call: {runs[BIG_MB]['before'][key] / MB:.1f} MB)",
-                "iterate over the file line by line and chain generators; keep only the hash set of "
-                "distinct texts, never a list of lines or records",
+                _(
+                    "{name} of your process, read from /proc outside it, running pipeline on "
+                    "a 1 MB and a {BIG_MB} MB file (same 800 distinct texts)",
+                    name=name,
+                    BIG_MB=BIG_MB,
+                ),
+                _(
+                    "the {BIG_MB} MB run's peak <= the 1 MB run's + {value:.1f} MB and <= an "
+                    "idle worker's ({value2:.1f} MB) + {value3:.1f} MB",
+                    BIG_MB=BIG_MB,
+                    value=grown / 8 / MB,
+                    value2=idle[key] / MB,
+                    value3=sizes[BIG_MB] / 4 / MB,
+                ),
+                _(
+                    "1 MB file: {value:.1f} MB, {BIG_MB} MB file: {value2:.1f} MB (before the call: {value3:.1f} MB)",
+                    value=small[key] / MB,
+                    BIG_MB=BIG_MB,
+                    value2=big[key] / MB,
+                    value3=runs[BIG_MB]["before"][key] / MB,
+                ),
+                _(
+                    "iterate over the file line by line and chain generators; keep only the "
+                    "hash set of distinct texts, never a list of lines or records"
+                ),
             )
 
 
@@ -183,7 +206,7 @@ def test_runs_under_rlimit(learner, outside_processes, shared_tmp_path, seed):
     cap = idle["VmPeak"] + budget
     small = outside_processes(memory_gib=cap / 2**30)
     if not isinstance(small, Learner):  # grader bench's in-process baseline: no limit to set
-        pytest.skip("the address-space limit is set on the learner's own process only")
+        pytest.skip(_("the address-space limit is set on the learner's own process only"))
     what = (
         f"pipeline on a {size / MB:.1f} MB file with RLIMIT_AS = an idle worker's peak address space "
         f"{idle['VmPeak'] / MB:.0f} MB + {budget / MB:.1f} MB"
@@ -195,7 +218,7 @@ def test_runs_under_rlimit(learner, outside_processes, shared_tmp_path, seed):
             what,
             "counts",
             str(exc),
-            "a streaming pipeline needs a few MB whatever the file size; something holds the file",
+            _("a streaming pipeline needs a few MB whatever the file size; something holds the file"),
         )
     check_counts(got, path, 10, what)
 
@@ -216,14 +239,22 @@ def test_fits_in_memory(learner, file_gb, u_low, u_high):
     for f_gb, ram_gb, expected in cases:
         got = learner.fits_in_memory(f_gb, ram_gb)
         if type(got) is not bool:
-            fail(f"fits_in_memory({f_gb:g}, {ram_gb:g}) must return a bool", "True or False", got)
+            fail(
+                _("fits_in_memory({f_gb:g}, {ram_gb:g}) must return a bool", f_gb=f_gb, ram_gb=ram_gb),
+                _("True or False"),
+                got,
+            )
         expect_equal(
             got,
             expected,
             f"fits_in_memory(file_gb={f_gb:.4g}, ram_gb={ram_gb:.4g})",
-            hint=f"the list peak measured here is {factor:.2f}x the file, so it needs ~{f_gb * factor:.4g} GB;"
-            f" "
-            "a list of json.loads'd records peaks at ~5x the file size (part 1: 5.3x)",
+            hint=_(
+                "the list peak measured here is {factor:.2f}x the file, so it needs "
+                "~{value:.4g} GB; a list of json.loads'd records peaks at ~5x the file "
+                "size (part 1: 5.3x)",
+                factor=factor,
+                value=f_gb * factor,
+            ),
         )
 
 

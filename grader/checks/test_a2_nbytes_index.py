@@ -10,6 +10,7 @@ from hypothesis.extra import numpy as hnp
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_shape, expect_equal, fail
 from grader.checks.truth import meta_tensors
+from grader.i18n import _
 
 COURSE_SHAPE = (16, 512, 1024)  # x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)
 ALL = slice(None)
@@ -49,7 +50,7 @@ def _check_index(learner, shape, index, hint=""):
     want = meta_tensors.index_shape(shape, index)
     what = f"index_shape({shape}, {index!r}), i.e. {_show(index)}"
     got = as_shape(learner.index_shape(shape, index), what)
-    expect_equal(got, want, f"shape of {_show(index)} for x of shape {shape}", hint=hint)
+    expect_equal(got, want, _("shape of {_show} for x of shape {shape}", _show=_show(index), shape=shape), hint=hint)
 
 
 @settings(max_examples=15)
@@ -96,7 +97,7 @@ def test_slice_shape(learner, shape, data):
             hint = "a slice never removes its dimension, even when it selects one element or none"
         else:
             hint = f"a slice's length is len(range(*s.indices(n))): mind the step and clamping; here {want[i]}"
-        fail(f"shape of {_show(index)} for x of shape {shape}", want, got, hint)
+        fail(_("shape of {_show} for x of shape {shape}", _show=_show(index), shape=shape), want, got, hint)
 
 
 @given(

@@ -27,6 +27,7 @@ from hypothesis import given, settings, strategies as st
 from grader.checks.support.checking import as_str, expect_equal, expect_raises, fail
 from grader.checks.truth.first_loss import SMALL, real_first_loss, uniform_loss
 from grader.checks.truth.loop_trace import LINES, real_trace
+from grader.i18n import _
 
 OK_GAP, FAR_GAP = 0.4, 2.5  # nats from ln V: what a fresh init gives (the course's 5.07 is +0.22; the shipped
 # one, PyTorch's own init, measured +0.01 .. +0.31 over 300 seeds on 16 x 16 targets), and clearly not
@@ -61,15 +62,21 @@ def test_first_loss_verdict(learner, seed, scale, drawn):
         expect_equal(
             got,
             want,
-            f"first_loss_verdict for the real first loss {real:.3f} of a char GPT with {label}",
-            hint=f"compare with ln V (ln 128 = {ln_v:.2f}): well above it means the logits start too large",
+            _(
+                "first_loss_verdict for the real first loss {real:.3f} of a char GPT with {label}",
+                real=real,
+                label=label,
+            ),
+            hint=_(
+                "compare with ln V (ln 128 = {ln_v:.2f}): well above it means the logits start too large", ln_v=ln_v
+            ),
         )
     loss, vocab, want = drawn
     expect_equal(
         learner.first_loss_verdict(loss, vocab),
         want,
         f"first_loss_verdict({loss}, {vocab})",
-        hint=f"ln V = {uniform_loss(vocab):.4g}",
+        hint=_("ln V = {uniform_loss:.4g}", uniform_loss=uniform_loss(vocab)),
     )
 
 
@@ -96,11 +103,13 @@ def _shape_cases(draw):
 @given(_shape_cases())
 def test_shape_guard(learner, cases):
     good, (lg, lb) = cases
-    expect_equal(learner.check_loss_shapes(good[0], good[1]), None, f"check_loss_shapes{good} (matching shapes)")
+    expect_equal(
+        learner.check_loss_shapes(good[0], good[1]), None, _("check_loss_shapes{good} (matching shapes)", good=good)
+    )
     logits, labels = torch.zeros(lg), torch.zeros(lb, dtype=torch.long)
     if lg[:-1] != lb and logits.numel() // lg[-1] == labels.numel():
         F.cross_entropy(logits.view(-1, lg[-1]), labels.view(-1))  # the premise: torch runs it silently
-    with expect_raises("ValueError", f"check_loss_shapes({lg}, {lb}) must raise ValueError"):
+    with expect_raises("ValueError", _("check_loss_shapes({lg}, {lb}) must raise ValueError", lg=lg, lb=lb)):
         learner.check_loss_shapes(lg, lb)
 
 
@@ -138,7 +147,7 @@ def test_missing_line(learner, seed, order, two):
         expect_equal(
             got,
             missing,
-            f"missing_line on a real run with {missing!r} removed: {trace}",
+            _("missing_line on a real run with {missing} removed: {trace}", missing=repr(missing), trace=trace),
             hint=trace_sign(missing, trace),
         )
     # Two lines missing: either one is a line that was left out.
@@ -146,10 +155,15 @@ def test_missing_line(learner, seed, order, two):
     got = as_str(learner.missing_line(trace), "missing_line(trace)")
     if got not in two:
         fail(
-            f"missing_line on a real run with both {two[0]!r} and {two[1]!r} removed: {trace}",
+            _(
+                "missing_line on a real run with both {two} and {two2} removed: {trace}",
+                two=repr(two[0]),
+                two2=repr(two[1]),
+                trace=trace,
+            ),
             f"{two[0]!r} or {two[1]!r}",
             repr(got),
-            hint="each missing line leaves its own sign in the trace, whatever else is missing too",
+            hint=_("each missing line leaves its own sign in the trace, whatever else is missing too"),
         )
 
 
@@ -177,8 +191,10 @@ def test_grad_norm_curve(learner, late, first, spike, at, nan, early_at, inf):
             learner.grad_norm_healthy(norms),
             want,
             f"grad_norm_healthy({[round(v, 3) for v in norms]})",
-            hint="a large first step is normal, then small steady values; a NaN, or a later spike far "
-            "above the rest, is not",
+            hint=_(
+                "a large first step is normal, then small steady values; a NaN, or a "
+                "later spike far above the rest, is not"
+            ),
         )
 
 

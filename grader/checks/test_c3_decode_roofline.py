@@ -11,6 +11,7 @@ from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, as_str, fail
 from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.decode import real_decode_step
+from grader.i18n import _
 
 H100_PEAK, H100_BW = 989e12, 3.35e12
 LLAMA3_8B_PARAMS = 8.03e9
@@ -24,7 +25,7 @@ def _close(got: float, want: float, what: str, hint: str = "", rel: float = 1e-6
 
 def _pair(value, what):
     if type(value) not in (tuple, list) or len(value) != 2:
-        fail(f"{what} must be a (flops, bytes) pair", "tuple of two numbers", value)
+        fail(_("{what} must be a (flops, bytes) pair", what=what), _("tuple of two numbers"), value)
     return as_number(value[0], f"{what}[0] (FLOPs)"), as_number(value[1], f"{what}[1] (bytes)")
 
 
@@ -32,7 +33,7 @@ def _roofline(learner, flops, nbytes, peak, bw):
     what = f"roofline({flops:g}, {nbytes:g}, {peak:g}, {bw:g})"
     got = learner.roofline(flops, nbytes, peak, bw)
     if type(got) is not dict or set(got) != {"intensity", "time_s", "bound"}:
-        fail(f"{what} must be a dict with keys intensity, time_s, bound", "that dict", got)
+        fail(_("{what} must be a dict with keys intensity, time_s, bound", what=what), _("that dict"), got)
     return {
         "intensity": as_number(got["intensity"], what + "['intensity']"),
         "time_s": as_number(got["time_s"], what + "['time_s']"),
@@ -100,11 +101,16 @@ def test_ridge(learner, peak, bw, flops, nbytes):
         )
         bound = "memory" if f / m < p / b else "compute"
         if res["bound"] != bound:
-            fail(f"{what}['bound']", bound, res["bound"], f"intensity {f / m:g} vs ridge {p / b:g}")
-    res, _ = _roofline(learner, *cases[0])
+            fail(
+                f"{what}['bound']",
+                bound,
+                res["bound"],
+                _("intensity {value:g} vs ridge {value2:g}", value=f / m, value2=p / b),
+            )
+    res, _meta = _roofline(learner, *cases[0])
     if abs(res["time_s"] * 1e3 - 4.8) > 0.05:
         fail(
-            "roofline time of the course's Llama-3-8B bf16 decode at batch 1 on an H100",
+            _("roofline time of the course's Llama-3-8B bf16 decode at batch 1 on an H100"),
             "4.8 ms",
             f"{res['time_s'] * 1e3:.3g} ms",
             "16.06 GB / 3.35 TB/s ~ 4.8 ms",

@@ -15,6 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_tensor, blame, expect_close, fail
+from grader.i18n import _
 
 
 def _uniform(shape, dtype, seed, n=3):
@@ -64,8 +65,8 @@ def _fail_non_finite(learner, got, q, k, v, what):
     limit = 80.0 if q.dtype == torch.float32 else 700.0
     if top < limit:
         fail(
-            f"{what} contains NaN/inf",
-            "finite values",
+            _("{what} contains NaN/inf", what=what),
+            _("finite values"),
             counts,
             hint=f"NaN/inf in {_bad_rows(got)} although no logit exceeds {top:.3g}: " + MASK_NAN_HINT,
         )
@@ -79,18 +80,27 @@ def _fail_non_finite(learner, got, q, k, v, what):
         and not bool(torch.isfinite(small).all())
     ):
         fail(
-            f"{what} contains NaN/inf, and so does the same input scaled down to logits below 1",
-            "finite values",
-            f"{int((~torch.isfinite(small)).sum())} non-finite of {small.numel()} at logits below 1",
+            _("{what} contains NaN/inf, and so does the same input scaled down to logits below 1", what=what),
+            _("finite values"),
+            _(
+                "{sum} non-finite of {numel} at logits below 1",
+                sum=int((~torch.isfinite(small)).sum()),
+                numel=small.numel(),
+            ),
             hint=f"NaN/inf in {_bad_rows(small)} at small logits: " + MASK_NAN_HINT,
         )
     blame(learner, before)  # the failing input is the large one
     fail(
-        f"{what} contains NaN/inf",
-        "finite values",
+        _("{what} contains NaN/inf", what=what),
+        _("finite values"),
         counts,
-        hint=f"NaN/inf in {_bad_rows(got)} with logits up to {top:.3g} (fine when scaled down): exp overflows on "
-        "large logits; subtract each row's maximum before exp (or use torch.softmax)",
+        hint=_(
+            "NaN/inf in {_bad_rows} with logits up to {top:.3g} (fine when scaled "
+            "down): exp overflows on large logits; subtract each row's maximum "
+            "before exp (or use torch.softmax)",
+            _bad_rows=_bad_rows(got),
+            top=top,
+        ),
     )
 
 
@@ -179,10 +189,15 @@ def test_no_future_leak(learner, shape, seed, data):
     if bool((diff > 1e-12).any()):
         t = int(torch.nonzero(diff > 1e-12)[0])
         fail(
-            f"changing q/k/v only at positions > {s} (shape {shape}) changed the output at position {t}",
-            "outputs at positions <= s unchanged",
-            f"changed by up to {float(diff.max()):.3g}",
-            hint="mask keys s > t (the upper triangle, triu(1)) with -inf before a softmax over the key axis",
+            _(
+                "changing q/k/v only at positions > {s} (shape {shape}) changed the output at position {t}",
+                s=s,
+                shape=shape,
+                t=t,
+            ),
+            _("outputs at positions <= s unchanged"),
+            _("changed by up to {max:.3g}", max=float(diff.max())),
+            hint=_("mask keys s > t (the upper triangle, triu(1)) with -inf before a softmax over the key axis"),
         )
 
 
@@ -212,8 +227,16 @@ def test_attention_weights(learner, shape, seed):
     err = (got - want).abs().amax(dim=-1)  # worst query row
     bi, hi, t = (int(i) for i in torch.nonzero(err == err.max())[0])
     fail(
-        f"attention weights (the output for v = identity, shape {shape}) differ from SDPA's; "
-        f"weights of query t={t} (batch {bi}, head {hi}) over keys 0..{T - 1}",
+        _(
+            "attention weights (the output for v = identity, shape {shape}) differ "
+            "from SDPA's; weights of query t={t} (batch {bi}, head {hi}) over keys "
+            "0..{value}",
+            shape=shape,
+            t=t,
+            bi=bi,
+            hi=hi,
+            value=T - 1,
+        ),
         [round(x, 4) for x in want[bi, hi, t, :T].tolist()],
         [round(x, 4) for x in weights[bi, hi, t].tolist()],
         hint or "weights = softmax over keys of (QK^T / sqrt(d)) with future keys masked",

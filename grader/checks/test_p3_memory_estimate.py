@@ -37,6 +37,7 @@ from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.lora_params import peft_trainable
 from grader.engine.plugin import needs_cuda
 from grader.given.tiny_models import LLAMA3_8B, build_llama
+from grader.i18n import _
 
 torch.set_num_threads(1)  # this check process: oversubscribed threads are ~10x slower on a shared box
 
@@ -109,7 +110,7 @@ def _estimate(learner, config, B, T) -> dict:
     got = learner.estimate_training_memory(config, B, T)
     if not isinstance(got, dict) or set(got) != set(BLOCKS) | {"peak"}:
         fail(
-            "estimate_training_memory(...) must return a dict with keys",
+            _("estimate_training_memory(...) must return a dict with keys"),
             sorted((*BLOCKS, "peak")),
             sorted(got) if isinstance(got, dict) else type(got).__name__,
         )
@@ -143,7 +144,11 @@ def _check_blocks(learner, case, blocks, hint_of, figure=None):
     for block in blocks:
         if not _within(got[block], measured[block]):
             fail(
-                f"{block} bytes for {_describe(config, B, T)} (fp32 weights, AdamW)",
+                _(
+                    "{block} bytes for {_describe} (fp32 weights, AdamW)",
+                    block=block,
+                    _describe=_describe(config, B, T),
+                ),
                 f"{measured[block]:,} measured (within 30%)",
                 f"{got[block]:,.0f} ({got[block] / max(measured[block], 1):.2f}x)",
                 hint_of(block),
@@ -268,10 +273,10 @@ def test_cuda_peak(learner, dims):
     measured = measure(config, B, T, device="cuda")["peak"]
     if not _within(got, measured):
         fail(
-            f"peak bytes for {_describe(config, B, T)} vs torch.cuda.max_memory_allocated()",
+            _("peak bytes for {_describe} vs torch.cuda.max_memory_allocated()", _describe=_describe(config, B, T)),
             f"{measured:,} (within 30%)",
             f"{got:,.0f} ({got / measured:.2f}x)",
-            "part 4, must-remember: estimate before the run, max_memory_allocated() after; within 30% is a match",
+            _("part 4, must-remember: estimate before the run, max_memory_allocated() after; within 30% is a match"),
         )
 
 
@@ -300,7 +305,7 @@ def _course_gb(learner, config, r, what):
     got = learner.course_memory_gb(config, r)
     if not isinstance(got, dict) or set(got) != {"full", "lora", "qlora"}:
         fail(
-            f"{what} must return a dict with keys",
+            _("{what} must return a dict with keys", what=what),
             ["full", "lora", "qlora"],
             sorted(got) if isinstance(got, dict) else type(got).__name__,
         )
@@ -319,7 +324,13 @@ def test_course_llama3_8b(learner, config, r):
             if not lo - 1e-12 <= got[key] <= hi + 1e-12:
                 value = f"{lo:.6g} GB" if hi / lo < 1.01 else f"{lo:.6g} to {hi:.6g} GB"
                 fail(
-                    f"{what}[{key!r}] ({n:,} parameters, {lora:,} LoRA parameters)",
+                    _(
+                        "{what}[{key}] ({n:,} parameters, {lora:,} LoRA parameters)",
+                        what=what,
+                        key=repr(key),
+                        n=n,
+                        lora=lora,
+                    ),
                     value,
                     f"{got[key]:.6g} GB",
                     "full = 16 B x params; LoRA = 2 B x params + 16 B x LoRA params "
@@ -330,4 +341,9 @@ def test_course_llama3_8b(learner, config, r):
             for key, course in fixed.items():
                 tol = 0.15 if key == "qlora" else 0.05
                 if abs(got[key] - course) > tol:
-                    fail(f"{what}[{key!r}] for Llama-3-8B", f"~{course} GB (part 4)", f"{got[key]:.2f} GB", P4_16)
+                    fail(
+                        _("{what}[{key}] for Llama-3-8B", what=what, key=repr(key)),
+                        f"~{course} GB (part 4)",
+                        f"{got[key]:.2f} GB",
+                        P4_16,
+                    )
