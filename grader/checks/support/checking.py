@@ -138,9 +138,9 @@ def expect_raises(type_name: str, what: str):
         yield
     except LearnerRaised as exc:
         if exc.type_name != type_name:
-            fail(what, f"{type_name} raised", f"{exc.type_name}: {exc.raw_message}")
+            fail(what, _("{type} raised", type=type_name), f"{exc.type_name}: {exc.raw_message}")
         return
-    fail(what, f"{type_name} raised", _("returned normally"))
+    fail(what, _("{type} raised", type=type_name), _("returned normally"))
 
 
 CHILD_CPU_S = 0.05  # CPU time of waited-for children a measured call may cost (none is started)
