@@ -29,7 +29,9 @@ def test_idle_fraction(learner, wall, busy):
         if not math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-9):  # float32 arithmetic is right too
             fail(what, expected, got, hint=_("idle = 1 - device / wall, a fraction: 300 ms wall, 90 ms device -> 0.7"))
     got, what = _idle(learner, wall, wall * 1.5)
-    expect_equal(got, 0.0, what + " (device time above wall time)", hint=_("the device cannot be idle less than never"))
+    expect_equal(
+        got, 0.0, what + _(" (device time above wall time)"), hint=_("the device cannot be idle less than never")
+    )
     with expect_raises("ValueError", _("idle_fraction(wall_ms=0.0, device_ms=1.0) must raise ValueError")):
         learner.idle_fraction(0.0, 1.0)
 
@@ -41,7 +43,11 @@ def test_device_time_from_ops(learner, batch, seq, seed):
         with learner.paused():  # the learner's leftovers cannot blur the grader's own profile
             ops = profile_step(kind, batch, seq, seed, clear=False)["ops"]
         expected = sum(op["self_ms"] for op in ops)
-        what = f"device_time_ms(ops) for a real profile of two training steps ({kind} setup, {len(ops)} op rows)"
+        what = _(
+            "device_time_ms(ops) for a real profile of two training steps ({kind} setup, {ops} op rows)",
+            kind=kind,
+            ops=len(ops),
+        )
         got = as_number(learner.device_time_ms(ops), what)
         if not math.isclose(got, expected, rel_tol=1e-6):  # a float32 sum is right too
             fail(
@@ -64,9 +70,12 @@ def test_classifies_real_profiles(learner, batch, seq, seed):
         except SetupUnclear as e:  # nothing to judge the learner on: re-graded next time
             pytest.skip(_("not verifiable this time: {e}", e=e))
         idle, share = reference_view(summary["ops"], summary["wall_ms"])
-        steps = "two training steps of a head on a frozen base" if frozen else "two training steps"
-        what = (
-            f"classify_step(a real profile of {steps}: wall {summary['wall_ms']:.0f} ms, {len(summary['ops'])} op rows)"
+        steps = _("two training steps of a head on a frozen base") if frozen else _("two training steps")
+        what = _(
+            "classify_step(a real profile of {steps}: wall {wall_ms:.0f} ms, {ops} op rows)",
+            steps=steps,
+            wall_ms=summary["wall_ms"],
+            ops=len(summary["ops"]),
         )
         got = as_str(learner.classify_step(summary), what)
         if got not in LABELS:
@@ -75,12 +84,15 @@ def test_classifies_real_profiles(learner, batch, seq, seed):
             got,
             kind,
             what,
-            hint=f"here the device idled {idle:.0%} of the wall time and GEMM + attention took {share:.0%} of "
-            "its time; "
+            hint=_(
+                "here the device idled {idle:.0%} of the wall time and GEMM + attention took {share:.0%} of its time; ",
+                idle=idle,
+                share=share,
+            )
             + {
-                "input-bound": "the data loader slept: device time << wall time, whatever the GEMM share",
-                "compute-bound": "device busy and GEMM + attention dominate: a healthy step",
-                "overhead-bound": "device busy but mostly copy_ / contiguous: shape conversions",
+                "input-bound": _("the data loader slept: device time << wall time, whatever the GEMM share"),
+                "compute-bound": _("device busy and GEMM + attention dominate: a healthy step"),
+                "overhead-bound": _("device busy but mostly copy_ / contiguous: shape conversions"),
             }[kind],
         )
 

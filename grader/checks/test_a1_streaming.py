@@ -57,8 +57,11 @@ def non_utf8_learner(learner_factory):
 def test_pipeline_counts(learner, non_utf8_learner, shared_tmp_path, corpus):
     path = shared_tmp_path / f"corpus-{corpus['seed']}-{corpus['n_lines']}.jsonl"
     generate(path, corpus["n_lines"], unique=corpus["unique"], seed=corpus["seed"], blank_rate=corpus["blank_rate"])
-    what = (
-        f"pipeline(<{corpus['n_lines']} records, {corpus['unique']} distinct texts>, min_chars={corpus['min_chars']})"
+    what = _(
+        "pipeline(<{n_lines} records, {unique} distinct texts>, min_chars={min_chars})",
+        n_lines=corpus["n_lines"],
+        unique=corpus["unique"],
+        min_chars=corpus["min_chars"],
     )
     check_counts(learner.pipeline(str(path), corpus["min_chars"]), path, corpus["min_chars"], what)
     # The edges every draw asks, not only a lucky one: a blank line of spaces, an empty line, and
@@ -69,12 +72,18 @@ def test_pipeline_counts(learner, non_utf8_learner, shared_tmp_path, corpus):
         edges.write_text("".join([records[0], "   \n", "\n", *records[1:4]]), encoding="utf-8")
         edges.chmod(0o644)
         edge = len(json.loads(records[len(records[:4]) // 2])["text"])
-        edge_what = f"pipeline(<{len(records[:4])} of its records, a line of spaces, an empty line>, min_chars={edge})"
+        edge_what = _(
+            "pipeline(<{records} of its records, a line of spaces, an empty line>, min_chars={edge})",
+            records=len(records[:4]),
+            edge=edge,
+        )
         check_counts(learner.pipeline(str(edges), edge), edges, edge, edge_what)
     if path.read_bytes().isascii():  # nothing a wrong codec could misread
         return
     # The same UTF-8 file where the machine's default encoding is not UTF-8 (the stub: "files are UTF-8")
-    where = f"{what}, run where the locale's encoding is not UTF-8 (LC_ALL=C: ASCII; on Chinese Windows: GBK)"
+    where = _(
+        "{what}, run where the locale's encoding is not UTF-8 (LC_ALL=C: ASCII; on Chinese Windows: GBK)", what=what
+    )
     try:
         got = non_utf8_learner.pipeline(str(path), corpus["min_chars"])
     except LearnerRaised as exc:
@@ -157,10 +166,10 @@ def test_peak_vs_file_size(learner, outside_processes, shared_tmp_path, seed, co
         path = shared_tmp_path / f"peak-{size_mb}mb.jsonl"
         generate_mb(path, size_mb, seed=seed)
         sizes[size_mb] = os.path.getsize(path)
-        runs[size_mb] = pipeline_peaks(handle, path, min_chars, f"pipeline on the {size_mb} MB file")
+        runs[size_mb] = pipeline_peaks(handle, path, min_chars, _("pipeline on the {size_mb} MB file", size_mb=size_mb))
     small, big = runs[1]["after"], runs[BIG_MB]["after"]
     grown = sizes[BIG_MB] - sizes[1]
-    for key, name in (("VmHWM", "peak resident memory (VmHWM)"), ("VmPeak", "peak address space (VmPeak)")):
+    for key, name in (("VmHWM", _("peak resident memory (VmHWM)")), ("VmPeak", _("peak address space (VmPeak)"))):
         growth = big[key] - small[key]
         above_idle = big[key] - idle[key]
         if growth > grown / 8 or above_idle > sizes[BIG_MB] / 4:
@@ -201,15 +210,18 @@ def test_runs_under_rlimit(learner, outside_processes, shared_tmp_path, seed):
     size = os.path.getsize(path)
     list_need = measured_factor() * size  # the list approach, measured in this process
     budget = int(list_need / 8)
-    assert list_need > 4 * budget and budget < size, "the list approach must need far more than the limit allows"
+    assert list_need > 4 * budget and budget < size, _("the list approach must need far more than the limit allows")
     idle = idle_worker_status(shared_tmp_path / "idle", like=learner)
     cap = idle["VmPeak"] + budget
     small = outside_processes(memory_gib=cap / 2**30)
     if not isinstance(small, Learner):  # grader bench's in-process baseline: no limit to set
         pytest.skip(_("the address-space limit is set on the learner's own process only"))
-    what = (
-        f"pipeline on a {size / MB:.1f} MB file with RLIMIT_AS = an idle worker's peak address space "
-        f"{idle['VmPeak'] / MB:.0f} MB + {budget / MB:.1f} MB"
+    what = _(
+        "pipeline on a {value:.1f} MB file with RLIMIT_AS = an idle worker's "
+        "peak address space {value2:.0f} MB + {value3:.1f} MB",
+        value=size / MB,
+        value2=idle["VmPeak"] / MB,
+        value3=budget / MB,
     )
     try:
         got = small.pipeline(str(path), 10, timeout_s=60)

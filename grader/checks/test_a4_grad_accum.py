@@ -120,7 +120,11 @@ def test_matches_full_batch(learner, case):
     micro, stale = _make_batches(case)
     valid = [int((mb["labels"] != -100).sum()) for mb in micro]
     shapes = [tuple(mb["input_ids"].shape) for mb in micro]
-    what = f"accumulate_grads over micro-batches of (rows, T) {shapes} with {valid} valid tokens"
+    what = _(
+        "accumulate_grads over micro-batches of (rows, T) {shapes} with {valid} valid tokens",
+        shapes=shapes,
+        valid=valid,
+    )
     out = learner.drive(
         "grader.drivers.a4_grad_accum:run",
         config=case["config"],

@@ -83,12 +83,12 @@ def test_growth_with_inputs(learner, plain, batch, seq_len, k, dtype):
             f"{axis} ({dtype}, {_layers(plain)})",
             want,
             got,
-            "compare how the saved tensors grow with the batch and the sequence, not with the parameters",
+            _("compare how the saved tensors grow with the batch and the sequence, not with the parameters"),
         )
     # more parameters in the embedding and head, same blocks: the measured activations do not move
     bigger = dict(plain, vocab_size=plain["vocab_size"] * 50)
     if measured_bytes(bigger, batch, seq_len, dtype) != base:  # the ground truth's own premise: a check error
-        raise RuntimeError("A7 check: the measured block activations changed with vocab_size")
+        raise RuntimeError(_("A7 check: the measured block activations changed with vocab_size"))
     expect_equal(
         estimate(learner, bigger, batch, seq_len, False, nbytes),
         est,
@@ -110,14 +110,17 @@ def test_growth_with_inputs(learner, plain, batch, seq_len, k, dtype):
         f"bytes_per_elem 2 -> 4 (float32 vs bfloat16 measured, B={batch}, T={seq_len}, {_layers(plain)})",
         want,
         got,
-        "part 2: bytes are elements x bytes per element",
+        _("part 2: bytes are elements x bytes per element"),
     )
     # the course's question 7 (Llama-3-8B, B=2, T=8192 against B=1, T=4096): B and T both doubled,
     # against the growth measured when both are doubled on the drawn model
     want = measured_bytes(plain, 2 * batch, 2 * seq_len, dtype) / base
     one = estimate(learner, LLAMA3_8B, 1, 4096, False, 2)
     _ratio_check(
-        f"Llama-3-8B activations at B=2, T=8192 against B=1, T=4096 (measured: B and T doubled on {_layers(plain)})",
+        _(
+            "Llama-3-8B activations at B=2, T=8192 against B=1, T=4096 (measured: B and T doubled on {_layers})",
+            _layers=_layers(plain),
+        ),
         want,
         estimate(learner, LLAMA3_8B, 2, 8192, False, 2) / one,
         "part 7, self-test 7",

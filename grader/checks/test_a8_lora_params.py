@@ -44,7 +44,13 @@ def test_qwen_0_5b(learner):
     got, what = _ask(learner, QWEN2_5_0_5B, 16)
     expected = peft_trainable(QWEN2_5_0_5B, 16)
     if expected != COURSE_QWEN_R16:  # peft changed its meaning of all-linear: the check is stale
-        raise RuntimeError(f"peft gives {expected} for Qwen2.5-0.5B r=16, the course {COURSE_QWEN_R16}")
+        raise RuntimeError(
+            _(
+                "peft gives {expected} for Qwen2.5-0.5B r=16, the course {COURSE_QWEN_R16}",
+                expected=expected,
+                COURSE_QWEN_R16=COURSE_QWEN_R16,
+            )
+        )
     expect_equal(
         got,
         expected,

@@ -27,11 +27,11 @@ from grader.given.tiny_models import QWEN2_5_0_5B, build_llama, state_digest
 from grader.i18n import _
 
 QWEN_PARAMS = 494_032_768  # Qwen2.5-0.5B incl. q/k/v biases (its config.json + safetensors)
-MERGE_HINT = (
-    "W' = W + (alpha/r) B A: use peft's merge_and_unload(), not unload() (drops the adapters) "
-    "and not W + B A (forgets the alpha/r scaling)"
+MERGE_HINT = _(
+    "W' = W + (alpha/r) B A: use peft's merge_and_unload(), not unload() "
+    "(drops the adapters) and not W + B A (forgets the alpha/r scaling)"
 )
-NO_LORA_HINT = "merge_and_unload() folds the adapters in and returns the base model"
+NO_LORA_HINT = _("merge_and_unload() folds the adapters in and returns the base model")
 
 
 @settings(max_examples=30)
@@ -113,7 +113,10 @@ def test_merged_logits(learner, config, seed, batch, seq_len):
     ref = reference(config, seed, batch, seq_len)
     if (ref["unmerged"] - ref["base"]).abs().max() < 1e-4:  # the adapters must matter, or this proves nothing
         fail(_("check set-up: LoRA adapters change the logits"), _("a difference"), _("none (report this)"))
-    what = f"merge_lora(peft_model) on a tiny Llama ({config['num_hidden_layers']} layers, LoRA r=16 all-linear)"
+    what = _(
+        "merge_lora(peft_model) on a tiny Llama ({num_hidden_layers} layers, LoRA r=16 all-linear)",
+        num_hidden_layers=config["num_hidden_layers"],
+    )
     out = learner.drive(
         "grader.drivers.b4_merged_decode:run",
         config=config,

@@ -27,7 +27,7 @@ def test_per_gpu_memory(learner, config, r, act, n_gpus):
         expect_equal(
             as_int(learner.ddp_per_gpu_bytes(s, a, n), what),
             s + a,
-            what + (": against a real LoRA replica" if s == replica else ""),
+            what + (_(": against a real LoRA replica") if s == replica else ""),
             hint=_("DDP keeps a full replica on every GPU: the GPU count does not divide it"),
         )
 

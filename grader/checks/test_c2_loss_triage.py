@@ -52,12 +52,19 @@ def _first_losses(draw):
 def test_first_loss_verdict(learner, seed, scale, drawn):
     ln_v = uniform_loss(SMALL.vocab_size)
     for head, label, want in (
-        (1.0, "the shipped init", "ok"),
-        (scale, f"the output layer scaled x{scale:.0f}", "too_high"),
+        (1.0, _("the shipped init"), "ok"),
+        (scale, _("the output layer scaled x{scale:.0f}", scale=scale), "too_high"),
     ):
         real = real_first_loss(seed, head)
         if not (abs(real - ln_v) < OK_GAP if want == "ok" else real - ln_v > FAR_GAP):  # the premise: a check error
-            raise RuntimeError(f"C2 check: {label} gives a first loss of {real:.3f}, ln 128 = {ln_v:.3f}")
+            raise RuntimeError(
+                _(
+                    "C2 check: {label} gives a first loss of {real:.3f}, ln 128 = {ln_v:.3f}",
+                    label=label,
+                    real=real,
+                    ln_v=ln_v,
+                )
+            )
         got = as_str(learner.first_loss_verdict(real, SMALL.vocab_size), f"first_loss_verdict({real:.3f}, 128)")
         expect_equal(
             got,
@@ -117,21 +124,33 @@ def trace_sign(missing: str, trace: dict) -> str:
     """What this trace shows of the line left out, in its own numbers (a hint: it names the line)."""
     norms, at, lr = trace["grad_norm"], trace["grad_norm_at_step"], trace["lr"]
     if missing == "scheduler_step":
-        return f"lr is {lr[0]:.3g} at every step ({len(lr)} steps): the schedule never advances (no scheduler.step())"
+        return _(
+            "lr is {lr:.3g} at every step ({lr2} steps): the schedule never advances (no scheduler.step())",
+            lr=lr[0],
+            lr2=len(lr),
+        )
     if missing == "clip_grad_norm":
-        return (
-            f"grad_norm_at_step equals grad_norm, up to {max(at):.3g} > 1: nothing scaled the gradient "
-            "down before the step (no clip_grad_norm_)"
+        return _(
+            "grad_norm_at_step equals grad_norm, up to {at:.3g} > 1: nothing scaled "
+            "the gradient down before the step (no clip_grad_norm_)",
+            at=max(at),
         )
     if missing == "zero_grad":
-        return (
-            f"grad_norm on the same batch: {norms[0]:.3g} at the first step, then {norms[1]:.3g} .. "
-            f"{max(norms[1:]):.3g}: a jump after the first step, the earlier step's gradient added in "
-            "(no zero_grad)"
+        return _(
+            "grad_norm on the same batch: {norms:.3g} at the first step, then "
+            "{norms2:.3g} .. {norms3:.3g}: a jump after the first step, the earlier "
+            "step's gradient added in (no zero_grad)",
+            norms=norms[0],
+            norms2=norms[1],
+            norms3=max(norms[1:]),
         )
-    return (
-        f"lr changes ({lr[0]:.3g} -> {lr[-1]:.3g}), grad_norm_at_step stays at {max(at):.3g} or below and "
-        "grad_norm does not jump after the first step: nothing is missing"
+    return _(
+        "lr changes ({lr:.3g} -> {lr2:.3g}), grad_norm_at_step stays at {at:.3g} "
+        "or below and grad_norm does not jump after the first step: nothing is "
+        "missing",
+        lr=lr[0],
+        lr2=lr[-1],
+        at=max(at),
     )
 
 

@@ -50,21 +50,21 @@ def test_decode_step_cost(learner, config, batch):
     _close(
         got_f,
         flops,
-        f"{what}: FLOPs torch's FlopCounterMode counts in the matmuls of a real decode step",
-        hint="every weight: one multiply-add (2 FLOPs) per token, batch tokens per step",
+        _("{what}: FLOPs torch's FlopCounterMode counts in the matmuls of a real decode step", what=what),
+        hint=_("every weight: one multiply-add (2 FLOPs) per token, batch tokens per step"),
     )
     _close(
         got_b,
         nbytes,
-        f"{what}: bytes of the real bf16 weights",
-        hint="the weights are read once and shared by the whole batch",
+        _("{what}: bytes of the real bf16 weights", what=what),
+        hint=_("the weights are read once and shared by the whole batch"),
     )
     res, what = _roofline(learner, flops, nbytes, H100_PEAK, H100_BW)  # ground truth in: blame roofline alone
     _close(
         res["intensity"],
         batch,
-        f"{what}: the intensity of a bf16 decode step of batch {batch}",
-        hint="2 FLOPs x batch per weight / 2 bytes per weight",
+        _("{what}: the intensity of a bf16 decode step of batch {batch}", what=what, batch=batch),
+        hint=_("2 FLOPs x batch per weight / 2 bytes per weight"),
     )
 
 
@@ -97,7 +97,7 @@ def test_ridge(learner, peak, bw, flops, nbytes):
             res["time_s"],
             want_t,
             f"{what}['time_s']",
-            hint="the step waits for the slower ceiling: max(FLOPs / peak, bytes / bandwidth)",
+            hint=_("the step waits for the slower ceiling: max(FLOPs / peak, bytes / bandwidth)"),
         )
         bound = "memory" if f / m < p / b else "compute"
         if res["bound"] != bound:
@@ -141,7 +141,7 @@ def test_quantization_speedup(learner, case):
             as_number(learner.quantization_speedup(*args), what),
             want,
             what,
-            hint="memory-bound decode gets faster by the bytes ratio; compute-bound steps not at all",
+            hint=_("memory-bound decode gets faster by the bytes ratio; compute-bound steps not at all"),
         )
 
 
@@ -158,13 +158,16 @@ def test_moe_decode_cost(learner, total, frac, extra, bpp):
     for t, a, b, p in ((*MIXTRAL, 64, 2), (total, active, max(-(-total // active), 16) + extra, bpp)):
         what = f"moe_decode_cost(total={t}, active={a}, batch={b}, bytes_per_param={p})"
         got_f, got_b = _pair(learner.moe_decode_cost(t, a, b, p), what)
-        _close(got_f, 2 * a * b, f"{what}: FLOPs", hint="each token computes with its active experts only")
+        _close(got_f, 2 * a * b, f"{what}: FLOPs", hint=_("each token computes with its active experts only"))
         _close(
             got_b,
             min(t, b * a) * p,
             f"{what}: bytes",
-            hint="a serving batch's tokens are routed to different experts: the step reads far more than one "
-            "token's active weights, never more than all of them; FLOPs fall with MoE, the bytes do not",
+            hint=_(
+                "a serving batch's tokens are routed to different experts: the step "
+                "reads far more than one token's active weights, never more than all of "
+                "them; FLOPs fall with MoE, the bytes do not"
+            ),
         )
 
 

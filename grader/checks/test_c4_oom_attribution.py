@@ -156,7 +156,7 @@ def test_kv_cache_gqa(learner, variants, batch, seq, dtype):
         expect_equal(
             got,
             want,
-            what + ": Llama-3-8B per token" if course else what + ": a real DynamicCache after a forward",
+            what + ": Llama-3-8B per token" if course else what + _(": a real DynamicCache after a forward"),
             hint=_(
                 "2 (K and V) x layers x n_kv_heads x head_dim x B x T x bytes; head_dim "
                 "from the config, or hidden / heads when it is absent or None"

@@ -70,7 +70,9 @@ def test_accumulated_step(learner, run, k, micro):
     batches = [get_batch(data, micro, SMALL.block_size, g) for _ in range(k)]
     share = loop.reference_step(follow_up_model(seed % 10_000, HEAD_SCALE), batches[0]).norm / k
     if not share > 1.0:  # where the clip sits must change the step: a check error, not the learner's
-        raise AssertionError(f"check error: the first micro-batch's share of the gradient is {share:.2f} <= 1.0")
+        raise AssertionError(
+            _("check error: the first micro-batch's share of the gradient is {share:.2f} <= 1.0", share=share)
+        )
     out = learner.drive(
         "grader.drivers.c5_four_additions:run_accumulated",
         seed=seed % 10_000,
@@ -113,14 +115,18 @@ def test_accumulated_step(learner, run, k, micro):
             ),
             _("{loss:.5f} (the course's loop's loss on the full batch, computed here)", loss=ref.loss),
             loss,
-            hint="the mean of the k micro-batch losses (each before its division by k): the last micro-batch's "
-            "loss times k is one micro-batch's loss, not the batch's (nanoGPT#206) / 返回 k 个微批次损失的"
-            "平均值（除以 k 之前的值），而不是最后一个微批次损失乘以 k"
+            hint=_(
+                "the mean of the k micro-batch losses (each before its division by k): "
+                "the last micro-batch's loss times k is one micro-batch's loss, not the "
+                "batch's (nanoGPT#206) / 返回 k 个微批次损失的平均值（除以 k 之前的值），而不是最后一个微批次损失乘以 k"
+            )
             if last
-            else "the mean of the k micro-batch losses, each taken before its division by k / "
-            "返回 k 个微批次损失（除以 k 之前）的平均值",
+            else _(
+                "the mean of the k micro-batch losses, each taken before its division by "
+                "k / 返回 k 个微批次损失（除以 k 之前）的平均值"
+            ),
         )
-    what = f"gradient at the step, {k} micro-batches of {micro} (the weights' move under SGD(lr=1))"
+    what = _("gradient at the step, {k} micro-batches of {micro} (the weights' move under SGD(lr=1))", k=k, micro=micro)
     got = loop.returned_weights(model, {"params": out["params"]}, what) - ref.before
     expect_close(
         got,

@@ -245,7 +245,7 @@ def test_parallel_tokenizing(learner, shared_tmp_path, seed, min_chars):
                 "a `with` block, or a concurrent.futures.ProcessPoolExecutor; a "
                 "chunksize sends a batch of texts per pickle round-trip"
             ),
-            example=f"{len(want)} texts of up to {POOL_WORDS} words",
+            example=_("{want} texts of up to {POOL_WORDS} words", want=len(want), POOL_WORDS=POOL_WORDS),
         )
     # Memory (issue 29: Pool.map / executor.map turn the generator into a list, and keep every result): with
     # ~4x the unique texts, the peak may grow by the set of seen hashes, not by the texts or their tokens.
@@ -271,7 +271,12 @@ def test_parallel_tokenizing(learner, shared_tmp_path, seed, min_chars):
                 "first, and map returns every result at once; consume the results lazily "
                 "(imap / imap_unordered) as they come"
             ),
-            example=f"{len(serial(small_docs, min_chars))} then {len(want)} unique texts of up to {POOL_WORDS} words",
+            example=_(
+                "{serial} then {want} unique texts of up to {POOL_WORDS} words",
+                serial=len(serial(small_docs, min_chars)),
+                want=len(want),
+                POOL_WORDS=POOL_WORDS,
+            ),
         )
 
 

@@ -88,7 +88,7 @@ def test_first_loss(learner, run):
     what = f"first train_step loss (fp32, model seed {seed}, batch 4 x 32)"
     got = loop.returned_loss(out["steps"][0], what)
     if abs(expected - LN_V) > FIRST_LOSS_GAP:  # a property of the shipped model's init, not of the learner
-        raise AssertionError(f"check error: initial loss {expected:.3f} is not near ln 128")
+        raise AssertionError(_("check error: initial loss {expected:.3f} is not near ln 128", expected=expected))
     if not math.isclose(got, expected, rel_tol=0, abs_tol=1e-4):
         fail(
             what,

@@ -43,10 +43,11 @@ torch.set_num_threads(1)  # this check process: oversubscribed threads are ~10x 
 
 BLOCKS = ("parameters", "gradients", "optimizer_state", "activations")
 TOL = 0.30
-P4_16 = "part 4, must-remember: 16 bytes per trainable parameter = 2 + 2 + 4 + 4 + 4"
-P4_ACT = (
-    "part 4, must-remember: activations scale with B x T x layers x d (plus heads x T x T for "
-    "eager attention and B x T x V logits), not with parameters"
+P4_16 = _("part 4, must-remember: 16 bytes per trainable parameter = 2 + 2 + 4 + 4 + 4")
+P4_ACT = _(
+    "part 4, must-remember: activations scale with B x T x layers x d (plus "
+    "heads x T x T for eager attention and B x T x V logits), not with "
+    "parameters"
 )
 
 
@@ -157,10 +158,12 @@ def _check_blocks(learner, case, blocks, hint_of, figure=None):
 
 def _state_hint(block):
     return {
-        "parameters": "count every weight once (a tied lm_head shares the embedding); 4 bytes each in fp32",
-        "gradients": "one fp32 gradient per trainable parameter",
-        "optimizer_state": "AdamW keeps two fp32 moments per parameter (exp_avg, exp_avg_sq): 8 bytes; "
-        "12 bytes/param total is SGD-with-momentum thinking",
+        "parameters": _("count every weight once (a tied lm_head shares the embedding); 4 bytes each in fp32"),
+        "gradients": _("one fp32 gradient per trainable parameter"),
+        "optimizer_state": _(
+            "AdamW keeps two fp32 moments per parameter (exp_avg, exp_avg_sq): 8 "
+            "bytes; 12 bytes/param total is SGD-with-momentum thinking"
+        ),
     }[block]
 
 
@@ -243,10 +246,13 @@ def test_peak_block(learner, figure, case):
         case,
         ("peak",),
         lambda b: (
-            "weights and optimizer state are always live; the gradients and the activations "
-            "are not all live at once (backward frees activations as gradients appear; "
-            "zero_grad(set_to_none=True) frees gradients); add backward's temporaries "
-            "(logits gradient, attention score gradients). " + P4_ACT
+            _(
+                "weights and optimizer state are always live; the gradients and the "
+                "activations are not all live at once (backward frees activations as "
+                "gradients appear; zero_grad(set_to_none=True) frees gradients); add "
+                "backward's temporaries (logits gradient, attention score gradients). "
+            )
+            + P4_ACT
         ),
         figure=figure,
     )
@@ -316,7 +322,12 @@ def _course_gb(learner, config, r, what):
 @given(llama_configs(max_layers=4), st.sampled_from([1, 4, 8, 16, 64]))
 def test_course_llama3_8b(learner, config, r):
     for cfg, rr, fixed in ((LLAMA3_8B, 16, {"full": 128.5, "lora": 16.7, "qlora": 5.1}), (config, r, None)):
-        what = f"course_memory_gb(config with {cfg['num_hidden_layers']} layers, d={cfg['hidden_size']}, r={rr})"
+        what = _(
+            "course_memory_gb(config with {num_hidden_layers} layers, d={hidden_size}, r={rr})",
+            num_hidden_layers=cfg["num_hidden_layers"],
+            hidden_size=cfg["hidden_size"],
+            rr=rr,
+        )
         got = _course_gb(learner, cfg, rr, what)
         n, lora, blocks = _meta_counts(cfg, rr)
         for key, (lo, hi) in _expected_gb(n, lora, blocks).items():
@@ -333,9 +344,13 @@ def test_course_llama3_8b(learner, config, r):
                     ),
                     value,
                     f"{got[key]:.6g} GB",
-                    "full = 16 B x params; LoRA = 2 B x params + 16 B x LoRA params "
-                    "(r x (in + out) on all seven linears); QLoRA = 4.5 bits x params + 16 B x LoRA params; "
-                    "GB = 1e9 bytes (" + P4_16 + ")",
+                    _(
+                        "full = 16 B x params; LoRA = 2 B x params + 16 B x LoRA params (r x (in "
+                        "+ out) on all seven linears); QLoRA = 4.5 bits x params + 16 B x LoRA "
+                        "params; GB = 1e9 bytes ("
+                    )
+                    + P4_16
+                    + ")",
                 )
         if fixed:
             for key, course in fixed.items():

@@ -104,7 +104,7 @@ def _fail_if_mask_wrong(got, expected, pad, what):
     if tuple(m.shape) != tuple(want.shape) or torch.equal(m, want):
         return
     i, j = (int(v) for v in (m != want).nonzero()[0])
-    real = "a real token" if int(want[i, j]) == 1 else "padding"
+    real = _("a real token") if int(want[i, j]) == 1 else "padding"
     if tuple(x.shape) == tuple(m.shape) and torch.equal(m.bool(), x != pad):
         fail(
             _(
@@ -256,7 +256,7 @@ def test_label_at_eos_when_pad_is_eos(learner, cache, tokenizer, pairs):
         tokenizer,
         pairs,
         eos,
-        f"pad_id == EOS == {eos}: masking 'input_ids == pad_id' would mask the real EOS too",
+        _("pad_id == EOS == {eos}: masking 'input_ids == pad_id' would mask the real EOS too", eos=eos),
     )
 
 
@@ -298,16 +298,20 @@ def _row_problem(tokenizer, batch, row, pair, pad, eos) -> str | None:
     at its position (or -100), padding that is not ``pad``."""
     x, m, y = (batch[k][row] for k in ("input_ids", "attention_mask", "labels"))
     if not bool(((m == 0) | (m == 1)).all()):
-        return "attention_mask holds values other than 0 and 1"
+        return _("attention_mask holds values other than 0 and 1")
     if int(x.min()) < 0 or int(x.max()) >= len(tokenizer):
-        return "input_ids outside the tokenizer's vocabulary"
+        return _("input_ids outside the tokenizer's vocabulary")
     if bool((x[m == 0] != pad).any()):
-        return f"input_ids at padding positions (attention_mask 0) other than pad_id {pad}"
+        return _("input_ids at padding positions (attention_mask 0) other than pad_id {pad}", pad=pad)
     if bool(((y != truth.IGNORE_INDEX) & (y != x)).any()):
-        return "a label that is neither -100 nor the input token at its own position"
+        return _("a label that is neither -100 nor the input token at its own position")
     want = tokenizer.decode(truth.reference_example(tokenizer, *pair, eos)["input_ids"], skip_special_tokens=True)
     got = tokenizer.decode(x[m == 1].tolist(), skip_special_tokens=True)
-    return None if got == want else f"its attended tokens read {got[:120]!r}, not the pair's {want!r}"
+    return (
+        None
+        if got == want
+        else _("its attended tokens read {got}, not the pair's {want}", got=repr(got[:120]), want=repr(want))
+    )
 
 
 def _learner_training_batches(learner, cache, tokenizer) -> list[dict]:
@@ -338,7 +342,11 @@ def _learner_training_batches(learner, cache, tokenizer) -> list[dict]:
         if problem is None and tuple(batch["input_ids"].shape[:1]) != (len(idx),):
             problem = f"{batch['input_ids'].shape[0]} rows, expected {len(idx)}"
         if problem is None and batch["input_ids"].shape[1] > 2 * longest + 8:
-            problem = f"{batch['input_ids'].shape[1]} positions per row, for rows of at most {longest} tokens"
+            problem = _(
+                "{shape} positions per row, for rows of at most {longest} tokens",
+                shape=batch["input_ids"].shape[1],
+                longest=longest,
+            )
         for row, i in enumerate(idx):
             problem = problem or _row_problem(tokenizer, batch, row, sft.TRAIN_PAIRS[i], pad, eos)
             if problem:

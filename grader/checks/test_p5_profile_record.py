@@ -46,9 +46,9 @@ from grader.drivers.p5_profile_record import NoisyDataset, final_loss
 from grader.i18n import _
 
 torch.set_num_threads(1)
-P6_PROF = "part 6, conclusion: reading the profiler table"
-P6_RECORD = "part 6, must-remember: seven items: run id, commit, config, data version, seed, environment, metrics"
-P6_SEED = "part 6, must-remember: the same seed twice gives the identical result"
+P6_PROF = _("part 6, conclusion: reading the profiler table")
+P6_RECORD = _("part 6, must-remember: seven items: run id, commit, config, data version, seed, environment, metrics")
+P6_SEED = _("part 6, must-remember: the same seed twice gives the identical result")
 BATCH = 8  # samples per batch of the loader in seed_reproducible
 ITEMS = ("run_id", "commit", "config", "data_version", "seed", "environment", "metrics")
 
@@ -86,7 +86,7 @@ def test_reads_profiler_table(learner, case, k):
     by_name = {r["name"]: r for r in rows}
     ratio = by_name["backward"]["cpu_time_total_us"] / by_name["forward"]["cpu_time_total_us"]
     got = learner.summarize_profile(rows, k)
-    what = f"summarize_profile(<{len(rows)} rows of a real profile>, k={k})"
+    what = _("summarize_profile(<{rows} rows of a real profile>, k={k})", rows=len(rows), k=k)
     if not isinstance(got, dict) or set(got) != {"top_ops", "backward_forward_ratio"}:
         fail(f"{what} keys", ["backward_forward_ratio", "top_ops"], got)
     expected_top = [r["name"] for r in ops[:k]]
@@ -95,8 +95,12 @@ def test_reads_profiler_table(learner, case, k):
             f"{what}['top_ops']",
             expected_top,
             got["top_ops"],
-            "the aten:: rows with the largest SELF cpu time (time inside the op itself, not its children), "
-            "largest first (" + P6_PROF + ")",
+            _(
+                "the aten:: rows with the largest SELF cpu time (time inside the op "
+                "itself, not its children), largest first ("
+            )
+            + P6_PROF
+            + ")",
         )
     r = as_number(got["backward_forward_ratio"], f"{what}['backward_forward_ratio']")
     if not math.isclose(r, ratio, rel_tol=1e-6):
@@ -104,7 +108,7 @@ def test_reads_profiler_table(learner, case, k):
             f"{what}['backward_forward_ratio']",
             ratio,
             r,
-            "cpu_time_total of the 'backward' row divided by that of the 'forward' row (" + P6_PROF + ")",
+            _("cpu_time_total of the 'backward' row divided by that of the 'forward' row (") + P6_PROF + ")",
         )
 
 
@@ -145,12 +149,12 @@ def test_run_record(learner, shared_tmp_path, seed, data, config):
         "metrics": metrics,
     }
     hints = {
-        "commit": "the full sha of HEAD of the repository (git -c safe.directory='*' -C repo rev-parse HEAD)",
-        "data_version": "sha256 hex digest of the data file's bytes",
-        "config": "the config as given",
-        "seed": "the seed as given",
-        "metrics": "the metrics as given",
-        "run_id": "the run id as given",
+        "commit": _("the full sha of HEAD of the repository (git -c safe.directory='*' -C repo rev-parse HEAD)"),
+        "data_version": _("sha256 hex digest of the data file's bytes"),
+        "config": _("the config as given"),
+        "seed": _("the seed as given"),
+        "metrics": _("the metrics as given"),
+        "run_id": _("the run id as given"),
     }
     for key, value in expected.items():
         if rec[key] != value:
@@ -189,7 +193,7 @@ def _epochs(r, seed: int, n: int) -> list:
     dataset once, in batches of at most BATCH, each sample with its three noise values."""
     epochs = r.get("epochs") if type(r) is dict else None
     size = len(NoisyDataset())
-    what = f"the batches of make_loader(dataset, {seed}, {BATCH}) over {n} epochs"
+    what = _("the batches of make_loader(dataset, {seed}, {BATCH}) over {n} epochs", seed=seed, BATCH=BATCH, n=n)
     if type(epochs) is not list or len(epochs) != n:
         fail(what, f"{n} epochs", type(epochs).__name__ if type(epochs) is not list else f"{len(epochs)} epochs")
     for e, epoch in enumerate(epochs):
@@ -249,19 +253,27 @@ def test_seed_reproducible(learner, seeds):
                 _("{source} noise of the {values} samples of one epoch", source=source, values=len(values)),
                 _("all different"),
                 _("{dup} repeated values: the two workers draw the same {source} stream", dup=dup, source=source),
-                "something seeds the workers alike (e.g. a worker_init_fn giving every worker one value); by "
-                "default torch seeds each worker's random, NumPy and torch RNGs from the loader's base seed + "
-                "worker id (" + P6_SEED + ")",
+                _(
+                    "something seeds the workers alike (e.g. a worker_init_fn giving every "
+                    "worker one value); by default torch seeds each worker's random, NumPy "
+                    "and torch RNGs from the loader's base seed + worker id ("
+                )
+                + P6_SEED
+                + ")",
             )
         epoch1, epoch2 = ([n[part] for n in e] for e in first["epoch_noises"][:2])
         if sorted(epoch1) == sorted(epoch2):
             fail(
                 _("{source} noise of epoch 2 vs epoch 1 (seed {a})", source=source, a=a),
                 _("different noise every epoch"),
-                "the same values again: every epoch re-seeds the workers' " + source + " alike",
-                "the loader's base seed changes every epoch and torch seeds the workers from it; a worker_init_fn "
-                "that re-seeds must derive from torch.initial_seed(), never from the run's seed + worker_id "
-                "(" + P6_SEED + ")",
+                _("the same values again: every epoch re-seeds the workers' ") + source + " alike",
+                _(
+                    "the loader's base seed changes every epoch and torch seeds the workers "
+                    "from it; a worker_init_fn that re-seeds must derive from "
+                    "torch.initial_seed(), never from the run's seed + worker_id ("
+                )
+                + P6_SEED
+                + ")",
             )
     other, zero = run(b), run(0)
     time.sleep(1.1)  # a seed taken from the clock (in seconds) now differs
@@ -271,9 +283,14 @@ def test_seed_reproducible(learner, seeds):
             _("metric of two runs with seed {a}, 1.1 s apart", a=a),
             "identical",
             f"{first['metric']!r} vs {again['metric']!r}",
-            "give the DataLoader a torch.Generator seeded with the seed (generator=): it decides the order and "
-            "every worker's base seed, from which torch seeds the workers' RNGs; nothing from the clock or the "
-            "process (" + P6_SEED + ")",
+            _(
+                "give the DataLoader a torch.Generator seeded with the seed "
+                "(generator=): it decides the order and every worker's base seed, from "
+                "which torch seeds the workers' RNGs; nothing from the clock or the "
+                "process ("
+            )
+            + P6_SEED
+            + ")",
         )
     if zero["metric"] != zero_again["metric"]:
         fail(
@@ -288,7 +305,7 @@ def test_seed_reproducible(learner, seeds):
                 _("metric with seed {s_} vs seed {a}", s_=s_, a=a),
                 "different",
                 r["metric"],
-                "the seed must drive the shuffling and every worker's RNGs (" + P6_SEED + ")",
+                _("the seed must drive the shuffling and every worker's RNGs (") + P6_SEED + ")",
             )
 
 

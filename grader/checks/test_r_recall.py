@@ -322,13 +322,13 @@ _EINSUM = {
         lambda t, s, d: ((t, d), (s, d)),
         lambda q, k: q @ k.swapaxes(-1, -2),
         ("Q", "K", "Q @ K^T"),
-        "contract the feature axis d; the output is (..., T, S): queries then keys",
+        _("contract the feature axis d; the output is (..., T, S): queries then keys"),
     ),
     "pv": (
         lambda t, s, d: ((t, s), (s, d)),
         lambda p, v: p @ v,
         ("P", "V", "P @ V"),
-        "contract the key axis S; the output is (..., T, d)",
+        _("contract the key axis S; the output is (..., T, d)"),
     ),
 }
 
@@ -383,7 +383,7 @@ def test_ci95(learner, p, n):
         expected = ci95_half_width(pp, nn)  # with the exact quantile z_0.975 = 1.95996...
         if not close(got, expected):  # 1.96 vs 1.95996 is fine
             fail(
-                what + " as a fraction",
+                what + _(" as a fraction"),
                 expected,
                 got,
                 _("z_0.975 x sqrt(p(1-p)/n), with z_0.975 = 1.96 (a two-sided 95% interval)"),

@@ -208,7 +208,11 @@ def experiment(learner, tasks) -> dict:
         "serial": _measured(learner, lambda: [learner.busy(n, timeout_s=60) for n in tasks]),
     }
     want = [busy_value(n) for n in tasks]
-    for kind, what in (("serial", "busy(n) for each task"), ("threads", "run_threads"), ("processes", "run_parallel")):
+    for kind, what in (
+        ("serial", _("busy(n) for each task")),
+        ("threads", "run_threads"),
+        ("processes", "run_parallel"),
+    ):
         if runs[kind]["result"] != want:
             fail(_("{what}: results in task order", what=what), want, runs[kind]["result"])
     floor = 0.5 * sum(own_busy_cpu_s(n) for n in tasks)
@@ -273,27 +277,31 @@ def _threads_problem(serial: dict, threads: dict):
     if threads["cpu_self_s"] < WHERE * serial["cpu_self_s"]:
         return (
             "where",
-            "run_threads must do the work in threads of your process (its CPU time, read from /proc)",
-            f">= {WHERE * serial['cpu_self_s']:.2f} s of your process's CPU time",
+            _("run_threads must do the work in threads of your process (its CPU time, read from /proc)"),
+            _(">= {value:.2f} s of your process's CPU time", value=WHERE * serial["cpu_self_s"]),
             f"{threads['cpu_self_s']:.2f} s (children: {threads['cpu_children_s']:.2f} s)",
             "concurrent.futures.ThreadPoolExecutor",
         )
     if threads["cpu_children_s"] > (1 - WHERE) * serial["cpu_self_s"]:
         return (
             "children",
-            "run_threads must not hand the work to child processes (their CPU time, read from /proc)",
+            _("run_threads must not hand the work to child processes (their CPU time, read from /proc)"),
             f"<= {(1 - WHERE) * serial['cpu_self_s']:.2f} s of child-process CPU time",
             f"{threads['cpu_children_s']:.2f} s",
-            "concurrent.futures.ThreadPoolExecutor, not a process pool",
+            _("concurrent.futures.ThreadPoolExecutor, not a process pool"),
         )
     cores = threads["cpu_self_s"] / threads["wall_s"]
     if cores > GIL_MAX_CORES:
         return (
             "cores",
-            f"{N_WORKERS} threads of CPU-bound Python used {cores:.2f} cores at once (CPU time / wall time)",
-            f"<= {GIL_MAX_CORES}: the GIL lets one thread run bytecode at a time",
+            _(
+                "{N_WORKERS} threads of CPU-bound Python used {cores:.2f} cores at once (CPU time / wall time)",
+                N_WORKERS=N_WORKERS,
+                cores=cores,
+            ),
+            _("<= {GIL_MAX_CORES}: the GIL lets one thread run bytecode at a time", GIL_MAX_CORES=GIL_MAX_CORES),
             round(cores, 2),
-            "busy() must be pure Python; NumPy or C code can release the GIL",
+            _("busy() must be pure Python; NumPy or C code can release the GIL"),
         )
     return None
 

@@ -41,13 +41,13 @@ def test_naive_loss(learner, shapes, seed):
         expect_equal(
             as_shape(got[1], what + " shape"),
             np.broadcast_shapes(p.shape, t.shape),
-            what + ": shape of pred - target",
+            what + _(": shape of pred - target"),
             hint=_("it runs without an error: (N,) - (N, 1) broadcasts to (N, N)"),
         )
         want = float(((p - t) ** 2).mean())
         loss = as_number(got[0], what + " loss")
         if not math.isclose(loss, want, rel_tol=1e-6, abs_tol=1e-9):  # a float64 mean of float32 tensors is right too
-            fail(what + ": the mean over the broadcast (N, N) matrix (a number, just the wrong one)", want, loss)
+            fail(what + _(": the mean over the broadcast (N, N) matrix (a number, just the wrong one)"), want, loss)
 
 
 @settings(max_examples=20)
@@ -86,8 +86,9 @@ def test_safe_loss(learner, shapes, seed):
     got = learner.drive("grader.drivers.gradients:grad_of", "safe_mse", list(same), wrt=[0], seed=seed)
     p = same[0].clone().requires_grad_(True)
     F.mse_loss(p, same[1]).backward(cotangent((), torch.float64, seed))
-    what = (
-        f"gradient of safe_mse(pred {tuple(pred.shape)}, target) with respect to pred (loss.backward() in your process)"
+    what = _(
+        "gradient of safe_mse(pred {shape}, target) with respect to pred (loss.backward() in your process)",
+        shape=tuple(pred.shape),
     )
     if not got["has_graph"] or got["grads"][0] is None:
         fail(

@@ -47,7 +47,7 @@ def run(learner, cache, tokenizer):
             return {"error": f"mask_eos on {q!r} returned {str(masked)[:200]}"}
         masked = {k: [int(t) for t in masked[k]] for k in ("input_ids", "labels")}
         if mismatch is None and masked != _mask_eos_rule(example, eos):  # the training data is the rule's, exactly
-            mismatch = (f"mask_eos on the training example {q!r}", _mask_eos_rule(example, eos), masked)
+            mismatch = (_("mask_eos on the training example {q}", q=repr(q)), _mask_eos_rule(example, eos), masked)
         examples.append(masked)
     out = {
         "eos_labels": sum(int(t == eos) for e in examples for t in e["labels"]),
@@ -105,11 +105,11 @@ def _mask_eos_contract(learner):
             return (
                 f"{what} "
                 + (
-                    "changed the example it was given"
+                    _("changed the example it was given")
                     if out["changed_args"]
-                    else "returned the example it was given, not a new dict"
+                    else _("returned the example it was given, not a new dict")
                 ),
-                "the argument unchanged; a NEW dict returned",
+                _("the argument unchanged; a NEW dict returned"),
             )
         if type(got) is not dict or {k: list(v) for k, v in got.items()} != want:
             return f"{what} returned {got}", want
@@ -201,9 +201,9 @@ def test_loss_curve(learner, run, figure, drawn):
         f"loss_fell({[round(x, 3) for x in curve]})",
         hint="this curve "
         + (
-            "clearly fell: its end is far below its start"
+            _("clearly fell: its end is far below its start")
             if fell
-            else "did not fall: it stays around its first loss, whatever its last step"
+            else _("did not fall: it stays around its first loss, whatever its last step")
         ),
     )
 

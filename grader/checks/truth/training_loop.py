@@ -234,11 +234,12 @@ def expect_autocast(learner, seed: int, data_seed: int) -> None:
     unit_amp, unit_fp32 = amp.grad / amp.grad.norm(), fp32.grad / fp32.grad.norm()
     apart = rel(unit_fp32, unit_amp)
     if apart < 1e-3:
-        raise AssertionError(f"check error: bf16 and fp32 gradients only {apart:.1e} apart")
+        raise AssertionError(_("check error: bf16 and fp32 gradients only {apart:.1e} apart", apart=apart))
     what = f"train_step(..., amp_dtype=torch.bfloat16), model seed {seed}, batch 2 x 16"
-    hint = (
-        "run the forward under torch.autocast(device_type=x.device.type, dtype=amp_dtype): "
-        "matmuls then run in bf16 (part 3, must-remember: autocast)"
+    hint = _(
+        "run the forward under torch.autocast(device_type=x.device.type, "
+        "dtype=amp_dtype): matmuls then run in bf16 (part 3, must-remember: "
+        "autocast)"
     )
     rec = out["steps"][0]
     move = returned_weights(model, rec, what) - amp.before  # SGD(lr=1): minus the gradient at step()
@@ -289,7 +290,12 @@ def expect_float_logits_ignore_index(learner, seed: int, data_seed: int) -> None
             logits = model(x)
         expected = reference_ce(logits, y)
         n_ignored = int((y == IGNORE_INDEX).sum())
-        what = f"mixed-precision step {i}: the loss with {n_ignored} of {y.numel()} targets ignored"
+        what = _(
+            "mixed-precision step {i}: the loss with {n_ignored} of {numel} targets ignored",
+            i=i,
+            n_ignored=n_ignored,
+            numel=y.numel(),
+        )
         got = returned_loss(rec, what)
         if not math.isclose(got, expected, rel_tol=0, abs_tol=1e-5):
             with torch.no_grad():
@@ -303,11 +309,14 @@ def expect_float_logits_ignore_index(learner, seed: int, data_seed: int) -> None
                     expected=expected,
                     seed=seed,
                 ),
-                f"{got:.6f}" + (" (the same loss of an fp32 forward)" if fp32 else ""),
-                "run the forward under autocast when amp_dtype is given (see amp_step)"
+                f"{got:.6f}" + (_(" (the same loss of an fp32 forward)") if fp32 else ""),
+                _("run the forward under autocast when amp_dtype is given (see amp_step)")
                 if fp32
-                else "cast the logits to fp32 (.float()) before cross_entropy: a bf16 softmax keeps ~3 "
-                "digits; and average over the labelled positions only (part 3, must-remember)",
+                else _(
+                    "cast the logits to fp32 (.float()) before cross_entropy: a bf16 softmax "
+                    "keeps ~3 digits; and average over the labelled positions only (part 3, "
+                    "must-remember)"
+                ),
             )
 
 
@@ -324,15 +333,15 @@ def _expect_clipped_step(learner, seed, data_seed, amp_dtype, B, T) -> None:
     y = torch.full_like(y, int(y[0, 0]))  # one target everywhere: a large first gradient
     model = build_model(seed)
     ref = reference_step(model, (x, y), amp_dtype)
-    assert ref.norm > 1.5, f"check error: crafted batch gives grad norm {ref.norm}"
+    assert ref.norm > 1.5, _("check error: crafted batch gives grad norm {norm}", norm=ref.norm)
     out = drive(learner, seed=seed, batches=[(x, y)], optimizer="unit_sgd", return_params=True, amp_dtype=amp_dtype)
     rec = out["steps"][0]
     path = "fp32" if amp_dtype is None else "amp_dtype=bfloat16"
-    what = f"{path}: total gradient norm when optimizer.step() runs (raw norm {ref.norm:.3f})"
+    what = _("{path}: total gradient norm when optimizer.step() runs (raw norm {norm:.3f})", path=path, norm=ref.norm)
     move = returned_weights(model, rec, what) - ref.before  # SGD(lr=1): minus the gradient at step()
     if not math.isclose(float(move.norm()), 1.0, rel_tol=1e-3):
         fail(
-            what + ", read from the weights after a step of SGD(lr=1)",
+            what + _(", read from the weights after a step of SGD(lr=1)"),
             _("1.0 (clipped to max_norm=1.0)"),
             f"{float(move.norm()):.4f}",
             _(
@@ -429,30 +438,35 @@ def expect_loop_follows_schedule(learner, seed: int = 1, amp_dtype=None) -> None
     sched = {key: SHORT[key] for key in SCHEDULE_KEYS}
     for k, rec in enumerate(out["steps"]):
         expected = scheduled_lr(k, **sched)
-        what = (
-            f"learning rate of optimizer.step() in train_step call {k} ({sched}"
-            f"{', amp_dtype=bfloat16' if amp_dtype is not None else ''})"
+        what = _(
+            "learning rate of optimizer.step() in train_step call {k} ({sched}{value})",
+            k=k,
+            sched=sched,
+            value=", amp_dtype=bfloat16" if amp_dtype is not None else "",
         )
         move = returned_weights(model, rec, what) - before
         if min(rel(move, -expected * u), rel(move, -expected * u_raw)) > 1e-3:
             seen = float(-(move @ u) / (u @ u))
-            hint = (
-                "configure_optimizer's scheduler must follow lr_at, and train_step must call "
-                "scheduler.step() after optimizer.step(): the first step uses lr_at(0); the optimizer is "
-                f"AdamW(lr=max_lr, betas=(0.9, 0.95), weight_decay={SHORT['weight_decay']}) (part 3)"
+            hint = _(
+                "configure_optimizer's scheduler must follow lr_at, and train_step must "
+                "call scheduler.step() after optimizer.step(): the first step uses "
+                "lr_at(0); the optimizer is AdamW(lr=max_lr, betas=(0.9, 0.95), "
+                "weight_decay={weight_decay}) (part 3)",
+                weight_decay=SHORT["weight_decay"],
             )
             if seen and abs(seen - expected) <= 0.01 * expected:
-                hint = (
-                    "the learning rate is right, but the step's direction is not AdamW's first step on this "
-                    "batch's gradient: check the optimizer (AdamW, betas=(0.9, 0.95), weight_decay) and "
-                    "that the step uses this batch's gradient"
+                hint = _(
+                    "the learning rate is right, but the step's direction is not AdamW's "
+                    "first step on this batch's gradient: check the optimizer (AdamW, "
+                    "betas=(0.9, 0.95), weight_decay) and that the step uses this batch's "
+                    "gradient"
                 )
             fail(
                 what,
                 expected,
-                f"{seen:.6g} (read from how far AdamW moved the weights)"
+                _("{seen:.6g} (read from how far AdamW moved the weights)", seen=seen)
                 if seen
-                else "the step did not move the weights",
+                else _("the step did not move the weights"),
                 hint,
             )
 
@@ -481,9 +495,11 @@ def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
         torch.nn.utils.vector_to_parameters(before, model.parameters())
         model.zero_grad(set_to_none=True)
         ref = reference_step(model, batch, amp_dtype)
-        what = (
-            f"{path}, train_step call {i} with SGD(lr=1): the direction of the weights' move (minus the "
-            "gradient at optimizer.step())"
+        what = _(
+            "{path}, train_step call {i} with SGD(lr=1): the direction of the "
+            "weights' move (minus the gradient at optimizer.step())",
+            path=path,
+            i=i,
         )
         after = returned_weights(model, rec, what)
         move = after - before
@@ -491,21 +507,25 @@ def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
         if err > 1e-4:
             if not move.norm() > 0:
                 got, hint = (
-                    "no parameter moved: the step found no gradient",
+                    _("no parameter moved: the step found no gradient"),
                     (
-                        "zero_grad belongs after optimizer.step() (or before backward), never between "
-                        "backward() and step(): the step then sees no gradient (part 3, §Autograd)"
+                        _(
+                            "zero_grad belongs after optimizer.step() (or before backward), never "
+                            "between backward() and step(): the step then sees no gradient (part 3, "
+                            "§Autograd)"
+                        )
                     ),
                 )
             else:
-                got, hint = f"relative error {err:.1e}", "forward, loss, backward(), clip, step(), zero_grad()"
+                got, hint = f"relative error {err:.1e}", _("forward, loss, backward(), clip, step(), zero_grad()")
                 if kept is not None and rel(move / move.norm(), -(kept + ref.raw) / (kept + ref.raw).norm()) < 1e-3:
                     got, hint = (
-                        "the previous step's gradient added to this one's",
-                        "backward() accumulates "
-                        "into .grad: every step must clear the gradients, optimizer.zero_grad("
-                        "set_to_none=True) after the step, on every path of train_step (fp32 and "
-                        "autocast) (part 3, must-remember)",
+                        _("the previous step's gradient added to this one's"),
+                        _(
+                            "backward() accumulates into .grad: every step must clear the gradients, "
+                            "optimizer.zero_grad(set_to_none=True) after the step, on every path of "
+                            "train_step (fp32 and autocast) (part 3, must-remember)"
+                        ),
                     )
             fail(what, _("this step's gradient, computed here (relative error <= 1e-4)"), got, hint)
         # every value train_step returns, on every call (not only the first)
@@ -537,7 +557,7 @@ def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
     for i, (rec, move) in enumerate(zip(out["steps"], moves, strict=True)):
         if not rec["grads_held_after"]:
             continue
-        what = f"{path}, train_step call {i}: .grad of every parameter after train_step returns"
+        what = _("{path}, train_step call {i}: .grad of every parameter after train_step returns", path=path, i=i)
         grads = rec.get("grads")
         held = None
         if rec["grads_held_after"] == out["n_params"] and isinstance(grads, dict) and list(grads) == names:
@@ -549,9 +569,13 @@ def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
             fail(
                 what,
                 _("None for every parameter, or exactly the gradient this step applied"),
-                f"{rec['grads_held_after']} of {out['n_params']} hold a tensor "
-                f"({rec['grads_nonzero_after']} of them non-zero)"
-                + ("" if held is None or not held.norm() > 0 else ", not this step's gradient"),
+                _(
+                    "{grads_held_after} of {n_params} hold a tensor ({grads_nonzero_after} of them non-zero)",
+                    grads_held_after=rec["grads_held_after"],
+                    n_params=out["n_params"],
+                    grads_nonzero_after=rec["grads_nonzero_after"],
+                )
+                + ("" if held is None or not held.norm() > 0 else _(", not this step's gradient")),
                 _(
                     "zero_grad(set_to_none=True) after the step (or before the next "
                     "backward) frees the gradients; set_to_none=False leaves tensors of "
