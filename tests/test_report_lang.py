@@ -145,7 +145,10 @@ def _answers(tmp_path) -> dict[str, str]:
         "A5": stub("a5_first_loss") + "\ndef broken(:\n",  # does not import
         "X2": stub("x2_silent_broadcast")
         .replace('raise NotImplementedError("X2: naive_mse")', "while True:\n        pass")
-        .replace('raise NotImplementedError("X2: safe_mse")', 'raise RuntimeError("boom")'),
+        .replace(  # refuses what it must refuse, then raises where it must answer
+            'raise NotImplementedError("X2: safe_mse")',
+            'if pred.shape != target.shape:\n        raise ValueError("shapes")\n    raise RuntimeError("boom")',
+        ),
     }
     out = {}
     for ex_id, body in files.items():
