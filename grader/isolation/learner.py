@@ -710,7 +710,9 @@ class Learner:
                 tb,
             )
         if kind == "exit":
-            return LearnerCrashed(_("your code called {call} instead of returning", call=err["message"].removeprefix("called ")), tb)
+            return LearnerCrashed(
+                _("your code called {call} instead of returning", call=err["message"].removeprefix("called ")), tb
+            )
         if kind == "bad_output":
             return LearnerBadOutput(
                 _("your function returned something that is not plain data: {message}", message=err["message"]), tb

@@ -330,7 +330,12 @@ def gradescope_json(
             "max_score": sum(t["max_score"] for t in tests),
             **summary.to_dict(),
             "exercises": {
-                ex_id: {"status": r.status, "duration_s": r.duration_s, "note": show(r.note), "graded_now": graded_now(r)}
+                ex_id: {
+                    "status": r.status,
+                    "duration_s": r.duration_s,
+                    "note": show(r.note),
+                    "graded_now": graded_now(r),
+                }
                 for ex_id, r in results.items()
             },
         },
