@@ -243,3 +243,32 @@ def test_a_number_field_stored_as_text_is_shown_rather_than_failing():
     data = {"msgid": "max abs error {worst:.3g}", "fields": {"worst": "tensor(0.5)"}}
     assert i18n.show(data, "en") == "max abs error tensor(0.5)"
     assert i18n.show({**data, "fields": {"worst": 0.123456}}, "en") == "max abs error 0.123"
+
+
+def unfilled(path: Path) -> list[str]:
+    """_("...", k=v) calls whose message names a placeholder no field fills, or a field it never
+    shows: a KeyError the first time the check fails (messages are formatted only on a failure)."""
+    import ast
+
+    wrong = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_"):
+            continue
+        if not node.keywords or not node.args or not isinstance(node.args[0], ast.Constant):
+            continue
+        if any(k.arg is None for k in node.keywords):
+            continue  # **fields: not decidable here
+        given = {k.arg for k in node.keywords}
+        if i18n.placeholders(node.args[0].value) != given:
+            wrong.append(
+                f"{path.name}:{node.lineno}: {sorted(i18n.placeholders(node.args[0].value))} vs {sorted(given)}"
+            )
+    return wrong
+
+
+def test_every_message_is_given_the_fields_it_shows(tmp_path):
+    found = [hit for path in sorted((ROOT / "grader").rglob("*.py")) for hit in unfilled(path)]
+    assert not found, found
+    bad = tmp_path / "bad.py"
+    bad.write_text('_("{what} must be an int", what=1)\n_("{what} of {n}", what=1)\n_("{a}", a=1, b=2)\n')
+    assert unfilled(bad) == ["bad.py:2: ['n', 'what'] vs ['what']", "bad.py:3: ['a'] vs ['a', 'b']"]
