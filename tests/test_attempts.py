@@ -193,3 +193,16 @@ def test_an_attempt_is_a_change_of_the_code_not_of_its_answer(tmp_path):
     module_other = grade("return random.random()", "0.2")
     assert module_other == 1
     assert grade("return 1001", "1001") == 2 and grade("return 1002", "1002") == 3
+
+
+def test_one_wrong_answer_counts_once_in_either_language(monkeypatch):
+    """The distinct wrong answers are counted on what was said, not on the language it was shown in."""
+    from grader import i18n
+
+    monkeypatch.setattr(i18n, "translations", lambda lang: {"{what} must be an int": "{what} 必须是 int"})
+    said = {}
+    for lang in ("zh", "en"):
+        monkeypatch.setattr(i18n, "_lang", lang)
+        said[lang] = KeyPointResult("k", "failed", i18n._("{what} must be an int", what="f(2)"), got="'2'")
+    assert said["zh"].message != said["en"].message
+    assert attempts._answer_digest(said["zh"]) == attempts._answer_digest(said["en"])

@@ -11,6 +11,7 @@ import textwrap
 
 import pytest
 
+from grader import i18n
 from grader.course import catalog, do_not_call as forbidden
 from grader.course.catalog import ROOT
 from grader.engine import misconceptions, runner
@@ -319,7 +320,8 @@ def test_a_raising_answer_is_named_by_what_it_does(tmp_path):
     # A property of the key point (grader/checks/test_a3_broadcast.py) names it: it raises on
     # different ranks, confirmed on the probe (3,) with (3, 1); no wrong answer is replayed.
     assert kp.status in ("failed", "error") and "refuses shapes of different lengths" in kp.misconception, kp
-    assert "维数不同就报错了" in kp.misconception and kp.naming_cpu_s <= 1.0, kp
+    # the mistake is named in the reader's language: its Chinese sentence where Chinese is read
+    assert "维数不同就报错了" in i18n.show(kp.misconception, "zh") and kp.naming_cpu_s <= 1.0, kp
     assert kp.example.startswith("failing input: broadcast_shape(a=(8, 1, 64), b=(16, 64))"), kp.example
 
 

@@ -202,3 +202,73 @@ def test_a_message_in_two_catalogs_has_one_translation():
     a.add("Where did the step's time go", "这一步的时间花在哪里了")
     b.add("Where did the step's time go", "一步的时间花在哪了")
     assert _one_translation_each({"course": a, "quiz": b})  # the guard bites
+
+
+def test_a_message_is_kept_as_its_id_and_fields_and_said_again_in_the_other_language(monkeypatch):
+    """A check's verdict is stored as msgid + fields (plain JSON) and shown in the reader's language,
+    whichever language the check process spoke: results are cached, and read later."""
+    import json
+
+    from grader.engine.results import ExerciseResult, KeyPointResult
+
+    table = {
+        "{what} must be an int": "{what} 必须是 int",
+        "your code raised {type}: {message}": "你的代码抛出了 {type}：{message}",
+    }
+    monkeypatch.setattr(i18n, "translations", lambda lang: table)
+    monkeypatch.setattr(i18n, "_lang", "zh")
+    said = i18n._("{what} must be an int", what="f(2)")
+    assert said == "f(2) 必须是 int" and said.message.data() == {
+        "msgid": "{what} must be an int",
+        "fields": {"what": "f(2)"},
+    }
+    nested = i18n._("your code raised {type}: {message}", type="ValueError", message=said)
+    res = ExerciseResult(
+        "A3", "graded", [KeyPointResult("k", "error", nested, got=i18n._("{what} must be an int", what=3))]
+    )
+    stored = json.loads(json.dumps(res.to_dict()))  # the cache's and the results log's form
+    assert stored["key_points"][0]["message"]["fields"]["message"]["msgid"] == "{what} must be an int"
+    monkeypatch.setattr(i18n, "_lang", "en")
+    back = ExerciseResult.from_dict(stored).key_points[0]
+    assert back.message == "your code raised ValueError: f(2) must be an int" and back.got == "3 must be an int"
+    assert i18n.show(back.message, "zh") == "你的代码抛出了 ValueError：f(2) 必须是 int"
+    # free text (the learner's own exception message, an older cache entry) stays as it was
+    old = {**stored["key_points"][0], "message": "your code raised ValueError: boom", "got": None}
+    assert ExerciseResult.from_dict({**stored, "key_points": [old]}).key_points[0].message == old["message"]
+    assert i18n.show("boom", "zh") == "boom" and i18n.show(i18n.either(en="left", zh="左"), "zh") == "左"
+
+
+def test_a_number_field_stored_as_text_is_shown_rather_than_failing():
+    """A field kept as its text (a tensor, a numpy value) where the message formats a number."""
+    data = {"msgid": "max abs error {worst:.3g}", "fields": {"worst": "tensor(0.5)"}}
+    assert i18n.show(data, "en") == "max abs error tensor(0.5)"
+    assert i18n.show({**data, "fields": {"worst": 0.123456}}, "en") == "max abs error 0.123"
+
+
+def unfilled(path: Path) -> list[str]:
+    """_("...", k=v) calls whose message names a placeholder no field fills, or a field it never
+    shows: a KeyError the first time the check fails (messages are formatted only on a failure)."""
+    import ast
+
+    wrong = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_"):
+            continue
+        if not node.keywords or not node.args or not isinstance(node.args[0], ast.Constant):
+            continue
+        if any(k.arg is None for k in node.keywords):
+            continue  # **fields: not decidable here
+        given = {k.arg for k in node.keywords}
+        if i18n.placeholders(node.args[0].value) != given:
+            wrong.append(
+                f"{path.name}:{node.lineno}: {sorted(i18n.placeholders(node.args[0].value))} vs {sorted(given)}"
+            )
+    return wrong
+
+
+def test_every_message_is_given_the_fields_it_shows(tmp_path):
+    found = [hit for path in sorted((ROOT / "grader").rglob("*.py")) for hit in unfilled(path)]
+    assert not found, found
+    bad = tmp_path / "bad.py"
+    bad.write_text('_("{what} must be an int", what=1)\n_("{what} of {n}", what=1)\n_("{a}", a=1, b=2)\n')
+    assert unfilled(bad) == ["bad.py:2: ['n', 'what'] vs ['what']", "bad.py:3: ['a'] vs ['a', 'b']"]

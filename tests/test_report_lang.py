@@ -1,8 +1,9 @@
 """The report speaks the learner's language (grader.i18n): with ``--lang zh`` the report's own words
 (headings, columns, statuses, labels, the level box, the CLI's lines) hold no English sentence; with
 ``--lang en`` it reads as it always did. Text from the course's catalog (titles, claims, re-read
-places: wt-course-zh's catalog) and from the checks (their fail(...) messages, English this round)
-is taken out before looking: this test is about the report's own words."""
+places: wt-course-zh's catalog) is taken out before looking; what the checks and the engine say
+(their fail(...) messages, the failing input, timeouts, forbidden calls) is looked at too: a grade
+of failing answers of every kind, in Chinese."""
 
 from __future__ import annotations
 
@@ -103,10 +104,11 @@ def test_the_detector_fails_on_the_english_report(lang):
     assert "<html lang='en'>" in page and "What to fix and re-read" in text and "expected: (2, 2)" in text
 
 
-def _grade(tmp_path, lang: str) -> tuple[str, str, dict]:
+def _grade(tmp_path, lang: str, target: str = "exercises", extra: list[str] = ()) -> tuple[str, str, dict]:
     env = {**os.environ, "COLUMNS": "1000", "GRADER_LANG": "en" if lang == "zh" else "zh"}  # --lang wins
     out = subprocess.run(
-        [sys.executable, "-m", "grader", "grade", "--target", "exercises", "--only", "A3", "--no-quiz", "--lang", lang]
+        [sys.executable, "-m", "grader", "grade", "--target", target, "--no-quiz", "--lang", lang]
+        + (list(extra) or ["--only", "A3"])
         + ["--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html")],
         cwd=ROOT,
         env=env,
@@ -133,6 +135,69 @@ def test_grading_the_stubs_in_chinese(tmp_path):
         found = english_sentences(shown, foreign)
         assert not found, f"{where}: {found}"
     assert "尚未实现" in stdout and "掌握情况" in stdout and "<html lang='zh-CN'>" in page
+
+
+def _answers(tmp_path) -> dict[str, str]:
+    """Failing answers of each kind: a registered wrong answer, one that raises, one that does not
+    import, one that hangs, one that calls what its stub forbids (exercise -> file)."""
+    stub = lambda name: (ROOT / "exercises" / f"{name}.py").read_text()  # noqa: E731
+    files = {
+        "A2": ROOT / "solutions/mutants/a2_nbytes_index/bf16_four_bytes.py",  # wrong answer, a named mistake
+        "A3": "import numpy as np\n\n\ndef broadcast_shape(a, b):\n    return tuple(np.broadcast_shapes(a, b))\n",
+        "A5": stub("a5_first_loss") + "\ndef broken(:\n",  # does not import
+        "X2": stub("x2_silent_broadcast")
+        .replace('raise NotImplementedError("X2: naive_mse")', "while True:\n        pass")
+        .replace(  # refuses what it must refuse, then raises where it must answer
+            'raise NotImplementedError("X2: safe_mse")',
+            'if pred.shape != target.shape:\n        raise ValueError("shapes")\n    raise RuntimeError("boom")',
+        ),
+    }
+    out = {}
+    for ex_id, body in files.items():
+        if isinstance(body, str):
+            path = tmp_path / f"{ex_id.lower()}_answer.py"
+            path.write_text(body)
+            body = path
+        out[ex_id] = str(body)
+    return out
+
+
+def test_grading_failing_answers_in_chinese(tmp_path):
+    """Every kind of failure, in Chinese, with the hints revealed: what the checks and the engine
+    say (their messages, the failing input, the named mistake) holds no English sentence."""
+    answers = _answers(tmp_path)
+    stdout, page, data = _grade(
+        tmp_path,
+        "zh",
+        target="solutions",
+        extra=["--only", ",".join(answers), "--reveal", "--fresh"]
+        + [f"--override={k}={v}" for k, v in answers.items()],
+    )
+    i18n.use("zh")
+    try:
+        foreign = {t for t in not_ours({}) if t}  # the course's catalog: wt-course-zh's words
+    finally:
+        i18n.use("en")
+    for where, shown in (
+        ("terminal", stdout),
+        ("html", _page_text(page)),
+        ("json", json.dumps(data, ensure_ascii=False)),
+    ):
+        found = [s for s in english_sentences(_no_tracebacks(shown), foreign) if s not in LEARNERS_OWN]
+        assert not found, f"{where}: {found}"
+    statuses = {t["name"]: t["output"].split(":")[0] for t in data["tests"] if t.get("status") == "failed"}
+    for said in ("答案错误", "你的代码抛出异常", "无法导入", "超时", "调用了练习禁止的函数"):
+        assert any(said in s for s in statuses.values()), (said, statuses)
+    assert "出错的输入：" in stdout and "你的结果：" in stdout
+
+
+# What the failing answers themselves print (their exception's text) is theirs, not the grader's.
+LEARNERS_OWN = {"boom"}
+
+
+def _no_tracebacks(text: str) -> str:
+    """A Python traceback is code (file names, lines of the learner's source), not a sentence."""
+    return re.sub(r'(?m)^.*(File "[^"]*", line \d+.*|Traceback \(most recent call last\):|^\s{4,}\S.*)$', " ", text)
 
 
 def test_grading_the_stubs_in_english_reads_as_before(tmp_path):

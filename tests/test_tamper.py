@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -792,6 +793,15 @@ def test_a_forged_result_line_does_not_count(tmp_path, world_readable, monkeypat
         (['{"key_point": "matches_numpy", "status": "great"}'], "not a key-point record"),
         (['{"key_point": "matches_numpy", "status": "passed", "message": 1}'], "not a key-point record"),
         (['{"key_point": "reads_my_mind", "status": "passed"}'], "not a key point of A3"),
+        # a message as msgid + fields (grader.i18n.Message.data) holds plain values only
+        (
+            ['{"key_point": "matches_numpy", "status": "failed", "message": {"msgid": "{a}", "fields": {"a": [1]}}}'],
+            "not a key-point record",
+        ),
+        (
+            ['{"key_point": "matches_numpy", "status": "failed", "hint": {"msgid": "{a}", "fields": {"a": {"b": 1}}}}'],
+            "not a key-point record",
+        ),
     ],
 )
 def test_malformed_duplicate_or_unknown_result_lines_are_a_check_error(lines, why):
@@ -801,6 +811,13 @@ def test_malformed_duplicate_or_unknown_result_lines_are_a_check_error(lines, wh
     with pytest.raises(ValueError, match="middle of a line"):
         runner.read_results(data[:-1], A3)
     assert runner.read_results(b'{"key_point": "matches_numpy", "status": "passed"}', A3, cut_short=True) == {}
+
+
+def test_a_result_line_may_say_its_message_as_msgid_and_fields():
+    said = {"msgid": "{what} must be an int", "fields": {"what": {"msgid": "x {n}", "fields": {"n": 2}}}}
+    pair = {"msgid": "your result: {mistake}", "fields": {"mistake": {"en": "left", "zh": "左"}}}
+    line = {"key_point": "matches_numpy", "status": "failed", "message": said, "hint": pair}
+    assert runner.read_results((json.dumps(line) + "\n").encode(), A3)["matches_numpy"]["message"] == said
 
 
 def test_a_symlinked_module_is_refused(tmp_path):

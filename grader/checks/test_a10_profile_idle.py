@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from grader.checks.support.checking import as_number, as_str, expect_equal, expect_raises, fail
 from grader.checks.truth.profiled_steps import LABELS, SetupUnclear, profile_step, reference_view
+from grader.i18n import _
 
 
 # ------------------------------------------------------------------ key points
@@ -26,10 +27,12 @@ def test_idle_fraction(learner, wall, busy):
         got, what = _idle(learner, w, d)
         expected = 1 - d / w
         if not math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-9):  # float32 arithmetic is right too
-            fail(what, expected, got, hint="idle = 1 - device / wall, a fraction: 300 ms wall, 90 ms device -> 0.7")
+            fail(what, expected, got, hint=_("idle = 1 - device / wall, a fraction: 300 ms wall, 90 ms device -> 0.7"))
     got, what = _idle(learner, wall, wall * 1.5)
-    expect_equal(got, 0.0, what + " (device time above wall time)", hint="the device cannot be idle less than never")
-    with expect_raises("ValueError", "idle_fraction(wall_ms=0.0, device_ms=1.0) must raise ValueError"):
+    expect_equal(
+        got, 0.0, what + _(" (device time above wall time)"), hint=_("the device cannot be idle less than never")
+    )
+    with expect_raises("ValueError", _("idle_fraction(wall_ms=0.0, device_ms=1.0) must raise ValueError")):
         learner.idle_fraction(0.0, 1.0)
 
 
@@ -40,14 +43,18 @@ def test_device_time_from_ops(learner, batch, seq, seed):
         with learner.paused():  # the learner's leftovers cannot blur the grader's own profile
             ops = profile_step(kind, batch, seq, seed, clear=False)["ops"]
         expected = sum(op["self_ms"] for op in ops)
-        what = f"device_time_ms(ops) for a real profile of two training steps ({kind} setup, {len(ops)} op rows)"
+        what = _(
+            "device_time_ms(ops) for a real profile of two training steps ({kind} setup, {ops} op rows)",
+            kind=kind,
+            ops=len(ops),
+        )
         got = as_number(learner.device_time_ms(ops), what)
         if not math.isclose(got, expected, rel_tol=1e-6):  # a float32 sum is right too
             fail(
                 what,
                 f"{expected:.3f} ms",
                 f"{got:.3f} ms",
-                hint="add up self times: a total (inclusive) time repeats the time of the ops it called",
+                hint=_("add up self times: a total (inclusive) time repeats the time of the ops it called"),
             )
 
 
@@ -61,25 +68,31 @@ def test_classifies_real_profiles(learner, batch, seq, seed):
             with learner.paused():
                 summary = profile_step(kind, batch, seq, seed, frozen=frozen)
         except SetupUnclear as e:  # nothing to judge the learner on: re-graded next time
-            pytest.skip(f"not verifiable this time: {e}")
+            pytest.skip(_("not verifiable this time: {e}", e=e))
         idle, share = reference_view(summary["ops"], summary["wall_ms"])
-        steps = "two training steps of a head on a frozen base" if frozen else "two training steps"
-        what = (
-            f"classify_step(a real profile of {steps}: wall {summary['wall_ms']:.0f} ms, {len(summary['ops'])} op rows)"
+        steps = _("two training steps of a head on a frozen base") if frozen else _("two training steps")
+        what = _(
+            "classify_step(a real profile of {steps}: wall {wall_ms:.0f} ms, {ops} op rows)",
+            steps=steps,
+            wall_ms=summary["wall_ms"],
+            ops=len(summary["ops"]),
         )
         got = as_str(learner.classify_step(summary), what)
         if got not in LABELS:
-            fail(f"{what} must be one of {LABELS}", kind, got)
+            fail(_("{what} must be one of {LABELS}", what=what, LABELS=LABELS), kind, got)
         expect_equal(
             got,
             kind,
             what,
-            hint=f"here the device idled {idle:.0%} of the wall time and GEMM + attention took {share:.0%} of "
-            "its time; "
+            hint=_(
+                "here the device idled {idle:.0%} of the wall time and GEMM + attention took {share:.0%} of its time; ",
+                idle=idle,
+                share=share,
+            )
             + {
-                "input-bound": "the data loader slept: device time << wall time, whatever the GEMM share",
-                "compute-bound": "device busy and GEMM + attention dominate: a healthy step",
-                "overhead-bound": "device busy but mostly copy_ / contiguous: shape conversions",
+                "input-bound": _("the data loader slept: device time << wall time, whatever the GEMM share"),
+                "compute-bound": _("device busy and GEMM + attention dominate: a healthy step"),
+                "overhead-bound": _("device busy but mostly copy_ / contiguous: shape conversions"),
             }[kind],
         )
 

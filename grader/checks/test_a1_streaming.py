@@ -25,19 +25,23 @@ from hypothesis import given, settings
 from grader.checks.support import strategies
 from grader.checks.support.checking import expect_equal, expect_own_process, fail
 from grader.checks.truth.streaming import MB, expected_counts, generate, generate_mb, measured_factor
+from grader.i18n import _
 from grader.isolation.learner import Learner, LearnerCrashed, LearnerImportError, LearnerOutOfMemory, LearnerRaised
 
 
 def check_counts(got, path, min_chars: int, what: str) -> None:
     expected = expected_counts(path, min_chars)
     if type(got) is not dict:
-        fail(what, expected, got, "return a dict with read, kept, unique, chars")
+        fail(what, expected, got, _("return a dict with read, kept, unique, chars"))
     expect_equal(
         {k: got.get(k) for k in expected},
         expected,
         what,
-        hint="read skips blank lines; keep_long keeps len(text) >= min_chars (characters); "
-        "dedupe on text, first occurrence wins; chars sums the unique texts",
+        hint=_(
+            "read skips blank lines; keep_long keeps len(text) >= min_chars "
+            "(characters); dedupe on text, first occurrence wins; chars sums the "
+            "unique texts"
+        ),
     )
 
 
@@ -53,8 +57,11 @@ def non_utf8_learner(learner_factory):
 def test_pipeline_counts(learner, non_utf8_learner, shared_tmp_path, corpus):
     path = shared_tmp_path / f"corpus-{corpus['seed']}-{corpus['n_lines']}.jsonl"
     generate(path, corpus["n_lines"], unique=corpus["unique"], seed=corpus["seed"], blank_rate=corpus["blank_rate"])
-    what = (
-        f"pipeline(<{corpus['n_lines']} records, {corpus['unique']} distinct texts>, min_chars={corpus['min_chars']})"
+    what = _(
+        "pipeline(<{n_lines} records, {unique} distinct texts>, min_chars={min_chars})",
+        n_lines=corpus["n_lines"],
+        unique=corpus["unique"],
+        min_chars=corpus["min_chars"],
     )
     check_counts(learner.pipeline(str(path), corpus["min_chars"]), path, corpus["min_chars"], what)
     # The edges every draw asks, not only a lucky one: a blank line of spaces, an empty line, and
@@ -65,12 +72,18 @@ def test_pipeline_counts(learner, non_utf8_learner, shared_tmp_path, corpus):
         edges.write_text("".join([records[0], "   \n", "\n", *records[1:4]]), encoding="utf-8")
         edges.chmod(0o644)
         edge = len(json.loads(records[len(records[:4]) // 2])["text"])
-        edge_what = f"pipeline(<{len(records[:4])} of its records, a line of spaces, an empty line>, min_chars={edge})"
+        edge_what = _(
+            "pipeline(<{records} of its records, a line of spaces, an empty line>, min_chars={edge})",
+            records=len(records[:4]),
+            edge=edge,
+        )
         check_counts(learner.pipeline(str(edges), edge), edges, edge, edge_what)
     if path.read_bytes().isascii():  # nothing a wrong codec could misread
         return
     # The same UTF-8 file where the machine's default encoding is not UTF-8 (the stub: "files are UTF-8")
-    where = f"{what}, run where the locale's encoding is not UTF-8 (LC_ALL=C: ASCII; on Chinese Windows: GBK)"
+    where = _(
+        "{what}, run where the locale's encoding is not UTF-8 (LC_ALL=C: ASCII; on Chinese Windows: GBK)", what=what
+    )
     try:
         got = non_utf8_learner.pipeline(str(path), corpus["min_chars"])
     except LearnerRaised as exc:
@@ -78,9 +91,11 @@ def test_pipeline_counts(learner, non_utf8_learner, shared_tmp_path, corpus):
             where,
             expected_counts(path, corpus["min_chars"]),
             f"{exc.type_name}: {exc.raw_message[:200]}",
-            hint="open() without encoding= decodes with the machine's locale encoding, not UTF-8: the file is UTF-8, "
-            "say so / 不写 encoding= 的 open() 按本机区域设置的编码解码（中文 Windows 上是 GBK），"
-            '而文件是 UTF-8：写明 encoding="utf-8"',
+            hint=_(
+                "open() without encoding= decodes with the machine's locale encoding, "
+                "not UTF-8: the file is UTF-8, say so / 不写 encoding= 的 open() "
+                '按本机区域设置的编码解码（中文 Windows 上是 GBK），而文件是 UTF-8：写明 encoding="utf-8"'
+            ),
         )
     check_counts(got, path, corpus["min_chars"], where)
 
@@ -129,7 +144,7 @@ def idle_worker_status(folder, like) -> dict:
 def pipeline_peaks(handle, path, min_chars: int, what: str) -> dict:
     """restart -> a cheap call (imports the module) -> VmPeak/VmHWM -> pipeline -> VmPeak/VmHWM."""
     if not isinstance(handle, Learner):  # grader bench's in-process baseline: nothing to measure
-        pytest.skip("memory is measured from outside the learner's process only")
+        pytest.skip(_("memory is measured from outside the learner's process only"))
     handle.restart()
     handle.count_stats([])
     before = vm_status(handle)
@@ -151,22 +166,39 @@ def test_peak_vs_file_size(learner, outside_processes, shared_tmp_path, seed, co
         path = shared_tmp_path / f"peak-{size_mb}mb.jsonl"
         generate_mb(path, size_mb, seed=seed)
         sizes[size_mb] = os.path.getsize(path)
-        runs[size_mb] = pipeline_peaks(handle, path, min_chars, f"pipeline on the {size_mb} MB file")
+        runs[size_mb] = pipeline_peaks(handle, path, min_chars, _("pipeline on the {size_mb} MB file", size_mb=size_mb))
     small, big = runs[1]["after"], runs[BIG_MB]["after"]
     grown = sizes[BIG_MB] - sizes[1]
-    for key, name in (("VmHWM", "peak resident memory (VmHWM)"), ("VmPeak", "peak address space (VmPeak)")):
+    for key, name in (("VmHWM", _("peak resident memory (VmHWM)")), ("VmPeak", _("peak address space (VmPeak)"))):
         growth = big[key] - small[key]
         above_idle = big[key] - idle[key]
         if growth > grown / 8 or above_idle > sizes[BIG_MB] / 4:
             fail(
-                f"{name} of your process, read from /proc outside it, running pipeline on a 1 MB and a "
-                f"{BIG_MB} MB file (same 800 distinct texts)",
-                f"the {BIG_MB} MB run's peak <= the 1 MB run's + {grown / 8 / MB:.1f} MB and <= an idle "
-                f"worker's ({idle[key] / MB:.1f} MB) + {sizes[BIG_MB] / 4 / MB:.1f} MB",
-                f"1 MB file: {small[key] / MB:.1f} MB, {BIG_MB} MB file: {big[key] / MB:.1f} MB "
-                f"(before the call: {runs[BIG_MB]['before'][key] / MB:.1f} MB)",
-                "iterate over the file line by line and chain generators; keep only the hash set of "
-                "distinct texts, never a list of lines or records",
+                _(
+                    "{name} of your process, read from /proc outside it, running pipeline on "
+                    "a 1 MB and a {BIG_MB} MB file (same 800 distinct texts)",
+                    name=name,
+                    BIG_MB=BIG_MB,
+                ),
+                _(
+                    "the {BIG_MB} MB run's peak <= the 1 MB run's + {value:.1f} MB and <= an "
+                    "idle worker's ({value2:.1f} MB) + {value3:.1f} MB",
+                    BIG_MB=BIG_MB,
+                    value=grown / 8 / MB,
+                    value2=idle[key] / MB,
+                    value3=sizes[BIG_MB] / 4 / MB,
+                ),
+                _(
+                    "1 MB file: {value:.1f} MB, {BIG_MB} MB file: {value2:.1f} MB (before the call: {value3:.1f} MB)",
+                    value=small[key] / MB,
+                    BIG_MB=BIG_MB,
+                    value2=big[key] / MB,
+                    value3=runs[BIG_MB]["before"][key] / MB,
+                ),
+                _(
+                    "iterate over the file line by line and chain generators; keep only the "
+                    "hash set of distinct texts, never a list of lines or records"
+                ),
             )
 
 
@@ -178,15 +210,18 @@ def test_runs_under_rlimit(learner, outside_processes, shared_tmp_path, seed):
     size = os.path.getsize(path)
     list_need = measured_factor() * size  # the list approach, measured in this process
     budget = int(list_need / 8)
-    assert list_need > 4 * budget and budget < size, "the list approach must need far more than the limit allows"
+    assert list_need > 4 * budget and budget < size, _("the list approach must need far more than the limit allows")
     idle = idle_worker_status(shared_tmp_path / "idle", like=learner)
     cap = idle["VmPeak"] + budget
     small = outside_processes(memory_gib=cap / 2**30)
     if not isinstance(small, Learner):  # grader bench's in-process baseline: no limit to set
-        pytest.skip("the address-space limit is set on the learner's own process only")
-    what = (
-        f"pipeline on a {size / MB:.1f} MB file with RLIMIT_AS = an idle worker's peak address space "
-        f"{idle['VmPeak'] / MB:.0f} MB + {budget / MB:.1f} MB"
+        pytest.skip(_("the address-space limit is set on the learner's own process only"))
+    what = _(
+        "pipeline on a {value:.1f} MB file with RLIMIT_AS = an idle worker's "
+        "peak address space {value2:.0f} MB + {value3:.1f} MB",
+        value=size / MB,
+        value2=idle["VmPeak"] / MB,
+        value3=budget / MB,
     )
     try:
         got = small.pipeline(str(path), 10, timeout_s=60)
@@ -195,7 +230,7 @@ def test_runs_under_rlimit(learner, outside_processes, shared_tmp_path, seed):
             what,
             "counts",
             str(exc),
-            "a streaming pipeline needs a few MB whatever the file size; something holds the file",
+            _("a streaming pipeline needs a few MB whatever the file size; something holds the file"),
         )
     check_counts(got, path, 10, what)
 
@@ -216,14 +251,22 @@ def test_fits_in_memory(learner, file_gb, u_low, u_high):
     for f_gb, ram_gb, expected in cases:
         got = learner.fits_in_memory(f_gb, ram_gb)
         if type(got) is not bool:
-            fail(f"fits_in_memory({f_gb:g}, {ram_gb:g}) must return a bool", "True or False", got)
+            fail(
+                _("fits_in_memory({f_gb:g}, {ram_gb:g}) must return a bool", f_gb=f_gb, ram_gb=ram_gb),
+                _("True or False"),
+                got,
+            )
         expect_equal(
             got,
             expected,
             f"fits_in_memory(file_gb={f_gb:.4g}, ram_gb={ram_gb:.4g})",
-            hint=f"the list peak measured here is {factor:.2f}x the file, so it needs ~{f_gb * factor:.4g} GB;"
-            f" "
-            "a list of json.loads'd records peaks at ~5x the file size (part 1: 5.3x)",
+            hint=_(
+                "the list peak measured here is {factor:.2f}x the file, so it needs "
+                "~{value:.4g} GB; a list of json.loads'd records peaks at ~5x the file "
+                "size (part 1: 5.3x)",
+                factor=factor,
+                value=f_gb * factor,
+            ),
         )
 
 

@@ -10,6 +10,7 @@ from hypothesis.extra import numpy as hnp
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_shape, expect_equal, fail
 from grader.checks.truth import meta_tensors
+from grader.i18n import _
 
 COURSE_SHAPE = (16, 512, 1024)  # x = torch.zeros(16, 512, 1024, dtype=torch.bfloat16)
 ALL = slice(None)
@@ -34,14 +35,17 @@ def _check_nbytes(learner, shape, dtype, hint=""):
     got = as_int(learner.nbytes(shape, dtype), f"nbytes({shape}, {dtype!r})")
     if got != want:
         numel = want // torch.empty((), dtype=getattr(torch, dtype)).element_size()
-        per = f"; that is {got / numel:g} bytes per element" if numel else ""
+        per = _("; that is {value:g} bytes per element", value=got / numel) if numel else ""
         fail(
             f"nbytes({shape}, {dtype!r})",
             want,
             f"{got}{per}",
             hint
-            or f"bytes = number of elements x bytes per element ({dtype}: "
-            f"{torch.empty((), dtype=getattr(torch, dtype)).element_size()})",
+            or _(
+                "bytes = number of elements x bytes per element ({dtype}: {element_size})",
+                dtype=dtype,
+                element_size=torch.empty((), dtype=getattr(torch, dtype)).element_size(),
+            ),
         )
 
 
@@ -49,7 +53,7 @@ def _check_index(learner, shape, index, hint=""):
     want = meta_tensors.index_shape(shape, index)
     what = f"index_shape({shape}, {index!r}), i.e. {_show(index)}"
     got = as_shape(learner.index_shape(shape, index), what)
-    expect_equal(got, want, f"shape of {_show(index)} for x of shape {shape}", hint=hint)
+    expect_equal(got, want, _("shape of {_show} for x of shape {shape}", _show=_show(index), shape=shape), hint=hint)
 
 
 @settings(max_examples=15)
@@ -61,16 +65,16 @@ def test_nbytes_matches_meta_tensor(learner, shape):
 
 @given(strategies.nbytes_shapes, st.sampled_from(["bfloat16", "float16"]))
 def test_half_precision_nbytes(learner, shape, dtype):
-    hint = "bfloat16 and float16 are 2 bytes per element: (16, 512, 1024) bf16 is 16 MiB"
+    hint = _("bfloat16 and float16 are 2 bytes per element: (16, 512, 1024) bf16 is 16 MiB")
     _check_nbytes(learner, COURSE_SHAPE, "bfloat16", hint)  # the course's example: 16 MiB
     _check_nbytes(learner, shape, dtype, hint)
 
 
 @given(hnp.array_shapes(min_dims=1, max_dims=5, min_side=1, max_side=9), st.data())
 def test_integer_index_shape(learner, shape, data):
-    hint = (
-        "an integer index removes its dimension, and only that one (':' keeps its dimension): "
-        "x[:, -1] of (16, 512, 1024) is (16, 1024)"
+    hint = _(
+        "an integer index removes its dimension, and only that one (':' keeps "
+        "its dimension): x[:, -1] of (16, 512, 1024) is (16, 1024)"
     )
     _check_index(learner, COURSE_SHAPE, (ALL, -1), hint)  # the course's example
     i = data.draw(st.integers(0, len(shape) - 1), label="dimension")
@@ -84,7 +88,7 @@ def test_slice_shape(learner, shape, data):
         learner,
         COURSE_SHAPE,
         (ALL, slice(-1, None)),
-        "a slice keeps its dimension, even of length 1: x[:, -1:] of (16, 512, 1024) is (16, 1, 1024)",
+        _("a slice keeps its dimension, even of length 1: x[:, -1:] of (16, 512, 1024) is (16, 1, 1024)"),
     )
     i = data.draw(st.integers(0, len(shape) - 1), label="dimension")
     s = data.draw(strategies.single_element_slices(shape[i]) | strategies.slices(shape[i]), label="slice")
@@ -93,10 +97,12 @@ def test_slice_shape(learner, shape, data):
     got = as_shape(learner.index_shape(shape, index), f"index_shape({shape}, {index!r})")
     if got != want:
         if len(got) == len(want) - 1:
-            hint = "a slice never removes its dimension, even when it selects one element or none"
+            hint = _("a slice never removes its dimension, even when it selects one element or none")
         else:
-            hint = f"a slice's length is len(range(*s.indices(n))): mind the step and clamping; here {want[i]}"
-        fail(f"shape of {_show(index)} for x of shape {shape}", want, got, hint)
+            hint = _(
+                "a slice's length is len(range(*s.indices(n))): mind the step and clamping; here {want}", want=want[i]
+            )
+        fail(_("shape of {_show} for x of shape {shape}", _show=_show(index), shape=shape), want, got, hint)
 
 
 @given(
@@ -105,9 +111,9 @@ def test_slice_shape(learner, shape, data):
     )
 )
 def test_full_index_expressions(learner, case):
-    hint = (
-        "ints drop a dim, slices keep it (length len(range(*s.indices(n)))), None inserts a 1, "
-        "... stands for the dims the other items don't address"
+    hint = _(
+        "ints drop a dim, slices keep it (length len(range(*s.indices(n)))), "
+        "None inserts a 1, ... stands for the dims the other items don't address"
     )
     # Fixed cases first, whatever the draw: ... spanning two dims, a step, None, a negative int,
     # bounds past either end (clamped), a one-element slice, ... beside None (None addresses no dim).

@@ -14,6 +14,7 @@ from hypothesis import given
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_shape, expect_equal, expect_raises
+from grader.i18n import _
 
 
 @given(strategies.broadcastable_pairs)
@@ -32,7 +33,7 @@ def test_different_lengths(learner, pair):
             got,
             np.broadcast_shapes(x, y),
             f"broadcast_shape({x}, {y})",
-            hint="align from the right; a missing leading dim counts as 1",
+            hint=_("align from the right; a missing leading dim counts as 1"),
         )
 
 
@@ -41,14 +42,14 @@ def test_raises_on_incompatible(learner, pair):
     a, b = pair
     with pytest.raises(ValueError):  # the ground truth refuses them
         np.broadcast_shapes(a, b)
-    with expect_raises("ValueError", f"broadcast_shape({a}, {b}) must raise ValueError"):
+    with expect_raises("ValueError", _("broadcast_shape({a}, {b}) must raise ValueError", a=a, b=b)):
         learner.broadcast_shape(a, b)
     # The same mismatch with a 0-length dim: only a 1 stretches, a 0 does not match a 3.
     i = next(k for k in range(1, min(len(a), len(b)) + 1) if a[-k] != b[-k] and 1 not in (a[-k], b[-k]))
     a0 = a[: len(a) - i] + (0,) + a[len(a) - i + 1 :]
     with pytest.raises(ValueError):
         np.broadcast_shapes(a0, b)
-    with expect_raises("ValueError", f"broadcast_shape({a0}, {b}) must raise ValueError (0 is not 1)"):
+    with expect_raises("ValueError", _("broadcast_shape({a0}, {b}) must raise ValueError (0 is not 1)", a0=a0, b=b)):
         learner.broadcast_shape(a0, b)
 
 

@@ -24,6 +24,7 @@ from hypothesis import example, given, settings
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, expect_close, fail
 from grader.checks.truth.grad_accumulation import grad_after_k_backwards
+from grader.i18n import _
 
 ATOL = 1e-6
 # A micro-batch with no valid label at all (the stub allows it): a per-micro-batch mean is 0/0 there.
@@ -58,8 +59,11 @@ def test_repeated_backward(learner, case):
                 what,
                 expected,
                 got,
-                "backward() adds into .grad: k calls give k x the single gradient "
-                f"({single:g} here); nothing may clear it in between",
+                _(
+                    "backward() adds into .grad: k calls give k x the single gradient "
+                    "({single:g} here); nothing may clear it in between",
+                    single=single,
+                ),
             )
 
 
@@ -116,7 +120,11 @@ def test_matches_full_batch(learner, case):
     micro, stale = _make_batches(case)
     valid = [int((mb["labels"] != -100).sum()) for mb in micro]
     shapes = [tuple(mb["input_ids"].shape) for mb in micro]
-    what = f"accumulate_grads over micro-batches of (rows, T) {shapes} with {valid} valid tokens"
+    what = _(
+        "accumulate_grads over micro-batches of (rows, T) {shapes} with {valid} valid tokens",
+        shapes=shapes,
+        valid=valid,
+    )
     out = learner.drive(
         "grader.drivers.a4_grad_accum:run",
         config=case["config"],
@@ -129,28 +137,34 @@ def test_matches_full_batch(learner, case):
     mixed = _mixed_forwards(out.get("forward_shapes") or [], micro) if type(out) is dict else []
     if mixed:  # an extra reason to fail only: the hook lives in the learner's process
         fail(
-            f"{what}: (rows, T) of your forward calls",
-            f"each within one micro-batch, {shapes}",
+            _("{what}: (rows, T) of your forward calls", what=what),
+            _("each within one micro-batch, {shapes}", shapes=shapes),
             mixed,
-            "accumulation runs the model on one micro-batch at a time, never on the concatenation "
-            "(padded or not): only one micro-batch's activations may be alive at a time",
+            _(
+                "accumulation runs the model on one micro-batch at a time, never on the "
+                "concatenation (padded or not): only one micro-batch's activations may "
+                "be alive at a time"
+            ),
         )
     grads = out.get("grads") if type(out) is dict else None
     if type(grads) is not dict:
-        fail(f"{what}: gradients", "a dict of parameter name -> tensor", type(grads).__name__)
+        fail(f"{what}: gradients", _("a dict of parameter name -> tensor"), type(grads).__name__)
     for name, ref in expected.items():
         got = grads.get(name)
         if got is None:
-            fail(f"{what}: {name}.grad", "a gradient tensor", None, "every parameter gets a gradient")
+            fail(f"{what}: {name}.grad", _("a gradient tensor"), None, _("every parameter gets a gradient"))
         expect_close(
             got,
             ref,
             f"{what}: {name}.grad",
             atol=ATOL,
-            hint="mean over all non-ignored tokens of the FULL batch: zero_grad once before the "
-            "micro-batches, never inside; run the model on each micro-batch on its own "
-            "(they have different lengths: padding changes this model's logits); scale "
-            "each micro-batch's summed loss by 1/(valid tokens of the full batch)",
+            hint=_(
+                "mean over all non-ignored tokens of the FULL batch: zero_grad once "
+                "before the micro-batches, never inside; run the model on each "
+                "micro-batch on its own (they have different lengths: padding changes "
+                "this model's logits); scale each micro-batch's summed loss by 1/(valid "
+                "tokens of the full batch)"
+            ),
         )
 
 

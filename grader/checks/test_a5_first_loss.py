@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, as_tensor, expect_equal, fail
 from grader.checks.truth.first_loss import uniform_loss
+from grader.i18n import _
 
 INIT_TOL_NATS = 0.4
 
@@ -90,14 +91,14 @@ def test_expected_first_loss(learner, vocab_size):
                 f"expected_first_loss({V})",
                 expected,
                 got,
-                "uniform over V tokens: -ln(1/V) = ln V, in nats (natural log)",
+                _("uniform over V tokens: -ln(1/V) = ln V, in nats (natural log)"),
             )
 
 
 def _flag(learner, loss: float, V: int):
     got = learner.is_suspicious(loss, V)
     if type(got) is not bool:
-        fail(f"is_suspicious({loss:.4g}, {V}) must return a bool", "True or False", got)
+        fail(_("is_suspicious({loss:.4g}, {V}) must return a bool", loss=loss, V=V), _("True or False"), got)
     return got
 
 
@@ -115,8 +116,12 @@ def test_flags_suspicious_loss(learner, fine, high):
             _flag(learner, loss, V),
             expected,
             f"is_suspicious({loss:.4g}, {V})",
-            hint=f"ln V = {lnv:.4g}, so this loss is {loss - lnv:+.3g} nats from it: flag a first loss "
-            "more than 1 nat above ln V (natural log of the vocab size)",
+            hint=_(
+                "ln V = {lnv:.4g}, so this loss is {value:+.3g} nats from it: flag a "
+                "first loss more than 1 nat above ln V (natural log of the vocab size)",
+                lnv=lnv,
+                value=loss - lnv,
+            ),
         )
 
 
@@ -131,11 +136,13 @@ def test_init_first_loss(learner, shape):
     lnv = uniform_loss(V)
     if abs(loss - lnv) > INIT_TOL_NATS:
         fail(
-            f"first loss of a tiny GPT (V={V}, d={d}) with init_output_layer's weight",
-            f"ln V = {lnv:.4f} +- {INIT_TOL_NATS}",
-            f"{loss:.4f} (logits std {logit_std:.3g})",
-            "the hidden vectors have unit variance per dim after ln_f, so a logit's std is about "
-            "std(weight) x sqrt(d): keep it well below 1 (e.g. std 0.02)",
+            _("first loss of a tiny GPT (V={V}, d={d}) with init_output_layer's weight", V=V, d=d),
+            _("ln V = {lnv:.4f} +- {INIT_TOL_NATS}", lnv=lnv, INIT_TOL_NATS=INIT_TOL_NATS),
+            _("{loss:.4f} (logits std {logit_std:.3g})", loss=loss, logit_std=logit_std),
+            _(
+                "the hidden vectors have unit variance per dim after ln_f, so a logit's "
+                "std is about std(weight) x sqrt(d): keep it well below 1 (e.g. std 0.02)"
+            ),
         )
 
 

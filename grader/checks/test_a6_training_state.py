@@ -13,6 +13,7 @@ from grader.checks.support.checking import as_int, expect_equal, fail
 from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.meaning import by_meaning, state_part
 from grader.checks.truth.training_state import PARTS, real_state
+from grader.i18n import _
 
 BF16, FP32 = torch.bfloat16.itemsize, torch.float32.itemsize
 PER_TRAINABLE = BF16 + BF16 + FP32 + FP32 + FP32  # weight, grad, master, m, v: 16
@@ -37,16 +38,16 @@ def test_full_finetune_bytes(learner, n):
         expect_equal(
             got,
             PER_TRAINABLE * n_params,
-            f"full_finetune_bytes({n_params}) in bytes",
-            hint="bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16 bytes per parameter",
+            _("full_finetune_bytes({n_params}) in bytes", n_params=n_params),
+            hint=_("bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16 bytes per parameter"),
         )
     got3b = learner.full_finetune_bytes(3 * 10**9)
     if got3b != COURSE_3B_FULL or got3b <= CARD_24GB:
         fail(
-            "full_finetune_bytes(3 * 10**9): the course's 3B model, and whether it fits a 24 GB card",
+            _("full_finetune_bytes(3 * 10**9): the course's 3B model, and whether it fits a 24 GB card"),
             COURSE_3B_FULL,
             got3b,
-            "3 x 16 = 48 GB: more than a 24 GB card",
+            _("3 x 16 = 48 GB: more than a 24 GB card"),
         )
 
 
@@ -57,18 +58,22 @@ def test_lora_bytes(learner, n_base, n_trainable):
         expect_equal(
             got,
             PER_FROZEN * nb + PER_TRAINABLE * nt,
-            f"lora_bytes({nb}, {nt}) in bytes",
-            hint="the frozen base keeps only its bf16 weights (2 bytes/param, no grad, no "
-            "optimizer state); each adapter parameter costs the full 16 bytes",
+            _("lora_bytes({nb}, {nt}) in bytes", nb=nb, nt=nt),
+            hint=_(
+                "the frozen base keeps only its bf16 weights (2 bytes/param, no grad, no "
+                "optimizer state); each adapter parameter costs the full 16 bytes"
+            ),
         )
     got3b = learner.lora_bytes(3 * 10**9, 3 * 10**7)
     if not abs(got3b - COURSE_3B_LORA) <= 0.05e9 or got3b >= CARD_24GB:
         fail(
-            "lora_bytes(3 * 10**9, 3 * 10**7): the course's 3B model with 1% adapters, and whether it fits a 24 GB "
-            "card",
+            _(
+                "lora_bytes(3 * 10**9, 3 * 10**7): the course's 3B model with 1% "
+                "adapters, and whether it fits a 24 GB card"
+            ),
             "about 6.5e9 bytes",
             got3b,
-            "6 GB frozen + 0.48 GB adapters ~ 6.5 GB: it fits a 24 GB card",
+            _("6 GB frozen + 0.48 GB adapters ~ 6.5 GB: it fits a 24 GB card"),
         )
 
 
@@ -94,17 +99,17 @@ def test_matches_real_tensors(learner, config, r, targets, seed):
         expect_equal(
             as_int(getattr(learner, fn)(*args), what),
             total,
-            f"{what}: bytes of the real tensors of the training state after one step",
-            hint="sum numel x element_size over the tensors; AdamW's step scalars are left out",
+            _("{what}: bytes of the real tensors of the training state after one step", what=what),
+            hint=_("sum numel x element_size over the tensors; AdamW's step scalars are left out"),
         )
         parts, what = _breakdown(learner, real["n_frozen"], real["n_trainable"])
         for k in PARTS:
             if parts[k] != real["parts"][k]:
                 fail(
-                    f"{what}: the part {k!r} for {label}, against the real tensors",
+                    _("{what}: the part {k} for {label}, against the real tensors", what=what, k=repr(k), label=label),
                     real["parts"],
                     parts,
-                    hint="frozen: bf16 weight only; trainable: bf16 weight and grad, fp32 master, fp32 m and v",
+                    hint=_("frozen: bf16 weight only; trainable: bf16 weight and grad, fp32 master, fp32 m and v"),
                 )
 
 

@@ -13,6 +13,7 @@ from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail
 from grader.checks.truth.activations import DTYPES, measured_bytes
 from grader.given.tiny_models import LLAMA3_8B
+from grader.i18n import _
 
 BYTES = {name: dtype.itemsize for name, dtype in DTYPES.items()}  # bytes per element, as the estimate is told
 GIB = 2**30
@@ -26,7 +27,7 @@ def estimate(learner, plain, batch, seq_len, checkpointing, nbytes) -> int:
     )
     got = as_int(learner.activation_bytes(plain, batch, seq_len, checkpointing, nbytes), what)
     if got <= 0:
-        fail(f"{what} must be a positive number of bytes", "> 0", got)
+        fail(_("{what} must be a positive number of bytes", what=what), "> 0", got)
     return got
 
 
@@ -44,8 +45,17 @@ def _ratio_check(what, want, got, hint):
     """The learner's ratio of two estimates against the measured ratio, within RATIO_TOL."""
     if not 1 / RATIO_TOL <= got / want <= RATIO_TOL:
         fail(
-            f"{what}: the estimate must change as the measured activations do (within {RATIO_TOL}x)",
-            f"x{want:.3f} (measured; x{want / RATIO_TOL:.3f} .. x{want * RATIO_TOL:.3f} accepted)",
+            _(
+                "{what}: the estimate must change as the measured activations do (within {RATIO_TOL}x)",
+                what=what,
+                RATIO_TOL=RATIO_TOL,
+            ),
+            _(
+                "x{want:.3f} (measured; x{value:.3f} .. x{value2:.3f} accepted)",
+                want=want,
+                value=want / RATIO_TOL,
+                value2=want * RATIO_TOL,
+            ),
             f"x{got:.3f}",
             hint,
         )
@@ -73,18 +83,25 @@ def test_growth_with_inputs(learner, plain, batch, seq_len, k, dtype):
             f"{axis} ({dtype}, {_layers(plain)})",
             want,
             got,
-            "compare how the saved tensors grow with the batch and the sequence, not with the parameters",
+            _("compare how the saved tensors grow with the batch and the sequence, not with the parameters"),
         )
     # more parameters in the embedding and head, same blocks: the measured activations do not move
     bigger = dict(plain, vocab_size=plain["vocab_size"] * 50)
     if measured_bytes(bigger, batch, seq_len, dtype) != base:  # the ground truth's own premise: a check error
-        raise RuntimeError("A7 check: the measured block activations changed with vocab_size")
+        raise RuntimeError(_("A7 check: the measured block activations changed with vocab_size"))
     expect_equal(
         estimate(learner, bigger, batch, seq_len, False, nbytes),
         est,
-        f"activation_bytes with vocab_size {plain['vocab_size']} -> {bigger['vocab_size']} "
-        f"(B={batch}, T={seq_len}, {dtype}; the measured bytes do not change)",
-        hint="the embedding and the head grew, the blocks did not",
+        _(
+            "activation_bytes with vocab_size {vocab_size} -> {vocab_size2} "
+            "(B={batch}, T={seq_len}, {dtype}; the measured bytes do not change)",
+            vocab_size=plain["vocab_size"],
+            vocab_size2=bigger["vocab_size"],
+            batch=batch,
+            seq_len=seq_len,
+            dtype=dtype,
+        ),
+        hint=_("the embedding and the head grew, the blocks did not"),
     )
     # fp32 against bf16: measured, RMSNorm's fp32 upcast included (an estimate may model it or not)
     want = measured_bytes(plain, batch, seq_len, "float32") / measured_bytes(plain, batch, seq_len, "bfloat16")
@@ -93,14 +110,17 @@ def test_growth_with_inputs(learner, plain, batch, seq_len, k, dtype):
         f"bytes_per_elem 2 -> 4 (float32 vs bfloat16 measured, B={batch}, T={seq_len}, {_layers(plain)})",
         want,
         got,
-        "part 2: bytes are elements x bytes per element",
+        _("part 2: bytes are elements x bytes per element"),
     )
     # the course's question 7 (Llama-3-8B, B=2, T=8192 against B=1, T=4096): B and T both doubled,
     # against the growth measured when both are doubled on the drawn model
     want = measured_bytes(plain, 2 * batch, 2 * seq_len, dtype) / base
     one = estimate(learner, LLAMA3_8B, 1, 4096, False, 2)
     _ratio_check(
-        f"Llama-3-8B activations at B=2, T=8192 against B=1, T=4096 (measured: B and T doubled on {_layers(plain)})",
+        _(
+            "Llama-3-8B activations at B=2, T=8192 against B=1, T=4096 (measured: B and T doubled on {_layers})",
+            _layers=_layers(plain),
+        ),
         want,
         estimate(learner, LLAMA3_8B, 2, 8192, False, 2) / one,
         "part 7, self-test 7",
@@ -121,16 +141,22 @@ def test_checkpointed_bytes(learner, plain, batch, seq_len, dtype):
     expect_equal(
         got,
         want,
-        f"activation_bytes(..., checkpointing=True) for B={batch}, T={seq_len}, {dtype}, "
-        f"{_layers(plain)} vs the bytes measured under gradient checkpointing",
-        hint="checkpointing keeps each layer's input only: B x T x d x layers x bytes",
+        _(
+            "activation_bytes(..., checkpointing=True) for B={batch}, T={seq_len}, "
+            "{dtype}, {_layers} vs the bytes measured under gradient checkpointing",
+            batch=batch,
+            seq_len=seq_len,
+            dtype=dtype,
+            _layers=_layers(plain),
+        ),
+        hint=_("checkpointing keeps each layer's input only: B x T x d x layers x bytes"),
     )
     course = estimate(learner, LLAMA3_8B, 1, 4096, True, 2)
     expect_equal(
         course,
         1 * 4096 * 4096 * 32 * 2,
-        "Llama-3-8B, B=1, T=4096, bf16, with checkpointing (bytes)",
-        hint="part 4: 32 MiB of layer input per layer x 32 layers = 1.0 GiB",
+        _("Llama-3-8B, B=1, T=4096, bf16, with checkpointing (bytes)"),
+        hint=_("part 4: 32 MiB of layer input per layer x 32 layers = 1.0 GiB"),
     )
 
 
@@ -162,12 +188,26 @@ def test_tracks_measurement(learner, plain, batch, seq_len, dtype):
         got = estimate(learner, config, batch, seq_len, False, nbytes)
         if not LOW <= got / want <= HIGH:
             fail(
-                f"activation_bytes(...) for B={batch}, T={seq_len}, {dtype}, {_layers(config)} vs the measured "
-                f"saved-for-backward bytes",
-                f"{LOW * want:,.0f} .. {HIGH * want:,.0f} B (measured {want:,} B)",
+                _(
+                    "activation_bytes(...) for B={batch}, T={seq_len}, {dtype}, {_layers} vs "
+                    "the measured saved-for-backward bytes",
+                    batch=batch,
+                    seq_len=seq_len,
+                    dtype=dtype,
+                    _layers=_layers(config),
+                ),
+                _(
+                    "{value:,.0f} .. {value2:,.0f} B (measured {want:,} B)",
+                    value=LOW * want,
+                    value2=HIGH * want,
+                    want=want,
+                ),
                 f"{got:,} B",
-                "count what each layer saves for backward per token: the inputs of its norms, attention and "
-                "MLP matmuls and what their activations keep; the MLP's share follows intermediate_size",
+                _(
+                    "count what each layer saves for backward per token: the inputs of its "
+                    "norms, attention and MLP matmuls and what their activations keep; the "
+                    "MLP's share follows intermediate_size"
+                ),
             )
 
 

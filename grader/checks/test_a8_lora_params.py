@@ -8,6 +8,7 @@ from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, expect_equal, fail
 from grader.checks.truth.lora_params import peft_trainable
 from grader.given.tiny_models import QWEN2_5_0_5B
+from grader.i18n import _
 
 COURSE_QWEN_R16 = 8_798_208  # part 5: Qwen2.5-0.5B, r = 16, all-linear -> 8.80M trainable
 
@@ -30,10 +31,12 @@ def test_matches_peft(learner, variants, r, target_modules):
             expect_equal(
                 got,
                 peft_trainable(config, r, tm),
-                f"{what} for config {config}",
-                hint="each hooked linear adds r x (in + out); q/o have heads x head_dim and k/v "
-                "kv_heads x head_dim features (head_dim absent or null: hidden / heads); "
-                "all-linear leaves lm_head out",
+                _("{what} for config {config}", what=what, config=config),
+                hint=_(
+                    "each hooked linear adds r x (in + out); q/o have heads x head_dim and "
+                    "k/v kv_heads x head_dim features (head_dim absent or null: hidden / "
+                    "heads); all-linear leaves lm_head out"
+                ),
             )
 
 
@@ -41,12 +44,20 @@ def test_qwen_0_5b(learner):
     got, what = _ask(learner, QWEN2_5_0_5B, 16)
     expected = peft_trainable(QWEN2_5_0_5B, 16)
     if expected != COURSE_QWEN_R16:  # peft changed its meaning of all-linear: the check is stale
-        raise RuntimeError(f"peft gives {expected} for Qwen2.5-0.5B r=16, the course {COURSE_QWEN_R16}")
+        raise RuntimeError(
+            _(
+                "peft gives {expected} for Qwen2.5-0.5B r=16, the course {COURSE_QWEN_R16}",
+                expected=expected,
+                COURSE_QWEN_R16=COURSE_QWEN_R16,
+            )
+        )
     expect_equal(
         got,
         expected,
-        f"{what} for Qwen2.5-0.5B",
-        hint="7 linears x 24 layers; q/o 896<->896, k/v 896->128 (2 kv heads x 64), gate/up 896->4864, down 4864->896",
+        _("{what} for Qwen2.5-0.5B", what=what),
+        hint=_(
+            "7 linears x 24 layers; q/o 896<->896, k/v 896->128 (2 kv heads x 64), gate/up 896->4864, down 4864->896"
+        ),
     )
 
 
@@ -58,13 +69,13 @@ def test_change_with_r(learner, config, r, k, target_modules):
         base, what1 = _ask(learner, cfg, r1, tm)
         scaled, what2 = _ask(learner, cfg, r1 * factor, tm)
         if base <= 0:
-            fail(f"{what1} must be a positive count", "> 0", base)
+            fail(_("{what1} must be a positive count", what1=what1), "> 0", base)
         if scaled != factor * base:
             fail(
                 f"{what2} against {what1}",
                 factor * base,
                 scaled,
-                hint="part 7 §五.A q8: r 16 -> 32 doubles 8.80M to 17.6M; the frozen base adds nothing",
+                hint=_("part 7 §五.A q8: r 16 -> 32 doubles 8.80M to 17.6M; the frozen base adds nothing"),
             )
 
 

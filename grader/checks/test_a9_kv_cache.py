@@ -16,6 +16,7 @@ from grader.checks.support import strategies
 from grader.checks.support.checking import expect_equal, fail
 from grader.checks.truth.kv_cache import meta_cache_bytes, real_cache_bytes
 from grader.given.tiny_models import LLAMA3_8B, QWEN2_5_0_5B
+from grader.i18n import _
 
 COURSE_LLAMA3_PER_TOKEN = 131_072  # part 6: 2 x 8 x 128 x 32 x 2 bytes
 DTYPES = [torch.bfloat16, torch.float16, torch.float32, torch.float64]
@@ -25,7 +26,7 @@ def _kv(learner, config, b, t, nbytes, name="config") -> tuple[int, str]:
     what = f"kv_cache_bytes({name}, batch_size={b}, seq_len={t}, bytes_per_element={nbytes})"
     got = learner.kv_cache_bytes(config, b, t, nbytes)
     if type(got) is not int:
-        fail(f"{what} must return a plain int (bytes)", "int", f"{type(got).__name__}: {got!r}")
+        fail(_("{what} must return a plain int (bytes)", what=what), "int", f"{type(got).__name__}: {got!r}")
     return got, what
 
 
@@ -40,8 +41,8 @@ def test_matches_dynamic_cache(learner, variants, batch, seq, dtype):
         expect_equal(
             got,
             expected,
-            f"{what} for config {config} ({dtype} DynamicCache)",
-            hint="each layer caches K and V of shape [B, n_kv_heads, T, head_dim]",
+            _("{what} for config {config} ({dtype} DynamicCache)", what=what, config=config, dtype=dtype),
+            hint=_("each layer caches K and V of shape [B, n_kv_heads, T, head_dim]"),
         )
 
 
@@ -52,14 +53,14 @@ def test_llama3_8b_per_token(learner, name, batch, seq):
     if expected != COURSE_LLAMA3_PER_TOKEN:
         raise RuntimeError(f"the meta DynamicCache gives {expected} B/token, the course {COURSE_LLAMA3_PER_TOKEN}")
     got, what = _kv(learner, LLAMA3_8B, 1, 1, 2, "Llama-3-8B")
-    expect_equal(got, expected, what, hint="2 (K and V) x 8 kv heads x 128 head_dim x 32 layers x 2 bytes")
+    expect_equal(got, expected, what, hint=_("2 (K and V) x 8 kv heads x 128 head_dim x 32 layers x 2 bytes"))
     config = {"Llama-3-8B": LLAMA3_8B, "Qwen2.5-0.5B": QWEN2_5_0_5B}[name]
     got, what = _kv(learner, config, batch, seq, 2, name)
     expect_equal(
         got,
         meta_cache_bytes(config, batch, seq, torch.bfloat16),
         what,
-        hint="bytes per token x batch x seq_len; Qwen2.5-0.5B: 2 kv heads x 64 x 24 layers",
+        hint=_("bytes per token x batch x seq_len; Qwen2.5-0.5B: 2 kv heads x 64 x 24 layers"),
     )
 
 
@@ -100,13 +101,17 @@ def test_fits_decision(learner, case):
         )
         got = learner.fits_on_gpu(cfg, n_req, context, gpu_bytes, weight_bytes, 2)
         if type(got) is not bool:
-            fail(f"{what} must return a bool", "bool", f"{type(got).__name__}: {got!r}")
+            fail(_("{what} must return a bool", what=what), "bool", f"{type(got).__name__}: {got!r}")
         expect_equal(
             got,
             expected,
             what,
-            hint=f"weights {weight_bytes:,} B + KV cache {kv:,} B: it fits when weights + KV cache <= GPU "
-            "memory; 128 x 4K on Llama-3-8B is 68.7 GB of KV",
+            hint=_(
+                "weights {weight_bytes:,} B + KV cache {kv:,} B: it fits when weights + "
+                "KV cache <= GPU memory; 128 x 4K on Llama-3-8B is 68.7 GB of KV",
+                weight_bytes=weight_bytes,
+                kv=kv,
+            ),
         )
 
 

@@ -10,6 +10,7 @@ from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
 from grader.checks.truth.activations import DTYPES, measured_bytes
 from grader.given.tiny_models import LLAMA3_8B
+from grader.i18n import _
 
 GB, GIB = 10**9, 2**30
 STATE_8B_LORA, GPU80 = int(16.7 * GB), 80 * GB
@@ -43,7 +44,7 @@ def test_overflowing_block(learner, case):
             got,
             block,
             f"diagnose(state={s}, activations={a}, gpu={g})",
-            hint="16.7 GB of LoRA state fits 80 GB; the activations at B=4, T=8192 (~132 GiB) do not",
+            hint=_("16.7 GB of LoRA state fits 80 GB; the activations at B=4, T=8192 (~132 GiB) do not"),
         )
 
 
@@ -63,21 +64,21 @@ def test_activations_at_new_shape(learner, config, batch, seq, k, dtype):
         got = as_int(learner.scale_activations(base, batch, seq, b, t), what)
         if abs(got - want) > max(2, want // 1000):
             fail(
-                what + ": the bytes measured at the new B, T in a real model",
+                what + _(": the bytes measured at the new B, T in a real model"),
                 want,
                 got,
-                hint="activations are proportional to B x T",
+                hint=_("activations are proportional to B x T"),
             )
     got = as_int(
         learner.scale_activations(ACT_8B_1x4096, 1, 4096, 4, 8192),
-        f"scale_activations({ACT_8B_1x4096}, 1, 4096, 4, 8192): the course's Llama-3-8B",
+        _("scale_activations({ACT_8B_1x4096}, 1, 4096, 4, 8192): the course's Llama-3-8B", ACT_8B_1x4096=ACT_8B_1x4096),
     )
     if abs(got / GIB - 132) > 0.5:
         fail(
-            "scale_activations for the course's Llama-3-8B, from B=1, T=4096 to B=4, T=8192",
+            _("scale_activations for the course's Llama-3-8B, from B=1, T=4096 to B=4, T=8192"),
             "~132 GiB",
             f"{got / GIB:.1f} GiB",
-            "16.5 GiB at B=1, T=4096 -> 8x at B=4, T=8192",
+            _("16.5 GiB at B=1, T=4096 -> 8x at B=4, T=8192"),
         )
 
 
@@ -94,21 +95,21 @@ def test_activations_after_fix(learner, config, batch, seq, dtype):
     expect_equal(
         as_int(learner.activations_after_fix(config, batch, seq, DTYPE_BYTES[dtype]), what),
         want,
-        what + ": the bytes a real model saves for backward with the fix made",
-        hint="only each layer's input is kept: B x T x d x layers x bytes",
+        what + _(": the bytes a real model saves for backward with the fix made"),
+        hint=_("only each layer's input is kept: B x T x d x layers x bytes"),
     )
     got = as_int(learner.activations_after_fix(LLAMA3_8B, 4, 8192, 2), "activations_after_fix(Llama-3-8B, 4, 8192, 2)")
     expect_equal(
         got,
         4 * 8192 * 4096 * 32 * 2,
-        "activations_after_fix for the course's Llama-3-8B at B=4, T=8192",
-        hint="1.0 GiB at B=1, T=4096, times 8",
+        _("activations_after_fix for the course's Llama-3-8B at B=4, T=8192"),
+        hint=_("1.0 GiB at B=1, T=4096, times 8"),
     )
     expect_equal(
         learner.diagnose(STATE_8B_LORA, got, GPU80),
         "fits",
-        "diagnose(the course's 16.7 GB state, your activations after the fix at B=4, T=8192, 80 GB)",
-        hint="with checkpointing, 16.7 GB + 8 GiB fits the 80 GB GPU",
+        _("diagnose(the course's 16.7 GB state, your activations after the fix at B=4, T=8192, 80 GB)"),
+        hint=_("with checkpointing, 16.7 GB + 8 GiB fits the 80 GB GPU"),
     )
 
 
@@ -125,14 +126,14 @@ def test_plans_that_fit(learner, batch, max_micro, state, per_token, b, gpu):
         what = f"batch_plan({bt}, {mm})"
         got = learner.batch_plan(bt, mm)
         if type(got) not in (tuple, list) or len(got) != 2:
-            fail(f"{what} must return (micro_batch, steps)", "(int, int)", got)
+            fail(_("{what} must return (micro_batch, steps)", what=what), _("(int, int)"), got)
         micro, steps = as_int(got[0], what + "[0]"), as_int(got[1], what + "[1]")
         want = max(d for d in range(1, min(bt, mm) + 1) if bt % d == 0)
         expect_equal(
             (micro, steps),
             (want, bt // want),
             what,
-            hint="micro-batch x accumulation steps must equal the original batch (the effective batch)",
+            hint=_("micro-batch x accumulation steps must equal the original batch (the effective batch)"),
         )
     # the drawn budget, and one whose state alone is over the GPU (no length fits), whatever the draw
     for st_, g in ((state, gpu), (gpu + 1 + state % gpu, gpu)):
@@ -141,7 +142,7 @@ def test_plans_that_fit(learner, batch, max_micro, state, per_token, b, gpu):
             as_int(learner.fit_limit(st_, per_token, b, g), what),
             max(0, (g - st_) // (per_token * b)),
             what,
-            hint="the state stays; the activations shrink with T: (gpu - state) // (bytes per token x batch)",
+            hint=_("the state stays; the activations shrink with T: (gpu - state) // (bytes per token x batch)"),
         )
 
 

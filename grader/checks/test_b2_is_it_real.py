@@ -38,6 +38,7 @@ from grader.checks.truth.experiments import (
     course_seed_example,
     seed_verdict,
 )
+from grader.i18n import _
 
 
 @settings(max_examples=30)
@@ -50,13 +51,13 @@ def test_record_diff(learner, pair):
     example = f"a = {a!r}\nb = {b!r}"  # want is drawn with the records: the failing example shows a and b only
     got = learner.diff_records(a, b)
     if type(got) is not list:
-        fail("diff_records must return a sorted list of keys", "a sorted list of str", got, example=example)
+        fail(_("diff_records must return a sorted list of keys"), _("a sorted list of str"), got, example=example)
     expect_equal(
         got,
         want,
-        "diff_records(a, b) on two drawn run records",
+        _("diff_records(a, b) on two drawn run records"),
         example=example,
-        hint="compare commit, config, data_version, seed and environment first; run_id and metrics always differ",
+        hint=_("compare commit, config, data_version, seed and environment first; run_id and metrics always differ"),
     )
 
 
@@ -103,8 +104,10 @@ def test_score_verdict(learner, a, b, n, shift, base, d, k):
             got,
             want,
             f"verdict(scores_a={sa}, scores_b={sb}, n_questions={nn})",
-            hint="at least 2 seeds each; 'real' only if the mean +- standard error bands do not overlap "
-            "and the means differ by more than 1.96 sqrt(p(1-p)/n)",
+            hint=_(
+                "at least 2 seeds each; 'real' only if the mean +- standard error bands "
+                "do not overlap and the means differ by more than 1.96 sqrt(p(1-p)/n)"
+            ),
         )
 
 

@@ -15,6 +15,7 @@ from grader.checks.support import strategies
 from grader.checks.support.checking import expect_equal, fail
 from grader.checks.truth import sft as truth
 from grader.given import sft
+from grader.i18n import _
 
 
 def _batch(tokenizer, pairs, pad_is_eos):
@@ -35,7 +36,7 @@ def test_padded_batch_labels(learner, tokenizer, pairs, pad_is_eos):
     if not isinstance(got, torch.Tensor) or tuple(got.shape) != tuple(batch["labels"].shape):
         fail(
             "build_labels(...)",
-            f"a torch.long tensor of shape {tuple(batch['labels'].shape)}",
+            _("a torch.long tensor of shape {shape}", shape=tuple(batch["labels"].shape)),
             f"{type(got).__name__} {tuple(getattr(got, 'shape', ()))}",
         )
     rows = torch.arange(len(pairs))
@@ -43,19 +44,35 @@ def test_padded_batch_labels(learner, tokenizer, pairs, pad_is_eos):
     if not torch.all(at_eos == eos):
         i = int((at_eos != eos).nonzero()[0])
         fail(
-            f"build_labels: row {i} (prompt {prompt_lens[i]} tokens, length {lengths[i]}, pad id {pad}, EOS id {eos})",
-            f"{eos} at position {lengths[i] - 1}",
+            _(
+                "build_labels: row {i} (prompt {prompt_lens} tokens, length {lengths}, pad id {pad}, EOS id {eos})",
+                i=i,
+                prompt_lens=prompt_lens[i],
+                lengths=lengths[i],
+                pad=pad,
+                eos=eos,
+            ),
+            _("{eos} at position {value}", eos=eos, value=lengths[i] - 1),
             int(at_eos[i]),
-            "decide by position (lengths), never by token id: with pad = EOS, masking 'input_ids == pad' "
-            "masks every real EOS and the model never learns to stop",
+            _(
+                "decide by position (lengths), never by token id: with pad = EOS, "
+                "masking 'input_ids == pad' masks every real EOS and the model never "
+                "learns to stop"
+            ),
         )
     if not torch.equal(got.long(), batch["labels"]):
         i = int((got != batch["labels"]).any(1).nonzero()[0])
         fail(
-            f"labels of row {i} (prompt {prompt_lens[i]} tokens, length {lengths[i]}, pad id {pad})",
+            _(
+                "labels of row {i} (prompt {prompt_lens} tokens, length {lengths}, pad id {pad})",
+                i=i,
+                prompt_lens=prompt_lens[i],
+                lengths=lengths[i],
+                pad=pad,
+            ),
             batch["labels"][i].tolist(),
             got[i].tolist(),
-            "-100 on the prompt and the padding, ids elsewhere",
+            _("-100 on the prompt and the padding, ids elsewhere"),
         )
 
 
@@ -67,19 +84,26 @@ def test_padded_batch_labels(learner, tokenizer, pairs, pad_is_eos):
     st.sets(st.integers(0, 4)),
 )
 def test_collator_diagnosis(learner, tokenizer, pairs, pad_is_eos, bug, rows_hit):
-    batch, _, lengths, eos, pad = _batch(tokenizer, pairs, pad_is_eos)
+    batch, _ids, lengths, eos, pad = _batch(tokenizer, pairs, pad_is_eos)
     hit = {i for i in rows_hit if i < len(pairs)}
     labels, expected = truth.buggy_collator_labels(batch, lengths, eos, pad, bug, hit)
     got = learner.suspect_positions(batch["input_ids"], batch["attention_mask"], labels, eos)
     try:
         got = sorted((int(i), int(j)) for i, j in got)
     except (TypeError, ValueError):
-        fail("suspect_positions(...)", "a list of (row, position) pairs", got)
+        fail("suspect_positions(...)", _("a list of (row, position) pairs"), got)
     expect_equal(
         got,
         expected,
-        f"suspect_positions on a batch (pad id {pad}, EOS id {eos}, row lengths {lengths})",
-        hint=f"the batch's labels came from "
-        f"{'the reference' if bug == 'none' else 'a collator with the bug ' + repr(bug)}; "
-        "real tokens only (attention mask 1) whose id is EOS and whose label leaves them out of the loss",
+        _(
+            "suspect_positions on a batch (pad id {pad}, EOS id {eos}, row lengths {lengths})",
+            pad=pad,
+            eos=eos,
+            lengths=lengths,
+        ),
+        hint=_(
+            "the batch's labels came from {value}; real tokens only (attention mask "
+            "1) whose id is EOS and whose label leaves them out of the loss",
+            value="the reference" if bug == "none" else "a collator with the bug " + repr(bug),
+        ),
     )

@@ -24,13 +24,14 @@ from grader.checks.support.checking import as_int, as_number, as_tensor, expect_
 from grader.checks.truth import sft as truth
 from grader.checks.truth.meta_tensors import model_params
 from grader.given.tiny_models import QWEN2_5_0_5B, build_llama, state_digest
+from grader.i18n import _
 
 QWEN_PARAMS = 494_032_768  # Qwen2.5-0.5B incl. q/k/v biases (its config.json + safetensors)
-MERGE_HINT = (
-    "W' = W + (alpha/r) B A: use peft's merge_and_unload(), not unload() (drops the adapters) "
-    "and not W + B A (forgets the alpha/r scaling)"
+MERGE_HINT = _(
+    "W' = W + (alpha/r) B A: use peft's merge_and_unload(), not unload() "
+    "(drops the adapters) and not W + B A (forgets the alpha/r scaling)"
 )
-NO_LORA_HINT = "merge_and_unload() folds the adapters in and returns the base model"
+NO_LORA_HINT = _("merge_and_unload() folds the adapters in and returns the base model")
 
 
 @settings(max_examples=30)
@@ -50,15 +51,17 @@ def test_decode_floor(learner, n_params, bytes_per_param, bandwidth_tb_s, ridge)
                 f"decode_floor_ms({n}, {b}, {peak:g}, {bw})",
                 f"{want:.6g} ms",
                 got,
-                "bytes of weights / bandwidth: n_params x bytes / (TB/s x 1e12) seconds, x 1e3 for ms",
+                _("bytes of weights / bandwidth: n_params x bytes / (TB/s x 1e12) seconds, x 1e3 for ms"),
             )
-    course = as_number(learner.decode_floor_ms(QWEN_PARAMS, 2, 989, 3.35), "decode_floor_ms(Qwen2.5-0.5B, bf16, H100)")
+    course = as_number(
+        learner.decode_floor_ms(QWEN_PARAMS, 2, 989, 3.35), _("decode_floor_ms(Qwen2.5-0.5B, bf16, H100)")
+    )
     if not 0.27 <= course <= 0.31:
         fail(
-            "decode_floor_ms for the course's Qwen2.5-0.5B, merged, bf16, on an H100",
+            _("decode_floor_ms for the course's Qwen2.5-0.5B, merged, bf16, on an H100"),
             "~0.29 ms",
             course,
-            "the course: 0.99 GB / 3.35 TB/s",
+            _("the course: 0.99 GB / 3.35 TB/s"),
         )
 
 
@@ -79,16 +82,21 @@ def reference(config: dict, seed: int, batch: int, seq_len: int) -> dict:
 def served_logits(config: dict, state, ids, what: str):
     """A fresh base model built here, loaded (strict) with the learner's merged state dict, run here."""
     if type(state) is not dict or not all(type(k) is str for k in state):
-        fail(f"{what}: its state dict", "a dict of parameter name -> tensor", type(state).__name__)
+        fail(_("{what}: its state dict", what=what), _("a dict of parameter name -> tensor"), type(state).__name__)
     lora = sorted(k for k in state if "lora_" in k)
     if lora:
-        fail(f"{what}: parameters of the merged model", "no lora_A / lora_B left", lora[:5], NO_LORA_HINT)
+        fail(
+            _("{what}: parameters of the merged model", what=what), _("no lora_A / lora_B left"), lora[:5], NO_LORA_HINT
+        )
     model = build_llama(config).eval()
     want = model.state_dict()
     if set(state) != set(want):
         fail(
-            f"{what}: state dict of the merged model",
-            f"exactly the base LlamaForCausalLM's {len(want)} entries (its parameter count, nothing added)",
+            _("{what}: state dict of the merged model", what=what),
+            _(
+                "exactly the base LlamaForCausalLM's {want} entries (its parameter count, nothing added)",
+                want=len(want),
+            ),
             {"missing": sorted(set(want) - set(state))[:5], "unexpected": sorted(set(state) - set(want))[:5]},
             NO_LORA_HINT,
         )
@@ -104,8 +112,11 @@ def served_logits(config: dict, state, ids, what: str):
 def test_merged_logits(learner, config, seed, batch, seq_len):
     ref = reference(config, seed, batch, seq_len)
     if (ref["unmerged"] - ref["base"]).abs().max() < 1e-4:  # the adapters must matter, or this proves nothing
-        fail("check set-up: LoRA adapters change the logits", "a difference", "none (report this)")
-    what = f"merge_lora(peft_model) on a tiny Llama ({config['num_hidden_layers']} layers, LoRA r=16 all-linear)"
+        fail(_("check set-up: LoRA adapters change the logits"), _("a difference"), _("none (report this)"))
+    what = _(
+        "merge_lora(peft_model) on a tiny Llama ({num_hidden_layers} layers, LoRA r=16 all-linear)",
+        num_hidden_layers=config["num_hidden_layers"],
+    )
     out = learner.drive(
         "grader.drivers.b4_merged_decode:run",
         config=config,
@@ -115,37 +126,50 @@ def test_merged_logits(learner, config, seed, batch, seq_len):
         seq_len=seq_len,
     )
     if type(out) is not dict:
-        fail(what, "the merged transformers model", type(out).__name__)
+        fail(what, _("the merged transformers model"), type(out).__name__)
     if "error" in out:
-        fail(what, "the merged transformers model", out["error"])
+        fail(what, _("the merged transformers model"), out["error"])
     if out.get("digest_before") != ref["digest"]:  # the model handed to merge_lora is not the one built here
         fail(
-            f"{what}: the peft model given to merge_lora (SHA-256 of its state dict, in your process)",
+            _("{what}: the peft model given to merge_lora (SHA-256 of its state dict, in your process)", what=what),
             ref["digest"],
             out.get("digest_before"),
-            "your module must not change torch, transformers, peft or the grader at import time",
+            _("your module must not change torch, transformers, peft or the grader at import time"),
         )
     if out.get("lora_names"):
-        fail(f"{what}: parameters of the merged model", "no lora_A / lora_B left", out["lora_names"], NO_LORA_HINT)
+        fail(
+            _("{what}: parameters of the merged model", what=what),
+            _("no lora_A / lora_B left"),
+            out["lora_names"],
+            NO_LORA_HINT,
+        )
     served = served_logits(config, out.get("state"), ref["ids"], what)
     diff = float((served - ref["unmerged"]).abs().max())
     if diff > 1e-5:
         fail(
-            f"{what}: max |merged - unmerged| logits (your merged weights, run in the check's own base model)",
+            _(
+                "{what}: max |merged - unmerged| logits (your merged weights, run in the check's own base model)",
+                what=what,
+            ),
             "<= 1e-5",
             diff,
             MERGE_HINT,
         )
     expect_equal(
-        as_int(out.get("n_params"), "parameters of the merged model"),
+        as_int(out.get("n_params"), _("parameters of the merged model")),
         model_params(config),
-        "parameters of the merged model",
-        hint="the base model's: zero inference overhead",
+        _("parameters of the merged model"),
+        hint=_("the base model's: zero inference overhead"),
     )
-    merged = as_tensor(out.get("merged"), "merged logits", shape=tuple(ref["unmerged"].shape))
+    merged = as_tensor(out.get("merged"), _("merged logits"), shape=tuple(ref["unmerged"].shape))
     diff = float((merged - ref["unmerged"]).abs().max())
     if diff > 1e-5:
-        fail(f"{what}: max |merged - unmerged| logits (your merged model's own forward)", "<= 1e-5", diff, MERGE_HINT)
+        fail(
+            _("{what}: max |merged - unmerged| logits (your merged model's own forward)", what=what),
+            "<= 1e-5",
+            diff,
+            MERGE_HINT,
+        )
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)

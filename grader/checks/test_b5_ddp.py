@@ -12,6 +12,7 @@ from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_close, expect_equal, fail
 from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.training_state import real_state
+from grader.i18n import _
 
 GB = 10**9
 
@@ -26,8 +27,8 @@ def test_per_gpu_memory(learner, config, r, act, n_gpus):
         expect_equal(
             as_int(learner.ddp_per_gpu_bytes(s, a, n), what),
             s + a,
-            what + (": against a real LoRA replica" if s == replica else ""),
-            hint="DDP keeps a full replica on every GPU: the GPU count does not divide it",
+            what + (_(": against a real LoRA replica") if s == replica else ""),
+            hint=_("DDP keeps a full replica on every GPU: the GPU count does not divide it"),
         )
 
 
@@ -63,16 +64,20 @@ def test_effective_batch(learner, b, n, k, shard, d, seed):
             as_int(learner.effective_batch(*args), what),
             args[0] * args[1] * args[2],
             what,
-            hint="per-GPU batch x GPUs x accumulation steps",
+            hint=_("per-GPU batch x GPUs x accumulation steps"),
         )
     ranks, full = _shard_grads(min(n, 8), shard, d, seed)
     expect_close(
         learner.allreduce_grads(ranks),
         full,
-        f"allreduce_grads of {len(ranks)} ranks' gradients (shards of {shard}) vs the full-batch gradient",
+        _(
+            "allreduce_grads of {ranks} ranks' gradients (shards of {shard}) vs the full-batch gradient",
+            ranks=len(ranks),
+            shard=shard,
+        ),
         atol=1e-10,
         rtol=1e-10,
-        hint="all-reduce averages: DDP is mathematically one n_gpus-times larger batch",
+        hint=_("all-reduce averages: DDP is mathematically one n_gpus-times larger batch"),
     )
 
 
@@ -84,17 +89,21 @@ def test_launch_command(learner, n, script):
         cmd = as_str(learner.launch_command(gpus, script), f"launch_command({gpus}, {script!r})")
         argv = shlex.split(cmd)
         if not argv or argv[0] != "torchrun":
-            fail(f"launch_command({gpus}, {script!r}) must start torchrun", "torchrun ...", cmd)
+            fail(
+                _("launch_command({gpus}, {script}) must start torchrun", gpus=gpus, script=repr(script)),
+                "torchrun ...",
+                cmd,
+            )
         try:
             args = get_args_parser().parse_args(argv[1:])
         except SystemExit:
-            fail(f"torchrun's own argument parser refuses {cmd!r}", "a valid torchrun command", cmd)
+            fail(_("torchrun's own argument parser refuses {cmd}", cmd=repr(cmd)), _("a valid torchrun command"), cmd)
         if (str(args.nproc_per_node), args.training_script) != (str(gpus), script):
             fail(
-                f"launch_command({gpus}, {script!r}) as torchrun parses it",
+                _("launch_command({gpus}, {script}) as torchrun parses it", gpus=gpus, script=repr(script)),
                 f"nproc_per_node={gpus}, script {script}",
                 f"nproc_per_node={args.nproc_per_node}, script {args.training_script}",
-                hint="torchrun --nproc_per_node=N SCRIPT starts N processes, one per GPU",
+                hint=_("torchrun --nproc_per_node=N SCRIPT starts N processes, one per GPU"),
             )
 
 

@@ -12,6 +12,7 @@ from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.meaning import by_meaning, state_part
 from grader.checks.truth.training_state import real_state
 from grader.given.tiny_models import build_llama
+from grader.i18n import _
 
 PARTS = ("weights", "grads", "master", "adam_m", "adam_v")
 GB = 10**9
@@ -41,11 +42,15 @@ def test_bytes_per_param_parts(learner, config, seed):
     for k in PARTS:
         if got[k] * n != real["parts"][k]:
             fail(
-                f"bytes_per_trainable_param(): the part {names[k]!r}, against the real tensors of a "
-                f"{n}-parameter model after one AdamW step",
+                _(
+                    "bytes_per_trainable_param(): the part {names}, against the real tensors "
+                    "of a {n}-parameter model after one AdamW step",
+                    names=repr(names[k]),
+                    n=n,
+                ),
                 {p: real["parts"][p] // n for p in PARTS},
                 got,
-                hint="bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16",
+                hint=_("bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16"),
             )
 
 
@@ -60,12 +65,12 @@ def test_full_finetune_total(learner, sizes, config):
     expect_equal(
         _state(learner, real["n_trainable"], 0, "full"),
         total,
-        f"state_bytes({real['n_trainable']}, 0, 'full'): bytes of the real training state",
-        hint="16 bytes per parameter, every parameter trains",
+        _("state_bytes({n_trainable}, 0, 'full'): bytes of the real training state", n_trainable=real["n_trainable"]),
+        hint=_("16 bytes per parameter, every parameter trains"),
     )
-    for nb in [B70] + [n for n, _ in sizes]:  # the course's question first
+    for nb in [B70] + [n for n, _gpu in sizes]:  # the course's question first
         expect_equal(
-            _state(learner, nb, 0, "full"), 16 * nb, f"state_bytes({nb}, 0, 'full')", hint="70B x 16 = 1120 GB"
+            _state(learner, nb, 0, "full"), 16 * nb, f"state_bytes({nb}, 0, 'full')", hint=_("70B x 16 = 1120 GB")
         )
     course = [(16 * B70, GPU80), (16 * B8, GPU80)]  # 70B: 14 GPUs; Llama-3-8B's 128.5 GB: 2 GPUs
     for total_b, g in course + [(16 * n, gpu) for n, gpu in sizes]:
@@ -73,9 +78,12 @@ def test_full_finetune_total(learner, sizes, config):
         expect_equal(
             as_int(learner.gpus_needed(total_b, g), f"gpus_needed({total_b}, {g})"),
             want,
-            f"gpus_needed({total_b}, {g}): the fewest GPUs whose memory holds the state",
-            hint="round up: 1120 GB / 80 GB -> 14 GPUs, so one 8-GPU node (640 GB) is not enough; 14 is "
-            "the floor for the state alone, the course's plan (16+) leaves room for the rest",
+            _("gpus_needed({total_b}, {g}): the fewest GPUs whose memory holds the state", total_b=total_b, g=g),
+            hint=_(
+                "round up: 1120 GB / 80 GB -> 14 GPUs, so one 8-GPU node (640 GB) is not "
+                "enough; 14 is the floor for the state alone, the course's plan (16+) "
+                "leaves room for the rest"
+            ),
         )
 
 
@@ -88,25 +96,32 @@ def test_lora_total(learner, config, r, targets, seed):
     expect_equal(
         _state(learner, real["n_frozen"], real["n_trainable"], "lora"),
         total,
-        f"state_bytes({real['n_frozen']}, {real['n_trainable']}, 'lora') for peft LoRA r={r} on {targets!r}: "
-        "bytes of the real frozen bf16 base + adapters' weights, grads, masters and AdamW state",
-        hint="frozen base: 2 bytes/param (no grad, no optimizer state); adapters: 16 bytes/param",
+        _(
+            "state_bytes({n_frozen}, {n_trainable}, 'lora') for peft LoRA r={r} on "
+            "{targets}: bytes of the real frozen bf16 base + adapters' weights, "
+            "grads, masters and AdamW state",
+            n_frozen=real["n_frozen"],
+            n_trainable=real["n_trainable"],
+            r=r,
+            targets=repr(targets),
+        ),
+        hint=_("frozen base: 2 bytes/param (no grad, no optimizer state); adapters: 16 bytes/param"),
     )
     n_adapter = B70 * 13 // 1000  # 1.3% of 70B
     got = _state(learner, B70, n_adapter, "lora")
     if abs(got - (2 * B70 + 16 * n_adapter)) > 0 or abs(got - COURSE_LORA_70B) > GB:
         fail(
-            "state_bytes for the course's 70B with 1.3% LoRA adapters",
+            _("state_bytes for the course's 70B with 1.3% LoRA adapters"),
             2 * B70 + 16 * n_adapter,
             got,
-            "140 GB frozen bf16 + 14.6 GB of adapter state ~ 155 GB",
+            _("140 GB frozen bf16 + 14.6 GB of adapter state ~ 155 GB"),
         )
     # the true state in, not the learner's: gpus_needed is blamed only for its own arithmetic (issue 29)
     expect_equal(
-        as_int(learner.gpus_needed(2 * B70 + 16 * n_adapter, GPU80), "gpus_needed(70B LoRA, 80 GB)"),
+        as_int(learner.gpus_needed(2 * B70 + 16 * n_adapter, GPU80), _("gpus_needed(70B LoRA, 80 GB)")),
         2,
-        "gpus_needed for the course's 70B LoRA on 80 GB GPUs",
-        hint="~155 GB needs two 80 GB GPUs",
+        _("gpus_needed for the course's 70B LoRA on 80 GB GPUs"),
+        hint=_("~155 GB needs two 80 GB GPUs"),
     )
 
 
@@ -118,8 +133,10 @@ def test_per_gpu_with_activations(learner, state, act, strategy, n_gpus):
         as_int(learner.per_gpu_bytes(state, act, strategy, n_gpus), what),
         share + act,
         what,
-        hint="activations are outside the account of the state: add each GPU's own activations on top "
-        "of its share of the state; FSDP does not shard them",
+        hint=_(
+            "activations are outside the account of the state: add each GPU's own "
+            "activations on top of its share of the state; FSDP does not shard them"
+        ),
     )
 
 
@@ -133,7 +150,7 @@ def test_ddp_vs_fsdp(learner, replica, gpu, n_gpus):
             got,
             want,
             f"choose_strategy({rep}, {g})",
-            hint="DDP only if a full replica fits one GPU; otherwise FSDP shards it",
+            hint=_("DDP only if a full replica fits one GPU; otherwise FSDP shards it"),
         )
     for strategy, want in (("DDP", replica), ("FSDP", _ceil_div(replica, n_gpus))):
         what = f"per_gpu_bytes({replica}, 0, {strategy!r}, {n_gpus})"
@@ -141,7 +158,7 @@ def test_ddp_vs_fsdp(learner, replica, gpu, n_gpus):
             as_int(learner.per_gpu_bytes(replica, 0, strategy, n_gpus), what),
             want,
             what,
-            hint="DDP: every GPU holds the whole state; FSDP: state / GPUs, rounded up",
+            hint=_("DDP: every GPU holds the whole state; FSDP: state / GPUs, rounded up"),
         )
 
 
@@ -158,18 +175,26 @@ def test_qlora_state(learner, n, n_adapter):
         if not low <= got <= high:
             fail(
                 what,
-                f"{low} .. {high} (4 to 4.5 bits per frozen base parameter, rounded up, + 16 B per adapter parameter)",
+                _(
+                    "{low} .. {high} (4 to 4.5 bits per frozen base parameter, rounded up, + "
+                    "16 B per adapter parameter)",
+                    low=low,
+                    high=high,
+                ),
                 got,
-                "4 bits = half a byte per frozen base parameter (4.5 with NF4's block scales); adapters 16 bytes each",
+                _(
+                    "4 bits = half a byte per frozen base parameter (4.5 with NF4's block "
+                    "scales); adapters 16 bytes each"
+                ),
                 example=f"n_base = {nb}, n_adapter = {na}, method = 'qlora'",
             )
     got = _state(learner, B70, B70 * 13 // 1000, "qlora")
     if got > GPU80:
         fail(
-            "state_bytes for the course's 70B in QLoRA, on one 80 GB GPU",
+            _("state_bytes for the course's 70B in QLoRA, on one 80 GB GPU"),
             f"<= {GPU80}",
             got,
-            "35 GB base + 14.6 GB adapters fits one 80 GB GPU",
+            _("35 GB base + 14.6 GB adapters fits one 80 GB GPU"),
             example=f"n_base = {B70}, n_adapter = {B70 * 13 // 1000}, method = 'qlora'",
         )
 
@@ -183,17 +208,17 @@ def test_inference_bytes(learner, sizes, config):
     expect_equal(
         as_int(learner.inference_bytes(n_real), f"inference_bytes({n_real})"),
         real,
-        f"inference_bytes({n_real}): the real bf16 model's parameter bytes",
+        _("inference_bytes({n_real}): the real bf16 model's parameter bytes", n_real=n_real),
     )
     per_param = real // n_real  # bytes of one bf16 weight, read from the real model
     for n in sizes:  # from ground truth only: a wrong state_bytes is not this key point's fault (issue 29)
         got = as_int(learner.inference_bytes(n), f"inference_bytes({n})")
         if got != per_param * n:
             fail(
-                f"inference_bytes({n}): the bf16 weights of {n} parameters",
+                _("inference_bytes({n}): the bf16 weights of {n} parameters", n=n),
                 per_param * n,
                 got,
-                "inference keeps one bf16 copy of the weights: 2 of the training state's 16 bytes, 1/8",
+                _("inference keeps one bf16 copy of the weights: 2 of the training state's 16 bytes, 1/8"),
             )
 
 

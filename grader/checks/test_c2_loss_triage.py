@@ -27,6 +27,7 @@ from hypothesis import given, settings, strategies as st
 from grader.checks.support.checking import as_str, expect_equal, expect_raises, fail
 from grader.checks.truth.first_loss import SMALL, real_first_loss, uniform_loss
 from grader.checks.truth.loop_trace import LINES, real_trace
+from grader.i18n import _
 
 OK_GAP, FAR_GAP = 0.4, 2.5  # nats from ln V: what a fresh init gives (the course's 5.07 is +0.22; the shipped
 # one, PyTorch's own init, measured +0.01 .. +0.31 over 300 seeds on 16 x 16 targets), and clearly not
@@ -51,25 +52,38 @@ def _first_losses(draw):
 def test_first_loss_verdict(learner, seed, scale, drawn):
     ln_v = uniform_loss(SMALL.vocab_size)
     for head, label, want in (
-        (1.0, "the shipped init", "ok"),
-        (scale, f"the output layer scaled x{scale:.0f}", "too_high"),
+        (1.0, _("the shipped init"), "ok"),
+        (scale, _("the output layer scaled x{scale:.0f}", scale=scale), "too_high"),
     ):
         real = real_first_loss(seed, head)
         if not (abs(real - ln_v) < OK_GAP if want == "ok" else real - ln_v > FAR_GAP):  # the premise: a check error
-            raise RuntimeError(f"C2 check: {label} gives a first loss of {real:.3f}, ln 128 = {ln_v:.3f}")
+            raise RuntimeError(
+                _(
+                    "C2 check: {label} gives a first loss of {real:.3f}, ln 128 = {ln_v:.3f}",
+                    label=label,
+                    real=real,
+                    ln_v=ln_v,
+                )
+            )
         got = as_str(learner.first_loss_verdict(real, SMALL.vocab_size), f"first_loss_verdict({real:.3f}, 128)")
         expect_equal(
             got,
             want,
-            f"first_loss_verdict for the real first loss {real:.3f} of a char GPT with {label}",
-            hint=f"compare with ln V (ln 128 = {ln_v:.2f}): well above it means the logits start too large",
+            _(
+                "first_loss_verdict for the real first loss {real:.3f} of a char GPT with {label}",
+                real=real,
+                label=label,
+            ),
+            hint=_(
+                "compare with ln V (ln 128 = {ln_v:.2f}): well above it means the logits start too large", ln_v=ln_v
+            ),
         )
     loss, vocab, want = drawn
     expect_equal(
         learner.first_loss_verdict(loss, vocab),
         want,
         f"first_loss_verdict({loss}, {vocab})",
-        hint=f"ln V = {uniform_loss(vocab):.4g}",
+        hint=_("ln V = {uniform_loss:.4g}", uniform_loss=uniform_loss(vocab)),
     )
 
 
@@ -96,11 +110,13 @@ def _shape_cases(draw):
 @given(_shape_cases())
 def test_shape_guard(learner, cases):
     good, (lg, lb) = cases
-    expect_equal(learner.check_loss_shapes(good[0], good[1]), None, f"check_loss_shapes{good} (matching shapes)")
+    expect_equal(
+        learner.check_loss_shapes(good[0], good[1]), None, _("check_loss_shapes{good} (matching shapes)", good=good)
+    )
     logits, labels = torch.zeros(lg), torch.zeros(lb, dtype=torch.long)
     if lg[:-1] != lb and logits.numel() // lg[-1] == labels.numel():
         F.cross_entropy(logits.view(-1, lg[-1]), labels.view(-1))  # the premise: torch runs it silently
-    with expect_raises("ValueError", f"check_loss_shapes({lg}, {lb}) must raise ValueError"):
+    with expect_raises("ValueError", _("check_loss_shapes({lg}, {lb}) must raise ValueError", lg=lg, lb=lb)):
         learner.check_loss_shapes(lg, lb)
 
 
@@ -108,21 +124,33 @@ def trace_sign(missing: str, trace: dict) -> str:
     """What this trace shows of the line left out, in its own numbers (a hint: it names the line)."""
     norms, at, lr = trace["grad_norm"], trace["grad_norm_at_step"], trace["lr"]
     if missing == "scheduler_step":
-        return f"lr is {lr[0]:.3g} at every step ({len(lr)} steps): the schedule never advances (no scheduler.step())"
+        return _(
+            "lr is {lr:.3g} at every step ({lr2} steps): the schedule never advances (no scheduler.step())",
+            lr=lr[0],
+            lr2=len(lr),
+        )
     if missing == "clip_grad_norm":
-        return (
-            f"grad_norm_at_step equals grad_norm, up to {max(at):.3g} > 1: nothing scaled the gradient "
-            "down before the step (no clip_grad_norm_)"
+        return _(
+            "grad_norm_at_step equals grad_norm, up to {at:.3g} > 1: nothing scaled "
+            "the gradient down before the step (no clip_grad_norm_)",
+            at=max(at),
         )
     if missing == "zero_grad":
-        return (
-            f"grad_norm on the same batch: {norms[0]:.3g} at the first step, then {norms[1]:.3g} .. "
-            f"{max(norms[1:]):.3g}: a jump after the first step, the earlier step's gradient added in "
-            "(no zero_grad)"
+        return _(
+            "grad_norm on the same batch: {norms:.3g} at the first step, then "
+            "{norms2:.3g} .. {norms3:.3g}: a jump after the first step, the earlier "
+            "step's gradient added in (no zero_grad)",
+            norms=norms[0],
+            norms2=norms[1],
+            norms3=max(norms[1:]),
         )
-    return (
-        f"lr changes ({lr[0]:.3g} -> {lr[-1]:.3g}), grad_norm_at_step stays at {max(at):.3g} or below and "
-        "grad_norm does not jump after the first step: nothing is missing"
+    return _(
+        "lr changes ({lr:.3g} -> {lr2:.3g}), grad_norm_at_step stays at {at:.3g} "
+        "or below and grad_norm does not jump after the first step: nothing is "
+        "missing",
+        lr=lr[0],
+        lr2=lr[-1],
+        at=max(at),
     )
 
 
@@ -138,7 +166,7 @@ def test_missing_line(learner, seed, order, two):
         expect_equal(
             got,
             missing,
-            f"missing_line on a real run with {missing!r} removed: {trace}",
+            _("missing_line on a real run with {missing} removed: {trace}", missing=repr(missing), trace=trace),
             hint=trace_sign(missing, trace),
         )
     # Two lines missing: either one is a line that was left out.
@@ -146,10 +174,15 @@ def test_missing_line(learner, seed, order, two):
     got = as_str(learner.missing_line(trace), "missing_line(trace)")
     if got not in two:
         fail(
-            f"missing_line on a real run with both {two[0]!r} and {two[1]!r} removed: {trace}",
+            _(
+                "missing_line on a real run with both {two} and {two2} removed: {trace}",
+                two=repr(two[0]),
+                two2=repr(two[1]),
+                trace=trace,
+            ),
             f"{two[0]!r} or {two[1]!r}",
             repr(got),
-            hint="each missing line leaves its own sign in the trace, whatever else is missing too",
+            hint=_("each missing line leaves its own sign in the trace, whatever else is missing too"),
         )
 
 
@@ -177,8 +210,10 @@ def test_grad_norm_curve(learner, late, first, spike, at, nan, early_at, inf):
             learner.grad_norm_healthy(norms),
             want,
             f"grad_norm_healthy({[round(v, 3) for v in norms]})",
-            hint="a large first step is normal, then small steady values; a NaN, or a later spike far "
-            "above the rest, is not",
+            hint=_(
+                "a large first step is normal, then small steady values; a NaN, or a "
+                "later spike far above the rest, is not"
+            ),
         )
 
 

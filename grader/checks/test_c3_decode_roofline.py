@@ -11,6 +11,7 @@ from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, as_str, fail
 from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.decode import real_decode_step
+from grader.i18n import _
 
 H100_PEAK, H100_BW = 989e12, 3.35e12
 LLAMA3_8B_PARAMS = 8.03e9
@@ -24,7 +25,7 @@ def _close(got: float, want: float, what: str, hint: str = "", rel: float = 1e-6
 
 def _pair(value, what):
     if type(value) not in (tuple, list) or len(value) != 2:
-        fail(f"{what} must be a (flops, bytes) pair", "tuple of two numbers", value)
+        fail(_("{what} must be a (flops, bytes) pair", what=what), _("tuple of two numbers"), value)
     return as_number(value[0], f"{what}[0] (FLOPs)"), as_number(value[1], f"{what}[1] (bytes)")
 
 
@@ -32,7 +33,7 @@ def _roofline(learner, flops, nbytes, peak, bw):
     what = f"roofline({flops:g}, {nbytes:g}, {peak:g}, {bw:g})"
     got = learner.roofline(flops, nbytes, peak, bw)
     if type(got) is not dict or set(got) != {"intensity", "time_s", "bound"}:
-        fail(f"{what} must be a dict with keys intensity, time_s, bound", "that dict", got)
+        fail(_("{what} must be a dict with keys intensity, time_s, bound", what=what), _("that dict"), got)
     return {
         "intensity": as_number(got["intensity"], what + "['intensity']"),
         "time_s": as_number(got["time_s"], what + "['time_s']"),
@@ -49,21 +50,21 @@ def test_decode_step_cost(learner, config, batch):
     _close(
         got_f,
         flops,
-        f"{what}: FLOPs torch's FlopCounterMode counts in the matmuls of a real decode step",
-        hint="every weight: one multiply-add (2 FLOPs) per token, batch tokens per step",
+        _("{what}: FLOPs torch's FlopCounterMode counts in the matmuls of a real decode step", what=what),
+        hint=_("every weight: one multiply-add (2 FLOPs) per token, batch tokens per step"),
     )
     _close(
         got_b,
         nbytes,
-        f"{what}: bytes of the real bf16 weights",
-        hint="the weights are read once and shared by the whole batch",
+        _("{what}: bytes of the real bf16 weights", what=what),
+        hint=_("the weights are read once and shared by the whole batch"),
     )
     res, what = _roofline(learner, flops, nbytes, H100_PEAK, H100_BW)  # ground truth in: blame roofline alone
     _close(
         res["intensity"],
         batch,
-        f"{what}: the intensity of a bf16 decode step of batch {batch}",
-        hint="2 FLOPs x batch per weight / 2 bytes per weight",
+        _("{what}: the intensity of a bf16 decode step of batch {batch}", what=what, batch=batch),
+        hint=_("2 FLOPs x batch per weight / 2 bytes per weight"),
     )
 
 
@@ -96,15 +97,20 @@ def test_ridge(learner, peak, bw, flops, nbytes):
             res["time_s"],
             want_t,
             f"{what}['time_s']",
-            hint="the step waits for the slower ceiling: max(FLOPs / peak, bytes / bandwidth)",
+            hint=_("the step waits for the slower ceiling: max(FLOPs / peak, bytes / bandwidth)"),
         )
         bound = "memory" if f / m < p / b else "compute"
         if res["bound"] != bound:
-            fail(f"{what}['bound']", bound, res["bound"], f"intensity {f / m:g} vs ridge {p / b:g}")
-    res, _ = _roofline(learner, *cases[0])
+            fail(
+                f"{what}['bound']",
+                bound,
+                res["bound"],
+                _("intensity {value:g} vs ridge {value2:g}", value=f / m, value2=p / b),
+            )
+    res, _meta = _roofline(learner, *cases[0])
     if abs(res["time_s"] * 1e3 - 4.8) > 0.05:
         fail(
-            "roofline time of the course's Llama-3-8B bf16 decode at batch 1 on an H100",
+            _("roofline time of the course's Llama-3-8B bf16 decode at batch 1 on an H100"),
             "4.8 ms",
             f"{res['time_s'] * 1e3:.3g} ms",
             "16.06 GB / 3.35 TB/s ~ 4.8 ms",
@@ -135,7 +141,7 @@ def test_quantization_speedup(learner, case):
             as_number(learner.quantization_speedup(*args), what),
             want,
             what,
-            hint="memory-bound decode gets faster by the bytes ratio; compute-bound steps not at all",
+            hint=_("memory-bound decode gets faster by the bytes ratio; compute-bound steps not at all"),
         )
 
 
@@ -152,13 +158,16 @@ def test_moe_decode_cost(learner, total, frac, extra, bpp):
     for t, a, b, p in ((*MIXTRAL, 64, 2), (total, active, max(-(-total // active), 16) + extra, bpp)):
         what = f"moe_decode_cost(total={t}, active={a}, batch={b}, bytes_per_param={p})"
         got_f, got_b = _pair(learner.moe_decode_cost(t, a, b, p), what)
-        _close(got_f, 2 * a * b, f"{what}: FLOPs", hint="each token computes with its active experts only")
+        _close(got_f, 2 * a * b, f"{what}: FLOPs", hint=_("each token computes with its active experts only"))
         _close(
             got_b,
             min(t, b * a) * p,
             f"{what}: bytes",
-            hint="a serving batch's tokens are routed to different experts: the step reads far more than one "
-            "token's active weights, never more than all of them; FLOPs fall with MoE, the bytes do not",
+            hint=_(
+                "a serving batch's tokens are routed to different experts: the step "
+                "reads far more than one token's active weights, never more than all of "
+                "them; FLOPs fall with MoE, the bytes do not"
+            ),
         )
 
 

@@ -20,6 +20,7 @@ from grader.checks.truth.kv_cache import real_cache_bytes
 from grader.checks.truth.oom_blocks import BLOCKS, SHRINKS, course_block
 from grader.checks.truth.training_state import peft_default_state, real_state
 from grader.given.tiny_models import LLAMA3_8B
+from grader.i18n import _
 
 GIB, GB = 2**30, 10**9
 
@@ -46,19 +47,28 @@ def test_memory_blocks(learner, config, r, targets, act, kv):
     got = learner.memory_blocks(real["n_frozen"], real["n_trainable"], act, kv)
     if type(got) is not dict or set(got) != set(BLOCKS):
         fail(
-            f"{what} must be a dict with exactly the keys {BLOCKS}",
-            "dict with those keys",
+            _("{what} must be a dict with exactly the keys {BLOCKS}", what=what, BLOCKS=BLOCKS),
+            _("dict with those keys"),
             sorted(got) if type(got) is dict else type(got).__name__,
         )
     got = {k: as_int(got[k], f"{what}[{k!r}]") for k in BLOCKS}
     if got not in readings.values():
         fail(
-            f"{what} for peft LoRA r={r} on {targets!r}: bytes of the real tensors",
+            _(
+                "{what} for peft LoRA r={r} on {targets}: bytes of the real tensors",
+                what=what,
+                r=r,
+                targets=repr(targets),
+            ),
             readings["course"],
             got,
-            hint="weights: bf16 copy of every parameter (2 bytes); grads and state: 14 bytes per trainable "
-            "parameter (bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4); peft's default reading passes too "
-            f"(adapters upcast to fp32: {readings['peft_default']})",
+            hint=_(
+                "weights: bf16 copy of every parameter (2 bytes); grads and state: 14 "
+                "bytes per trainable parameter (bf16 grad 2 + fp32 master 4 + AdamW m 4 "
+                "+ v 4); peft's default reading passes too (adapters upcast to fp32: "
+                "{peft_default})",
+                peft_default=readings["peft_default"],
+            ),
         )
 
 
@@ -87,9 +97,11 @@ def test_oom_attribution(learner, events):
             got,
             course_block(event),
             f"attribute_oom({event})",
-            hint="load: weights; first backward: grads + state (with LoRA they are tiny: activations); "
-            "longer sequences: activations (training) or KV cache (inference); generation: "
-            "activations without no_grad, else KV cache",
+            hint=_(
+                "load: weights; first backward: grads + state (with LoRA they are tiny: "
+                "activations); longer sequences: activations (training) or KV cache "
+                "(inference); generation: activations without no_grad, else KV cache"
+            ),
         )
 
 
@@ -98,14 +110,19 @@ def test_remedy_per_block(learner, fixed, per_sample, gpu):
     for block in BLOCKS:
         got = learner.remedies(block)
         if type(got) is not list or not got or not all(type(x) is str for x in got):
-            fail(f"remedies({block!r}) must be a non-empty list of remedy names", "list[str]", got)
+            fail(_("remedies({block}) must be a non-empty list of remedy names", block=repr(block)), "list[str]", got)
         wrong = [x for x in got if block not in SHRINKS.get(x, ())]
         if wrong:
             fail(
-                f"remedies({block!r}): {wrong} do not shrink the {block} block",
+                _(
+                    "remedies({block}): {wrong} do not shrink the {block2} block",
+                    block=repr(block),
+                    wrong=wrong,
+                    block2=block,
+                ),
                 [x for x in SHRINKS if block in SHRINKS[x]],
                 got,
-                hint="first find the block, then use that block's remedies (part 7 §五.C q4)",
+                hint=_("first find the block, then use that block's remedies (part 7 §五.C q4)"),
             )
     # B1's numbers: 16.7 GB of LoRA state, ~33 GiB of activations per 8192-token sample, one 80 GB GPU
     course = (int(16.7 * GB), 33 * GIB, 80 * GB)
@@ -115,7 +132,7 @@ def test_remedy_per_block(learner, fixed, per_sample, gpu):
             as_int(learner.max_batch_that_fits(f, a, g), what),
             max(0, (g - f) // a),
             what,
-            hint="the fixed part stays; only the activations shrink with the batch",
+            hint=_("the fixed part stays; only the activations shrink with the batch"),
         )
 
 
@@ -139,9 +156,11 @@ def test_kv_cache_gqa(learner, variants, batch, seq, dtype):
         expect_equal(
             got,
             want,
-            what + ": Llama-3-8B per token" if course else what + ": a real DynamicCache after a forward",
-            hint="2 (K and V) x layers x n_kv_heads x head_dim x B x T x bytes; head_dim from the "
-            "config, or hidden / heads when it is absent or None",
+            what + ": Llama-3-8B per token" if course else what + _(": a real DynamicCache after a forward"),
+            hint=_(
+                "2 (K and V) x layers x n_kv_heads x head_dim x B x T x bytes; head_dim "
+                "from the config, or hidden / heads when it is absent or None"
+            ),
         )
 
 
@@ -152,7 +171,7 @@ def test_activation_estimate(learner, config, batch, seq, nbytes):
     )
     if abs(got / GIB - 16.5) > 0.1:
         fail(
-            "activation_bytes_estimate for the course's Llama-3-8B, B=1, T=4096, bf16",
+            _("activation_bytes_estimate for the course's Llama-3-8B, B=1, T=4096, bf16"),
             "16.5 GiB",
             f"{got / GIB:.2f} GiB",
         )
@@ -170,7 +189,7 @@ def test_activation_estimate(learner, config, batch, seq, nbytes):
         as_int(learner.activation_bytes_estimate(config, batch, seq, nbytes), what),
         want,
         what,
-        hint="per layer and token ~6 vectors of width d and 3 of width d_ff; B x T x layers of them",
+        hint=_("per layer and token ~6 vectors of width d and 3 of width d_ff; B x T x layers of them"),
     )
 
 

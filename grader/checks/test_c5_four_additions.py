@@ -31,6 +31,7 @@ from grader.checks.truth import training_loop as loop
 from grader.drivers.c5_four_additions import follow_up_model
 from grader.drivers.p2_training_loop import SMALL
 from grader.given.char_model import encode, get_batch, make_corpus
+from grader.i18n import _
 
 HEAD_SCALE = 12.0  # the follow-up's model: gradients past max_norm on every micro-batch (see above)
 
@@ -69,7 +70,9 @@ def test_accumulated_step(learner, run, k, micro):
     batches = [get_batch(data, micro, SMALL.block_size, g) for _ in range(k)]
     share = loop.reference_step(follow_up_model(seed % 10_000, HEAD_SCALE), batches[0]).norm / k
     if not share > 1.0:  # where the clip sits must change the step: a check error, not the learner's
-        raise AssertionError(f"check error: the first micro-batch's share of the gradient is {share:.2f} <= 1.0")
+        raise AssertionError(
+            _("check error: the first micro-batch's share of the gradient is {share:.2f} <= 1.0", share=share)
+        )
     out = learner.drive(
         "grader.drivers.c5_four_additions:run_accumulated",
         seed=seed % 10_000,
@@ -79,47 +82,59 @@ def test_accumulated_step(learner, run, k, micro):
     )
     if out["optimizer_steps"] != 1:  # counted in the learner's process: a reason to fail only
         fail(
-            f"train_step_accumulated over {k} micro-batches: optimizer.step() calls",
+            _("train_step_accumulated over {k} micro-batches: optimizer.step() calls", k=k),
             1,
             out["optimizer_steps"],
-            hint="step once after all k backward passes",
+            hint=_("step once after all k backward passes"),
         )
     if out["forwards"] != k:
-        fail("model(x) calls", k, out["forwards"], hint="one forward per micro-batch")
+        fail("model(x) calls", k, out["forwards"], hint=_("one forward per micro-batch"))
     model = follow_up_model(seed % 10_000, HEAD_SCALE)
     ref = loop.reference_step(model, (torch.cat([b[0] for b in batches]), torch.cat([b[1] for b in batches])))
     reported = out["out"]["grad_norm"] if type(out["out"]) is dict else None
     if type(reported) not in (int, float) or abs(reported - ref.norm) > 1e-4 * ref.norm + 1e-6:
         fail(
-            f"train_step_accumulated(...)['grad_norm'] over {k} micro-batches of {micro}: the pre-clip norm of the "
-            "full-batch gradient",
+            _(
+                "train_step_accumulated(...)['grad_norm'] over {k} micro-batches of "
+                "{micro}: the pre-clip norm of the full-batch gradient",
+                k=k,
+                micro=micro,
+            ),
             ref.norm,
             reported,
-            hint="divide each micro-batch loss by k before backward()",
+            hint=_("divide each micro-batch loss by k before backward()"),
         )
     loss = out["out"].get("loss") if type(out["out"]) is dict else None
     if type(loss) not in (int, float) or not abs(loss - ref.loss) <= 1e-4:
         last = loss is not None and type(loss) in (int, float) and _is_last_times_k(loss, batches, seed, k)
         fail(
-            f"train_step_accumulated(...)['loss'] over {k} micro-batches of {micro}: the full batch's mean loss",
-            f"{ref.loss:.5f} (the course's loop's loss on the full batch, computed here)",
+            _(
+                "train_step_accumulated(...)['loss'] over {k} micro-batches of {micro}: the full batch's mean loss",
+                k=k,
+                micro=micro,
+            ),
+            _("{loss:.5f} (the course's loop's loss on the full batch, computed here)", loss=ref.loss),
             loss,
-            hint="the mean of the k micro-batch losses (each before its division by k): the last micro-batch's "
-            "loss times k is one micro-batch's loss, not the batch's (nanoGPT#206) / 返回 k 个微批次损失的"
-            "平均值（除以 k 之前的值），而不是最后一个微批次损失乘以 k"
+            hint=_(
+                "the mean of the k micro-batch losses (each before its division by k): "
+                "the last micro-batch's loss times k is one micro-batch's loss, not the "
+                "batch's (nanoGPT#206) / 返回 k 个微批次损失的平均值（除以 k 之前的值），而不是最后一个微批次损失乘以 k"
+            )
             if last
-            else "the mean of the k micro-batch losses, each taken before its division by k / "
-            "返回 k 个微批次损失（除以 k 之前）的平均值",
+            else _(
+                "the mean of the k micro-batch losses, each taken before its division by "
+                "k / 返回 k 个微批次损失（除以 k 之前）的平均值"
+            ),
         )
-    what = f"gradient at the step, {k} micro-batches of {micro} (the weights' move under SGD(lr=1))"
+    what = _("gradient at the step, {k} micro-batches of {micro} (the weights' move under SGD(lr=1))", k=k, micro=micro)
     got = loop.returned_weights(model, {"params": out["params"]}, what) - ref.before
     expect_close(
         got,
         -ref.grad,
-        f"{what}, against the course's loop's step on the full batch",
+        _("{what}, against the course's loop's step on the full batch", what=what),
         atol=1e-5,
         rtol=1e-4,
-        hint="divide each micro-batch loss by k; backward() accumulates; step once",
+        hint=_("divide each micro-batch loss by k; backward() accumulates; step once"),
     )
 
 

@@ -42,6 +42,7 @@ from grader.checks.truth.experiments import (
     mean_std,
 )
 from grader.checks.truth.meaning import by_meaning, record_item, run_facts
+from grader.i18n import _
 
 
 @given(
@@ -56,13 +57,13 @@ def test_seeds(learner, a, b, shift, k, spread):
     for values in (a, b):
         got = learner.seed_summary(values)
         if type(got) not in (tuple, list) or len(got) != 2:
-            fail(f"seed_summary({values}) must return (mean, std)", "(float, float)", got)
+            fail(_("seed_summary({values}) must return (mean, std)", values=values), _("(float, float)"), got)
         want = mean_std(values)
         for g, w, name in zip(got, want, ("mean", "std (ddof=1)"), strict=True):
             # 1e-6 of the values' scale: a float32 mean/std (torch.tensor(values).std()) is right;
             # ddof=0 is off by >= 13% of the std
             if abs(as_number(g, f"seed_summary {name}") - w) > 1e-6 * max(map(abs, values)) + 1e-9:
-                fail(f"seed_summary({values}) {name}", w, g, hint="the sample std divides by n - 1")
+                fail(f"seed_summary({values}) {name}", w, g, hint=_("the sample std divides by n - 1"))
     # The course's own example first (issue 23: it overlapped under a fixed mean +- 1 std): part 2's 5 seeds
     # 0.30 apart with a std of 0.179, whose bands the course reads as apart, are apart as +-1 standard error.
     ca, cb = course_seed_example()
@@ -74,8 +75,10 @@ def test_seeds(learner, a, b, shift, k, spread):
             learner.bands_overlap(xa, xb, kk, sp),
             bands_overlap(xa, xb, kk, sp),
             f"bands_overlap({xa}, {xb}, k={kk}, spread={sp!r})",
-            hint="each band is mean +- k x s (s: the sample std, or std / sqrt(n) for 'sem'); "
-            "overlapping bands show no difference",
+            hint=_(
+                "each band is mean +- k x s (s: the sample std, or std / sqrt(n) for "
+                "'sem'); overlapping bands show no difference"
+            ),
         )
 
 
@@ -87,10 +90,10 @@ def test_ci95(learner, p, n):
             fail(f"ci95_half_width({pp}, {nn})", ci95_half_width(pp, nn), got, hint="1.96 sqrt(p(1-p)/n)")
     if abs(learner.ci95_half_width(0.55, 80) - 0.109) > 0.001:
         fail(
-            "ci95_half_width(0.55, 80): the course's 80 questions",
+            _("ci95_half_width(0.55, 80): the course's 80 questions"),
             0.109,
             learner.ci95_half_width(0.55, 80),
-            "+-10.9 points cannot tell 5 points apart",
+            _("+-10.9 points cannot tell 5 points apart"),
         )
 
 
@@ -106,13 +109,13 @@ def _tables(draw):
 def test_per_question_diff(learner, tables):
     a, b = tables
     m = pd.DataFrame(a, columns=["q", "a"]).merge(pd.DataFrame(b, columns=["q", "b"]), on="q")
-    want = {"improved": sorted(m.query("~a and b")["q"]), "degraded": sorted(m.query("a and ~b")["q"])}
+    want = {"improved": sorted(m.query(_("~a and b"))["q"]), "degraded": sorted(m.query("a and ~b")["q"])}
     got = learner.changed_questions(a, b)
     expect_equal(
         got,
         want,
         f"changed_questions({a}, {b})",
-        hint="inner-merge on the question id, then list wrong->right and right->wrong",
+        hint=_("inner-merge on the question id, then list wrong->right and right->wrong"),
     )
 
 
@@ -134,7 +137,7 @@ def _record(learner, shared_tmp_path, content: str, seed: int):
         },
         seed,
     )
-    rec, _ = by_meaning(learner.run_record(run), record_item, SEVEN_ITEMS, "run_record(run)")
+    rec, _found = by_meaning(learner.run_record(run), record_item, SEVEN_ITEMS, "run_record(run)")
     return rec, run, head, path
 
 
@@ -146,29 +149,31 @@ def test_run_record(learner, shared_tmp_path, seed, text):
     expect_equal(
         (rec["run_id"], rec["config"], rec["seed"], rec["metrics"]),
         (run["id"], run["config"], run["seed"], run["metrics"]),
-        "run id, config, seed and metrics as given",
+        _("run id, config, seed and metrics as given"),
     )
     # issue 29: "unknown" passed as the commit, and the data file's path as its version: a commit is the
     # repository's real HEAD, a data version identifies the bytes
     if rec["commit"] != head:
         fail(
-            "run_record()['commit']: the code's revision",
+            _("run_record()['commit']: the code's revision"),
             head,
             rec["commit"],
-            hint="the full sha of HEAD of run['repo_dir'] (git -c safe.directory='*' -C repo rev-parse HEAD); a "
-            "placeholder such as 'unknown' identifies no code",
+            hint=_(
+                "the full sha of HEAD of run['repo_dir'] (git -c safe.directory='*' -C "
+                "repo rev-parse HEAD); a placeholder such as 'unknown' identifies no code"
+            ),
         )
     if rec["data_version"] != hashlib.sha256(path.read_bytes()).hexdigest():
         fail(
-            "run_record()['data_version']: what identifies the data",
+            _("run_record()['data_version']: what identifies the data"),
             hashlib.sha256(path.read_bytes()).hexdigest(),
             rec["data_version"],
-            hint="the SHA-256 of the file's bytes: a path names a file whose content can change under the same name",
+            hint=_("the SHA-256 of the file's bytes: a path names a file whose content can change under the same name"),
         )
     env = rec["environment"]
     want_env = {"python": platform.python_version(), "torch": torch.__version__}
     if type(env) is not dict or any(env.get(k) != v for k, v in want_env.items()):
-        fail("run_record()['environment'] must name this interpreter's versions", want_env, env)
+        fail(_("run_record()['environment'] must name this interpreter's versions"), want_env, env)
 
 
 @pytest.fixture
@@ -194,39 +199,46 @@ def test_seeded_reruns(learner, later_and_elsewhere, seed, delta):
     again = as_number(learner.seeded_experiment(seed), f"seeded_experiment({seed}) again")
     if first != again:
         fail(
-            f"seeded_experiment({seed}) twice (with another seed's run in between)",
+            _("seeded_experiment({seed}) twice (with another seed's run in between)", seed=seed),
             first,
             again,
-            hint="draw every random number from a generator seeded with `seed`, not from the global state",
+            hint=_("draw every random number from a generator seeded with `seed`, not from the global state"),
         )
     if first == other:
-        fail(f"seeds {seed} and {seed + delta} must give different results", f"!= {first}", other)
+        fail(
+            _("seeds {seed} and {value} must give different results", seed=seed, value=seed + delta),
+            f"!= {first}",
+            other,
+        )
     zero = as_number(learner.seeded_experiment(0), "seeded_experiment(0)")
     if zero != as_number(learner.seeded_experiment(0), "seeded_experiment(0) again"):
         fail(
             "seeded_experiment(0) twice",
             zero,
-            "another number",
-            hint="0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as no seed",
+            _("another number"),
+            hint=_("0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as no seed"),
         )
     fresh = later_and_elsewhere()
     for s_, want in ((seed, first), (0, zero)):
-        later = as_number(learner.seeded_experiment(s_), f"seeded_experiment({s_}) a second later")
+        later = as_number(learner.seeded_experiment(s_), _("seeded_experiment({s_}) a second later", s_=s_))
         if later != want:
             fail(
-                f"seeded_experiment({s_}) now and more than a second later",
+                _("seeded_experiment({s_}) now and more than a second later", s_=s_),
                 want,
                 later,
-                hint="nothing from the clock: the seed alone must decide every random number",
+                hint=_("nothing from the clock: the seed alone must decide every random number"),
             )
-        elsewhere = as_number(fresh.seeded_experiment(s_), f"seeded_experiment({s_}) in a new Python process")
+        elsewhere = as_number(fresh.seeded_experiment(s_), _("seeded_experiment({s_}) in a new Python process", s_=s_))
         if elsewhere != want:
             fail(
-                f"seeded_experiment({s_}) in this process and in a newly started one",
+                _("seeded_experiment({s_}) in this process and in a newly started one", s_=s_),
                 want,
                 elsewhere,
-                hint="a seed derived from hash() of a string (or id(), or the pid) changes with every "
-                "interpreter (PYTHONHASHSEED); derive it from the seed itself (part 6)",
+                hint=_(
+                    "a seed derived from hash() of a string (or id(), or the pid) changes "
+                    "with every interpreter (PYTHONHASHSEED); derive it from the seed itself "
+                    "(part 6)"
+                ),
             )
 
 
@@ -234,16 +246,16 @@ def test_seeded_reruns(learner, later_and_elsewhere, seed, delta):
 @given(st.text(min_size=1, max_size=200), st.text(min_size=1, max_size=5))
 def test_changed_data(learner, shared_tmp_path, text, extra):
     content = json.dumps({"text": text}) + "\n"
-    rec, _, _, path = _record(learner, shared_tmp_path, content, 0)
+    rec, _found, _lines, path = _record(learner, shared_tmp_path, content, 0)
     expect_equal(
         rec["data_version"],
         hashlib.sha256(path.read_bytes()).hexdigest(),
-        "the record's item for the data file",
+        _("the record's item for the data file"),
         hint="hashlib.sha256(open(path, 'rb').read())",
     )
-    changed, *_ = _record(learner, shared_tmp_path, content + json.dumps({"text": extra}) + "\n", 0)
+    changed, *_rest = _record(learner, shared_tmp_path, content + json.dumps({"text": extra}) + "\n", 0)
     if changed["data_version"] == rec["data_version"]:
-        fail("the record of the data file once it changed", "a different hash", changed["data_version"])
+        fail(_("the record of the data file once it changed"), _("a different hash"), changed["data_version"])
 
 
 # ------------------------------------------------------------------ named mistakes (issue 29)

@@ -28,6 +28,7 @@ from hypothesis import Phase, example, given, settings, strategies as st
 
 from grader.checks.support.checking import expect_equal, expect_own_process, fail
 from grader.checks.truth.dedupe import COURSE_CAUSES, make_docs, serial
+from grader.i18n import _
 from grader.isolation.learner import Learner
 
 DRIVER = "grader.drivers.c7_jsonl_plan:"
@@ -62,7 +63,7 @@ def _unique(learner, path, min_chars, outside: bool = False) -> dict:
     else:
         got = run()
     if type(got) is not dict or not {"n", "digest", "lazy", "peak_bytes"} <= got.keys():
-        fail("the pipeline's run did not report", "a result", got)
+        fail(_("the pipeline's run did not report"), _("a result"), got)
     return got
 
 
@@ -84,45 +85,58 @@ def test_peak_memory(learner, shared_tmp_path, seed, min_chars):
     for got, d, name in ((a, docs, "the file"), (b, big_docs, "the 8x file")):
         want = serial(d, min_chars)
         expect_equal(
-            (got["n"], got["digest"]), (len(want), _digest(want)), f"unique_texts on {name}: the unique texts in order"
+            (got["n"], got["digest"]),
+            (len(want), _digest(want)),
+            _("unique_texts on {name}: the unique texts in order", name=name),
         )
     size_small = (shared_tmp_path / "small.jsonl").stat().st_size
     size_big = (shared_tmp_path / "big.jsonl").stat().st_size
     # The pass: peak resident memory from the kernel's accounting, read outside the learner's process.
     if outside and peak_big - peak_small > size_big - size_small:
         fail(
-            f"peak resident memory (VmHWM) of your process, read from /proc outside it: unique_texts on the "
-            f"same documents repeated 8x ({size_big:,} B vs {size_small:,} B) must not need memory that grows "
-            "with the file",
-            f"a peak at most {(size_big - size_small) / MB:.1f} MB (the 8x file's extra bytes) above the 1x run's "
-            f"{peak_small / MB:.1f} MB",
-            f"{(peak_big - peak_small) / MB:.1f} MB above it",
-            hint="read line by line; keep only the set of hashes of the texts seen",
+            _(
+                "peak resident memory (VmHWM) of your process, read from /proc outside "
+                "it: unique_texts on the same documents repeated 8x ({size_big:,} B vs "
+                "{size_small:,} B) must not need memory that grows with the file",
+                size_big=size_big,
+                size_small=size_small,
+            ),
+            _(
+                "a peak at most {value:.1f} MB (the 8x file's extra bytes) above the 1x run's {value2:.1f} MB",
+                value=(size_big - size_small) / MB,
+                value2=peak_small / MB,
+            ),
+            _("{value:.1f} MB above it", value=(peak_big - peak_small) / MB),
+            hint=_("read line by line; keep only the set of hashes of the texts seen"),
         )
     # Fail-only extras, observed inside the learner's process (by grader/drivers/c7_jsonl_plan.py).
     if not a["lazy"]:
         fail(
-            "unique_texts(path, min_chars) must return a generator (a lazy iterator), not a list",
-            "a generator",
-            "a list or another non-lazy value",
-            hint="write it with `yield`; one record in memory at a time",
+            _("unique_texts(path, min_chars) must return a generator (a lazy iterator), not a list"),
+            _("a generator"),
+            _("a list or another non-lazy value"),
+            hint=_("write it with `yield`; one record in memory at a time"),
         )
     # A generator's set of seen hashes grows AFTER its first yield (about 0.15 of the run's peak is
     # traced by then); a list built up front and returned as iter(list) has the whole peak already.
     if a["n"] > 1000 and a["peak_bytes"] > 128 * 1024 and a.get("peak_at_first_bytes", 0) > 0.8 * a["peak_bytes"]:
         fail(
-            "tracemalloc peak when unique_texts yields its FIRST text: a generator yields as it reads",
-            f"well below the whole run's {a['peak_bytes']:,} B",
+            _("tracemalloc peak when unique_texts yields its FIRST text: a generator yields as it reads"),
+            _("well below the whole run's {peak_bytes:,} B", peak_bytes=a["peak_bytes"]),
             f"{a['peak_at_first_bytes']:,} B",
-            hint="yield each kept text as soon as it is read; do not build a list and return iter(list)",
+            hint=_("yield each kept text as soon as it is read; do not build a list and return iter(list)"),
         )
     if b["peak_bytes"] > 2 * a["peak_bytes"] + 256 * 1024:
         fail(
-            f"tracemalloc peak of unique_texts on the same documents repeated 8x ({size_big:,} B vs "
-            f"{size_small:,} B): it must not grow with the file",
-            f"about {a['peak_bytes']:,} B",
+            _(
+                "tracemalloc peak of unique_texts on the same documents repeated 8x "
+                "({size_big:,} B vs {size_small:,} B): it must not grow with the file",
+                size_big=size_big,
+                size_small=size_small,
+            ),
+            _("about {peak_bytes:,} B", peak_bytes=a["peak_bytes"]),
             f"{b['peak_bytes']:,} B",
-            hint="read line by line; keep only the set of hashes of the texts seen",
+            hint=_("read line by line; keep only the set of hashes of the texts seen"),
         )
 
 
@@ -135,11 +149,17 @@ def test_exact_dedupe(learner, shared_tmp_path, seed, n, min_chars):
     want = serial(docs, min_chars)
     if (got["n"], got["digest"]) != (len(want), _digest(want)):
         fail(
-            f"unique_texts on {n} generated records (min_chars={min_chars}): exact dedupe of the cleaned texts, "
-            "first occurrences in order",
+            _(
+                "unique_texts on {n} generated records (min_chars={min_chars}): exact "
+                "dedupe of the cleaned texts, first occurrences in order",
+                n=n,
+                min_chars=min_chars,
+            ),
             f"{len(want)} texts",
-            f"{got['n']} texts (or other texts / order)",
-            hint="clean first (whitespace runs -> one space), then drop exact repeats; a case change is another text",
+            _("{n} texts (or other texts / order)", n=got["n"]),
+            hint=_(
+                "clean first (whitespace runs -> one space), then drop exact repeats; a case change is another text"
+            ),
         )
 
 
@@ -161,19 +181,26 @@ def _pool_run(learner, path, min_chars, docs) -> float:
     out = learner.drive(DRIVER + "run_pool", path=path, min_chars=min_chars, n_workers=2)
     children = learner.cpu_times()["children_s"] - before["children_s"]
     if type(out) is not dict or "result" not in out:
-        fail(f"{what}: the run did not report", "a result", out)
+        fail(_("{what}: the run did not report", what=what), _("a result"), out)
     expected = {"documents": len(want), "tokens": sum(len(t.encode("utf-8")) for t in want)}
     if out["result"] != expected:
         # blame what was observed (issue 29): process_file's input is the learner's own unique_texts
         texts = _unique(learner, path, min_chars)
         if (texts["n"], texts["digest"]) != (len(want), _digest(want)):
             fail(
-                f"{what} vs the serial result: its input, your unique_texts, already differs (see exact_dedupe)",
+                _(
+                    "{what} vs the serial result: its input, your unique_texts, already differs (see exact_dedupe)",
+                    what=what,
+                ),
                 expected,
                 out["result"],
-                hint="process_file is right once unique_texts is",
+                hint=_("process_file is right once unique_texts is"),
             )
-        expect_equal(out["result"], expected, f"{what} vs the serial result (your unique_texts gives the right texts)")
+        expect_equal(
+            out["result"],
+            expected,
+            _("{what} vs the serial result (your unique_texts gives the right texts)", what=what),
+        )
     return children
 
 
@@ -205,13 +232,20 @@ def test_parallel_tokenizing(learner, shared_tmp_path, seed, min_chars):
     need = max(MIN_CHILD_CPU_S, 0.5 * tokenize_cpu_s(want))
     if children < need:
         fail(
-            f"{what}: where the tokenizing's CPU time went: your process's child processes (joined), read from /proc",
-            f">= {need:.3f} s (half of what tokenizing the {len(want)} texts takes the grader)",
+            _(
+                "{what}: where the tokenizing's CPU time went: your process's child "
+                "processes (joined), read from /proc",
+                what=what,
+            ),
+            _(">= {need:.3f} s (half of what tokenizing the {want} texts takes the grader)", need=need, want=len(want)),
             f"{children:.3f} s",
-            hint="threads do not help CPU-bound Python (the GIL): multiprocessing.Pool(n_workers).imap(tokenize, "
-            "texts, chunksize=...) in a `with` block, or a concurrent.futures.ProcessPoolExecutor; a "
-            "chunksize sends a batch of texts per pickle round-trip",
-            example=f"{len(want)} texts of up to {POOL_WORDS} words",
+            hint=_(
+                "threads do not help CPU-bound Python (the GIL): "
+                "multiprocessing.Pool(n_workers).imap(tokenize, texts, chunksize=...) in "
+                "a `with` block, or a concurrent.futures.ProcessPoolExecutor; a "
+                "chunksize sends a batch of texts per pickle round-trip"
+            ),
+            example=_("{want} texts of up to {POOL_WORDS} words", want=len(want), POOL_WORDS=POOL_WORDS),
         )
     # Memory (issue 29: Pool.map / executor.map turn the generator into a list, and keep every result): with
     # ~4x the unique texts, the peak may grow by the set of seen hashes, not by the texts or their tokens.
@@ -220,13 +254,29 @@ def test_parallel_tokenizing(learner, shared_tmp_path, seed, min_chars):
     ).stat().st_size
     if outside and peak_big - peak_small > POOL_MEMORY_SHARE * extra:
         fail(
-            f"{what}: peak resident memory (VmHWM) of your process, read from /proc outside it, on a file with "
-            f"~4x the unique texts: it must not hold the texts or their tokens",
-            f"at most {POOL_MEMORY_SHARE * extra / MB:.1f} MB above the smaller file's {peak_small / MB:.1f} MB",
-            f"{(peak_big - peak_small) / MB:.1f} MB above it",
-            hint="Pool.map and ProcessPoolExecutor.map make a list of the whole input first, and map returns every "
-            "result at once; consume the results lazily (imap / imap_unordered) as they come",
-            example=f"{len(serial(small_docs, min_chars))} then {len(want)} unique texts of up to {POOL_WORDS} words",
+            _(
+                "{what}: peak resident memory (VmHWM) of your process, read from /proc "
+                "outside it, on a file with ~4x the unique texts: it must not hold the "
+                "texts or their tokens",
+                what=what,
+            ),
+            _(
+                "at most {value:.1f} MB above the smaller file's {value2:.1f} MB",
+                value=POOL_MEMORY_SHARE * extra / MB,
+                value2=peak_small / MB,
+            ),
+            _("{value:.1f} MB above it", value=(peak_big - peak_small) / MB),
+            hint=_(
+                "Pool.map and ProcessPoolExecutor.map make a list of the whole input "
+                "first, and map returns every result at once; consume the results lazily "
+                "(imap / imap_unordered) as they come"
+            ),
+            example=_(
+                "{serial} then {want} unique texts of up to {POOL_WORDS} words",
+                serial=len(serial(small_docs, min_chars)),
+                want=len(want),
+                POOL_WORDS=POOL_WORDS,
+            ),
         )
 
 
@@ -237,17 +287,18 @@ CAUSE_KEYS = COURSE_CAUSES | {"one_lock", "shared_memory", "gc"}
 def test_why_not_linear(learner):
     got = learner.why_not_linear()
     if type(got) not in (list, tuple) or not all(type(k) is str for k in got) or len(set(got)) != len(got):
-        fail("why_not_linear() must return a list of distinct cause keys", "a list of str", got)
+        fail(_("why_not_linear() must return a list of distinct cause keys"), _("a list of str"), got)
     unknown = set(got) - CAUSE_KEYS
     if unknown:
-        fail("why_not_linear(): keys the stub lists", sorted(CAUSE_KEYS), sorted(unknown))
+        fail(_("why_not_linear(): keys the stub lists"), sorted(CAUSE_KEYS), sorted(unknown))
     if set(got) != COURSE_CAUSES:
         fail(
-            "why_not_linear(): why 8 processes fall short of 8x (the course's 0.46 s -> 0.15 s, 3.1x)",
+            _("why_not_linear(): why 8 processes fall short of 8x (the course's 0.46 s -> 0.15 s, 3.1x)"),
             sorted(COURSE_CAUSES),
             sorted(got),
-            hint="part 1: 「差在进程启动与 pickle，chunksize 是最重要的旋钮」 (the gap is process start-up and "
-            "pickling, "
-            "chunksize the main knob); each process has its own interpreter and GIL, and processes share no "
-            "memory",
+            hint=_(
+                "part 1: 「差在进程启动与 pickle，chunksize 是最重要的旋钮」 (the gap is process start-up "
+                "and pickling, chunksize the main knob); each process has its own "
+                "interpreter and GIL, and processes share no memory"
+            ),
         )

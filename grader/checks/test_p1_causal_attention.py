@@ -15,6 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_tensor, blame, expect_close, fail
+from grader.i18n import _
 
 
 def _uniform(shape, dtype, seed, n=3):
@@ -49,10 +50,11 @@ def _bad_rows(got) -> str:
     return f"query row(s) {rows[:6]}" + (" ..." if len(rows) > 6 else "")
 
 
-MASK_NAN_HINT = (
-    "this is not overflow. A softmax row is NaN when all its keys are masked (the diagonal masked too, "
-    "a wrong triangle, scores == 0 treated as masked) or when the mask puts +inf or 0 * -inf in it; "
-    "mask only keys s > t, with -inf"
+MASK_NAN_HINT = _(
+    "this is not overflow. A softmax row is NaN when all its keys are masked "
+    "(the diagonal masked too, a wrong triangle, scores == 0 treated as "
+    "masked) or when the mask puts +inf or 0 * -inf in it; mask only keys s "
+    "> t, with -inf"
 )
 
 
@@ -64,10 +66,11 @@ def _fail_non_finite(learner, got, q, k, v, what):
     limit = 80.0 if q.dtype == torch.float32 else 700.0
     if top < limit:
         fail(
-            f"{what} contains NaN/inf",
-            "finite values",
+            _("{what} contains NaN/inf", what=what),
+            _("finite values"),
             counts,
-            hint=f"NaN/inf in {_bad_rows(got)} although no logit exceeds {top:.3g}: " + MASK_NAN_HINT,
+            hint=_("NaN/inf in {_bad_rows} although no logit exceeds {top:.3g}: ", _bad_rows=_bad_rows(got), top=top)
+            + MASK_NAN_HINT,
         )
     before = learner.last_call
     c = math.sqrt(1.0 / top)
@@ -79,18 +82,27 @@ def _fail_non_finite(learner, got, q, k, v, what):
         and not bool(torch.isfinite(small).all())
     ):
         fail(
-            f"{what} contains NaN/inf, and so does the same input scaled down to logits below 1",
-            "finite values",
-            f"{int((~torch.isfinite(small)).sum())} non-finite of {small.numel()} at logits below 1",
-            hint=f"NaN/inf in {_bad_rows(small)} at small logits: " + MASK_NAN_HINT,
+            _("{what} contains NaN/inf, and so does the same input scaled down to logits below 1", what=what),
+            _("finite values"),
+            _(
+                "{sum} non-finite of {numel} at logits below 1",
+                sum=int((~torch.isfinite(small)).sum()),
+                numel=small.numel(),
+            ),
+            hint=_("NaN/inf in {_bad_rows} at small logits: ", _bad_rows=_bad_rows(small)) + MASK_NAN_HINT,
         )
     blame(learner, before)  # the failing input is the large one
     fail(
-        f"{what} contains NaN/inf",
-        "finite values",
+        _("{what} contains NaN/inf", what=what),
+        _("finite values"),
         counts,
-        hint=f"NaN/inf in {_bad_rows(got)} with logits up to {top:.3g} (fine when scaled down): exp overflows on "
-        "large logits; subtract each row's maximum before exp (or use torch.softmax)",
+        hint=_(
+            "NaN/inf in {_bad_rows} with logits up to {top:.3g} (fine when scaled "
+            "down): exp overflows on large logits; subtract each row's maximum "
+            "before exp (or use torch.softmax)",
+            _bad_rows=_bad_rows(got),
+            top=top,
+        ),
     )
 
 
@@ -102,9 +114,10 @@ def _expect_matches(
     what,
     atol,
     hint_if_close="",
-    hint_if_far="out = softmax over keys of (QK^T / sqrt(d)) with future keys at -inf, times V",
+    hint_if_far=None,
 ):
     """The learner's output vs SDPA on the same inputs; the hint depends on how far off it is."""
+    hint_if_far = hint_if_far or _("out = softmax over keys of (QK^T / sqrt(d)) with future keys at -inf, times V")
     got = learner.causal_attention(q, k, v)
     if (
         isinstance(got, torch.Tensor)
@@ -123,13 +136,17 @@ def _expect_matches(
 PRECISION = {
     torch.float32: (
         1e-6,
-        "close, but not to float32 precision: keep every step in the input dtype, "
-        "subtract the row max before exp, normalize by the row sum",
+        _(
+            "close, but not to float32 precision: keep every step in the input "
+            "dtype, subtract the row max before exp, normalize by the row sum"
+        ),
     ),
     torch.float64: (
         1e-12,
-        "close, but not to float64 precision: compute float64 inputs in float64 "
-        "all the way (no float32 masks, constants or intermediates)",
+        _(
+            "close, but not to float64 precision: compute float64 inputs in float64 "
+            "all the way (no float32 masks, constants or intermediates)"
+        ),
     ),
 }
 
@@ -146,7 +163,12 @@ def _expect_matches_in(learner, dtype, shape, seed):
         q,
         k,
         v,
-        f"{name} causal_attention on shape {shape} with query 0 and key {shape[2] // 2} all zeros (logits exactly 0)",
+        _(
+            "{name} causal_attention on shape {shape} with query 0 and key {value} all zeros (logits exactly 0)",
+            name=name,
+            shape=shape,
+            value=shape[2] // 2,
+        ),
         atol=atol,
         hint_if_close=hint,
     )
@@ -179,10 +201,15 @@ def test_no_future_leak(learner, shape, seed, data):
     if bool((diff > 1e-12).any()):
         t = int(torch.nonzero(diff > 1e-12)[0])
         fail(
-            f"changing q/k/v only at positions > {s} (shape {shape}) changed the output at position {t}",
-            "outputs at positions <= s unchanged",
-            f"changed by up to {float(diff.max()):.3g}",
-            hint="mask keys s > t (the upper triangle, triu(1)) with -inf before a softmax over the key axis",
+            _(
+                "changing q/k/v only at positions > {s} (shape {shape}) changed the output at position {t}",
+                s=s,
+                shape=shape,
+                t=t,
+            ),
+            _("outputs at positions <= s unchanged"),
+            _("changed by up to {max:.3g}", max=float(diff.max())),
+            hint=_("mask keys s > t (the upper triangle, triu(1)) with -inf before a softmax over the key axis"),
         )
 
 
@@ -199,24 +226,32 @@ def test_attention_weights(learner, shape, seed):
     weights = got[..., :T]
     logits = torch.einsum("bhtd,bhsd->bhts", q, k).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), -math.inf)
     suspects = [
-        (_sdpa(q, k, v, scale=1.0)[..., :T], "these are softmax(QK^T) without the 1/sqrt(d) scale"),
+        (_sdpa(q, k, v, scale=1.0)[..., :T], _("these are softmax(QK^T) without the 1/sqrt(d) scale")),
         (
             torch.softmax(logits / math.sqrt(d), dim=-2),
-            "these weights are normalized over the query axis (columns sum to 1); softmax over keys, dim=-1",
+            _("these weights are normalized over the query axis (columns sum to 1); softmax over keys, dim=-1"),
         ),
-        (torch.softmax(logits, dim=-2), "normalized over the query axis and missing 1/sqrt(d)"),
+        (torch.softmax(logits, dim=-2), _("normalized over the query axis and missing 1/sqrt(d)")),
     ]
     hint = next((msg for w, msg in suspects if bool(((weights - w).abs() <= 1e-6).all())), "")
     if not hint and not bool(((weights.sum(-1) - 1).abs() <= 1e-6).all()):
-        hint = "each query's weights over the keys must sum to 1 (softmax over the key axis)"
+        hint = _("each query's weights over the keys must sum to 1 (softmax over the key axis)")
     err = (got - want).abs().amax(dim=-1)  # worst query row
     bi, hi, t = (int(i) for i in torch.nonzero(err == err.max())[0])
     fail(
-        f"attention weights (the output for v = identity, shape {shape}) differ from SDPA's; "
-        f"weights of query t={t} (batch {bi}, head {hi}) over keys 0..{T - 1}",
+        _(
+            "attention weights (the output for v = identity, shape {shape}) differ "
+            "from SDPA's; weights of query t={t} (batch {bi}, head {hi}) over keys "
+            "0..{value}",
+            shape=shape,
+            t=t,
+            bi=bi,
+            hi=hi,
+            value=T - 1,
+        ),
         [round(x, 4) for x in want[bi, hi, t, :T].tolist()],
         [round(x, 4) for x in weights[bi, hi, t].tolist()],
-        hint or "weights = softmax over keys of (QK^T / sqrt(d)) with future keys masked",
+        hint or _("weights = softmax over keys of (QK^T / sqrt(d)) with future keys masked"),
     )
 
 
@@ -239,11 +274,18 @@ def test_large_logits(learner, shape, seed, dtype):
         q,
         k,
         v,
-        f"{str(dtype).removeprefix('torch.')} causal_attention with logits up to {target:g} (shape {shape})",
+        _(
+            "{removeprefix} causal_attention with logits up to {target:g} (shape {shape})",
+            removeprefix=str(dtype).removeprefix("torch."),
+            target=target,
+            shape=shape,
+        ),
         atol=atol,
-        hint_if_close="large logits amplify rounding: subtract the row max, don't clamp",
-        hint_if_far="large logits: subtract each row's max before exp; clamping the logits changes "
-        "the softmax (if ordinary inputs fail too, fix those first)",
+        hint_if_close=_("large logits amplify rounding: subtract the row max, don't clamp"),
+        hint_if_far=_(
+            "large logits: subtract each row's max before exp; clamping the logits "
+            "changes the softmax (if ordinary inputs fail too, fix those first)"
+        ),
     )
 
 

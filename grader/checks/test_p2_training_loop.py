@@ -54,6 +54,7 @@ from grader.checks.support import strategies
 from grader.checks.support.checking import fail
 from grader.checks.truth import training_loop as loop
 from grader.given.char_model import build_model, encode, evaluate_loss, make_corpus
+from grader.i18n import _
 
 torch.set_num_threads(1)  # this check process: oversubscribed threads are ~10x slower on a shared box
 
@@ -87,13 +88,13 @@ def test_first_loss(learner, run):
     what = f"first train_step loss (fp32, model seed {seed}, batch 4 x 32)"
     got = loop.returned_loss(out["steps"][0], what)
     if abs(expected - LN_V) > FIRST_LOSS_GAP:  # a property of the shipped model's init, not of the learner
-        raise AssertionError(f"check error: initial loss {expected:.3f} is not near ln 128")
+        raise AssertionError(_("check error: initial loss {expected:.3f} is not near ln 128", expected=expected))
     if not math.isclose(got, expected, rel_tol=0, abs_tol=1e-4):
         fail(
             what,
-            f"{expected:.5f} (mean cross-entropy of the initial model, computed here)",
+            _("{expected:.5f} (mean cross-entropy of the initial model, computed here)", expected=expected),
             f"{got:.5f}",
-            "return loss.item() of THIS step's loss, before the update: the mean over non-ignored tokens",
+            _("return loss.item() of THIS step's loss, before the update: the mean over non-ignored tokens"),
         )
 
 
@@ -105,10 +106,10 @@ def test_validation_perplexity(learner, figure, run):
     config = dict(TRAIN, seed=seed % 10_000, data_seed=data_seed % 10_000)
     out = learner.drive("grader.drivers.p2_training_loop:run_train", config=config, timeout_s=150)
     if "error" in out:
-        fail("train(config) return value", "(model, losses)", out["error"])
+        fail(_("train(config) return value"), _("(model, losses)"), out["error"])
     losses = out["losses"]
     if len(losses) != config["steps"]:
-        fail("train(config): number of losses", config["steps"], len(losses), "one loss per step")
+        fail(_("train(config): number of losses"), config["steps"], len(losses), _("one loss per step"))
     figure(
         kind="line",
         title="P2 training loss",
@@ -121,26 +122,38 @@ def test_validation_perplexity(learner, figure, run):
     )
     if abs(losses[0] - LN_V) > FIRST_LOSS_GAP:  # the initial model's loss is near LN_V (test_first_loss's premise)
         fail(
-            "train(config): the first loss, against the initial model's",
+            _("train(config): the first loss, against the initial model's"),
             f"{LN_V:.2f} +- {FIRST_LOSS_GAP}",
             round(losses[0], 3),
-            "the first loss is the initial model's, before any update",
+            _("the first loss is the initial model's, before any update"),
         )
     model = build_model(0)
     try:
         model.load_state_dict(out["state_dict"])
     except (RuntimeError, KeyError) as exc:
-        fail("train(config): the returned model", "the GPT of grader.given.char_model", str(exc)[:200])
+        fail(_("train(config): the returned model"), _("the GPT of grader.given.char_model"), str(exc)[:200])
     val = encode(make_corpus(16_384 + 1, seed=10_000 + config["data_seed"] + 1))  # text it never saw
     ppl = math.exp(evaluate_loss(model, val, block_size=128))
     if not ppl < PPL_THRESHOLD:
         fail(
-            f"validation perplexity after {config['steps']} steps (batch {config['batch_size']} x "
-            f"{config['seq_len']}, max_lr {config['max_lr']})",
+            _(
+                "validation perplexity after {steps} steps (batch {batch_size} x {seq_len}, max_lr {max_lr})",
+                steps=config["steps"],
+                batch_size=config["batch_size"],
+                seq_len=config["seq_len"],
+                max_lr=config["max_lr"],
+            ),
             f"< {PPL_THRESHOLD}",
-            f"{ppl:.2f} (training loss went {losses[0]:.2f} -> {losses[-1]:.2f})",
-            "a loop that does not learn usually loses its gradients (zero_grad between backward and step) "
-            "or never steps the optimizer",
+            _(
+                "{ppl:.2f} (training loss went {losses:.2f} -> {losses2:.2f})",
+                ppl=ppl,
+                losses=losses[0],
+                losses2=losses[-1],
+            ),
+            _(
+                "a loop that does not learn usually loses its gradients (zero_grad "
+                "between backward and step) or never steps the optimizer"
+            ),
         )
 
 

@@ -37,15 +37,17 @@ from grader.checks.support.strategies import llama_configs
 from grader.checks.truth.lora_params import peft_trainable
 from grader.engine.plugin import needs_cuda
 from grader.given.tiny_models import LLAMA3_8B, build_llama
+from grader.i18n import _
 
 torch.set_num_threads(1)  # this check process: oversubscribed threads are ~10x slower on a shared box
 
 BLOCKS = ("parameters", "gradients", "optimizer_state", "activations")
 TOL = 0.30
-P4_16 = "part 4, must-remember: 16 bytes per trainable parameter = 2 + 2 + 4 + 4 + 4"
-P4_ACT = (
-    "part 4, must-remember: activations scale with B x T x layers x d (plus heads x T x T for "
-    "eager attention and B x T x V logits), not with parameters"
+P4_16 = _("part 4, must-remember: 16 bytes per trainable parameter = 2 + 2 + 4 + 4 + 4")
+P4_ACT = _(
+    "part 4, must-remember: activations scale with B x T x layers x d (plus "
+    "heads x T x T for eager attention and B x T x V logits), not with "
+    "parameters"
 )
 
 
@@ -109,7 +111,7 @@ def _estimate(learner, config, B, T) -> dict:
     got = learner.estimate_training_memory(config, B, T)
     if not isinstance(got, dict) or set(got) != set(BLOCKS) | {"peak"}:
         fail(
-            "estimate_training_memory(...) must return a dict with keys",
+            _("estimate_training_memory(...) must return a dict with keys"),
             sorted((*BLOCKS, "peak")),
             sorted(got) if isinstance(got, dict) else type(got).__name__,
         )
@@ -143,7 +145,11 @@ def _check_blocks(learner, case, blocks, hint_of, figure=None):
     for block in blocks:
         if not _within(got[block], measured[block]):
             fail(
-                f"{block} bytes for {_describe(config, B, T)} (fp32 weights, AdamW)",
+                _(
+                    "{block} bytes for {_describe} (fp32 weights, AdamW)",
+                    block=block,
+                    _describe=_describe(config, B, T),
+                ),
                 f"{measured[block]:,} measured (within 30%)",
                 f"{got[block]:,.0f} ({got[block] / max(measured[block], 1):.2f}x)",
                 hint_of(block),
@@ -152,10 +158,12 @@ def _check_blocks(learner, case, blocks, hint_of, figure=None):
 
 def _state_hint(block):
     return {
-        "parameters": "count every weight once (a tied lm_head shares the embedding); 4 bytes each in fp32",
-        "gradients": "one fp32 gradient per trainable parameter",
-        "optimizer_state": "AdamW keeps two fp32 moments per parameter (exp_avg, exp_avg_sq): 8 bytes; "
-        "12 bytes/param total is SGD-with-momentum thinking",
+        "parameters": _("count every weight once (a tied lm_head shares the embedding); 4 bytes each in fp32"),
+        "gradients": _("one fp32 gradient per trainable parameter"),
+        "optimizer_state": _(
+            "AdamW keeps two fp32 moments per parameter (exp_avg, exp_avg_sq): 8 "
+            "bytes; 12 bytes/param total is SGD-with-momentum thinking"
+        ),
     }[block]
 
 
@@ -238,10 +246,13 @@ def test_peak_block(learner, figure, case):
         case,
         ("peak",),
         lambda b: (
-            "weights and optimizer state are always live; the gradients and the activations "
-            "are not all live at once (backward frees activations as gradients appear; "
-            "zero_grad(set_to_none=True) frees gradients); add backward's temporaries "
-            "(logits gradient, attention score gradients). " + P4_ACT
+            _(
+                "weights and optimizer state are always live; the gradients and the "
+                "activations are not all live at once (backward frees activations as "
+                "gradients appear; zero_grad(set_to_none=True) frees gradients); add "
+                "backward's temporaries (logits gradient, attention score gradients). "
+            )
+            + P4_ACT
         ),
         figure=figure,
     )
@@ -268,10 +279,10 @@ def test_cuda_peak(learner, dims):
     measured = measure(config, B, T, device="cuda")["peak"]
     if not _within(got, measured):
         fail(
-            f"peak bytes for {_describe(config, B, T)} vs torch.cuda.max_memory_allocated()",
+            _("peak bytes for {_describe} vs torch.cuda.max_memory_allocated()", _describe=_describe(config, B, T)),
             f"{measured:,} (within 30%)",
             f"{got:,.0f} ({got / measured:.2f}x)",
-            "part 4, must-remember: estimate before the run, max_memory_allocated() after; within 30% is a match",
+            _("part 4, must-remember: estimate before the run, max_memory_allocated() after; within 30% is a match"),
         )
 
 
@@ -300,7 +311,7 @@ def _course_gb(learner, config, r, what):
     got = learner.course_memory_gb(config, r)
     if not isinstance(got, dict) or set(got) != {"full", "lora", "qlora"}:
         fail(
-            f"{what} must return a dict with keys",
+            _("{what} must return a dict with keys", what=what),
             ["full", "lora", "qlora"],
             sorted(got) if isinstance(got, dict) else type(got).__name__,
         )
@@ -311,7 +322,12 @@ def _course_gb(learner, config, r, what):
 @given(llama_configs(max_layers=4), st.sampled_from([1, 4, 8, 16, 64]))
 def test_course_llama3_8b(learner, config, r):
     for cfg, rr, fixed in ((LLAMA3_8B, 16, {"full": 128.5, "lora": 16.7, "qlora": 5.1}), (config, r, None)):
-        what = f"course_memory_gb(config with {cfg['num_hidden_layers']} layers, d={cfg['hidden_size']}, r={rr})"
+        what = _(
+            "course_memory_gb(config with {num_hidden_layers} layers, d={hidden_size}, r={rr})",
+            num_hidden_layers=cfg["num_hidden_layers"],
+            hidden_size=cfg["hidden_size"],
+            rr=rr,
+        )
         got = _course_gb(learner, cfg, rr, what)
         n, lora, blocks = _meta_counts(cfg, rr)
         for key, (lo, hi) in _expected_gb(n, lora, blocks).items():
@@ -319,15 +335,30 @@ def test_course_llama3_8b(learner, config, r):
             if not lo - 1e-12 <= got[key] <= hi + 1e-12:
                 value = f"{lo:.6g} GB" if hi / lo < 1.01 else f"{lo:.6g} to {hi:.6g} GB"
                 fail(
-                    f"{what}[{key!r}] ({n:,} parameters, {lora:,} LoRA parameters)",
+                    _(
+                        "{what}[{key}] ({n:,} parameters, {lora:,} LoRA parameters)",
+                        what=what,
+                        key=repr(key),
+                        n=n,
+                        lora=lora,
+                    ),
                     value,
                     f"{got[key]:.6g} GB",
-                    "full = 16 B x params; LoRA = 2 B x params + 16 B x LoRA params "
-                    "(r x (in + out) on all seven linears); QLoRA = 4.5 bits x params + 16 B x LoRA params; "
-                    "GB = 1e9 bytes (" + P4_16 + ")",
+                    _(
+                        "full = 16 B x params; LoRA = 2 B x params + 16 B x LoRA params (r x (in "
+                        "+ out) on all seven linears); QLoRA = 4.5 bits x params + 16 B x LoRA "
+                        "params; GB = 1e9 bytes ("
+                    )
+                    + P4_16
+                    + ")",
                 )
         if fixed:
             for key, course in fixed.items():
                 tol = 0.15 if key == "qlora" else 0.05
                 if abs(got[key] - course) > tol:
-                    fail(f"{what}[{key!r}] for Llama-3-8B", f"~{course} GB (part 4)", f"{got[key]:.2f} GB", P4_16)
+                    fail(
+                        _("{what}[{key}] for Llama-3-8B", what=what, key=repr(key)),
+                        f"~{course} GB (part 4)",
+                        f"{got[key]:.2f} GB",
+                        P4_16,
+                    )

@@ -32,6 +32,7 @@ from grader.checks.support.checking import as_int, as_number, expect_equal, fail
 from grader.checks.truth import sft as truth
 from grader.checks.truth.lora_params import peft_trainable
 from grader.given import sft
+from grader.i18n import _
 
 # Held-out rate from the reference (12 steps: 5/6 answered, 6/6 stopped; with EOS masked 5/6 answered,
 # 0/6 stopped) with margin: at least 4 of 6.
@@ -45,8 +46,8 @@ def _learner_data(learner, cache, pairs, pad):
     out = learner.drive("grader.drivers.p4_lora_sft:data", cache=str(cache), pairs=[list(p) for p in pairs], pad=pad)
     if "error" in out:
         fail(
-            "encode_example / collate on a batch of pairs",
-            "input_ids, attention_mask, labels: (B, T) torch.long",
+            _("encode_example / collate on a batch of pairs"),
+            _("input_ids, attention_mask, labels: (B, T) torch.long"),
             out["error"],
         )
     return out["batch"]
@@ -80,11 +81,19 @@ def _fail_if_eos_missing(tokenizer, got, expected, eos, pad, what):
     if i is not None:  # the rows themselves are data_path_labels's to show (one withholding rule per report)
         n = int(expected["attention_mask"][i].sum())
         fail(
-            f"{what}: row {i} comes back one token short, without its EOS",
-            f"{n} real tokens, the last one the EOS id {eos}",
-            f"{n - 1} real tokens, the last one {int(expected['input_ids'][i][n - 2])}, then padding",
-            f"append the EOS id ({eos}) to every response (' {{answer}}' + EOS): without it the rows are one "
-            "token short and there is no EOS label, so the model never learns to stop (part 5)",
+            _("{what}: row {i} comes back one token short, without its EOS", what=what, i=i),
+            _("{n} real tokens, the last one the EOS id {eos}", n=n, eos=eos),
+            _(
+                "{value} real tokens, the last one {input_ids}, then padding",
+                value=n - 1,
+                input_ids=int(expected["input_ids"][i][n - 2]),
+            ),
+            _(
+                "append the EOS id ({eos}) to every response (' {{answer}}' + EOS): "
+                "without it the rows are one token short and there is no EOS label, so "
+                "the model never learns to stop (part 5)",
+                eos=eos,
+            ),
         )
 
 
@@ -95,22 +104,32 @@ def _fail_if_mask_wrong(got, expected, pad, what):
     if tuple(m.shape) != tuple(want.shape) or torch.equal(m, want):
         return
     i, j = (int(v) for v in (m != want).nonzero()[0])
-    real = "a real token" if int(want[i, j]) == 1 else "padding"
+    real = _("a real token") if int(want[i, j]) == 1 else "padding"
     if tuple(x.shape) == tuple(m.shape) and torch.equal(m.bool(), x != pad):
         fail(
-            f"{what}: attention_mask at row {i}, position {j} ({real}, token id {int(x[i, j])})",
+            _(
+                "{what}: attention_mask at row {i}, position {j} ({real}, token id {x})",
+                what=what,
+                i=i,
+                j=j,
+                real=real,
+                x=int(x[i, j]),
+            ),
             int(want[i, j]),
             int(m[i, j]),
-            "the mask is built from the token ids (input_ids != pad_id): with pad_id == EOS it hides the real "
-            "EOS as well, and its label with it. Build it from each row's length: 1 on the real tokens, 0 on "
-            "the padding (part 5) / 注意力掩码是按 token id 算的（input_ids != pad_id）：pad_id 等于 EOS 时真正的 "
-            "EOS 也被遮住了；应按每行长度构造：真实 token 为 1，填充为 0",
+            _(
+                "the mask is built from the token ids (input_ids != pad_id): with pad_id "
+                "== EOS it hides the real EOS as well, and its label with it. Build it "
+                "from each row's length: 1 on the real tokens, 0 on the padding (part 5) "
+                "/ 注意力掩码是按 token id 算的（input_ids != pad_id）：pad_id 等于 EOS 时真正的 EOS "
+                "也被遮住了；应按每行长度构造：真实 token 为 1，填充为 0"
+            ),
         )
     fail(
-        f"{what}: attention_mask at row {i}, position {j} ({real})",
+        _("{what}: attention_mask at row {i}, position {j} ({real})", what=what, i=i, j=j, real=real),
         int(want[i, j]),
         int(m[i, j]),
-        "1 on every real token of the row (the EOS included), 0 on the padding",
+        _("1 on every real token of the row (the EOS included), 0 on the padding"),
     )
 
 
@@ -131,7 +150,7 @@ def test_data_path_labels(learner, cache, tokenizer, pairs):
             tuple(got[key].shape),
             tuple(expected[key].shape),
             f"collate(...)[{key!r}].shape",
-            hint="right-pad every row to the longest example of the batch",
+            hint=_("right-pad every row to the longest example of the batch"),
         )
         if not torch.equal(got[key], expected[key]):
             i = int((got[key] != expected[key]).any(1).nonzero()[0])
@@ -139,8 +158,11 @@ def test_data_path_labels(learner, cache, tokenizer, pairs):
                 f"collate(...)[{key!r}] {_row_context(tokenizer, expected, i)}",
                 expected[key][i].tolist(),
                 got[key][i].tolist(),
-                "tokenise 'Q: {question}\\nA:' and ' {answer}' separately "
-                "(add_special_tokens=False), append the EOS id, right-pad with pad_id; mask 1 on real tokens",
+                _(
+                    "tokenise 'Q: {question}\\nA:' and ' {answer}' separately "
+                    "(add_special_tokens=False), append the EOS id, right-pad with pad_id; "
+                    "mask 1 on real tokens"
+                ),
             )
     # Every position except the EOS (judged by label_at_eos) must carry the expected label.
     not_eos = torch.ones_like(expected["labels"], dtype=torch.bool)
@@ -155,18 +177,25 @@ def test_data_path_labels(learner, cache, tokenizer, pairs):
             else ("padding" if j >= lengths[i] else "answer")
         )
         fail(
-            f"labels at a {where} position ({_row_context(tokenizer, expected, i)}, position {j})",
+            _(
+                "labels at a {where} position ({_row_context}, position {j})",
+                where=where,
+                _row_context=_row_context(tokenizer, expected, i),
+                j=j,
+            ),
             expected["labels"][i].tolist(),
             got["labels"][i].tolist(),
-            "labels: -100 on the prompt and on padding, the token id itself on the answer (the model "
-            "shifts labels inside, do not shift them yourself)",
+            _(
+                "labels: -100 on the prompt and on padding, the token id itself on the "
+                "answer (the model shifts labels inside, do not shift them yourself)"
+            ),
         )
 
 
 @settings(max_examples=20)
 @given(strategies.qa_batches())
 def test_masked_fraction(learner, tokenizer, pairs):
-    expected, _ = _expected(tokenizer, pairs, tokenizer.pad_token_id)
+    expected, _mask = _expected(tokenizer, pairs, tokenizer.pad_token_id)
     labels = expected["labels"]
     count = int((labels == truth.IGNORE_INDEX).sum())
     got = as_number(learner.masked_fraction(labels), "masked_fraction(labels)")
@@ -175,10 +204,14 @@ def test_masked_fraction(learner, tokenizer, pairs):
     # a wrong denominator or count is off by at least 1 / (B x T) ~ 1e-3.
     if abs(got - want) > 1e-6:
         fail(
-            f"masked_fraction of a {tuple(labels.shape)} batch with {count} labels the loss leaves out",
+            _(
+                "masked_fraction of a {shape} batch with {count} labels the loss leaves out",
+                shape=tuple(labels.shape),
+                count=count,
+            ),
             want,
             got,
-            "count the labels the loss ignores over ALL B x T label positions (padding included), divide by B x T",
+            _("count the labels the loss ignores over ALL B x T label positions (padding included), divide by B x T"),
         )
 
 
@@ -195,11 +228,15 @@ def _check_eos(learner, cache, tokenizer, pairs, pad, what):
     if not torch.all(at_eos == eos):
         i = int((at_eos != eos).nonzero()[0])
         fail(
-            f"the label at the EOS position ({what}; {_row_context(tokenizer, expected, i)}, position "
-            f"{int(lengths[i]) - 1})",
+            _(
+                "the label at the EOS position ({what}; {_row_context}, position {value})",
+                what=what,
+                _row_context=_row_context(tokenizer, expected, i),
+                value=int(lengths[i]) - 1,
+            ),
             eos,
             int(at_eos[i]),
-            "EOS must be in the loss: without it the model learns the answers but never learns to stop",
+            _("EOS must be in the loss: without it the model learns the answers but never learns to stop"),
         )
 
 
@@ -219,7 +256,7 @@ def test_label_at_eos_when_pad_is_eos(learner, cache, tokenizer, pairs):
         tokenizer,
         pairs,
         eos,
-        f"pad_id == EOS == {eos}: masking 'input_ids == pad_id' would mask the real EOS too",
+        _("pad_id == EOS == {eos}: masking 'input_ids == pad_id' would mask the real EOS too", eos=eos),
     )
 
 
@@ -228,22 +265,29 @@ def test_label_at_eos_when_pad_is_eos(learner, cache, tokenizer, pairs):
 def test_trainable_params_match_peft(learner, config, seed):
     out = learner.drive("grader.drivers.p4_lora_sft:lora_params", config=config, seed=seed)
     if "error" in out:
-        fail("add_lora(model)", "the peft model", out["error"])
+        fail("add_lora(model)", _("the peft model"), out["error"])
     want = peft_trainable(config, truth.LORA_R)
-    got = as_int(out["trainable"], "trainable parameters after add_lora")
+    got = as_int(out["trainable"], _("trainable parameters after add_lora"))
     expect_equal(
         got,
         want,
-        f"trainable parameters of a tiny Llama after add_lora (layers "
-        f"{config['num_hidden_layers']}, d {config['hidden_size']}); wrapped {out['wrapped']}",
-        hint="LoraConfig(r=16, lora_alpha=32, target_modules='all-linear'): the 7 linears of "
-        "every block, not lm_head; the base model stays frozen",
+        _(
+            "trainable parameters of a tiny Llama after add_lora (layers "
+            "{num_hidden_layers}, d {hidden_size}); wrapped {wrapped}",
+            num_hidden_layers=config["num_hidden_layers"],
+            hidden_size=config["hidden_size"],
+            wrapped=out["wrapped"],
+        ),
+        hint=_(
+            "LoraConfig(r=16, lora_alpha=32, target_modules='all-linear'): the 7 "
+            "linears of every block, not lm_head; the base model stays frozen"
+        ),
     )
     expect_equal(
         out["scalings"],
         [truth.LORA_ALPHA / truth.LORA_R],
-        "the LoRA scaling of every wrapped layer",
-        hint="lora_alpha=32 with r=16 gives a scaling of 2.0",
+        _("the LoRA scaling of every wrapped layer"),
+        hint=_("lora_alpha=32 with r=16 gives a scaling of 2.0"),
     )
 
 
@@ -254,16 +298,20 @@ def _row_problem(tokenizer, batch, row, pair, pad, eos) -> str | None:
     at its position (or -100), padding that is not ``pad``."""
     x, m, y = (batch[k][row] for k in ("input_ids", "attention_mask", "labels"))
     if not bool(((m == 0) | (m == 1)).all()):
-        return "attention_mask holds values other than 0 and 1"
+        return _("attention_mask holds values other than 0 and 1")
     if int(x.min()) < 0 or int(x.max()) >= len(tokenizer):
-        return "input_ids outside the tokenizer's vocabulary"
+        return _("input_ids outside the tokenizer's vocabulary")
     if bool((x[m == 0] != pad).any()):
-        return f"input_ids at padding positions (attention_mask 0) other than pad_id {pad}"
+        return _("input_ids at padding positions (attention_mask 0) other than pad_id {pad}", pad=pad)
     if bool(((y != truth.IGNORE_INDEX) & (y != x)).any()):
-        return "a label that is neither -100 nor the input token at its own position"
+        return _("a label that is neither -100 nor the input token at its own position")
     want = tokenizer.decode(truth.reference_example(tokenizer, *pair, eos)["input_ids"], skip_special_tokens=True)
     got = tokenizer.decode(x[m == 1].tolist(), skip_special_tokens=True)
-    return None if got == want else f"its attended tokens read {got[:120]!r}, not the pair's {want!r}"
+    return (
+        None
+        if got == want
+        else _("its attended tokens read {got}, not the pair's {want}", got=repr(got[:120]), want=repr(want))
+    )
 
 
 def _learner_training_batches(learner, cache, tokenizer) -> list[dict]:
@@ -284,23 +332,32 @@ def _learner_training_batches(learner, cache, tokenizer) -> list[dict]:
         timeout_s=CALL_TIMEOUT_S,
     )
     if type(out) is dict and "error" in out:
-        fail("the batches of your data path in training", "(B, T) torch.long tensors", out["error"])
+        fail(_("the batches of your data path in training"), _("(B, T) torch.long tensors"), out["error"])
     batches = out.get("batches") if type(out) is dict else None
     if type(batches) is not list or len(batches) != len(order):
-        fail("the training batches of your data path", f"{len(order)} batches", type(batches).__name__)
+        fail(_("the training batches of your data path"), f"{len(order)} batches", type(batches).__name__)
     longest = max(len(truth.reference_example(tokenizer, q, a, eos)["input_ids"]) for q, a in sft.TRAIN_PAIRS)
     for step, (batch, idx) in enumerate(zip(batches, order, strict=True)):
         problem = _batch_problem(batch)
         if problem is None and tuple(batch["input_ids"].shape[:1]) != (len(idx),):
             problem = f"{batch['input_ids'].shape[0]} rows, expected {len(idx)}"
         if problem is None and batch["input_ids"].shape[1] > 2 * longest + 8:
-            problem = f"{batch['input_ids'].shape[1]} positions per row, for rows of at most {longest} tokens"
+            problem = _(
+                "{shape} positions per row, for rows of at most {longest} tokens",
+                shape=batch["input_ids"].shape[1],
+                longest=longest,
+            )
         for row, i in enumerate(idx):
             problem = problem or _row_problem(tokenizer, batch, row, sft.TRAIN_PAIRS[i], pad, eos)
             if problem:
                 fail(
-                    f"training batch {step} of your data path, row {row} ({sft.TRAIN_PAIRS[i][0]!r})",
-                    "that pair: 'Q: {question}\\nA:' + ' {answer}' + EOS, right-padded with pad_id",
+                    _(
+                        "training batch {step} of your data path, row {row} ({TRAIN_PAIRS})",
+                        step=step,
+                        row=row,
+                        TRAIN_PAIRS=repr(sft.TRAIN_PAIRS[i][0]),
+                    ),
+                    _("that pair: 'Q: {question}\\nA:' + ' {answer}' + EOS, right-padded with pad_id"),
                     problem,
                 )
     return [{k: batch[k] for k in BATCH_KEYS} for batch in batches]
@@ -314,20 +371,20 @@ def _learner_lora(learner, cache) -> dict:
 
     out = learner.drive("grader.drivers.p4_lora_sft:lora_config", cache=str(cache), timeout_s=CALL_TIMEOUT_S)
     if type(out) is dict and "error" in out:
-        fail("add_lora(SmolLM2)", "the peft model, LoRA", out["error"])
+        fail("add_lora(SmolLM2)", _("the peft model, LoRA"), out["error"])
     lora = out.get("lora") if type(out) is dict else None
     if type(lora) is not dict or not set(lora) <= set(LORA_FIELDS):
         fail(
-            "the LoRA configuration of add_lora(SmolLM2)",
-            f"LoraConfig fields among {LORA_FIELDS}",
+            _("the LoRA configuration of add_lora(SmolLM2)"),
+            _("LoraConfig fields among {LORA_FIELDS}", LORA_FIELDS=LORA_FIELDS),
             sorted(lora) if type(lora) is dict else type(lora).__name__,
         )
     if type(lora.get("r")) is not int or not 1 <= lora["r"] <= MAX_RANK:
-        fail("the LoRA rank of add_lora(SmolLM2)", f"an int in 1..{MAX_RANK}", lora.get("r"))
+        fail(_("the LoRA rank of add_lora(SmolLM2)"), _("an int in 1..{MAX_RANK}", MAX_RANK=MAX_RANK), lora.get("r"))
     try:
         LoraConfig(**lora)
     except (TypeError, ValueError) as exc:
-        fail("the LoRA configuration of add_lora(SmolLM2), rebuilt here", "a valid LoraConfig", repr(exc)[:200])
+        fail(_("the LoRA configuration of add_lora(SmolLM2), rebuilt here"), _("a valid LoraConfig"), repr(exc)[:200])
     return lora
 
 
@@ -337,7 +394,7 @@ def test_answers_and_stops(learner, cache, tokenizer, figure):
     out = truth.train_and_answer(
         batches, lora, cache=cache, steps=sft.TRAIN_STEPS, seed=0, max_new_tokens=MAX_NEW_TOKENS
     )  # here: nothing of the run is reported
-    losses = [as_number(x, "a training loss") for x in out["losses"]]
+    losses = [as_number(x, _("a training loss")) for x in out["losses"]]
     figure(
         kind="line",
         title="LoRA SFT loss",
@@ -351,19 +408,34 @@ def test_answers_and_stops(learner, cache, tokenizer, figure):
     shown = "; ".join(f"{r['expected']}: {r['text']!r}{' <EOS>' if r['stopped'] else ' ...'}" for r in rows)
     if answered < MIN_ANSWERED:
         fail(
-            f"held-out capitals answered after {len(losses)} LoRA steps (loss {losses[0]:.2f} -> {losses[-1]:.2f})",
+            _(
+                "held-out capitals answered after {losses} LoRA steps (loss {losses2:.2f} -> {losses3:.2f})",
+                losses=len(losses),
+                losses2=losses[0],
+                losses3=losses[-1],
+            ),
             f">= {MIN_ANSWERED} of {len(rows)}",
             f"{answered}: {shown}",
-            "check the format 'Q: {question}\\nA:' + ' {answer}' and that answer tokens carry their labels",
+            _("check the format 'Q: {question}\\nA:' + ' {answer}' and that answer tokens carry their labels"),
         )
     if stopped < MIN_STOPPED:
         fail(
-            f"held-out answers that end with EOS within {truth.STOP_WITHIN} tokens (loss {losses[0]:.2f} -> "
-            f"{losses[-1]:.2f}: it fell, and {answered} of {len(rows)} are answered)",
+            _(
+                "held-out answers that end with EOS within {STOP_WITHIN} tokens (loss "
+                "{losses:.2f} -> {losses2:.2f}: it fell, and {answered} of {rows} are "
+                "answered)",
+                STOP_WITHIN=truth.STOP_WITHIN,
+                losses=losses[0],
+                losses2=losses[-1],
+                answered=answered,
+                rows=len(rows),
+            ),
             f">= {MIN_STOPPED} of {len(rows)}",
             f"{stopped}: {shown}",
-            "the model answers but never stops: is the EOS label in the loss (not ignored), and is "
-            "EOS appended to every response?",
+            _(
+                "the model answers but never stops: is the EOS label in the loss (not "
+                "ignored), and is EOS appended to every response?"
+            ),
         )
 
 

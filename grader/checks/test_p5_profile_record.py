@@ -43,11 +43,12 @@ from grader.checks.support.checking import as_number, fail
 from grader.checks.truth.experiments import git_repo
 from grader.checks.truth.meaning import by_meaning, record_item, run_facts
 from grader.drivers.p5_profile_record import NoisyDataset, final_loss
+from grader.i18n import _
 
 torch.set_num_threads(1)
-P6_PROF = "part 6, conclusion: reading the profiler table"
-P6_RECORD = "part 6, must-remember: seven items: run id, commit, config, data version, seed, environment, metrics"
-P6_SEED = "part 6, must-remember: the same seed twice gives the identical result"
+P6_PROF = _("part 6, conclusion: reading the profiler table")
+P6_RECORD = _("part 6, must-remember: seven items: run id, commit, config, data version, seed, environment, metrics")
+P6_SEED = _("part 6, must-remember: the same seed twice gives the identical result")
 BATCH = 8  # samples per batch of the loader in seed_reproducible
 ITEMS = ("run_id", "commit", "config", "data_version", "seed", "environment", "metrics")
 
@@ -55,12 +56,12 @@ ITEMS = ("run_id", "commit", "config", "data_version", "seed", "environment", "m
 def profile_rows(n_layers: int, width: int, batch: int) -> list[dict]:
     torch.manual_seed(0)
     layers = []
-    for _ in range(n_layers):
+    for _layer in range(n_layers):
         layers += [torch.nn.Linear(width, width), torch.nn.GELU()]
     model = torch.nn.Sequential(*layers, torch.nn.Linear(width, 10))
     x, y = torch.randn(batch, width), torch.randint(0, 10, (batch,))
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
-        for _ in range(3):
+        for _op in range(3):
             with torch.profiler.record_function("forward"):
                 loss = torch.nn.functional.cross_entropy(model(x), y)
             with torch.profiler.record_function("backward"):
@@ -85,7 +86,7 @@ def test_reads_profiler_table(learner, case, k):
     by_name = {r["name"]: r for r in rows}
     ratio = by_name["backward"]["cpu_time_total_us"] / by_name["forward"]["cpu_time_total_us"]
     got = learner.summarize_profile(rows, k)
-    what = f"summarize_profile(<{len(rows)} rows of a real profile>, k={k})"
+    what = _("summarize_profile(<{rows} rows of a real profile>, k={k})", rows=len(rows), k=k)
     if not isinstance(got, dict) or set(got) != {"top_ops", "backward_forward_ratio"}:
         fail(f"{what} keys", ["backward_forward_ratio", "top_ops"], got)
     expected_top = [r["name"] for r in ops[:k]]
@@ -94,8 +95,12 @@ def test_reads_profiler_table(learner, case, k):
             f"{what}['top_ops']",
             expected_top,
             got["top_ops"],
-            "the aten:: rows with the largest SELF cpu time (time inside the op itself, not its children), "
-            "largest first (" + P6_PROF + ")",
+            _(
+                "the aten:: rows with the largest SELF cpu time (time inside the op "
+                "itself, not its children), largest first ("
+            )
+            + P6_PROF
+            + ")",
         )
     r = as_number(got["backward_forward_ratio"], f"{what}['backward_forward_ratio']")
     if not math.isclose(r, ratio, rel_tol=1e-6):
@@ -103,7 +108,7 @@ def test_reads_profiler_table(learner, case, k):
             f"{what}['backward_forward_ratio']",
             ratio,
             r,
-            "cpu_time_total of the 'backward' row divided by that of the 'forward' row (" + P6_PROF + ")",
+            _("cpu_time_total of the 'backward' row divided by that of the 'forward' row (") + P6_PROF + ")",
         )
 
 
@@ -144,21 +149,26 @@ def test_run_record(learner, shared_tmp_path, seed, data, config):
         "metrics": metrics,
     }
     hints = {
-        "commit": "the full sha of HEAD of the repository (git -c safe.directory='*' -C repo rev-parse HEAD)",
-        "data_version": "sha256 hex digest of the data file's bytes",
-        "config": "the config as given",
-        "seed": "the seed as given",
-        "metrics": "the metrics as given",
-        "run_id": "the run id as given",
+        "commit": _("the full sha of HEAD of the repository (git -c safe.directory='*' -C repo rev-parse HEAD)"),
+        "data_version": _("sha256 hex digest of the data file's bytes"),
+        "config": _("the config as given"),
+        "seed": _("the seed as given"),
+        "metrics": _("the metrics as given"),
+        "run_id": _("the run id as given"),
     }
     for key, value in expected.items():
         if rec[key] != value:
-            fail(f"run record item {names[key]!r}", value, rec[key], hints[key] + " (" + P6_RECORD + ")")
+            fail(
+                _("run record item {names}", names=repr(names[key])),
+                value,
+                rec[key],
+                hints[key] + " (" + P6_RECORD + ")",
+            )
     env = rec["environment"]
     if not isinstance(env, dict) or len(env) < 5 or not all(isinstance(v, str) for v in env.values()):
         fail(
-            f"run record item {names['environment']!r}",
-            "a pip-freeze-like dict {package: version} of the installed packages",
+            _("run record item {environment}", environment=repr(names["environment"])),
+            _("a pip-freeze-like dict {package: version} of the installed packages"),
             env if not isinstance(env, dict) else f"{len(env)} entries",
             P6_RECORD,
         )
@@ -167,14 +177,14 @@ def test_run_record(learner, shared_tmp_path, seed, data, config):
             f"{names['environment']}['torch']",
             torch.__version__,
             env.get("torch"),
-            "the version of the torch that runs",
+            _("the version of the torch that runs"),
         )
     if out["saved"] != out["record"]:
         fail(
-            f"the JSON saved at {out['path']}",
-            "the same seven items as the returned record",
+            _("the JSON saved at {path}", path=out["path"]),
+            _("the same seven items as the returned record"),
             out["saved"],
-            "json.dump the record beside the run",
+            _("json.dump the record beside the run"),
         )
 
 
@@ -183,7 +193,7 @@ def _epochs(r, seed: int, n: int) -> list:
     dataset once, in batches of at most BATCH, each sample with its three noise values."""
     epochs = r.get("epochs") if type(r) is dict else None
     size = len(NoisyDataset())
-    what = f"the batches of make_loader(dataset, {seed}, {BATCH}) over {n} epochs"
+    what = _("the batches of make_loader(dataset, {seed}, {BATCH}) over {n} epochs", seed=seed, BATCH=BATCH, n=n)
     if type(epochs) is not list or len(epochs) != n:
         fail(what, f"{n} epochs", type(epochs).__name__ if type(epochs) is not list else f"{len(epochs)} epochs")
     for e, epoch in enumerate(epochs):
@@ -200,9 +210,9 @@ def _epochs(r, seed: int, n: int) -> list:
         if not ok or sorted(i for b in epoch for i in b["indices"]) != list(range(size)):
             fail(
                 f"{what}: epoch {e}",
-                f"every one of the {size} samples once, in batches of at most {BATCH}",
-                "something else",
-                "shuffle=True over the whole dataset, batch_size as given",
+                _("every one of the {size} samples once, in batches of at most {BATCH}", size=size, BATCH=BATCH),
+                _("something else"),
+                _("shuffle=True over the whole dataset, batch_size as given"),
             )
     return epochs
 
@@ -223,7 +233,7 @@ def test_seed_reproducible(learner, seeds):
             "grader.drivers.p5_profile_record:seeded_batches", seed=seed, batch_size=BATCH, epochs=epochs, timeout_s=60
         )
         if type(r) is dict and "error" in r:
-            fail("make_loader(...)", "a torch DataLoader", r["error"])
+            fail("make_loader(...)", _("a torch DataLoader"), r["error"])
         batches = _epochs(r, seed, epochs)
         return {
             "metric": final_loss(batches),
@@ -233,56 +243,69 @@ def test_seed_reproducible(learner, seeds):
 
     first = run(a)  # what one run shows is judged before the four others are spent
     if first["num_workers"] != 2:
-        fail("make_loader(...).num_workers", 2, first["num_workers"], "load with two worker processes")
+        fail("make_loader(...).num_workers", 2, first["num_workers"], _("load with two worker processes"))
     noises = first["epoch_noises"][0]
     for part, source in enumerate(("np.random", "random", "torch")):
         values = [n[part] for n in noises]
         dup = len(values) - len(set(values))
         if dup:
             fail(
-                f"{source} noise of the {len(values)} samples of one epoch",
-                "all different",
-                f"{dup} repeated values: the two workers draw the same {source} stream",
-                "something seeds the workers alike (e.g. a worker_init_fn giving every worker one value); by "
-                "default torch seeds each worker's random, NumPy and torch RNGs from the loader's base seed + "
-                "worker id (" + P6_SEED + ")",
+                _("{source} noise of the {values} samples of one epoch", source=source, values=len(values)),
+                _("all different"),
+                _("{dup} repeated values: the two workers draw the same {source} stream", dup=dup, source=source),
+                _(
+                    "something seeds the workers alike (e.g. a worker_init_fn giving every "
+                    "worker one value); by default torch seeds each worker's random, NumPy "
+                    "and torch RNGs from the loader's base seed + worker id ("
+                )
+                + P6_SEED
+                + ")",
             )
         epoch1, epoch2 = ([n[part] for n in e] for e in first["epoch_noises"][:2])
         if sorted(epoch1) == sorted(epoch2):
             fail(
-                f"{source} noise of epoch 2 vs epoch 1 (seed {a})",
-                "different noise every epoch",
-                "the same values again: every epoch re-seeds the workers' " + source + " alike",
-                "the loader's base seed changes every epoch and torch seeds the workers from it; a worker_init_fn "
-                "that re-seeds must derive from torch.initial_seed(), never from the run's seed + worker_id "
-                "(" + P6_SEED + ")",
+                _("{source} noise of epoch 2 vs epoch 1 (seed {a})", source=source, a=a),
+                _("different noise every epoch"),
+                _("the same values again: every epoch re-seeds the workers' ") + source + " alike",
+                _(
+                    "the loader's base seed changes every epoch and torch seeds the workers "
+                    "from it; a worker_init_fn that re-seeds must derive from "
+                    "torch.initial_seed(), never from the run's seed + worker_id ("
+                )
+                + P6_SEED
+                + ")",
             )
     other, zero = run(b), run(0)
     time.sleep(1.1)  # a seed taken from the clock (in seconds) now differs
     again, zero_again = run(a), run(0)
     if first["metric"] != again["metric"]:
         fail(
-            f"metric of two runs with seed {a}, 1.1 s apart",
+            _("metric of two runs with seed {a}, 1.1 s apart", a=a),
             "identical",
             f"{first['metric']!r} vs {again['metric']!r}",
-            "give the DataLoader a torch.Generator seeded with the seed (generator=): it decides the order and "
-            "every worker's base seed, from which torch seeds the workers' RNGs; nothing from the clock or the "
-            "process (" + P6_SEED + ")",
+            _(
+                "give the DataLoader a torch.Generator seeded with the seed "
+                "(generator=): it decides the order and every worker's base seed, from "
+                "which torch seeds the workers' RNGs; nothing from the clock or the "
+                "process ("
+            )
+            + P6_SEED
+            + ")",
         )
     if zero["metric"] != zero_again["metric"]:
         fail(
-            "metric of two runs with seed 0, 1.1 s apart",
+            _("metric of two runs with seed 0, 1.1 s apart"),
             "identical",
             f"{zero['metric']!r} vs {zero_again['metric']!r}",
-            "0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as 'no seed'",
+            _("0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as 'no seed'"),
         )
     for s_, r in ((b, other), (0, zero)):
         if r["metric"] == first["metric"]:
             fail(
-                f"metric with seed {s_} vs seed {a}",
+                _("metric with seed {s_} vs seed {a}", s_=s_, a=a),
                 "different",
                 r["metric"],
-                "the seed must drive the shuffling and every worker's RNGs (" + P6_SEED + ")",
+                _("the seed must drive the shuffling and every worker's RNGs (") + P6_SEED + ")",
             )
 
 

@@ -40,6 +40,7 @@ from grader.checks.truth.meaning import record_item, state_part
 from grader.checks.truth.recall import COURSE_MAP, PART_OF, PARTS_OF, THREAD_SPEEDUP_BAND
 from grader.course.catalog import PART_TITLES
 from grader.given import recall_topics as topic
+from grader.i18n import _
 
 # ---------------------------------------------------------------- helpers
 
@@ -83,7 +84,7 @@ def test_bytes_per_param(learner):
 
     got = learner.bytes_per_param_parts()
     if type(got) is not dict:
-        fail("bytes_per_param_parts() must return a dict {part name: bytes}", "dict", type(got).__name__)
+        fail(_("bytes_per_param_parts() must return a dict {part name: bytes}"), "dict", type(got).__name__)
     bf16 = torch.empty(0, dtype=torch.bfloat16).element_size()
     fp32 = torch.empty(0, dtype=torch.float32).element_size()
     # what the optimizer keeps for every trainable parameter under bf16 mixed precision + AdamW, the
@@ -91,20 +92,26 @@ def test_bytes_per_param(learner):
     expected = {"weights": bf16, "grads": bf16, "master": fp32, "adam_m": fp32, "adam_v": fp32}
     seen: dict[str, str] = {}
     for name in got:
-        name = as_str(name, "a part name (dict key)")
+        name = as_str(name, _("a part name (dict key)"))
         part = state_part(name, frozen=False)
         if part is None:
             fail(
-                f"part {name!r} is not one of the training state's parts",
+                _("part {name} is not one of the training state's parts", name=repr(name)),
                 sorted(expected),
                 name,
-                "the parts are the bf16 weights, their bf16 gradients, the fp32 master weights and "
-                "AdamW's two fp32 moments (m, v)",
+                _(
+                    "the parts are the bf16 weights, their bf16 gradients, the fp32 master "
+                    "weights and AdamW's two fp32 moments (m, v)"
+                ),
             )
         if part in seen:
-            fail(f"parts {seen[part]!r} and {name!r} name the same thing", sorted(expected), sorted(got))
+            fail(
+                _("parts {seen} and {name} name the same thing", seen=repr(seen[part]), name=repr(name)),
+                sorted(expected),
+                sorted(got),
+            )
         seen[part] = name
-    sizes = {part: as_number(got[name], f"bytes of {name!r}") for part, name in seen.items()}
+    sizes = {part: as_number(got[name], _("bytes of {name}", name=repr(name))) for part, name in seen.items()}
     # The autocast reading of the same words (X3 teaches it): the parameter stays fp32 and is its
     # own master copy, its gradient is fp32 too; also 16 bytes, in four parts.
     autocast = _autocast_reading()
@@ -120,22 +127,22 @@ def test_bytes_per_param(learner):
     for part, size in sizes.items():
         if size != expected[part]:
             fail(
-                f"bytes per parameter of {seen[part]!r} ({part})",
+                _("bytes per parameter of {seen} ({part})", seen=repr(seen[part]), part=part),
                 expected[part],
                 got[seen[part]],
-                "bf16 is 2 bytes; the master copy and both AdamW moments are fp32 (4 bytes)",
+                _("bf16 is 2 bytes; the master copy and both AdamW moments are fp32 (4 bytes)"),
             )
     missing = sorted(set(expected) - set(seen))
     if missing:
         fail(
-            "parts of the training state are missing",
+            _("parts of the training state are missing"),
             sorted(expected),
             sorted(got),
             f"missing: {missing}; 16 bytes = 2 + 2 + 4 + 4 + 4",
         )
     total = sum(sizes.values())
     if total != sum(expected.values()):  # the course's number, as a second check
-        fail("bytes per trainable parameter (sum of the parts)", 16, total)
+        fail(_("bytes per trainable parameter (sum of the parts)"), 16, total)
 
 
 # ---------------------------------------------------------------- roofline numbers
@@ -147,7 +154,7 @@ def test_ridge_point(learner, peak, bw):
         got, what = _number(learner, "ridge_point", p, b)
         expected = p / b  # FLOP/s over bytes/s = FLOP per byte
         if not _rel_close(got, expected, 1e-6):
-            fail(what + " in FLOP/byte", expected, got, "ridge = peak FLOP/s / bandwidth bytes/s (H100 ~295)")
+            fail(what + " in FLOP/byte", expected, got, _("ridge = peak FLOP/s / bandwidth bytes/s (H100 ~295)"))
     got, what = _number(learner, "ridge_point", 989e12, 3.35e12)
     if not 290 <= got <= 300:
         fail(what, "~295 FLOP/byte", got)
@@ -164,7 +171,7 @@ def test_decode_floor(learner, n, bpp, bw, ridge):
                 what + " in ms",
                 expected,
                 got,
-                "decode at batch 1 is memory-bound: weight bytes / bandwidth, in milliseconds",
+                _("decode at batch 1 is memory-bound: weight bytes / bandwidth, in milliseconds"),
             )
     got, what = _number(learner, "decode_floor_ms", 8.03e9, 2, 989e12, 3.35e12)
     if not 4.7 <= got <= 4.9:
@@ -230,10 +237,10 @@ def test_kv_cache_per_token(learner, cfg):
                 what + " (bytes)",
                 expected,
                 got,
-                "2 (K and V) x layers x n_kv_heads (not n_heads: GQA) x head_dim x bytes",
+                _("2 (K and V) x layers x n_kv_heads (not n_heads: GQA) x head_dim x bytes"),
             )
     if got != 131_072:  # the course's number: Llama-3-8B, bf16
-        fail("Llama-3-8B KV cache bytes per token", 131_072, got)
+        fail(_("Llama-3-8B KV cache bytes per token"), 131_072, got)
 
 
 # ---------------------------------------------------------------- the training loop
@@ -251,7 +258,7 @@ def test_first_step_loss(learner, V):
         targets = torch.arange(4) % v
         expected = F.cross_entropy(torch.zeros(4, v, dtype=torch.float64), targets).item()
         if not _rel_close(got, expected, 1e-6):  # a float32 cross-entropy of zero logits is right too
-            fail(what + " in nats", expected, got, "the loss of a uniform prediction over V classes")
+            fail(what + " in nats", expected, got, _("the loss of a uniform prediction over V classes"))
 
 
 def test_ignore_index(learner):
@@ -261,7 +268,7 @@ def test_ignore_index(learner):
     got = as_int(learner.ignore_index(), "ignore_index()")
     default = inspect.signature(F.cross_entropy).parameters["ignore_index"].default
     if got != default:
-        fail("ignore_index(): the label value the loss leaves out", default, got)
+        fail(_("ignore_index(): the label value the loss leaves out"), default, got)
     # semantics: labels set to it are left out of the loss
     g = torch.Generator().manual_seed(0)
     logits = torch.randn(12, 7, generator=g, dtype=torch.float64)
@@ -272,10 +279,14 @@ def test_ignore_index(learner):
     try:
         loss = F.cross_entropy(logits, masked)
     except (IndexError, RuntimeError) as exc:
-        fail(f"F.cross_entropy with labels set to {got} must run", "a loss over the other labels", repr(exc))
+        fail(
+            _("F.cross_entropy with labels set to {got} must run", got=got),
+            _("a loss over the other labels"),
+            repr(exc),
+        )
     expected = F.cross_entropy(logits[keep], labels[keep])
     if not torch.allclose(loss, expected, rtol=0, atol=1e-12):
-        fail(f"labels equal to {got} must be left out of the loss", expected.item(), loss.item())
+        fail(_("labels equal to {got} must be left out of the loss", got=got), expected.item(), loss.item())
 
 
 # ---------------------------------------------------------------- einsum
@@ -290,7 +301,16 @@ def _einsum(spec, a, b, what):
     try:
         return np.einsum(spec, a, b)
     except Exception as exc:  # noqa: BLE001  a malformed or mismatched spec is the learner's error
-        fail(f"np.einsum({spec!r}, ...) with shapes {a.shape}, {b.shape} failed", "a result", repr(exc))
+        fail(
+            _(
+                "np.einsum({spec}, ...) with shapes {shape}, {shape2} failed",
+                spec=repr(spec),
+                shape=a.shape,
+                shape2=b.shape,
+            ),
+            _("a result"),
+            repr(exc),
+        )
 
 
 _dims = st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 6), st.integers(1, 6), st.integers(1, 6))
@@ -302,13 +322,13 @@ _EINSUM = {
         lambda t, s, d: ((t, d), (s, d)),
         lambda q, k: q @ k.swapaxes(-1, -2),
         ("Q", "K", "Q @ K^T"),
-        "contract the feature axis d; the output is (..., T, S): queries then keys",
+        _("contract the feature axis d; the output is (..., T, S): queries then keys"),
     ),
     "pv": (
         lambda t, s, d: ((t, s), (s, d)),
         lambda p, v: p @ v,
         ("P", "V", "P @ V"),
-        "contract the key axis S; the output is (..., T, d)",
+        _("contract the key axis S; the output is (..., T, d)"),
     ),
 }
 
@@ -327,8 +347,16 @@ def _expect_einsum(learner, which, dims, seed):
             expected = product(x, y)
             if got.shape != expected.shape or not np.allclose(got, expected, rtol=0, atol=1e-12):
                 fail(
-                    f"np.einsum({spec!r}, {a_name}, {b_name}) with {a_name} {x.shape}, {b_name} {y.shape} must equal "
-                    f"{rule}",
+                    _(
+                        "np.einsum({spec}, {a_name}, {b_name}) with {a_name} {shape}, {b_name} "
+                        "{shape2} must equal {rule}",
+                        spec=repr(spec),
+                        a_name=a_name,
+                        b_name=b_name,
+                        shape=x.shape,
+                        shape2=y.shape,
+                        rule=rule,
+                    ),
                     f"shape {expected.shape}",
                     _shape_and_values(got, expected),
                     hint,
@@ -355,10 +383,10 @@ def test_ci95(learner, p, n):
         expected = ci95_half_width(pp, nn)  # with the exact quantile z_0.975 = 1.95996...
         if not close(got, expected):  # 1.96 vs 1.95996 is fine
             fail(
-                what + " as a fraction",
+                what + _(" as a fraction"),
                 expected,
                 got,
-                "z_0.975 x sqrt(p(1-p)/n), with z_0.975 = 1.96 (a two-sided 95% interval)",
+                _("z_0.975 x sqrt(p(1-p)/n), with z_0.975 = 1.96 (a two-sided 95% interval)"),
             )
 
 
@@ -366,7 +394,7 @@ def test_ci95(learner, p, n):
 def test_thread_speedup(learner, n_threads, n_cores):
     gil = getattr(sys, "_is_gil_enabled", lambda: True)()
     if not gil:  # pragma: no cover - a free-threaded interpreter runs the grader
-        pytest.skip("the grader runs on a free-threaded Python: the GIL answer does not apply here")
+        pytest.skip(_("the grader runs on a free-threaded Python: the GIL answer does not apply here"))
     for args in [(8, 8), (n_threads, n_cores)]:
         got, what = _number(learner, "thread_speedup", *args)
         # Under the GIL one thread runs bytecode at a time: threads give ~1x whatever the cores.
@@ -376,8 +404,11 @@ def test_thread_speedup(learner, n_threads, n_cores):
                 what,
                 f"~1.0 ({low} .. {high})",
                 got,
-                "the GIL lets one thread execute Python bytecode at a time; processes, not threads, "
-                "speed up CPU-bound Python (course: 8 threads 0.46 s = serial 0.46 s)",
+                _(
+                    "the GIL lets one thread execute Python bytecode at a time; processes, "
+                    "not threads, speed up CPU-bound Python (course: 8 threads 0.46 s = "
+                    "serial 0.46 s)"
+                ),
             )
 
 
@@ -399,7 +430,7 @@ def test_part_topics(learner, order):
     if wrong:
         blame(learner, first_wrong_call)
         fail(
-            f"{len(wrong)} of {len(PART_OF)} topics are in another part",
+            _("{wrong} of {PART_OF} topics are in another part", wrong=len(wrong), PART_OF=len(PART_OF)),
             {t: e for t, (g, e) in wrong.items()},
             {t: g for t, (g, e) in wrong.items()},
             ", ".join(f"{n} {title}" for n, title in PART_TITLES.items() if n in COURSE_MAP),
@@ -412,21 +443,25 @@ def test_part_topics(learner, order):
 def test_run_record_items(learner):
     got = learner.run_record_items()
     if type(got) not in (list, tuple):
-        fail("run_record_items() must return a list of names", "list[str]", type(got).__name__)
+        fail(_("run_record_items() must return a list of names"), "list[str]", type(got).__name__)
     seen: dict[str, str] = {}
     for name in got:
-        name = as_str(name, "a run-record item")
+        name = as_str(name, _("a run-record item"))
         item = record_item(name)
         if item is None:
-            fail(f"{name!r} is not one of the run record's items", list(RECORD_ITEMS), list(got))
+            fail(_("{name} is not one of the run record's items", name=repr(name)), list(RECORD_ITEMS), list(got))
         if item in seen:
-            fail(f"{seen[item]!r} and {name!r} are the same item", list(RECORD_ITEMS), list(got))
+            fail(
+                _("{seen} and {name} are the same item", seen=repr(seen[item]), name=repr(name)),
+                list(RECORD_ITEMS),
+                list(got),
+            )
         seen[item] = name
     missing = [i.replace("_", " ") for i in SEVEN_ITEMS if i not in seen]
     if missing:
         fail(
-            "the run record lacks some items",
+            _("the run record lacks some items"),
             list(RECORD_ITEMS),
             list(got),
-            f"missing: {missing}; seven items, or the result is only 'it seemed so at the time'",
+            _("missing: {missing}; seven items, or the result is only 'it seemed so at the time'", missing=missing),
         )

@@ -29,6 +29,7 @@ import pytest
 from hypothesis import Phase, given, settings, strategies as st
 
 from grader.checks.support.checking import fail
+from grader.i18n import _
 
 N_WORKERS = 2
 GIL_MAX_CORES = 1.3  # threads under the GIL: CPU / wall stays near 1 (or below, on a loaded box)
@@ -116,16 +117,29 @@ def _workers_as_asked(learner, n) -> None:
     learner.busy(0)  # the learner's process is started before the first reading
     run = _measured(learner, lambda: learner.run_parallel(asked, list(tasks), timeout_s=60), watch_children=True)
     if run["result"] != [busy_value(t) for t in tasks]:
-        fail(f"run_parallel({asked}, {tasks}): results in task order", [busy_value(t) for t in tasks], run["result"])
+        fail(
+            _("run_parallel({asked}, {tasks}): results in task order", asked=asked, tasks=tasks),
+            [busy_value(t) for t in tasks],
+            run["result"],
+        )
     busy = workers_busy(run["samples"], 0.5 * own_busy_cpu_s(n))
     if busy > asked:
         fail(
-            f"run_parallel(n_workers={asked}, {len(tasks)} tasks): worker processes that did the work (each "
-            f"gained >= half a task's CPU time, sampled every {WINDOW_S * 1000:.0f} ms from /proc)",
+            _(
+                "run_parallel(n_workers={asked}, {tasks} tasks): worker processes that "
+                "did the work (each gained >= half a task's CPU time, sampled every "
+                "{value:.0f} ms from /proc)",
+                asked=asked,
+                tasks=len(tasks),
+                value=WINDOW_S * 1000,
+            ),
             f"<= {asked} (n_workers)",
-            f"{busy} worker processes",
-            hint="start exactly n_workers workers: Pool() without an argument starts os.cpu_count() of them / "
-            "Pool() 不传参数时按 os.cpu_count() 启动进程，与 n_workers 无关",
+            _("{busy} worker processes", busy=busy),
+            hint=_(
+                "start exactly n_workers workers: Pool() without an argument starts "
+                "os.cpu_count() of them / Pool() 不传参数时按 os.cpu_count() 启动进程，与 n_workers "
+                "无关"
+            ),
         )
 
 
@@ -194,9 +208,13 @@ def experiment(learner, tasks) -> dict:
         "serial": _measured(learner, lambda: [learner.busy(n, timeout_s=60) for n in tasks]),
     }
     want = [busy_value(n) for n in tasks]
-    for kind, what in (("serial", "busy(n) for each task"), ("threads", "run_threads"), ("processes", "run_parallel")):
+    for kind, what in (
+        ("serial", _("busy(n) for each task")),
+        ("threads", "run_threads"),
+        ("processes", "run_parallel"),
+    ):
         if runs[kind]["result"] != want:
-            fail(f"{what}: results in task order", want, runs[kind]["result"])
+            fail(_("{what}: results in task order", what=what), want, runs[kind]["result"])
     floor = 0.5 * sum(own_busy_cpu_s(n) for n in tasks)
     # CPU time per loop varies with load (a busy sibling core): measure again now
     if runs["serial"]["cpu_self_s"] < floor:
@@ -204,11 +222,15 @@ def experiment(learner, tasks) -> dict:
             floor = min(floor, 0.5 * sum(_own_busy_once(n) for n in tasks))
     if runs["serial"]["cpu_self_s"] < floor:
         fail(
-            f"busy(n) must be CPU-bound pure-Python work: {len(tasks)} calls busy({tasks[0]}), CPU time of your "
-            "process read from /proc",
-            f">= {floor:.2f} s (half of the grader's own plain loop)",
+            _(
+                "busy(n) must be CPU-bound pure-Python work: {tasks} calls "
+                "busy({tasks2}), CPU time of your process read from /proc",
+                tasks=len(tasks),
+                tasks2=tasks[0],
+            ),
+            _(">= {floor:.2f} s (half of the grader's own plain loop)", floor=floor),
             f"{runs['serial']['cpu_self_s']:.2f} s",
-            hint="a plain `for i in range(n): s += i * i % 7` loop; no closed form, no NumPy",
+            hint=_("a plain `for i in range(n): s += i * i % 7` loop; no closed form, no NumPy"),
         )
     return runs
 
@@ -223,7 +245,7 @@ def _tasks(n):
 @given(st.integers(1_500_000, 2_500_000))
 def test_threads_cpu_use(learner, n):
     tasks = _tasks(n)
-    for _ in range(3):
+    for _try in range(3):
         run = experiment(learner, tasks)
         problem = _threads_problem(run["serial"], run["threads"])
         if problem is None:
@@ -240,9 +262,12 @@ def test_threads_cpu_use(learner, n):
         )
         if own_fails:
             pytest.skip(
-                "this machine is too busy to measure CPU time per thread: the grader's own threads "
-                f"fail the same test now ({problem[1]}); not verifiable here / 机器负载过高，"
-                "评分器自己的线程此刻也不满足同一条件：此处无法验证"
+                _(
+                    "this machine is too busy to measure CPU time per thread: the grader's "
+                    "own threads fail the same test now ({problem}); not verifiable here / "
+                    "机器负载过高，评分器自己的线程此刻也不满足同一条件：此处无法验证",
+                    problem=problem[1],
+                )
             )
     fail(*problem[1:])
 
@@ -252,27 +277,31 @@ def _threads_problem(serial: dict, threads: dict):
     if threads["cpu_self_s"] < WHERE * serial["cpu_self_s"]:
         return (
             "where",
-            "run_threads must do the work in threads of your process (its CPU time, read from /proc)",
-            f">= {WHERE * serial['cpu_self_s']:.2f} s of your process's CPU time",
+            _("run_threads must do the work in threads of your process (its CPU time, read from /proc)"),
+            _(">= {value:.2f} s of your process's CPU time", value=WHERE * serial["cpu_self_s"]),
             f"{threads['cpu_self_s']:.2f} s (children: {threads['cpu_children_s']:.2f} s)",
             "concurrent.futures.ThreadPoolExecutor",
         )
     if threads["cpu_children_s"] > (1 - WHERE) * serial["cpu_self_s"]:
         return (
             "children",
-            "run_threads must not hand the work to child processes (their CPU time, read from /proc)",
+            _("run_threads must not hand the work to child processes (their CPU time, read from /proc)"),
             f"<= {(1 - WHERE) * serial['cpu_self_s']:.2f} s of child-process CPU time",
             f"{threads['cpu_children_s']:.2f} s",
-            "concurrent.futures.ThreadPoolExecutor, not a process pool",
+            _("concurrent.futures.ThreadPoolExecutor, not a process pool"),
         )
     cores = threads["cpu_self_s"] / threads["wall_s"]
     if cores > GIL_MAX_CORES:
         return (
             "cores",
-            f"{N_WORKERS} threads of CPU-bound Python used {cores:.2f} cores at once (CPU time / wall time)",
-            f"<= {GIL_MAX_CORES}: the GIL lets one thread run bytecode at a time",
+            _(
+                "{N_WORKERS} threads of CPU-bound Python used {cores:.2f} cores at once (CPU time / wall time)",
+                N_WORKERS=N_WORKERS,
+                cores=cores,
+            ),
+            _("<= {GIL_MAX_CORES}: the GIL lets one thread run bytecode at a time", GIL_MAX_CORES=GIL_MAX_CORES),
             round(cores, 2),
-            "busy() must be pure Python; NumPy or C code can release the GIL",
+            _("busy() must be pure Python; NumPy or C code can release the GIL"),
         )
     return None
 
@@ -282,15 +311,19 @@ def _threads_problem(serial: dict, threads: dict):
 def test_parallel_cpu_use(learner, n):
     tasks = _tasks(n)
     _workers_as_asked(learner, n)
-    for _ in range(2):
+    for _try in range(2):
         run = experiment(learner, tasks)
         serial, threads, procs = run["serial"], run["threads"], run["processes"]
         if procs["cpu_children_s"] < WHERE * serial["cpu_self_s"]:
             fail(
-                "run_parallel must do the work in worker processes (their CPU time, once joined)",
-                f">= {WHERE * serial['cpu_self_s']:.2f} s of child-process CPU time",
-                f"{procs['cpu_children_s']:.2f} s (your process: {procs['cpu_self_s']:.2f} s)",
-                hint="multiprocessing.Pool(n_workers).map(busy, tasks); close and join the pool before returning",
+                _("run_parallel must do the work in worker processes (their CPU time, once joined)"),
+                _(">= {value:.2f} s of child-process CPU time", value=WHERE * serial["cpu_self_s"]),
+                _(
+                    "{cpu_children_s:.2f} s (your process: {cpu_self_s:.2f} s)",
+                    cpu_children_s=procs["cpu_children_s"],
+                    cpu_self_s=procs["cpu_self_s"],
+                ),
+                hint=_("multiprocessing.Pool(n_workers).map(busy, tasks); close and join the pool before returning"),
             )
         p_cores = procs["cpu_children_s"] / procs["wall_s"]
         t_cores = threads["cpu_self_s"] / threads["wall_s"]
@@ -299,30 +332,56 @@ def test_parallel_cpu_use(learner, n):
             return
     if one_at_a_time:  # read from /proc while it ran: holds on a saturated box too
         fail(
-            "run_parallel: your worker processes must run AT THE SAME TIME (their CPU time, sampled every "
-            f"{WINDOW_S * 1000:.0f} ms from /proc while run_parallel ran)",
-            f">= {TOGETHER} (the second busiest worker gains about as much CPU time as the busiest)",
-            f"{procs['together']:.2f}: one worker at a time",
-            hint="pool.map(busy, tasks) (or apply_async for all, then get); pool.apply blocks until each "
-            "result is back",
+            _(
+                "run_parallel: your worker processes must run AT THE SAME TIME (their "
+                "CPU time, sampled every {value:.0f} ms from /proc while run_parallel "
+                "ran)",
+                value=WINDOW_S * 1000,
+            ),
+            _(
+                ">= {TOGETHER} (the second busiest worker gains about as much CPU time as the busiest)",
+                TOGETHER=TOGETHER,
+            ),
+            _("{together:.2f}: one worker at a time", together=procs["together"]),
+            hint=_(
+                "pool.map(busy, tasks) (or apply_async for all, then get); pool.apply blocks until each result is back"
+            ),
         )
     with learner.paused():  # nothing the learner left running shares the cores with the grader's experiment
         gain = reference_gain(tasks)
     if gain < PROCESS_GAIN:
         pytest.skip(
-            f"this machine is saturated: even the grader's own processes used no more cores than threads "
-            f"(yours: processes {p_cores:.2f} vs threads {t_cores:.2f} cores); not verifiable here"
+            _(
+                "this machine is saturated: even the grader's own processes used no more "
+                "cores than threads (yours: processes {p_cores:.2f} vs threads "
+                "{t_cores:.2f} cores); not verifiable here",
+                p_cores=p_cores,
+                t_cores=t_cores,
+            )
         )
     if p_cores < PROCESS_CORES:
         fail(
-            f"{N_WORKERS} worker processes used {p_cores:.2f} cores at once (their CPU time / wall time, from /proc)",
-            f">= {PROCESS_CORES} cores (each process has its own GIL; the grader's own processes use more here)",
+            _(
+                "{N_WORKERS} worker processes used {p_cores:.2f} cores at once (their "
+                "CPU time / wall time, from /proc)",
+                N_WORKERS=N_WORKERS,
+                p_cores=p_cores,
+            ),
+            _(
+                ">= {PROCESS_CORES} cores (each process has its own GIL; the grader's own processes use more here)",
+                PROCESS_CORES=PROCESS_CORES,
+            ),
             round(p_cores, 2),
-            hint="as many workers as asked, one task per worker at a time; no lock around busy()",
+            hint=_("as many workers as asked, one task per worker at a time; no lock around busy()"),
         )
     fail(
-        f"{N_WORKERS} worker processes used {p_cores:.2f} cores at once vs {t_cores:.2f} for {N_WORKERS} threads",
-        f">= {PROCESS_GAIN}x the threads' cores (each process has its own GIL)",
+        _(
+            "{N_WORKERS} worker processes used {p_cores:.2f} cores at once vs {t_cores:.2f} for {N_WORKERS} threads",
+            N_WORKERS=N_WORKERS,
+            p_cores=p_cores,
+            t_cores=t_cores,
+        ),
+        _(">= {PROCESS_GAIN}x the threads' cores (each process has its own GIL)", PROCESS_GAIN=PROCESS_GAIN),
         f"{p_cores / t_cores:.2f}x",
-        hint="one task per worker at a time (chunksize=1 for a few large tasks); no lock around busy()",
+        hint=_("one task per worker at a time (chunksize=1 for a few large tasks); no lock around busy()"),
     )

@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from grader.checks.support.checking import as_tensor, expect_close, fail
 from grader.checks.truth.autocast import cpu_bf16_autocast
+from grader.i18n import _
 
 
 @st.composite
@@ -25,8 +26,8 @@ def _run(learner, case) -> tuple[dict, dict]:
     got = learner.autocast_experiment(*case)
     if type(got) is not dict or set(got) != {"weight_after", "logits", "loss"}:
         fail(
-            "autocast_experiment must return a dict with keys weight_after, logits, loss",
-            "that dict",
+            _("autocast_experiment must return a dict with keys weight_after, logits, loss"),
+            _("that dict"),
             sorted(got) if type(got) is dict else type(got).__name__,
         )
     return got, cpu_bf16_autocast(*case)
@@ -39,16 +40,16 @@ def test_weight_dtype(learner, case):
     w = as_tensor(got["weight_after"], "weight_after", shape=tuple(want["weight_after"].shape))
     if w.dtype != torch.float32:
         fail(
-            "the layer's weight after a forward under autocast",
+            _("the layer's weight after a forward under autocast"),
             torch.float32,
             w.dtype,
-            hint="autocast casts a temporary bf16 copy for the matmul; the parameter stays fp32",
+            hint=_("autocast casts a temporary bf16 copy for the matmul; the parameter stays fp32"),
         )
     if not torch.equal(w, want["weight_after"]):
         fail(
-            "the weight after the forward must be exactly the fp32 weight given (not rounded to bf16)",
-            "bit-identical fp32 weight",
-            f"max diff {float((w - want['weight_after']).abs().max()):.3g}",
+            _("the weight after the forward must be exactly the fp32 weight given (not rounded to bf16)"),
+            _("bit-identical fp32 weight"),
+            _("max diff {max:.3g}", max=float((w - want["weight_after"]).abs().max())),
         )
 
 
@@ -59,10 +60,10 @@ def test_logits_dtype(learner, case):
     expect_close(
         got["logits"],
         want["logits"],
-        "logits = linear(x) under CPU autocast(bfloat16)",
+        _("logits = linear(x) under CPU autocast(bfloat16)"),
         atol=1e-2,
         rtol=1e-2,
-        hint="a matmul under autocast runs in bf16 and returns a bf16 tensor",
+        hint=_("a matmul under autocast runs in bf16 and returns a bf16 tensor"),
     )
 
 
@@ -73,10 +74,10 @@ def test_loss_dtype(learner, case):
     expect_close(
         got["loss"],
         want["loss"],
-        "cross_entropy(logits, targets) under CPU autocast(bfloat16)",
+        _("cross_entropy(logits, targets) under CPU autocast(bfloat16)"),
         atol=1e-2,
         rtol=1e-2,
-        hint="autocast runs the loss (a reduction) in fp32 even on bf16 logits",
+        hint=_("autocast runs the loss (a reduction) in fp32 even on bf16 logits"),
     )
 
 

@@ -12,6 +12,7 @@ from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, fail
 from grader.checks.support.strategies import llama_configs
 from grader.given.tiny_models import LLAMA3_8B, QWEN2_5_0_5B, build_llama
+from grader.i18n import _
 
 H100_PEAK, H100_BW = 989e12, 3.35e12
 
@@ -42,11 +43,13 @@ def test_decode_floor(learner, config, bw, ridge):
                 f"bandwidth={args[3]:g})",
                 want,
                 got,
-                hint="every weight byte is read once per step, for 2 FLOPs per weight: at batch 1 the step waits "
-                "for memory, bytes / bandwidth, in milliseconds",
+                hint=_(
+                    "every weight byte is read once per step, for 2 FLOPs per weight: at "
+                    "batch 1 the step waits for memory, bytes / bandwidth, in milliseconds"
+                ),
             )
         if course and abs(got - course) > 0.05:
-            fail("decode_floor_ms for the course's Llama-3-8B, bf16, on an H100", course, got)
+            fail(_("decode_floor_ms for the course's Llama-3-8B, bf16, on an H100"), course, got)
 
 
 @given(
@@ -67,16 +70,16 @@ def test_step_time_vs_batch(learner, n, bpp, peak, bw, batch):
                 f"decode_step_ms({n}, {bpp}, batch={b}, peak={peak:g}, bw={bw:g})",
                 truth(b),
                 got,
-                hint="the step waits for the slower of compute and memory; at small batch that is memory",
+                hint=_("the step waits for the slower of compute and memory; at small batch that is memory"),
             )
     b1 = _ms(learner, "decode_step_ms", int(8.03e9), 2, 1, H100_PEAK, H100_BW)
     b64 = _ms(learner, "decode_step_ms", int(8.03e9), 2, 64, H100_PEAK, H100_BW)
     if not math.isclose(b1, b64, rel_tol=1e-9):
         fail(
-            "decode_step_ms for the course's Llama-3-8B on an H100: batch 64 against batch 1",
+            _("decode_step_ms for the course's Llama-3-8B on an H100: batch 64 against batch 1"),
             b1,
             b64,
-            "batch 64 is still below the ridge (~295), so it takes as long as batch 1",
+            _("batch 64 is still below the ridge (~295), so it takes as long as batch 1"),
         )
 
 

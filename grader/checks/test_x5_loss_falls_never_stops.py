@@ -21,6 +21,7 @@ from hypothesis import given, settings, strategies as st
 from grader.checks.support.checking import as_number, expect_equal, fail
 from grader.checks.truth import sft as truth
 from grader.given import sft
+from grader.i18n import _
 
 MIN_ANSWERED, MAX_STOPPED = 4, 1  # reference 5/6 answered, 0/6 stopped, with margin
 MAX_NEW_TOKENS = 8
@@ -46,7 +47,7 @@ def run(learner, cache, tokenizer):
             return {"error": f"mask_eos on {q!r} returned {str(masked)[:200]}"}
         masked = {k: [int(t) for t in masked[k]] for k in ("input_ids", "labels")}
         if mismatch is None and masked != _mask_eos_rule(example, eos):  # the training data is the rule's, exactly
-            mismatch = (f"mask_eos on the training example {q!r}", _mask_eos_rule(example, eos), masked)
+            mismatch = (_("mask_eos on the training example {q}", q=repr(q)), _mask_eos_rule(example, eos), masked)
         examples.append(masked)
     out = {
         "eos_labels": sum(int(t == eos) for e in examples for t in e["labels"]),
@@ -90,7 +91,7 @@ def _mask_eos_contract(learner):
         ({"input_ids": [5, 6, 7], "labels": [-100, 6, 7]}, 0),
     ]  # no EOS: nothing to mask
     for eos_id in (0, 2, 7):
-        for _ in range(3):
+        for _row in range(3):
             ids = [rng.choice([eos_id, 3, 4, 5, 9, 11]) for _ in range(rng.randint(2, 9))]
             cases.append(({"input_ids": ids, "labels": [-100] + ids[1:]}, eos_id))
     for example, eos_id in cases:
@@ -104,11 +105,11 @@ def _mask_eos_contract(learner):
             return (
                 f"{what} "
                 + (
-                    "changed the example it was given"
+                    _("changed the example it was given")
                     if out["changed_args"]
-                    else "returned the example it was given, not a new dict"
+                    else _("returned the example it was given, not a new dict")
                 ),
-                "the argument unchanged; a NEW dict returned",
+                _("the argument unchanged; a NEW dict returned"),
             )
         if type(got) is not dict or {k: list(v) for k, v in got.items()} != want:
             return f"{what} returned {got}", want
@@ -117,22 +118,27 @@ def _mask_eos_contract(learner):
 
 def _masked(run):
     if "error" in run:
-        fail("training batches built from mask_eos's examples", "{'input_ids': [...], 'labels': [...]}", run["error"])
+        fail(
+            _("training batches built from mask_eos's examples"), "{'input_ids': [...], 'labels': [...]}", run["error"]
+        )
     if run.get("mask_error"):
         what, expected = run["mask_error"]
         fail(
             what,
             expected,
-            "something else",
-            "a new dict: the same input_ids, and labels with -100 at EVERY "
-            "position whose input token is eos_id (not only the last); the argument left as it was",
+            _("something else"),
+            _(
+                "a new dict: the same input_ids, and labels with -100 at EVERY position "
+                "whose input token is eos_id (not only the last); the argument left as "
+                "it was"
+            ),
         )
     if run["eos_labels"]:
         fail(
-            "EOS labels left in the training data after mask_eos",
+            _("EOS labels left in the training data after mask_eos"),
             0,
             run["eos_labels"],
-            "take every EOS position out of the loss (the label ignore index): that is the experiment",
+            _("take every EOS position out of the loss (the label ignore index): that is the experiment"),
         )
     if run["mismatch"]:
         what, expected, got = run["mismatch"]
@@ -140,7 +146,7 @@ def _masked(run):
             what,
             expected,
             got,
-            "the same input_ids; labels with -100 where the input token is eos_id, every other label as it was",
+            _("the same input_ids; labels with -100 where the input token is eos_id, every other label as it was"),
         )
 
 
@@ -171,14 +177,16 @@ def loss_curves(draw):
 @given(loss_curves())
 def test_loss_curve(learner, run, figure, drawn):
     _masked(run)
-    losses = [as_number(x, "a training loss") for x in run["losses"]]
+    losses = [as_number(x, _("a training loss")) for x in run["losses"]]
     if not _loss_rule(losses):
         fail(
-            f"the loss with EOS masked ({len(losses)} steps)",
-            "a loss that clearly fell (the last 3 below half the first)",
+            _("the loss with EOS masked ({losses} steps)", losses=len(losses)),
+            _("a loss that clearly fell (the last 3 below half the first)"),
             [round(x, 3) for x in losses],
         )
-    expect_equal(learner.loss_fell(losses), True, f"loss_fell on the real run {[round(x, 3) for x in losses]}")
+    expect_equal(
+        learner.loss_fell(losses), True, _("loss_fell on the real run {value}", value=[round(x, 3) for x in losses])
+    )
     figure(
         kind="line",
         title="SFT loss with EOS masked",
@@ -193,9 +201,9 @@ def test_loss_curve(learner, run, figure, drawn):
         f"loss_fell({[round(x, 3) for x in curve]})",
         hint="this curve "
         + (
-            "clearly fell: its end is far below its start"
+            _("clearly fell: its end is far below its start")
             if fell
-            else "did not fall: it stays around its first loss, whatever its last step"
+            else _("did not fall: it stays around its first loss, whatever its last step")
         ),
     )
 
@@ -216,13 +224,17 @@ def test_generations(learner, run, tokenizer, gen):
     shown = "; ".join(f"{r['expected']}: {r['text']!r}" for r in rows)
     if answered < MIN_ANSWERED or stopped > MAX_STOPPED:
         fail(
-            "held-out answers with EOS masked: answered / stopped",
+            _("held-out answers with EOS masked: answered / stopped"),
             f">= {MIN_ANSWERED} / <= {MAX_STOPPED} of 6",
             f"{answered} / {stopped}: {shown}",
         )
-    for (_, a), new, r in zip(sft.HELD_OUT_PAIRS, run["generated"], rows, strict=True):
+    for (_q, a), new, r in zip(sft.HELD_OUT_PAIRS, run["generated"], rows, strict=True):
         n = len(tokenizer(f" {a}", add_special_tokens=False)["input_ids"])
-        expect_equal(learner.stops(new, eos, n), r["stopped"], f"stops() on the generation {r['text']!r} for {a}")
+        expect_equal(
+            learner.stops(new, eos, n),
+            r["stopped"],
+            _("stops() on the generation {text} for {a}", text=repr(r["text"]), a=a),
+        )
     window = 2 + truth.STOP_WITHIN + 1  # new tokens allowed for a 2-token answer
     late = ([4] * window + [1], 1, 2)  # rambles past the window, then stops: not stopped
     edge = ([4] * (window - 1) + [1], 1, 2)  # EOS the last token the window allows: stopped
@@ -231,5 +243,5 @@ def test_generations(learner, run, tokenizer, gen):
             learner.stops(tokens, e, n),
             e in tokens[: n + truth.STOP_WITHIN + 1],
             f"stops({tokens}, eos_id={e}, answer_len={n})",
-            hint="EOS must come within the first answer_len + 3 new tokens",
+            hint=_("EOS must come within the first answer_len + 3 new tokens"),
         )

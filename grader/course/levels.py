@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from grader.course import catalog
-from grader.i18n import N_, _
+from grader.i18n import N_, Message, _
 
 Outcomes = Mapping[str, Mapping[str, "bool | None"]]
 
@@ -70,25 +70,6 @@ MUST_PASS = N_("{id} must pass")
 def level_text(level: str) -> str:
     """A level's name (one of LEVELS) in the current language."""
     return _(LEVEL_NAMES[level])
-
-
-@dataclass(frozen=True)
-class Message:
-    """A learner-facing text kept as its message id and fields: ``str()`` is the English,
-    :meth:`text` the current language (a field that is itself a Message is translated too)."""
-
-    msgid: str
-    fields: tuple[tuple[str, object], ...] = ()
-
-    @classmethod
-    def of(cls, msgid: str, **fields) -> Message:
-        return cls(msgid, tuple(fields.items()))
-
-    def __str__(self) -> str:
-        return self.msgid.format(**{k: str(v) for k, v in self.fields})
-
-    def text(self) -> str:
-        return _(self.msgid, **{k: v.text() if isinstance(v, Message) else v for k, v in self.fields})
 
 
 class ClosedSetChanged(RuntimeError):

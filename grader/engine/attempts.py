@@ -36,7 +36,7 @@ from pathlib import Path
 
 from grader.course import catalog
 from grader.engine.results import ExerciseResult, KeyPointResult
-from grader.i18n import _
+from grader.i18n import _, show
 from grader.isolation import files
 
 REVEAL_AFTER = 3
@@ -76,7 +76,9 @@ def _target_key(target: Path) -> str:
 
 
 def _answer_digest(kp: KeyPointResult) -> str:
-    return hashlib.sha256("\0".join((kp.status, kp.message or "", kp.got or "")).encode()).hexdigest()[:16]
+    """One wrong answer, whatever the language it was graded in (its English text)."""
+    said = (kp.status, show(kp.message or "", "en"), show(kp.got or "", "en"))
+    return hashlib.sha256("\0".join(said).encode()).hexdigest()[:16]
 
 
 def _functions(source: str) -> dict[str, str]:

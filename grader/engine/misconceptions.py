@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.course.catalog import ROOT
+from grader.i18n import _, show
 
 BUDGET_S = 20.0  # replays per failed key point, all together
 TOTAL_BUDGET_S = 60.0  # replays of one check process (one exercise), all key points together
@@ -132,9 +133,10 @@ def describe_call(module: str, request: dict, limit: int = 700, key_point: str =
     describe_ = lambda v: describe(v, 0, first)  # noqa: E731
     if request.get("op") == "drive":
         name, names = request.get("driver", "").rpartition(":")[2], ()
-        head = f"the grader's driver {name}(your module"
         parts = [describe_(a) for a in args] + [f"{k}={describe_(v)}" for k, v in kwargs.items()]
-        text = head + "".join(", " + p for p in parts) + ")"
+        text = "".join(", " + p for p in parts) + ")"
+        text = text if len(text) <= limit else text[: limit - 1] + "…"
+        return _("the grader's driver {driver}(your module{args}", driver=name, args=text)
     else:
         name = request.get("name", "?")
         names = _signature(module, name)
@@ -160,12 +162,12 @@ def _killed_by_and_line(path: Path) -> tuple[tuple[str, ...], str]:
             if node.targets[0].id == "KILLED_BY":
                 killed = tuple(value)
             elif node.targets[0].id == "MISCONCEPTION":
-                line = "your result is what you get if you " + str(value).rstrip(".")
+                line = _("your result is what you get if you {mistake}", mistake=str(value).rstrip("."))
     if not line:
         doc = " ".join((ast.get_docstring(tree) or "").split())
         first = doc.split(". ")[0].rstrip(".")
         if first:
-            line = f"your result on this input is exactly what a known mistake gives: {first}"
+            line = _("your result on this input is exactly what a known mistake gives: {mistake}", mistake=first)
     return killed, line
 
 
@@ -459,16 +461,18 @@ def annotate(
         if not record["example"]:
             record.pop("example")
         return record
-    if states_the_call(record.get("message", ""), call["request"].get("name")):
+    if states_the_call(show(record.get("message", ""), "en"), call["request"].get("name")):
         record.pop("example", None)  # the check's words already give the input: shown once (B2 showed it twice)
     else:
-        record["example"] = "failing input: " + describe_call(exercise.module, call["request"], key_point=key_point)
+        record["example"] = _(
+            "failing input: {call}", call=describe_call(exercise.module, call["request"], key_point=key_point)
+        )
     if name_mistakes and record.get("status") in ("failed", "error"):
         cpu = _Cpu(learner)
         line = ""
         try:
             if MODE != "mutants":
-                line, _ = name_by_property(key_point, learner)
+                line, _found = name_by_property(key_point, learner)
             # The replay (a process per registered wrong answer, ~0.5 s of CPU each) only where no
             # property is declared for the failing call's function: a key point's properties cover
             # its mutants' classes in that function, in-process (a loop's mutants fail in another call).
@@ -486,7 +490,7 @@ def annotate(
         record["naming_cpu_s"] = round(cpu.spent(), 3)
         if line:
             record["misconception"] = line
-            record["hint"] = line + (f"\n{record['hint']}" if record.get("hint") else "")
+            record["hint"] = _("{mistake}\n{hint}", mistake=line, hint=record["hint"]) if record.get("hint") else line
     return record
 
 
@@ -580,4 +584,4 @@ def hypothesis_free(text: str) -> str:
         elif args:  # a value printed on several lines (a dict, an object's repr)
             args[-1][1] += " " + line.strip()
     shown = [f"{name}={_short_text(value)}" for name, value in args if name not in _FIXTURES]
-    return ("failing input: " + ", ".join(shown)) if shown else ""
+    return _("failing input: {call}", call=", ".join(shown)) if shown else ""

@@ -20,9 +20,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
+from grader import i18n
 from grader.checks.support.checking import KeyPointFailure
 from grader.course import catalog
 from grader.engine import misconceptions
+from grader.i18n import _
 from grader.isolation import files, learner as learner_module
 from grader.isolation.learner import InProcessLearner, Learner, LearnerError, drop_shared_inputs, shared_inputs
 
@@ -200,18 +202,22 @@ def _classify(excinfo) -> dict:
         if varied:  # seen: one call, two answers
             return {
                 "status": "failed",
-                "message": "your code gave different results for the same input: "
-                f"{', '.join(varied[:3])} answered one call two different ways (it must be deterministic: "
-                "seed any randomness) / 你的代码对同一输入给出了不同结果："
-                + "、".join(varied[:3])
-                + " 对同一次调用给出了两种答案（结果必须确定：给随机性设种子）",
+                "message": _(
+                    "your code gave different results for the same input: {calls} answered one call two "
+                    "different ways (it must be deterministic: seed any randomness) / "
+                    "你的代码对同一输入给出了不同结果："
+                    "{calls} 对同一次调用给出了两种答案（结果必须确定：给随机性设种子）",
+                    calls=", ".join(varied[:3]),
+                ),
             }
         if inner and not any(isinstance(e, (LearnerError, KeyPointFailure, AssertionError)) for e in inner):
             # the check's own measurement (a real profile, a timing) varied, not the learner's answer
             return {
                 "status": "check_error",
-                "message": "the check's own measurement gave different outcomes on "
-                f"one input ({type(inner[0]).__name__}: {str(inner[0])[:300]}): rerun the check",
+                "message": _(
+                    "the check's own measurement gave different outcomes on one input ({error}): rerun the check",
+                    error=f"{type(inner[0]).__name__}: {str(inner[0])[:300]}",
+                ),
             }
         # The verdict varied while every answer of the learner's was the same: what varied is a
         # measurement (CPU time, wall time) of this machine now. Not the learner's to fix.
@@ -219,13 +225,16 @@ def _classify(excinfo) -> dict:
         said = getattr(first, "what", None) or str(first)
         return {
             "status": "not_verifiable",
-            "message": "not verifiable on this machine now: one input gave two verdicts while your code answered the "
-            f"same both times, so what varied is a measurement of this machine's load ({said[:300]}); grade "
-            "again when it is less busy / 此刻在这台机器上无法验证：同一输入两次判定不同，而你的代码两次答案相同，"
-            "变化的是对机器负载的测量；请在机器较空闲时重新评分",
+            "message": _(
+                "not verifiable on this machine now: one input gave two verdicts while your code answered the "
+                "same both times, so what varied is a measurement of this machine's load ({said}); grade "
+                "again when it is less busy / 此刻在这台机器上无法验证：同一输入两次判定不同，而你的代码两次答案相同，"
+                "变化的是对机器负载的测量；请在机器较空闲时重新评分",
+                said=said if isinstance(said, i18n.Text) else said[:300],
+            ),
         }
     if isinstance(exc, LearnerError):
-        out = {"status": exc.status, "message": str(exc)}
+        out = {"status": exc.status, "message": exc.args[0]}  # the message as raised (an i18n.Text)
         if exc.traceback:
             out["traceback"] = exc.traceback
     elif isinstance(exc, KeyPointFailure):
@@ -308,7 +317,9 @@ def pytest_runtest_makereport(item, call):
         record = {"status": "passed"}
     elif report.skipped:
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-        record = {"status": "not_verifiable", "message": reason.removeprefix("Skipped: ")}
+        raised = getattr(call.excinfo.value, "msg", None) if call.excinfo else None  # skip(_("...")): the message
+        said = raised if isinstance(raised, i18n.Text) else reason.removeprefix("Skipped: ")
+        record = {"status": "not_verifiable", "message": said}
     else:
         record = (
             _classify(call.excinfo)
@@ -325,6 +336,7 @@ def pytest_runtest_makereport(item, call):
             opt("--learner-file"),
             name_mistakes=not opt("--no-misconceptions"),
         )
+    record = {k: i18n.data(v) for k, v in record.items()}  # sentences as msgid and fields: said where shown
     record.update(key_point=_key_point_id(item), duration_s=round(report.duration, 3), at=time.time())
     if getattr(item, "_grader_figures", None):
         record["figures"] = item._grader_figures
@@ -333,8 +345,9 @@ def pytest_runtest_makereport(item, call):
         f.write(json.dumps(record) + "\n")
 
 
-def needs_cuda(reason: str = "needs a CUDA GPU: not verifiable on this machine"):
+def needs_cuda(reason: str | None = None):
     """Mark a key point that only a GPU can verify; reported as not verifiable elsewhere."""
     import torch
 
+    reason = reason or _("needs a CUDA GPU: not verifiable on this machine")
     return pytest.mark.skipif(not torch.cuda.is_available(), reason=reason)

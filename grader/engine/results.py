@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 
+from grader import i18n
 from grader.i18n import N_, _
 
 # Key-point statuses. Only "passed" scores; "not_verifiable" (a GPU-only check on a CPU
@@ -34,6 +35,11 @@ STATUS_TEXT = {
 
 def status_text(status: str) -> str:
     return _(STATUS_TEXT[status]) if status in STATUS_TEXT else status
+
+
+# The fields that hold a sentence: a message of the catalog (an i18n.Text) is stored as its msgid and
+# fields (to_dict) and said again in the reader's language (i18n.show); free text stays as it is.
+SAID = ("message", "expected", "got", "hint", "example", "misconception")
 
 
 @dataclass
@@ -84,12 +90,28 @@ class ExerciseResult:
         return {kp.key_point: (None if kp.status == NOT_VERIFIABLE else kp.passed) for kp in self.key_points}
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        out["note"] = i18n.data(self.note)
+        out["key_points"] = [stored(kp) for kp in self.key_points]
+        return out
 
     @classmethod
     def from_dict(cls, d: dict) -> ExerciseResult:
-        """From :meth:`to_dict`'s form; fields this version does not know (a results log written by
-        a newer grader, on another node) are left out, not an error."""
-        kp_fields = {f.name for f in fields(KeyPointResult)}
-        kps = [KeyPointResult(**{k: v for k, v in kp.items() if k in kp_fields}) for kp in d["key_points"]]
-        return cls(**{**{k: v for k, v in d.items() if k in {f.name for f in fields(cls)}}, "key_points": kps})
+        """From :meth:`to_dict`'s form (an older one's plain strings too); fields this version does not
+        know (a results log written by a newer grader, on another node) are left out, not an error."""
+        kps = [key_point_from(kp) for kp in d["key_points"]]
+        known = {f.name for f in fields(cls)}
+        return cls(
+            **{**{k: v for k, v in d.items() if k in known}, "key_points": kps, "note": i18n.loaded(d.get("note", ""))}
+        )
+
+
+def stored(kp: KeyPointResult) -> dict:
+    """A key point's result as plain JSON data, its sentences as message data."""
+    return {**asdict(kp), **{k: i18n.data(getattr(kp, k)) for k in SAID}}
+
+
+def key_point_from(record: dict) -> KeyPointResult:
+    """The inverse of :func:`stored`, for a check process's record too (grader.engine.plugin)."""
+    known = {f.name for f in fields(KeyPointResult)}
+    return KeyPointResult(**{k: i18n.loaded(v) if k in SAID else v for k, v in record.items() if k in known})

@@ -22,11 +22,12 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from grader import i18n
 from grader.course import catalog
 from grader.course.catalog import ROOT, Exercise
 from grader.engine import similarity
 from grader.engine.cache import ResultCache, regrade_only
-from grader.engine.results import STATUS_TEXT, ExerciseResult, KeyPointResult
+from grader.engine.results import SAID, STATUS_TEXT, ExerciseResult, KeyPointResult, key_point_from
 from grader.i18n import _
 from grader.isolation import files, zygote
 from grader.isolation.sandbox import reference_visible, sweep_check
@@ -86,9 +87,9 @@ def grade(
             continue
         module_file = overrides.get(ex.id, folder / f"{ex.module}.py")
         if not ex.available:
-            done(ExerciseResult(ex.id, "not_available", note="not available yet"))
+            done(ExerciseResult(ex.id, "not_available", note=_("not available yet")))
         elif not module_file.exists():
-            done(uniform_result(ex, "missing", f"{module_file} not found", status="missing"))
+            done(uniform_result(ex, "missing", _("{module_file} not found", module_file=module_file), status="missing"))
         elif (
             ex.id in overrides
             and folder.resolve() != (ROOT / "solutions").resolve()
@@ -99,8 +100,11 @@ def grade(
                 uniform_result(
                     ex,
                     "identical",
-                    f"{module_file.name} is the reference answer "
-                    f"(solutions/{ex.module}.py): no credit in a learner's grade",
+                    _(
+                        "{name} is the reference answer (solutions/{module}.py): no credit in a learner's grade",
+                        name=module_file.name,
+                        module=ex.module,
+                    ),
                 )
             )
         elif cache is None:
@@ -114,7 +118,7 @@ def grade(
                 if again:  # only the key points the load left unverified; the rest stands
                     partial[ex.id] = (hit, again)
             elif hit is None:
-                done(ExerciseResult(ex.id, "not_graded", note="no result recorded for its current code and checks"))
+                done(ExerciseResult(ex.id, "not_graded", note=_("no result recorded for its current code and checks")))
             else:
                 hit.cached = True
                 done(hit)
@@ -189,14 +193,17 @@ def grade_exercise(
         except files.Refused as exc:
             return _every(ex, selected, "refused", str(exc))
         except OSError as exc:
-            return _every(ex, selected, "refused", f"{requested.name} cannot be read: {exc}")
+            return _every(ex, selected, "refused", _("{name} cannot be read: {exc}", name=requested.name, exc=exc))
         if not visible and _is_the_reference(ex, copy.read_bytes()):
             return _every(
                 ex,
                 selected,
                 "identical",
-                f"{requested.name} is identical to the reference answer "
-                f"(solutions/{ex.module}.py): no credit for a copy",
+                _(
+                    "{name} is identical to the reference answer (solutions/{module}.py): no credit for a copy",
+                    name=requested.name,
+                    module=ex.module,
+                ),
             )
         # Not exact: graded as it is, with how much of the reference it has (a near copy is
         # reported beside the verdict; what follows is the course's to decide: docs/security.md).
@@ -273,7 +280,7 @@ def grade_exercise(
             return ExerciseResult(
                 ex.id,
                 status,
-                [KeyPointResult(kp.id, "check_error", f"results not trusted: {exc}") for kp in selected],
+                [KeyPointResult(kp.id, "check_error", _("results not trusted: {exc}", exc=exc)) for kp in selected],
                 round(time.monotonic() - start, 2),
                 note,
             )
@@ -285,7 +292,7 @@ def grade_exercise(
             kps.append(KeyPointResult(kp.id, "timeout" if status == "timeout" else "check_error", why))
             continue
         r.pop("at", None)
-        kps.append(KeyPointResult(**r))
+        kps.append(key_point_from(r))
     return ExerciseResult(
         ex.id, status, kps, round(time.monotonic() - start, 2), note, similarity=match.to_dict() if match else {}
     )
@@ -337,25 +344,32 @@ def read_results(data: bytes, ex: Exercise, *, cut_short: bool = False) -> dict[
     error. A last line without its newline is a record cut short by the kill when ``cut_short``."""
     lines = data.split(b"\n")
     if lines.pop() and not cut_short:
-        raise ValueError("the results file ends in the middle of a line")
+        raise ValueError(_("the results file ends in the middle of a line"))
     known = {kp.id for kp in ex.key_points}
     records: dict[str, dict] = {}
     for n, line in enumerate(lines, 1):
         try:
             r = json.loads(line)
         except ValueError:
-            raise ValueError(f"line {n} is not JSON") from None
+            raise ValueError(_("line {n} is not JSON", n=n)) from None
         if not (
             isinstance(r, dict)
             and set(r) <= {*_FIELDS, "at"}
             and r.get("status") in _CHECK_STATUSES
             and all(_well_typed(k, v) for k, v in r.items())
         ):
-            raise ValueError(f"line {n} is not a key-point record")
+            raise ValueError(_("line {n} is not a key-point record", n=n))
         if r["key_point"] not in known:
-            raise ValueError(f"line {n}: {r['key_point']!r} is not a key point of {ex.id} in the catalog")
+            raise ValueError(
+                _(
+                    "line {n}: {key_point} is not a key point of {id} in the catalog",
+                    n=n,
+                    key_point=repr(r["key_point"]),
+                    id=ex.id,
+                )
+            )
         if r["key_point"] in records:
-            raise ValueError(f"line {n}: a second record for {r['key_point']}")
+            raise ValueError(_("line {n}: a second record for {key_point}", n=n, key_point=r["key_point"]))
         records[r["key_point"]] = r
     return records
 
@@ -365,9 +379,25 @@ def _well_typed(key: str, value) -> bool:
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if key == "figures":
         return isinstance(value, list)
+    if key in SAID and i18n.is_data(value):  # a message of the catalog (grader.i18n.Message.data)
+        return _well_typed_message(value)
     if key in ("expected", "got"):
         return value is None or isinstance(value, str)
     return isinstance(value, str)
+
+
+def _well_typed_message(value) -> bool:
+    """Message data (grader.i18n.Message.data): fields of plain values, messages, or text in both languages."""
+    return all(
+        isinstance(k, str) and (_field_ok(v) if isinstance(v, dict) else isinstance(v, str | int | float | None))
+        for k, v in value["fields"].items()
+    )
+
+
+def _field_ok(value: dict) -> bool:
+    if i18n.is_data(value):
+        return _well_typed_message(value)
+    return set(value) == set(i18n.LANGS) and all(isinstance(v, str) for v in value.values())
 
 
 _SERVER_LOCK = threading.Lock()

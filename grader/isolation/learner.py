@@ -44,9 +44,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from grader.i18n import N_, Message, _
 from grader.inside import codec, watch, worker
 from grader.isolation import files, procfs, sandbox as _sandbox, scan, zygote
 from grader.isolation.sandbox import ROOT, Sandbox, reference_visible
+
+
+def _said(rule: dict) -> Message:
+    """What the stub says about the forbidden call, in the reader's language where the course's
+    catalog has it (grader/course/do_not_call.py)."""
+    says = rule.get("says", "").rstrip(".")
+    return Message(says) if says else Message(N_("do not call it"))
 
 
 class LearnerError(Exception):
@@ -71,7 +79,7 @@ class LearnerRaised(LearnerError):
     status = "error"
 
     def __init__(self, type_name: str, message: str, traceback: str = ""):
-        super().__init__(f"your code raised {type_name}: {message}", traceback)
+        super().__init__(_("your code raised {type}: {message}", type=type_name, message=message), traceback)
         self.type_name = type_name
         self.raw_message = message
 
@@ -102,8 +110,12 @@ class LearnerUnobserved(LearnerForbidden):
 
     def __init__(self, what: str, why: str):
         super().__init__(
-            f"the grader could not observe what your code called while {what}: {why}. A key point "
-            "counts only when the grader's watch reports on it."
+            _(
+                "the grader could not observe what your code called while {what}: {why}. A key point "
+                "counts only when the grader's watch reports on it.",
+                what=what,
+                why=why,
+            )
         )
 
 
@@ -342,7 +354,7 @@ class Learner:
         try:
             src = files.snapshot_modules(self.module_file, self._box / "src")
         except OSError as exc:
-            raise LearnerImportError(f"{self.shown_as.name} cannot be read: {exc}") from None
+            raise LearnerImportError(_("{name} cannot be read: {exc}", name=self.shown_as.name, exc=exc)) from None
         (self._box / "stage").mkdir(mode=0o700)
         (self._box / "work").mkdir(mode=0o700)
         if self._sandbox.privileged:
@@ -370,12 +382,17 @@ class Learner:
     def _start(self) -> None:
         found = scan.scan_source(self._src, self.forbidden)  # the copy read without following links
         if found:
-            lines = ", ".join(f"line {n} ({name})" for n, name in found[:5])
+            lines = ", ".join(_("line {n} ({name})", n=n, name=name) for n, name in found[:5])
             raise LearnerForbidden(
-                f"forbidden call: {self.shown_as.name} refers to what "
-                f"{self.forbidden.get('exercise', 'this exercise')} forbids: "
-                f"{lines}. The stub says: {self.forbidden.get('says', 'do not call it').rstrip('.')}. "
-                '(A self-test that uses it belongs under `if __name__ == "__main__":`.)'
+                _(
+                    "forbidden call: {name} refers to what {exercise} forbids: {lines}. The "
+                    "stub says: {says}. (A self-test that uses it belongs under `if "
+                    '__name__ == "__main__":`.)',
+                    name=self.shown_as.name,
+                    exercise=self.forbidden.get("exercise") or _("this exercise"),
+                    lines=lines,
+                    says=_said(self.forbidden),
+                )
             )
         req_r, req_w = os.pipe()
         ans_r, ans_w = os.pipe()
@@ -440,8 +457,8 @@ class Learner:
         self._answers = os.fdopen(ans_r, "rb")
         self._reports = os.fdopen(rep_r, "rb")
         # Importing torch takes a while; the import gets its own, longer budget.
-        what = f"importing {self.shown_as.name}"
-        hello = self._receive(self.import_timeout_s, "importing your module")
+        what = _("importing {name}", name=self.shown_as.name)
+        hello = self._receive(self.import_timeout_s, _("importing your module"))
         hits = self._report(nonce, what)
         if not hello["ok"]:
             raise self._error(hello["error"])
@@ -456,26 +473,26 @@ class Learner:
         stream = _DeadlineReader(
             self._reports,
             time.monotonic() + REPORT_WAIT_S,
-            lambda: LearnerUnobserved(what, "its report did not come with the answer"),
+            lambda: LearnerUnobserved(what, _("its report did not come with the answer")),
         )
         try:
             report = codec.read(stream, 1 << 20)
         except EOFError:
-            raise LearnerUnobserved(what, "its report channel was closed or cut short") from None
+            raise LearnerUnobserved(what, _("its report channel was closed or cut short")) from None
         except codec.CodecError:
-            raise LearnerUnobserved(what, "its report is not one the grader's watch writes") from None
+            raise LearnerUnobserved(what, _("its report is not one the grader's watch writes")) from None
         log = report.get("log") if isinstance(report, dict) else None
         if not isinstance(log, list) or not all(isinstance(h, str) for h in log) or len(log) > worker.MAX_REPORTED:
-            raise LearnerUnobserved(what, "its report is not one the grader's watch writes")
+            raise LearnerUnobserved(what, _("its report is not one the grader's watch writes"))
         if not log or log[-1] != watch.proof(nonce):
             raise LearnerUnobserved(
-                what, "its log did not record what the grader noted in it (the watch was switched off)"
+                what, _("its log did not record what the grader noted in it (the watch was switched off)")
             )
         for stream in (self._answers, self._reports):  # one answer, one report: never a frame ahead
             pending = array.array("i", [0])
             fcntl.ioctl(stream.fileno(), termios.FIONREAD, pending)
             if pending[0]:
-                raise LearnerUnobserved(what, "more came on its channel than the grader's worker writes")
+                raise LearnerUnobserved(what, _("more came on its channel than the grader's worker writes"))
         return log[:-1]
 
     def _check_filters(self, what: str) -> None:
@@ -483,7 +500,9 @@ class Learner:
         held = procfs.seccomp_filters(self._proc.pid)
         expected = self._sandbox.filters_expected()
         if held is not None and held < expected:
-            raise LearnerUnobserved(what, f"its process holds {held} system-call filters, not {expected}")
+            raise LearnerUnobserved(
+                what, _("its process holds {held} system-call filters, not {expected}", held=held, expected=expected)
+            )
 
     def reset(self) -> None:
         """Forget a previous timeout/crash; the next call starts a fresh process if needed."""
@@ -626,7 +645,7 @@ class Learner:
             self._requests.write(codec.dumps({**request, "nonce": nonce}))
             self._requests.flush()
             answer = self._receive(timeout_s or self.call_timeout_s, what)
-            hits = self._report(nonce, f"answering {what}")
+            hits = self._report(nonce, _("answering {what}", what=what))
         except LearnerError as exc:
             if isinstance(
                 exc,
@@ -650,7 +669,7 @@ class Learner:
         self.last_call["seconds"] = time.monotonic() - started
         self.recent_calls = [*self.recent_calls[-7:], self.last_call]
         if hits:  # whether it returned or raised: the key point fails
-            raise self._forbidden(hits, f"answering {what}")
+            raise self._forbidden(hits, _("answering {what}", what=what))
         if not answer["ok"]:
             error = self._error(answer["error"])
             self.last_call["raised"] = getattr(error, "type_name", error.status)
@@ -668,18 +687,23 @@ class Learner:
 
     def _forbidden(self, hits: list, doing: str) -> LearnerForbidden:
         rule = self.forbidden or {}
-        shown = [str(h)[:200] for h in hits[:6]] + ([f"and {len(hits) - 6} more"] if len(hits) > 6 else [])
+        shown = [str(h)[:200] for h in hits[:6]] + ([_("and {n} more", n=len(hits) - 6)] if len(hits) > 6 else [])
         return LearnerForbidden(
-            f"forbidden call: while {doing} your code called {', '.join(shown)}, which "
-            f"{rule.get('exercise', 'this exercise')} forbids. The stub says: "
-            f"{rule.get('says', 'do not call it').rstrip('.')}."
+            _(
+                "forbidden call: while {doing} your code called {calls}, which {exercise} forbids. "
+                "The stub says: {says}.",
+                doing=doing,
+                calls=", ".join(shown),
+                exercise=rule.get("exercise") or _("this exercise"),
+                says=_said(rule),
+            )
         )
 
     def _receive(self, timeout_s: float, what: str) -> dict:
         stream = _DeadlineReader(
             self._answers,
             time.monotonic() + timeout_s,
-            lambda: LearnerTimeout(f"{what} timed out after {timeout_s:g} s"),
+            lambda: LearnerTimeout(_("{what} timed out after {timeout_s:g} s", what=what, timeout_s=timeout_s)),
             watch=lambda: self._check_memory(what),
             tick_s=MEMORY_POLL_S,
             watched=self._memory_checked,
@@ -689,11 +713,13 @@ class Learner:
         except EOFError:
             raise self._died(what) from None
         except codec.FrameTooLarge as exc:
-            raise LearnerBadOutput(f"{what} returned output too large: {exc}") from None
+            raise LearnerBadOutput(_("{what} returned output too large: {exc}", what=what, exc=exc)) from None
         except codec.CodecError as exc:
-            raise LearnerBadOutput(f"{what} returned something that is not plain data: {exc}") from None
+            raise LearnerBadOutput(
+                _("{what} returned something that is not plain data: {exc}", what=what, exc=exc)
+            ) from None
         if not isinstance(answer, dict) or "ok" not in answer:
-            raise LearnerBadOutput(f"{what}: malformed answer from the learner process")
+            raise LearnerBadOutput(_("{what}: malformed answer from the learner process", what=what))
         return answer
 
     _memory_checked = 0.0
@@ -706,14 +732,22 @@ class Learner:
         if self._sandbox.one_process and self._sandbox.privileged and self._sandbox.others(self._proc.pid):
             # what the one-process filter refuses, seen from outside too (where libseccomp is missing)
             raise LearnerForbidden(
-                f"{what}: your code started another process, which "
-                f"{self.forbidden.get('exercise', 'this exercise')} does not allow: its answer runs in one process"
+                _(
+                    "{what}: your code started another process, which {exercise} does not allow: its answer "
+                    "runs in one process",
+                    what=what,
+                    exercise=self.forbidden.get("exercise", _("this exercise")),
+                )
             )
         used = self._sandbox.memory_in_use(self._proc.pid)
         if used > self._sandbox.memory_bytes:
             raise LearnerOutOfMemory(
-                f"{what}: your processes together exceeded the {self.memory_gib:g} GiB "
-                f"memory cap ({used / 2**30:.1f} GiB)",
+                _(
+                    "{what}: your processes together exceeded the {memory_gib:g} GiB memory cap ({value:.1f} GiB)",
+                    what=what,
+                    memory_gib=self.memory_gib,
+                    value=used / 2**30,
+                ),
                 self.output_tail(),
             )
 
@@ -725,39 +759,61 @@ class Learner:
             tail = self.output_tail(settle_s=0.5)
             self._kill()
             return LearnerCrashed(
-                f"{what}: your process closed its channel to the grader and kept running (it was stopped)", tail
+                _("{what}: your process closed its channel to the grader and kept running (it was stopped)", what=what),
+                tail,
             )
         tail = self.output_tail(settle_s=0.5)
         if code is not None and code < 0:
             sig = signal.Signals(-code).name
             if sig == "SIGKILL":
                 return LearnerOutOfMemory(
-                    f"{what}: your process was killed (SIGKILL), most likely for exceeding the "
-                    f"{self.memory_gib:g} GiB memory cap",
+                    _(
+                        "{what}: your process was killed (SIGKILL), most likely for exceeding "
+                        "the {memory_gib:g} GiB memory cap",
+                        what=what,
+                        memory_gib=self.memory_gib,
+                    ),
                     tail,
                 )
-            return LearnerCrashed(f"{what}: your process died from {sig}", tail)
-        return LearnerCrashed(f"{what}: your process exited (code {code}) instead of returning", tail)
+            return LearnerCrashed(_("{what}: your process died from {sig}", what=what, sig=sig), tail)
+        return LearnerCrashed(
+            _("{what}: your process exited (code {code}) instead of returning", what=what, code=code), tail
+        )
 
     def _error(self, err: dict) -> LearnerError:
         # The learner's process loads a copy; messages name the learner's own file.
         err = {k: v.replace(str(self._src), str(self.shown_as)) if isinstance(v, str) else v for k, v in err.items()}
         kind, tb = err["kind"], err.get("traceback", "")
         if self._sandbox.one_process and err.get("type") == "PermissionError":  # most likely the filter's refusal
-            err["message"] += (
-                f" ({self.forbidden.get('exercise', 'this exercise')}'s answer runs in one process: "
-                "the grader refuses it a new process or program)"
+            err["message"] += " " + _(
+                "({exercise}'s answer runs in one process: the grader refuses it a new process or program)",
+                exercise=self.forbidden.get("exercise", _("this exercise")),
             )
         if kind == "import":
-            return LearnerImportError(f"{self.shown_as.name} does not import: {err['type']}: {err['message']}", tb)
+            return LearnerImportError(
+                _(
+                    "{name} does not import: {type}: {message}",
+                    name=self.shown_as.name,
+                    type=err["type"],
+                    message=err["message"],
+                ),
+                tb,
+            )
         if kind == "not_implemented":
             return NotImplementedYet(err["message"] or "NotImplementedError", tb)
         if kind == "oom":
-            return LearnerOutOfMemory(f"exceeded the {self.memory_gib:g} GiB memory cap ({err['type']})", tb)
+            return LearnerOutOfMemory(
+                _("exceeded the {memory_gib:g} GiB memory cap ({type})", memory_gib=self.memory_gib, type=err["type"]),
+                tb,
+            )
         if kind == "exit":
-            return LearnerCrashed(f"your code {err['message']} instead of returning", tb)
+            return LearnerCrashed(
+                _("your code called {call} instead of returning", call=err["message"].removeprefix("called ")), tb
+            )
         if kind == "bad_output":
-            return LearnerBadOutput(f"your function returned something that is not plain data: {err['message']}", tb)
+            return LearnerBadOutput(
+                _("your function returned something that is not plain data: {message}", message=err["message"]), tb
+            )
         return LearnerRaised(err["type"], err["message"], tb)
 
     def output_tail(self, n: int = 1500, settle_s: float = 0.0) -> str:
@@ -772,7 +828,7 @@ def _skip_live_slots() -> None:
     """Sandbox slots go round-robin; skip the ones whose uid a learner not yet closed holds
     (e.g. the key point's learner while :mod:`grader.engine.misconceptions` replays its call)."""
     used = {h._sandbox.uid for h in list(_LIVE) if not h._closed}
-    for _ in range(_sandbox.SLOTS):
+    for _slot in range(_sandbox.SLOTS):
         if _sandbox.uid_for(os.getpid(), Sandbox._next_slot % _sandbox.SLOTS) not in used:
             return
         Sandbox._next_slot += 1

@@ -16,7 +16,7 @@ from grader.course import catalog
 from grader.course.levels import C_SHARE, Summary, level_text
 from grader.course.tex import plain
 from grader.engine.results import ExerciseResult, KeyPointResult, status_text
-from grader.i18n import N_, _
+from grader.i18n import N_, _, show
 from grader.isolation import files
 
 _STYLE = {"passed": "green", "not_verifiable": "yellow", "not_available": "dim", "not_graded": "dim"}
@@ -55,15 +55,15 @@ def feedback(
     value and with it the hint: a hint, or a named mistake ("gives (1,) instead of (0,)"), can
     state it. ``label``: how the key point is named on the ``checks:`` line (default its claim).
     ``whole_exercise``: statuses about the answer as a whole, shown without a drawn input."""
-    lines = [f"{status_text(kp.status)}: {kp.message}".rstrip(": ")]
+    lines = [f"{status_text(kp.status)}: {show(kp.message)}".rstrip(": ")]
     if reveal_expected and kp.expected is not None:
-        lines.append(tag(N_("expected:")) + str(kp.expected))
+        lines.append(tag(N_("expected:")) + show(kp.expected))
     if kp.got is not None:
-        lines.append(tag(N_("got:")) + str(kp.got))
+        lines.append(tag(N_("got:")) + show(kp.got))
     if reveal_expected and kp.hint:
-        lines.append(tag(N_("hint:")) + kp.hint)
+        lines.append(tag(N_("hint:")) + show(kp.hint))
     if kp.example and kp.status not in whole_exercise:
-        lines.append(kp.example.strip())
+        lines.append(show(kp.example).strip())
     if kp.traceback:
         lines.append(kp.traceback.rstrip())
     try:
@@ -243,7 +243,7 @@ def print_report(
         if len({k.status for k in bad}) == 1 and bad[0].status in WHOLE_EXERCISE and len(bad) == len(res.key_points):
             failures.append(
                 f"[bold]{escape(ex.id)}[/] {escape(status_text(bad[0].status))}: "
-                f"{escape(str(bad[0].message))}\n  {reread}"
+                f"{escape(show(bad[0].message))}\n  {reread}"
             )
             continue
         for k in bad:
@@ -354,7 +354,7 @@ def gradescope_json(
                 ex_id: {
                     "status": r.status,
                     "duration_s": r.duration_s,
-                    "note": r.note,
+                    "note": show(r.note),
                     "graded_now": graded_now(r),
                     "similarity": r.similarity,
                 }

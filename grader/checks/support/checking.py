@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from grader.i18n import _
 from grader.isolation.learner import LearnerRaised
 
 
@@ -61,7 +62,7 @@ def _both_numbers(a: Any, b: Any) -> bool:
 def as_shape(value: Any, what: str) -> tuple[int, ...]:
     """Validate a shape: a tuple (or list) of non-negative plain ints; returns a tuple."""
     if type(value) not in (tuple, list) or not all(type(d) is int and d >= 0 for d in value):
-        fail(f"{what} must be a tuple of non-negative ints", "tuple[int, ...]", value)
+        fail(_("{what} must be a tuple of non-negative ints", what=what), "tuple[int, ...]", value)
     return tuple(value)
 
 
@@ -70,9 +71,9 @@ def as_number(value: Any, what: str) -> float:
     if isinstance(value, np.generic) and np.issubdtype(value.dtype, np.number):
         value = value.item()
     if type(value) not in (int, float) or isinstance(value, bool):
-        fail(f"{what} must be a number", "int or float", f"{type(value).__name__}: {_short(value)}")
+        fail(_("{what} must be a number", what=what), _("int or float"), f"{type(value).__name__}: {_short(value)}")
     if not math.isfinite(value):
-        fail(f"{what} must be finite", "a finite number", value)
+        fail(_("{what} must be finite", what=what), _("a finite number"), value)
     return float(value)
 
 
@@ -80,13 +81,13 @@ def as_int(value: Any, what: str) -> int:
     if isinstance(value, np.integer):
         value = int(value)
     if type(value) is not int:
-        fail(f"{what} must be an int", "int", f"{type(value).__name__}: {_short(value)}")
+        fail(_("{what} must be an int", what=what), "int", f"{type(value).__name__}: {_short(value)}")
     return value
 
 
 def as_str(value: Any, what: str) -> str:
     if type(value) is not str:
-        fail(f"{what} must be a string", "str", f"{type(value).__name__}: {_short(value)}")
+        fail(_("{what} must be a string", what=what), "str", f"{type(value).__name__}: {_short(value)}")
     return value
 
 
@@ -97,14 +98,19 @@ def as_tensor(value: Any, what: str, shape: tuple[int, ...] | None = None, dtype
     if isinstance(value, np.ndarray):
         value = torch.from_numpy(value)
     if not isinstance(value, torch.Tensor):
-        fail(f"{what} must be a tensor", "torch.Tensor", type(value).__name__, hint)
+        fail(_("{what} must be a tensor", what=what), "torch.Tensor", type(value).__name__, hint)
     if shape is not None and tuple(value.shape) != tuple(shape):
-        fail(f"{what} has the wrong shape", tuple(shape), tuple(value.shape), hint)
+        fail(_("{what} has the wrong shape", what=what), tuple(shape), tuple(value.shape), hint)
     if dtype is not None and value.dtype != dtype:
-        fail(f"{what} has the wrong dtype", dtype, value.dtype, hint)
+        fail(_("{what} has the wrong dtype", what=what), dtype, value.dtype, hint)
     if value.is_floating_point() and not torch.isfinite(value).all():
         bad = int((~torch.isfinite(value)).sum())
-        fail(f"{what} contains {bad} NaN/inf values", "finite values", f"{bad} non-finite of {value.numel()}", hint)
+        fail(
+            _("{what} contains {bad} NaN/inf values", what=what, bad=bad),
+            _("finite values"),
+            _("{bad} non-finite of {numel}", bad=bad, numel=value.numel()),
+            hint,
+        )
     return value
 
 
@@ -118,9 +124,9 @@ def expect_close(got, expected, what: str, *, atol: float, rtol: float = 0.0, hi
     if not bool((err <= bound).all()):
         worst = float((err - bound).max() + bound.flatten()[torch.argmax((err - bound).flatten())])
         fail(
-            f"{what} differs from the reference",
-            f"max abs error <= {atol:g}" + (f" + {rtol:g}*|ref|" if rtol else ""),
-            f"max abs error {worst:.3g}",
+            _("{what} differs from the reference", what=what),
+            _("max abs error <= {bound}", bound=f"{atol:g}" + (f" + {rtol:g}*|ref|" if rtol else "")),
+            _("max abs error {worst:.3g}", worst=worst),
             hint,
         )
 
@@ -132,9 +138,9 @@ def expect_raises(type_name: str, what: str):
         yield
     except LearnerRaised as exc:
         if exc.type_name != type_name:
-            fail(what, f"{type_name} raised", f"{exc.type_name}: {exc.raw_message}")
+            fail(what, _("{type} raised", type=type_name), f"{exc.type_name}: {exc.raw_message}")
         return
-    fail(what, f"{type_name} raised", "returned normally")
+    fail(what, _("{type} raised", type=type_name), _("returned normally"))
 
 
 CHILD_CPU_S = 0.05  # CPU time of waited-for children a measured call may cost (none is started)
@@ -145,9 +151,14 @@ def expect_own_process(watch: dict, what: str) -> None:
     work there: ``watch`` from ``Learner.watched`` names the other processes seen during it."""
     if watch["pids"] or watch["children_cpu_s"] > CHILD_CPU_S:
         fail(
-            f"{what} must do its work in your own process: the peak memory measured is that process's",
-            "no other process (child, or one of your session)",
-            f"{len(watch['pids'])} other process(es) seen (peak resident {watch['peak_hwm'] / 2**20:.1f} MB), "
-            f"{watch['children_cpu_s']:.2f} s of child-process CPU time",
-            hint="stream in the function itself; a child interpreter's memory is not yours to hide",
+            _("{what} must do its work in your own process: the peak memory measured is that process's", what=what),
+            _("no other process (child, or one of your session)"),
+            _(
+                "{pids} other process(es) seen (peak resident {value:.1f} MB), "
+                "{children_cpu_s:.2f} s of child-process CPU time",
+                pids=len(watch["pids"]),
+                value=watch["peak_hwm"] / 2**20,
+                children_cpu_s=watch["children_cpu_s"],
+            ),
+            hint=_("stream in the function itself; a child interpreter's memory is not yours to hide"),
         )

@@ -28,6 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader import i18n
+from grader.i18n import _
+
 
 @dataclass(frozen=True)
 class Raised:
@@ -47,7 +50,7 @@ class Mistake:
     where: str = field(default="", compare=False)  # the declaring check module, for messages
 
     def sentence(self) -> str:
-        return f"your result: {self.en} — 你的结果：{self.zh}"
+        return _("your result: {mistake}", mistake=i18n.either(en=self.en, zh=self.zh))
 
 
 DECLARED: list[Mistake] = []

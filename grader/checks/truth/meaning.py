@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from grader.checks.support.checking import as_str, fail
 from grader.course import same_words
+from grader.i18n import _
 
 STATE_PARTS = ("weights", "grads", "master", "adam_m", "adam_v")  # per trainable parameter
 FROZEN = "frozen_weights"
@@ -320,18 +321,31 @@ def by_meaning(got, matcher: Callable[[str], str | None], wanted: tuple[str, ...
     Fails when ``got`` is not a dict, when a key means none of ``wanted``, when two keys mean the
     same item, or when items are missing (the list of items is only ever the expected value)."""
     if type(got) is not dict:
-        fail(f"{what} must be a dict {{name: value}}", "a dict", type(got).__name__)
+        fail(_("{what} must be a dict {{name: value}}", what=what), _("a dict"), type(got).__name__)
     values: dict = {}
     names: dict = {}
     for name, value in got.items():
-        name = as_str(name, f"a key of {what}")
+        name = as_str(name, _("a key of {what}", what=what))
         item = matcher(name)
         if item not in wanted:
-            fail(f"{what}: the key {name!r} does not name one of the items asked for", sorted(wanted), sorted(got))
+            fail(
+                _("{what}: the key {name} does not name one of the items asked for", what=what, name=repr(name)),
+                sorted(wanted),
+                sorted(got),
+            )
         if item in values:
-            fail(f"{what}: the keys {names[item]!r} and {name!r} name the same item", sorted(wanted), sorted(got))
+            fail(
+                _(
+                    "{what}: the keys {names} and {name} name the same item",
+                    what=what,
+                    names=repr(names[item]),
+                    name=repr(name),
+                ),
+                sorted(wanted),
+                sorted(got),
+            )
         values[item], names[item] = value, name
     missing = [item for item in wanted if item not in values]
     if missing:
-        fail(f"{what}: some items are missing", sorted(wanted), sorted(got))
+        fail(_("{what}: some items are missing", what=what), sorted(wanted), sorted(got))
     return values, names

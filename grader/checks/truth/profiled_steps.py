@@ -12,6 +12,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from grader.i18n import _
+
 LABELS = ("input-bound", "compute-bound", "overhead-bound")
 MARKERS = ("mm", "attention")  # GEMM and attention ops, as the stub defines them
 
@@ -58,7 +60,7 @@ class Reshuffler(nn.Module):
 
     def forward(self, x):
         x = self.emb(x)
-        for _ in range(6):
+        for _layer in range(6):
             x = x.transpose(0, 1).contiguous().transpose(0, 1).contiguous() * 1.0001
             x = x.permute(2, 0, 1).contiguous().permute(1, 2, 0).contiguous()
         return self.head(x[:, :4])
@@ -165,8 +167,13 @@ def profile_step(
             if clearly(kind, idle, share, ops, frozen) or not clear:
                 return {"wall_ms": wall_ms, "ops": ops}
         raise SetupUnclear(
-            f"the {kind} setup did not show clearly on this machine "
-            f"(idle {idle:.2f}, GEMM/attention share {share:.2f}): rerun the check"
+            _(
+                "the {kind} setup did not show clearly on this machine (idle {idle:.2f}, "
+                "GEMM/attention share {share:.2f}): rerun the check",
+                kind=kind,
+                idle=idle,
+                share=share,
+            )
         )
     finally:
         torch.set_num_threads(threads)

@@ -36,6 +36,7 @@ from torch.optim import lr_scheduler
 from grader.checks.support.checking import as_number, as_tensor, fail
 from grader.drivers.p2_training_loop import SMALL
 from grader.given.char_model import build_model, encode, get_batch, make_corpus
+from grader.i18n import _
 
 V = 128  # the character model's vocabulary
 IGNORE_INDEX = torch.nn.CrossEntropyLoss().ignore_index  # -100: the labels the loss skips
@@ -50,7 +51,7 @@ def batches(data_seed: int, n: int, B: int, T: int, mask_rate: float = 0.0) -> l
     data = encode(make_corpus(20_000, seed=data_seed))
     g = torch.Generator().manual_seed(data_seed)
     out = []
-    for _ in range(n):
+    for _batch in range(n):
         x, y = get_batch(data, B, T, g)
         if mask_rate:
             y = y.clone()
@@ -117,7 +118,7 @@ def _applied_lrs(max_lr: float, min_lr: float, warmup_steps: int, total_steps: i
     phases.append(lr_scheduler.ConstantLR(optimizer, factor=min_lr / max_lr, total_iters=n_steps + 1))
     scheduler = lr_scheduler.SequentialLR(optimizer, phases, milestones)
     lrs = []
-    for _ in range(n_steps):
+    for _step in range(n_steps):
         lrs.append(optimizer.param_groups[0]["lr"])
         optimizer.step()
         scheduler.step()
@@ -171,20 +172,20 @@ def drive(
     )
     if "error" in out:
         fail(
-            "configure_optimizer / train_step return values",
-            "(optimizer, scheduler) and a dict",
+            _("configure_optimizer / train_step return values"),
+            _("(optimizer, scheduler) and a dict"),
             out["error"],
-            "see the stub's docstrings",
+            _("see the stub's docstrings"),
         )
     if len(out["steps"]) != len(batches):
-        fail("train_step calls", len(batches), len(out["steps"]))
+        fail(_("train_step calls"), len(batches), len(out["steps"]))
     for i, rec in enumerate(out["steps"]):  # counted in the learner's process: a reason to fail only
         if rec["optimizer_steps"] != 1:
             fail(
-                f"train_step call {i}: optimizer.step() calls",
+                _("train_step call {i}: optimizer.step() calls", i=i),
                 1,
                 rec["optimizer_steps"],
-                "one train_step = one optimizer.step()",
+                _("one train_step = one optimizer.step()"),
             )
     return out
 
@@ -200,18 +201,21 @@ def returned_weights(model, rec: dict, what: str, dtype=torch.float32) -> torch.
     names = [name for name, _ in model.named_parameters()]
     if not isinstance(got, dict) or list(got) != names:
         fail(
-            f"{what}: the model's parameters",
-            f"{len(names)} named parameters of grader.given.char_model's GPT",
+            _("{what}: the model's parameters", what=what),
+            _("{names} named parameters of grader.given.char_model's GPT", names=len(names)),
             f"{type(got).__name__} {list(got)[:5] if isinstance(got, dict) else ''}",
         )
     dtypes = sorted({str(getattr(v, "dtype", type(v).__name__)).removeprefix("torch.") for v in got.values()})
     if dtypes != [str(dtype).removeprefix("torch.")]:
         fail(
-            f"{what}: parameter dtypes after the step",
+            _("{what}: parameter dtypes after the step", what=what),
             [str(dtype).removeprefix("torch.")],
             dtypes,
-            "autocast leaves parameters (master weights) in fp32; do not .to(bfloat16) the model "
-            "(part 4: bf16 has 7 mantissa bits, 1 + 1e-5 == 1)",
+            _(
+                "autocast leaves parameters (master weights) in fp32; do not "
+                ".to(bfloat16) the model (part 4: bf16 has 7 mantissa bits, 1 + 1e-5 == "
+                "1)"
+            ),
         )
     return flat(
         as_tensor(got[name], f"{what}: parameter {name}", shape=tuple(p.shape), dtype=dtype)
@@ -230,11 +234,12 @@ def expect_autocast(learner, seed: int, data_seed: int) -> None:
     unit_amp, unit_fp32 = amp.grad / amp.grad.norm(), fp32.grad / fp32.grad.norm()
     apart = rel(unit_fp32, unit_amp)
     if apart < 1e-3:
-        raise AssertionError(f"check error: bf16 and fp32 gradients only {apart:.1e} apart")
+        raise AssertionError(_("check error: bf16 and fp32 gradients only {apart:.1e} apart", apart=apart))
     what = f"train_step(..., amp_dtype=torch.bfloat16), model seed {seed}, batch 2 x 16"
-    hint = (
-        "run the forward under torch.autocast(device_type=x.device.type, dtype=amp_dtype): "
-        "matmuls then run in bf16 (part 3, must-remember: autocast)"
+    hint = _(
+        "run the forward under torch.autocast(device_type=x.device.type, "
+        "dtype=amp_dtype): matmuls then run in bf16 (part 3, must-remember: "
+        "autocast)"
     )
     rec = out["steps"][0]
     move = returned_weights(model, rec, what) - amp.before  # SGD(lr=1): minus the gradient at step()
@@ -242,20 +247,34 @@ def expect_autocast(learner, seed: int, data_seed: int) -> None:
     if not math.isclose(got, amp.loss, rel_tol=0, abs_tol=1e-5):
         fail(
             f"{what}: loss",
-            f"{amp.loss:.6f} (the same forward under autocast(bf16), computed here; fp32 gives {fp32.loss:.6f})",
+            _(
+                "{loss:.6f} (the same forward under autocast(bf16), computed here; fp32 gives {loss2:.6f})",
+                loss=amp.loss,
+                loss2=fp32.loss,
+            ),
             f"{got:.6f}" + (" (the fp32 loss)" if math.isclose(got, fp32.loss, rel_tol=0, abs_tol=1e-6) else ""),
             hint,
         )
     if not move.norm() > 0:
-        fail(f"{what}: parameters updated", "the step changes the weights", "no parameter changed")
+        fail(_("{what}: parameters updated", what=what), _("the step changes the weights"), _("no parameter changed"))
     err = rel(move / move.norm(), -unit_amp)
     if err > 1e-4:
         fail(
-            f"{what}: direction of the step (the gradient at optimizer.step(), read from the weights "
-            "after a step of SGD(lr=1))",
-            f"the gradient of the autocast(bf16) forward (relative error "
-            f"<= 1e-4; the fp32 gradient is {apart:.1e} away)",
-            f"relative error {err:.1e} (vs the fp32 gradient: {rel(move / move.norm(), -unit_fp32):.1e})",
+            _(
+                "{what}: direction of the step (the gradient at optimizer.step(), read "
+                "from the weights after a step of SGD(lr=1))",
+                what=what,
+            ),
+            _(
+                "the gradient of the autocast(bf16) forward (relative error <= 1e-4; the "
+                "fp32 gradient is {apart:.1e} away)",
+                apart=apart,
+            ),
+            _(
+                "relative error {err:.1e} (vs the fp32 gradient: {rel:.1e})",
+                err=err,
+                rel=rel(move / move.norm(), -unit_fp32),
+            ),
             hint,
         )
 
@@ -271,20 +290,33 @@ def expect_float_logits_ignore_index(learner, seed: int, data_seed: int) -> None
             logits = model(x)
         expected = reference_ce(logits, y)
         n_ignored = int((y == IGNORE_INDEX).sum())
-        what = f"mixed-precision step {i}: the loss with {n_ignored} of {y.numel()} targets ignored"
+        what = _(
+            "mixed-precision step {i}: the loss with {n_ignored} of {numel} targets ignored",
+            i=i,
+            n_ignored=n_ignored,
+            numel=y.numel(),
+        )
         got = returned_loss(rec, what)
         if not math.isclose(got, expected, rel_tol=0, abs_tol=1e-5):
             with torch.no_grad():
                 fp32 = math.isclose(got, reference_ce(model(x), y), rel_tol=0, abs_tol=1e-6)
             fail(
                 what,
-                f"{expected:.6f}: the cross-entropy of the initial model's autocast(bf16) logits, taken in "
-                f"fp32 over the labelled positions (model seed {seed}, computed here)",
-                f"{got:.6f}" + (" (the same loss of an fp32 forward)" if fp32 else ""),
-                "run the forward under autocast when amp_dtype is given (see amp_step)"
+                _(
+                    "{expected:.6f}: the cross-entropy of the initial model's autocast(bf16) "
+                    "logits, taken in fp32 over the labelled positions (model seed {seed}, "
+                    "computed here)",
+                    expected=expected,
+                    seed=seed,
+                ),
+                f"{got:.6f}" + (_(" (the same loss of an fp32 forward)") if fp32 else ""),
+                _("run the forward under autocast when amp_dtype is given (see amp_step)")
                 if fp32
-                else "cast the logits to fp32 (.float()) before cross_entropy: a bf16 softmax keeps ~3 "
-                "digits; and average over the labelled positions only (part 3, must-remember)",
+                else _(
+                    "cast the logits to fp32 (.float()) before cross_entropy: a bf16 softmax "
+                    "keeps ~3 digits; and average over the labelled positions only (part 3, "
+                    "must-remember)"
+                ),
             )
 
 
@@ -301,37 +333,42 @@ def _expect_clipped_step(learner, seed, data_seed, amp_dtype, B, T) -> None:
     y = torch.full_like(y, int(y[0, 0]))  # one target everywhere: a large first gradient
     model = build_model(seed)
     ref = reference_step(model, (x, y), amp_dtype)
-    assert ref.norm > 1.5, f"check error: crafted batch gives grad norm {ref.norm}"
+    assert ref.norm > 1.5, _("check error: crafted batch gives grad norm {norm}", norm=ref.norm)
     out = drive(learner, seed=seed, batches=[(x, y)], optimizer="unit_sgd", return_params=True, amp_dtype=amp_dtype)
     rec = out["steps"][0]
     path = "fp32" if amp_dtype is None else "amp_dtype=bfloat16"
-    what = f"{path}: total gradient norm when optimizer.step() runs (raw norm {ref.norm:.3f})"
+    what = _("{path}: total gradient norm when optimizer.step() runs (raw norm {norm:.3f})", path=path, norm=ref.norm)
     move = returned_weights(model, rec, what) - ref.before  # SGD(lr=1): minus the gradient at step()
     if not math.isclose(float(move.norm()), 1.0, rel_tol=1e-3):
         fail(
-            what + ", read from the weights after a step of SGD(lr=1)",
-            "1.0 (clipped to max_norm=1.0)",
+            what + _(", read from the weights after a step of SGD(lr=1)"),
+            _("1.0 (clipped to max_norm=1.0)"),
             f"{float(move.norm()):.4f}",
-            "call torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0) after "
-            "backward() and before optimizer.step(), on the true gradients (bf16 needs no GradScaler; with "
-            "one, unscale_ before clipping) (part 3, must-remember)",
+            _(
+                "call torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0) after "
+                "backward() and before optimizer.step(), on the true gradients (bf16 "
+                "needs no GradScaler; with one, unscale_ before clipping) (part 3, "
+                "must-remember)"
+            ),
         )
     err = rel(move, -ref.grad)
     if err > 1e-4:
         fail(
-            f"{path}: the gradient at optimizer.step() (read from the weights after a step of SGD(lr=1))",
-            "the clipped gradient of this batch's loss, computed here (relative error <= 1e-4)",
-            f"relative error {err:.1e}",
-            "clip the gradient of THIS step's loss: forward, loss, backward(), "
-            "clip_grad_norm_, optimizer.step() (part 3)",
+            _("{path}: the gradient at optimizer.step() (read from the weights after a step of SGD(lr=1))", path=path),
+            _("the clipped gradient of this batch's loss, computed here (relative error <= 1e-4)"),
+            _("relative error {err:.1e}", err=err),
+            _(
+                "clip the gradient of THIS step's loss: forward, loss, backward(), "
+                "clip_grad_norm_, optimizer.step() (part 3)"
+            ),
         )
     reported = as_number(rec["grad_norm"], f"{path}: train_step(...)['grad_norm']")
     if not math.isclose(reported, ref.norm, rel_tol=1e-3):
         fail(
             f"{path}: train_step(...)['grad_norm']",
-            f"{ref.norm:.4f} (the norm before clipping)",
+            _("{norm:.4f} (the norm before clipping)", norm=ref.norm),
             f"{reported:.4f}",
-            "report what clip_grad_norm_ returns: the total norm before clipping",
+            _("report what clip_grad_norm_ returns: the total norm before clipping"),
         )
 
 
@@ -346,8 +383,11 @@ def expect_schedule(learner, sched: dict, steps) -> None:
                 what,
                 expected,
                 got,
-                "linear warmup max_lr*(step+1)/warmup_steps, then cosine from max_lr to min_lr over "
-                "[warmup_steps, total_steps], min_lr after (part 3: warmup 50 steps to 3e-4, cosine to 3e-5)",
+                _(
+                    "linear warmup max_lr*(step+1)/warmup_steps, then cosine from max_lr to "
+                    "min_lr over [warmup_steps, total_steps], min_lr after (part 3: warmup "
+                    "50 steps to 3e-4, cosine to 3e-5)"
+                ),
             )
 
 
@@ -398,30 +438,35 @@ def expect_loop_follows_schedule(learner, seed: int = 1, amp_dtype=None) -> None
     sched = {key: SHORT[key] for key in SCHEDULE_KEYS}
     for k, rec in enumerate(out["steps"]):
         expected = scheduled_lr(k, **sched)
-        what = (
-            f"learning rate of optimizer.step() in train_step call {k} ({sched}"
-            f"{', amp_dtype=bfloat16' if amp_dtype is not None else ''})"
+        what = _(
+            "learning rate of optimizer.step() in train_step call {k} ({sched}{value})",
+            k=k,
+            sched=sched,
+            value=", amp_dtype=bfloat16" if amp_dtype is not None else "",
         )
         move = returned_weights(model, rec, what) - before
         if min(rel(move, -expected * u), rel(move, -expected * u_raw)) > 1e-3:
             seen = float(-(move @ u) / (u @ u))
-            hint = (
-                "configure_optimizer's scheduler must follow lr_at, and train_step must call "
-                "scheduler.step() after optimizer.step(): the first step uses lr_at(0); the optimizer is "
-                f"AdamW(lr=max_lr, betas=(0.9, 0.95), weight_decay={SHORT['weight_decay']}) (part 3)"
+            hint = _(
+                "configure_optimizer's scheduler must follow lr_at, and train_step must "
+                "call scheduler.step() after optimizer.step(): the first step uses "
+                "lr_at(0); the optimizer is AdamW(lr=max_lr, betas=(0.9, 0.95), "
+                "weight_decay={weight_decay}) (part 3)",
+                weight_decay=SHORT["weight_decay"],
             )
             if seen and abs(seen - expected) <= 0.01 * expected:
-                hint = (
-                    "the learning rate is right, but the step's direction is not AdamW's first step on this "
-                    "batch's gradient: check the optimizer (AdamW, betas=(0.9, 0.95), weight_decay) and "
-                    "that the step uses this batch's gradient"
+                hint = _(
+                    "the learning rate is right, but the step's direction is not AdamW's "
+                    "first step on this batch's gradient: check the optimizer (AdamW, "
+                    "betas=(0.9, 0.95), weight_decay) and that the step uses this batch's "
+                    "gradient"
                 )
             fail(
                 what,
                 expected,
-                f"{seen:.6g} (read from how far AdamW moved the weights)"
+                _("{seen:.6g} (read from how far AdamW moved the weights)", seen=seen)
                 if seen
-                else "the step did not move the weights",
+                else _("the step did not move the weights"),
                 hint,
             )
 
@@ -450,9 +495,11 @@ def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
         torch.nn.utils.vector_to_parameters(before, model.parameters())
         model.zero_grad(set_to_none=True)
         ref = reference_step(model, batch, amp_dtype)
-        what = (
-            f"{path}, train_step call {i} with SGD(lr=1): the direction of the weights' move (minus the "
-            "gradient at optimizer.step())"
+        what = _(
+            "{path}, train_step call {i} with SGD(lr=1): the direction of the "
+            "weights' move (minus the gradient at optimizer.step())",
+            path=path,
+            i=i,
         )
         after = returned_weights(model, rec, what)
         move = after - before
@@ -460,40 +507,46 @@ def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
         if err > 1e-4:
             if not move.norm() > 0:
                 got, hint = (
-                    "no parameter moved: the step found no gradient",
+                    _("no parameter moved: the step found no gradient"),
                     (
-                        "zero_grad belongs after optimizer.step() (or before backward), never between "
-                        "backward() and step(): the step then sees no gradient (part 3, §Autograd)"
+                        _(
+                            "zero_grad belongs after optimizer.step() (or before backward), never "
+                            "between backward() and step(): the step then sees no gradient (part 3, "
+                            "§Autograd)"
+                        )
                     ),
                 )
             else:
-                got, hint = f"relative error {err:.1e}", "forward, loss, backward(), clip, step(), zero_grad()"
+                got, hint = f"relative error {err:.1e}", _("forward, loss, backward(), clip, step(), zero_grad()")
                 if kept is not None and rel(move / move.norm(), -(kept + ref.raw) / (kept + ref.raw).norm()) < 1e-3:
                     got, hint = (
-                        "the previous step's gradient added to this one's",
-                        "backward() accumulates "
-                        "into .grad: every step must clear the gradients, optimizer.zero_grad("
-                        "set_to_none=True) after the step, on every path of train_step (fp32 and "
-                        "autocast) (part 3, must-remember)",
+                        _("the previous step's gradient added to this one's"),
+                        _(
+                            "backward() accumulates into .grad: every step must clear the gradients, "
+                            "optimizer.zero_grad(set_to_none=True) after the step, on every path of "
+                            "train_step (fp32 and autocast) (part 3, must-remember)"
+                        ),
                     )
-            fail(what, "this step's gradient, computed here (relative error <= 1e-4)", got, hint)
+            fail(what, _("this step's gradient, computed here (relative error <= 1e-4)"), got, hint)
         # every value train_step returns, on every call (not only the first)
         loss = returned_loss(rec, f"{path}, train_step call {i}")
         if not math.isclose(loss, ref.loss, rel_tol=0, abs_tol=1e-4):
             fail(
-                f"{path}, train_step call {i}: the returned loss",
-                f"{ref.loss:.5f} (this step's loss, before its update, computed here)",
+                _("{path}, train_step call {i}: the returned loss", path=path, i=i),
+                _("{loss:.5f} (this step's loss, before its update, computed here)", loss=ref.loss),
                 f"{loss:.5f}",
-                "return loss.item() of THIS step (not a running "
-                "mean, not the previous step's, not recomputed after optimizer.step())",
+                _(
+                    "return loss.item() of THIS step (not a running mean, not the previous "
+                    "step's, not recomputed after optimizer.step())"
+                ),
             )
-        norm = as_number(rec["grad_norm"], f"{path}, train_step call {i}: ['grad_norm']")
+        norm = as_number(rec["grad_norm"], _("{path}, train_step call {i}: ['grad_norm']", path=path, i=i))
         if not math.isclose(norm, ref.norm, rel_tol=1e-3):
             fail(
-                f"{path}, train_step call {i}: the returned grad_norm",
-                f"{ref.norm:.4f} (this step's total norm before clipping)",
+                _("{path}, train_step call {i}: the returned grad_norm", path=path, i=i),
+                _("{norm:.4f} (this step's total norm before clipping)", norm=ref.norm),
                 f"{norm:.4f}",
-                "report what clip_grad_norm_ returns on this step",
+                _("report what clip_grad_norm_ returns on this step"),
             )
         moves.append(move)
         kept, before = -move, after
@@ -504,22 +557,29 @@ def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
     for i, (rec, move) in enumerate(zip(out["steps"], moves, strict=True)):
         if not rec["grads_held_after"]:
             continue
-        what = f"{path}, train_step call {i}: .grad of every parameter after train_step returns"
+        what = _("{path}, train_step call {i}: .grad of every parameter after train_step returns", path=path, i=i)
         grads = rec.get("grads")
         held = None
         if rec["grads_held_after"] == out["n_params"] and isinstance(grads, dict) and list(grads) == names:
             held = flat(
-                as_tensor(grads[name], f"{what}: .grad of {name}", shape=tuple(p.shape))
+                as_tensor(grads[name], _("{what}: .grad of {name}", what=what, name=name), shape=tuple(p.shape))
                 for name, p in model.named_parameters()
             )
         if held is None or not held.norm() > 0 or rel(held, -move) > 1e-3:
             fail(
                 what,
-                "None for every parameter, or exactly the gradient this step applied",
-                f"{rec['grads_held_after']} of {out['n_params']} hold a tensor "
-                f"({rec['grads_nonzero_after']} of them non-zero)"
-                + ("" if held is None or not held.norm() > 0 else ", not this step's gradient"),
-                "zero_grad(set_to_none=True) after the step (or before the next backward) frees the gradients; "
-                "set_to_none=False leaves tensors of zeros, a memory write per step; backward() accumulates, "
-                "so every step must clear them (part 3, must-remember)",
+                _("None for every parameter, or exactly the gradient this step applied"),
+                _(
+                    "{grads_held_after} of {n_params} hold a tensor ({grads_nonzero_after} of them non-zero)",
+                    grads_held_after=rec["grads_held_after"],
+                    n_params=out["n_params"],
+                    grads_nonzero_after=rec["grads_nonzero_after"],
+                )
+                + ("" if held is None or not held.norm() > 0 else _(", not this step's gradient")),
+                _(
+                    "zero_grad(set_to_none=True) after the step (or before the next "
+                    "backward) frees the gradients; set_to_none=False leaves tensors of "
+                    "zeros, a memory write per step; backward() accumulates, so every step "
+                    "must clear them (part 3, must-remember)"
+                ),
             )

@@ -11,6 +11,7 @@ from functools import lru_cache
 import torch
 
 from grader.given.tiny_models import build_llama
+from grader.i18n import _
 
 PARTS = ("frozen_weights", "weights", "grads", "master", "adam_m", "adam_v")
 
@@ -51,14 +52,14 @@ def real_state(config_items: tuple, r: int | None, targets, seed: int = 0) -> di
         m.grad = None
     states = [opt.state[m] for m in masters]
     if any(set(s) != {"step", "exp_avg", "exp_avg_sq"} for s in states):
-        raise RuntimeError(f"AdamW's state changed keys: {set(states[0])}")
+        raise RuntimeError(_("AdamW's state changed keys: {set}", set=set(states[0])))
     return _account(frozen, trainable, masters, states)
 
 
 def _account(frozen, trainable, masters, states) -> dict:
     """Bytes of each part of the training state after one step, read off the real tensors."""
     if any(p.grad is not None for p in frozen) or any(p.grad is None for p in trainable):
-        raise RuntimeError("the setup is wrong: frozen parameters got gradients or trainable ones none")
+        raise RuntimeError(_("the setup is wrong: frozen parameters got gradients or trainable ones none"))
     return {
         "n_frozen": sum(p.numel() for p in frozen),
         "n_trainable": sum(p.numel() for p in trainable),
