@@ -316,13 +316,48 @@ def pytest_configure(config):
     for ex_id in catalog.BY_ID:
         config.addinivalue_line("markers", f"{ex_id}: a test bound to exercise {ex_id}")
     runner.warm_up(heavy=True)  # hundreds of check processes: preload torch & co. once
-    config._mutation_tally = {"killed": 0, "total": 0, "survivors": []}
+
+
+# Measures over many tests, which xdist runs in different processes: each test records its outcome
+# (record_property), and the process that reports (the xdist controller, or the only one) sums them.
+MUTANT_KILLED = "mutant_killed"  # (exercise/mutant, killed?): tests/test_check_validity.py
+MEASURES: dict[str, list] = {}
+MEASURE_FAILURES: list[str] = []
+
+
+@pytest.fixture
+def measure(request):
+    """``measure(name, value)``: this test's outcome for a measure over many (MEASURES), in the report's
+    user_properties, which xdist sends to the controller (record_property warns under junit xunit2)."""
+    return lambda name, value: request.node.user_properties.append((name, value))
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call":
+        for name, value in report.user_properties:
+            MEASURES.setdefault(name, []).append(value)
+
+
+def pytest_sessionfinish(session):
+    from tests.test_naming import NAMED_PROPERTY, named_share_failure
+
+    if xdist_worker(session.config):
+        return
+    failure = named_share_failure(MEASURES.get(NAMED_PROPERTY, []))
+    if failure:
+        MEASURE_FAILURES.append(failure)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    tally = config._mutation_tally
-    if tally["total"]:
-        score = tally["killed"] / tally["total"]
-        terminalreporter.write_sep("=", f"mutation score: {tally['killed']}/{tally['total']} killed ({score:.0%})")
-        for s in tally["survivors"]:
-            terminalreporter.write_line(f"  survived: {s}")
+    outcomes = MEASURES.get(MUTANT_KILLED, [])
+    if outcomes:
+        killed = sum(k for _, k in outcomes)
+        terminalreporter.write_sep(
+            "=", f"mutation score: {killed}/{len(outcomes)} killed ({killed / len(outcomes):.0%})"
+        )
+        for name, k in outcomes:
+            if not k:
+                terminalreporter.write_line(f"  survived: {name}")
+    for failure in MEASURE_FAILURES:
+        terminalreporter.write_sep("=", f"FAILED (over many tests) {failure}", red=True)

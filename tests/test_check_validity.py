@@ -16,7 +16,7 @@ import pytest
 
 from grader.course import catalog
 from grader.course.catalog import ROOT
-from tests.conftest import all_mutants, all_variants, killed_by as _killed_by, mutants_of
+from tests.conftest import MUTANT_KILLED, all_mutants, all_variants, killed_by as _killed_by, mutants_of
 
 AVAILABLE = catalog.available()
 ids = [ex.id for ex in AVAILABLE]
@@ -42,7 +42,7 @@ def test_stub_passes_no_key_point(graded, stub_of):
 
 
 @pytest.mark.parametrize("mutant", all_mutants(), ids=[f"{ex.id}-{p.stem}" for ex, p in all_mutants()])
-def test_mutant_is_killed(graded, mutant, request):
+def test_mutant_is_killed(graded, mutant, measure):
     ex, path = mutant
     expected = _killed_by(path)
     assert expected, f"{path} must name the key points that kill it in KILLED_BY"
@@ -52,12 +52,7 @@ def test_mutant_is_killed(graded, mutant, request):
     if res.key_points and all(k.status == "not_verifiable" for k in res.key_points):
         pytest.skip(f"{ex.id}/{path.stem}: not verifiable on this machine now ({res.key_points[0].message})")
     failed = {k.key_point for k in res.key_points if not k.passed and k.status != "not_verifiable"}
-    tally = request.config._mutation_tally
-    tally["total"] += 1
-    if failed:
-        tally["killed"] += 1
-    else:
-        tally["survivors"].append(f"{ex.id}/{path.stem}")
+    measure(MUTANT_KILLED, (f"{ex.id}/{path.stem}", bool(failed)))  # the session's mutation score
     assert failed, f"mutant {ex.id}/{path.stem} survived every key point"
     assert not any(k.status == "check_error" for k in res.key_points), _explain(res)
     missing = set(expected) - failed

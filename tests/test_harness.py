@@ -120,3 +120,20 @@ def test_the_lock_pins_every_dependency_and_torch_cpu():
             name, version = pin.split("==")
             assert lock.get(name.lower()) in (version, f"{version}+cpu"), pin
     assert lock["torch"] == "2.13.0+cpu" and not any(k.startswith("nvidia") for k in lock)
+
+
+def test_treetime_counts_the_cpu_of_an_orphan():
+    """scripts/treetime.py (make bench's make-test row): a process whose parent never waits for it
+    (a fork server's children) still counts; ``time`` would report ~0 s for this command."""
+    import subprocess
+    import sys
+
+    burn = f"{sys.executable} -c 'import time; t = time.process_time() + 0.5\nwhile time.process_time() < t: pass' &"
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "treetime.py"), "sh", "-c", burn],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    user, system = (float(out.stderr.split(f"{k} ")[1].split(" s")[0]) for k in ("user", "sys"))
+    assert user + system >= 0.4, out.stderr
