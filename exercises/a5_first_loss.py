@@ -67,8 +67,8 @@ def is_suspicious(first_loss: float, vocab_size: int) -> bool:
         vocab_size: V，int，>= 2。
 
     返回：
-        一个普通的 bool：这个 loss 应当让你检查初始化时为 True，是刚初始化的模型该给的值时为
-        False。评分器只问明显属于其中一种的情形（以及课程的这道题）。
+        一个普通的 bool：这个 loss 说明初始化有问题时为 True，不说明时为 False（不管它还可能说明
+        别的什么）。评分器只问明显属于其中一种的情形（以及课程的这道题）。
 
     出处：第三篇 · 必记；第七篇 · A. 判断与计算（第 5 题）。
 
@@ -82,9 +82,9 @@ def is_suspicious(first_loss: float, vocab_size: int) -> bool:
         vocab_size: V, an int >= 2.
 
     Returns:
-        A plain bool: True when the loss should make you check the initialisation, False when
-        it is what a freshly initialised model gives. The grader asks only cases that are clearly
-        one or the other (and the course's question).
+        A plain bool: True when the loss is a sign that the initialisation is wrong, False when it
+        is not (whatever else it may be a sign of). The grader asks only cases that are clearly one
+        or the other (and the course's question).
 
     Source: 第三篇 · 必记 / part 3, must-remember; 第七篇 · A. 判断与计算 / part 7, §五.A q5.
     """
