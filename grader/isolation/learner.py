@@ -282,6 +282,7 @@ class Learner:
         visible_reference: bool | None = None,
         forbidden: dict | None = None,
         text_locale: str | None = None,
+        require_wall: bool | None = None,
     ):
         self.module_name = module_name
         self.module_file = Path(os.path.abspath(module_file))
@@ -312,7 +313,9 @@ class Learner:
             inputs=Path(inputs) if inputs else None,
             reference_visible=visible,
             hidden=hidden,
+            require_wall=_sandbox.wall_required() if require_wall is None else require_wall,
         )
+        self.isolation = ""  # the level its process measured in its own setup (sandbox.LEVELS)
         self._src = self._make_box()
         _LIVE.add(self)
 
@@ -370,7 +373,7 @@ class Learner:
             env.update(non_utf8_env(self.text_locale))
         if self.forbidden:
             env[watch.ENV] = json.dumps(self.forbidden)
-        sandbox = self._sandbox.params()  # the view, computed here: the child only mounts it
+        sandbox = {**self._sandbox.params(), "report_fd": ans_w}  # the view, computed here: the child only mounts it
         try:
             if self.zygote is not None:  # forked from a process that has imported torch already
                 self._proc = zygote.spawn(
@@ -412,12 +415,30 @@ class Learner:
         self._output = _OutputTail(out_r)
         self._requests = os.fdopen(req_w, "wb")
         self._answers = os.fdopen(ans_r, "rb")
+        self.isolation = self._setup_report()
         # Importing torch takes a while; the import gets its own, longer budget.
         hello = self._receive(self.import_timeout_s, "importing your module")
         if not hello["ok"]:
             raise self._error(hello["error"])
         if hello.get("forbidden"):
             raise self._forbidden(hello["forbidden"], f"importing {self.shown_as.name}")
+
+    def _setup_report(self) -> str:
+        """The level the process's own setup applied: its first frame, written before anything
+        of the learner's ran. A process that refused to run without the wall is the grader's
+        problem here (:class:`NoWall`), never the learner's."""
+        try:
+            report = self._receive(self.import_timeout_s, "starting your process")
+        except LearnerCrashed:
+            code = self._proc.wait(timeout=5) if self._proc is not None else None
+            if code == _sandbox.EXIT_NO_WALL:
+                raise NoWall(no_wall_message()) from None
+            raise
+        level = report.get("sandbox") if isinstance(report, dict) else None
+        if level not in _sandbox.LEVELS:
+            raise LearnerBadOutput("the learner's process did not report its sandbox")
+        _APPLIED.add(level)
+        return level
 
     def reset(self) -> None:
         """Forget a previous timeout/crash; the next call starts a fresh process if needed."""
@@ -679,6 +700,25 @@ class Learner:
 
 
 _LIVE: weakref.WeakSet[Learner] = weakref.WeakSet()
+_APPLIED: set[str] = set()  # the levels this process's learners measured in their own setup
+
+
+def applied_level() -> str:
+    """The weakest level any learner process of this check got so far ("" before the first)."""
+    return _sandbox.weakest(_APPLIED)
+
+
+class NoWall(RuntimeError):
+    """A learner's process needed a file-system wall this machine cannot give: nothing was graded."""
+
+
+def no_wall_message() -> str:
+    return (
+        f"no file-system wall here ({_sandbox.isolation_level()}): the learner's code could read the checks, "
+        "the solutions and the engine, so it is not run. Give the grader CAP_SYS_ADMIN (namespaces) or a "
+        "kernel with Landlock (5.13+), or pass --allow-unsandboxed (GRADER_ALLOW_UNSANDBOXED=1) to grade "
+        "trusted code anyway"
+    )
 
 
 def _skip_live_slots() -> None:

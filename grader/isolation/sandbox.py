@@ -22,8 +22,13 @@ no checks, no course/engine/isolation/quiz/reports/classroom code. A full work f
 
 Where the kernel refuses ``pivot_root``, the older blocklist view instead (the project
 read-only, the checks, solutions, git objects and caches covered, the shared writable folders
-read-only) and :func:`isolation_level` says so. The learner's processes together are held to
-the memory cap by :meth:`Sandbox.memory_in_use`, polled by the check (no cgroup v2 here).
+read-only). Where it refuses ``unshare`` (a container without CAP_SYS_ADMIN) or the grader is
+not root, the same allowlist through Landlock (:mod:`grader.isolation.landlock`). What was
+applied is measured in the child's own setup and written to the check first, before anything
+of the learner's runs (:data:`LEVELS`); a process that would run with no file-system wall
+where one is required (:func:`wall_required`) exits instead (:data:`EXIT_NO_WALL`). The
+learner's processes together are held to the memory cap by :meth:`Sandbox.memory_in_use`,
+polled by the check (no cgroup v2 here).
 """
 
 from __future__ import annotations
@@ -39,7 +44,8 @@ import time
 from pathlib import Path
 
 from grader import inside
-from grader.isolation import procfs
+from grader.inside import codec
+from grader.isolation import landlock, procfs
 
 ROOT = Path(__file__).resolve().parents[2]
 _CLONE_NEWNS, _CLONE_NEWNET, _CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
@@ -144,13 +150,51 @@ def _libc():
     return libc
 
 
+# What a learner's process may get, strongest first; the first four are a file-system wall.
+ALLOWLIST = "user+namespaces+allowlist"
+BLOCKLIST = "user+namespaces (blocklist: pivot_root refused here)"
+LANDLOCK = "user+landlock (allowlist: namespaces refused here)"
+LANDLOCK_ONLY = "rlimits+landlock (allowlist: not root)"
+USER_ONLY = "user id only (no file-system wall)"
+RLIMITS = "rlimits"
+LEVELS = (ALLOWLIST, BLOCKLIST, LANDLOCK, LANDLOCK_ONLY, USER_ONLY, RLIMITS)
+WALLS = LEVELS[:4]
+EXIT_NO_WALL = 72  # the learner's process exits with it rather than run without the wall required
+ALLOW_UNSANDBOXED = "GRADER_ALLOW_UNSANDBOXED"  # "1": grade without a file-system wall (--allow-unsandboxed)
+UNTRUSTED = "GRADER_UNTRUSTED"  # "1": grading others' work (batch, job, gradescope): a wall is required
+
+
+def wall_required() -> bool:
+    """Whether grading refuses to run a learner's process with no file-system wall: as root (how
+    others' work is graded: a container, CI, the course machine) or in a mode that grades others'
+    work, unless told otherwise. A learner grading their own code as themselves, on their own
+    machine, is not refused (they own every file the wall would keep from them)."""
+    if os.environ.get(ALLOW_UNSANDBOXED) == "1":
+        return False
+    return os.geteuid() == 0 or os.environ.get(UNTRUSTED) == "1"
+
+
+def weakest(levels) -> str:
+    """The weakest of the levels a run's learner processes got ("" for none)."""
+    found = [lvl for lvl in levels if lvl in LEVELS]
+    return max(found, key=LEVELS.index) if found else ""
+
+
 @functools.cache
 def isolation_level() -> str:
-    if os.geteuid() != 0:
-        return "rlimits"
-    if not _can_pivot():
-        return "user+namespaces (blocklist: pivot_root refused here)"
-    return "user+namespaces+allowlist"
+    """The level a learner's process will get here, probed (each process measures its own)."""
+    if os.geteuid() == 0 and _can_unshare():
+        return ALLOWLIST if _can_pivot() else BLOCKLIST
+    if landlock.abi() >= 1:
+        return LANDLOCK if os.geteuid() == 0 else LANDLOCK_ONLY
+    return USER_ONLY if os.geteuid() == 0 else RLIMITS
+
+
+def _can_unshare() -> bool:
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - one syscall, then exit
+        os._exit(0 if _libc().unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC) == 0 else 1)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
 
 
 def _can_pivot() -> bool:
@@ -192,8 +236,10 @@ class Sandbox:
         inputs: Path | None = None,
         reference_visible: bool = False,
         hidden: list[Path] = (),
+        require_wall: bool = False,
     ):
         self.memory_bytes = memory_bytes
+        self.require_wall = require_wall
         self.privileged = os.geteuid() == 0
         # Each learner process of a check gets its own uid, so sweeping one spares the others.
         slot, Sandbox._next_slot = Sandbox._next_slot % SLOTS, Sandbox._next_slot + 1
@@ -251,9 +297,11 @@ class Sandbox:
             "privileged": self.privileged,
             "uid": self.uid,
             "box": str(self.box or ""),
-            "view": self.view() if self.privileged else [],
+            "view": self.view(),
             "blocklist": [str(p) for p in self._blocklist_hidden()] if self.privileged else [],
             "syscall_filter": self.privileged and syscall_filter_available(),
+            "require_wall": self.require_wall,
+            "report_fd": None,  # where the child writes the level it got; set by whoever spawns it
         }
         return self._frozen
 
@@ -267,8 +315,16 @@ class Sandbox:
         return sandbox
 
     def preexec(self) -> None:  # runs in the forked child, after params(): no imports, no locks
+        params = self._frozen
+        level = self._namespaces(params) if self.privileged else None
+        rules = None
+        if level is None:  # no namespaces here: the same allowlist through Landlock, built with our rights
+            try:
+                rules = landlock.ruleset(self._landlock_rules(params["view"]))
+                level = LANDLOCK if self.privileged else LANDLOCK_ONLY
+            except OSError:
+                level = USER_ONLY if self.privileged else RLIMITS
         if self.privileged:
-            self._namespaces(self._frozen)
             resource.setrlimit(resource.RLIMIT_NPROC, (NPROC_CAP, NPROC_CAP))
             os.setgroups([])
             os.setgid(self.uid)
@@ -279,20 +335,50 @@ class Sandbox:
         libc = _libc()
         libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # after setuid, which clears it
-        if self.privileged and self._frozen.get("syscall_filter"):
+        if rules is not None:
+            try:
+                landlock.enforce(rules)
+            except OSError:
+                level = USER_ONLY if self.privileged else RLIMITS
+        if self.privileged and params.get("syscall_filter"):
             lib, ctx = _syscall_filter()  # built before the fork: loading it takes no lock
             if lib.seccomp_load(ctx) != 0:
                 os._exit(71)  # never run the learner with less isolation than was promised
+        if params.get("require_wall") and level not in WALLS:
+            os._exit(EXIT_NO_WALL)
+        if params.get("report_fd") is not None:  # first on the answers pipe: nothing of the learner's ran yet
+            os.write(params["report_fd"], codec.dumps({"ok": True, "sandbox": level}))
         if self.workdir is not None:
             os.chdir(self.workdir)  # a cwd from before pivot_root would lead outside the new root
 
-    def _namespaces(self, params: dict) -> None:
+    def _namespaces(self, params: dict) -> str | None:
+        """The level the namespaces gave; None where ``unshare`` is refused (no CAP_SYS_ADMIN)."""
         libc = _libc()
         if libc.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC) != 0:
-            return  # no namespaces here (a container without the capability): user id only
+            return None
         libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None)
-        if not (self.box and self._allowlist(libc, params["view"])):
-            self._blocklist(libc, [Path(p) for p in params["blocklist"]])
+        if self.box and self._allowlist(libc, params["view"]):
+            return ALLOWLIST
+        self._blocklist(libc, [Path(p) for p in params["blocklist"]])
+        return BLOCKLIST
+
+    def _landlock_rules(self, view) -> list[tuple[str, int]]:
+        """The view as Landlock rules: read what it binds read-only (and /proc: without a pid
+        namespace, others' command lines; their files stay out of reach), read and write the
+        devices, the work folder and /dev/shm (multiprocessing's semaphores); list the project's
+        root (the import system lists every sys.path folder: names, never contents). No /tmp:
+        TMPDIR is the work folder."""
+        rules = [(str(ROOT), landlock.LIST), ("/proc", landlock.READ)]
+        for kind, source, _ in view:
+            if kind == "ro":
+                rules.append((source, landlock.READ))
+            elif kind == "dev":
+                rules.append((source, landlock.READ | landlock.WRITE_FILE))
+        if self.workdir is not None:
+            rules.append((str(self.workdir), landlock.ALL))
+        if os.path.isdir("/dev/shm"):
+            rules.append(("/dev/shm", landlock.ALL))
+        return rules
 
     # ---------------------------------------------------------------- the allowlist view
     def _allowlist(self, libc, view) -> bool:
