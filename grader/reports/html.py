@@ -26,6 +26,7 @@ from grader.reports.terminal import (
     met,
     pass_line_rule,
     quiz_scores,
+    sandbox_line,
     scores,
     set_heading,
     when,
@@ -172,6 +173,7 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
         f"<!doctype html><html lang='{HTML_LANG[current()]}'><head><meta charset='utf-8'>"
         f"<title>{title}</title><style>{CSS}</style></head><body>",
         f"<h1>{title}</h1><p>{escape(target)}</p>",
+        f"<p class='sandbox'>{escape(sandbox_line(results))}</p>",
         f"<div class='level {escape(summary.level)}'>{level}</div>",
         f"<p>{pass_line} <b class='{'ok' if summary.pass_line else 'bad'}'>{escape(met(summary.pass_line))}</b></p>",
     ]

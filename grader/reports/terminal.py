@@ -260,6 +260,8 @@ def print_report(
     if missing:
         text = _("Not available yet ({n}): {ids}", n=len(missing), ids=", ".join(missing))
         console.print(f"[dim]{escape(text)}[/]")
+    if sandbox_line(results):
+        console.print(f"[dim]{escape(sandbox_line(results))}[/]")
     title = _("Mastery — {target}", target=target) if target else _("Mastery")
     console.print(Panel("\n".join(mastery_lines(summary, markup=True)), title=escape(title), title_align="left"))
 
@@ -330,11 +332,31 @@ def gradescope_json(
             "max_score": sum(t["max_score"] for t in tests),
             **summary.to_dict(),
             "exercises": {
-                ex_id: {"status": r.status, "duration_s": r.duration_s, "note": r.note, "graded_now": graded_now(r)}
+                ex_id: {
+                    "status": r.status,
+                    "duration_s": r.duration_s,
+                    "note": r.note,
+                    "graded_now": graded_now(r),
+                    "isolation": r.isolation,
+                }
                 for ex_id, r in results.items()
             },
+            "isolation": applied_isolation(results),
         },
     }
+
+
+def applied_isolation(results: dict[str, ExerciseResult]) -> str:
+    """The weakest sandbox any learner process of these results got, as each measured it in its
+    own setup (grader.isolation.sandbox.LEVELS); "" where no learner code ran."""
+    from grader.isolation.sandbox import weakest
+
+    return weakest(r.isolation for r in results.values())
+
+
+def sandbox_line(results: dict[str, ExerciseResult]) -> str:
+    level = applied_isolation(results)
+    return _("Sandbox of the learner's code, as applied: {level}", level=level) if level else ""
 
 
 def write_json(path: Path, data: dict) -> None:
