@@ -357,6 +357,7 @@ class Sandbox:
         if libc.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC) != 0:
             return None
         libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None)
+        _limit_sysv_shm(self.memory_bytes)
         if self.box and self._allowlist(libc, params["view"]):
             return ALLOWLIST
         self._blocklist(libc, [Path(p) for p in params["blocklist"]])
@@ -453,13 +454,24 @@ class Sandbox:
         (``memfd_create``: shmem pages outside every mount's size cap) count at their size, once
         each, also with one process; mapped, their resident pages count in RSS too (conservative)."""
         pids = [pid for pid in procfs.pids() if self._owns(pid, leader)]
-        memfd = procfs.memfd_bytes(pids)  # shmem no RLIMIT_AS or RSS sees until it is mapped
+        memfd = procfs.memfd_bytes(pids) + self._sysv_shm(leader)  # memory no RLIMIT_AS or RSS sees
         if len(pids) < 2:
             return memfd
         rss = sum(procfs.rss_bytes(pid) for pid in pids)
         if rss + memfd <= self.memory_bytes:
             return rss + memfd
         return sum(procfs.pss_bytes(pid) for pid in pids) + memfd
+
+    def _sysv_shm(self, leader: int) -> int:
+        """System V shared memory: in no address space once detached. The learner's own IPC
+        namespace where it has one (``shmall`` there is the cap too), else its uid's segments."""
+        try:
+            own_namespace = os.readlink(f"/proc/{leader}/ns/ipc") != os.readlink("/proc/self/ns/ipc")
+        except OSError:  # gone
+            return 0
+        if own_namespace:
+            return procfs.sysv_shm_bytes(pid=leader)
+        return procfs.sysv_shm_bytes(uid=self.uid)
 
     def others(self, leader: int) -> list[int]:
         """The learner's processes besides ``leader``: every process of its uid where it has one of
@@ -494,6 +506,17 @@ class Sandbox:
         """Kill every process of this sandbox's user id (what a fork bomb leaves behind)."""
         if self.privileged:
             sweep_uid(self.uid)
+
+
+def _limit_sysv_shm(cap: int) -> None:
+    """In the learner's new IPC namespace (these settings are its own): no System V segment,
+    nor all of them together, beyond the memory cap."""
+    for name, value in (("shmmax", cap), ("shmall", cap // procfs.PAGE)):
+        try:
+            with open(f"/proc/sys/kernel/{name}", "w") as f:
+                f.write(str(value))
+        except OSError:
+            pass
 
 
 def reference_visible(module_file: str | Path) -> bool:
