@@ -1079,6 +1079,45 @@ def test_what_the_learner_left_running_is_stopped_while_the_check_measures(tmp_p
         handle.close()
 
 
+@pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")
+def test_another_exercises_burner_is_stopped_too_while_the_check_measures(tmp_path):
+    """Issue 27 §3: a burner left by one exercise (another learner uid) made X1, graded beside
+    it, "not verifiable". Every learner uid's processes stop while any check measures."""
+    from grader.isolation import procfs, zygote
+    from grader.isolation.learner import Learner
+
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(
+        textwrap.dedent("""
+        import os
+        def start_burner():
+            pid = os.fork()
+            if pid == 0:
+                os.setsid()
+                while True:
+                    pass
+            return pid
+        def broadcast_shape(a, b):
+            return (1,)
+        """)
+    )
+    light = zygote.start("light")
+    other, measuring = (Learner("a3_broadcast", path, zygote=light, import_timeout_s=60) for _ in range(2))
+    try:
+        other.start_burner(timeout_s=30)
+        burner = other._sandbox.others(other._proc.pid)[0]
+        measuring.broadcast_shape((1,), (1,))
+        assert other._sandbox.uid != measuring._sandbox.uid
+        with measuring.paused():
+            during = procfs.state(burner)
+        time.sleep(0.2)
+        assert during == "T", during
+        assert procfs.state(burner) in ("R", "S"), procfs.state(burner)
+    finally:
+        other.close()
+        measuring.close()
+
+
 LEARNER_MAY_NOT_IMPORT = (
     "grader.course",
     "grader.course.catalog",

@@ -486,11 +486,15 @@ class Sandbox:
         return procfs.session(pid) == leader
 
     def stop_all(self, leader: int | None, resume: bool = False) -> None:
-        """SIGSTOP (or SIGCONT) every process of the learner: of its uid where it has one, else its
-        process group."""
+        """SIGSTOP (or SIGCONT) every process of the learner: with uids, those of EVERY learner
+        uid on the machine (a burner another exercise left would blur this measurement too),
+        resumed as they were stopped; else its process group."""
         sig = signal.SIGCONT if resume else signal.SIGSTOP
         if self.privileged:
-            signal_uid(self.uid, sig)
+            if not resume:
+                self._stopped = {self.uid, *learner_uids()}
+            for uid in sorted(getattr(self, "_stopped", {self.uid})):
+                signal_uid(uid, sig)
         elif leader is not None:
             try:
                 os.killpg(leader, sig)
@@ -499,7 +503,10 @@ class Sandbox:
         if resume or leader is None:
             return
         deadline = time.monotonic() + 1.0  # kill() returns before a process on another core has stopped
-        while time.monotonic() < deadline and any(procfs.state(p) == "R" for p in [leader, *self.others(leader)]):
+        stopped = [p for p in procfs.pids() if procfs.owner(p) in self._stopped] if self.privileged else []
+        while time.monotonic() < deadline and any(
+            procfs.state(p) == "R" for p in [leader, *self.others(leader), *stopped]
+        ):
             time.sleep(0.002)
 
     def sweep(self) -> None:
@@ -572,6 +579,11 @@ def _git_dirs() -> list[Path]:
         common = gitdir.parent.parent if gitdir.parent.name == "worktrees" else gitdir
         return [gitdir, common]
     return [dot_git]
+
+
+def learner_uids() -> set[int]:
+    """The learner uids that have a process now, any check's."""
+    return {uid for pid in procfs.pids() if (uid := procfs.owner(pid)) is not None and uid >= _UID_BASE}
 
 
 def uid_for(check_pid: int, slot: int = 0) -> int:
