@@ -455,8 +455,8 @@ class Sandbox:
         each, also with one process; mapped, their resident pages count in RSS too (conservative)."""
         pids = [pid for pid in procfs.pids() if self._owns(pid, leader)]
         memfd = procfs.memfd_bytes(pids) + self._sysv_shm(leader)  # memory no RLIMIT_AS or RSS sees
-        if len(pids) < 2:
-            return memfd
+        if len(pids) < 2:  # RLIMIT_AS holds its own pages; what it holds outside them adds to them
+            return memfd + sum(procfs.rss_bytes(pid) for pid in pids) if memfd else 0
         rss = sum(procfs.rss_bytes(pid) for pid in pids)
         if rss + memfd <= self.memory_bytes:
             return rss + memfd
