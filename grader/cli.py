@@ -113,7 +113,7 @@ def _wall_policy(args: argparse.Namespace) -> None:
     from grader.isolation import sandbox
 
     if args.command in UNTRUSTED_COMMANDS:
-        os.environ[sandbox.UNTRUSTED] = "1"
+        sandbox.grading_others_work()
     if getattr(args, "allow_unsandboxed", False):
         os.environ[sandbox.ALLOW_UNSANDBOXED] = "1"
 

@@ -136,3 +136,93 @@ def test_a_process_that_gets_no_wall_where_one_is_required_exits(tmp_path, monke
             learner.broadcast_shape((1,), (1,))
     finally:
         learner.close()
+
+
+MODES = """
+import contextlib, io, json, os, sys
+from pathlib import Path
+from grader.isolation import sandbox
+
+def modes(attempt: Path, tmp: Path) -> dict:
+    \"\"\"The A3 verdict's key points (status, message, level) in each mode, for ``attempt``.\"\"\"
+    from grader import cli
+    from grader.classroom import batch, gradescope, pipeline
+    from grader.engine import runner
+
+    source = attempt.read_text()
+    out = {}
+    learner = tmp / "own" / "exercises"  # make grade: the learner's folder
+    learner.mkdir(parents=True)
+    (learner / "a3_broadcast.py").write_text(source)
+    res = runner.grade(learner, only=["A3"])["A3"]
+    out["make grade"] = [(k.status, k.message[:300], k.isolation) for k in res.key_points]
+    student = tmp / "class" / "mallory"
+    student.mkdir(parents=True)
+    (student / "a3_broadcast.py").write_text(source)
+    job = batch.run_job({"submission": str(student), "exercise": "A3"})
+    kps = job["result"]["key_points"]
+    out["grader batch"] = [(k["status"], k["message"][:300], k.get("isolation", "")) for k in kps]
+    job_file = tmp / "job.json"
+    job_file.write_text(json.dumps({"submission": str(student), "exercise": "A3"}))
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        cli.main(["job", str(job_file)])
+    job = json.loads(printed.getvalue().strip().splitlines()[-1])
+    kps = job["result"]["key_points"]
+    out["grader job"] = [(k["status"], k["message"][:300], k.get("isolation", "")) for k in kps]
+    results = gradescope.grade_submission(student, ["A3"], 1)
+    data = gradescope.results_json(results, [], 1.0, {})
+    out["gradescope"] = [
+        (t.get("status", ""), t["output"][:300], data["extra_data"]["grader"]["isolation"])
+        for t in data["tests"] if t.get("number") == "A3"
+    ]
+    cells = pipeline.grade_answers(tmp / "course", "A", "mallory", {"A3": source}, ["A3"], jobs=1)["A3"]
+    out["classroom answer cells"] = [(k.status, k.message[:300], k.isolation) for k in cells.key_points]
+    return out
+
+if __name__ == "__main__":
+    if sys.argv[1] == "nowall":  # as if neither namespaces nor Landlock could be had
+        sandbox.isolation_level = lambda: sandbox.USER_ONLY
+    print("RESULT " + json.dumps(modes(Path(sys.argv[2]), Path(sys.argv[3]))))
+"""
+
+
+def _modes(tmp_path, how: str) -> dict:
+    attempt = tmp_path / "attempt.py"
+    attempt.write_text(textwrap.dedent(READER))
+    script = tmp_path / "modes.py"
+    script.write_text(MODES)
+    work = tmp_path / "work"
+    work.mkdir()
+    cmd = [SETPRIV, "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", sys.executable, str(script)]
+    run = subprocess.run(
+        [*cmd, how, str(attempt), str(work)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=600,
+    )
+    lines = [line for line in run.stdout.splitlines() if line.startswith("RESULT ")]
+    assert lines, run.stdout[-2000:] + run.stderr[-3000:]
+    return json.loads(lines[-1].removeprefix("RESULT "))
+
+
+def test_every_mode_gets_the_wall_without_cap_sys_admin(tmp_path):
+    """Issue 27 §5: make grade, grader batch, grader job, Gradescope's run and the classroom's
+    answer cells, each as root without CAP_SYS_ADMIN: an attempt that reads solutions/, a check
+    and the engine reads none, and each reports the level its learner process measured."""
+    for mode, kps in _modes(tmp_path, "landlock").items():
+        assert kps, mode
+        assert not any("read ['" in message for _, message, _ in kps), (mode, kps)
+        assert any("read []" in message for _, message, _ in kps), (mode, kps)
+        assert {level for _, _, level in kps} == {sandbox.LANDLOCK}, (mode, kps)
+
+
+def test_every_mode_refuses_where_there_is_no_wall(tmp_path):
+    for mode, kps in _modes(tmp_path, "nowall").items():
+        assert kps, mode
+        assert not any("read [" in message for _, message, _ in kps), (mode, kps)
+        if mode != "gradescope":  # its tests carry no status for a refusal, only the text
+            assert {status for status, _, _ in kps} == {"refused"}, (mode, kps)
+        assert all("no file-system wall" in message for _, message, _ in kps), (mode, kps)

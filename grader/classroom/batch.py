@@ -52,6 +52,9 @@ def make_jobs(submissions: list[Path], only: list[str] | None = None) -> list[di
 
 def run_job(job: dict) -> dict:
     """Grade one exercise of one submission. Plain JSON in, plain JSON out."""
+    from grader.isolation import sandbox
+
+    sandbox.grading_others_work()
     folder = Path(job["submission"])
     ex = catalog.get(job["exercise"])
     module_file = folder / f"{ex.module}.py"

@@ -174,6 +174,12 @@ def wall_required() -> bool:
     return os.geteuid() == 0 or os.environ.get(UNTRUSTED) == "1"
 
 
+def grading_others_work() -> None:
+    """Called by every mode that grades a class (batch jobs, Gradescope, the answer cells): from
+    now on, in this process and those it starts, a wall is required, root or not."""
+    os.environ.setdefault(UNTRUSTED, "1")
+
+
 def weakest(levels) -> str:
     """The weakest of the levels a run's learner processes got ("" for none)."""
     found = [lvl for lvl in levels if lvl in LEVELS]
