@@ -172,6 +172,17 @@ ATTEMPTS = {
             time.sleep(60)
             return (1,)
         """,
+    "hold_socket_buffers": """
+        import os, socket, time
+        def broadcast_shape(a, b):
+            for _ in range(4):  # 4 x 1500 socketpairs: each socket may hold ~208 KiB of the kernel's memory
+                if os.fork() == 0:
+                    held = [socket.socketpair() for _ in range(1500)]
+                    time.sleep(60)
+                    os._exit(0)
+            time.sleep(60)
+            return (1,)
+        """,
     "close_the_channel_and_live_on": """
         import os, time
         def broadcast_shape(a, b):
@@ -578,6 +589,16 @@ def test_detached_system_v_shared_memory_counts_against_the_cap(tmp_path):
     namespace (where shmall is the cap too): up to the cap of it, with the process's own pages, is over it."""
     path = tmp_path / "a3_broadcast.py"
     path.write_text(textwrap.dedent(ATTEMPTS["hold_detached_sysv_shm"]))
+    res = runner.grade_exercise(dataclasses.replace(A3, call_timeout_s=30), path)
+    assert {k.status for k in res.key_points} == {"oom"}, _explain(res)
+    assert all("together exceeded the 2 GiB" in k.message for k in res.key_points), _explain(res)
+
+
+def test_socket_buffers_count_against_the_cap(tmp_path):
+    """A socket's buffer is kernel memory in no address space: thousands of them, filled, take a
+    machine's RAM (400 filled socketpairs held 88 MiB). Each counts at what it may hold."""
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(ATTEMPTS["hold_socket_buffers"]))
     res = runner.grade_exercise(dataclasses.replace(A3, call_timeout_s=30), path)
     assert {k.status for k in res.key_points} == {"oom"}, _explain(res)
     assert all("together exceeded the 2 GiB" in k.message for k in res.key_points), _explain(res)

@@ -60,6 +60,8 @@ SLOTS = 16  # learner processes one check process may have at once
 FILE_SIZE_CAP = 2 << 30  # bytes one file may grow to
 WORK_SIZE, TMP_SIZE, SHM_SIZE = "512m", "64m", "256m"  # the learner's own tmpfs (memory, not address space)
 NPROC_CAP = 256  # processes and threads of one learner uid
+NOFILE_CAP = 4096  # open files of one learner process: each socket's buffer counts against memory
+NOT_COUNTED_ALONE = 16 << 20  # a lone process's few pipes and sockets (its channel to the check)
 SHARED_WRITABLE = ("/tmp", "/var/tmp", "/run/lock")  # blocklist view: world-writable, made read-only
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "gitconfig")  # no passwd: no other users
@@ -338,6 +340,9 @@ class Sandbox:
         resource.setrlimit(resource.RLIMIT_AS, (self.memory_bytes, self.memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_CAP, FILE_SIZE_CAP))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        nofile = NOFILE_CAP if hard == resource.RLIM_INFINITY else min(NOFILE_CAP, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
         libc = _libc()
         libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # after setuid, which clears it
@@ -455,18 +460,20 @@ class Sandbox:
     # ---------------------------------------------------------------- memory, clean-up
     def memory_in_use(self, leader: int) -> int:
         """Bytes resident in all the learner's processes when it has more than one (with one,
-        RLIMIT_AS caps it and this returns 0). Sums RSS, the cheap figure; only when that exceeds
-        the cap sums PSS, which counts pages shared after fork() once. memfd files held open
-        (``memfd_create``: shmem pages outside every mount's size cap) count at their size, once
-        each, also with one process; mapped, their resident pages count in RSS too (conservative)."""
+        RLIMIT_AS caps its pages and only what it holds outside them makes this non-zero). Sums
+        RSS, the cheap figure; only when that exceeds the cap sums PSS, which counts pages shared
+        after fork() once. Held outside every address space, added to either: memfd files at their
+        pages, each socket and pipe at what its buffer may hold (:func:`procfs.held_by_files`),
+        and System V shared memory (:meth:`_sysv_shm`). Mapped, memfd and shm pages count in RSS
+        too (conservative)."""
         pids = [pid for pid in procfs.pids() if self._owns(pid, leader)]
-        memfd = procfs.memfd_bytes(pids) + self._sysv_shm(leader)  # memory no RLIMIT_AS or RSS sees
+        outside = procfs.held_by_files(pids) + self._sysv_shm(leader)  # memory no RLIMIT_AS or RSS sees
         if len(pids) < 2:  # RLIMIT_AS holds its own pages; what it holds outside them adds to them
-            return memfd + sum(procfs.rss_bytes(pid) for pid in pids) if memfd else 0
+            return outside + sum(procfs.rss_bytes(pid) for pid in pids) if outside > NOT_COUNTED_ALONE else 0
         rss = sum(procfs.rss_bytes(pid) for pid in pids)
-        if rss + memfd <= self.memory_bytes:
-            return rss + memfd
-        return sum(procfs.pss_bytes(pid) for pid in pids) + memfd
+        if rss + outside <= self.memory_bytes:
+            return rss + outside
+        return sum(procfs.pss_bytes(pid) for pid in pids) + outside
 
     def _sysv_shm(self, leader: int) -> int:
         """System V shared memory: in no address space once detached. The learner's own IPC
