@@ -373,7 +373,7 @@ class Learner:
             env.update(non_utf8_env(self.text_locale))
         if self.forbidden:
             env[watch.ENV] = json.dumps(self.forbidden)
-        sandbox = {**self._sandbox.params(), "report_fd": ans_w}  # the view, computed here: the child only mounts it
+        sandbox = self._sandbox.params(report_fd=ans_w)  # the view, computed here: the child only mounts it
         try:
             if self.zygote is not None:  # forked from a process that has imported torch already
                 self._proc = zygote.spawn(

@@ -297,7 +297,7 @@ class Sandbox:
             ]
         return view
 
-    def params(self) -> dict:
+    def params(self, report_fd: int | None = None) -> dict:
         """Plain data to rebuild this sandbox in another process (:mod:`grader.isolation.zygote`),
         the view computed now, in the check's process; :meth:`preexec` then uses these."""
         self._frozen = {
@@ -309,7 +309,7 @@ class Sandbox:
             "blocklist": [str(p) for p in self._blocklist_hidden()] if self.privileged else [],
             "syscall_filter": self.privileged and syscall_filter_available(),
             "require_wall": self.require_wall,
-            "report_fd": None,  # where the child writes the level it got; set by whoever spawns it
+            "report_fd": report_fd,  # where the child writes the level it got (the zygote's child: its own number)
         }
         return self._frozen
 
