@@ -100,6 +100,24 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+# The commands that grade others' work: a file-system wall is required there, root or not.
+UNTRUSTED_COMMANDS = ("classroom", "batch", "job", "gradescope")
+
+
+def _wall_policy(args: argparse.Namespace) -> None:
+    """Set, for this process and every one it starts, whether grading may go on without a
+    file-system wall (grader.isolation.sandbox.wall_required): never for others' work unless
+    --allow-unsandboxed; a learner's own `grader grade`, not as root, is not refused."""
+    import os
+
+    from grader.isolation import sandbox
+
+    if args.command in UNTRUSTED_COMMANDS:
+        sandbox.grading_others_work()
+    if getattr(args, "allow_unsandboxed", False):
+        os.environ[sandbox.ALLOW_UNSANDBOXED] = "1"
+
+
 def _say(console: Console, text: str, style: str = "") -> None:
     """One line of the CLI's own, already translated; never markup (paths and names in it are data)."""
     console.print(f"[{style}]{escape(text)}[/]" if style else escape(text), highlight=False)
@@ -246,7 +264,10 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
 
     out = Path(args.out)
     if args.collect:
-        job_results = batch.collect_jobs(Path(args.collect))
+        skipped: list[str] = []
+        job_results = batch.collect_jobs(Path(args.collect), Path(args.job_files) if args.job_files else None, skipped)
+        for line in skipped:
+            _say(console, _("unreadable job result {line}", line=line), "yellow")
         source = str(args.collect)
     else:
         folder = Path(args.submissions or "")
@@ -524,6 +545,14 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help=_("summarise job results instead: `grader job` outputs (*.json) or a results log (*.jsonl)"),
     )
+    bat.add_argument(
+        "--job-files",
+        metavar="DIR",
+        help=_(
+            "with --collect: the job files (DIR/3.json for results/3.json); a job whose result is empty or cut "
+            "short is graded again from its file"
+        ),
+    )
     job = sub.add_parser("job", help=_("run one grading job (JSON) and print its result (JSON): for a batch queue"))
     job.add_argument("job_file")
     gs = sub.add_parser("gradescope", help=_("Gradescope: build the autograder zip; run (what run_autograder calls)"))
@@ -570,7 +599,17 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     qz.add_argument("--db", help=_("the attempts' SQLite file (default: $XDG_DATA_HOME/toolbox-grader/quiz.sqlite)"))
+    for grading in (g, cls, bat, job, gs):
+        grading.add_argument(
+            "--allow-unsandboxed",
+            action="store_true",
+            help=_(
+                "grade even where the learner's code gets no file-system wall (it could read the checks and "
+                "solutions): trusted code only"
+            ),
+        )
     args = parser.parse_args(argv)
+    _wall_policy(args)
     i18n.use(i18n.detect(getattr(args, "lang", None)))  # also the check processes' and notebooks' language
     console = Console()
     commands = {

@@ -230,3 +230,33 @@ def test_ray_head_grades_like_the_local_pool(tmp_path, ray_head, klass, local_re
     assert batch.summarize_class(on_ray) == batch.summarize_class(local_results)
     assert out.read_text().splitlines()[0].startswith("student,level,pass_line")
     assert (tmp_path / "report" / "class-report.html").exists()
+
+
+def test_an_empty_or_cut_short_job_result_is_skipped_named_and_graded_again(tmp_path, capsys):
+    """One empty or truncated output of `grader job` (a job killed mid-write) must not cost the
+    class its levels.csv: it is named, and where its job file is at hand, graded again."""
+    from grader import cli
+    from grader.engine import runner
+
+    student = tmp_path / "class" / "ana"
+    student.mkdir(parents=True)  # no modules: each job is a quick "missing"
+    jobs, results = tmp_path / "jobs", tmp_path / "results"
+    jobs.mkdir()
+    results.mkdir()
+    a3, a8 = catalog.get("A3"), catalog.get("A8")
+    for i, ex in enumerate((a3, a8)):
+        (jobs / f"{i}.json").write_text(json.dumps({"submission": str(student), "exercise": ex.id}))
+    good = runner.uniform_result(a3, "passed", "")
+    (results / "0.json").write_text(
+        json.dumps({"submission": str(student), "student": "ana", "exercise": "A3", "result": good.to_dict()})
+    )
+    (results / "1.json").write_text('{"submission": "')  # cut short
+    (results / "2.json").write_text("")  # empty, and no job file to grade it from
+    out = tmp_path / "levels.csv"
+    args = ["batch", "--collect", str(results), "--out", str(out), "--report", str(tmp_path / "report")]
+    assert cli.main([*args, "--job-files", str(jobs)]) == 0
+    said = capsys.readouterr().out
+    assert out.exists() and "ana" in out.read_text()
+    assert "1.json" in said and "graded again" in said, said
+    assert "2.json" in said and "skipped" in said, said
+    assert json.loads((results / "1.json").read_text())["exercise"] == "A8"  # rewritten: read whole next time

@@ -170,6 +170,37 @@ ATTEMPTS = {
             time.sleep(60)
             return (1,)
         """,
+    "hold_detached_sysv_shm": """
+        import ctypes, time
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.shmat.restype = ctypes.c_void_p
+        libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+        libc.shmdt.argtypes = [ctypes.c_void_p]
+        def broadcast_shape(a, b):
+            size = 2**27  # 128 MiB at a time, each in no address space once detached
+            for _ in range(24):
+                shmid = libc.shmget(0, ctypes.c_size_t(size), 0o1600)  # IPC_PRIVATE, IPC_CREAT | 0600
+                if shmid < 0:
+                    break
+                addr = libc.shmat(shmid, None, 0)
+                if addr in (None, ctypes.c_void_p(-1).value):  # no room to map it under RLIMIT_AS
+                    break
+                ctypes.memset(addr, 1, size)
+                libc.shmdt(addr)
+            time.sleep(60)
+            return (1,)
+        """,
+    "hold_socket_buffers": """
+        import os, socket, time
+        def broadcast_shape(a, b):
+            for _ in range(4):  # 4 x 1500 socketpairs: each socket may hold ~208 KiB of the kernel's memory
+                if os.fork() == 0:
+                    held = [socket.socketpair() for _ in range(1500)]
+                    time.sleep(60)
+                    os._exit(0)
+            time.sleep(60)
+            return (1,)
+        """,
     "close_the_channel_and_live_on": """
         import os, time
         def broadcast_shape(a, b):
@@ -582,6 +613,26 @@ def test_writes_stay_in_the_work_folder(tmp_path):
 
 def test_memory_is_capped_for_all_the_learners_processes_together(tmp_path):
     res = _grade_on_c1(tmp_path, "allocate_across_processes", dataclasses.replace(C1, call_timeout_s=30))  # loaded box
+    assert {k.status for k in res.key_points} == {"oom"}, _explain(res)
+    assert all("together exceeded the 2 GiB" in k.message for k in res.key_points), _explain(res)
+
+
+def test_detached_system_v_shared_memory_counts_against_the_cap(tmp_path):
+    """Held in no process's address space, RSS or memfd: counted from the learner's IPC
+    namespace (where shmall is the cap too): up to the cap of it, with the process's own pages, is over it."""
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(ATTEMPTS["hold_detached_sysv_shm"]))
+    res = runner.grade_exercise(dataclasses.replace(A3, call_timeout_s=30), path)
+    assert {k.status for k in res.key_points} == {"oom"}, _explain(res)
+    assert all("together exceeded the 2 GiB" in k.message for k in res.key_points), _explain(res)
+
+
+def test_socket_buffers_count_against_the_cap(tmp_path):
+    """A socket's buffer is kernel memory in no address space: thousands of them, filled, take a
+    machine's RAM (400 filled socketpairs held 88 MiB). Each counts at what it may hold."""
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(textwrap.dedent(ATTEMPTS["hold_socket_buffers"]))
+    res = runner.grade_exercise(dataclasses.replace(A3, call_timeout_s=30), path)
     assert {k.status for k in res.key_points} == {"oom"}, _explain(res)
     assert all("together exceeded the 2 GiB" in k.message for k in res.key_points), _explain(res)
 
@@ -1272,6 +1323,45 @@ def test_what_the_learner_left_running_is_stopped_while_the_check_measures(tmp_p
         assert procfs.state(burner) in ("R", "S"), procfs.state(burner)
     finally:
         handle.close()
+
+
+@pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")
+def test_another_exercises_burner_is_stopped_too_while_the_check_measures(tmp_path):
+    """Issue 27 §3: a burner left by one exercise (another learner uid) made X1, graded beside
+    it, "not verifiable". Every learner uid's processes stop while any check measures."""
+    from grader.isolation import procfs, zygote
+    from grader.isolation.learner import Learner
+
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(
+        textwrap.dedent("""
+        import os
+        def start_burner():
+            pid = os.fork()
+            if pid == 0:
+                os.setsid()
+                while True:
+                    pass
+            return pid
+        def broadcast_shape(a, b):
+            return (1,)
+        """)
+    )
+    light = zygote.start("light")
+    other, measuring = (Learner("a3_broadcast", path, zygote=light, import_timeout_s=60) for _ in range(2))
+    try:
+        other.start_burner(timeout_s=30)
+        burner = other._sandbox.others(other._proc.pid)[0]
+        measuring.broadcast_shape((1,), (1,))
+        assert other._sandbox.uid != measuring._sandbox.uid
+        with measuring.paused():
+            during = procfs.state(burner)
+        time.sleep(0.2)
+        assert during == "T", during
+        assert procfs.state(burner) in ("R", "S"), procfs.state(burner)
+    finally:
+        other.close()
+        measuring.close()
 
 
 LEARNER_MAY_NOT_IMPORT = (

@@ -52,6 +52,9 @@ def make_jobs(submissions: list[Path], only: list[str] | None = None) -> list[di
 
 def run_job(job: dict) -> dict:
     """Grade one exercise of one submission. Plain JSON in, plain JSON out."""
+    from grader.isolation import sandbox
+
+    sandbox.grading_others_work()
     folder = Path(job["submission"])
     ex = catalog.get(job["exercise"])
     module_file = folder / f"{ex.module}.py"
@@ -316,19 +319,47 @@ def write_csv(rows: list[dict], path: Path) -> None:
     files.replace_file(path, out.getvalue().encode())  # a link at ``path`` is replaced, not written through
 
 
-def collect_jobs(results: Path) -> list[dict]:
+JOB_FIELDS = ("submission", "student", "exercise", "result")
+
+
+def collect_jobs(results: Path, jobs: Path | None = None, skipped: list[str] | None = None) -> list[dict]:
     """Job results from a folder of ``grader job`` outputs (``*.json``, a batch queue's) or from a
-    results log (``*.jsonl``, ``grader batch``'s); the latest result of each job counts."""
+    results log (``*.jsonl``, ``grader batch``'s); the latest result of each job counts.
+
+    An output that is not one job result (empty, cut short: a job killed mid-write) is never the
+    whole class's failure: where ``jobs`` holds its job file (the same name: ``jobs/3.json`` for
+    ``results/3.json``) that job is graded again now and its output rewritten; otherwise it is
+    skipped, and named in ``skipped``."""
     results = Path(results)
+    skipped = [] if skipped is None else skipped
     if results.is_dir():
-        lines = [json.loads(p.read_text()) for p in sorted(results.glob("*.json"))]
+        lines = [line for p in sorted(results.glob("*.json")) if (line := _output(p, jobs, skipped)) is not None]
         lines += [line for p in sorted(results.glob("*.jsonl")) for line in read_log(p)]
     else:
         lines = read_log(results)
     latest: dict[str, dict] = {}
     for line in lines:
-        latest[key_of(line)] = {k: line[k] for k in ("submission", "student", "exercise", "result")}
+        latest[key_of(line)] = {k: line[k] for k in JOB_FIELDS}
     return list(latest.values())
+
+
+def _output(path: Path, jobs: Path | None, skipped: list[str]) -> dict | None:
+    try:
+        line = json.loads(files.read_regular(path, 64 << 20) or b"null")
+    except (OSError, ValueError, files.Refused) as exc:
+        line, why = None, f"{type(exc).__name__}: {exc}"
+    else:
+        why = "empty" if line is None else "not a job result"
+    if isinstance(line, dict) and all(k in line for k in JOB_FIELDS) and isinstance(line["result"], dict):
+        return line
+    job = Path(jobs) / path.name if jobs is not None else None
+    if job is not None and job.is_file():
+        line = run_job(json.loads(job.read_text()))
+        files.replace_file(path, json.dumps(line).encode())
+        skipped.append(f"{path} ({why}): graded again from {job}")
+        return line
+    skipped.append(f"{path} ({why}): skipped; grade it again with `grader job <its job file> > {path}`")
+    return None
 
 
 def collect(results_dir: Path) -> list[dict]:

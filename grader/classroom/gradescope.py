@@ -336,7 +336,8 @@ def results_json(results: dict[str, ExerciseResult], notes: list[str], elapsed: 
     data["extra_data"]["grader"] = {
         "built_from": config.get("built_from", ""),
         "only": config.get("only"),
-        "isolation": sandbox.isolation_level(),
+        "isolation": data["extra_data"]["isolation"],  # as measured in the learner processes' setup
+        "isolation_expected": sandbox.isolation_level(),
     }
     return data
 

@@ -241,7 +241,9 @@ def grade_answers(
 ) -> dict:
     """Grade one student's answers of one notebook; records them in ``.grader/results``."""
     from grader.engine import runner
-    from grader.isolation import files
+    from grader.isolation import files, sandbox
+
+    sandbox.grading_others_work()
 
     folder = roster.answers_folder(course, assignment, student)
     folder.mkdir(parents=True, exist_ok=True)

@@ -68,6 +68,11 @@ def pytest_addoption(parser):
         default=[],
         help="a folder the learner's process must not see (e.g. other submissions)",
     )
+    group.addoption(
+        "--wall",
+        choices=["required", "optional"],
+        help="whether a learner's process with no file-system wall is refused (default: sandbox.wall_required())",
+    )
     group.addoption("--zygote", help="socket of a grader.isolation.zygote that forks the learner's processes")
     group.addoption(
         "--no-shrink",
@@ -103,6 +108,7 @@ def _new_learner(config, exercise, **limits):
         shown_as=opt("--learner-shown-as"),
         visible_reference=opt("--reference-visible"),
         forbidden=exercise.do_not_call,
+        require_wall=None if opt("--wall") is None else opt("--wall") == "required",
     )
     return Learner(exercise.module, opt("--learner-file"), **{**kwargs, **limits})
 
@@ -338,6 +344,8 @@ def pytest_runtest_makereport(item, call):
         )
     record = {k: i18n.data(v) for k, v in record.items()}  # sentences as msgid and fields: said where shown
     record.update(key_point=_key_point_id(item), duration_s=round(report.duration, 3), at=time.time())
+    if learner_module.applied_level():  # as measured in the learner processes' own setup
+        record["isolation"] = learner_module.applied_level()
     if getattr(item, "_grader_figures", None):
         record["figures"] = item._grader_figures
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)

@@ -57,6 +57,7 @@ class KeyPointResult:
     naming_cpu_s: float = 0.0  # CPU seconds spent naming the mistake (engine.misconceptions), all processes
     figures: list = field(default_factory=list)  # charts a check attached (plugin.figure)
     lesson: str = ""  # what the course says, added for display by grader.engine.attempts (never cached)
+    isolation: str = ""  # the weakest sandbox its learner processes measured (grader.isolation.sandbox.LEVELS)
 
     @property
     def passed(self) -> bool:
@@ -84,6 +85,13 @@ class ExerciseResult:
     @property
     def available(self) -> bool:
         return self.status != "not_available"
+
+    @property
+    def isolation(self) -> str:
+        """The weakest sandbox any of its learner processes got ("" where none ran)."""
+        from grader.isolation.sandbox import weakest
+
+        return weakest(kp.isolation for kp in self.key_points)
 
     def outcome(self) -> dict[str, bool | None]:
         """key point -> passed (None: not verifiable here), for :mod:`grader.course.levels`."""

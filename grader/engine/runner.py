@@ -29,7 +29,8 @@ from grader.engine import similarity
 from grader.engine.cache import ResultCache, regrade_only
 from grader.engine.results import SAID, STATUS_TEXT, ExerciseResult, KeyPointResult, key_point_from
 from grader.i18n import _
-from grader.isolation import files, zygote
+from grader.isolation import files, sandbox, zygote
+from grader.isolation.learner import no_wall_message
 from grader.isolation.sandbox import reference_visible, sweep_check
 
 
@@ -182,6 +183,9 @@ def grade_exercise(
     ``shrink=False`` reports a failure on the input that first showed it, not the smallest one.
     """
     selected = [kp for kp in ex.key_points if key_points is None or kp.id in set(key_points)]
+    wall = sandbox.wall_required()  # read here, at each exercise: the check process may be older
+    if wall and not in_process and sandbox.isolation_level() not in sandbox.WALLS:
+        return _every(ex, selected, "refused", no_wall_message())  # every mode comes through here
     start = time.monotonic()
     requested = Path(os.path.abspath(module_file))  # as asked for: what to hide is decided from this
     visible = reference_visible(requested)
@@ -243,6 +247,7 @@ def grade_exercise(
             "--memory-gib",
             str(ex.memory_gib),
         ]
+        args += ["--wall", "required" if wall else "optional"]
         if visible:
             args.append("--reference-visible")
         if in_process:  # benchmark baseline only

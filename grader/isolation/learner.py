@@ -312,6 +312,7 @@ class Learner:
         visible_reference: bool | None = None,
         forbidden: dict | None = None,
         text_locale: str | None = None,
+        require_wall: bool | None = None,
     ):
         self.module_name = module_name
         self.module_file = Path(os.path.abspath(module_file))
@@ -343,7 +344,9 @@ class Learner:
             reference_visible=visible,
             hidden=hidden,
             one_process=bool(self.forbidden) and self.forbidden.get("processes") is False,
+            require_wall=_sandbox.wall_required() if require_wall is None else require_wall,
         )
+        self.isolation = ""  # the level its process measured in its own setup (sandbox.LEVELS)
         self._src = self._make_box()
         _LIVE.add(self)
 
@@ -408,7 +411,7 @@ class Learner:
         if self.forbidden:
             env[watch.ENV] = json.dumps(self.forbidden)
         nonce = env[watch.NONCE_ENV] = secrets.token_hex(16)
-        sandbox = self._sandbox.params()  # the view, computed here: the child only mounts it
+        sandbox = self._sandbox.params(report_fd=ans_w)  # the view, computed here: the child only mounts it
         if sandbox["one_process_filter"]:
             env[worker.SYSCALLS_ENV] = sandbox["one_process_filter"]
         try:
@@ -456,6 +459,7 @@ class Learner:
         self._requests = os.fdopen(req_w, "wb")
         self._answers = os.fdopen(ans_r, "rb")
         self._reports = os.fdopen(rep_r, "rb")
+        self.isolation = self._setup_report()
         # Importing torch takes a while; the import gets its own, longer budget.
         what = _("importing {name}", name=self.shown_as.name)
         hello = self._receive(self.import_timeout_s, _("importing your module"))
@@ -503,6 +507,23 @@ class Learner:
             raise LearnerUnobserved(
                 what, _("its process holds {held} system-call filters, not {expected}", held=held, expected=expected)
             )
+
+    def _setup_report(self) -> str:
+        """The level the process's own setup applied: its first frame, written before anything
+        of the learner's ran. A process that refused to run without the wall is the grader's
+        problem here (:class:`NoWall`), never the learner's."""
+        try:
+            report = self._receive(self.import_timeout_s, _("starting your process"))
+        except LearnerCrashed:
+            code = self._proc.wait(timeout=5) if self._proc is not None else None
+            if code == _sandbox.EXIT_NO_WALL:
+                raise NoWall(no_wall_message()) from None
+            raise
+        level = report.get("sandbox") if isinstance(report, dict) else None
+        if level not in _sandbox.LEVELS:
+            raise LearnerBadOutput(_("the learner's process did not report its sandbox"))
+        _APPLIED.add(level)
+        return level
 
     def reset(self) -> None:
         """Forget a previous timeout/crash; the next call starts a fresh process if needed."""
@@ -822,6 +843,25 @@ class Learner:
 
 
 _LIVE: weakref.WeakSet[Learner] = weakref.WeakSet()
+_APPLIED: set[str] = set()  # the levels this process's learners measured in their own setup
+
+
+def applied_level() -> str:
+    """The weakest level any learner process of this check got so far ("" before the first)."""
+    return _sandbox.weakest(_APPLIED)
+
+
+class NoWall(RuntimeError):
+    """A learner's process needed a file-system wall this machine cannot give: nothing was graded."""
+
+
+def no_wall_message() -> str:
+    return _(
+        "no file-system wall here ({level}): the learner's code could read the checks, the solutions and "
+        "the engine, so it is not run. Give the grader CAP_SYS_ADMIN (namespaces) or a kernel with Landlock "
+        "(5.13+), or pass --allow-unsandboxed (GRADER_ALLOW_UNSANDBOXED=1) to grade trusted code anyway",
+        level=_sandbox.isolation_level(),
+    )
 
 
 def _skip_live_slots() -> None:

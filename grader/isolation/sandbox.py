@@ -25,8 +25,13 @@ before the learner's import: no new process or program, which the check confirms
 
 Where the kernel refuses ``pivot_root``, the older blocklist view instead (the project
 read-only, the checks, solutions, git objects and caches covered, the shared writable folders
-read-only) and :func:`isolation_level` says so. The learner's processes together are held to
-the memory cap by :meth:`Sandbox.memory_in_use`, polled by the check (no cgroup v2 here).
+read-only). Where it refuses ``unshare`` (a container without CAP_SYS_ADMIN) or the grader is
+not root, the same allowlist through Landlock (:mod:`grader.isolation.landlock`). What was
+applied is measured in the child's own setup and written to the check first, before anything
+of the learner's runs (:data:`LEVELS`); a process that would run with no file-system wall
+where one is required (:func:`wall_required`) exits instead (:data:`EXIT_NO_WALL`). The
+learner's processes together are held to the memory cap by :meth:`Sandbox.memory_in_use`,
+polled by the check (no cgroup v2 here).
 """
 
 from __future__ import annotations
@@ -42,7 +47,9 @@ import time
 from pathlib import Path
 
 from grader import inside
-from grader.isolation import procfs
+from grader.i18n import N_
+from grader.inside import codec
+from grader.isolation import landlock, procfs
 
 ROOT = Path(__file__).resolve().parents[2]
 _CLONE_NEWNS, _CLONE_NEWNET, _CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
@@ -57,6 +64,8 @@ SLOTS = 16  # learner processes one check process may have at once
 FILE_SIZE_CAP = 2 << 30  # bytes one file may grow to
 WORK_SIZE, TMP_SIZE, SHM_SIZE = "512m", "64m", "256m"  # the learner's own tmpfs (memory, not address space)
 NPROC_CAP = 256  # processes and threads of one learner uid
+NOFILE_CAP = 4096  # open files of one learner process: each socket's buffer counts against memory
+NOT_COUNTED_ALONE = 16 << 20  # a lone process's few pipes and sockets (its channel to the check)
 SHARED_WRITABLE = ("/tmp", "/var/tmp", "/run/lock")  # blocklist view: world-writable, made read-only
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "gitconfig")  # no passwd: no other users
@@ -194,13 +203,57 @@ def _libc():
     return libc
 
 
+# What a learner's process may get, strongest first; the first four are a file-system wall.
+ALLOWLIST = N_("user+namespaces+allowlist")
+BLOCKLIST = N_("user+namespaces (blocklist: pivot_root refused here)")
+LANDLOCK = N_("user+landlock (allowlist: namespaces refused here)")
+LANDLOCK_ONLY = N_("rlimits+landlock (allowlist: not root)")
+USER_ONLY = N_("user id only (no file-system wall)")
+RLIMITS = N_("rlimits")
+LEVELS = (ALLOWLIST, BLOCKLIST, LANDLOCK, LANDLOCK_ONLY, USER_ONLY, RLIMITS)
+WALLS = LEVELS[:4]
+EXIT_NO_WALL = 72  # the learner's process exits with it rather than run without the wall required
+ALLOW_UNSANDBOXED = "GRADER_ALLOW_UNSANDBOXED"  # "1": grade without a file-system wall (--allow-unsandboxed)
+UNTRUSTED = "GRADER_UNTRUSTED"  # "1": grading others' work (batch, job, gradescope): a wall is required
+
+
+def wall_required() -> bool:
+    """Whether grading refuses to run a learner's process with no file-system wall: as root (how
+    others' work is graded: a container, CI, the course machine) or in a mode that grades others'
+    work, unless told otherwise. A learner grading their own code as themselves, on their own
+    machine, is not refused (they own every file the wall would keep from them)."""
+    if os.environ.get(ALLOW_UNSANDBOXED) == "1":
+        return False
+    return os.geteuid() == 0 or os.environ.get(UNTRUSTED) == "1"
+
+
+def grading_others_work() -> None:
+    """Called by every mode that grades a class (batch jobs, Gradescope, the answer cells): from
+    now on, in this process and those it starts, a wall is required, root or not."""
+    os.environ.setdefault(UNTRUSTED, "1")
+
+
+def weakest(levels) -> str:
+    """The weakest of the levels a run's learner processes got ("" for none)."""
+    found = [lvl for lvl in levels if lvl in LEVELS]
+    return max(found, key=LEVELS.index) if found else ""
+
+
 @functools.cache
 def isolation_level() -> str:
-    if os.geteuid() != 0:
-        return "rlimits"
-    if not _can_pivot():
-        return "user+namespaces (blocklist: pivot_root refused here)"
-    return "user+namespaces+allowlist"
+    """The level a learner's process will get here, probed (each process measures its own)."""
+    if os.geteuid() == 0 and _can_unshare():
+        return ALLOWLIST if _can_pivot() else BLOCKLIST
+    if landlock.abi() >= 1:
+        return LANDLOCK if os.geteuid() == 0 else LANDLOCK_ONLY
+    return USER_ONLY if os.geteuid() == 0 else RLIMITS
+
+
+def _can_unshare() -> bool:
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - one syscall, then exit
+        os._exit(0 if _libc().unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC) == 0 else 1)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
 
 
 def _can_pivot() -> bool:
@@ -243,9 +296,11 @@ class Sandbox:
         reference_visible: bool = False,
         hidden: list[Path] = (),
         one_process: bool = False,
+        require_wall: bool = False,
     ):
         self.memory_bytes = memory_bytes
         self.one_process = one_process  # no new process or program (one_process_filter)
+        self.require_wall = require_wall
         self.privileged = os.geteuid() == 0
         # Each learner process of a check gets its own uid, so sweeping one spares the others.
         slot, Sandbox._next_slot = Sandbox._next_slot % SLOTS, Sandbox._next_slot + 1
@@ -295,7 +350,7 @@ class Sandbox:
             ]
         return view
 
-    def params(self) -> dict:
+    def params(self, report_fd: int | None = None) -> dict:
         """Plain data to rebuild this sandbox in another process (:mod:`grader.isolation.zygote`),
         the view computed now, in the check's process; :meth:`preexec` then uses these."""
         self._frozen = {
@@ -303,10 +358,12 @@ class Sandbox:
             "privileged": self.privileged,
             "uid": self.uid,
             "box": str(self.box or ""),
-            "view": self.view() if self.privileged else [],
+            "view": self.view(),
             "blocklist": [str(p) for p in self._blocklist_hidden()] if self.privileged else [],
             "syscall_filter": self.privileged and syscall_filter_available(),
             "one_process_filter": (one_process_filter() or b"").hex() if self.one_process else "",
+            "require_wall": self.require_wall,
+            "report_fd": report_fd,  # where the child writes the level it got (the zygote's child: its own number)
         }
         return self._frozen
 
@@ -325,8 +382,16 @@ class Sandbox:
         return sandbox
 
     def preexec(self) -> None:  # runs in the forked child, after params(): no imports, no locks
+        params = self._frozen
+        level = self._namespaces(params) if self.privileged else None
+        rules = None
+        if level is None:  # no namespaces here: the same allowlist through Landlock, built with our rights
+            try:
+                rules = landlock.ruleset(self._landlock_rules(params["view"]))
+                level = LANDLOCK if self.privileged else LANDLOCK_ONLY
+            except OSError:
+                level = USER_ONLY if self.privileged else RLIMITS
         if self.privileged:
-            self._namespaces(self._frozen)
             resource.setrlimit(resource.RLIMIT_NPROC, (NPROC_CAP, NPROC_CAP))
             os.setgroups([])
             os.setgid(self.uid)
@@ -334,23 +399,57 @@ class Sandbox:
         resource.setrlimit(resource.RLIMIT_AS, (self.memory_bytes, self.memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_CAP, FILE_SIZE_CAP))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        nofile = NOFILE_CAP if hard == resource.RLIM_INFINITY else min(NOFILE_CAP, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
         libc = _libc()
         libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # after setuid, which clears it
-        if self.privileged and self._frozen.get("syscall_filter"):
+        if rules is not None:
+            try:
+                landlock.enforce(rules)
+            except OSError:
+                level = USER_ONLY if self.privileged else RLIMITS
+        if self.privileged and params.get("syscall_filter"):
             lib, ctx = _syscall_filter()  # built before the fork: loading it takes no lock
             if lib.seccomp_load(ctx) != 0:
                 os._exit(71)  # never run the learner with less isolation than was promised
+        if params.get("require_wall") and level not in WALLS:
+            os._exit(EXIT_NO_WALL)
+        if params.get("report_fd") is not None:  # first on the answers pipe: nothing of the learner's ran yet
+            os.write(params["report_fd"], codec.dumps({"ok": True, "sandbox": level}))
         if self.workdir is not None:
             os.chdir(self.workdir)  # a cwd from before pivot_root would lead outside the new root
 
-    def _namespaces(self, params: dict) -> None:
+    def _namespaces(self, params: dict) -> str | None:
+        """The level the namespaces gave; None where ``unshare`` is refused (no CAP_SYS_ADMIN)."""
         libc = _libc()
         if libc.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC) != 0:
-            return  # no namespaces here (a container without the capability): user id only
+            return None
         libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None)
-        if not (self.box and self._allowlist(libc, params["view"])):
-            self._blocklist(libc, [Path(p) for p in params["blocklist"]])
+        _limit_sysv_shm(self.memory_bytes)
+        if self.box and self._allowlist(libc, params["view"]):
+            return ALLOWLIST
+        self._blocklist(libc, [Path(p) for p in params["blocklist"]])
+        return BLOCKLIST
+
+    def _landlock_rules(self, view) -> list[tuple[str, int]]:
+        """The view as Landlock rules: read what it binds read-only (and /proc: without a pid
+        namespace, others' command lines; their files stay out of reach), read and write the
+        devices, the work folder and /dev/shm (multiprocessing's semaphores); list the project's
+        root (the import system lists every sys.path folder: names, never contents). No /tmp:
+        TMPDIR is the work folder."""
+        rules = [(str(ROOT), landlock.LIST), ("/proc", landlock.READ)]
+        for kind, source, _ in view:
+            if kind == "ro":
+                rules.append((source, landlock.READ))
+            elif kind == "dev":
+                rules.append((source, landlock.READ | landlock.WRITE_FILE))
+        if self.workdir is not None:
+            rules.append((str(self.workdir), landlock.ALL))
+        if os.path.isdir("/dev/shm"):
+            rules.append(("/dev/shm", landlock.ALL))
+        return rules
 
     # ---------------------------------------------------------------- the allowlist view
     def _allowlist(self, libc, view) -> bool:
@@ -420,18 +519,31 @@ class Sandbox:
     # ---------------------------------------------------------------- memory, clean-up
     def memory_in_use(self, leader: int) -> int:
         """Bytes resident in all the learner's processes when it has more than one (with one,
-        RLIMIT_AS caps it and this returns 0). Sums RSS, the cheap figure; only when that exceeds
-        the cap sums PSS, which counts pages shared after fork() once. memfd files held open
-        (``memfd_create``: shmem pages outside every mount's size cap) count at their size, once
-        each, also with one process; mapped, their resident pages count in RSS too (conservative)."""
+        RLIMIT_AS caps its pages and only what it holds outside them makes this non-zero). Sums
+        RSS, the cheap figure; only when that exceeds the cap sums PSS, which counts pages shared
+        after fork() once. Held outside every address space, added to either: memfd files at their
+        pages, each socket and pipe at what its buffer may hold (:func:`procfs.held_by_files`),
+        and System V shared memory (:meth:`_sysv_shm`). Mapped, memfd and shm pages count in RSS
+        too (conservative)."""
         pids = [pid for pid in procfs.pids() if self._owns(pid, leader)]
-        memfd = procfs.memfd_bytes(pids)  # shmem no RLIMIT_AS or RSS sees until it is mapped
-        if len(pids) < 2:
-            return memfd
+        outside = procfs.held_by_files(pids) + self._sysv_shm(leader)  # memory no RLIMIT_AS or RSS sees
+        if len(pids) < 2:  # RLIMIT_AS holds its own pages; what it holds outside them adds to them
+            return outside + sum(procfs.rss_bytes(pid) for pid in pids) if outside > NOT_COUNTED_ALONE else 0
         rss = sum(procfs.rss_bytes(pid) for pid in pids)
-        if rss + memfd <= self.memory_bytes:
-            return rss + memfd
-        return sum(procfs.pss_bytes(pid) for pid in pids) + memfd
+        if rss + outside <= self.memory_bytes:
+            return rss + outside
+        return sum(procfs.pss_bytes(pid) for pid in pids) + outside
+
+    def _sysv_shm(self, leader: int) -> int:
+        """System V shared memory: in no address space once detached. The learner's own IPC
+        namespace where it has one (``shmall`` there is the cap too), else its uid's segments."""
+        try:
+            own_namespace = os.readlink(f"/proc/{leader}/ns/ipc") != os.readlink("/proc/self/ns/ipc")
+        except OSError:  # gone
+            return 0
+        if own_namespace:
+            return procfs.sysv_shm_bytes(pid=leader)
+        return procfs.sysv_shm_bytes(uid=self.uid)
 
     def others(self, leader: int) -> list[int]:
         """The learner's processes besides ``leader``: every process of its uid where it has one of
@@ -446,11 +558,15 @@ class Sandbox:
         return procfs.session(pid) == leader
 
     def stop_all(self, leader: int | None, resume: bool = False) -> None:
-        """SIGSTOP (or SIGCONT) every process of the learner: of its uid where it has one, else its
-        process group."""
+        """SIGSTOP (or SIGCONT) every process of the learner: with uids, those of EVERY learner
+        uid on the machine (a burner another exercise left would blur this measurement too),
+        resumed as they were stopped; else its process group."""
         sig = signal.SIGCONT if resume else signal.SIGSTOP
         if self.privileged:
-            signal_uid(self.uid, sig)
+            if not resume:
+                self._stopped = {self.uid, *learner_uids()}
+            for uid in sorted(getattr(self, "_stopped", {self.uid})):
+                signal_uid(uid, sig)
         elif leader is not None:
             try:
                 os.killpg(leader, sig)
@@ -459,13 +575,27 @@ class Sandbox:
         if resume or leader is None:
             return
         deadline = time.monotonic() + 1.0  # kill() returns before a process on another core has stopped
-        while time.monotonic() < deadline and any(procfs.state(p) == "R" for p in [leader, *self.others(leader)]):
+        stopped = [p for p in procfs.pids() if procfs.owner(p) in self._stopped] if self.privileged else []
+        while time.monotonic() < deadline and any(
+            procfs.state(p) == "R" for p in [leader, *self.others(leader), *stopped]
+        ):
             time.sleep(0.002)
 
     def sweep(self) -> None:
         """Kill every process of this sandbox's user id (what a fork bomb leaves behind)."""
         if self.privileged:
             sweep_uid(self.uid)
+
+
+def _limit_sysv_shm(cap: int) -> None:
+    """In the learner's new IPC namespace (these settings are its own): no System V segment,
+    nor all of them together, beyond the memory cap."""
+    for name, value in (("shmmax", cap), ("shmall", cap // procfs.PAGE)):
+        try:
+            with open(f"/proc/sys/kernel/{name}", "w") as f:
+                f.write(str(value))
+        except OSError:
+            pass
 
 
 def reference_visible(module_file: str | Path) -> bool:
@@ -521,6 +651,11 @@ def _git_dirs() -> list[Path]:
         common = gitdir.parent.parent if gitdir.parent.name == "worktrees" else gitdir
         return [gitdir, common]
     return [dot_git]
+
+
+def learner_uids() -> set[int]:
+    """The learner uids that have a process now, any check's."""
+    return {uid for pid in procfs.pids() if (uid := procfs.owner(pid)) is not None and uid >= _UID_BASE}
 
 
 def uid_for(check_pid: int, slot: int = 0) -> int:

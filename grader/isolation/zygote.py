@@ -187,7 +187,7 @@ def _child(request: dict, fds: list[int]) -> None:
         tempfile.tempdir = None  # computed anew from TMPDIR (the zygote's imports cached /tmp)
         sys.path[0] = request["cwd"]  # as ``python -m grader.inside.worker`` would have it
         sys.dont_write_bytecode = True
-        Sandbox.from_params(request["sandbox"]).preexec()
+        Sandbox.from_params({**request["sandbox"], "report_fd": ans_fd}).preexec()  # its number here
         sys.argv = ["grader.inside.worker"]
         sys.modules["__main__"] = worker  # as under ``python -m grader.inside.worker``, not the zygote
         code = worker.main([str(req_fd), str(ans_fd), str(rep_fd), request["module_name"], request["module_file"]])

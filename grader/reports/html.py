@@ -34,6 +34,7 @@ from grader.reports.terminal import (
     near_copy_line,
     pass_line_rule,
     quiz_scores,
+    sandbox_line,
     scores,
     set_heading,
     when,
@@ -238,6 +239,7 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
         f"<title>{title}</title><style>{CSS}</style></head><body>",
         f"<p id='no-cjk' hidden lang='zh-CN'>{escape(NOTICE_ZH)}<br><span lang='en'>{escape(NOTICE_EN)}</span></p>",
         f"<h1>{title}</h1><p>{escape(target)}</p>",
+        f"<p class='sandbox'>{escape(sandbox_line(results))}</p>",
         f"<div class='level {escape(summary.level)}'>{level}</div>",
         f"<p>{pass_line} <b class='{'ok' if summary.pass_line else 'bad'}'>{escape(met(summary.pass_line))}</b></p>",
     ]

@@ -264,6 +264,8 @@ def print_report(
     if missing:
         text = _("Not available yet ({n}): {ids}", n=len(missing), ids=", ".join(missing))
         console.print(f"[dim]{escape(text)}[/]")
+    if sandbox_line(results):
+        console.print(f"[dim]{escape(sandbox_line(results))}[/]")
     title = _("Mastery — {target}", target=target) if target else _("Mastery")
     console.print(Panel("\n".join(mastery_lines(summary, markup=True)), title=escape(title), title_align="left"))
 
@@ -357,11 +359,26 @@ def gradescope_json(
                     "note": show(r.note),
                     "graded_now": graded_now(r),
                     "similarity": r.similarity,
+                    "isolation": r.isolation,
                 }
                 for ex_id, r in results.items()
             },
+            "isolation": applied_isolation(results),
         },
     }
+
+
+def applied_isolation(results: dict[str, ExerciseResult]) -> str:
+    """The weakest sandbox any learner process of these results got, as each measured it in its
+    own setup (grader.isolation.sandbox.LEVELS); "" where no learner code ran."""
+    from grader.isolation.sandbox import weakest
+
+    return weakest(r.isolation for r in results.values())
+
+
+def sandbox_line(results: dict[str, ExerciseResult]) -> str:
+    level = applied_isolation(results)
+    return _("Sandbox of the learner's code, as applied: {level}", level=_(level)) if level else ""
 
 
 def write_json(path: Path, data: dict) -> None:

@@ -1,0 +1,228 @@
+"""Walls that hold where the grader may not make namespaces (issue 27 §4): a container started
+with Docker's default capabilities, simulated as the examiner did, by running the grader as
+root under ``setpriv --bounding-set=-sys_admin`` (``unshare`` is then refused). The learner's
+process gets the allowlist through Landlock, says which level it got, and where no file-system
+wall can be had, nothing is graded unless ``GRADER_ALLOW_UNSANDBOXED=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from grader.course.catalog import ROOT
+from grader.isolation import landlock, sandbox
+
+SETPRIV = shutil.which("setpriv")
+pytestmark = pytest.mark.skipif(
+    os.geteuid() != 0 or SETPRIV is None or landlock.abi() < 1,
+    reason="needs root, setpriv and a kernel with Landlock",
+)
+
+# What the examiner's attempt read: a check, a solution, the engine.
+SECRETS = [
+    ROOT / "solutions" / "a3_broadcast.py",
+    ROOT / "grader" / "checks" / "test_a3_broadcast.py",
+    ROOT / "grader" / "engine" / "runner.py",
+]
+READER = f"""
+    import os
+    seen = []
+    for p in {[str(p) for p in SECRETS]!r}:
+        try:
+            with open(p) as f:
+                f.read(1)
+            seen.append(p)
+        except OSError:
+            pass
+    def broadcast_shape(a, b):
+        raise ValueError("read " + repr(seen))
+    """
+
+GRADE = """
+import json, os, sys
+from grader.course import catalog
+from grader.engine import runner
+from grader.isolation import sandbox
+
+if __name__ == "__main__":
+    runner.warm_up(heavy=sys.argv[1] == "heavy")
+    out = {"level": sandbox.isolation_level()}
+    for item in sys.argv[2:]:
+        ex_id, _, path = item.partition("=")
+        res = runner.grade_exercise(catalog.get(ex_id), path)
+        out[item] = [(k.status, k.message[:600], k.isolation) for k in res.key_points]
+    print("RESULT " + json.dumps(out))
+"""
+
+
+def _without_sys_admin(tmp_path, heavy: bool, *items: str, env: dict | None = None) -> dict:
+    script = tmp_path / "grade.py"
+    script.write_text(GRADE)
+    cmd = [SETPRIV, "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", sys.executable, str(script)]
+    run = subprocess.run(
+        [*cmd, "heavy" if heavy else "light", *items],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        timeout=600,
+    )
+    lines = [line for line in run.stdout.splitlines() if line.startswith("RESULT ")]
+    assert lines, run.stdout[-2000:] + run.stderr[-3000:]
+    return json.loads(lines[-1].removeprefix("RESULT "))
+
+
+def test_without_cap_sys_admin_the_learner_reads_no_check_solution_or_engine(tmp_path):
+    attempt = tmp_path / "a3_broadcast.py"
+    attempt.write_text(textwrap.dedent(READER))
+    out = _without_sys_admin(tmp_path, False, f"A3={attempt}")
+    assert out["level"] == sandbox.LANDLOCK, out
+    kps = out[f"A3={attempt}"]
+    assert any("read []" in message for _, message, _ in kps), kps
+    assert not any("read ['" in message for _, message, _ in kps), kps
+    assert {level for _, _, level in kps} == {sandbox.LANDLOCK}, "the level measured in the learner's setup"
+
+
+def test_without_cap_sys_admin_the_solutions_still_pass(tmp_path):
+    """Heavy preloads: on this machine Python lives under /root (0700), which no learner uid may
+    enter without a mount namespace, so what it imports must be loaded before it forks."""
+    a3, p1 = f"A3={ROOT / 'solutions' / 'a3_broadcast.py'}", f"P1={ROOT / 'solutions' / 'p1_causal_attention.py'}"
+    out = _without_sys_admin(tmp_path, True, a3, p1)
+    for item in (a3, p1):
+        assert {status for status, _, _ in out[item]} == {"passed"}, out[item]
+        assert {level for _, _, level in out[item]} == {sandbox.LANDLOCK}, out[item]
+
+
+def test_with_no_wall_at_all_nothing_is_graded_unless_allowed(tmp_path, monkeypatch):
+    """Where neither namespaces nor Landlock can be had, the runner refuses (every mode grades
+    through runner.grade_exercise); told to, it grades and says what it applied."""
+    from grader.course import catalog
+    from grader.engine import runner
+
+    monkeypatch.setattr(sandbox, "isolation_level", lambda: sandbox.USER_ONLY)
+    attempt = tmp_path / "a3_broadcast.py"
+    attempt.write_text(textwrap.dedent(READER))
+    res = runner.grade_exercise(catalog.get("A3"), attempt)
+    assert {k.status for k in res.key_points} == {"refused"}, [(k.status, k.message) for k in res.key_points]
+    assert "--allow-unsandboxed" in res.key_points[0].message
+    monkeypatch.setenv(sandbox.ALLOW_UNSANDBOXED, "1")
+    res = runner.grade_exercise(catalog.get("A3"), attempt)
+    assert "refused" not in {k.status for k in res.key_points}, [(k.status, k.message) for k in res.key_points]
+    assert res.isolation == sandbox.ALLOWLIST  # measured: this machine's root has namespaces
+
+
+def test_a_process_that_gets_no_wall_where_one_is_required_exits(tmp_path, monkeypatch):
+    """The backstop in the learner's own setup: if the wall the runner expected is not there
+    when the process is made, it exits before the learner's code runs (never a silent fallback)."""
+    from grader.isolation.learner import Learner, NoWall
+
+    def refused(*_):
+        raise OSError(1, "simulated")
+
+    monkeypatch.setattr(sandbox.Sandbox, "_namespaces", lambda self, params: None)  # as if unshare were refused
+    monkeypatch.setattr(landlock, "ruleset", refused)  # and the kernel had no Landlock
+    module = tmp_path / "a3_broadcast.py"
+    module.write_text("def broadcast_shape(a, b):\n    return (1,)\n")
+    learner = Learner("a3_broadcast", module, require_wall=True)  # forked from here: the patches apply
+    try:
+        with pytest.raises(NoWall, match="no file-system wall"):
+            learner.broadcast_shape((1,), (1,))
+    finally:
+        learner.close()
+
+
+MODES = """
+import contextlib, io, json, os, sys
+from pathlib import Path
+from grader.isolation import sandbox
+
+def modes(attempt: Path, tmp: Path) -> dict:
+    \"\"\"The A3 verdict's key points (status, message, level) in each mode, for ``attempt``.\"\"\"
+    from grader import cli
+    from grader.classroom import batch, gradescope, pipeline
+    from grader.engine import runner
+
+    source = attempt.read_text()
+    out = {}
+    learner = tmp / "own" / "exercises"  # make grade: the learner's folder
+    learner.mkdir(parents=True)
+    (learner / "a3_broadcast.py").write_text(source)
+    res = runner.grade(learner, only=["A3"])["A3"]
+    out["make grade"] = [(k.status, k.message[:300], k.isolation) for k in res.key_points]
+    student = tmp / "class" / "mallory"
+    student.mkdir(parents=True)
+    (student / "a3_broadcast.py").write_text(source)
+    job = batch.run_job({"submission": str(student), "exercise": "A3"})
+    kps = job["result"]["key_points"]
+    out["grader batch"] = [(k["status"], k["message"][:300], k.get("isolation", "")) for k in kps]
+    job_file = tmp / "job.json"
+    job_file.write_text(json.dumps({"submission": str(student), "exercise": "A3"}))
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        cli.main(["job", str(job_file)])
+    job = json.loads(printed.getvalue().strip().splitlines()[-1])
+    kps = job["result"]["key_points"]
+    out["grader job"] = [(k["status"], k["message"][:300], k.get("isolation", "")) for k in kps]
+    results = gradescope.grade_submission(student, ["A3"], 1)
+    data = gradescope.results_json(results, [], 1.0, {})
+    out["gradescope"] = [
+        (t.get("status", ""), t["output"][:300], data["extra_data"]["grader"]["isolation"])
+        for t in data["tests"] if t.get("number") == "A3"
+    ]
+    cells = pipeline.grade_answers(tmp / "course", "A", "mallory", {"A3": source}, ["A3"], jobs=1)["A3"]
+    out["classroom answer cells"] = [(k.status, k.message[:300], k.isolation) for k in cells.key_points]
+    return out
+
+if __name__ == "__main__":
+    if sys.argv[1] == "nowall":  # as if neither namespaces nor Landlock could be had
+        sandbox.isolation_level = lambda: sandbox.USER_ONLY
+    print("RESULT " + json.dumps(modes(Path(sys.argv[2]), Path(sys.argv[3]))))
+"""
+
+
+def _modes(tmp_path, how: str) -> dict:
+    attempt = tmp_path / "attempt.py"
+    attempt.write_text(textwrap.dedent(READER))
+    script = tmp_path / "modes.py"
+    script.write_text(MODES)
+    work = tmp_path / "work"
+    work.mkdir()
+    cmd = [SETPRIV, "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", sys.executable, str(script)]
+    run = subprocess.run(
+        [*cmd, how, str(attempt), str(work)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=600,
+    )
+    lines = [line for line in run.stdout.splitlines() if line.startswith("RESULT ")]
+    assert lines, run.stdout[-2000:] + run.stderr[-3000:]
+    return json.loads(lines[-1].removeprefix("RESULT "))
+
+
+def test_every_mode_gets_the_wall_without_cap_sys_admin(tmp_path):
+    """Issue 27 §5: make grade, grader batch, grader job, Gradescope's run and the classroom's
+    answer cells, each as root without CAP_SYS_ADMIN: an attempt that reads solutions/, a check
+    and the engine reads none, and each reports the level its learner process measured."""
+    for mode, kps in _modes(tmp_path, "landlock").items():
+        assert kps, mode
+        assert not any("read ['" in message for _, message, _ in kps), (mode, kps)
+        assert any("read []" in message for _, message, _ in kps), (mode, kps)
+        assert {level for _, _, level in kps} == {sandbox.LANDLOCK}, (mode, kps)
+
+
+def test_every_mode_refuses_where_there_is_no_wall(tmp_path):
+    for mode, kps in _modes(tmp_path, "nowall").items():
+        assert kps, mode
+        assert not any("read [" in message for _, message, _ in kps), (mode, kps)
+        if mode != "gradescope":  # its tests carry no status for a refusal, only the text
+            assert {status for status, _, _ in kps} == {"refused"}, (mode, kps)
+        assert all("no file-system wall" in message for _, message, _ in kps), (mode, kps)
