@@ -860,7 +860,7 @@ def no_wall_message() -> str:
         "no file-system wall here ({level}): the learner's code could read the checks, the solutions and "
         "the engine, so it is not run. Give the grader CAP_SYS_ADMIN (namespaces) or a kernel with Landlock "
         "(5.13+), or pass --allow-unsandboxed (GRADER_ALLOW_UNSANDBOXED=1) to grade trusted code anyway",
-        level=_sandbox.isolation_level(),
+        level=_(_sandbox.isolation_level()),
     )
 
 
