@@ -233,7 +233,11 @@ def test_self_study_grades_a_near_copy_and_says_so(ex, tmp_path):
     console = Console(record=True, width=200)
     terminal.print_report(results, summary, console)
     text = console.export_text()
-    assert "Near copies of the reference answer" in text and f"{ex.id}: 100% like the reference answer" in text
+    assert (
+        "Close to the reference answer" in text
+        and "solutions/" not in text
+        and f"{ex.id}: 100% like the reference answer" in text
+    )
     assert f"{ex.id}: 100% like the reference answer" in html_report.render(results, summary)
     data = gradescope.results_json(results, [], 1.0, {})
     hidden = [t for t in data["tests"] if t["tags"] == ["similarity"]]

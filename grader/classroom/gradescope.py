@@ -350,7 +350,7 @@ def similarity_test(results: dict[str, ExerciseResult]) -> dict:
     from grader.reports import terminal
 
     compared = [r for r in results.values() if r.similarity]
-    lines = [terminal.near_copy_line(r) for r in compared if r.near_copy]
+    lines = [terminal.near_copy_line(r, instructor=True) for r in compared if r.near_copy]
     lines += [
         f"{r.exercise}: {r.similarity['score']:.0%} {r.similarity.get('note', '')}".rstrip()
         for r in compared

@@ -270,12 +270,25 @@ def print_report(
     console.print(Panel("\n".join(mastery_lines(summary, markup=True)), title=escape(title), title_align="left"))
 
 
-NEAR_COPIES = N_("Near copies of the reference answer (graded as usual here; a class's instructor is shown them):")
+# Said to the learner, who may well have written it alone: a short answer to a tightly asked question
+# looks like the reference. Where the reference's matching lines are is said only to an instructor.
+NEAR_COPIES = N_(
+    "Close to the reference answer (graded as usual; short answers to a tightly asked question often look "
+    "alike, and a class's instructor is shown these scores):"
+)
 
 
-def near_copy_line(res: ExerciseResult) -> str:
-    """One near copy as a line: the score and the matching lines of each side."""
+def near_copy_line(res: ExerciseResult, instructor: bool = False) -> str:
+    """One near copy as a line: the score and the learner's matching lines; for an instructor, the
+    reference's lines too."""
     m = res.similarity
+    if not instructor:
+        return _(
+            "{id}: {score} like the reference answer (your lines {lines})",
+            id=res.exercise,
+            score=f"{m['score']:.0%}",
+            lines=m.get("lines", ""),
+        )
     module = catalog.get(res.exercise).module
     return _(
         "{id}: {score} like the reference answer: your lines {lines}, solutions/{module}.py lines {their_lines}",
