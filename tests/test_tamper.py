@@ -629,10 +629,9 @@ def test_detached_system_v_shared_memory_counts_against_the_cap(tmp_path):
 
 def test_socket_buffers_count_against_the_cap(tmp_path):
     """A socket's buffer is kernel memory in no address space: thousands of them, filled, take a
-    machine's RAM (400 filled socketpairs held 88 MiB). Each counts at what it may hold."""
-    path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(ATTEMPTS["hold_socket_buffers"]))
-    res = runner.grade_exercise(dataclasses.replace(A3, call_timeout_s=30), path)
+    machine's RAM (400 filled socketpairs held 88 MiB). Each counts at what it may hold. On C1: the
+    attempt's helper processes are refused under A3's one-process rule before they hold anything."""
+    res = _grade_on_c1(tmp_path, "hold_socket_buffers", dataclasses.replace(C1, call_timeout_s=30))
     assert {k.status for k in res.key_points} == {"oom"}, _explain(res)
     assert all("together exceeded the 2 GiB" in k.message for k in res.key_points), _explain(res)
 

@@ -148,6 +148,7 @@ def modes(attempt: Path, tmp: Path) -> dict:
     from grader import cli
     from grader.classroom import batch, gradescope, pipeline
     from grader.engine import runner
+    from grader.i18n import show
 
     source = attempt.read_text()
     out = {}
@@ -161,7 +162,7 @@ def modes(attempt: Path, tmp: Path) -> dict:
     (student / "a3_broadcast.py").write_text(source)
     job = batch.run_job({"submission": str(student), "exercise": "A3"})
     kps = job["result"]["key_points"]
-    out["grader batch"] = [(k["status"], k["message"][:300], k.get("isolation", "")) for k in kps]
+    out["grader batch"] = [(k["status"], show(k["message"], "en")[:300], k.get("isolation", "")) for k in kps]
     job_file = tmp / "job.json"
     job_file.write_text(json.dumps({"submission": str(student), "exercise": "A3"}))
     printed = io.StringIO()
@@ -169,7 +170,7 @@ def modes(attempt: Path, tmp: Path) -> dict:
         cli.main(["job", str(job_file)])
     job = json.loads(printed.getvalue().strip().splitlines()[-1])
     kps = job["result"]["key_points"]
-    out["grader job"] = [(k["status"], k["message"][:300], k.get("isolation", "")) for k in kps]
+    out["grader job"] = [(k["status"], show(k["message"], "en")[:300], k.get("isolation", "")) for k in kps]
     results = gradescope.grade_submission(student, ["A3"], 1)
     data = gradescope.results_json(results, [], 1.0, {})
     out["gradescope"] = [
