@@ -1363,6 +1363,42 @@ def test_another_exercises_burner_is_stopped_too_while_the_check_measures(tmp_pa
         measuring.close()
 
 
+@pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")
+def test_a_call_stopped_by_another_checks_measurement_is_not_timed_out(tmp_path):
+    """Every learner uid stops while any check measures: the time another exercise's learner spends
+    stopped there is not its own, so its call's deadline moves by it (a verdict never depends on
+    what was graded beside it). Without that, this 1 s call with a 2 s limit times out."""
+    import threading
+
+    from grader.isolation import zygote
+    from grader.isolation.learner import Learner
+
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text("import time\n\ndef slow():\n    time.sleep(1.0)\n    return 1\n")
+    light = zygote.start("light")
+    other, measuring = (Learner("a3_broadcast", path, zygote=light, import_timeout_s=60) for _ in range(2))
+    try:
+        measuring.slow(timeout_s=30)  # both processes up before the measurement starts
+        other.slow(timeout_s=30)
+        got = {}
+
+        def call():
+            try:
+                got["value"] = other.slow(timeout_s=2)
+            except Exception as exc:  # noqa: BLE001 - the test reports what the call raised
+                got["error"] = exc
+
+        thread = threading.Thread(target=call)
+        with measuring.paused():
+            thread.start()
+            time.sleep(3.0)
+        thread.join(30)
+        assert got == {"value": 1}, got
+    finally:
+        other.close()
+        measuring.close()
+
+
 LEARNER_MAY_NOT_IMPORT = (
     "grader.course",
     "grader.course.catalog",

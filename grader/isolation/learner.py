@@ -119,6 +119,7 @@ class LearnerUnobserved(LearnerForbidden):
         )
 
 
+MAX_PAUSE_S = 60.0  # the most a call's deadline moves for time its process spent stopped (paused())
 REPORT_WAIT_S = 2.0  # a report is in its pipe before its answer is: only a forged channel is late
 
 
@@ -138,9 +139,11 @@ class _DeadlineReader:
         watch=lambda: None,
         tick_s: float = 0.1,
         watched: float | None = None,
+        stopped=lambda: False,
     ):
         self._fd = stream.fileno()
         self._deadline = deadline
+        self._stopped, self._extended, self._ticked = stopped, 0.0, time.monotonic()
         self._timeout_error = timeout_error
         self._watch = watch
         self._tick_s = tick_s
@@ -152,6 +155,14 @@ class _DeadlineReader:
             if now - self._watched >= self._tick_s:  # on a timer, whatever the traffic
                 self._watched = now
                 self._watch()
+            if now - self._ticked >= self._tick_s:
+                # Time the learner spent stopped by a check's measurement (paused(): every learner uid)
+                # is not its time: the deadline moves by it, up to MAX_PAUSE_S per call (a process
+                # that stops itself is not waited for past that).
+                if self._extended < MAX_PAUSE_S and self._stopped():
+                    self._deadline += now - self._ticked
+                    self._extended += now - self._ticked
+                self._ticked = now
             left = self._deadline - now
             if left <= 0:
                 raise self._timeout_error()
@@ -535,6 +546,13 @@ class Learner:
         """End the process now; the next call starts a fresh one (e.g. to measure a peak anew)."""
         self._kill()
 
+    def _is_stopped(self) -> bool:
+        """Whether the learner's process is stopped now (SIGSTOP: a check measuring, see paused())."""
+        try:
+            return self._proc is not None and procfs.state(self._proc.pid) == "T"
+        except OSError:
+            return False
+
     @contextlib.contextmanager
     def paused(self):
         """Every process of the learner stopped while the check measures something of its own
@@ -728,6 +746,7 @@ class Learner:
             watch=lambda: self._check_memory(what),
             tick_s=MEMORY_POLL_S,
             watched=self._memory_checked,
+            stopped=self._is_stopped,
         )
         try:
             answer = codec.read(stream, self.max_result_bytes)
