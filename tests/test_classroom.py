@@ -404,6 +404,28 @@ def test_feedback_and_rubrics(klass):
     assert "Rubric for C1" not in page
     page = (klass.course / "feedback" / "bo" / "set_A" / "set_A.html").read_text()
     assert "re-read:" in page and "expected:" not in page and "hint:" not in page
+    assert "not recognized" not in klass.logs["generate_feedback"] + klass.logs["generate_feedback C"]
+
+
+def test_the_feedback_steps_take_the_exporters_config_quietly(caplog):
+    """generate_feedback's preprocessors get the HTML exporter's default config (``NbConvertBase.
+    display_data_priority``); nbgrader's own ClearHiddenTests warns that it does not recognize it,
+    ours (the ones nbgrader_config.py names) take it."""
+    from nbconvert.exporters import HTMLExporter
+    from nbgrader.preprocessors import ClearHiddenTests
+
+    from grader.classroom import pipeline
+
+    config = HTMLExporter().default_config
+    with caplog.at_level("WARNING"):
+        ClearHiddenTests(config=config)
+    assert "display_data_priority" in caplog.text  # what the instructor saw: the config does reach them
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        for step in (pipeline.FeedbackClearHiddenTests, pipeline.HideRubrics):
+            step(config=config)
+    assert "not recognized" not in caplog.text, caplog.text
+    assert "pipeline.FeedbackClearHiddenTests" in (ROOT / "grader" / "classroom" / "notebooks.py").read_text()
 
 
 def test_validate_tells_the_truth(klass):

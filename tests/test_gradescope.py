@@ -336,3 +336,36 @@ def test_the_files_test_and_the_instructors_texts_speak_the_zips_language(tmp_pa
     assert needs and len(needs) == len(en_needs)
     assert (needs == en_needs) == (lang == "en")
     assert [n["kind"] for n in data["extra_data"]["submission"]] == [n.kind for n in notes]
+
+
+def documented_local_run() -> str:
+    """The shell block of docs/scale-out.md's "Running run_autograder on your own machine"."""
+    text = (ROOT / "docs" / "scale-out.md").read_text()
+    section = text.split("### Running run_autograder on your own machine", 1)[1]
+    return section.split("```sh\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_documented_local_run_works(tmp_path):
+    """An instructor's steps, run as written (from the project's folder; $ROOT under TMPDIR): a
+    results.json in the zip's language, the stub's key points failed."""
+    steps = documented_local_run()
+    assert "GRADER_AUTOGRADER_ROOT=" in steps and "run_autograder" in steps
+    bin_dir = f"{Path(sys.executable).parent}/"  # this project's venv, wherever the tests run from
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GRADER_AUTOGRADER_ROOT")}
+    env["TMPDIR"] = str(tmp_path)
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", steps.replace(".venv/bin/", bin_dir)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    [results] = tmp_path.glob("*/results/results.json")
+    data = json.loads(results.read_text())
+    validate(data)
+    assert data["tests"][0]["name"] == "提交：被批改的文件"
+    assert "A3：a3_broadcast.py 取自 a3_broadcast.py" in data["tests"][0]["output"]
+    kps = key_point_tests(data)
+    assert sorted(kps) == sorted(KEY_POINTS) and data["score"] == 0

@@ -433,7 +433,7 @@ try:
     from grader.classroom import pipeline
     from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
     from nbgrader.converters import Autograde, GenerateAssignment
-    from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions, GetGrades, SaveAutoGrades
+    from nbgrader.preprocessors import ClearSolutions, GetGrades, SaveAutoGrades
 
     c.CourseDirectory.root = {root!r}
     # SQLAlchemy's autoflush warnings from nbgrader's gradebook code, three per new submission: noise.
@@ -462,7 +462,9 @@ try:
     c.GradeAnswerCells.jobs = 0                 # exercises graded at once; 0: one per CPU
 
     # generate_feedback: the verdicts, not the rubrics.
-    c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, pipeline.HideRubrics, CSSHTMLHeaderPreprocessor]
+    c.GenerateFeedback.preprocessors = [
+        GetGrades, pipeline.FeedbackClearHiddenTests, pipeline.HideRubrics, CSSHTMLHeaderPreprocessor
+    ]
 
     # export: grades.csv also lists who did not submit, and keeps written points apart from key points.
     c.ExportApp.plugin_class = pipeline.ExportGrades
