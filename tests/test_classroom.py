@@ -502,6 +502,19 @@ def test_autograde_refuses_a_pipeline_that_executes_notebooks():
         step.preprocess(nbformat.v4.new_notebook(), {"nbgrader": {"student": "s", "assignment": "set_A"}})
 
 
+def test_the_first_cell_shows_the_sets_own_answer_line():
+    """The intro's example of an answer cell's first line is the set's own first exercise's (set R
+    has only R: an "A3" there sent a learner looking for a cell that is not in the notebook)."""
+    from grader import classroom
+
+    for set_id in catalog.SETS:
+        exs = [ex for ex in catalog.CATALOG if ex.set == set_id and ex.available]
+        if exs:
+            intro = classroom.notebook(set_id, exs).cells[0].source
+            assert f"`# {exs[0].id} answer ...`" in intro, (set_id, intro)
+            assert all(f"# {ex.id} answer" not in intro for ex in catalog.CATALOG if ex.set != set_id)
+
+
 def test_a_test_cell_without_the_grader_says_how_to_check(tmp_path):
     """A student with only the released notebook (a class JupyterHub): each test cell prints, to
     stderr (Validate lists it as failing), that it was not checked and where the notebook says
@@ -633,7 +646,7 @@ def test_classroom_build_speaks_the_language_asked(tmp_path, speak):
         course = tmp_path / lang
         assert cli.main(["classroom", "build", str(course), "--only", "A5", "--lang", lang]) == 0
         nb = nbformat.read(course / "source" / "set_A" / "set_A.ipynb", as_version=4)
-        assert intro in nb.cells[0].source
+        assert intro in nb.cells[0].source and "`# A5 answer ...`" in nb.cells[0].source  # its own first one
         q = cell(nb, "A5__question").source
         assert question in q and absent not in q and "\nEnglish\n-------" not in q
         tests = [c.source for c in nb.cells if c.metadata["nbgrader"].get("grade")]

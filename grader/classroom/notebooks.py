@@ -304,7 +304,7 @@ INTRO = N_("""# {title} (set {set_id})
 {listing}
 
 **How to answer.** Write each answer in its answer cell, in place of `raise NotImplementedError(...)`.
-Keep the cell's first line (`# A3 answer ...`): the grader finds your code by it. Each answer cell is
+Keep the cell's first line (`{mark} ...`): the grader finds your code by it. Each answer cell is
 graded **on its own**, as the module `exercises/<module>.py` would be: import what it needs inside it,
 not from another cell or another exercise.
 
@@ -373,6 +373,7 @@ def notebook(set_id: str, exercises: list[catalog.Exercise]) -> nbformat.Noteboo
                     set_id=set_id,
                     name=name,
                     listing=listing,
+                    mark=ANSWER_MARK.format(id=exercises[0].id),  # this set's own first exercise
                     written=_(WRITTEN_NOTE) if set_id == "C" else "",
                 )
             ),
