@@ -404,6 +404,28 @@ def test_feedback_and_rubrics(klass):
     assert "Rubric for C1" not in page
     page = (klass.course / "feedback" / "bo" / "set_A" / "set_A.html").read_text()
     assert "re-read:" in page and "expected:" not in page and "hint:" not in page
+    assert "not recognized" not in klass.logs["generate_feedback"] + klass.logs["generate_feedback C"]
+
+
+def test_the_feedback_steps_take_the_exporters_config_quietly(caplog):
+    """generate_feedback's preprocessors get the HTML exporter's default config (``NbConvertBase.
+    display_data_priority``); nbgrader's own ClearHiddenTests warns that it does not recognize it,
+    ours (the ones nbgrader_config.py names) take it."""
+    from nbconvert.exporters import HTMLExporter
+    from nbgrader.preprocessors import ClearHiddenTests
+
+    from grader.classroom import pipeline
+
+    config = HTMLExporter().default_config
+    with caplog.at_level("WARNING"):
+        ClearHiddenTests(config=config)
+    assert "display_data_priority" in caplog.text  # what the instructor saw: the config does reach them
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        for step in (pipeline.FeedbackClearHiddenTests, pipeline.HideRubrics):
+            step(config=config)
+    assert "not recognized" not in caplog.text, caplog.text
+    assert "pipeline.FeedbackClearHiddenTests" in (ROOT / "grader" / "classroom" / "notebooks.py").read_text()
 
 
 def test_validate_tells_the_truth(klass):
@@ -478,6 +500,19 @@ def test_autograde_refuses_a_pipeline_that_executes_notebooks():
     step = exporter._preprocessors[-1]
     with pytest.raises(RuntimeError, match="outside the sandbox"):
         step.preprocess(nbformat.v4.new_notebook(), {"nbgrader": {"student": "s", "assignment": "set_A"}})
+
+
+def test_the_first_cell_shows_the_sets_own_answer_line():
+    """The intro's example of an answer cell's first line is the set's own first exercise's (set R
+    has only R: an "A3" there sent a learner looking for a cell that is not in the notebook)."""
+    from grader import classroom
+
+    for set_id in catalog.SETS:
+        exs = [ex for ex in catalog.CATALOG if ex.set == set_id and ex.available]
+        if exs:
+            intro = classroom.notebook(set_id, exs).cells[0].source
+            assert f"`# {exs[0].id} answer ...`" in intro, (set_id, intro)
+            assert all(f"# {ex.id} answer" not in intro for ex in catalog.CATALOG if ex.set != set_id)
 
 
 def test_a_test_cell_without_the_grader_says_how_to_check(tmp_path):
@@ -611,7 +646,7 @@ def test_classroom_build_speaks_the_language_asked(tmp_path, speak):
         course = tmp_path / lang
         assert cli.main(["classroom", "build", str(course), "--only", "A5", "--lang", lang]) == 0
         nb = nbformat.read(course / "source" / "set_A" / "set_A.ipynb", as_version=4)
-        assert intro in nb.cells[0].source
+        assert intro in nb.cells[0].source and "`# A5 answer ...`" in nb.cells[0].source  # its own first one
         q = cell(nb, "A5__question").source
         assert question in q and absent not in q and "\nEnglish\n-------" not in q
         tests = [c.source for c in nb.cells if c.metadata["nbgrader"].get("grade")]

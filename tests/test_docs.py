@@ -119,3 +119,31 @@ def test_the_module_map_names_the_clis_commands(capsys):
     line = next(t for t in (DOCS / "architecture.md").read_text().splitlines() if t.startswith("grader/cli.py"))
     listed = set(re.search(r"`grader ([^`]+)`", line).group(1).replace(" ", "").split("|"))
     assert listed == shown
+
+
+def given_to_the_learner() -> dict[str, set[str]]:
+    """docs/security.md's "What the learner's process is given": each bullet's backquoted names."""
+    section = (DOCS / "security.md").read_text().split("### What the learner's process is given", 1)[1]
+    bullets = re.findall(r"^- \*\*(.+?)\*\*(.*?)(?=^- \*\*|\Z)", section, re.M | re.S)
+    return {head.split(",")[0]: set(re.findall(r"`([^`]+)`", body)) for head, body in bullets}
+
+
+def test_the_security_doc_lists_exactly_what_the_sandbox_gives():
+    """The environment and the file system the learner's process gets, as the doc lists them, are
+    the code's (learner_env and Sandbox.view's constants): a name added to either side alone fails."""
+    from grader.isolation import learner, sandbox
+
+    doc = given_to_the_learner()
+    env = set(learner.learner_env("/work")) | set(learner.LOCALE)  # the locale's only where the grader has it
+    assert {n for n in doc["Environment"] if n.isupper()} == env
+    read_only = {n for n in doc["Read-only"] if n.startswith(("/", "grader/", "solutions"))}
+    assert read_only == {*sandbox.SYSTEM, *(f"/etc/{n}" for n in sandbox.ETC), *sandbox.LEARNER_VISIBLE, "solutions"}
+    assert {"sys.base_prefix", "sys.prefix"} <= doc["Read-only"]
+    assert doc["Its own"] == {"/tmp", "/dev/shm", sandbox.WORK_SIZE, sandbox.TMP_SIZE, sandbox.SHM_SIZE}
+    view = sandbox.Sandbox(1 << 30).view()
+    devices = {
+        path.removeprefix("/dev/") for kind, _src, path in view if kind in ("dev", "link") and path.startswith("/dev/")
+    }
+    assert doc["Fresh"] - {"/proc", "/dev", "/proc/self/fd"} == set(sandbox.DEVICES) | devices
+    tmpfs = {path: options.split(",")[0] for kind, options, path in view if kind == "tmpfs"}
+    assert tmpfs["/tmp"] == f"size={sandbox.TMP_SIZE}" and tmpfs["/dev/shm"] == f"size={sandbox.SHM_SIZE}"

@@ -23,7 +23,7 @@ import nbformat
 import pytest
 
 from grader.classroom import gradescope, notebooks
-from grader.course import catalog
+from grader.course import catalog, levels
 from grader.course.catalog import ROOT
 
 A3 = catalog.get("A3")
@@ -295,3 +295,77 @@ def test_run_speaks_the_language_the_zip_was_built_in(tmp_path, monkeypatch):
     assert gradescope.run(root) == 0
     data = json.loads((root / "results" / "results.json").read_text())
     assert data["tests"][0]["name"] == "提交：被批改的文件", data["tests"][0]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_files_test_and_the_instructors_texts_speak_the_zips_language(tmp_path, monkeypatch, lang):
+    """What gather() did is kept as data (a kind and a message), told apart by its kind and said in
+    the zip's language: a module taken, an answer cell ignored for a module, a link refused, a
+    missing module; the hidden similarity test and next_level_needs, for the instructor, too."""
+    from grader import i18n
+    from grader.classroom import batch
+
+    monkeypatch.setattr(i18n, "_lang", lang)
+    monkeypatch.setenv("GRADER_LANG", lang)
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "a3_broadcast.py").write_text(own("def broadcast_shape(a, b):\n    return a\n", "carol"))
+    (sub / "set_A.ipynb").write_text(nbformat.writes(notebooks.notebook("A", [A3])))
+    (sub / "a2_nbytes_index.py").symlink_to(ROOT / "solutions" / "a2_nbytes_index.py")
+    notes = gradescope.gather(sub, tmp_path / "learner")
+    assert sorted(n.kind for n in notes) == ["ignored", "refused", "taken"]
+    missing = batch.run_job({"submission": str(tmp_path / "learner"), "exercise": "A8"})["result"]
+    results = {"A8": gradescope.ExerciseResult.from_dict(missing)}
+    data = gradescope.results_json(results, notes, 0.0, {"visibility": "visible"})
+    files, similarity = data["tests"][0]["output"], data["tests"][1]["name"]
+    a8 = next(t["output"] for t in data["tests"] if t["name"].startswith("A8"))
+    needs = data["extra_data"]["next_level_needs"]
+    if lang == "zh":
+        assert "A3：a3_broadcast.py 取自 a3_broadcast.py" in files
+        assert "忽略 set_A.ipynb 里 A3 的答案单元格：采用的是 a3_broadcast.py" in files
+        assert "拒收 a2_nbytes_index.py：这是符号链接" in files
+        assert "找不到 a8_lora_params.py" in a8 and "not found" not in a8
+        assert similarity.startswith("与参考答案的相似度")
+    else:
+        assert "A3: a3_broadcast.py from a3_broadcast.py" in files
+        assert "ignored the A3 answer cell of set_A.ipynb: a3_broadcast.py is used" in files
+        assert "refused a2_nbytes_index.py: a symbolic link" in files
+        assert "a8_lora_params.py not found" in a8
+        assert similarity.startswith("Similarity to the reference answer")
+    en_needs = levels.summarize({"A8": results["A8"].outcome()}).next_level_needs  # the same summary, in English
+    assert needs and len(needs) == len(en_needs)
+    assert (needs == en_needs) == (lang == "en")
+    assert [n["kind"] for n in data["extra_data"]["submission"]] == [n.kind for n in notes]
+
+
+def documented_local_run() -> str:
+    """The shell block of docs/scale-out.md's "Running run_autograder on your own machine"."""
+    text = (ROOT / "docs" / "scale-out.md").read_text()
+    section = text.split("### Running run_autograder on your own machine", 1)[1]
+    return section.split("```sh\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_documented_local_run_works(tmp_path):
+    """An instructor's steps, run as written (from the project's folder; $ROOT under TMPDIR): a
+    results.json in the zip's language, the stub's key points failed."""
+    steps = documented_local_run()
+    assert "GRADER_AUTOGRADER_ROOT=" in steps and "run_autograder" in steps
+    bin_dir = f"{Path(sys.executable).parent}/"  # this project's venv, wherever the tests run from
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GRADER_AUTOGRADER_ROOT")}
+    env["TMPDIR"] = str(tmp_path)
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", steps.replace(".venv/bin/", bin_dir)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    [results] = tmp_path.glob("*/results/results.json")
+    data = json.loads(results.read_text())
+    validate(data)
+    assert data["tests"][0]["name"] == "提交：被批改的文件"
+    assert "A3：a3_broadcast.py 取自 a3_broadcast.py" in data["tests"][0]["output"]
+    kps = key_point_tests(data)
+    assert sorted(kps) == sorted(KEY_POINTS) and data["score"] == 0

@@ -39,6 +39,7 @@ from pathlib import Path
 from grader.course import catalog, levels
 from grader.engine import cache, runner
 from grader.engine.results import ExerciseResult
+from grader.i18n import _
 from grader.isolation import files
 
 OnJob = Callable[[dict, "Eta"], None]
@@ -59,11 +60,15 @@ def run_job(job: dict) -> dict:
     ex = catalog.get(job["exercise"])
     module_file = folder / f"{ex.module}.py"
     if folder.is_symlink():  # a link to a classmate's folder, or to solutions/: not this student's work
-        res = runner.uniform_result(ex, "refused", f"the submission folder {folder.name} is a symbolic link")
+        res = runner.uniform_result(
+            ex, "refused", _("the submission folder {folder} is a symbolic link", folder=folder.name)
+        )
     elif module_file.exists() or module_file.is_symlink():  # a link is refused by the runner, with its reason
         res = runner.grade_exercise(ex, module_file, hidden=[folder.parent])  # classmates' folders
     else:
-        res = runner.uniform_result(ex, "missing", f"{module_file.name} not found", status="missing")
+        res = runner.uniform_result(
+            ex, "missing", _("{module_file} not found", module_file=module_file.name), status="missing"
+        )
     return {"submission": str(folder), "student": folder.name, "exercise": ex.id, "result": res.to_dict()}
 
 

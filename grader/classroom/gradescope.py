@@ -43,13 +43,15 @@ import sys
 import time
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from grader import i18n
 from grader.course import catalog, levels
 from grader.course.catalog import ROOT
 from grader.engine.results import ExerciseResult
-from grader.i18n import _
+from grader.i18n import N_, _
+from grader.isolation import files
 
 ROOT_ENV = "GRADER_AUTOGRADER_ROOT"
 CONFIG = "grader-gradescope.json"
@@ -177,12 +179,44 @@ def prepare() -> Path:
 def read_regular(path: Path, cap: int = FILE_CAP) -> bytes:
     """A submitted file's bytes: a regular file, not a link, at most ``cap`` bytes (refused
     otherwise, by :func:`grader.isolation.files.read_regular`, as the runner reads learner files)."""
-    from grader.isolation import files
-
     return files.read_regular(path, cap)
 
 
-def gather(submission: Path, dest: Path) -> list[str]:
+@dataclass(frozen=True)
+class Note:
+    """What :func:`gather` did with one file of the submission: ``kind`` ("taken", "refused",
+    "ignored") for the code to read, :attr:`message` to say it in the reader's language."""
+
+    kind: str
+    message: i18n.Message
+
+    def text(self, lang: str | None = None) -> str:
+        return self.message.text(lang)
+
+    def data(self) -> dict:
+        return {"kind": self.kind, **self.message.data(), "text": self.text()}
+
+
+def _note(kind: str, msgid: str, **fields: object) -> Note:
+    return Note(kind, i18n.Message.of(msgid, **fields))
+
+
+def _refusal(path: Path, where: str, exc: OSError) -> Note:
+    """Why a submitted file was not read, said without the container's paths."""
+    if not isinstance(exc, files.Refused):
+        return _note("refused", N_("refused {where}: not readable ({error})"), where=where, error=type(exc).__name__)
+    try:
+        st = path.lstat()
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISREG(st.st_mode) and st.st_size > FILE_CAP:
+        return _note("refused", N_("refused {where}: larger than {mib} MiB"), where=where, mib=FILE_CAP >> 20)
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        return _note("refused", N_("refused {where}: a symbolic link"), where=where)
+    return _note("refused", N_("refused {where}: not a regular file"), where=where)
+
+
+def gather(submission: Path, dest: Path) -> list[Note]:
     """Copy the submission's modules into ``dest`` (created here); returns notes on what was
     taken, refused or ignored. ``.py`` files win over a notebook's answer cells."""
     from grader.classroom.notebooks import ANSWER_MARK
@@ -192,7 +226,7 @@ def gather(submission: Path, dest: Path) -> list[str]:
     modules = {ex.module: ex for ex in catalog.CATALOG}
     found: dict[str, tuple[int, str, bytes]] = {}  # module file name -> (depth, where, source)
     notebooks: list[tuple[str, bytes]] = []
-    notes: list[str] = []
+    notes: list[Note] = []
     for folder, dirs, names in os.walk(submission, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
         rel = Path(folder).relative_to(submission)
@@ -202,22 +236,24 @@ def gather(submission: Path, dest: Path) -> list[str]:
                 continue
             path = Path(folder) / name
             if path.is_symlink():
-                notes.append(f"refused {where}: a symbolic link")
+                notes.append(_note("refused", N_("refused {where}: a symbolic link"), where=where))
                 continue
             try:
                 data = read_regular(path)
             except OSError as exc:
-                notes.append(f"refused {where}: {exc}")
+                notes.append(_refusal(path, where, exc))
                 continue
             if name.endswith(".ipynb"):
                 notebooks.append((where, data))
             elif not name[:-3].isidentifier():
-                notes.append(f"ignored {where}: not a module name")
+                notes.append(_note("ignored", N_("ignored {where}: not a module name"), where=where))
             elif name in found and found[name][0] <= len(rel.parts):
-                notes.append(f"ignored {where}: {found[name][1]} is used")
+                notes.append(_note("ignored", N_("ignored {where}: {used} is used"), where=where, used=found[name][1]))
             else:
                 if name in found:
-                    notes.append(f"ignored {found[name][1]}: {where} is used")
+                    notes.append(
+                        _note("ignored", N_("ignored {where}: {used} is used"), where=found[name][1], used=where)
+                    )
                 found[name] = (len(rel.parts), where, data)
     for where, data in notebooks:
         try:
@@ -225,7 +261,14 @@ def gather(submission: Path, dest: Path) -> list[str]:
 
             nb = nbformat.reads(data.decode(), as_version=4)
         except Exception as exc:  # noqa: BLE001 - a broken notebook is the student's, reported
-            notes.append(f"refused {where}: not a readable notebook ({type(exc).__name__})")
+            notes.append(
+                _note(
+                    "refused",
+                    N_("refused {where}: not a readable notebook ({error})"),
+                    where=where,
+                    error=type(exc).__name__,
+                )
+            )
             continue
         for cell in nb.cells:
             if cell.get("cell_type") != "code":
@@ -237,7 +280,15 @@ def gather(submission: Path, dest: Path) -> list[str]:
                 ) or src.lstrip().rstrip() == ANSWER_MARK.format(id=ex.id):
                     name = f"{ex.module}.py"
                     if name in found and not found[name][1].endswith(".ipynb"):
-                        notes.append(f"ignored the {ex.id} answer cell of {where}: {found[name][1]} is used")
+                        notes.append(
+                            _note(
+                                "ignored",
+                                N_("ignored the {id} answer cell of {where}: {used} is used"),
+                                id=ex.id,
+                                where=where,
+                                used=found[name][1],
+                            )
+                        )
                     else:
                         found[name] = (0, where, src.encode())  # a later answer cell replaces an earlier one
     for name, (_rank, where, data) in sorted(found.items()):
@@ -246,7 +297,10 @@ def gather(submission: Path, dest: Path) -> list[str]:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         ex = modules.get(name[:-3])
-        notes.append(f"{ex.id if ex else 'helper'}: {name} from {where}")
+        if ex:
+            notes.append(_note("taken", N_("{id}: {name} from {where}"), id=ex.id, name=name, where=where))
+        else:
+            notes.append(_note("taken", N_("helper module: {name} from {where}"), name=name, where=where))
     return notes
 
 
@@ -300,7 +354,7 @@ def grade_submission(learner: Path, only: list[str] | None, jobs: int) -> dict[s
     return {ex.id: results[ex.id] for ex in catalog.CATALOG if ex.id in results}
 
 
-def results_json(results: dict[str, ExerciseResult], notes: list[str], elapsed: float, config: dict) -> dict:
+def results_json(results: dict[str, ExerciseResult], notes: list[Note], elapsed: float, config: dict) -> dict:
     from grader.isolation import sandbox
     from grader.reports import terminal
 
@@ -309,8 +363,8 @@ def results_json(results: dict[str, ExerciseResult], notes: list[str], elapsed: 
     data = terminal.gradescope_json(
         results, summary, elapsed, reveal_expected=config.get("reveal_expected", False), visibility=visibility
     )
-    used = [n for n in notes if not n.startswith(("refused", "ignored"))]
-    taken = "\n".join(notes) if notes else _("nothing")
+    used = [n for n in notes if n.kind == "taken"]
+    taken = "\n".join(n.text() for n in notes) if notes else _("nothing")
     files_test = {
         "name": _("Submission: the files graded"),
         "score": 0,
@@ -332,7 +386,8 @@ def results_json(results: dict[str, ExerciseResult], notes: list[str], elapsed: 
     data["tests"].insert(1, similarity_test(results))
     data["visibility"] = visibility
     data["stdout_visibility"] = "hidden"  # the grader's log: for the instructor
-    data["extra_data"]["submission"] = notes
+    data["extra_data"]["submission"] = [n.data() for n in notes]
+    data["extra_data"]["next_level_needs"] = summary.next_level_needs_text()  # the instructor reads the zip's language
     data["extra_data"]["grader"] = {
         "built_from": config.get("built_from", ""),
         "only": config.get("only"),
@@ -349,6 +404,7 @@ def similarity_test(results: dict[str, ExerciseResult]) -> dict:
     from grader.engine import similarity
     from grader.reports import terminal
 
+    threshold = f"{similarity.THRESHOLD:.0%}"
     compared = [r for r in results.values() if r.similarity]
     lines = [terminal.near_copy_line(r, instructor=True) for r in compared if r.near_copy]
     lines += [
@@ -357,10 +413,10 @@ def similarity_test(results: dict[str, ExerciseResult]) -> dict:
         if not r.near_copy
     ]
     return {
-        "name": f"Similarity to the reference answer (near copy from {similarity.THRESHOLD:.0%})",
+        "name": _("Similarity to the reference answer (near copy from {threshold})", threshold=threshold),
         "score": 0,
         "max_score": 0,
-        "output": "\n".join(lines) or "nothing compared",
+        "output": "\n".join(lines) or _("nothing compared"),
         "tags": ["similarity"],
         "visibility": "hidden",
     }
@@ -398,7 +454,6 @@ def run(root: Path | None = None) -> int:
             "tests": [],
         }
         code = 1
-    from grader.isolation import files
 
     # Replaced by rename, never written through: whatever stands at that path now is not followed.
     files.replace_file(out / "results.json", json.dumps(data, indent=1, ensure_ascii=False).encode())

@@ -304,7 +304,7 @@ INTRO = N_("""# {title} (set {set_id})
 {listing}
 
 **How to answer.** Write each answer in its answer cell, in place of `raise NotImplementedError(...)`.
-Keep the cell's first line (`# A3 answer ...`): the grader finds your code by it. Each answer cell is
+Keep the cell's first line (`{mark} ...`): the grader finds your code by it. Each answer cell is
 graded **on its own**, as the module `exercises/<module>.py` would be: import what it needs inside it,
 not from another cell or another exercise.
 
@@ -373,6 +373,7 @@ def notebook(set_id: str, exercises: list[catalog.Exercise]) -> nbformat.Noteboo
                     set_id=set_id,
                     name=name,
                     listing=listing,
+                    mark=ANSWER_MARK.format(id=exercises[0].id),  # this set's own first exercise
                     written=_(WRITTEN_NOTE) if set_id == "C" else "",
                 )
             ),
@@ -433,7 +434,7 @@ try:
     from grader.classroom import pipeline
     from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
     from nbgrader.converters import Autograde, GenerateAssignment
-    from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions, GetGrades, SaveAutoGrades
+    from nbgrader.preprocessors import ClearSolutions, GetGrades, SaveAutoGrades
 
     c.CourseDirectory.root = {root!r}
     # SQLAlchemy's autoflush warnings from nbgrader's gradebook code, three per new submission: noise.
@@ -462,7 +463,9 @@ try:
     c.GradeAnswerCells.jobs = 0                 # exercises graded at once; 0: one per CPU
 
     # generate_feedback: the verdicts, not the rubrics.
-    c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, pipeline.HideRubrics, CSSHTMLHeaderPreprocessor]
+    c.GenerateFeedback.preprocessors = [
+        GetGrades, pipeline.FeedbackClearHiddenTests, pipeline.HideRubrics, CSSHTMLHeaderPreprocessor
+    ]
 
     # export: grades.csv also lists who did not submit, and keeps written points apart from key points.
     c.ExportApp.plugin_class = pipeline.ExportGrades

@@ -33,8 +33,8 @@ from pathlib import Path
 
 import nbformat
 from nbgrader.plugins import ExportPlugin
-from nbgrader.preprocessors import ClearSolutions, NbGraderPreprocessor
-from traitlets import Integer
+from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions, NbGraderPreprocessor
+from traitlets import Integer, List
 
 from grader.classroom import manifest, notebooks, roster
 from grader.course import catalog
@@ -335,8 +335,24 @@ class AddRubrics(NbGraderPreprocessor):
         return nb, resources
 
 
+def _display_data_priority() -> List:
+    """nbgrader's preprocessors redeclare nbconvert's ``display_data_priority`` without
+    ``config=True``, and the HTML exporter's default config sets it for every ``NbConvertBase``:
+    traitlets then warned "Config option `display_data_priority` not recognized by ..." at each
+    generate_feedback. The same default, configurable again (the feedback's HTML uses the exporter's)."""
+    return List(NbGraderPreprocessor.display_data_priority.default_value).tag(config=True)
+
+
+class FeedbackClearHiddenTests(ClearHiddenTests):
+    """generate_feedback: nbgrader's ClearHiddenTests, taking the exporter's config without a warning."""
+
+    display_data_priority = _display_data_priority()
+
+
 class HideRubrics(NbGraderPreprocessor):
     """generate_feedback: the students' feedback has no rubric cells."""
+
+    display_data_priority = _display_data_priority()
 
     def preprocess(self, nb, resources):
         nb.cells = [c for c in nb.cells if not _is_rubric(c)]
