@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.course.catalog import ROOT
-from grader.i18n import _, show
+from grader.i18n import Message, _, catalog_path, show
 
 BUDGET_S = 20.0  # replays per failed key point, all together
 TOTAL_BUDGET_S = 60.0  # replays of one check process (one exercise), all key points together
@@ -147,12 +147,15 @@ def describe_call(module: str, request: dict, limit: int = 700, key_point: str =
 
 
 # ------------------------------------------------------------------ the misconception
-def _killed_by_and_line(path: Path) -> tuple[tuple[str, ...], str]:
+def _registered(path: Path) -> tuple[tuple[str, ...], str, bool]:
+    """A wrong answer's ``KILLED_BY`` and its line in English: its ``MISCONCEPTION`` (True: phrased
+    "you ...") or else its docstring's first sentence (False). The line is an id of the ``mutants``
+    catalog (:func:`update_catalog`), shown in the reader's language."""
     try:
         tree = ast.parse(path.read_text())
     except (OSError, SyntaxError):
-        return (), ""
-    killed, line = (), ""
+        return (), "", False
+    killed, said = (), ""
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             try:
@@ -162,13 +165,42 @@ def _killed_by_and_line(path: Path) -> tuple[tuple[str, ...], str]:
             if node.targets[0].id == "KILLED_BY":
                 killed = tuple(value)
             elif node.targets[0].id == "MISCONCEPTION":
-                line = _("your result is what you get if you {mistake}", mistake=str(value).rstrip("."))
-    if not line:
-        doc = " ".join((ast.get_docstring(tree) or "").split())
-        first = doc.split(". ")[0].rstrip(".")
-        if first:
-            line = _("your result on this input is exactly what a known mistake gives: {mistake}", mistake=first)
-    return killed, line
+                said = str(value).rstrip(".")
+    if said:
+        return killed, said, True
+    doc = " ".join((ast.get_docstring(tree) or "").split())
+    return killed, re.split(r"(?<!\.)\.\s", doc + " ")[0].rstrip("."), False  # an ellipsis ends no sentence
+
+
+def _killed_by_and_line(path: Path) -> tuple[tuple[str, ...], str]:
+    killed, said, phrased = _registered(path)
+    if not said:
+        return killed, ""
+    mistake = Message.of(said)  # a message field: said again in the reader's language
+    if phrased:
+        return killed, _("your result is what you get if you {mistake}", mistake=mistake)
+    return killed, _("your result on this input is exactly what a known mistake gives: {mistake}", mistake=mistake)
+
+
+MUTANTS_DOMAIN = "mutants"
+
+
+def mutant_lines() -> dict[str, list[str]]:
+    """Every registered wrong answer's line (the ``mutants`` catalog's ids), with the files saying it."""
+    out: dict[str, list[str]] = {}
+    for path in sorted(MUTANTS.glob("*/*.py")):
+        if not path.name.startswith("_") and (said := _registered(path)[1]):
+            out.setdefault(said, []).append(path.relative_to(ROOT).as_posix())
+    return out
+
+
+def update_catalog() -> None:
+    """``make messages``: the mutants' lines into grader/locale/zh/LC_MESSAGES/mutants.po (new ones
+    empty, for a translator; gone ones dropped)."""
+    from grader.course.stub_docs import update_catalog as update
+
+    lines = mutant_lines()
+    update(sorted(lines), catalog_path(MUTANTS_DOMAIN), domain=MUTANTS_DOMAIN, locations=lines)
 
 
 def candidates(module: str, key_point: str, exclude: Path | None = None) -> list[tuple[Path, str]]:
