@@ -68,10 +68,11 @@ def describe(value: Any, depth: int = 0, first: tuple[str, ...] = ()) -> str:
         return f"{value:.6g}"
     if isinstance(value, (bool, int)) or value is None or value is Ellipsis:
         return repr(value)
+    # what is cut is counted as code says it (len=...): the same in every language
     if isinstance(value, str):
-        return repr(value) if len(value) <= 80 else repr(value[:60]) + f"… ({len(value)} chars)"
+        return repr(value) if len(value) <= 80 else repr(value[:60]) + f"… (len={len(value)})"
     if isinstance(value, bytes):
-        return f"<{len(value)} bytes>"
+        return f"<bytes len={len(value)}>"
     if isinstance(value, slice):
         return f"{'' if value.start is None else value.start}:{'' if value.stop is None else value.stop}" + (
             "" if value.step is None else f":{value.step}"
@@ -82,13 +83,13 @@ def describe(value: Any, depth: int = 0, first: tuple[str, ...] = ()) -> str:
         rest = [(k, v) for k, v in items if k not in first and v is not None]
         shown = decide + rest[: max(0, DICT_KEYS - len(decide))]
         text = ", ".join(f"{k}: {describe(v, depth + 1)}" for k, v in shown)
-        return "{" + text + (f", … ({len(items)} keys)" if len(shown) < len(items) else "") + "}"
+        return "{" + text + (f", … (len={len(items)})" if len(shown) < len(items) else "") + "}"
     if isinstance(value, (list, tuple)):
         open_, close = ("(", ")") if isinstance(value, tuple) else ("[", "]")
         head = ", ".join(describe(v, depth + 1) for v in value[:6])
         if len(value) == 1 and isinstance(value, tuple):
             head += ","
-        return open_ + head + (f", … ({len(value)} items)" if len(value) > 6 else "") + close
+        return open_ + head + (f", … (len={len(value)})" if len(value) > 6 else "") + close
     name = getattr(value, "name_or_path", None) or getattr(getattr(value, "config", None), "_name_or_path", None)
     return f"<{type(value).__name__}{' ' + repr(name) if name else ''}>"
 
