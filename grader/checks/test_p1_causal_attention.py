@@ -220,7 +220,7 @@ def test_attention_weights(learner, shape, seed):
     b, h, T, d = shape
     q, k = _uniform(shape, torch.float64, seed, n=2)
     v = torch.eye(T, d, dtype=torch.float64).expand(b, h, T, d).contiguous()  # out[..., :T] = weights
-    got = _call(learner, q, k, v, f"causal_attention with v = identity, shape {shape}")
+    got = _call(learner, q, k, v, _("causal_attention with v = identity, shape {shape}", shape=shape))
     want = _sdpa(q, k, v)
     if bool(((got - want).abs() <= 1e-6).all()):  # semantics here; precision is float64_matches_sdpa's job
         return
