@@ -62,7 +62,8 @@ messages: $(STAMP)
 	    $$($(BIN)/python -m grader.i18n "$$d") && \
 	  $(BIN)/pybabel -q update -i "$$tmp/$$d.pot" -d grader/locale -D "$$d" -l zh \
 	    --init-missing --no-wrap --no-fuzzy-matching --ignore-obsolete --ignore-pot-creation-date || exit 1; \
-	done
+	done; \
+	$(BIN)/python -c 'from grader.engine.misconceptions import update_catalog; update_catalog()'
 
 # The stubs' contracts in Chinese and English (grader/course/stub_docs.py): each English paragraph of
 # exercises/*.py's docstrings an entry of grader/locale/zh/LC_MESSAGES/stubs.po (new ones empty, for a

@@ -40,6 +40,9 @@ DOMAINS = {
 }
 # The stubs' contracts (exercises/, not grader/) are the ``stubs`` catalog: `make stubs` keeps it
 # (grader/course/stub_docs.py), not `make messages`, and the stubs carry its Chinese themselves.
+# The registered wrong answers' lines (solutions/mutants/, not grader/) are the ``mutants`` catalog:
+# `make messages` keeps it through grader/engine/misconceptions.py's update_catalog, not pybabel.
+KEPT = ("mutants",)
 _ENV = "GRADER_LANG"
 _LOCALE_VARS = (_ENV, "LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -102,7 +105,7 @@ def translations(lang: str) -> dict[str, str]:
     from babel.messages.pofile import read_po
 
     table: dict[str, str] = {}
-    for domain in DOMAINS:
+    for domain in (*DOMAINS, *KEPT):
         path = catalog_path(domain, lang)
         if not path.is_file():
             continue

@@ -183,3 +183,25 @@ def test_copies_from_a_gradebook_read_the_answer_cells_autograde_wrote(tmp_path,
     got = {c["student"]: c for c in analytics.from_gradebook(tmp_path).copies}
     assert got["ann"]["best_match"] == "reference" and got["ann"]["near_copy"]
     assert got["ben"]["score"] == 0.0 and not got["ben"]["near_copy"]
+
+
+def test_a_named_mistake_is_found_in_a_chinese_graded_hint():
+    """Found by the hint's message, not its English words: a class graded with --lang zh stored
+    Chinese hints, and their named mistakes went uncounted."""
+    from grader import i18n
+    from grader.classroom.analytics import misconception_of
+    from grader.i18n import _
+
+    before = i18n.current()
+    i18n.use("zh")
+    try:
+        line = _(
+            "your result is what you get if you {mistake}",
+            mistake=i18n.Message.of("divide QK^T by d instead of sqrt(d)"),
+        )
+        hint = i18n.data(_("{mistake}\n{hint}", mistake=line, hint="x"))
+        named = misconception_of({"hint": hint})
+        assert named == i18n.show(line, "zh") and "sqrt(d)" in named and "your result" not in named, named
+        assert misconception_of({"hint": i18n.data(_("{mistake}\n{hint}", mistake="x", hint="y"))}) == ""
+    finally:
+        i18n.use(before)

@@ -134,7 +134,7 @@ def test_decisive_keys_are_shown_first_and_none_values_never_cut(declared):
         {"op": "call", "name": "kv_cache_bytes", "args": [config, 1, 2, 2], "kwargs": {}},
         key_point="matches_dynamic_cache",
     )
-    assert "head_dim: None" in text and "(13 keys)" in text and len(text) < 300, text
+    assert "head_dim: None" in text and "(len=13)" in text and len(text) < 300, text
 
 
 def test_hypothesis_wording_never_reaches_a_learner():
@@ -177,8 +177,8 @@ def test_a_value_withheld_in_one_key_point_is_withheld_in_the_whole_report():
     )
     [a, b] = attempts.gate({ex.id: res}, None)[ex.id].key_points
     assert a.expected is None
-    assert b.expected == f"[{attempts.WITHHELD_MARK}, 5]", b.expected
-    assert b.hint == f"a label of {attempts.WITHHELD_MARK} is ignored; not 1-100", b.hint  # whole tokens only
+    assert b.expected == f"[{attempts.withheld_mark()}, 5]", b.expected
+    assert b.hint == f"a label of {attempts.withheld_mark()} is ignored; not 1-100", b.hint  # whole tokens only
 
 
 # ------------------------------------------------------------------ the measure

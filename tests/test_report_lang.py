@@ -145,6 +145,10 @@ def _answers(tmp_path) -> dict[str, str]:
         "A2": ROOT / "solutions/mutants/a2_nbytes_index/bf16_four_bytes.py",  # wrong answer, a named mistake
         "A3": "import numpy as np\n\n\ndef broadcast_shape(a, b):\n    return tuple(np.broadcast_shapes(a, b))\n",
         "A5": stub("a5_first_loss") + "\ndef broken(:\n",  # does not import
+        # a named mistake from a docstring, a non-finite count, a shape in the title (issue 24's learner)
+        "P1": ROOT / "solutions/mutants/p1_causal_attention/naive_exp.py",
+        "A9": ROOT / "solutions/mutants/a9_kv_cache/n_heads_not_kv.py",  # a config cut short in the input
+        "C6": stub("c6_trustworthy"),  # a check that once parsed its own translated words
         "X2": stub("x2_silent_broadcast")
         .replace('raise NotImplementedError("X2: naive_mse")', "while True:\n        pass")
         .replace(  # refuses what it must refuse, then raises where it must answer
@@ -189,6 +193,7 @@ def test_grading_failing_answers_in_chinese(tmp_path):
     for said in ("答案错误", "你的代码抛出异常", "无法导入", "超时", "调用了练习禁止的函数"):
         assert any(said in s for s in statuses.values()), (said, statuses)
     assert "出错的输入：" in stdout and "你的结果：" in stdout
+    assert "批改器自身出错" not in stdout and "朴素的 softmax" in stdout, stdout
 
 
 # What the failing answers themselves print (their exception's text) is theirs, not the grader's.

@@ -6,11 +6,16 @@ course line gave einsum_qk's subscripts)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from grader import i18n
 from grader.course import catalog
 from grader.engine import attempts
 from grader.engine.results import ExerciseResult, KeyPointResult
+from grader.i18n import _
+from grader.reports import terminal
 
 POINTS = [(ex, point) for ex in catalog.CATALOG for point in ex.key_points]
 
@@ -61,3 +66,44 @@ def test_a_revealed_key_point_keeps_a_withheld_neighbours_fact(tmp_path):
     qk, pv = attempts.gate(run("c"), tries)["R"].key_points
     assert qk.expected is None and pv.expected == "bts,bsd->btd"
     assert "btd,bsd->bts" not in pv.lesson + pv.hint, pv
+
+
+RECALL = [(ex, point) for ex in catalog.CATALOG for point in ex.key_points if point.recall and len(ex.key_points) > 1]
+
+
+@pytest.mark.parametrize("ex,point", RECALL, ids=[f"{ex.id}-{p.id}" for ex, p in RECALL])
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_withheld_value_is_in_no_text_a_neighbour_shows(ex, point, lang):
+    """Red team: A9's 131072 bytes a token, withheld, was in fits_on_gpu's title as ``gpu_bytes=131,072``."""
+    before = i18n.current()
+    i18n.use(lang)
+    try:
+        other = next(p for p in ex.key_points if p is not point)
+        said = "fits_on_gpu(gpu_bytes=131,072, weight_bytes=1.31072e+05)"
+        neighbour = KeyPointResult(
+            other.id,
+            "failed",
+            _("{what} must return a bool", what=said),
+            expected="[131072, 5]",
+            got=_("{what} must return a bool", what="131_072"),
+            hint=_("{what} must return a bool", what="131072 B"),
+            example="failing input: gpu_bytes=131072",
+            misconception=_("{what} must return a bool", what="131,072"),
+        )
+        recalled = KeyPointResult(point.id, "failed", "what", expected="131072", got="1")
+        res = attempts.gate({ex.id: ExerciseResult(ex.id, "graded", [recalled, neighbour])}, None)[ex.id]
+        shown = [terminal.feedback(ex, kp) for kp in res.key_points]
+        shown += [i18n.show(getattr(kp, f)) for kp in res.key_points for f in attempts.TEXT_FIELDS if getattr(kp, f)]
+        leaks = [t for t in shown if re.search(r"131[,_]?072|1\.31072e", t)]
+        assert not leaks, leaks
+        assert attempts.withheld_mark() in shown[1] and "[withheld]" not in shown[1] or lang == "en"
+    finally:
+        i18n.use(before)
+
+
+def test_a_number_is_withheld_by_its_value_not_its_digits():
+    kp = KeyPointResult("x", "failed", "a 1,310,720 b 131072.0 c 1-131072 d 131,0720", got="[-100, 100]")
+    out = attempts._redacted(kp, {"131072", "-100"})
+    mark = attempts.withheld_mark()
+    assert out.message == f"a 1,310,720 b {mark} c 1-{mark} d 131,0720", out.message
+    assert out.got == f"[{mark}, 100]", out.got

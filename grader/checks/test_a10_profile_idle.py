@@ -30,7 +30,10 @@ def test_idle_fraction(learner, wall, busy):
             fail(what, expected, got, hint=_("idle = 1 - device / wall, a fraction: 300 ms wall, 90 ms device -> 0.7"))
     got, what = _idle(learner, wall, wall * 1.5)
     expect_equal(
-        got, 0.0, what + _(" (device time above wall time)"), hint=_("the device cannot be idle less than never")
+        got,
+        0.0,
+        _("{what} (device time above wall time)", what=what),
+        hint=_("the device cannot be idle less than never"),
     )
     with expect_raises("ValueError", _("idle_fraction(wall_ms=0.0, device_ms=1.0) must raise ValueError")):
         learner.idle_fraction(0.0, 1.0)

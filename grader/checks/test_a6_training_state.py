@@ -85,9 +85,15 @@ def test_matches_real_tensors(learner, config, r, targets, seed):
     full, lora = real_state(items, None, None, seed), real_state(items, r, targets, seed)
     n = full["n_trainable"]
     cases = [
-        (f"full fine-tuning of a {n}-parameter model", full, "full_finetune_bytes", (n,)),
+        (_("full fine-tuning of a {n}-parameter model", n=n), full, "full_finetune_bytes", (n,)),
         (
-            f"LoRA r={r} on {targets!r}: {lora['n_frozen']} frozen + {lora['n_trainable']} adapter parameters",
+            _(
+                "LoRA r={r} on {targets}: {n_frozen} frozen + {n_trainable} adapter parameters",
+                r=r,
+                targets=repr(targets),
+                n_frozen=lora["n_frozen"],
+                n_trainable=lora["n_trainable"],
+            ),
             lora,
             "lora_bytes",
             (lora["n_frozen"], lora["n_trainable"]),
@@ -95,7 +101,7 @@ def test_matches_real_tensors(learner, config, r, targets, seed):
     ]
     for label, real, fn, args in cases:
         total = sum(real["parts"].values())
-        what = f"{fn}{args} for {label}"
+        what = _("{call} for {label}", call=f"{fn}{args}", label=label)
         expect_equal(
             as_int(getattr(learner, fn)(*args), what),
             total,

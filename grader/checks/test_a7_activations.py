@@ -107,7 +107,12 @@ def test_growth_with_inputs(learner, plain, batch, seq_len, k, dtype):
     want = measured_bytes(plain, batch, seq_len, "float32") / measured_bytes(plain, batch, seq_len, "bfloat16")
     got = estimate(learner, plain, batch, seq_len, False, 4) / estimate(learner, plain, batch, seq_len, False, 2)
     _ratio_check(
-        f"bytes_per_elem 2 -> 4 (float32 vs bfloat16 measured, B={batch}, T={seq_len}, {_layers(plain)})",
+        _(
+            "bytes_per_elem 2 -> 4 (float32 vs bfloat16 measured, B={batch}, T={seq_len}, {layers})",
+            batch=batch,
+            seq_len=seq_len,
+            layers=_layers(plain),
+        ),
         want,
         got,
         _("part 2: bytes are elements x bytes per element"),

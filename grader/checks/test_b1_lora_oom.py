@@ -64,7 +64,7 @@ def test_activations_at_new_shape(learner, config, batch, seq, k, dtype):
         got = as_int(learner.scale_activations(base, batch, seq, b, t), what)
         if abs(got - want) > max(2, want // 1000):
             fail(
-                what + _(": the bytes measured at the new B, T in a real model"),
+                _("{what}: the bytes measured at the new B, T in a real model", what=what),
                 want,
                 got,
                 hint=_("activations are proportional to B x T"),
@@ -95,7 +95,7 @@ def test_activations_after_fix(learner, config, batch, seq, dtype):
     expect_equal(
         as_int(learner.activations_after_fix(config, batch, seq, DTYPE_BYTES[dtype]), what),
         want,
-        what + _(": the bytes a real model saves for backward with the fix made"),
+        _("{what}: the bytes a real model saves for backward with the fix made", what=what),
         hint=_("only each layer's input is kept: B x T x d x layers x bytes"),
     )
     got = as_int(learner.activations_after_fix(LLAMA3_8B, 4, 8192, 2), "activations_after_fix(Llama-3-8B, 4, 8192, 2)")

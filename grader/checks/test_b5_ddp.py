@@ -101,8 +101,8 @@ def test_launch_command(learner, n, script):
         if (str(args.nproc_per_node), args.training_script) != (str(gpus), script):
             fail(
                 _("launch_command({gpus}, {script}) as torchrun parses it", gpus=gpus, script=repr(script)),
-                f"nproc_per_node={gpus}, script {script}",
-                f"nproc_per_node={args.nproc_per_node}, script {args.training_script}",
+                _("nproc_per_node={gpus}, script {script}", gpus=gpus, script=script),
+                _("nproc_per_node={gpus}, script {script}", gpus=args.nproc_per_node, script=args.training_script),
                 hint=_("torchrun --nproc_per_node=N SCRIPT starts N processes, one per GPU"),
             )
 

@@ -156,7 +156,9 @@ def test_kv_cache_gqa(learner, variants, batch, seq, dtype):
         expect_equal(
             got,
             want,
-            what + ": Llama-3-8B per token" if course else what + _(": a real DynamicCache after a forward"),
+            _("{what}: Llama-3-8B per token", what=what)
+            if course
+            else _("{what}: a real DynamicCache after a forward", what=what),
             hint=_(
                 "2 (K and V) x layers x n_kv_heads x head_dim x B x T x bytes; head_dim "
                 "from the config, or hidden / heads when it is absent or None"

@@ -47,7 +47,7 @@ def _top_logit(q, k) -> float:
 
 def _bad_rows(got) -> str:
     rows = sorted({int(t) for t in torch.nonzero(~torch.isfinite(got).all(dim=-1))[:, -1].tolist()})
-    return f"query row(s) {rows[:6]}" + (" ..." if len(rows) > 6 else "")
+    return _("query row(s) {rows}", rows=str(rows[:6]) + (" ..." if len(rows) > 6 else ""))
 
 
 MASK_NAN_HINT = _(
@@ -61,7 +61,7 @@ MASK_NAN_HINT = _(
 def _fail_non_finite(learner, got, q, k, v, what):
     """NaN/inf on ordinary logits is the mask's doing; only large logits point at exp's overflow.
     On large logits the same q, k scaled down to logits below 1 tell the two apart."""
-    counts = f"{int((~torch.isfinite(got)).sum())} non-finite of {got.numel()}"
+    counts = _("{bad} non-finite of {numel}", bad=int((~torch.isfinite(got)).sum()), numel=got.numel())
     top = _top_logit(q, k)
     limit = 80.0 if q.dtype == torch.float32 else 700.0
     if top < limit:
@@ -156,7 +156,8 @@ def _expect_matches_in(learner, dtype, shape, seed):
     atol, hint = PRECISION[dtype]
     name = str(dtype).removeprefix("torch.")
     q, k, v = _uniform(shape, dtype, seed)
-    _expect_matches(learner, q, k, v, f"{name} causal_attention on shape {shape}", atol=atol, hint_if_close=hint)
+    what = _("{name} causal_attention on shape {shape}", name=name, shape=shape)
+    _expect_matches(learner, q, k, v, what, atol=atol, hint_if_close=hint)
     q, k = _with_zero_vectors(q, k)
     _expect_matches(
         learner,
@@ -219,7 +220,7 @@ def test_attention_weights(learner, shape, seed):
     b, h, T, d = shape
     q, k = _uniform(shape, torch.float64, seed, n=2)
     v = torch.eye(T, d, dtype=torch.float64).expand(b, h, T, d).contiguous()  # out[..., :T] = weights
-    got = _call(learner, q, k, v, f"causal_attention with v = identity, shape {shape}")
+    got = _call(learner, q, k, v, _("causal_attention with v = identity, shape {shape}", shape=shape))
     want = _sdpa(q, k, v)
     if bool(((got - want).abs() <= 1e-6).all()):  # semantics here; precision is float64_matches_sdpa's job
         return

@@ -150,7 +150,7 @@ def _check_blocks(learner, case, blocks, hint_of, figure=None):
                     block=block,
                     _describe=_describe(config, B, T),
                 ),
-                f"{measured[block]:,} measured (within 30%)",
+                _("{measured:,} measured (within 30%)", measured=measured[block]),
                 f"{got[block]:,.0f} ({got[block] / max(measured[block], 1):.2f}x)",
                 hint_of(block),
             )
@@ -333,7 +333,7 @@ def test_course_llama3_8b(learner, config, r):
         for key, (lo, hi) in _expected_gb(n, lora, blocks).items():
             lo, hi = lo / 1e9 * (1 - 1e-3), hi / 1e9 * (1 + 1e-3)
             if not lo - 1e-12 <= got[key] <= hi + 1e-12:
-                value = f"{lo:.6g} GB" if hi / lo < 1.01 else f"{lo:.6g} to {hi:.6g} GB"
+                value = f"{lo:.6g} GB" if hi / lo < 1.01 else _("{lo:.6g} to {hi:.6g} GB", lo=lo, hi=hi)
                 fail(
                     _(
                         "{what}[{key}] ({n:,} parameters, {lora:,} LoRA parameters)",

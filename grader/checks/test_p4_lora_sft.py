@@ -55,7 +55,7 @@ def _learner_data(learner, cache, pairs, pad):
 
 def _row_context(tokenizer, batch, i):
     ids = batch["input_ids"][i].tolist()
-    return f"row {i}: {tokenizer.decode([t for t in ids])!r}"
+    return _("row {i}: {text}", i=i, text=repr(tokenizer.decode([t for t in ids])))
 
 
 def _short_row(got, expected, eos, pad) -> int | None:
@@ -414,7 +414,7 @@ def test_answers_and_stops(learner, cache, tokenizer, figure):
                 losses2=losses[0],
                 losses3=losses[-1],
             ),
-            f">= {MIN_ANSWERED} of {len(rows)}",
+            _(">= {n} of {rows}", n=MIN_ANSWERED, rows=len(rows)),
             f"{answered}: {shown}",
             _("check the format 'Q: {question}\\nA:' + ' {answer}' and that answer tokens carry their labels"),
         )
@@ -430,7 +430,7 @@ def test_answers_and_stops(learner, cache, tokenizer, figure):
                 answered=answered,
                 rows=len(rows),
             ),
-            f">= {MIN_STOPPED} of {len(rows)}",
+            _(">= {n} of {rows}", n=MIN_STOPPED, rows=len(rows)),
             f"{stopped}: {shown}",
             _(
                 "the model answers but never stops: is the EOS label in the loss (not "

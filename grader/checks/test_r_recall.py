@@ -383,7 +383,7 @@ def test_ci95(learner, p, n):
         expected = ci95_half_width(pp, nn)  # with the exact quantile z_0.975 = 1.95996...
         if not close(got, expected):  # 1.96 vs 1.95996 is fine
             fail(
-                what + _(" as a fraction"),
+                _("{what} as a fraction", what=what),
                 expected,
                 got,
                 _("z_0.975 x sqrt(p(1-p)/n), with z_0.975 = 1.96 (a two-sided 95% interval)"),

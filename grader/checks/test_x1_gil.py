@@ -286,7 +286,7 @@ def _threads_problem(serial: dict, threads: dict):
         return (
             "children",
             _("run_threads must not hand the work to child processes (their CPU time, read from /proc)"),
-            f"<= {(1 - WHERE) * serial['cpu_self_s']:.2f} s of child-process CPU time",
+            _("<= {limit:.2f} s of child-process CPU time", limit=(1 - WHERE) * serial["cpu_self_s"]),
             f"{threads['cpu_children_s']:.2f} s",
             _("concurrent.futures.ThreadPoolExecutor, not a process pool"),
         )

@@ -41,13 +41,17 @@ def test_naive_loss(learner, shapes, seed):
         expect_equal(
             as_shape(got[1], what + " shape"),
             np.broadcast_shapes(p.shape, t.shape),
-            what + _(": shape of pred - target"),
+            _("{what}: shape of pred - target", what=what),
             hint=_("it runs without an error: (N,) - (N, 1) broadcasts to (N, N)"),
         )
         want = float(((p - t) ** 2).mean())
         loss = as_number(got[0], what + " loss")
         if not math.isclose(loss, want, rel_tol=1e-6, abs_tol=1e-9):  # a float64 mean of float32 tensors is right too
-            fail(what + _(": the mean over the broadcast (N, N) matrix (a number, just the wrong one)"), want, loss)
+            fail(
+                _("{what}: the mean over the broadcast (N, N) matrix (a number, just the wrong one)", what=what),
+                want,
+                loss,
+            )
 
 
 @settings(max_examples=20)

@@ -225,7 +225,7 @@ def test_generations(learner, run, tokenizer, gen):
     if answered < MIN_ANSWERED or stopped > MAX_STOPPED:
         fail(
             _("held-out answers with EOS masked: answered / stopped"),
-            f">= {MIN_ANSWERED} / <= {MAX_STOPPED} of 6",
+            _(">= {answered} / <= {stopped} of 6", answered=MIN_ANSWERED, stopped=MAX_STOPPED),
             f"{answered} / {stopped}: {shown}",
         )
     for (_q, a), new, r in zip(sft.HELD_OUT_PAIRS, run["generated"], rows, strict=True):

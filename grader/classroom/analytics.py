@@ -33,6 +33,7 @@ from pathlib import Path
 
 from grader.course import catalog, levels
 from grader.engine.results import STATUS_TEXT
+from grader.i18n import show
 
 MISCONCEPTION_PREFIX = "your result "  # how the engine's named misconceptions begin
 
@@ -50,12 +51,14 @@ class ClassReport:
 
 
 def misconception_of(kp: dict) -> str:
-    """The named misconception of a failed key point's record, if the feedback has one."""
-    named = (kp.get("misconception") or "").strip()
+    """The named misconception of a failed key point's record, if the feedback has one, in the
+    reader's language (a hint is recognised by its English, whatever language it was graded in)."""
+    named = show(kp.get("misconception") or "").strip()
     if named:
         return named
-    first = (kp.get("hint") or "").strip().splitlines()[:1]
-    return first[0] if first and first[0].startswith(MISCONCEPTION_PREFIX) else ""
+    hint = kp.get("hint") or ""
+    first = show(hint, "en").strip().splitlines()[:1]
+    return show(hint).strip().splitlines()[0] if first and first[0].startswith(MISCONCEPTION_PREFIX) else ""
 
 
 def records_from_jobs(job_results: list[dict]) -> list[dict]:

@@ -163,17 +163,24 @@ def table(path: Path | None = None) -> dict[str, str]:
     return {m.id: m.string for m in read_catalog(path) if m.id and m.string and not m.fuzzy}
 
 
-def update_catalog(ids: list[str], path: Path | None = None) -> None:
-    """Keep ``ids``' entries (new ones empty), drop the others."""
+def update_catalog(
+    ids: list[str], path: Path | None = None, domain: str = DOMAIN, locations: dict[str, list[str]] | None = None
+) -> None:
+    """Keep ``ids``' entries (new ones empty), drop the others; ``locations``: the files saying each id."""
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import write_po
 
     path = path or catalog_path()
-    old = read_catalog(path) if path.exists() else Catalog(locale="zh", domain=DOMAIN)
-    new = Catalog(locale="zh", domain=DOMAIN, project="toolbox-grader", fuzzy=False, creation_date=old.creation_date)
+    old = read_catalog(path) if path.exists() else Catalog(locale="zh", domain=domain)
+    new = Catalog(locale="zh", domain=domain, project="toolbox-grader", fuzzy=False, creation_date=old.creation_date)
     for msgid in ids:
         kept = old.get(msgid)
-        new.add(msgid, kept.string if kept else "", auto_comments=kept.auto_comments if kept else ())
+        new.add(
+            msgid,
+            kept.string if kept else "",
+            locations=[(f, None) for f in (locations or {}).get(msgid, ())],
+            auto_comments=kept.auto_comments if kept else (),
+        )
     with path.open("wb") as f:
         write_po(f, new, width=0, omit_header=False, ignore_obsolete=True)
 

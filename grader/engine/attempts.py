@@ -32,6 +32,7 @@ import json
 import re
 import threading
 from dataclasses import replace
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from grader.course import catalog
@@ -197,9 +198,9 @@ def gate(
         ]
         kps = _one_reveal_at_a_time(ex, res.key_points, kps)
         withheld |= {
-            kp.expected.strip()
+            show(kp.expected).strip()
             for kp, s in zip(res.key_points, kps, strict=True)
-            if kp.expected is not None and s.expected is None and _telling(kp.expected.strip())
+            if kp.expected is not None and s.expected is None and _telling(show(kp.expected).strip())
         }
         out[ex_id] = replace(res, key_points=kps)
     if withheld:
@@ -234,7 +235,9 @@ def _one_reveal_at_a_time(
     return out
 
 
-WITHHELD_MARK = "[withheld 已隐藏]"
+def withheld_mark() -> str:
+    """What stands where a withheld value was, in the reader's language."""
+    return _("[withheld]")
 
 
 def _telling(value: str) -> bool:
@@ -244,14 +247,43 @@ def _telling(value: str) -> bool:
 
 
 TEXT_FIELDS = ("message", "expected", "got", "hint", "example", "misconception")
+# A number as a check may print it: 131072, 131,072, 131_072, -100, 0.5, 1.31e+05.
+_NUMBER = re.compile(
+    r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:_\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.]|,\d{3})"
+)
+
+
+def _number(text: str) -> Decimal | None:
+    try:
+        return Decimal(text.replace(",", "").replace("_", ""))
+    except InvalidOperation:
+        return None
 
 
 def _redacted(kp: KeyPointResult, values: set[str]) -> KeyPointResult:
-    """``kp`` with every withheld value, as a whole token, replaced by a mark."""
-    pattern = re.compile("|".join(rf"(?<![\w.]){re.escape(v)}(?![\w.])" for v in sorted(values, key=len, reverse=True)))
+    """``kp`` with every withheld value, as a whole token, replaced by a mark in every text it shows;
+    a withheld number by its value, however it is written (A9's 131072 bytes a token was in a
+    message as ``gpu_bytes=131,072``)."""
+    numbers = {n for v in values if _NUMBER.fullmatch(v) and (n := _number(v)) is not None}
+    words = [v for v in values if not _NUMBER.fullmatch(v)]
+    pattern = (
+        re.compile("|".join(rf"(?<![\w.]){re.escape(v)}(?![\w.])" for v in sorted(words, key=len, reverse=True)))
+        if words
+        else None
+    )
+    mark = withheld_mark()
+
+    def said_number(m: re.Match) -> str:
+        return mark if _number(m.group()) in numbers else m.group()
+
     changes = {}
     for name in TEXT_FIELDS:
-        text = getattr(kp, name)
-        if text and pattern.search(text):
-            changes[name] = pattern.sub(WITHHELD_MARK, text)
+        value = getattr(kp, name)
+        if not value:
+            continue
+        text = show(value)
+        out = pattern.sub(mark, text) if pattern else text
+        out = _NUMBER.sub(said_number, out) if numbers else out
+        if out != text:
+            changes[name] = out
     return replace(kp, **changes) if changes else kp

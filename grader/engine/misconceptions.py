@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.course.catalog import ROOT
-from grader.i18n import _, show
+from grader.i18n import Message, _, catalog_path, show
 
 BUDGET_S = 20.0  # replays per failed key point, all together
 TOTAL_BUDGET_S = 60.0  # replays of one check process (one exercise), all key points together
@@ -68,10 +68,11 @@ def describe(value: Any, depth: int = 0, first: tuple[str, ...] = ()) -> str:
         return f"{value:.6g}"
     if isinstance(value, (bool, int)) or value is None or value is Ellipsis:
         return repr(value)
+    # what is cut is counted as code says it (len=...): the same in every language
     if isinstance(value, str):
-        return repr(value) if len(value) <= 80 else repr(value[:60]) + f"… ({len(value)} chars)"
+        return repr(value) if len(value) <= 80 else repr(value[:60]) + f"… (len={len(value)})"
     if isinstance(value, bytes):
-        return f"<{len(value)} bytes>"
+        return f"<bytes len={len(value)}>"
     if isinstance(value, slice):
         return f"{'' if value.start is None else value.start}:{'' if value.stop is None else value.stop}" + (
             "" if value.step is None else f":{value.step}"
@@ -82,13 +83,13 @@ def describe(value: Any, depth: int = 0, first: tuple[str, ...] = ()) -> str:
         rest = [(k, v) for k, v in items if k not in first and v is not None]
         shown = decide + rest[: max(0, DICT_KEYS - len(decide))]
         text = ", ".join(f"{k}: {describe(v, depth + 1)}" for k, v in shown)
-        return "{" + text + (f", … ({len(items)} keys)" if len(shown) < len(items) else "") + "}"
+        return "{" + text + (f", … (len={len(items)})" if len(shown) < len(items) else "") + "}"
     if isinstance(value, (list, tuple)):
         open_, close = ("(", ")") if isinstance(value, tuple) else ("[", "]")
         head = ", ".join(describe(v, depth + 1) for v in value[:6])
         if len(value) == 1 and isinstance(value, tuple):
             head += ","
-        return open_ + head + (f", … ({len(value)} items)" if len(value) > 6 else "") + close
+        return open_ + head + (f", … (len={len(value)})" if len(value) > 6 else "") + close
     name = getattr(value, "name_or_path", None) or getattr(getattr(value, "config", None), "_name_or_path", None)
     return f"<{type(value).__name__}{' ' + repr(name) if name else ''}>"
 
@@ -147,12 +148,15 @@ def describe_call(module: str, request: dict, limit: int = 700, key_point: str =
 
 
 # ------------------------------------------------------------------ the misconception
-def _killed_by_and_line(path: Path) -> tuple[tuple[str, ...], str]:
+def _registered(path: Path) -> tuple[tuple[str, ...], str, bool]:
+    """A wrong answer's ``KILLED_BY`` and its line in English: its ``MISCONCEPTION`` (True: phrased
+    "you ...") or else its docstring's first sentence (False). The line is an id of the ``mutants``
+    catalog (:func:`update_catalog`), shown in the reader's language."""
     try:
         tree = ast.parse(path.read_text())
     except (OSError, SyntaxError):
-        return (), ""
-    killed, line = (), ""
+        return (), "", False
+    killed, said = (), ""
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             try:
@@ -162,13 +166,42 @@ def _killed_by_and_line(path: Path) -> tuple[tuple[str, ...], str]:
             if node.targets[0].id == "KILLED_BY":
                 killed = tuple(value)
             elif node.targets[0].id == "MISCONCEPTION":
-                line = _("your result is what you get if you {mistake}", mistake=str(value).rstrip("."))
-    if not line:
-        doc = " ".join((ast.get_docstring(tree) or "").split())
-        first = doc.split(". ")[0].rstrip(".")
-        if first:
-            line = _("your result on this input is exactly what a known mistake gives: {mistake}", mistake=first)
-    return killed, line
+                said = str(value).rstrip(".")
+    if said:
+        return killed, said, True
+    doc = " ".join((ast.get_docstring(tree) or "").split())
+    return killed, re.split(r"(?<!\.)\.\s", doc + " ")[0].rstrip("."), False  # an ellipsis ends no sentence
+
+
+def _killed_by_and_line(path: Path) -> tuple[tuple[str, ...], str]:
+    killed, said, phrased = _registered(path)
+    if not said:
+        return killed, ""
+    mistake = Message.of(said)  # a message field: said again in the reader's language
+    if phrased:
+        return killed, _("your result is what you get if you {mistake}", mistake=mistake)
+    return killed, _("your result on this input is exactly what a known mistake gives: {mistake}", mistake=mistake)
+
+
+MUTANTS_DOMAIN = "mutants"
+
+
+def mutant_lines() -> dict[str, list[str]]:
+    """Every registered wrong answer's line (the ``mutants`` catalog's ids), with the files saying it."""
+    out: dict[str, list[str]] = {}
+    for path in sorted(MUTANTS.glob("*/*.py")):
+        if not path.name.startswith("_") and (said := _registered(path)[1]):
+            out.setdefault(said, []).append(path.relative_to(ROOT).as_posix())
+    return out
+
+
+def update_catalog() -> None:
+    """``make messages``: the mutants' lines into grader/locale/zh/LC_MESSAGES/mutants.po (new ones
+    empty, for a translator; gone ones dropped)."""
+    from grader.course.stub_docs import update_catalog as update
+
+    lines = mutant_lines()
+    update(sorted(lines), catalog_path(MUTANTS_DOMAIN), domain=MUTANTS_DOMAIN, locations=lines)
 
 
 def candidates(module: str, key_point: str, exclude: Path | None = None) -> list[tuple[Path, str]]:

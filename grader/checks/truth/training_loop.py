@@ -341,7 +341,7 @@ def _expect_clipped_step(learner, seed, data_seed, amp_dtype, B, T) -> None:
     move = returned_weights(model, rec, what) - ref.before  # SGD(lr=1): minus the gradient at step()
     if not math.isclose(float(move.norm()), 1.0, rel_tol=1e-3):
         fail(
-            what + _(", read from the weights after a step of SGD(lr=1)"),
+            _("{what}, read from the weights after a step of SGD(lr=1)", what=what),
             _("1.0 (clipped to max_norm=1.0)"),
             f"{float(move.norm()):.4f}",
             _(
