@@ -227,3 +227,14 @@ def test_every_mode_refuses_where_there_is_no_wall(tmp_path):
         if mode != "gradescope":  # its tests carry no status for a refusal, only the text
             assert {status for status, _, _ in kps} == {"refused"}, (mode, kps)
         assert all("no file-system wall" in message for _, message, _ in kps), (mode, kps)
+
+
+def test_the_catalogs_and_the_engine_are_in_no_view_of_the_learner():
+    """checks.po and mutants.po say every hint and known mistake: the allowlist (namespaces or
+    Landlock) never shows grader/locale or grader/engine, and the blocklist view covers both."""
+    box = sandbox.Sandbox(1 << 30)
+    secret = [sandbox.ROOT / "grader" / name for name in ("locale", "engine", "checks")]
+    assert all(path in box._blocklist_hidden() for path in secret)
+    shown = [sandbox.Path(src).resolve() for kind, src, _dst in box.view() if kind == "ro"]
+    assert not [p for p in shown for s in secret if p == s or s in p.parents]
+    assert any(p == sandbox.ROOT / "grader" / "inside" for p in shown)  # the view is read at all

@@ -210,6 +210,9 @@ LANDLOCK = N_("user+landlock (allowlist: namespaces refused here)")
 LANDLOCK_ONLY = N_("rlimits+landlock (allowlist: not root)")
 USER_ONLY = N_("user id only (no file-system wall)")
 RLIMITS = N_("rlimits")
+# Hidden in the blocklist view (the allowlist never shows them): the checks, the engine, and the
+# catalogs (checks.po and mutants.po say every hint and known mistake).
+BLOCKLIST_HIDDEN = ("checks", "engine", "locale")
 LEVELS = (ALLOWLIST, BLOCKLIST, LANDLOCK, LANDLOCK_ONLY, USER_ONLY, RLIMITS)
 WALLS = LEVELS[:4]
 EXIT_NO_WALL = 72  # the learner's process exits with it rather than run without the wall required
@@ -479,7 +482,7 @@ class Sandbox:
     def _blocklist_hidden(self) -> list[Path]:
         from grader.engine import cache
 
-        hidden = [ROOT / "grader" / "checks", cache.CACHE_DIR, *_git_dirs(), *self.hidden]
+        hidden = [ROOT / "grader" / name for name in BLOCKLIST_HIDDEN] + [cache.CACHE_DIR, *_git_dirs(), *self.hidden]
         return hidden if self.reference_visible else [*hidden, ROOT / "solutions"]
 
     def _blocklist(self, libc, hidden: list[Path]) -> None:
