@@ -42,6 +42,7 @@ THRESHOLD = 0.6  # a near copy from this score on (tests/test_similarity.py meas
 # RUN_CAP is put in order RUN_CAP at a time.
 MAX_NODES = 100_000
 RUN_CAP = 64
+INLINE_NODES = 40  # a value read once is put where it is read if it is at most this large
 
 
 class TooLarge(Exception):
@@ -811,7 +812,7 @@ class _Rewrites:
         for x, s in defs.items():
             if id(s) in dropped or not self._ours(x) or len(uses.get(x, [])) != 1 or through.get(x):
                 continue
-            if any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(s.value)):
+            if not _small(s.value):
                 continue
             (n,) = uses[x]
             parent, slot = parents[id(n)]
@@ -825,6 +826,15 @@ class _Rewrites:
             for name, block in _blocks(node):
                 kept = [s for s in block if id(s) not in dropped]
                 setattr(node, name, kept or [ast.copy_location(ast.Pass(), block[0])])
+
+
+def _small(value: ast.expr) -> bool:
+    """At most :data:`INLINE_NODES` nodes, none that binds or suspends: a helper worth putting in
+    its use. Helpers are put in their uses first to last, so no expression grows past the bound."""
+    for count, n in enumerate(ast.walk(value)):
+        if count >= INLINE_NODES or isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)):
+            return False
+    return True
 
 
 def _is_call(node, name: str, args: int) -> bool:
