@@ -717,51 +717,97 @@ class _Rewrites:
                         out.append(s)
                 setattr(node, name, out)
 
-    def _enumerate(self, module):
-        for loop in ast.walk(module):
-            if not (
-                isinstance(loop, ast.For)
-                and isinstance(loop.target, ast.Name)
-                and self._ours(loop.target.id)
-                and _is_call(loop.iter, "range", 1)
-                and _is_call(loop.iter.args[0], "len", 1)
-                and isinstance(seq := loop.iter.args[0].args[0], ast.Name)
-                and self._ours(seq.id)
-            ):
-                continue
-            i = loop.target.id
-            reads = [
-                n
-                for s in loop.body
-                for n in ast.walk(s)
-                if isinstance(n, ast.Subscript)
+    def _reads(self, module) -> dict[str, list[ast.Name]]:
+        """Each value -> the names that read it; a name inside an f-string is part of a message (a
+        constant, see _emit), not a read."""
+        in_messages = {id(n) for f in ast.walk(module) if isinstance(f, ast.JoinedStr) for n in ast.walk(f)}
+        reads: dict[str, list[ast.Name]] = {}
+        for n in ast.walk(module):
+            if (
+                isinstance(n, ast.Name)
                 and isinstance(n.ctx, ast.Load)
-                and isinstance(n.value, ast.Name)
-                and n.value.id == seq.id
-                and isinstance(n.slice, ast.Name)
-                and n.slice.id == i
-            ]
-            if not reads:
-                continue
-            item = self.v.new()
-            for n in reads:  # the Subscript node becomes the Name of the item, in place
-                n.__class__, n.__dict__ = ast.Name, {**n.__dict__, "id": item, "ctx": ast.Load()}
+                and self._ours(n.id)
+                and id(n) not in in_messages
+            ):
+                reads.setdefault(n.id, []).append(n)
+        return reads
+
+    def _through_phis(self, reads) -> dict[str, int]:
+        """Each value -> how many phis that something reads (directly or through phis) join it."""
+        live, todo = set(), [p for p in self.v.phis if reads.get(p)]
+        while todo:
+            p = todo.pop()
+            if p not in live:
+                live.add(p)
+                todo += [o for o in self.v.phis[p] if o in self.v.phis]
+        through: dict[str, int] = {}
+        for p in live:
+            for o in self.v.phis[p]:
+                through[o] = through.get(o, 0) + 1
+        return through
+
+    def _enumerate(self, module):
+        through = self._through_phis(self._reads(module))
+        for node in list(ast.walk(module)):
+            if isinstance(node, ast.For):
+                self._indexed(node, node.body, through)
+            elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+                result = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+                for k, g in enumerate(node.generators):
+                    later = [part for h in node.generators[k + 1 :] for part in (h.iter, h.target, *h.ifs)]
+                    self._indexed(g, [*g.ifs, *later, *result], through)
+
+    def _indexed(self, loop, body: list[ast.AST], through: dict[str, int]) -> None:
+        """``for i in range(len(s))`` whose body reads ``s[i]``: ``for i, x in enumerate(s)``, or
+        ``for x in s`` where nothing else reads ``i``; reading ``s[i]`` and ``t[i]``, the items of
+        ``zip(s, t, strict=True)``."""
+        if not (
+            isinstance(loop.target, ast.Name)
+            and self._ours(loop.target.id)
+            and _is_call(loop.iter, "range", 1)
+            and _is_call(loop.iter.args[0], "len", 1)
+            and isinstance(loop.iter.args[0].args[0], ast.Name)
+        ):
+            return
+        i, origin = loop.target.id, loop.iter
+        reads: dict[str, list[ast.Subscript]] = {}  # sequence -> its s[i], in the order first read
+        for part in body:
+            for n in ast.walk(part):
+                if (
+                    isinstance(n, ast.Subscript)
+                    and isinstance(n.ctx, ast.Load)
+                    and isinstance(n.value, ast.Name)
+                    and self._ours(n.value.id)
+                    and isinstance(n.slice, ast.Name)
+                    and n.slice.id == i
+                ):
+                    reads.setdefault(n.value.id, []).append(n)
+        if loop.iter.args[0].args[0].id not in reads:
+            return
+        items = []
+        for subscripts in reads.values():
+            items.append(ast.Name(self.v.new(), ast.Store()))
+            for n in subscripts:  # the Subscript node becomes the Name of the item, in place
+                n.__class__, n.__dict__ = ast.Name, {**n.__dict__, "id": items[-1].id, "ctx": ast.Load()}
                 for f in ("value", "slice"):
                     n.__dict__.pop(f, None)
-            store = ast.copy_location(ast.Name(item, ast.Store()), loop.target)
-            index_read = any(isinstance(n, ast.Name) and n.id == i for s in loop.body for n in ast.walk(s))
-            index_read = index_read or any(i in ops for ops in self.v.phis.values())
-            if index_read:
-                loop.target = ast.copy_location(ast.Tuple([loop.target, store], ast.Store()), loop.target)
-                loop.iter = ast.copy_location(ast.Call(ast.Name("enumerate", ast.Load()), [seq], []), loop.iter)
-            else:
-                loop.target, loop.iter = store, seq
-            ast.fix_missing_locations(loop)
+        seqs = [ast.Name(seq, ast.Load()) for seq in reads]
+        if len(seqs) > 1:
+            strict = [ast.keyword("strict", ast.Constant(True))]
+            item, seq = ast.Tuple(items, ast.Store()), ast.Call(ast.Name("zip", ast.Load()), seqs, strict)
+        else:
+            item, seq = items[0], seqs[0]
+        if through.get(i) or any(isinstance(n, ast.Name) and n.id == i for part in body for n in ast.walk(part)):
+            loop.target = ast.Tuple([loop.target, item], ast.Store())
+            loop.iter = ast.Call(ast.Name("enumerate", ast.Load()), [seq], [])
+        else:
+            loop.target, loop.iter = item, seq
+        for new in (loop.target, loop.iter):
+            for n in ast.walk(new):
+                ast.copy_location(n, origin)
 
     def _propagate(self, module):
-        # A name inside an f-string is part of a message (a constant, see _emit): not a read.
-        in_messages = {id(n) for f in ast.walk(module) if isinstance(f, ast.JoinedStr) for n in ast.walk(f)}
-        defs, uses, parents = {}, {}, {}
+        defs, parents = {}, {}
         for node in ast.walk(module):
             for _, block in _blocks(node):
                 for s in block:
@@ -769,14 +815,9 @@ class _Rewrites:
                         defs[s.targets[0].id] = s
             for slot, value in ast.iter_fields(node):
                 for child in value if isinstance(value, list) else [value]:
-                    if (
-                        isinstance(child, ast.Name)
-                        and isinstance(child.ctx, ast.Load)
-                        and self._ours(child.id)
-                        and id(child) not in in_messages
-                    ):
-                        uses.setdefault(child.id, []).append(child)
+                    if isinstance(child, ast.Name):
                         parents[id(child)] = (node, slot)
+        uses = self._reads(module)
         # Copies first: x = y, every read of x reads y.
         alias = {
             x: s.value.id
@@ -791,24 +832,16 @@ class _Rewrites:
                 x = alias[x]
             return x
 
-        dropped = {id(defs[x]) for x in alias if root(x) != x}
+        dropped = set()
         for x in alias:
-            for n in uses.get(x, []):
-                n.id = root(x)
-            uses.setdefault(root(x), []).extend(uses.pop(x, []))
+            if (r := root(x)) != x:
+                dropped.add(id(defs[x]))
+                for n in uses.get(x, []):
+                    n.id = r
+                uses.setdefault(r, []).extend(uses.pop(x, []))
         for ops in self.v.phis.values():
             ops[:] = [root(o) if o else o for o in ops]
-        # Phis that something reads, and how many reads each value has through them.
-        live, todo = set(), [p for p in self.v.phis if uses.get(p)]
-        while todo:
-            p = todo.pop()
-            if p not in live:
-                live.add(p)
-                todo += [o for o in self.v.phis[p] if o in self.v.phis]
-        through = {}
-        for p in live:
-            for o in self.v.phis[p]:
-                through[o] = through.get(o, 0) + 1
+        through = self._through_phis(uses)
         for x, s in defs.items():
             if id(s) in dropped or not self._ours(x) or len(uses.get(x, [])) != 1 or through.get(x):
                 continue
