@@ -3,13 +3,17 @@
 An exact copy (the same syntax tree, comments and layout aside) is decided in
 :func:`grader.engine.runner._is_the_reference`. This module finds the copies that are not exact,
 the way MOSS-style checks do: each module is **normalised** (docstrings, ``pass`` and dead
-statements dropped; imports sorted and their aliases replaced by what they import; the names a
-module binds itself, other than the exercise's contract names, renamed to canonical ones per
-function; constants replaced by their type; independent statements put in one canonical order;
-top-level definitions sorted), read as a stream of syntax-tree tokens, and its k-grams are
-**winnowed** into fingerprints (Schleimer, Wilkerson, Aiken, "Winnowing: local algorithms for
-document fingerprinting", SIGMOD 2003: the smallest hash of each window, so any match of at least
-``WINDOW + K - 1`` tokens shares a fingerprint).
+statements dropped; imports sorted and their aliases replaced by what they import; one spelling
+for each operation (``x += e`` and ``x = x + e``, ``a < b`` and ``b > a``, an ``if``/``else`` and
+its negated test with the branches swapped); inside a function, values named rather than
+variables (:class:`_Values`: binding a new name and rebinding an old one read alike, copies and
+helpers read once put where they are read, ``range(len(s))`` loops as ``enumerate``); the names
+a module binds itself, other than the exercise's contract names, renamed to canonical ones;
+constants replaced by their type; independent statements and runs of early exits put in one
+canonical order; top-level definitions sorted), read as a stream of syntax-tree tokens, and its
+k-grams are **winnowed** into fingerprints (Schleimer, Wilkerson, Aiken, "Winnowing: local
+algorithms for document fingerprinting", SIGMOD 2003: the smallest hash of each window, so any
+match of at least ``WINDOW + K - 1`` tokens shares a fingerprint).
 
 Fingerprints of the question's **skeleton** are weighed down (:data:`SKELETON_WEIGHT`): those of
 the stub the learner starts from, and those the reference shares with every one of its mutants
