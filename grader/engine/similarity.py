@@ -32,6 +32,7 @@ report every answer's best match among the reference and the classmates to the i
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import hashlib
 from dataclasses import dataclass, field
@@ -362,17 +363,11 @@ class _Syntax(ast.NodeTransformer):
 
 
 def _as_load(target: ast.expr) -> ast.expr:
-    copy = _copy(target)
-    for n in ast.walk(copy):
+    load = copy.deepcopy(target)
+    for n in ast.walk(load):
         if hasattr(n, "ctx"):
             n.ctx = ast.Load()
-    return copy
-
-
-def _copy(node):
-    import copy
-
-    return copy.deepcopy(node)
+    return load
 
 
 def _blocks(node: ast.AST):
