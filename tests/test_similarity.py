@@ -73,6 +73,146 @@ def test_dead_statements_are_left_out():
     assert score(A3, dead) == 1.0
 
 
+def disguised(exercise_id: str, *edits: tuple[str, str]) -> tuple[object, str]:
+    """The reference of ``exercise_id`` with each (old, new) edit made; each edit must apply."""
+    ex = catalog.get(exercise_id)
+    source = reference(ex)
+    for old, new in edits:
+        assert old in source, (exercise_id, old)
+        source = source.replace(old, new)
+    return ex, source
+
+
+# Issue 27 §2 follow-up: renamed copies that change how values are named or spelled, not what they
+# compute. Each normalises to the reference (score 1.0) on A3 and two other exercises, and fails
+# without its step in similarity.py.
+DISGUISES = {
+    "a new name instead of rebinding": [
+        (
+            "A3",
+            ("    a = (1,) * (n - len(a)) + tuple(a)", "    lhs = (1,) * (n - len(a)) + tuple(a)"),
+            ("    b = (1,) * (n - len(b)) + tuple(b)", "    rhs = (1,) * (n - len(b)) + tuple(b)"),
+            ("zip(a, b, strict=True)", "zip(lhs, rhs, strict=True)"),
+            ("shapes {a} and {b}", "shapes {lhs} and {rhs}"),
+        ),
+        (
+            "C2",
+            ("    gap = first_loss - math.log(vocab_size)", "    first_loss = first_loss - math.log(vocab_size)"),
+            (
+                '"too_high" if gap > 1 else "too_low" if gap < -1',
+                '"too_high" if first_loss > 1 else "too_low" if first_loss < -1',
+            ),
+        ),
+        (
+            "P4",
+            (
+                '    prompt = tokenizer(_prompt(question), add_special_tokens=False)["input_ids"]',
+                '    question = tokenizer(_prompt(question), add_special_tokens=False)["input_ids"]',
+            ),
+            ("list(prompt) + list(response)", "list(question) + list(response)"),
+            ("[IGNORE_INDEX] * len(prompt)", "[IGNORE_INDEX] * len(question)"),
+        ),
+    ],
+    "augmented assignment written out": [
+        ("A1", ("        n += 1\n        chars += len", "        n = n + 1\n        chars = chars + len")),
+        ("A2", ("            dim += n\n", "            dim = dim + n\n")),
+        ("C7", ("            documents += 1", "            documents = documents + 1")),
+    ],
+    "a helper extracted or inlined": [
+        (
+            "A3",
+            ("        out.append(y if x == 1 else x)", "        dim = y if x == 1 else x\n        out.append(dim)"),
+        ),
+        (
+            "C2",
+            ("    median = statistics.median(grad_norms)\n", ""),
+            ("x > 5 * median", "x > 5 * statistics.median(grad_norms)"),
+        ),
+        (
+            "P4",
+            ("    config = LoraConfig(", "    return get_peft_model(model, LoraConfig("),
+            ('task_type="CAUSAL_LM")\n    return get_peft_model(model, config)', 'task_type="CAUSAL_LM"))'),
+        ),
+    ],
+    "range(len(...)) for enumerate": [
+        (  # two sequences indexed: the items of zip()
+            "A3",
+            (
+                "    for i, (x, y) in enumerate(zip(a, b, strict=True)):\n",
+                "    for i in range(len(a)):\n        x, y = a[i], b[i]\n",
+            ),
+        ),
+        (
+            "P4",
+            ("    for i, e in enumerate(examples):\n", "    for i in range(len(examples)):\n        e = examples[i]\n"),
+        ),
+        (
+            "A2",
+            ("    for item in index:\n", "    for k in range(len(index)):\n"),
+            ("        if item is None:", "        if index[k] is None:"),
+            ("        elif item is Ellipsis:", "        elif index[k] is Ellipsis:"),
+            (
+                "isinstance(item, slice):\n            out.append(len(range(*item.indices(",
+                "isinstance(index[k], slice):\n            out.append(len(range(*index[k].indices(",
+            ),
+            ("<= item < shape[dim]", "<= index[k] < shape[dim]"),
+        ),
+        ("A10", ('float(sum(op["self_ms"] for op in ops))', 'float(sum(ops[i]["self_ms"] for i in range(len(ops))))')),
+    ],
+    "comparison operands swapped": [
+        ("A3", ("y if x == 1 else x", "y if 1 == x else x")),
+        (
+            "C2",
+            ('"too_high" if gap > 1 else "too_low" if gap < -1', '"too_high" if 1 < gap else "too_low" if -1 > gap'),
+        ),
+        ("A1", ('if len(rec["text"]) >= min_chars:', 'if min_chars <= len(rec["text"]):')),
+    ],
+    "if/else branches swapped, the test negated": [
+        ("A3", ("y if x == 1 else x", "x if x != 1 else y")),
+        ("A10", ("heavy / device if device > 0 else 0.0", "0.0 if not device > 0 else heavy / device")),
+        (
+            "A7",
+            (
+                "    if checkpointing:\n        per_token = d ",
+                "    if not checkpointing:\n        per_token = 6 * d + 3 * d_ff ",
+            ),
+            ("    else:\n        per_token = 6 * d + 3 * d_ff ", "    else:\n        per_token = d "),
+        ),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "disguise, case",
+    [(name, case) for name, cases in DISGUISES.items() for case in cases],
+    ids=lambda v: v if isinstance(v, str) else v[0],
+)
+def test_a_disguise_of_the_reference_is_the_reference(disguise, case):
+    ex, source = disguised(*case)
+    assert source != reference(ex)
+    compile(source, ex.module, "exec")  # the disguise is still Python
+    assert score(ex, source) == pytest.approx(1.0), disguise
+
+
+def test_every_disguise_is_tried_on_a3_and_two_other_exercises():
+    for name, cases in DISGUISES.items():
+        exercises = {case[0] for case in cases}
+        assert len(exercises) >= 3 and ("A3" in exercises or name in NOT_IN_A3), name
+
+
+NOT_IN_A3 = {"augmented assignment written out"}  # A3's reference has none
+
+
+def test_a_long_chain_of_values_read_once_is_compared():
+    """A value read once is put where it is read, up to INLINE_NODES: 3000 of them in a chain
+    would otherwise nest 3000 deep (RecursionError: not compared) after quadratic work."""
+    chain = "def broadcast_shape(a, b):\n" + "".join(f"    a = a + ({i},)\n" for i in range(3000)) + "    return a\n"
+    assert sim.fingerprints(chain, A3_CONTRACT).hashes
+
+
+A3_CONTRACT = frozenset({"broadcast_shape"})
+
+
 @pytest.mark.parametrize("ex", catalog.available(), ids=lambda ex: ex.id)
 def test_the_reference_plus_one_line_is_a_near_copy(ex):
     """The issue's copy: the reference and one live line of the copier's own."""
@@ -174,7 +314,7 @@ def test_false_positive_rate():
     }
     independent = [m for name, m in variants.items() if name not in EDITS_OF_THE_REFERENCE] + honest
     flagged = [m for m in independent if sim.near_copy(m)]
-    assert not flagged, flagged  # measured: 0 of 21 (13 variants, 4 honest answers, 4 class matches)
+    assert not flagged, flagged  # measured: 0 of 21 (13 variants, 4 honest answers, 4 class matches); highest 0.4
     assert len(independent) == 21
     assert all(sim.near_copy(variants[name]) for name in EDITS_OF_THE_REFERENCE)
 

@@ -3,13 +3,17 @@
 An exact copy (the same syntax tree, comments and layout aside) is decided in
 :func:`grader.engine.runner._is_the_reference`. This module finds the copies that are not exact,
 the way MOSS-style checks do: each module is **normalised** (docstrings, ``pass`` and dead
-statements dropped; imports sorted and their aliases replaced by what they import; the names a
-module binds itself, other than the exercise's contract names, renamed to canonical ones per
-function; constants replaced by their type; independent statements put in one canonical order;
-top-level definitions sorted), read as a stream of syntax-tree tokens, and its k-grams are
-**winnowed** into fingerprints (Schleimer, Wilkerson, Aiken, "Winnowing: local algorithms for
-document fingerprinting", SIGMOD 2003: the smallest hash of each window, so any match of at least
-``WINDOW + K - 1`` tokens shares a fingerprint).
+statements dropped; imports sorted and their aliases replaced by what they import; one spelling
+for each operation (``x += e`` and ``x = x + e``, ``a < b`` and ``b > a``, an ``if``/``else`` and
+its negated test with the branches swapped); inside a function, values named rather than
+variables (:class:`_Values`: binding a new name and rebinding an old one read alike, copies and
+helpers read once put where they are read, ``range(len(s))`` loops as ``enumerate``); the names
+a module binds itself, other than the exercise's contract names, renamed to canonical ones;
+constants replaced by their type; independent statements and runs of early exits put in one
+canonical order; top-level definitions sorted), read as a stream of syntax-tree tokens, and its
+k-grams are **winnowed** into fingerprints (Schleimer, Wilkerson, Aiken, "Winnowing: local
+algorithms for document fingerprinting", SIGMOD 2003: the smallest hash of each window, so any
+match of at least ``WINDOW + K - 1`` tokens shares a fingerprint).
 
 Fingerprints of the question's **skeleton** are weighed down (:data:`SKELETON_WEIGHT`): those of
 the stub the learner starts from, and those the reference shares with every one of its mutants
@@ -28,6 +32,7 @@ report every answer's best match among the reference and the classmates to the i
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import hashlib
 from dataclasses import dataclass, field
@@ -42,6 +47,7 @@ THRESHOLD = 0.6  # a near copy from this score on (tests/test_similarity.py meas
 # RUN_CAP is put in order RUN_CAP at a time.
 MAX_NODES = 100_000
 RUN_CAP = 64
+INLINE_NODES = 40  # a value read once is put where it is read if it is at most this large
 
 
 class TooLarge(Exception):
@@ -207,6 +213,31 @@ def _canonical_order(body: list[ast.stmt], params: dict[str, int]) -> list[ast.s
     return out
 
 
+def _is_guard(stmt: ast.stmt) -> bool:
+    return (
+        isinstance(stmt, ast.If)
+        and not stmt.orelse
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], (ast.Return, ast.Raise))
+    )
+
+
+def _guards_in_order(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Each run of early exits (``if test: return ...`` or ``raise ...``) in one order, by shape:
+    which check comes first is the first thing a copier reorders."""
+    out: list[ast.stmt] = []
+    run: list[ast.stmt] = []
+    for stmt in [*body, None]:
+        if stmt is not None and _is_guard(stmt):
+            run.append(stmt)
+            continue
+        out += sorted(run, key=_shape)
+        run = []
+        if stmt is not None:
+            out.append(stmt)
+    return out
+
+
 def _shape(node: ast.AST) -> str:
     """A node's structure with every name and constant alike: an order that renaming cannot change."""
     return " ".join(type(n).__name__ for n in ast.walk(node) if not isinstance(n, ast.expr_context))
@@ -227,9 +258,11 @@ def _imports(module: ast.Module) -> dict[str, str]:
 
 
 class _Normaliser(ast.NodeTransformer):
-    """Blocks cleaned and ordered (see :func:`_live`, :func:`_canonical_order`); a function's dead stores dropped."""
+    """Blocks cleaned (see :func:`_live`; a function's dead stores dropped), or, once the names are
+    values (:class:`_Values`), put in order (:func:`_canonical_order`)."""
 
-    def __init__(self):
+    def __init__(self, order: bool):
+        self.order = order
         self.params: list[dict[str, int]] = [{}]
 
     def generic_visit(self, node):
@@ -237,16 +270,613 @@ class _Normaliser(ast.NodeTransformer):
         if function:
             self.params.append({a.arg: i for i, a in enumerate(ast.walk(node.args)) if isinstance(a, ast.arg)})
         super().generic_visit(node)
-        for name in ("body", "orelse", "finalbody"):
-            block = getattr(node, name, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+        for name, block in _blocks(node):
+            if self.order:
+                block = _guards_in_order(_canonical_order(block, self.params[-1]))
+            else:
                 block = _live(block)
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and name == "body":
                     block = _drop_dead_stores(block, node, set())
-                setattr(node, name, _canonical_order(block, self.params[-1]))
+            setattr(node, name, block)
         if function:
             self.params.pop()
         return node
+
+
+# ---------------------------------------------------------------- values, not names
+# Every binding of a function's own name is a new definition (static single assignment): a use
+# refers to the definition that reaches it, so rebinding a parameter and binding a new name read
+# alike; where branches or a loop join, differing definitions meet in a new one (a "phi"). On
+# those values, renaming-proof rewrites: a copy ``x = y`` and a helper used once are put in their
+# uses, ``for i in range(len(s))`` reading ``s[i]`` is ``enumerate(s)``.
+_FLIP = {ast.Gt: ast.Lt, ast.GtE: ast.LtE}
+_INVERSE = {ast.Eq: ast.NotEq, ast.In: ast.NotIn, ast.Is: ast.IsNot}
+_INVERSE |= {v: k for k, v in _INVERSE.items()}
+_POSITIVE = (ast.Eq, ast.In, ast.Is, ast.Lt)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_ENDS = (ast.Return, ast.Raise, ast.Break, ast.Continue)
+
+
+def _negate(test: ast.expr) -> ast.expr:
+    """``not test``, simplified: comparisons inverted, De Morgan through ``and``/``or``."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        op = type(test.ops[0])
+        if op in _INVERSE:
+            return ast.Compare(test.left, [_INVERSE[op]()], test.comparators)
+        if op in (ast.Lt, ast.LtE):  # not a < b: b <= a
+            return ast.Compare(test.comparators[0], [ast.LtE() if op is ast.Lt else ast.Lt()], [test.left])
+    if isinstance(test, ast.BoolOp):
+        return ast.BoolOp(ast.Or() if isinstance(test.op, ast.And) else ast.And(), [_negate(v) for v in test.values])
+    return ast.UnaryOp(ast.Not(), test)
+
+
+def _polarity(test: ast.expr) -> int:
+    """Positive tests minus negative ones; a test and its :func:`_negate` have opposite signs."""
+    if isinstance(test, ast.BoolOp):
+        total = sum(_polarity(v) for v in test.values)
+        return total or (1 if isinstance(test.op, ast.And) else -1)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return -1
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in (*_INVERSE, ast.Lt, ast.LtE):
+        return 1 if isinstance(test.ops[0], _POSITIVE) else -1
+    return 1
+
+
+class _Syntax(ast.NodeTransformer):
+    """Spellings of one operation made one: ``x += e`` is ``x = x + e``; ``b > a`` is ``a < b``;
+    ``x == 1`` and ``1 == x`` alike; ``not`` pushed into comparisons; an ``if``/``else`` (statement
+    or expression) with a negative test is its positive test with the branches swapped."""
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        load = ast.fix_missing_locations(ast.copy_location(_as_load(node.target), node.target))
+        value = ast.copy_location(ast.BinOp(load, node.op, node.value), node)
+        return ast.copy_location(ast.Assign([node.target], value), node)
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        ops = [type(o) for o in node.ops]
+        if all(o in _FLIP for o in ops):  # c > b > a: a < b < c
+            operands = [node.left, *node.comparators][::-1]
+            return ast.copy_location(ast.Compare(operands[0], [_FLIP[o]() for o in ops[::-1]], operands[1:]), node)
+        if len(ops) == 1 and ops[0] in (ast.Eq, ast.NotEq) and _shape(node.comparators[0]) < _shape(node.left):
+            return ast.copy_location(ast.Compare(node.comparators[0], node.ops, [node.left]), node)
+        return node
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not) and isinstance(node.operand, (ast.Compare, ast.BoolOp, ast.UnaryOp)):
+            out = _negate(node.operand)
+            return ast.fix_missing_locations(ast.copy_location(out, node)) if out is not node.operand else out
+        return node
+
+    def _branches(self, node):
+        self.generic_visit(node)
+        if node.orelse and _polarity(node.test) < 0:
+            node.test = ast.fix_missing_locations(ast.copy_location(_negate(node.test), node.test))
+            node.body, node.orelse = node.orelse, node.body
+        return node
+
+    visit_If = visit_IfExp = _branches
+
+
+def _as_load(target: ast.expr) -> ast.expr:
+    load = copy.deepcopy(target)
+    for n in ast.walk(load):
+        if hasattr(n, "ctx"):
+            n.ctx = ast.Load()
+    return load
+
+
+def _blocks(node: ast.AST):
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(node, name, None)
+        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+            yield name, block
+
+
+def _scope_parts(scope: ast.AST) -> tuple[list[ast.AST], list[ast.AST]]:
+    """The nodes of ``scope``'s own scope, and the scopes nested in it (functions, lambdas, classes)."""
+    own, nested = [], []
+    if isinstance(scope, ast.Lambda):
+        stack = [scope.body]
+    elif isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        stack = list(scope.body)
+    else:
+        stack = [scope]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, _SCOPES):
+            nested.append(n)
+            if isinstance(n, ast.ClassDef):
+                stack += [*n.decorator_list, *n.bases, *n.keywords]
+            else:
+                stack += [*getattr(n, "decorator_list", []), *n.args.defaults, *filter(None, n.args.kw_defaults)]
+            continue
+        own.append(n)
+        stack.extend(ast.iter_child_nodes(n))
+    return own, nested
+
+
+def _params(fn) -> list[ast.arg]:
+    a = fn.args
+    return [*a.posonlyargs, *a.args, *filter(None, [a.vararg]), *a.kwonlyargs, *filter(None, [a.kwarg])]
+
+
+def _bound(own: list[ast.AST], nested: list[ast.AST]) -> tuple[set[str], set[str], set[str]]:
+    """Names a scope binds: (by assignment and the like, by import or ``match``, declared global/nonlocal)."""
+    plain, other, declared = set(), set(), set()
+    for n in own:
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            plain.add(n.id)
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            plain.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            other |= {a.asname or a.name.partition(".")[0] for a in n.names}
+        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+            other.add(n.name)
+        elif isinstance(n, ast.MatchMapping) and n.rest:
+            other.add(n.rest)
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            declared |= set(n.names)
+    plain |= {n.name for n in nested if not isinstance(n, ast.Lambda)}
+    return plain - declared - other, other - declared, declared
+
+
+def _free(scope: ast.AST) -> set[str]:
+    """Names used in ``scope`` (or deeper) that it does not bind: what a closure reads from outside."""
+    own, nested = _scope_parts(scope)
+    plain, other, declared = _bound(own, nested)
+    local = plain | other
+    if not isinstance(scope, ast.ClassDef):
+        local |= {a.arg for a in _params(scope)}
+    used = {n.id for n in own if isinstance(n, ast.Name)} | declared
+    inner = set().union(*(_free(n) for n in nested)) if nested else set()
+    return (used - local) | (inner if isinstance(scope, ast.ClassDef) else inner - local)
+
+
+class _Values:
+    """Renames each function's own names to its values (``%n``, unique in the module), then rewrites."""
+
+    def __init__(self):
+        self.count = 0
+        self.phis: dict[str, list[str | None]] = {}
+        self.fixed: set[str] = set()  # one name for every binding: read by a closure, or bound by ``match``
+
+    def new(self) -> str:
+        self.count += 1
+        return f"%{self.count}"
+
+    # ---- renaming
+    def module(self, module: ast.Module) -> None:
+        self._outside(module, {})
+        _Rewrites(self).run(module)
+
+    def _outside(self, node: ast.AST, outer: dict[str, str]) -> None:
+        """Functions found outside any function (module level, class bodies)."""
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                self._function(child, outer)
+            else:
+                if isinstance(child, ast.Name) and child.id in outer:
+                    child.id = outer[child.id]
+                self._outside(child, outer)
+
+    def _function(self, fn, outer: dict[str, str]) -> None:
+        own, nested = _scope_parts(fn)
+        plain, other, declared = _bound(own, nested)
+        plain |= {a.arg for a in _params(fn)}
+        captured = set().union(*(_free(n) for n in nested)) if nested else set()
+        fixed = {n: self.new() for n in sorted((plain & captured) | other - _imported(own))}
+        self.fixed |= set(fixed.values())
+        state = _Scope(self, plain - set(fixed), fixed, {k: v for k, v in outer.items() if k not in plain | other})
+        for a in _params(fn):
+            a.arg = state.bind(a.arg)
+        if isinstance(fn, ast.Lambda):
+            state.expr(fn.body)
+        else:
+            state.block(fn.body)
+
+
+def _imported(own) -> set[str]:
+    return {
+        a.asname or a.name.partition(".")[0]
+        for n in own
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in n.names
+    }
+
+
+class _Scope:
+    """One function's renaming: ``env`` holds the value each of its names has at this point."""
+
+    def __init__(self, values: _Values, ssa: set[str], fixed: dict[str, str], outer: dict[str, str]):
+        self.v, self.ssa, self.fixed, self.outer = values, ssa, fixed, outer
+        self.env: dict[str, str] = {}
+
+    def use(self, name: str) -> str:
+        if name in self.ssa:
+            if name not in self.env:  # read before any binding: one value for it
+                self.env[name] = self.v.new()
+            return self.env[name]
+        return self.fixed.get(name) or self.outer.get(name, name)
+
+    def bind(self, name: str) -> str:
+        if name in self.ssa:
+            self.env[name] = self.v.new()
+            return self.env[name]
+        return self.use(name)
+
+    def _snapshot(self, names) -> dict[str, str | None]:
+        return {n: self.env.get(n) for n in names}
+
+    def _restore(self, snap) -> None:
+        for n, value in snap.items():
+            if value is None:
+                self.env.pop(n, None)
+            else:
+                self.env[n] = value
+
+    def _merge(self, names, arms: list[dict]) -> None:
+        for n in sorted(names):
+            values = [arm[n] for arm in arms]
+            if len(set(values)) == 1:
+                self._restore({n: values[0]})
+            else:
+                self.env[n] = phi = self.v.new()
+                self.v.phis[phi] = values
+
+    def _assigned(self, nodes) -> set[str]:
+        own = [n for node in nodes for n in _scope_parts(ast.Module(body=[node], type_ignores=[]))[0]]
+        names = {n.id for n in own if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        names |= {n.name for n in own if isinstance(n, ast.ExceptHandler) and n.name}
+        names |= {
+            n.name for node in nodes for n in ast.walk(node) if isinstance(n, _SCOPES) and not isinstance(n, ast.Lambda)
+        }
+        return names & self.ssa
+
+    # ---- statements: each returns whether the block ends there (return, raise, break, continue)
+    def block(self, stmts: list[ast.stmt]) -> bool:
+        ends = False
+        for s in stmts:
+            ends = self.stmt(s) or ends
+        return ends
+
+    def stmt(self, s: ast.stmt) -> bool:
+        if isinstance(s, ast.Assign):
+            self.expr(s.value)
+            for t in s.targets:
+                self.target(t)
+        elif isinstance(s, ast.AnnAssign):
+            if s.value is not None:
+                self.expr(s.value)
+                self.target(s.target)
+            else:
+                self.expr(s.target)
+        elif isinstance(s, (ast.For, ast.AsyncFor, ast.While)):
+            self.loop(s)
+        elif isinstance(s, ast.If):
+            self.expr(s.test)
+            return self.branches(s, [s.body, s.orelse])
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            for item in s.items:
+                self.expr(item.context_expr)
+                if item.optional_vars is not None:
+                    self.target(item.optional_vars)
+            return self.block(s.body)
+        elif isinstance(s, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            return self.try_(s)
+        elif isinstance(s, ast.Match):
+            self.expr(s.subject)
+            for case in s.cases:
+                self.expr(case.pattern)
+                if case.guard is not None:
+                    self.expr(case.guard)
+            return self.branches(s, [c.body for c in s.cases] + [[]])
+        elif isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self.definition(s)
+        else:  # Expr, Return, Raise, Assert, Delete, Import, Global, Pass, ...
+            self.expr(s)
+        return isinstance(s, _ENDS)
+
+    def definition(self, s) -> None:
+        if isinstance(s, ast.ClassDef):
+            for e in [*s.decorator_list, *s.bases, *s.keywords]:
+                self.expr(e)
+            s.name = self.bind(s.name)
+            self.v._outside(ast.Module(body=s.body, type_ignores=[]), {**self.outer, **self.fixed})
+            return
+        for e in [*s.decorator_list, *s.args.defaults, *filter(None, s.args.kw_defaults)]:
+            self.expr(e)
+        s.name = self.bind(s.name)
+        self.v._function(s, {**self.outer, **self.fixed})
+
+    def branches(self, s, arms: list[list[ast.stmt]]) -> bool:
+        names = self._assigned([x for arm in arms for x in arm])
+        before, ends = self._snapshot(names), []
+        for arm in arms:
+            self._restore(before)
+            ends.append((self.block(arm), self._snapshot(names)))
+        live = [snap for end, snap in ends if not end] or [snap for _, snap in ends]
+        self._merge(names, live)
+        return all(end for end, _ in ends)
+
+    def loop(self, s) -> None:
+        if not isinstance(s, ast.While):
+            self.expr(s.iter)
+        names = self._assigned([*([s.target] if not isinstance(s, ast.While) else []), *s.body])
+        before = self._snapshot(names)
+        header = {n: self.v.new() for n in sorted(names)}
+        self.env.update(header)
+        if isinstance(s, ast.While):
+            self.expr(s.test)
+        else:
+            self.target(s.target)
+        self.block(s.body)
+        for n, phi in header.items():
+            self.v.phis[phi] = [before[n], self.env.get(n)]
+        self.env.update(header)
+        self.block(s.orelse)
+
+    def try_(self, s) -> bool:
+        names = self._assigned([*s.body, *s.orelse, *(h for h in s.handlers)])
+        before = self._snapshot(names)
+        ended = self.block(s.body)
+        after = self._snapshot(names)
+        ends = [(self.block(s.orelse) or ended, self._snapshot(names))]
+        self._merge(names, [before, after])
+        entry = self._snapshot(names)
+        for h in s.handlers:
+            self._restore(entry)
+            if h.type is not None:
+                self.expr(h.type)
+            if h.name:
+                h.name = self.bind(h.name)
+            ends.append((self.block(h.body), self._snapshot(names)))
+        live = [snap for end, snap in ends if not end] or [snap for _, snap in ends]
+        self._merge(names, live)
+        self.block(s.finalbody)
+        return all(end for end, _ in ends)
+
+    def target(self, t: ast.expr) -> None:
+        if isinstance(t, ast.Name):
+            t.id = self.bind(t.id)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                self.target(e)
+        elif isinstance(t, ast.Starred):
+            self.target(t.value)
+        else:  # x[i] = ..., x.a = ...: reads x
+            self.expr(t)
+
+    def expr(self, e: ast.AST) -> None:
+        if isinstance(e, ast.Name):
+            e.id = self.use(e.id) if isinstance(e.ctx, (ast.Load, ast.Del)) else self.bind(e.id)
+        elif isinstance(e, ast.NamedExpr):
+            self.expr(e.value)
+            self.target(e.target)
+        elif isinstance(e, ast.Lambda):
+            for d in [*e.args.defaults, *filter(None, e.args.kw_defaults)]:
+                self.expr(d)
+            self.v._function(e, {**self.outer, **self.fixed})
+        elif isinstance(e, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            inner = self._assigned([g.target for g in e.generators])
+            saved = self._snapshot(inner)
+            for g in e.generators:
+                self.expr(g.iter)
+                self.target(g.target)
+                for cond in g.ifs:
+                    self.expr(cond)
+            for part in (e.key, e.value) if isinstance(e, ast.DictComp) else (e.elt,):
+                self.expr(part)
+            self._restore(saved)
+        elif isinstance(e, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self.definition(e)
+        else:
+            for child in ast.iter_child_nodes(e):
+                self.expr(child)
+
+
+class _Rewrites:
+    """On values: ``a, b = x, y`` split; ``for i in range(len(s))`` reading ``s[i]`` as
+    ``for i, x in enumerate(s)`` (and ``for x in s`` where ``i`` is not read otherwise); a copy
+    ``x = y`` replaced by ``y``; a value read once put where it is read."""
+
+    def __init__(self, values: _Values):
+        self.v = values
+
+    def _ours(self, name: str) -> bool:
+        return name.startswith("%") and name not in self.v.fixed
+
+    def run(self, module: ast.Module) -> None:
+        self._split(module)
+        self._enumerate(module)
+        self._propagate(module)
+
+    def _split(self, module):
+        for node in ast.walk(module):
+            for name, block in _blocks(node):
+                out = []
+                for s in block:
+                    if (
+                        isinstance(s, ast.Assign)
+                        and len(s.targets) == 1
+                        and isinstance(s.targets[0], ast.Tuple)
+                        and isinstance(s.value, ast.Tuple)
+                        and len(s.targets[0].elts) == len(s.value.elts)
+                        and not any(isinstance(e, ast.Starred) for e in [*s.targets[0].elts, *s.value.elts])
+                    ):
+                        out += [
+                            ast.copy_location(ast.Assign([t], v), s)
+                            for t, v in zip(s.targets[0].elts, s.value.elts, strict=False)
+                        ]
+                    else:
+                        out.append(s)
+                setattr(node, name, out)
+
+    def _reads(self, module) -> dict[str, list[ast.Name]]:
+        """Each value -> the names that read it; a name inside an f-string is part of a message (a
+        constant, see _emit), not a read."""
+        in_messages = {id(n) for f in ast.walk(module) if isinstance(f, ast.JoinedStr) for n in ast.walk(f)}
+        reads: dict[str, list[ast.Name]] = {}
+        for n in ast.walk(module):
+            if (
+                isinstance(n, ast.Name)
+                and isinstance(n.ctx, ast.Load)
+                and self._ours(n.id)
+                and id(n) not in in_messages
+            ):
+                reads.setdefault(n.id, []).append(n)
+        return reads
+
+    def _through_phis(self, reads) -> dict[str, int]:
+        """Each value -> how many phis that something reads (directly or through phis) join it."""
+        live, todo = set(), [p for p in self.v.phis if reads.get(p)]
+        while todo:
+            p = todo.pop()
+            if p not in live:
+                live.add(p)
+                todo += [o for o in self.v.phis[p] if o in self.v.phis]
+        through: dict[str, int] = {}
+        for p in live:
+            for o in self.v.phis[p]:
+                through[o] = through.get(o, 0) + 1
+        return through
+
+    def _enumerate(self, module):
+        through = self._through_phis(self._reads(module))
+        for node in list(ast.walk(module)):
+            if isinstance(node, ast.For):
+                self._indexed(node, node.body, through)
+            elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+                result = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+                for k, g in enumerate(node.generators):
+                    later = [part for h in node.generators[k + 1 :] for part in (h.iter, h.target, *h.ifs)]
+                    self._indexed(g, [*g.ifs, *later, *result], through)
+
+    def _indexed(self, loop, body: list[ast.AST], through: dict[str, int]) -> None:
+        """``for i in range(len(s))`` whose body reads ``s[i]``: ``for i, x in enumerate(s)``, or
+        ``for x in s`` where nothing else reads ``i``; reading ``s[i]`` and ``t[i]``, the items of
+        ``zip(s, t, strict=True)``."""
+        if not (
+            isinstance(loop.target, ast.Name)
+            and self._ours(loop.target.id)
+            and _is_call(loop.iter, "range", 1)
+            and _is_call(loop.iter.args[0], "len", 1)
+            and isinstance(loop.iter.args[0].args[0], ast.Name)
+        ):
+            return
+        i, origin = loop.target.id, loop.iter
+        reads: dict[str, list[ast.Subscript]] = {}  # sequence -> its s[i], in the order first read
+        for part in body:
+            for n in ast.walk(part):
+                if (
+                    isinstance(n, ast.Subscript)
+                    and isinstance(n.ctx, ast.Load)
+                    and isinstance(n.value, ast.Name)
+                    and self._ours(n.value.id)
+                    and isinstance(n.slice, ast.Name)
+                    and n.slice.id == i
+                ):
+                    reads.setdefault(n.value.id, []).append(n)
+        if loop.iter.args[0].args[0].id not in reads:
+            return
+        items = []
+        for subscripts in reads.values():
+            items.append(ast.Name(self.v.new(), ast.Store()))
+            for n in subscripts:  # the Subscript node becomes the Name of the item, in place
+                n.__class__, n.__dict__ = ast.Name, {**n.__dict__, "id": items[-1].id, "ctx": ast.Load()}
+                for f in ("value", "slice"):
+                    n.__dict__.pop(f, None)
+        seqs = [ast.Name(seq, ast.Load()) for seq in reads]
+        if len(seqs) > 1:
+            strict = [ast.keyword("strict", ast.Constant(True))]
+            item, seq = ast.Tuple(items, ast.Store()), ast.Call(ast.Name("zip", ast.Load()), seqs, strict)
+        else:
+            item, seq = items[0], seqs[0]
+        if through.get(i) or any(isinstance(n, ast.Name) and n.id == i for part in body for n in ast.walk(part)):
+            loop.target = ast.Tuple([loop.target, item], ast.Store())
+            loop.iter = ast.Call(ast.Name("enumerate", ast.Load()), [seq], [])
+        else:
+            loop.target, loop.iter = item, seq
+        for new in (loop.target, loop.iter):
+            for n in ast.walk(new):
+                ast.copy_location(n, origin)
+
+    def _propagate(self, module):
+        defs, parents = {}, {}
+        for node in ast.walk(module):
+            for _, block in _blocks(node):
+                for s in block:
+                    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+                        defs[s.targets[0].id] = s
+            for slot, value in ast.iter_fields(node):
+                for child in value if isinstance(value, list) else [value]:
+                    if isinstance(child, ast.Name):
+                        parents[id(child)] = (node, slot)
+        uses = self._reads(module)
+        # Copies first: x = y, every read of x reads y.
+        alias = {
+            x: s.value.id
+            for x, s in defs.items()
+            if isinstance(s.value, ast.Name) and self._ours(x) and self._ours(s.value.id)
+        }
+
+        def root(x):
+            seen = set()
+            while x in alias and x not in seen:
+                seen.add(x)
+                x = alias[x]
+            return x
+
+        dropped = set()
+        for x in alias:
+            if (r := root(x)) != x:
+                dropped.add(id(defs[x]))
+                for n in uses.get(x, []):
+                    n.id = r
+                uses.setdefault(r, []).extend(uses.pop(x, []))
+        for ops in self.v.phis.values():
+            ops[:] = [root(o) if o else o for o in ops]
+        through = self._through_phis(uses)
+        for x, s in defs.items():
+            if id(s) in dropped or not self._ours(x) or len(uses.get(x, [])) != 1 or through.get(x):
+                continue
+            if not _small(s.value):
+                continue
+            (n,) = uses[x]
+            parent, slot = parents[id(n)]
+            value = getattr(parent, slot)
+            if isinstance(value, list):
+                value[value.index(n)] = s.value
+            else:
+                setattr(parent, slot, s.value)
+            dropped.add(id(s))
+        for node in ast.walk(module):
+            for name, block in _blocks(node):
+                kept = [s for s in block if id(s) not in dropped]
+                setattr(node, name, kept or [ast.copy_location(ast.Pass(), block[0])])
+
+
+def _small(value: ast.expr) -> bool:
+    """At most :data:`INLINE_NODES` nodes, none that binds or suspends: a helper worth putting in
+    its use. Helpers are put in their uses first to last, so no expression grows past the bound."""
+    for count, n in enumerate(ast.walk(value)):
+        if count >= INLINE_NODES or isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)):
+            return False
+    return True
+
+
+def _is_call(node, name: str, args: int) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == name
+        and len(node.args) == args
+        and not node.keywords
+    )
 
 
 def _tokens(source: str | bytes, contract: frozenset[str]) -> list[tuple[str, int]]:
@@ -256,7 +886,9 @@ def _tokens(source: str | bytes, contract: frozenset[str]) -> list[tuple[str, in
     if size > MAX_NODES:
         raise TooLarge(f"not compared: {size} syntax nodes, more than the {MAX_NODES} compared")
     aliases = _imports(module)
-    module = _Normaliser().visit(module)
+    module = _Normaliser(order=False).visit(_Syntax().visit(module))
+    _Values().module(module)
+    module = _Normaliser(order=True).visit(module)
     body = [s for s in module.body if not isinstance(s, (ast.Import, ast.ImportFrom))]
     body = _drop_dead_stores(body, ast.Module(body=body, type_ignores=[]), set(contract))
     whole = ast.Module(body=body, type_ignores=[])
@@ -273,26 +905,35 @@ def _tokens(source: str | bytes, contract: frozenset[str]) -> list[tuple[str, in
     )
     names = {**aliases, **{n: f"g{i}" for i, n in enumerate(n for n in own if n not in contract)}}
     for stmt in [*rest, *defs]:
-        _emit(stmt, out, names, contract, stmt.lineno)
+        _emit(stmt, out, names, {}, stmt.lineno)
     return out
 
 
-def _emit(node: ast.AST, out: list, names: dict[str, str], contract: frozenset[str], line: int) -> None:
-    """Pre-order tokens of ``node``; inside a function its own names become v0, v1, ... by first use."""
+def _emit(node: ast.AST, out: list, names: dict[str, str], local: dict[str, str], line: int) -> None:
+    """Pre-order tokens of ``node``; a function's values (see :class:`_Values`) become v0, v1, ...
+    in the order they are first met."""
     line = getattr(node, "lineno", line)
+
+    def name(n: str) -> str:
+        if n.startswith("%") and n not in names:
+            return local.setdefault(n, f"v{len(local)}")
+        return names.get(n, n)
+
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        # What a comprehension binds is its own: named by place in it, wherever the comprehension is.
+        bound = [n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)]
+        depth = sum(1 for k in names if k.startswith("%"))
+        names = {**names, **{b: f"c{depth + i}" for i, b in enumerate(dict.fromkeys(bound))}}
+
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        names = dict(names)
-        local = [a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)]
-        first = _first_uses(node)
-        local += sorted(_names(node, ast.Store) - set(local), key=lambda n: first.get(n, (0, 0)))
-        names.update({n: f"v{i}" for i, n in enumerate(dict.fromkeys(local)) if n not in contract})
         if not isinstance(node, ast.Lambda):
-            out.append((f"def {names.get(node.name, node.name)}", line))
+            out.append((f"def {name(node.name)}", line))
             for d in node.decorator_list:
-                _emit(d, out, names, contract, line)
-        _emit(node.args, out, names, contract, line)  # the return annotation left out
+                _emit(d, out, names, local, line)
+        local = {}  # numbered from v0 in each function, wherever it is defined
+        _emit(node.args, out, names, local, line)  # the return annotation left out
         for part in node.body if isinstance(node.body, list) else [node.body]:
-            _emit(part, out, names, contract, line)
+            _emit(part, out, names, local, line)
         return
     if isinstance(node, ast.expr_context):
         return
@@ -300,10 +941,10 @@ def _emit(node: ast.AST, out: list, names: dict[str, str], contract: frozenset[s
         out.append(("const str", line))
         return
     if isinstance(node, ast.arg):  # annotations are left out: they do not change what runs
-        out.append((f"arg {names.get(node.arg, node.arg)}", line))
+        out.append((f"arg {name(node.arg)}", line))
         return
     if isinstance(node, ast.Name):
-        token = names.get(node.id, node.id)
+        token = name(node.id)
     elif isinstance(node, ast.Attribute):
         token = f".{node.attr}"
     elif isinstance(node, ast.Constant):
@@ -315,15 +956,15 @@ def _emit(node: ast.AST, out: list, names: dict[str, str], contract: frozenset[s
         out.append((token, line))
         for child in (node.target, node.value):
             if child is not None:
-                _emit(child, out, names, contract, line)
+                _emit(child, out, names, local, line)
         return
     elif isinstance(node, ast.ClassDef):
-        token = f"class {names.get(node.name, node.name)}"
+        token = f"class {name(node.name)}"
     else:
         token = type(node).__name__
     out.append((token, line))
     for child in ast.iter_child_nodes(node):
-        _emit(child, out, names, contract, line)
+        _emit(child, out, names, local, line)
 
 
 def _first_uses(scope: ast.AST) -> dict[str, tuple[int, int]]:
