@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -227,3 +228,70 @@ def test_every_mode_refuses_where_there_is_no_wall(tmp_path):
         if mode != "gradescope":  # its tests carry no status for a refusal, only the text
             assert {status for status, _, _ in kps} == {"refused"}, (mode, kps)
         assert all("no file-system wall" in message for _, message, _ in kps), (mode, kps)
+
+
+# Issue 27 M1/D1: without a mount namespace the learner writes the host's /dev/shm and a work
+# folder on the host disk; what it leaves there is deleted, and both count while it runs.
+def test_what_a_learner_uid_leaves_in_dev_shm_is_counted_then_deleted(tmp_path):
+    box = sandbox.Sandbox(8 << 30)
+    mine, theirs = Path(f"/dev/shm/grader-test-{os.getpid()}-mine"), Path(f"/dev/shm/grader-test-{os.getpid()}-theirs")
+    try:
+        for path, uid in ((mine, box.uid), (theirs, box.uid + 1)):
+            path.write_bytes(b"x" * (32 << 20))
+            os.chown(path, uid, uid)
+        assert box.memory_in_use(os.getpid()) >= 32 << 20  # no process of its uid holds it
+        box.sweep()
+        assert not mine.exists() and theirs.exists()
+    finally:
+        mine.unlink(missing_ok=True)
+        theirs.unlink(missing_ok=True)
+
+
+ONE_KEY_POINT = """
+import json, sys
+from grader.course import catalog
+from grader.engine import runner
+
+if __name__ == "__main__":
+    runner.warm_up(heavy=False)
+    res = runner.grade_exercise(catalog.get(sys.argv[1]), sys.argv[2], key_points=(sys.argv[3],))
+    print("RESULT " + json.dumps([(k.status, k.message[:600], k.isolation) for k in res.key_points]))
+"""
+
+
+def test_without_cap_sys_admin_the_work_folder_is_held_to_the_work_tmpfs_size(tmp_path):
+    """The work folder is on the host disk there (only RLIMIT_FSIZE caps a file): all its files
+    together are held to WORK_SIZE, the namespace mode's tmpfs, and nothing is left in /dev/shm."""
+    shm, cap_mib = f"/dev/shm/grader-test-{os.getpid()}", int(sandbox.WORK_SIZE.rstrip("m"))
+    attempt = tmp_path / "a3_broadcast.py"
+    attempt.write_text(
+        textwrap.dedent(f"""
+        import time
+        def broadcast_shape(a, b):
+            with open({shm!r}, "wb") as f:
+                f.write(b"x" * (1 << 20))
+            block = b"x" * (8 << 20)
+            with open("filler", "wb") as f:
+                for _ in range({cap_mib // 8 + 2}):
+                    f.write(block)
+            time.sleep(5)
+            raise RuntimeError("not stopped")
+        """)
+    )
+    script = tmp_path / "one.py"
+    script.write_text(ONE_KEY_POINT)
+    cmd = [SETPRIV, "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", sys.executable, str(script)]
+    run = subprocess.run(
+        [*cmd, "A3", str(attempt), "matches_numpy"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=600,
+    )
+    lines = [line for line in run.stdout.splitlines() if line.startswith("RESULT ")]
+    assert lines, run.stdout[-2000:] + run.stderr[-3000:]
+    kps = json.loads(lines[-1].removeprefix("RESULT "))
+    assert [status for status, _, _ in kps] == ["oom"], kps
+    assert f"{cap_mib} MiB" in kps[0][1], kps
+    assert not os.path.exists(shm)
