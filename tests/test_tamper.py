@@ -1601,3 +1601,20 @@ def test_grade_report_json_withholds_recall_facts_as_the_terminal_does():
     gated = attempts.gate(results, None, reveal=True)  # grader grade --reveal: the terminal shows it
     data = terminal.gradescope_json(gated, summary, 0.0, gated=True)
     assert "SECRET-FACT" in " ".join(t["output"] for t in data["tests"])
+
+
+def test_a_result_graded_behind_another_wall_is_graded_again(tmp_path, monkeypatch):
+    """Issue 27: the cache never hands a run under one wall the result its learners got under
+    another (a stronger one saw less of the machine)."""
+    from grader.engine import cache
+
+    monkeypatch.setattr(cache, "CACHE_DIR", tmp_path / "cache")
+    folder = tmp_path / "answers"
+    folder.mkdir()
+    own_answer(ROOT / "solutions" / "a3_broadcast.py", folder)
+    first = runner.grade(folder, only=["A3"], incremental=True)["A3"]
+    assert not first.cached and first.isolation == sandbox.isolation_level(), _explain(first)
+    assert runner.grade(folder, only=["A3"], incremental=True)["A3"].cached  # the same wall: reused
+    other = next(level for level in sandbox.WALLS if level != first.isolation)
+    monkeypatch.setattr(sandbox, "isolation_level", lambda: other)  # a run that applies another wall
+    assert not runner.grade(folder, only=["A3"], incremental=True)["A3"].cached
