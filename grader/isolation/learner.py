@@ -899,6 +899,17 @@ def no_wall_message() -> str:
     )
 
 
+def unreachable_python_message(folder: str) -> str:
+    return _(
+        "this Python is out of the learner's reach here ({level}): {folder} is closed to other users, so the "
+        "learner's processes could not import what they need; nothing in the submission is at fault, and "
+        "nothing is graded. Install the grader with a Python outside /root (in a folder other users may "
+        "enter), or give the grader CAP_SYS_ADMIN (namespaces)",
+        level=_(_sandbox.isolation_level()),
+        folder=folder,
+    )
+
+
 def _skip_live_slots() -> None:
     """Sandbox slots go round-robin; skip the ones whose uid a learner not yet closed holds
     (e.g. the key point's learner while :mod:`grader.engine.misconceptions` replays its call)."""

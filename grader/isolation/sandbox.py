@@ -43,7 +43,9 @@ import platform
 import resource
 import shutil
 import signal
+import stat
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -250,6 +252,23 @@ def isolation_level() -> str:
     if landlock.abi() >= 1:
         return LANDLOCK if os.geteuid() == 0 else LANDLOCK_ONLY
     return USER_ONLY if os.geteuid() == 0 else RLIMITS
+
+
+def interpreter_out_of_reach() -> str | None:
+    """The first folder on the way to this Python (its interpreter, standard library,
+    site-packages) that other users may not enter, else None. Without a mount namespace (the
+    Landlock level as root) a learner uid reaches them through the host's permissions only, so a
+    Python under /root (0700) fails its imports: that is the machine's, never the learner's."""
+    paths = sysconfig.get_paths()
+    for target in sorted({os.path.realpath(sys.executable), *(paths[k] for k in ("stdlib", "purelib", "platlib"))}):
+        for folder in [*reversed(Path(target).parents), Path(target)]:
+            try:
+                mode = os.stat(folder).st_mode
+            except OSError:
+                continue
+            if stat.S_ISDIR(mode) and not mode & stat.S_IXOTH:
+                return str(folder)
+    return None
 
 
 def _can_unshare() -> bool:
