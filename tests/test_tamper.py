@@ -1601,3 +1601,55 @@ def test_grade_report_json_withholds_recall_facts_as_the_terminal_does():
     gated = attempts.gate(results, None, reveal=True)  # grader grade --reveal: the terminal shows it
     data = terminal.gradescope_json(gated, summary, 0.0, gated=True)
     assert "SECRET-FACT" in " ".join(t["output"] for t in data["tests"])
+
+
+def test_a_result_graded_behind_another_wall_is_graded_again(tmp_path, monkeypatch):
+    """Issue 27: the cache never hands a run under one wall the result its learners got under
+    another (a stronger one saw less of the machine)."""
+    from grader.engine import cache
+
+    monkeypatch.setattr(cache, "CACHE_DIR", tmp_path / "cache")
+    folder = tmp_path / "answers"
+    folder.mkdir()
+    own_answer(ROOT / "solutions" / "a3_broadcast.py", folder)
+    first = runner.grade(folder, only=["A3"], incremental=True)["A3"]
+    assert not first.cached and first.isolation == sandbox.isolation_level(), _explain(first)
+    assert runner.grade(folder, only=["A3"], incremental=True)["A3"].cached  # the same wall: reused
+    other = next(level for level in sandbox.WALLS if level != first.isolation)
+    monkeypatch.setattr(sandbox, "isolation_level", lambda: other)  # a run that applies another wall
+    assert not runner.grade(folder, only=["A3"], incremental=True)["A3"].cached
+
+
+def test_a_python_closed_to_other_users_is_found(monkeypatch):
+    """Issue 27: without a mount namespace a learner uid reaches Python through the host's
+    permissions only; a folder on the way that others may not enter is named."""
+    import sysconfig
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(dir="/tmp"))  # not under pytest's own 0700 folder
+    try:
+        base.chmod(0o755)
+        closed, lib = base / "closed", base / "open" / "lib"
+        (closed / "bin").mkdir(parents=True)
+        lib.mkdir(parents=True)
+        (closed / "bin" / "python").touch()
+        monkeypatch.setattr(sys, "executable", str(closed / "bin" / "python"))
+        monkeypatch.setattr(sysconfig, "get_paths", lambda: dict.fromkeys(("stdlib", "purelib", "platlib"), str(lib)))
+        closed.chmod(0o700)
+        assert sandbox.interpreter_out_of_reach() == str(closed)
+        closed.chmod(0o755)
+        assert sandbox.interpreter_out_of_reach() is None
+    finally:
+        shutil.rmtree(base)
+
+
+def test_landlock_with_python_out_of_reach_refuses_without_blaming_the_learner(tmp_path, monkeypatch):
+    """Issue 27: the learner was told "does not import: No module named 'glob'" (and a job got a
+    PermissionError as check_error) where Python lives under /root: refused up front instead, the
+    fix named."""
+    monkeypatch.setattr(sandbox, "isolation_level", lambda: sandbox.LANDLOCK)
+    monkeypatch.setattr(sandbox, "interpreter_out_of_reach", lambda: "/root")
+    res = runner.grade_exercise(catalog.get("A3"), ROOT / "solutions" / "a3_broadcast.py")
+    assert {k.status for k in res.key_points} == {"refused"}, _explain(res)
+    message = res.key_points[0].message
+    assert "/root" in message and "CAP_SYS_ADMIN" in message and "Python outside /root" in message, message

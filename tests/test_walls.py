@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,13 @@ SETPRIV = shutil.which("setpriv")
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or SETPRIV is None or landlock.abi() < 1,
     reason="needs root, setpriv and a kernel with Landlock",
+)
+
+# Without a mount namespace the learner reaches Python through the host's permissions only: where
+# a folder on the way is closed (Python under /root), every grade is refused up front (runner).
+REACHABLE_PYTHON = pytest.mark.skipif(
+    sandbox.interpreter_out_of_reach() is not None,
+    reason=f"Python is out of a learner uid's reach here ({sandbox.interpreter_out_of_reach()}): graded nowhere",
 )
 
 # What the examiner's attempt read: a check, a solution, the engine.
@@ -79,6 +87,7 @@ def _without_sys_admin(tmp_path, heavy: bool, *items: str, env: dict | None = No
     return json.loads(lines[-1].removeprefix("RESULT "))
 
 
+@REACHABLE_PYTHON
 def test_without_cap_sys_admin_the_learner_reads_no_check_solution_or_engine(tmp_path):
     attempt = tmp_path / "a3_broadcast.py"
     attempt.write_text(textwrap.dedent(READER))
@@ -90,6 +99,7 @@ def test_without_cap_sys_admin_the_learner_reads_no_check_solution_or_engine(tmp
     assert {level for _, _, level in kps} == {sandbox.LANDLOCK}, "the level measured in the learner's setup"
 
 
+@REACHABLE_PYTHON
 def test_without_cap_sys_admin_the_solutions_still_pass(tmp_path):
     """Heavy preloads: on this machine Python lives under /root (0700), which no learner uid may
     enter without a mount namespace, so what it imports must be loaded before it forks."""
@@ -209,6 +219,7 @@ def _modes(tmp_path, how: str) -> dict:
     return json.loads(lines[-1].removeprefix("RESULT "))
 
 
+@REACHABLE_PYTHON
 def test_every_mode_gets_the_wall_without_cap_sys_admin(tmp_path):
     """Issue 27 §5: make grade, grader batch, grader job, Gradescope's run and the classroom's
     answer cells, each as root without CAP_SYS_ADMIN: an attempt that reads solutions/, a check
@@ -238,3 +249,75 @@ def test_the_catalogs_and_the_engine_are_in_no_view_of_the_learner():
     shown = [sandbox.Path(src).resolve() for kind, src, _dst in box.view() if kind == "ro"]
     assert not [p for p in shown for s in secret if p == s or s in p.parents]
     assert any(p == sandbox.ROOT / "grader" / "inside" for p in shown)  # the view is read at all
+
+
+# Issue 27 M1/D1: without a mount namespace the learner writes the host's /dev/shm and a work
+# folder on the host disk; what it leaves there is deleted, and both count while it runs.
+def test_what_a_learner_uid_leaves_in_dev_shm_is_counted_then_deleted(tmp_path):
+    box = sandbox.Sandbox(8 << 30)
+    mine, theirs = Path(f"/dev/shm/grader-test-{os.getpid()}-mine"), Path(f"/dev/shm/grader-test-{os.getpid()}-theirs")
+    try:
+        for path, uid in ((mine, box.uid), (theirs, box.uid + 1)):
+            path.write_bytes(b"x" * (32 << 20))
+            os.chown(path, uid, uid)
+        assert box.memory_in_use(os.getpid()) >= 32 << 20  # no process of its uid holds it
+        box.sweep()
+        assert not mine.exists() and theirs.exists()
+    finally:
+        mine.unlink(missing_ok=True)
+        theirs.unlink(missing_ok=True)
+
+
+ONE_KEY_POINT = """
+import json, sys
+from grader.course import catalog
+from grader.engine import runner
+
+if __name__ == "__main__":
+    runner.warm_up(heavy=False)
+    res = runner.grade_exercise(catalog.get(sys.argv[1]), sys.argv[2], key_points=(sys.argv[3],))
+    print("RESULT " + json.dumps([(k.status, k.message[:600], k.isolation) for k in res.key_points]))
+"""
+
+
+@REACHABLE_PYTHON
+def test_without_cap_sys_admin_the_work_folder_is_held_to_the_work_tmpfs_size(tmp_path):
+    """The work folder is on the host disk there (only RLIMIT_FSIZE caps a file): all its files
+    together are held to WORK_SIZE, the namespace mode's tmpfs, and nothing is left in /dev/shm."""
+    shm, cap_mib = f"/dev/shm/grader-test-{os.getpid()}", int(sandbox.WORK_SIZE.rstrip("m"))
+    attempt = tmp_path / "a3_broadcast.py"
+    attempt.write_text(
+        textwrap.dedent(f"""
+        import time
+        def broadcast_shape(a, b):
+            with open({shm!r}, "wb") as f:
+                f.write(b"x" * (1 << 20))
+            block = b"x" * (8 << 20)
+            with open("filler", "wb") as f:
+                for _ in range({cap_mib // 8 + 2}):
+                    f.write(block)
+            time.sleep(5)
+            raise RuntimeError("not stopped")
+        """)
+    )
+    script = tmp_path / "one.py"
+    script.write_text(ONE_KEY_POINT)
+    cmd = [SETPRIV, "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", sys.executable, str(script)]
+    try:
+        run = subprocess.run(
+            [*cmd, "A3", str(attempt), "matches_numpy"],  # one key point: see the report of issue 27
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=600,
+        )
+        left = os.path.exists(shm)
+    finally:
+        Path(shm).unlink(missing_ok=True)
+    lines = [line for line in run.stdout.splitlines() if line.startswith("RESULT ")]
+    assert lines, run.stdout[-2000:] + run.stderr[-3000:]
+    kps = json.loads(lines[-1].removeprefix("RESULT "))
+    assert [status for status, _, _ in kps] == ["oom"], kps
+    assert f"{cap_mib} MiB" in kps[0][1], kps
+    assert not left, "the learner uid's file in /dev/shm outlived the grade"

@@ -23,9 +23,10 @@ out-of-memory, grader bugs) are recorded, as the latest result, but never reused
 grading again, except a key point "not verifiable" for want of a capability (a GPU-only key point
 on a machine without CUDA): the machine's capabilities are part of every fingerprint, so such a
 result stands until they change. A key point not verifiable because of the load is graded again
-alone, the rest of the exercise reused (:func:`regrade_only`). Each entry carries an HMAC under a key only the grader's
-user can read
-(``.grader-cache/.key``, mode 0600): an entry that fails it is graded again, never trusted.
+alone, the rest of the exercise reused (:func:`regrade_only`). A result graded behind another wall
+than the one this run applies (its learners measured another isolation level) is graded again.
+Each entry carries an HMAC under a key only the grader's user can read (``.grader-cache/.key``,
+mode 0600): an entry that fails it is graded again, never trusted.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from pathlib import Path
 
 from grader.course.catalog import BY_MODULE, ROOT, Exercise
 from grader.engine.results import ExerciseResult, KeyPointResult
-from grader.isolation import files
+from grader.isolation import files, sandbox
 
 CACHE_DIR = Path(os.environ.get("GRADER_CACHE_DIR") or ROOT / ".grader-cache")  # hidden from learners
 SOURCE = ROOT  # the project whose grader modules are read (a test points it at a copy)
@@ -227,9 +228,12 @@ class ResultCache:
         if not isinstance(entry, dict) or entry.get("fingerprint") != fingerprint or not self._signed(ex, entry):
             return None
         try:
-            return ExerciseResult.from_dict(entry["result"])
+            result = ExerciseResult.from_dict(entry["result"])
         except (KeyError, TypeError):
             return None
+        if result.isolation and result.isolation != sandbox.isolation_level():
+            return None  # graded behind another wall than this run's: what it saw may differ
+        return result
 
     def put(self, ex: Exercise, fingerprint: str, result: ExerciseResult, slot: str | None = None) -> None:
         with self._lock:

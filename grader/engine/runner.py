@@ -30,7 +30,7 @@ from grader.engine.cache import ResultCache, regrade_only
 from grader.engine.results import SAID, STATUS_TEXT, ExerciseResult, KeyPointResult, key_point_from
 from grader.i18n import _
 from grader.isolation import files, sandbox, zygote
-from grader.isolation.learner import no_wall_message
+from grader.isolation.learner import no_wall_message, unreachable_python_message
 from grader.isolation.sandbox import reference_visible, sweep_check
 
 
@@ -186,6 +186,10 @@ def grade_exercise(
     wall = sandbox.wall_required()  # read here, at each exercise: the check process may be older
     if wall and not in_process and sandbox.isolation_level() not in sandbox.WALLS:
         return _every(ex, selected, "refused", no_wall_message())  # every mode comes through here
+    if not in_process and sandbox.isolation_level() == sandbox.LANDLOCK:  # no namespace binds Python in
+        closed = sandbox.interpreter_out_of_reach()
+        if closed:
+            return _every(ex, selected, "refused", unreachable_python_message(closed))
     start = time.monotonic()
     requested = Path(os.path.abspath(module_file))  # as asked for: what to hide is decided from this
     visible = reference_visible(requested)

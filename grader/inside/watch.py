@@ -88,6 +88,8 @@ class Watch:
         self._swapped: dict[int, tuple[types.ModuleType, str]] = {}  # id -> (module, its name)
         self.hooks = bool(self.libraries or self.python_names)  # profile (and trace) hooks in every thread
         self._profiling = self._tracing = False
+        self._modes_on: list = []  # the modes entered for this phase
+        self._recording = False  # torch's profiler runs for this phase (its probe is looked for at stop)
         self._child = False
         self._channel = None  # (read socket, write socket, its inode): what forked children noted
 
@@ -146,7 +148,8 @@ class Watch:
                     self._tracing = True
                 stack.callback(self._restore_hooks, previous)
             self._start_profiler(stack, self._libs_on and "torch" in self.libraries)
-            for make in self._mode_classes():
+            self._modes_on = list(self._mode_classes())
+            for make in self._modes_on:
                 stack.enter_context(make())
             try:
                 yield
@@ -240,16 +243,22 @@ class Watch:
         finally:
             if quiet:
                 os.environ.pop("KINETO_LOG_LEVEL", None)
+        self._recording = True
         stack.callback(self._stop_profiler, P, whole)
 
     def _stop_profiler(self, P, whole: bool) -> None:
+        self._recording = False
         try:
             events = P._disable_profiler().events()
         except RuntimeError:
             self.note(f"torch's profiler stop{_OFF}")
             return
-        for event in events:
-            name = event.name()
+        names = [event.name() for event in events]
+        if _PROBE not in names:  # recorded at report time (_check_intact) on the learner's thread
+            self.note(f"torch._C._autograd._enable_record_function(False), left in force{_OFF}")
+        for name in names:
+            if name == _PROBE:
+                continue
             if whole or any(part in name for part in self.aten):
                 self.note(f"{name} (a torch operation)")
                 if whole:
@@ -276,8 +285,29 @@ class Watch:
             if not getattr(type(module), "_grader_watched", False):
                 off.append(f"{name}.__class__ =")
                 break
+        off += self._torch_switched_off()
         for what in off:
             self.note(f"{what}{_OFF}")
+
+    def _torch_switched_off(self) -> list[str]:
+        """At report time, on the thread that ran the learner's code: torch's modes and its
+        operator recording are still on (code that turns them off and back on around its call is
+        the scan's to find: in-process, this is observed on trust)."""
+        if "torch" not in sys.modules or not (self._modes_on or self._recording):
+            return []
+        import torch
+
+        C, off = torch._C, []
+        if self._modes_on and (
+            C._len_torch_dispatch_stack() == 0 or C._dispatch_tls_is_dispatch_key_excluded(C.DispatchKey.Python)
+        ):
+            off.append("torch._C._DisableTorchDispatch, left in force")
+        if self._modes_on and not C._is_torch_function_mode_enabled():
+            off.append("torch._C.DisableTorchFunction, left in force")
+        if self._recording:
+            # missing from the profiler's events if recording is off (_stop_profiler); not an operator
+            C._autograd._record_function_with_args_exit(C._autograd._record_function_with_args_enter(_PROBE))
+        return off
 
     # ------------------------------------------------------------------ who did it
     def _owner(self, filename: str) -> str:
@@ -437,6 +467,7 @@ class Watch:
 
 _MISSING = object()
 _OFF = ", which switches off the grader's watch"
+_PROBE = "grader.inside.watch probe"  # a RecordFunction event the watch itself records at report time
 _IMPORT_READS = {"__spec__", "__path__", "__name__", "__file__", "__loader__", "__package__", "__class__"}
 _DESCRIPTORS = (
     types.WrapperDescriptorType,
@@ -583,7 +614,8 @@ def _guarded_fork_exec(original):
 
 
 def _guarded(original, what: str):
-    """``sys.setprofile`` / ``sys.settrace`` as the learner sees them: a call from its code is reported."""
+    """``sys.setprofile`` / ``sys.settrace`` (and torch's switches) as the learner sees them: a
+    call from its code is reported."""
 
     def guarded(*args):
         watch = _ACTIVE
@@ -661,6 +693,8 @@ def install(rule: dict | None, learner_file: str | None = None, learner_module: 
             except ImportError:
                 pass  # a class path (torch.nn.MultiheadAttention.forward): its package is imported
     watch._sync()
+    if "torch" in watch._roots and "torch" in sys.modules:  # torch's own frames known as torch's
+        _guard_torch_switches(sys.modules["torch"])
     if watch.hooks:
         _thread.start_new_thread = _thread.start_new = _start_learner_thread
         threading._start_new_thread = _start_learner_thread
@@ -690,6 +724,20 @@ def install(rule: dict | None, learner_file: str | None = None, learner_module: 
     for target in rule.get("forward_via_call", []):
         _guard_forward(target, watch)
     return watch
+
+
+def _guard_torch_switches(torch) -> None:
+    """What turns torch's modes or its operator recording off, as the learner sees it: a call
+    from its code is reported (:func:`_guarded`; torch's own calls are not)."""
+    for owner, name in (
+        ("_autograd", "_enable_record_function"),
+        ("", "_DisableTorchDispatch"),
+        ("", "DisableTorchFunction"),
+    ):
+        module = getattr(torch._C, owner) if owner else torch._C
+        original = getattr(module, name, None)
+        if original is not None:
+            setattr(module, name, _guarded(original, ".".join(filter(None, ("torch._C", owner, name)))))
 
 
 def boundary(fn) -> None:

@@ -11,6 +11,7 @@ NotImplementedYet   the stub still raises NotImplementedError
 LearnerRaised       the function raised (``.type_name``, ``.message``)
 LearnerTimeout      one call ran past its time limit ("timed out after 20 s")
 LearnerOutOfMemory  the process hit its memory cap ("exceeded 4 GiB")
+LearnerOutOfDisk    its work folder on the host disk outgrew the work tmpfs's size (a LearnerOutOfMemory)
 LearnerCrashed      the process died (os._exit, a signal, a segfault)
 LearnerBadOutput    the result is not plain data or is too large
 LearnerForbidden    it calls what the exercise forbids (:mod:`grader.course.do_not_call`)
@@ -90,6 +91,10 @@ class LearnerTimeout(LearnerError):
 
 class LearnerOutOfMemory(LearnerError):
     status = "oom"
+
+
+class LearnerOutOfDisk(LearnerOutOfMemory):
+    """The work folder, on the host disk (no mount namespace), grew past the work tmpfs's size."""
 
 
 class LearnerCrashed(LearnerError):
@@ -790,6 +795,17 @@ class Learner:
                 ),
                 self.output_tail(),
             )
+        written = self._sandbox.work_bytes()  # the same cap as the work tmpfs's where there is none
+        if written > _sandbox.WORK_BYTES:
+            raise LearnerOutOfDisk(
+                _(
+                    "{what}: your files in the work folder exceeded its {cap_mib} MiB cap ({value:.0f} MiB)",
+                    what=what,
+                    cap_mib=_sandbox.WORK_BYTES >> 20,
+                    value=written / 2**20,
+                ),
+                self.output_tail(),
+            )
 
     def _died(self, what: str) -> LearnerError:
         proc = self._proc
@@ -880,6 +896,17 @@ def no_wall_message() -> str:
         "the engine, so it is not run. Give the grader CAP_SYS_ADMIN (namespaces) or a kernel with Landlock "
         "(5.13+), or pass --allow-unsandboxed (GRADER_ALLOW_UNSANDBOXED=1) to grade trusted code anyway",
         level=_(_sandbox.isolation_level()),
+    )
+
+
+def unreachable_python_message(folder: str) -> str:
+    return _(
+        "this Python is out of the learner's reach here ({level}): {folder} is closed to other users, so the "
+        "learner's processes could not import what they need; nothing in the submission is at fault, and "
+        "nothing is graded. Install the grader with a Python outside /root (in a folder other users may "
+        "enter), or give the grader CAP_SYS_ADMIN (namespaces)",
+        level=_(_sandbox.isolation_level()),
+        folder=folder,
     )
 
 

@@ -41,8 +41,11 @@ import functools
 import os
 import platform
 import resource
+import shutil
 import signal
+import stat
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -66,6 +69,8 @@ WORK_SIZE, TMP_SIZE, SHM_SIZE = "512m", "64m", "256m"  # the learner's own tmpfs
 NPROC_CAP = 256  # processes and threads of one learner uid
 NOFILE_CAP = 4096  # open files of one learner process: each socket's buffer counts against memory
 NOT_COUNTED_ALONE = 16 << 20  # a lone process's few pipes and sockets (its channel to the check)
+WORK_BYTES = int(WORK_SIZE.rstrip("m")) << 20  # the work folder's cap where it is on the host disk
+HOST_TMPFS = ("/dev/shm",)  # host folders a learner uid may write without a mount namespace (no /tmp: _landlock_rules)
 SHARED_WRITABLE = ("/tmp", "/var/tmp", "/run/lock")  # blocklist view: world-writable, made read-only
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "gitconfig")  # no passwd: no other users
@@ -250,6 +255,23 @@ def isolation_level() -> str:
     if landlock.abi() >= 1:
         return LANDLOCK if os.geteuid() == 0 else LANDLOCK_ONLY
     return USER_ONLY if os.geteuid() == 0 else RLIMITS
+
+
+def interpreter_out_of_reach() -> str | None:
+    """The first folder on the way to this Python (its interpreter, standard library,
+    site-packages) that other users may not enter, else None. Without a mount namespace (the
+    Landlock level as root) a learner uid reaches them through the host's permissions only, so a
+    Python under /root (0700) fails its imports: that is the machine's, never the learner's."""
+    paths = sysconfig.get_paths()
+    for target in sorted({os.path.realpath(sys.executable), *(paths[k] for k in ("stdlib", "purelib", "platlib"))}):
+        for folder in [*reversed(Path(target).parents), Path(target)]:
+            try:
+                mode = os.stat(folder).st_mode
+            except OSError:
+                continue
+            if stat.S_ISDIR(mode) and not mode & stat.S_IXOTH:
+                return str(folder)
+    return None
 
 
 def _can_unshare() -> bool:
@@ -529,7 +551,8 @@ class Sandbox:
         and System V shared memory (:meth:`_sysv_shm`). Mapped, memfd and shm pages count in RSS
         too (conservative)."""
         pids = [pid for pid in procfs.pids() if self._owns(pid, leader)]
-        outside = procfs.held_by_files(pids) + self._sysv_shm(leader)  # memory no RLIMIT_AS or RSS sees
+        # memory no RLIMIT_AS or RSS sees: descriptors, System V segments, files left in a host tmpfs
+        outside = procfs.held_by_files(pids) + self._sysv_shm(leader) + self.host_tmpfs_bytes()
         if len(pids) < 2:  # RLIMIT_AS holds its own pages; what it holds outside them adds to them
             return outside + sum(procfs.rss_bytes(pid) for pid in pids) if outside > NOT_COUNTED_ALONE else 0
         rss = sum(procfs.rss_bytes(pid) for pid in pids)
@@ -547,6 +570,21 @@ class Sandbox:
         if own_namespace:
             return procfs.sysv_shm_bytes(pid=leader)
         return procfs.sysv_shm_bytes(uid=self.uid)
+
+    def host_tmpfs_bytes(self) -> int:
+        """What this learner's uid wrote into the host's /dev/shm, which it reaches without a mount
+        namespace (Landlock): memory no process holds, kept after its processes end. Without a uid
+        of its own, nothing tells its files from ours."""
+        if not self.privileged:
+            return 0
+        return sum(size for _, size, _ in _files_of(self.uid, HOST_TMPFS))
+
+    def work_bytes(self) -> int:
+        """The work folder's files as the host sees them: on the host disk without a mount
+        namespace (with one, its own tmpfs of WORK_SIZE holds them and the host folder is empty)."""
+        if self.workdir is None:
+            return 0
+        return sum(size for _, size, _ in _files_of(None, [str(self.workdir)]))
 
     def others(self, leader: int) -> list[int]:
         """The learner's processes besides ``leader``: every process of its uid where it has one of
@@ -585,7 +623,8 @@ class Sandbox:
             time.sleep(0.002)
 
     def sweep(self) -> None:
-        """Kill every process of this sandbox's user id (what a fork bomb leaves behind)."""
+        """Kill every process of this sandbox's user id (what a fork bomb leaves behind), and
+        delete what it wrote into the host's tmpfs folders."""
         if self.privileged:
             sweep_uid(self.uid)
 
@@ -687,5 +726,39 @@ def signal_uid(uid: int, sig: int) -> None:
 
 
 def sweep_uid(uid: int) -> None:
-    """Kill every process of ``uid`` (what a fork bomb leaves behind)."""
+    """Kill every process of ``uid`` (what a fork bomb leaves behind), then delete what it wrote
+    into the host's tmpfs folders (Landlock lets it write the host's /dev/shm): RAM nobody
+    counts, and a channel to the next learner."""
     signal_uid(uid, signal.SIGKILL)
+    if os.geteuid() != 0:
+        return
+    for path, _, is_dir in _files_of(uid, HOST_TMPFS):
+        try:
+            if is_dir:
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
+
+
+def _files_of(uid: int | None, roots) -> list[tuple[str, int, bool]]:
+    """``(path, bytes allocated, is a folder)`` of the entries under ``roots`` owned by ``uid``
+    (None: every entry), links never followed, a folder before what it holds."""
+    found, stack = [], [r for r in roots if os.path.isdir(r) and not os.path.islink(r)]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                st = entry.stat(follow_symlinks=False)
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                stack.append(entry.path)
+            if uid is None or st.st_uid == uid:
+                found.append((entry.path, st.st_blocks * 512, is_dir))
+    return found

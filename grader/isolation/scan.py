@@ -23,6 +23,7 @@ EVASIONS = {
     "_pop_mode",
     "_pop_torch_function_stack",
     "_disable_profiler",
+    "_enable_record_function",
     "setprofile",
     "settrace",
     "__getattribute__",
@@ -55,6 +56,7 @@ def scan_source(path: str | Path, rule: dict | None) -> list[tuple[int, str]]:
     skip = {id(n) for top in tree.body if _is_main_guard(top) for n in ast.walk(top)}
     skip |= {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}  # docstrings, bare strings
     consts = _constant_names(tree)
+    looks_up = _looks_up_names(tree)
     found = []
     for node in ast.walk(tree):
         if id(node) in skip:
@@ -88,8 +90,12 @@ def scan_source(path: str | Path, rule: dict | None) -> list[tuple[int, str]]:
             if text is not None:
                 if text in names:
                     hit = text
-                elif text and _PATH.fullmatch(text) and (set(text.split(".")) & names):
-                    hit = next(p for p in text.split(".") if p in names)
+                elif text in EVASIONS:
+                    hit = f"{text} (switches off the grader's watch)"
+                elif text and _PATH.fullmatch(text) and (set(text.split(".")) & (names | EVASIONS)):
+                    hit = next(p for p in text.split(".") if p in names | EVASIONS)
+        if not hit and looks_up:
+            hit = _part_of_a_name(node, consts, names | EVASIONS)
         if not hit and isinstance(node, ast.Import):
             hit = next((f"import {a.name}" for a in node.names if a.name.split(".")[0] in modules), None)
         if not hit and isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in modules:
@@ -112,6 +118,33 @@ def scan_source(path: str | Path, rule: dict | None) -> list[tuple[int, str]]:
         if hit:
             found.append((node.lineno, hit))
     return sorted(set(found))
+
+
+_MIN_PART = 5  # a shorter piece of a name ("dot", "_op") is too common to tell
+
+
+def _looks_up_names(tree) -> bool:
+    """The source lists a namespace's names (``dir(m)``, ``vars(m)``, ``m.__dict__``)."""
+    return any(
+        (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("dir", "vars"))
+        or (isinstance(n, ast.Attribute) and n.attr == "__dict__")
+        for n in ast.walk(tree)
+    )
+
+
+def _part_of_a_name(node, consts: dict, targets: set[str]) -> str | None:
+    """In a source that lists names: a name picked by a piece of it, ``n.startswith(piece)``,
+    ``n.endswith(piece)`` or ``piece in n`` (a forbidden name found at run time)."""
+    test = None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and len(node.args) == 1:
+        test = {"startswith": str.startswith, "endswith": str.endswith}.get(node.func.attr)
+        piece = _fold(node.args[0], consts)
+    elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.In):
+        test, piece = (lambda name, part: part in name), _fold(node.left, consts)
+    if test is None or piece is None or len(piece) < _MIN_PART:
+        return None
+    hit = next((t for t in sorted(targets) if test(t, piece)), None)
+    return f"{hit} (found by a piece of its name, {piece!r})" if hit else None
 
 
 def _callee_name(call: ast.Call) -> str | None:
