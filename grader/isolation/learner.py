@@ -712,6 +712,7 @@ class Learner:
             raise exc from None
         self.last_call["seconds"] = time.monotonic() - started
         self.recent_calls = [*self.recent_calls[-7:], self.last_call]
+        self._check_one_process(what)
         if hits:  # whether it returned or raised: the key point fails
             raise self._forbidden(hits, _("answering {what}", what=what))
         if not answer["ok"]:
@@ -769,13 +770,15 @@ class Learner:
 
     _memory_checked = 0.0
 
-    def _check_memory(self, what: str) -> None:
-        """All the learner's processes together stay under the cap (RLIMIT_AS caps each one)."""
-        self._memory_checked = time.monotonic()
-        if self._proc is None:
+    def _check_one_process(self, what: str) -> None:
+        """Where libseccomp is missing the one-process filter is not there to refuse a fork: the check
+        sees the learner uid's other live process instead, on every poll and after every answer (a
+        fast answer never slips between two polls). With the filter, a process still dying from an
+        earlier key point is no evidence, so nothing is asked."""
+        box = self._sandbox
+        if self._proc is None or not (box.one_process and box.privileged) or box.one_process_filtered():
             return
-        if self._sandbox.one_process and self._sandbox.privileged and self._sandbox.others(self._proc.pid):
-            # what the one-process filter refuses, seen from outside too (where libseccomp is missing)
+        if [p for p in box.others(self._proc.pid) if procfs.state(p) not in (None, "Z", "X")]:
             raise LearnerForbidden(
                 _(
                     "{what}: your code started another process, which {exercise} does not allow: its answer "
@@ -784,6 +787,13 @@ class Learner:
                     exercise=self.forbidden.get("exercise", _("this exercise")),
                 )
             )
+
+    def _check_memory(self, what: str) -> None:
+        """All the learner's processes together stay under the cap (RLIMIT_AS caps each one)."""
+        self._memory_checked = time.monotonic()
+        if self._proc is None:
+            return
+        self._check_one_process(what)
         used = self._sandbox.memory_in_use(self._proc.pid)
         if used > self._sandbox.memory_bytes:
             raise LearnerOutOfMemory(

@@ -392,6 +392,10 @@ class Sandbox:
         }
         return self._frozen
 
+    def one_process_filtered(self) -> bool:
+        """Whether the learner's worker loads the one-process filter (libseccomp was there)."""
+        return bool(getattr(self, "_frozen", {}).get("one_process_filter"))
+
     def filters_expected(self) -> int:
         """How many seccomp filters the learner's process holds once its worker started (after
         :meth:`params`): the sandbox's, then the one-process filter its worker loads."""
