@@ -207,8 +207,7 @@ def answer_source(ex: catalog.Exercise) -> str:
         if not body_started and extras:
             out += ["", "### BEGIN SOLUTION", *extras, "### END SOLUTION"]
         body_started = True
-        head_end = node.body[0].end_lineno if _docstring_node(node.body) else node.body[0].lineno - 1
-        out += ["", ""] + _lines(stub_src, node.lineno, head_end)
+        out += ["", ""] + _head(stub_src, node)
         if node.name not in bodies:
             raise ValueError(f"solutions/{ex.module}.py lacks {node.name}, and imports it from no other exercise")
         src, fn = bodies[node.name]
@@ -217,6 +216,32 @@ def answer_source(ex: catalog.Exercise) -> str:
     return "\n".join(out) + "\n"
 
 
+def _head(stub_src: str, node: ast.FunctionDef) -> list[str]:
+    """A stub function's ``def`` and its docstring in the notebook's language only: the half the
+    stub writes in that language (from the source's lines, so escapes stay as written)."""
+    if not _docstring_node(node.body):
+        return _lines(stub_src, node.lineno, node.body[0].lineno - 1)
+    doc = node.body[0]
+    head, lines = _lines(stub_src, node.lineno, doc.lineno - 1), _lines(stub_src, doc.lineno, doc.end_lineno)
+    at = next(
+        (i for i in range(len(lines) - 1) if lines[i].strip() == "English" and set(lines[i + 1].strip()) == {"-"}),
+        None,
+    )
+    if at is None:  # one language only
+        return head + lines
+    indent = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
+    if i18n.current() == "zh":
+        zh = lines[:at]
+        while zh and not zh[-1].strip():
+            zh.pop()
+        return head + zh + [indent + '"""']
+    en = lines[at + 2 :]
+    while en and not en[0].strip():
+        en.pop(0)
+    return head + [indent + '"""' + en[0].lstrip(), *en[1:]]
+
+
+YOUR_CODE_HERE = N_("# YOUR CODE HERE")
 MODULE_REGION_STUB = N_("# Your own imports and helper functions, if you need any.")
 
 
@@ -257,7 +282,7 @@ def release_source(source: str, ex: catalog.Exercise | None) -> str:
                 None,
             )
             body = stubs.get(func, ["raise NotImplementedError()"])
-            out += [indent + "# YOUR CODE HERE", *(indent + b for b in body)]
+            out += [indent + _(YOUR_CODE_HERE), *(indent + b for b in body)]
         elif "END SOLUTION" in line:
             in_region = False
         elif not in_region:
@@ -530,13 +555,20 @@ def is_release_stub(source: str, ex: catalog.Exercise) -> bool:
     """The answer cell is the stub as released (comments and layout aside: the same syntax tree as
     ``exercises/<module>.py`` without its docstring): every function raises NotImplementedError, so
     it is "not implemented" without being run. Needs only the stub, not the solution."""
-    stub = ast.parse((ROOT / "exercises" / f"{ex.module}.py").read_text())
-    if _docstring_node(stub.body):
-        stub.body = stub.body[1:]
+    stub = _without_docstrings(ast.parse((ROOT / "exercises" / f"{ex.module}.py").read_text()))
     try:
-        return ast.dump(ast.parse(source)) == ast.dump(stub)
+        return ast.dump(_without_docstrings(ast.parse(source))) == ast.dump(stub)
     except (SyntaxError, ValueError):
         return False
+
+
+def _without_docstrings(tree: ast.Module) -> ast.Module:
+    """The module and its functions without docstrings: a cell released in one language is the stub,
+    whose docstrings carry both."""
+    for node in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef)))]:
+        if _docstring_node(node.body):
+            node.body = node.body[1:] or [ast.Pass()]
+    return tree
 
 
 def untouched_result(ex: catalog.Exercise):
