@@ -649,6 +649,8 @@ def test_classroom_build_speaks_the_language_asked(tmp_path, speak):
         assert intro in nb.cells[0].source and "`# A5 answer ...`" in nb.cells[0].source  # its own first one
         q = cell(nb, "A5__question").source
         assert question in q and absent not in q and "\nEnglish\n-------" not in q
+        answer = cell(nb, "A5__answer").source  # its docstrings in that language only
+        assert "English" not in answer and (lang == "zh") == ("参数：" in answer), answer
         tests = [c.source for c in nb.cells if c.metadata["nbgrader"].get("grade")]
         assert tests and all(f"lang={lang!r}" in t for t in tests)
         assert (lang == "zh") == ("未检查" in tests[0])
