@@ -193,7 +193,7 @@ def test_grading_failing_answers_in_chinese(tmp_path):
     for said in ("答案错误", "你的代码抛出异常", "无法导入", "超时", "调用了练习禁止的函数"):
         assert any(said in s for s in statuses.values()), (said, statuses)
     assert "出错的输入：" in stdout and "你的结果：" in stdout
-    assert "批改器自身出错" not in stdout and "朴素的 softmax" in stdout, stdout
+    assert "评分器自身出错" not in stdout and "朴素的 softmax" in stdout, stdout
 
 
 # What the failing answers themselves print (their exception's text) is theirs, not the grader's.

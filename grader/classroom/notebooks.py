@@ -303,10 +303,11 @@ NOT_HERE = N_(
 
 # The import is guarded: where the released notebook is all a student has (a class JupyterHub),
 # each test cell says how to check the work instead of a ModuleNotFoundError traceback.
+NO_GRADER = N_("no course grader in this Jupyter")
 CHECK_CALL = """# {ex_id} · {kp_id}: {label}
 try:
     from grader.classroom import check
-except ModuleNotFoundError:  # no course grader in this Jupyter
+except ModuleNotFoundError:  # {no_grader}
     import sys
     print({not_here!r}, file=sys.stderr)
 else:
@@ -321,6 +322,7 @@ def check_call(ex: catalog.Exercise, kp: catalog.KeyPoint) -> str:
         label=label(kp),
         not_here=_(NOT_HERE, ex_id=ex.id, kp_id=kp.id),
         lang=i18n.current(),
+        no_grader=_(NO_GRADER),
     )
 
 
