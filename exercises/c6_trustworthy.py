@@ -37,15 +37,15 @@ Study: 第二篇 · 必记 / part 2, must-remember; 第六篇 · 必记 / part 6
 
 
 def seed_summary(values: list[float]) -> tuple[float, float]:
-    """一个配置的指标在各 seed 上的 ``(mean, sample standard deviation with ddof=1)``：均值，以及 ddof=1 的样本
-    标准差。
+    """一个配置的指标在各 seed 上的 ``(mean, std)``：均值，以及样本标准差（ddof=1）。
 
     出处：第二篇 · 结论。
 
     English
     -------
 
-    ``(mean, sample standard deviation with ddof=1)`` of one config's metric over seeds.
+    ``(mean, std)`` of one config's metric over seeds: the mean, and the sample standard deviation
+    (ddof=1).
 
     Source: 第二篇 · 结论 / part 2, conclusion.
     """
@@ -101,9 +101,8 @@ def changed_questions(results_a: list[tuple[str, bool]], results_b: list[tuple[s
             只有两边都有的 id 才算。
 
     返回：
-        ``{"improved": sorted ids wrong in a and right in b, "degraded": sorted ids right in a
-        and wrong in b}``：improved 是在 a 里错、在 b 里对的 id（排好序），degraded 是在 a 里对、
-        在 b 里错的 id（排好序）。
+        ``{"improved": [...], "degraded": [...]}``：improved 是在 a 里错、在 b 里对的 id（排好序），
+        degraded 是在 a 里对、在 b 里错的 id（排好序）。
 
     出处：第二篇 · 结论；第七篇 · C. 面试题（第 6 题）。
 
@@ -117,8 +116,8 @@ def changed_questions(results_a: list[tuple[str, bool]], results_b: list[tuple[s
             are unique within a table; only ids present in both count.
 
     Returns:
-        ``{"improved": sorted ids wrong in a and right in b, "degraded": sorted ids right in a
-        and wrong in b}``.
+        ``{"improved": [...], "degraded": [...]}``: improved, the sorted ids wrong in a and right in
+        b; degraded, the sorted ids right in a and wrong in b.
 
     Source: 第二篇 · 结论 / part 2, conclusion; 第七篇 · C. 面试题 / part 7, §五.C q6.
     """
