@@ -46,6 +46,7 @@ import signal
 import stat
 import sys
 import sysconfig
+import tempfile
 import time
 from pathlib import Path
 
@@ -610,6 +611,7 @@ class Sandbox:
         if self.privileged:
             if not resume:
                 self._stopped = {self.uid, *learner_uids()}
+                note_pause()
             for uid in sorted(getattr(self, "_stopped", {self.uid})):
                 signal_uid(uid, sig)
         elif leader is not None:
@@ -631,6 +633,31 @@ class Sandbox:
         delete what it wrote into the host's tmpfs folders."""
         if self.privileged:
             sweep_uid(self.uid)
+
+
+# Each pause of every learner uid (a check measuring) is one byte appended here: a check measuring its
+# own learner reads the count before and after, and a change means its learner was stopped meanwhile by
+# another check (a disturbed measurement: measured again or not verifiable, never failed).
+PAUSES = Path(tempfile.gettempdir()) / "grader-pauses"
+
+
+def note_pause() -> None:
+    try:
+        fd = os.open(PAUSES, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError:
+        return
+    try:
+        os.write(fd, b".")
+    finally:
+        os.close(fd)
+
+
+def pauses() -> int:
+    """How many times every learner uid was paused so far on this machine (see :data:`PAUSES`)."""
+    try:
+        return os.stat(PAUSES, follow_symlinks=False).st_size
+    except OSError:
+        return 0
 
 
 def _limit_sysv_shm(cap: int) -> None:
