@@ -361,3 +361,15 @@ def pytest_terminal_summary(terminalreporter, config):
                 terminalreporter.write_line(f"  survived: {name}")
     for failure in MEASURE_FAILURES:
         terminalreporter.write_sep("=", f"FAILED (over many tests) {failure}", red=True)
+
+
+@pytest.fixture
+def speak(monkeypatch):
+    """Set the language for one test (grader.i18n), as `--lang` does; restored after it."""
+    from grader import i18n
+
+    def use(code: str) -> None:
+        monkeypatch.setattr(i18n, "_lang", code)
+        monkeypatch.setenv("GRADER_LANG", code)
+
+    return use

@@ -617,18 +617,6 @@ def test_a_key_point_not_verifiable_here_is_no_point_and_no_failure_to_fix():
     assert state == "not_verifiable" and "not verifiable here" in text and "left out of your level" in text
 
 
-@pytest.fixture
-def speak(monkeypatch):
-    """Set the language for one test (grader.i18n), as `--lang` does; restored after it."""
-    from grader import i18n
-
-    def use(code: str) -> None:
-        monkeypatch.setattr(i18n, "_lang", code)
-        monkeypatch.setenv("GRADER_LANG", code)
-
-    return use
-
-
 def test_classroom_build_speaks_the_language_asked(tmp_path, speak):
     """`grader classroom build --lang zh`: the first cell, the question (the stub's Chinese half),
     the answer cell's note and the test cells in Chinese, the test cells and nbgrader_config.py

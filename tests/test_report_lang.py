@@ -55,15 +55,6 @@ def test_the_detector_finds_sentences_and_skips_code_names_and_numbers():
     assert english_sentences("A3 Broadcast the shapes 尚未实现", {"Broadcast the shapes"}) == []
 
 
-@pytest.fixture
-def lang(monkeypatch):
-    def speak(code: str) -> None:
-        monkeypatch.setattr(i18n, "_lang", code)
-        monkeypatch.setenv("GRADER_LANG", code)
-
-    return speak
-
-
 def _rendered(quiz: bool) -> tuple[dict, str, str, str]:
     results = sample_results()
     outcomes = {k: r.outcome() for k, r in results.items() if r.available}
@@ -86,8 +77,8 @@ def _page_text(page: str) -> str:
 
 
 @pytest.mark.parametrize("quiz", [False, True], ids=["code", "with-quiz"])
-def test_the_chinese_report_has_no_english_sentence(lang, quiz):
-    lang("zh")
+def test_the_chinese_report_has_no_english_sentence(speak, quiz):
+    speak("zh")
     results, text, page, data = _rendered(quiz)
     foreign = not_ours(results)
     for where, shown in (("terminal", text), ("html", _page_text(page)), ("json", data)):
@@ -96,9 +87,9 @@ def test_the_chinese_report_has_no_english_sentence(lang, quiz):
     assert "要改的地方与要重读的位置" in text and "期望：" in text and "掌握情况" in text
 
 
-def test_the_detector_fails_on_the_english_report(lang):
+def test_the_detector_fails_on_the_english_report(speak):
     # The same check on the English report: it can fail, on exactly these outputs.
-    lang("en")
+    speak("en")
     results, text, page, _data = _rendered(True)
     assert english_sentences(text, not_ours(results)) and english_sentences(_page_text(page), not_ours(results))
     assert "<html lang='en'>" in page and "What to fix and re-read" in text and "expected: (2, 2)" in text
@@ -234,10 +225,10 @@ def test_make_grade_follows_the_locale_and_grader_lang(env, args):
 @pytest.mark.parametrize(
     ("code", "title", "legend"), [("zh", "各篇的要点", "通过"), ("en", "Key points per course part", "passed")]
 )
-def test_the_chart_speaks_the_reports_language_as_text(lang, code, title, legend):
+def test_the_chart_speaks_the_reports_language_as_text(speak, code, title, legend):
     """The chart's words are the report's, kept as text in the SVG: the reader's browser draws them
     in its fonts (a machine without a CJK font is told so: the next test), never boxes in a picture."""
-    lang(code)
+    speak(code)
     chart = html_report._parts_chart(sample_results())
     words = set(re.findall(r"<text[^>]*>([^<]*)</text>", chart))
     assert {title, legend, i18n._("key points"), f"3. {i18n._(catalog.PART_TITLES[3])}"} <= words, words
@@ -256,7 +247,7 @@ def _has_cjk_font() -> bool:
 
 
 @pytest.mark.parametrize("fonts", ["none", "system"])
-def test_chromium_shows_the_missing_font_notice_only_without_a_cjk_font(lang, tmp_path, fonts):
+def test_chromium_shows_the_missing_font_notice_only_without_a_cjk_font(speak, tmp_path, fonts):
     """grade-report.html in real headless Chromium (scripts/check_report_renders.sh): with fontconfig
     pointed at an empty font folder the page's script shows the notice; with the machine's fonts,
     a CJK one among them (Debian: fonts-noto-cjk), it stays hidden."""
@@ -270,7 +261,7 @@ def test_chromium_shows_the_missing_font_notice_only_without_a_cjk_font(lang, tm
         if shutil.which("fc-list") is None or not _has_cjk_font():
             pytest.skip("no CJK font installed here (Debian: apt install fonts-noto-cjk)")
         env.pop("FONTCONFIG_FILE", None)
-    lang("zh")
+    speak("zh")
     results = sample_results()
     summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
     page = tmp_path / "grade-report.html"
@@ -296,10 +287,10 @@ def test_the_courses_latex_reads_as_text():
 
 
 @pytest.mark.parametrize("code", ["zh", "en"])
-def test_the_reports_course_line_shows_no_latex(lang, code):
+def test_the_reports_course_line_shows_no_latex(speak, code):
     from grader.engine.results import KeyPointResult
 
-    lang(code)
+    speak(code)
     ex = catalog.get("A5")
     point = next(p for p in ex.key_points if "\\(\\ln V\\)" in p.lesson)
     text = report.feedback(ex, KeyPointResult(point.id, "failed", "x", lesson=point.lesson))
