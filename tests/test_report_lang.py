@@ -113,9 +113,16 @@ def _grade(tmp_path, lang: str, target: str = "exercises", extra: list[str] = ()
 
 def test_grading_the_stubs_in_chinese(tmp_path):
     stdout, page, data = _grade(tmp_path, "zh")
-    i18n.use("zh")  # the catalog's texts as the Chinese report shows them
+    _assert_no_english_sentence(stdout, page, data)
+    assert "尚未实现" in stdout and "掌握情况" in stdout and "<html lang='zh-CN'>" in page
+
+
+def _assert_no_english_sentence(stdout, page, data, clean=lambda shown: shown, own=frozenset()) -> None:
+    """No English sentence in the terminal, HTML or JSON report of a Chinese grade; the catalog's
+    texts as the Chinese report shows them (names, quoted code) and ``own`` (the answers' own words) aside."""
+    i18n.use("zh")
     try:
-        foreign = not_ours({})
+        foreign = {t for t in not_ours({}) if t}
     finally:
         i18n.use("en")
     for where, shown in (
@@ -123,9 +130,8 @@ def test_grading_the_stubs_in_chinese(tmp_path):
         ("html", _page_text(page)),
         ("json", json.dumps(data, ensure_ascii=False)),
     ):
-        found = english_sentences(shown, foreign)
+        found = [s for s in english_sentences(clean(shown), foreign) if s not in own]
         assert not found, f"{where}: {found}"
-    assert "尚未实现" in stdout and "掌握情况" in stdout and "<html lang='zh-CN'>" in page
 
 
 def _answers(tmp_path) -> dict[str, str]:
@@ -168,18 +174,7 @@ def test_grading_failing_answers_in_chinese(tmp_path):
         extra=["--only", ",".join(answers), "--reveal", "--fresh"]
         + [f"--override={k}={v}" for k, v in answers.items()],
     )
-    i18n.use("zh")
-    try:
-        foreign = {t for t in not_ours({}) if t}  # the course's catalog: wt-course-zh's words
-    finally:
-        i18n.use("en")
-    for where, shown in (
-        ("terminal", stdout),
-        ("html", _page_text(page)),
-        ("json", json.dumps(data, ensure_ascii=False)),
-    ):
-        found = [s for s in english_sentences(_no_tracebacks(shown), foreign) if s not in LEARNERS_OWN]
-        assert not found, f"{where}: {found}"
+    _assert_no_english_sentence(stdout, page, data, _no_tracebacks, LEARNERS_OWN)
     statuses = {t["name"]: t["output"].split(":")[0] for t in data["tests"] if t.get("status") == "failed"}
     for said in ("答案错误", "你的代码抛出异常", "无法导入", "超时", "调用了练习禁止的函数"):
         assert any(said in s for s in statuses.values()), (said, statuses)
