@@ -138,15 +138,18 @@ def test_memory_is_polled_while_the_learner_answers_fast(tmp_path, case):
                 if _held:
                     return
                 for _ in range(3):
+                    ready_r, ready_w = os.pipe()
                     pid = os.fork()
                     if pid == 0:
                         try:
                             block = bytearray(800 << 20)
                             for i in range(0, len(block), 4096):
                                 block[i] = 1
+                            os.write(ready_w, b"1")
                             time.sleep(3600)
                         finally:
                             os._exit(0)
+                    os.read(ready_r, 1)  # held before the answer: the race is the poll's, not the load's
                     _held.append(pid)
             """),
         "memfd": textwrap.dedent("""
