@@ -119,8 +119,9 @@ def _wall_policy(args: argparse.Namespace) -> None:
 
 
 def _say(console: Console, text: str, style: str = "") -> None:
-    """One line of the CLI's own, already translated; never markup (paths and names in it are data)."""
-    console.print(f"[{style}]{escape(text)}[/]" if style else escape(text), highlight=False)
+    """One line of the CLI's own, already translated; never markup (paths and names in it are data).
+    Never wrapped by rich: a path cut by a newline cannot be pasted back (the terminal wraps it)."""
+    console.print(f"[{style}]{escape(text)}[/]" if style else escape(text), highlight=False, soft_wrap=True)
 
 
 def _cmd_list(args: argparse.Namespace, console: Console) -> int:
