@@ -48,6 +48,8 @@ from grader.course.catalog import BY_MODULE, ROOT, Exercise
 from grader.engine.results import ExerciseResult, KeyPointResult
 from grader.isolation import files, sandbox
 
+# A salt for the hypothesis draws (make draws; grader.engine.plugin.draw_seed): unset when grading.
+DRAW_SALT_ENV = "GRADER_DRAW_SALT"
 CACHE_DIR = Path(os.environ.get("GRADER_CACHE_DIR") or ROOT / ".grader-cache")  # hidden from learners
 SOURCE = ROOT  # the project whose grader modules are read (a test points it at a copy)
 # Every verdict depends on these and what they import: the modules that run the checks and start
@@ -86,7 +88,9 @@ def _environment() -> str:
             versions.append(f"{name}=={metadata.version(name)}")
         except metadata.PackageNotFoundError:
             versions.append(f"{name} missing")
-    return f"python {sys.version_info[:3]} {capabilities()} " + " ".join(versions)
+    # Another draw (make draws) is another verdict: never mixed with the usual draw's.
+    salt = os.environ.get(DRAW_SALT_ENV, "")
+    return f"python {sys.version_info[:3]} {capabilities()} draw_salt={salt!r} " + " ".join(versions)
 
 
 def _imports(path: Path) -> tuple[tuple[str, int], ...]:
