@@ -12,7 +12,8 @@ measured again once; if the check's own reference experiment (its own busy loop,
 processes, in this process) shows none either, the box is saturated and the key point is reported
 not verifiable rather than failed — except for what load cannot hide: while run_parallel runs, the
 check samples the CPU time (ns, /proc/<child>/schedstat) of the learner's live child processes every
-20 ms; workers that never run together (``pool.apply`` in a loop) fail on any box (part 1, the GIL).
+20 ms; workers that never run together (``pool.apply`` in a loop) fail on any box, and workers seen
+running together that still used too few cores are the box's load, not verifiable (part 1, the GIL).
 
 Contract paths every run takes: tasks of two sizes [n, n/2, n, n/2] (results in task order, not
 completion order), every returned list compared, the serial busy, threads and processes in one
@@ -367,6 +368,18 @@ def test_parallel_cpu_use(learner, n):
             hint=_(
                 "pool.map(busy, tasks) (or apply_async for all, then get); pool.apply blocks until each result is back"
             ),
+        )
+    if procs["together"] is not None:
+        # seen from /proc running at the same time: what cores they lacked, the box's load took (a later
+        # reference experiment on a quieter moment would blame the learner for it: CI, stop 34)
+        pytest.skip(
+            _(
+                "your worker processes ran at the same time (together {together:.2f}, sampled from "
+                "/proc) but used only {p_cores:.2f} cores at once: the other work on this machine "
+                "took the rest; not verifiable here, grade X1 again on a quiet machine",
+                together=procs["together"],
+                p_cores=p_cores,
+            )
         )
     with learner.paused():  # nothing the learner left running shares the cores with the grader's experiment
         gain = reference_gain(tasks)
