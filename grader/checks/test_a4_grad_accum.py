@@ -148,7 +148,7 @@ def test_matches_full_batch(learner, case):
         )
     grads = out.get("grads") if type(out) is dict else None
     if type(grads) is not dict:
-        fail(f"{what}: gradients", _("a dict of parameter name -> tensor"), type(grads).__name__)
+        fail(_("{what}: gradients", what=what), _("a dict of parameter name -> tensor"), type(grads).__name__)
     for name, ref in expected.items():
         got = grads.get(name)
         if got is None:

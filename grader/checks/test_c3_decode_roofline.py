@@ -26,7 +26,9 @@ def _close(got: float, want: float, what: str, hint: str = "", rel: float = 1e-6
 def _pair(value, what):
     if type(value) not in (tuple, list) or len(value) != 2:
         fail(_("{what} must be a (flops, bytes) pair", what=what), _("tuple of two numbers"), value)
-    return as_number(value[0], f"{what}[0] (FLOPs)"), as_number(value[1], f"{what}[1] (bytes)")
+    return as_number(value[0], _("{what}[0] (FLOPs)", what=what)), as_number(
+        value[1], _("{what}[1] (bytes)", what=what)
+    )
 
 
 def _roofline(learner, flops, nbytes, peak, bw):
@@ -158,11 +160,13 @@ def test_moe_decode_cost(learner, total, frac, extra, bpp):
     for t, a, b, p in ((*MIXTRAL, 64, 2), (total, active, max(-(-total // active), 16) + extra, bpp)):
         what = f"moe_decode_cost(total={t}, active={a}, batch={b}, bytes_per_param={p})"
         got_f, got_b = _pair(learner.moe_decode_cost(t, a, b, p), what)
-        _close(got_f, 2 * a * b, f"{what}: FLOPs", hint=_("each token computes with its active experts only"))
+        _close(
+            got_f, 2 * a * b, _("{what}: FLOPs", what=what), hint=_("each token computes with its active experts only")
+        )
         _close(
             got_b,
             min(t, b * a) * p,
-            f"{what}: bytes",
+            _("{what}: bytes", what=what),
             hint=_(
                 "a serving batch's tokens are routed to different experts: the step "
                 "reads far more than one token's active weights, never more than all of "

@@ -88,7 +88,7 @@ def test_reads_profiler_table(learner, case, k):
     got = learner.summarize_profile(rows, k)
     what = _("summarize_profile(<{rows} rows of a real profile>, k={k})", rows=len(rows), k=k)
     if not isinstance(got, dict) or set(got) != {"top_ops", "backward_forward_ratio"}:
-        fail(f"{what} keys", ["backward_forward_ratio", "top_ops"], got)
+        fail(_("{what}: keys", what=what), ["backward_forward_ratio", "top_ops"], got)
     expected_top = [r["name"] for r in ops[:k]]
     if list(got["top_ops"]) != expected_top:
         fail(
@@ -98,9 +98,9 @@ def test_reads_profiler_table(learner, case, k):
             _(
                 "the aten:: rows with the largest SELF cpu time (time inside the op "
                 "itself, not its children), largest first ("
-            )
-            + P6_PROF
-            + ")",
+                "{where})",
+                where=P6_PROF,
+            ),
         )
     r = as_number(got["backward_forward_ratio"], f"{what}['backward_forward_ratio']")
     if not math.isclose(r, ratio, rel_tol=1e-6):
@@ -108,7 +108,7 @@ def test_reads_profiler_table(learner, case, k):
             f"{what}['backward_forward_ratio']",
             ratio,
             r,
-            _("cpu_time_total of the 'backward' row divided by that of the 'forward' row (") + P6_PROF + ")",
+            _("cpu_time_total of the 'backward' row divided by that of the 'forward' row ({where})", where=P6_PROF),
         )
 
 
@@ -209,7 +209,7 @@ def _epochs(r, seed: int, n: int) -> list:
         )
         if not ok or sorted(i for b in epoch for i in b["indices"]) != list(range(size)):
             fail(
-                f"{what}: epoch {e}",
+                _("{what}: epoch {e}", what=what, e=e),
                 _("every one of the {size} samples once, in batches of at most {BATCH}", size=size, BATCH=BATCH),
                 _("something else"),
                 _("shuffle=True over the whole dataset, batch_size as given"),
@@ -257,23 +257,23 @@ def test_seed_reproducible(learner, seeds):
                     "something seeds the workers alike (e.g. a worker_init_fn giving every "
                     "worker one value); by default torch seeds each worker's random, NumPy "
                     "and torch RNGs from the loader's base seed + worker id ("
-                )
-                + P6_SEED
-                + ")",
+                    "{where})",
+                    where=P6_SEED,
+                ),
             )
         epoch1, epoch2 = ([n[part] for n in e] for e in first["epoch_noises"][:2])
         if sorted(epoch1) == sorted(epoch2):
             fail(
                 _("{source} noise of epoch 2 vs epoch 1 (seed {a})", source=source, a=a),
                 _("different noise every epoch"),
-                _("the same values again: every epoch re-seeds the workers' ") + source + " alike",
+                _("the same values again: every epoch re-seeds the workers' {source} alike", source=source),
                 _(
                     "the loader's base seed changes every epoch and torch seeds the workers "
                     "from it; a worker_init_fn that re-seeds must derive from "
                     "torch.initial_seed(), never from the run's seed + worker_id ("
-                )
-                + P6_SEED
-                + ")",
+                    "{where})",
+                    where=P6_SEED,
+                ),
             )
     other, zero = run(b), run(0)
     time.sleep(1.1)  # a seed taken from the clock (in seconds) now differs
@@ -281,16 +281,16 @@ def test_seed_reproducible(learner, seeds):
     if first["metric"] != again["metric"]:
         fail(
             _("metric of two runs with seed {a}, 1.1 s apart", a=a),
-            "identical",
+            _("identical"),
             f"{first['metric']!r} vs {again['metric']!r}",
             _(
                 "give the DataLoader a torch.Generator seeded with the seed "
                 "(generator=): it decides the order and every worker's base seed, from "
                 "which torch seeds the workers' RNGs; nothing from the clock or the "
                 "process ("
-            )
-            + P6_SEED
-            + ")",
+                "{where})",
+                where=P6_SEED,
+            ),
         )
     if zero["metric"] != zero_again["metric"]:
         fail(
@@ -303,9 +303,9 @@ def test_seed_reproducible(learner, seeds):
         if r["metric"] == first["metric"]:
             fail(
                 _("metric with seed {s_} vs seed {a}", s_=s_, a=a),
-                "different",
+                _("different"),
                 r["metric"],
-                _("the seed must drive the shuffling and every worker's RNGs (") + P6_SEED + ")",
+                _("the seed must drive the shuffling and every worker's RNGs ({where})", where=P6_SEED),
             )
 
 

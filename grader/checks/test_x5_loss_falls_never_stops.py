@@ -103,16 +103,13 @@ def _mask_eos_contract(learner):
         what = f"mask_eos({example}, eos_id={eos_id})"
         if out["changed_args"] or out["returns_an_argument"]:
             return (
-                f"{what} "
-                + (
-                    _("changed the example it was given")
-                    if out["changed_args"]
-                    else _("returned the example it was given, not a new dict")
-                ),
+                _("{what} changed the example it was given", what=what)
+                if out["changed_args"]
+                else _("{what} returned the example it was given, not a new dict", what=what),
                 _("the argument unchanged; a NEW dict returned"),
             )
         if type(got) is not dict or {k: list(v) for k, v in got.items()} != want:
-            return f"{what} returned {got}", want
+            return _("{what} returned {got}", what=what, got=got), want
     return None
 
 

@@ -55,7 +55,7 @@ def feedback(
     value and with it the hint: a hint, or a named mistake ("gives (1,) instead of (0,)"), can
     state it. ``label``: how the key point is named on the ``checks:`` line (default its claim).
     ``whole_exercise``: statuses about the answer as a whole, shown without a drawn input."""
-    lines = [f"{status_text(kp.status)}: {show(kp.message)}".rstrip(": ")]
+    lines = [status_line(kp)]
     if reveal_expected and kp.expected is not None:
         lines.append(tag(N_("expected:")) + show(kp.expected))
     if kp.got is not None:
@@ -119,6 +119,14 @@ def graded_now(res: ExerciseResult) -> bool:
     return res.status not in _UNGRADED and not res.cached
 
 
+def status_line(kp) -> str:
+    """A key point's status and what came with it, punctuated in the reader's language."""
+    message = show(kp.message)
+    return (
+        _("{status}: {message}", status=status_text(kp.status), message=message) if message else status_text(kp.status)
+    )
+
+
 def when(res: ExerciseResult) -> str:
     """The "graded" column of the report."""
     if graded_now(res):
@@ -142,7 +150,7 @@ def pass_line_rule(summary: Summary) -> str:
 def scores(summary: Summary) -> str:
     c_text = "  ".join(f"{k} {p}/{t}" for k, (p, t) in summary.c_points.items())
     return _(
-        "R {r} items · A {a} · B {b} · C key points: {c}",
+        "R {r} items · A {a} · B {b} · C key points (follow-ups apart): {c}",
         r=_ratio(summary.r_passed, summary.r_total),
         a=_ratio(summary.a_passed, summary.sets["A"][1]),
         b=_ratio(summary.b_passed, summary.sets["B"][1]),
@@ -163,7 +171,7 @@ def quiz_scores(summary: Summary) -> str:
     if q.source:  # self-study: the learner's own file, which the learner can edit
         who += _("; from {source}, your own editable file", source=q.source)
     counts = _(
-        "R {r} items · A {a} · B {b} · C key points: {c}",
+        "R {r} items · A {a} · B {b} · C key points (follow-ups apart): {c}",
         r=_ratio(q.r[0], q.r[1]),
         a=_ratio(q.a[0], q.a[1]),
         b=_ratio(q.b[0], q.b[1]),
@@ -241,10 +249,7 @@ def print_report(
             continue
         reread = escape(tag(N_("re-read:")) + ex.key_points[0].reread_text())
         if len({k.status for k in bad}) == 1 and bad[0].status in WHOLE_EXERCISE and len(bad) == len(res.key_points):
-            failures.append(
-                f"[bold]{escape(ex.id)}[/] {escape(status_text(bad[0].status))}: "
-                f"{escape(show(bad[0].message))}\n  {reread}"
-            )
+            failures.append(f"[bold]{escape(ex.id)}[/] {escape(status_line(bad[0]))}\n  {reread}")
             continue
         for k in bad:
             body = escape(feedback(ex, k)).replace("\n", "\n  ")  # learner-derived text: never markup
