@@ -93,7 +93,7 @@ def fits_on_gpu(
         bytes_per_element: 一个缓存的数的字节数。
 
     返回：
-        一个普通的 bool（这里忽略 decode 自身的激活和碎片）。
+        一个普通的 bool；恰好占满 GPU 显存时也算放得下，返回 True（这里忽略 decode 自身的激活和碎片）。
 
     出处：第六篇 · 结论（显存四块）；第七篇 · A. 判断与计算（第 9 题）。
 
@@ -111,7 +111,8 @@ def fits_on_gpu(
         bytes_per_element: bytes of one cached number.
 
     Returns:
-        A plain bool (decode's own activations and fragmentation are ignored here).
+        A plain bool, True also when they fill the GPU's memory exactly (decode's own
+        activations and fragmentation are ignored here).
 
     Source: 第六篇 · 结论 (显存四块) / part 6, conclusion; 第七篇 · A. 判断与计算 / part 7, §五.A q9.
     """

@@ -55,8 +55,9 @@ Study: 第三篇 · 必记 / part 3, must-remember; 第三篇 · 结论 / part 3
 def lr_at(step: int, *, max_lr: float, min_lr: float, warmup_steps: int, total_steps: int) -> float:
     """优化器第 ``step`` 步（从 0 开始）在课程的学习率调度下的学习率。
 
-    评分器依赖的约定：warmup 期间（``step < warmup_steps``）学习率按课程的 warmup 那样上升，第
-    ``warmup_steps - 1`` 步以 ``max_lr`` 运行（所以第 0 步不是 0）；
+    评分器依赖的约定：warmup 期间（``step < warmup_steps``）学习率按第三篇训练循环里那个调度器
+    （``get_cosine_schedule_with_warmup``）的方式上升，但提前一步：第 ``warmup_steps - 1`` 步以
+    ``max_lr`` 运行（所以第 0 步不是 0）；
     ``warmup_steps == 0`` 表示没有 warmup；第 ``warmup_steps`` 步以 ``max_lr`` 运行，之后学习率按课程的
     调度衰减，在 ``total_steps`` 时达到 ``min_lr``；从 ``total_steps`` 起的每一步都以 ``min_lr`` 运行。
 
@@ -71,8 +72,8 @@ def lr_at(step: int, *, max_lr: float, min_lr: float, warmup_steps: int, total_s
     The learning rate of optimizer step ``step`` (0-based) under the course's schedule.
 
     Conventions the grader relies on: during the warmup (``step < warmup_steps``) the rate
-    rises as the course's warmup does and step ``warmup_steps - 1`` runs at ``max_lr`` (so
-    step 0 is not 0);
+    rises the way the scheduler in part 3's training loop (``get_cosine_schedule_with_warmup``)
+    rises, one step earlier: step ``warmup_steps - 1`` runs at ``max_lr`` (so step 0 is not 0);
     ``warmup_steps == 0`` means no warmup; step ``warmup_steps`` runs at ``max_lr``, then the
     rate decays as the course's schedule does, reaching ``min_lr`` at ``total_steps``; every
     step from ``total_steps`` on runs at ``min_lr``.

@@ -169,7 +169,7 @@ def test_run_record(learner, shared_tmp_path, seed, data, config):
         fail(
             _("run record item {environment}", environment=repr(names["environment"])),
             _("a pip-freeze-like dict {package: version} of the installed packages"),
-            env if not isinstance(env, dict) else f"{len(env)} entries",
+            env if not isinstance(env, dict) else _("{n} entries", n=len(env)),
             P6_RECORD,
         )
     if env.get("torch") != torch.__version__:

@@ -21,7 +21,7 @@ from pathlib import Path
 from grader.course import catalog
 from grader.course.levels import SOURCE_NAMES, Summary, level_text
 from grader.engine import cache
-from grader.engine.results import ExerciseResult, status_text
+from grader.engine.results import ExerciseResult
 from grader.i18n import N_, _, current
 from grader.isolation import files
 from grader.reports.terminal import (
@@ -291,8 +291,8 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
         out.append("<h2>" + escape(_("What to fix and re-read")) + "</h2>")
         for ex, k in failed:
             out.append(
-                f"<div class='kp'><b>{ex.id} · {escape(k.key_point)}</b> "
-                f"({escape(status_text(k.status))})<pre>{escape(feedback(ex, k))}</pre></div>"
+                f"<div class='kp'><b>{ex.id} · {escape(k.key_point)}</b>"  # the feedback's first line is its status
+                f"<pre>{escape(feedback(ex, k))}</pre></div>"
             )
     copies = [near_copy_line(results[ex.id]) for ex in catalog.CATALOG if ex.id in results and results[ex.id].near_copy]
     if copies:
