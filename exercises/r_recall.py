@@ -41,6 +41,7 @@ where to re-read; the value itself is shown only after repeated misses (or ``--r
 Study: 第七篇 · 二、逐篇回顾 (each part's 必记) / part 7, §二: every part's must-remember list.
 """
 
+# part_of_topic 会被问到的主题（写法唯一，与评分器共用）
 # The topics part_of_topic is asked about (one spelling, shared with the grader).
 from grader.given.recall_topics import TOPICS  # noqa: F401
 
