@@ -105,7 +105,10 @@ DENIED_SYSCALLS = (
 )
 _CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
 _SCMP_ACT_ALLOW, _SCMP_CMP_MASKED_EQ = 0x7FFF0000, 7
-_EPERM, _ENOSYS = 1, 38
+_EPERM, _ENOSYS, _EOPNOTSUPP = 1, 38, 95
+# fallocate(FALLOC_FL_KEEP_SIZE) allocates blocks past RLIMIT_FSIZE in one call (the kernel checks the
+# limit on the file's size only): on the host disk (Landlock) one call could fill it before a poll.
+_FALLOC_FL_KEEP_SIZE = 0x01
 
 
 class _ArgCmp(ctypes.Structure):  # struct scmp_arg_cmp
@@ -163,6 +166,7 @@ def _syscall_filter():
             *((name, _EPERM) for name in DENIED_SYSCALLS),
             *(("clone", _EPERM, _ArgCmp(0, _SCMP_CMP_MASKED_EQ, flag, flag)) for flag in _CLONE_NAMESPACES),
             ("clone3", _ENOSYS),  # its flags sit behind a pointer: ENOSYS makes libc fall back to clone
+            ("fallocate", _EOPNOTSUPP, _ArgCmp(1, _SCMP_CMP_MASKED_EQ, _FALLOC_FL_KEEP_SIZE, _FALLOC_FL_KEEP_SIZE)),
         ]
     )
 
