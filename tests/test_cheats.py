@@ -38,6 +38,11 @@ FORBIDDEN = [
     (A3, "a3_torch_refs_hidden_thread.py", ("matches_numpy",), "torch._refs"),
     (A2, "a2_computed_import_thread.py", ("nbytes_matches_meta_tensor", "full_index_expressions"), "torch"),
     (A2, "a2_hidden_import_thread.py", ("nbytes_matches_meta_tensor",), "torch"),
+    # issue 27 S3: the name built at run time in ways the scan cannot fold (exec, eval, importlib)
+    (P1, "p1_sdpa_exec_base64.py", ("float32_matches_sdpa",), "scaled_dot_product_attention"),
+    (P1, "p1_sdpa_compiled_char_codes.py", ("float32_matches_sdpa",), "scaled_dot_product_attention"),
+    (P1, "p1_sdpa_importlib_reversed.py", ("float32_matches_sdpa",), "scaled_dot_product_attention"),
+    (P1, "p1_sdpa_aten_op_built.py", ("float32_matches_sdpa",), "scaled_dot_product_attention"),
     (P1, "p1_profile_hook_off.py", ("float32_matches_sdpa",), "switches off the grader's watch"),
     (A3, "a3_numpy_in_subprocess.py", ("matches_numpy",), "another program"),
     (A3, "a3_numpy_in_spawned_pool.py", ("matches_numpy",), "another program"),

@@ -369,3 +369,25 @@ def test_the_documented_local_run_works(tmp_path):
     assert "A3：a3_broadcast.py 取自 a3_broadcast.py" in data["tests"][0]["output"]
     kps = key_point_tests(data)
     assert sorted(kps) == sorted(KEY_POINTS) and data["score"] == 0
+
+
+def test_an_answer_cell_outside_the_assignment_or_twice_is_not_taken(tmp_path):
+    """Issue 27 G1: an extra ``# P1 answer`` cell in set A's notebook is not a module A3's answer
+    could import (P1's rules are not A3's), and of two A3 answer cells the first is graded, the
+    second named (the classroom's rule too: one answer per exercise)."""
+    mark = notebooks.ANSWER_MARK.format
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(f"{mark(id='A3')}\ndef broadcast_shape(a, b):\n    return 'first'\n"),
+        nbformat.v4.new_code_cell(f"{mark(id='P1')}\nimport torch.nn.functional as F\n"),
+        nbformat.v4.new_code_cell(f"{mark(id='A3')}\ndef broadcast_shape(a, b):\n    return 'second'\n"),
+    ]
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "set_A.ipynb").write_text(nbformat.writes(nb))
+    notes = gradescope.gather(sub, tmp_path / "learner", only=["A3"])
+    assert sorted(p.name for p in (tmp_path / "learner").iterdir()) == ["a3_broadcast.py"]
+    assert "'first'" in (tmp_path / "learner" / "a3_broadcast.py").read_text()
+    said = [n.text("en") for n in notes]
+    assert "ignored the P1 answer cell of set_A.ipynb: P1 is not graded in this assignment" in said, said
+    assert "ignored a second A3 answer cell in set_A.ipynb: the first one, in set_A.ipynb, is graded" in said, said

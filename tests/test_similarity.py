@@ -397,3 +397,61 @@ def test_a_module_too_large_to_compare_is_said_so():
     m = sim.against_reference(A3.module, padded)
     assert m.score == 0.0 and "not compared" in m.note and "not compared" in m.to_dict()["note"]
     assert "not compared" in sim.class_matches(A3.module, {"a": padded, "b": RENAMED_A3})["a"].note
+
+
+SPLIT_A3 = {
+    "a3_broadcast.py": (
+        "from _merge import merge\nfrom _pad import pad\n\n\ndef broadcast_shape(a, b):\n    return merge(*pad(a, b))\n"
+    ),
+    "_pad.py": """
+def pad(a, b):
+    n = max(len(a), len(b))
+    a = (1,) * (n - len(a)) + tuple(a)
+    b = (1,) * (n - len(b)) + tuple(b)
+    return a, b
+""",
+    "_merge.py": """
+import _pad as unused_but_imported
+
+
+def merge(a, b):
+    out = []
+    for i, (x, y) in enumerate(zip(a, b, strict=True)):
+        if x != y and 1 not in (x, y):
+            raise ValueError(f"no: {i}")
+        out.append(y if x == 1 else x)
+    return tuple(out)
+""",
+}
+
+
+@pytest.mark.parametrize("layout", ["helper modules", "helper functions"])
+def test_a_copy_split_into_helpers_is_the_reference(tmp_path, layout):
+    """Issue 27 S2: the reference's statements moved into helpers the answer calls (in modules
+    beside it, or functions of its own) are compared where they are called."""
+    if layout == "helper modules":
+        for name, text in SPLIT_A3.items():
+            (tmp_path / name).write_text(text)
+    else:
+        main = SPLIT_A3["a3_broadcast.py"].split("\n", 2)[2]
+        (tmp_path / "a3_broadcast.py").write_text(SPLIT_A3["_pad.py"] + SPLIT_A3["_merge.py"].split("\n", 3)[3] + main)
+    answer = tmp_path / "a3_broadcast.py"
+    assert not sim.near_copy(sim.against_reference(A3.module, answer.read_text()))  # as the file reads
+    assert sim.near_copy(sim.against_reference(A3.module, sim.with_helpers(answer, A3.module)))
+
+
+def test_an_honest_answer_with_helpers_is_compared_as_it_is(tmp_path):
+    """Inlining changes no honest answer's score (HONEST_A3's helpers included)."""
+    for source in HONEST_A3:
+        (tmp_path / "a3_broadcast.py").write_text(source)
+        inlined = sim.with_helpers(tmp_path / "a3_broadcast.py", A3.module)
+        assert not sim.near_copy(sim.against_reference(A3.module, inlined))
+
+
+def test_make_grade_reports_a_copy_split_into_helper_modules(tmp_path):
+    from grader.engine import runner
+
+    for name, text in SPLIT_A3.items():
+        (tmp_path / name).write_text(text)
+    res = runner.grade(tmp_path, only=["A3"])["A3"]
+    assert res.near_copy and res.similarity["against"] == "reference", res.similarity

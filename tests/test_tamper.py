@@ -1087,6 +1087,9 @@ def test_the_learner_cannot_make_namespaces_mounts_or_trace(tmp_path, start):
                     "mount": err(libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, None)),
                     "ptrace_attach_parent": err(libc.ptrace(16, os.getppid(), None, None)),
                     "keyctl": err(libc.syscall(250, 0, 0, 0, 0)),
+                    "memfd_create": err(min(libc.memfd_create(b"held", 0), 0)),
+                    "fallocate_keep_size": err(libc.fallocate(os.open("f", os.O_RDWR | os.O_CREAT), 1, 0, 1 << 20)),
+                    "fallocate": err(libc.fallocate(os.open("g", os.O_RDWR | os.O_CREAT), 0, 0, 1 << 20)),
                     "seccomp": [l.split()[1] for l in open("/proc/self/status") if l.startswith("Seccomp:")]}
             pid = os.fork()
             if pid == 0:
@@ -1110,6 +1113,9 @@ def test_the_learner_cannot_make_namespaces_mounts_or_trace(tmp_path, start):
         "mount": "EPERM",
         "ptrace_attach_parent": "EPERM",
         "keyctl": "EPERM",
+        "memfd_create": "ENOSYS",  # its fd, sent in flight then closed, is in no process's sight
+        "fallocate_keep_size": "ENOTSUP",  # past RLIMIT_FSIZE in one call, where the work folder is on disk
+        "fallocate": "allowed",  # held to RLIMIT_FSIZE
         "seccomp": ["2"],
         "fork": 7,
         "subprocess": 0,

@@ -99,6 +99,33 @@ def test_without_cap_sys_admin_the_learner_reads_no_check_solution_or_engine(tmp
     assert {level for _, _, level in kps} == {sandbox.LANDLOCK}, "the level measured in the learner's setup"
 
 
+# Issue 27 L1: Landlock's right to list a folder holds beneath it, so listing the project's root
+# (for the import system) showed the names under solutions/ and the checks (the misconceptions).
+FOLDERS = [ROOT, ROOT / "solutions", ROOT / "solutions" / "mutants", ROOT / "grader" / "checks", ROOT / "grader"]
+LISTER = f"""
+    import os
+    listed = []
+    for p in {[str(p) for p in FOLDERS]!r}:
+        try:
+            os.listdir(p)
+            listed.append(p)
+        except OSError:
+            pass
+    def broadcast_shape(a, b):
+        raise ValueError("listed " + repr(listed))
+    """
+
+
+@REACHABLE_PYTHON
+def test_without_cap_sys_admin_the_learner_lists_no_folder_of_the_project(tmp_path):
+    attempt = tmp_path / "a3_broadcast.py"
+    attempt.write_text(textwrap.dedent(LISTER))
+    out = _without_sys_admin(tmp_path, False, f"A3={attempt}")
+    kps = out[f"A3={attempt}"]
+    assert any("listed []" in message for _, message, _ in kps), kps
+    assert {level for _, _, level in kps} == {sandbox.LANDLOCK}, kps
+
+
 @REACHABLE_PYTHON
 def test_without_cap_sys_admin_the_solutions_still_pass(tmp_path):
     """Heavy preloads: on this machine Python lives under /root (0700), which no learner uid may

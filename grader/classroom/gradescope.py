@@ -216,9 +216,12 @@ def _refusal(path: Path, where: str, exc: OSError) -> Note:
     return _note("refused", N_("refused {where}: not a regular file"), where=where)
 
 
-def gather(submission: Path, dest: Path) -> list[Note]:
+def gather(submission: Path, dest: Path, only: list[str] | None = None) -> list[Note]:
     """Copy the submission's modules into ``dest`` (created here); returns notes on what was
-    taken, refused or ignored. ``.py`` files win over a notebook's answer cells."""
+    taken, refused or ignored. ``.py`` files win over a notebook's answer cells. An answer cell of
+    an exercise this assignment does not grade (``only``) is ignored, never a module the graded
+    answers could import; of two answer cells of one exercise the first is used, the other named
+    (issue 27 G1)."""
     from grader.classroom.notebooks import ANSWER_MARK
 
     dest.mkdir(parents=True, mode=0o755)
@@ -274,12 +277,30 @@ def gather(submission: Path, dest: Path) -> list[Note]:
             if cell.get("cell_type") != "code":
                 continue
             src = cell.get("source", "")
+            first = src.lstrip().split("\n", 1)[0].rstrip()  # the mark's line: alone, or with words after it
             for ex in modules.values():
-                if src.lstrip().startswith(
-                    ANSWER_MARK.format(id=ex.id) + " "
-                ) or src.lstrip().rstrip() == ANSWER_MARK.format(id=ex.id):
+                if first == ANSWER_MARK.format(id=ex.id) or first.startswith(ANSWER_MARK.format(id=ex.id) + " "):
                     name = f"{ex.module}.py"
-                    if name in found and not found[name][1].endswith(".ipynb"):
+                    if only is not None and ex.id not in only:
+                        notes.append(
+                            _note(
+                                "ignored",
+                                N_("ignored the {id} answer cell of {where}: {id} is not graded in this assignment"),
+                                id=ex.id,
+                                where=where,
+                            )
+                        )
+                    elif name in found and found[name][1].endswith(".ipynb"):
+                        notes.append(
+                            _note(
+                                "ignored",
+                                N_("ignored a second {id} answer cell in {where}: the first one, in {used}, is graded"),
+                                id=ex.id,
+                                where=where,
+                                used=found[name][1],
+                            )
+                        )
+                    elif name in found:
                         notes.append(
                             _note(
                                 "ignored",
@@ -290,14 +311,14 @@ def gather(submission: Path, dest: Path) -> list[Note]:
                             )
                         )
                     else:
-                        found[name] = (0, where, src.encode())  # a later answer cell replaces an earlier one
+                        found[name] = (0, where, src.encode())
     for name, (_rank, where, data) in sorted(found.items()):
         target = dest / name
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         ex = modules.get(name[:-3])
-        if ex:
+        if ex and (only is None or ex.id in only):
             notes.append(_note("taken", N_("{id}: {name} from {where}"), id=ex.id, name=name, where=where))
         else:
             notes.append(_note("taken", N_("helper module: {name} from {where}"), name=name, where=where))
@@ -432,7 +453,7 @@ def run(root: Path | None = None) -> int:
         config = json.loads((ROOT / CONFIG).read_text()) if (ROOT / CONFIG).exists() else {}
         i18n.use(config.get("lang") or i18n.current())  # the language the zip was built in
         learner = _fresh_learner_folder(root)
-        notes = gather(root / "submission", learner)
+        notes = gather(root / "submission", learner, config.get("only"))
         jobs = parallel_jobs()
         print(f"grading {learner} with {jobs} job(s) at once", flush=True)
         results = grade_submission(learner, config.get("only"), jobs)

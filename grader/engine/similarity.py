@@ -36,6 +36,7 @@ import copy
 import functools
 import hashlib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 K = 12  # tokens per k-gram: about one statement
 WINDOW = 4  # winnowing window: a match of K + WINDOW - 1 = 15 tokens or more is always seen
@@ -1126,3 +1127,172 @@ def class_matches(module: str, answers: dict[str, str | bytes], given: str | byt
         candidates += [compare(mine, prints[o], o, skeleton) for o in sorted(prints) if o != student]
         best[student] = max(candidates, key=lambda m: m.score, default=Match("", 0.0))
     return best
+
+
+# ---------------------------------------------------------------- helpers brought in (issue 27 S2)
+INLINE_ROUNDS = 32  # calls inlined at most per module: bounded work whatever the answer holds
+
+
+def _helper_defs(path: Path, tree: ast.Module, depth: int = 0) -> dict[str, ast.FunctionDef]:
+    """The plain functions ``tree`` (the module at ``path``) defines or takes from its sibling
+    modules (``from m import f``, ``from m import *``, ``import m`` as ``m.f``), by the name the
+    module calls them; siblings are the learner's own files beside it (the grader's copy)."""
+    defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    if depth > 3:
+        return defs
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = {a.name: a.asname or a.name for a in node.names}
+            theirs = _sibling_defs(path, node.module, depth)
+            for name, fn in theirs.items():
+                if "*" in names or name in names:
+                    defs.setdefault(names.get(name, name), fn)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                for name, fn in _sibling_defs(path, a.name, depth).items():
+                    defs.setdefault(f"{a.asname or a.name}.{name}", fn)
+    return defs
+
+
+def _sibling_defs(path: Path, module: str, depth: int) -> dict[str, ast.FunctionDef]:
+    sibling = path.parent / f"{module}.py"
+    if "." in module or sibling == path or not sibling.is_file() or sibling.is_symlink():
+        return {}
+    try:
+        return _helper_defs(sibling, ast.parse(sibling.read_bytes()), depth + 1)
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return {}
+
+
+def _callee(call: ast.Call) -> str | None:
+    f = call.func
+    if isinstance(f, ast.Name):
+        return f.id
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+        return f"{f.value.id}.{f.attr}"
+    return None
+
+
+def _inlinable(fn: ast.FunctionDef) -> bool:
+    """One return, last; no generator, no nested scope's tricks, plain positional parameters."""
+    a = fn.args
+    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or not fn.body:
+        return False
+    if not (isinstance(fn.body[-1], ast.Return) and fn.body[-1].value is not None):
+        return False
+    inner = [n for s in fn.body for n in ast.walk(s)]
+    scopes = (ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal, ast.Lambda, ast.FunctionDef, ast.ClassDef)
+    return not any(isinstance(n, scopes) for n in inner) and sum(isinstance(n, ast.Return) for n in inner) == 1
+
+
+class _Inliner:
+    """Puts each call of a helper where it is made: its parameters bound to the arguments, its
+    body before the statement, its return value in the call's place (names prefixed per call, so
+    none collides). A copy of the reference split into helpers is the reference again."""
+
+    def __init__(self, helpers: dict[str, ast.FunctionDef], keep: frozenset[str]):
+        self.helpers = {k: v for k, v in helpers.items() if k not in keep and _inlinable(v)}
+        self.rounds = 0
+
+    def body(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out = []
+        for s in stmts:
+            for field_name in ("body", "orelse", "finalbody"):
+                if isinstance(getattr(s, field_name, None), list) and not isinstance(
+                    s, (ast.FunctionDef, ast.ClassDef)
+                ):
+                    setattr(s, field_name, self.body(getattr(s, field_name)))
+            out += self.stmt(s)
+        return out
+
+    def stmt(self, s: ast.stmt) -> list[ast.stmt]:
+        before = []
+        while self.rounds < INLINE_ROUNDS:
+            call = self._innermost(s)
+            if call is None:
+                break
+            self.rounds += 1
+            before += self._expand(call, s)
+        return [*before, s]
+
+    def _innermost(self, s: ast.stmt) -> ast.Call | None:
+        """A helper's call in a simple statement whose arguments call no helper (a compound
+        statement's own lines are left as they are; its body is inlined into statement by statement)."""
+        if isinstance(s, (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef, ast.ClassDef)):
+            return None
+        found = None
+        for node in ast.walk(s):
+            if isinstance(node, (ast.Lambda, ast.comprehension)):
+                return None  # its own scope: not inlined into
+            if isinstance(node, ast.Call) and _callee(node) in self.helpers:
+                if not any(
+                    isinstance(n, ast.Call) and _callee(n) in self.helpers for a in node.args for n in ast.walk(a)
+                ):
+                    found = node
+        return found
+
+    def _expand(self, call: ast.Call, s: ast.stmt) -> list[ast.stmt]:
+        fn = copy.deepcopy(self.helpers[_callee(call)])
+        prefix = f"_inl{self.rounds}_"
+        args = []
+        for a in call.args:
+            if isinstance(a, ast.Starred) and isinstance(a.value, (ast.Tuple, ast.List)):
+                args += a.value.elts
+            else:
+                args.append(a)
+        values = dict(zip((a.arg for a in fn.args.args), args, strict=False))  # fewer: defaults
+        values.update({k.arg: k.value for k in call.keywords if k.arg})
+        defaults = fn.args.defaults
+        for p, d in zip([a.arg for a in fn.args.args][len(fn.args.args) - len(defaults) :], defaults, strict=True):
+            values.setdefault(p, d)
+        # a parameter given a variable is that variable (as in one function); other locals get the prefix
+        rename = {p: v.id for p, v in values.items() if isinstance(v, ast.Name)}
+        local = {a.arg for a in fn.args.args} | {
+            n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and n.id in local:
+                n.id = rename.get(n.id, prefix + n.id)
+        values = {prefix + p: v for p, v in values.items() if p not in rename}
+        bound = [ast.Assign(targets=[ast.Name(p, ast.Store())], value=v, lineno=s.lineno) for p, v in values.items()]
+        result = fn.body[-1].value
+        for parent in ast.walk(s):  # the call's place takes the return value
+            for name, value in ast.iter_fields(parent):
+                if value is call:
+                    setattr(parent, name, result)
+                elif isinstance(value, list):
+                    for i, item in enumerate(value):
+                        if item is call:
+                            value[i] = result
+                        elif isinstance(item, ast.Starred) and item.value is call and isinstance(result, ast.Tuple):
+                            value[i : i + 1] = result.elts
+        out = [*bound, *fn.body[:-1]]
+        for n in out:
+            for m in ast.walk(n):
+                if hasattr(m, "lineno"):
+                    m.lineno = m.end_lineno = s.lineno
+        return out
+
+
+def with_helpers(module_file: Path, module: str) -> bytes:
+    """The answer as compared: its own source, or, where it calls helper functions of its own or
+    of the sibling modules it imports, with each call inlined (``ast.unparse``: line numbers are
+    then those of that text). Unparsable or too large: the source as it is."""
+    source = module_file.read_bytes()
+    q = question(module)
+    try:
+        tree = ast.parse(source)
+        if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
+            return source
+        inliner = _Inliner(_helper_defs(module_file, tree), q.contract if q else frozenset())
+        if not inliner.helpers:
+            return source
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and (q is None or node.name in q.contract):
+                node.body = inliner.body(node.body)
+        if not inliner.rounds:
+            return source
+        tree.body = [n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n.name in inliner.helpers)]
+        return ast.unparse(ast.fix_missing_locations(tree)).encode()
+    except (SyntaxError, ValueError, RecursionError):
+        return source

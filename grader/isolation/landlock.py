@@ -31,7 +31,6 @@ _SCOPE_ALL = 0b11  # abstract unix sockets, signals (ABI 6)
 
 READ = EXECUTE | READ_FILE | READ_DIR
 ALL = (1 << 16) - 1  # every right on files this module knows (those the kernel lacks are dropped)
-LIST = READ_DIR  # names only: the import system lists sys.path folders
 
 
 class _RulesetAttr(ctypes.Structure):

@@ -232,8 +232,9 @@ def drop_shared_inputs() -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def learner_env(workdir: str) -> dict:
-    """The learner's whole environment: an allowlist, nothing of the grader's (no report path)."""
+def learner_env(workdir: str, import_path: str | None = None) -> dict:
+    """The learner's whole environment: an allowlist, nothing of the grader's (no report path);
+    ``import_path`` its PYTHONPATH (the sandbox's links to what it may import), else the root."""
     env = {k: os.environ[k] for k in LOCALE if k in os.environ}
     env.update(
         PATH=os.pathsep.join([os.path.join(sys.prefix, "bin"), "/usr/local/bin", "/usr/bin", "/bin"]),
@@ -242,7 +243,7 @@ def learner_env(workdir: str) -> dict:
         MPLCONFIGDIR=workdir,
         USER="learner",
         LOGNAME="learner",
-        PYTHONPATH=str(ROOT),
+        PYTHONPATH=import_path or str(ROOT),
         PYTHONDONTWRITEBYTECODE="1",
         HF_HUB_OFFLINE="1",
         **zygote.THREAD_ENV,
@@ -375,6 +376,7 @@ class Learner:
             src = files.snapshot_modules(self.module_file, self._box / "src")
         except OSError as exc:
             raise LearnerImportError(_("{name} cannot be read: {exc}", name=self.shown_as.name, exc=exc)) from None
+        self._sandbox.make_import_path()
         (self._box / "stage").mkdir(mode=0o700)
         (self._box / "work").mkdir(mode=0o700)
         if self._sandbox.privileged:
@@ -422,7 +424,8 @@ class Learner:
             fcntl.fcntl(out_w, fcntl.F_SETPIPE_SZ, 1 << 20)  # room for bursts between drains
         except OSError:
             pass
-        env = learner_env(self._workdir)
+        path = self._sandbox.import_path
+        env = learner_env(self._workdir, str(path) if path else None)
         if self.text_locale:
             env.update(non_utf8_env(self.text_locale))
         if self.forbidden:

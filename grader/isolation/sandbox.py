@@ -105,7 +105,10 @@ DENIED_SYSCALLS = (
 )
 _CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
 _SCMP_ACT_ALLOW, _SCMP_CMP_MASKED_EQ = 0x7FFF0000, 7
-_EPERM, _ENOSYS = 1, 38
+_EPERM, _ENOSYS, _EOPNOTSUPP = 1, 38, 95
+# fallocate(FALLOC_FL_KEEP_SIZE) allocates blocks past RLIMIT_FSIZE in one call (the kernel checks the
+# limit on the file's size only): on the host disk (Landlock) one call could fill it before a poll.
+_FALLOC_FL_KEEP_SIZE = 0x01
 
 
 class _ArgCmp(ctypes.Structure):  # struct scmp_arg_cmp
@@ -163,6 +166,10 @@ def _syscall_filter():
             *((name, _EPERM) for name in DENIED_SYSCALLS),
             *(("clone", _EPERM, _ArgCmp(0, _SCMP_CMP_MASKED_EQ, flag, flag)) for flag in _CLONE_NAMESPACES),
             ("clone3", _ENOSYS),  # its flags sit behind a pointer: ENOSYS makes libc fall back to clone
+            # a memfd's fd sent over a unix socket then closed is in no fd table or address space: the cap
+            # could not count it (issue 27 M2); ENOSYS makes libraries that probe it (asmjit) fall back
+            ("memfd_create", _ENOSYS),
+            ("fallocate", _EOPNOTSUPP, _ArgCmp(1, _SCMP_CMP_MASKED_EQ, _FALLOC_FL_KEEP_SIZE, _FALLOC_FL_KEEP_SIZE)),
         ]
     )
 
@@ -338,6 +345,24 @@ class Sandbox:
     def workdir(self) -> Path | None:
         return self.box / "work" if self.box else None
 
+    @property
+    def import_path(self) -> Path | None:
+        """The learner's PYTHONPATH: a folder of links to what it may import (issue 27 L1). Not the
+        project's root, whose listing the import system needs: Landlock's right to list a folder
+        holds beneath it, and would show the names under solutions/ and grader/checks/."""
+        return self.box / "path" if self.box else None
+
+    def make_import_path(self) -> None:
+        """Links, in :attr:`import_path`, to the grader's visible packages (and solutions/ when a
+        solution or mutant is graded), made by the check (root's), read by the learner."""
+        links = [*LEARNER_VISIBLE, *(("solutions",) if self.reference_visible else ())]
+        for rel in links:
+            link = self.import_path / rel
+            link.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+            os.symlink(ROOT / rel, link)
+        for folder in (self.import_path, self.import_path / "grader"):
+            os.chmod(folder, 0o755)
+
     def view(self) -> list[tuple[str, str, str]]:
         """What the learner's process sees: ``(kind, source, path)`` in mount order; kinds are
         ``ro`` (read-only bind), ``dev`` (a device node), ``tmpfs`` (source = its options),
@@ -372,6 +397,7 @@ class Sandbox:
         if self.box is not None:
             view += [
                 ("ro", str(self.box / "src"), str(self.box / "src")),
+                ("ro", str(self.import_path), str(self.import_path)),
                 ("tmpfs", f"size={WORK_SIZE},mode=0700,uid={self.uid},gid={self.uid}", str(self.workdir)),
             ]
         return view
@@ -466,10 +492,10 @@ class Sandbox:
     def _landlock_rules(self, view) -> list[tuple[str, int]]:
         """The view as Landlock rules: read what it binds read-only (and /proc: without a pid
         namespace, others' command lines; their files stay out of reach), read and write the
-        devices, the work folder and /dev/shm (multiprocessing's semaphores); list the project's
-        root (the import system lists every sys.path folder: names, never contents). No /tmp:
-        TMPDIR is the work folder."""
-        rules = [(str(ROOT), landlock.LIST), ("/proc", landlock.READ)]
+        devices, the work folder and /dev/shm (multiprocessing's semaphores). Nothing of the
+        project above what it binds, not even its names (PYTHONPATH is :attr:`import_path`). No
+        /tmp: TMPDIR is the work folder."""
+        rules = [("/proc", landlock.READ)]
         for kind, source, _ in view:
             if kind == "ro":
                 rules.append((source, landlock.READ))
