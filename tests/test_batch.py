@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -260,3 +261,35 @@ def test_an_empty_or_cut_short_job_result_is_skipped_named_and_graded_again(tmp_
     assert "1.json" in said and "graded again" in said, said
     assert "2.json" in said and "skipped" in said, said
     assert json.loads((results / "1.json").read_text())["exercise"] == "A8"  # rewritten: read whole next time
+
+
+HANGS = "import time\n\n\ndef broadcast_shape(a, b):\n    time.sleep(3600)\n"
+
+
+def test_ctrl_c_of_grader_batch_says_rerun_to_resume_and_the_rerun_resumes(tmp_path):
+    """SIGINT to a real `grader batch` while a job is in flight (bob's answer hangs): one line in
+    the reader's language, exit 130, no traceback; the job in flight is dropped, not logged; the
+    same command again grades only what is not in the log."""
+    klass = make_class(tmp_path / "class")
+    (klass / "bob" / "a3_broadcast.py").write_text(HANGS)  # in flight when the interrupt comes
+    out, log = tmp_path / "levels.csv", tmp_path / "levels.jobs.jsonl"
+    cmd = [sys.executable, "-m", "grader.cli", "batch", str(klass), "--only", "A3", "--jobs", "1", "--out", str(out)]
+    env = {**os.environ, "GRADER_LANG": "zh", "COLUMNS": "200"}
+    run = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        while not batch.read_log(log):  # alice's job (jobs run in name order) is logged; bob's hangs
+            assert run.poll() is None, run.communicate()
+            time.sleep(0.05)
+        run.send_signal(signal.SIGINT)
+        stdout, stderr = run.communicate(timeout=300)
+    finally:
+        run.kill()
+    assert run.returncode == 130, stdout + stderr
+    assert "Traceback" not in stdout + stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert "中断" in stdout and str(log) in stdout, stdout
+    assert [line["student"] for line in batch.read_log(log)] == ["alice"]  # bob's hang was dropped
+    (klass / "bob" / "a3_broadcast.py").write_text("def broadcast_shape(a, b):\n    return ()\n")
+    again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stdout + again.stderr
+    graded = [line["student"] for line in batch.read_log(log)]
+    assert graded.count("alice") == 1 and sorted(graded) == ["alice", "bob", "carol", "dave"], graded

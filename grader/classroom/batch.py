@@ -168,8 +168,9 @@ def run_local(todo: list[dict], finished: Callable[[dict], None], *, jobs: int) 
             ready, futures = wait(futures, return_when=FIRST_COMPLETED)
             for f in ready:
                 finished(f.result())
-    except BaseException:  # interrupted: the jobs not started yet are dropped, a rerun resumes
+    except BaseException:  # interrupted: the jobs in flight and not started are dropped, a rerun resumes
         pool.shutdown(wait=False, cancel_futures=True)
+        runner.stop_running()
         raise
     pool.shutdown()
 
