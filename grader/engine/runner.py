@@ -393,6 +393,8 @@ def _well_typed(key: str, value) -> bool:
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if key == "figures":
         return isinstance(value, list)
+    if key == "load_free":
+        return isinstance(value, bool)
     if key in SAID and i18n.is_data(value):  # a message of the catalog (grader.i18n.Message.data)
         return _well_typed_message(value)
     if key in ("expected", "got"):
