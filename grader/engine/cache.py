@@ -16,19 +16,19 @@ An exercise's fingerprint hashes everything that can change its verdict, and not
 So an edit of a truth module re-grades exactly the exercises whose checks import it; an edit
 of the reports or the CLI re-grades nothing.
 
-The cache is one JSON file per target folder under ``.grader-cache/``: the latest result of
-each exercise with the fingerprint it was graded under, rewritten after every exercise, so an
-interrupted run keeps what finished. Results that may depend on the machine's load (timeouts,
-out-of-memory, grader bugs) are recorded, as the latest result, but never reused instead of
-grading again, except a call that ran to its limit while the load took nearly nothing from its
-learner (a hang: ``LearnerTimeout.load_free``, the time its threads waited for a CPU; the same code
-times out again, so it stands until the code changes or ``--fresh``) and a key point "not
-verifiable" for want of a capability (a GPU-only key point on a machine without CUDA): the
-machine's capabilities are part of every fingerprint, so such a result stands until they change. A key point not verifiable because of the load is
-graded again alone, the rest of the exercise reused (:func:`regrade_only`). A result graded behind another wall
-than the one this run applies (its learners measured another isolation level) is graded again.
-Each entry carries an HMAC under a key only the grader's user can read (``.grader-cache/.key``,
-mode 0600): an entry that fails it is graded again, never trusted.
+The cache is one JSON file per target folder under ``.grader-cache/``: the latest result of each
+exercise with the fingerprint it was graded under, rewritten after every exercise, so an interrupted
+run keeps what finished. Results that may depend on the machine's load (timeouts, out-of-memory,
+grader bugs) are recorded, as the latest result, but never reused instead of grading again, except a
+call that ran to its limit while the load took nearly nothing from its learner (a hang:
+``LearnerTimeout.load_free``, the time its threads waited for a CPU; the same code times out again,
+so it stands until the code changes or ``--fresh``) and a key point "not verifiable" for want of a
+capability (a GPU-only key point on a machine without CUDA): the machine's capabilities are part of
+every fingerprint, so such a result stands until they change. A key point not verifiable because of
+the load is graded again alone, the rest of the exercise reused (:func:`regrade_only`). A result
+graded behind another wall than the one this run applies (its learners measured another isolation
+level) is graded again. Each entry carries an HMAC under a key only the grader's user can read
+(``.grader-cache/.key``, mode 0600): an entry that fails it is graded again, never trusted.
 """
 
 from __future__ import annotations
