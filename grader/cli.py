@@ -258,6 +258,44 @@ def _say_copies(class_report, console: Console) -> None:
         )
 
 
+def _grade_with_progress(
+    batch, folder: Path, args: argparse.Namespace, only, log: Path, console: Console
+) -> list[dict]:
+    """The class graded with a progress bar and one line per job as it finishes."""
+    with Progress(
+        TextColumn("[bold]" + escape(_("grading the class")) + "[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[eta]}"),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("class", total=None, eta="eta --")
+
+        def on_job(r: dict, eta: batch.Eta) -> None:
+            progress.update(task, total=eta.total, completed=eta.done, eta=eta.text())
+            res = ExerciseResult.from_dict(r["result"])
+            progress.console.print(
+                f"  {escape(format(r['student'], '<16'))} {escape(format(r['exercise'], '<4'))} "
+                f"{escape(format(report._exercise_line(res)[1], '<22'))}"
+                f" {escape(format(res.duration_s, '5.1f'))}s  "
+                f"[{escape(str(eta.done))}/{escape(str(eta.total))}, {escape(str(eta.text()))}]",
+                highlight=False,
+            )
+
+        return batch.grade_class_jobs(
+            folder,
+            jobs=args.jobs,
+            only=only,
+            on_job=on_job,
+            log=log,
+            fresh=args.fresh,
+            use_ray=args.ray is not None,
+            ray_address=args.ray or None,
+        )
+
+
 def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
     if args.ray is not None and not args.collect and _missing_extra("ray", console):
         return 2
@@ -299,38 +337,11 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
             engine = _("local pool")
         else:
             engine = _("Ray at {address}", address=args.ray) if args.ray else "Ray"
-        with Progress(
-            TextColumn("[bold]" + escape(_("grading the class")) + "[/]"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("{task.fields[eta]}"),
-            console=console,
-            transient=True,
-        ) as progress:
-            task = progress.add_task("class", total=None, eta="eta --")
-
-            def on_job(r: dict, eta: batch.Eta) -> None:
-                progress.update(task, total=eta.total, completed=eta.done, eta=eta.text())
-                res = ExerciseResult.from_dict(r["result"])
-                progress.console.print(
-                    f"  {escape(format(r['student'], '<16'))} {escape(format(r['exercise'], '<4'))} "
-                    f"{escape(format(report._exercise_line(res)[1], '<22'))}"
-                    f" {escape(format(res.duration_s, '5.1f'))}s  "
-                    f"[{escape(str(eta.done))}/{escape(str(eta.total))}, {escape(str(eta.text()))}]",
-                    highlight=False,
-                )
-
-            job_results = batch.grade_class_jobs(
-                folder,
-                jobs=args.jobs,
-                only=only,
-                on_job=on_job,
-                log=log,
-                fresh=args.fresh,
-                use_ray=args.ray is not None,
-                ray_address=args.ray or None,
-            )
+        try:
+            job_results = _grade_with_progress(batch, folder, args, only, log, console)
+        except KeyboardInterrupt:  # Ctrl-C: what finished is in the log; no traceback
+            _say(console, _("interrupted; rerun the same command to resume (results so far: {log})", log=log), "yellow")
+            return 130
         done = _(
             "{n} jobs ({engine}); each result appended to {log} as it finished",
             n=len(job_results),

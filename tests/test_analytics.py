@@ -62,14 +62,17 @@ def test_pass_rates_misconceptions_levels_from_jobs(tmp_path):
     rows = {r["key_point"]: r for r in report.key_points}
     assert set(rows) == set(KPS) and report.students == ["alice", "bob", "carol", "dave"]
     first, second = rows[KPS[0]], rows[KPS[1]]
-    assert (first["passed"], first["students"], first["pass_rate"]) == (1, 4, 0.25)
+    # Over the work handed in: dave handed in nothing, counted apart, never as a failure (a rate
+    # over everyone ranks who submitted, not what was hard).
+    assert (first["passed"], first["students"], first["pass_rate"], first["not_submitted"]) == (1, 3, 0.3333, 1)
     assert first["most_frequent_failure"] == "wrong answer (2)"
-    assert (second["passed"], second["students"]) == (2, 4)
+    assert (second["passed"], second["students"], second["pass_rate"]) == (2, 3, 0.6667)
     if len(KPS) > 2:  # carol's not-verifiable key points are left out, as in her own counts
-        assert rows[KPS[2]]["students"] == 3 and rows[KPS[2]]["not_verifiable"] == 1
+        assert rows[KPS[2]]["students"] == 2 and rows[KPS[2]]["not_verifiable"] == 1
+        assert rows[KPS[2]]["pass_rate"] == 1.0 and rows[KPS[2]]["not_submitted"] == 1
     top = report.misconceptions[0]
     assert (top["key_point"], top["misconception"], top["students"]) == (KPS[0], MISTAKE, 2)
-    assert top["share_of_failures"] == round(2 / 3, 4)  # dave's missing file is the third failure
+    assert top["share_of_failures"] == 1.0  # dave's missing file is not a failure of the key point
     levels = {r["level"]: r["students"] for r in report.levels}
     assert sum(levels[lv] for lv in ("none", "read", "mastered", "can-teach")) == 4
     assert levels["pass line met"] == 0
@@ -80,7 +83,7 @@ def test_pass_rates_misconceptions_levels_from_jobs(tmp_path):
     assert MISTAKE in html and "<script" not in html
     with (tmp_path / "report" / "keypoints.csv").open() as f:
         got = {r["key_point"]: r for r in csv.DictReader(f)}
-    assert got[KPS[0]]["pass_rate"] == "0.25"
+    assert got[KPS[0]]["pass_rate"] == "0.3333" and got[KPS[0]]["not_submitted"] == "1"
     with (tmp_path / "report" / "misconceptions.csv").open() as f:
         assert next(csv.DictReader(f))["students"] == "2"
 

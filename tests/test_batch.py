@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -260,3 +261,112 @@ def test_an_empty_or_cut_short_job_result_is_skipped_named_and_graded_again(tmp_
     assert "1.json" in said and "graded again" in said, said
     assert "2.json" in said and "skipped" in said, said
     assert json.loads((results / "1.json").read_text())["exercise"] == "A8"  # rewritten: read whole next time
+
+
+HANGS = "import time\n\n\ndef broadcast_shape(a, b):\n    time.sleep(3600)\n"
+
+
+def test_ctrl_c_of_grader_batch_says_rerun_to_resume_and_the_rerun_resumes(tmp_path):
+    """SIGINT to a real `grader batch` while a job is in flight (bob's answer hangs): one line in
+    the reader's language, exit 130, no traceback; the job in flight is dropped, not logged; the
+    same command again grades only what is not in the log."""
+    klass = make_class(tmp_path / "class")
+    (klass / "bob" / "a3_broadcast.py").write_text(HANGS)  # in flight when the interrupt comes
+    out, log = tmp_path / "levels.csv", tmp_path / "levels.jobs.jsonl"
+    cmd = [sys.executable, "-m", "grader.cli", "batch", str(klass), "--only", "A3", "--jobs", "1", "--out", str(out)]
+    env = {**os.environ, "GRADER_LANG": "zh", "COLUMNS": "200"}
+    run = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        while not batch.read_log(log):  # alice's job (jobs run in name order) is logged; bob's hangs
+            assert run.poll() is None, run.communicate()
+            time.sleep(0.05)
+        run.send_signal(signal.SIGINT)
+        stdout, stderr = run.communicate(timeout=300)
+    finally:
+        run.kill()
+    assert run.returncode == 130, stdout + stderr
+    assert "Traceback" not in stdout + stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert "中断" in stdout and str(log) in stdout, stdout
+    assert [line["student"] for line in batch.read_log(log)] == ["alice"]  # bob's hang was dropped
+    (klass / "bob" / "a3_broadcast.py").write_text("def broadcast_shape(a, b):\n    return ()\n")
+    again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stdout + again.stderr
+    graded = [line["student"] for line in batch.read_log(log)]
+    assert graded.count("alice") == 1 and sorted(graded) == ["alice", "bob", "carol", "dave"], graded
+
+
+HANGS_ON_INCOMPATIBLE = """
+
+import time as _time
+
+_right = broadcast_shape
+
+
+def broadcast_shape(a, b):
+    try:
+        return _right(a, b)
+    except ValueError:
+        _time.sleep(3600)  # a hang: the same code hangs on every run, whatever the machine's load
+"""
+
+
+def test_a_hang_whose_code_did_not_change_is_a_verdict_kept_until_fresh(tmp_path):
+    """A call that sleeps past the catalog's limit waited for no CPU: its timeout is the code's,
+    kept in the log and not graded again on a rerun (it cost its limit on every resume), unless
+    --fresh."""
+    klass = tmp_path / "class"
+    (klass / "hana").mkdir(parents=True)
+    own_answer(ROOT / "solutions" / "a3_broadcast.py", klass / "hana" / "a3_broadcast.py", "hana")
+    with (klass / "hana" / "a3_broadcast.py").open("a") as f:
+        f.write(HANGS_ON_INCOMPATIBLE)
+    log = tmp_path / "levels.jobs.jsonl"
+    [first] = batch.grade_class_jobs(klass, jobs=1, only=["A3"], log=log)
+    hung = {kp["key_point"]: kp for kp in first["result"]["key_points"]}["raises_on_incompatible"]
+    assert hung["status"] == "timeout" and hung["load_free"], hung
+    graded = []
+    again = batch.grade_class_jobs(klass, jobs=1, only=["A3"], log=log, on_job=lambda r, e: graded.append(r))
+    assert graded == [] and verdicts(again) == verdicts([first])
+    batch.grade_class_jobs(klass, jobs=1, only=["A3"], log=log, fresh=True, on_job=lambda r, e: graded.append(r))
+    assert len(graded) == 1
+
+
+def test_a_timeout_the_load_decided_is_not_a_verdict(tmp_path):
+    """The measurement behind the rule above: a call that sleeps waited for no CPU (load_free); a
+    busy call sharing one CPU with two busy processes waited most of its limit (not load_free,
+    graded again as before)."""
+    from grader.engine import cache
+    from grader.engine.results import ExerciseResult, KeyPointResult
+    from grader.isolation import procfs
+    from grader.isolation.learner import Learner, LearnerTimeout
+
+    path = tmp_path / "a3_broadcast.py"
+    path.write_text(
+        "import time\n\n\ndef sleeps():\n    time.sleep(3600)\n\n\ndef spins():\n    while True:\n        pass\n"
+    )
+    cpu = min(os.sched_getaffinity(0))
+    rivals = [
+        subprocess.Popen([sys.executable, "-c", f"import os; os.sched_setaffinity(0, {{{cpu}}})\nwhile True: pass"])
+        for _ in range(2)
+    ]
+    handle = Learner("a3_broadcast", path, call_timeout_s=2.0)
+    try:
+        with pytest.raises(LearnerTimeout) as slept:
+            handle.call("sleeps")
+        assert slept.value.load_free, slept.value.waited_s
+        handle.reset()
+        handle._start()  # a fresh process, pinned to the rivals' CPU
+        for tid in procfs.run_delays(handle._proc.pid):
+            os.sched_setaffinity(tid, {cpu})
+        with pytest.raises(LearnerTimeout) as starved:
+            handle.call("spins")
+        assert starved.value.waited_s is not None and not starved.value.load_free, starved.value.waited_s
+    finally:
+        handle.close()
+        for r in rivals:
+            r.kill()
+            r.wait()
+    kp = KeyPointResult("raises_on_incompatible", "timeout", "timed out")
+    res = ExerciseResult("A3", "graded", [kp])
+    assert not cache.reusable(res)
+    kp.load_free = True
+    assert cache.reusable(res)

@@ -391,3 +391,31 @@ def test_an_answer_cell_outside_the_assignment_or_twice_is_not_taken(tmp_path):
     said = [n.text("en") for n in notes]
     assert "ignored the P1 answer cell of set_A.ipynb: P1 is not graded in this assignment" in said, said
     assert "ignored a second A3 answer cell in set_A.ipynb: the first one, in set_A.ipynb, is graded" in said, said
+
+
+def test_an_assignment_of_one_set_reports_the_pass_line_over_that_set_only(monkeypatch):
+    """A set-A assignment, every key point passed: "pass line met" over A, B and C named as outside
+    it (the course's pass line also asks for B and C, which such an assignment cannot hold)."""
+    from grader import i18n
+    from grader.engine.results import KeyPointResult
+
+    monkeypatch.setattr(i18n, "_lang", "en")
+    a = [ex for ex in catalog.CATALOG if ex.set == "A"]
+
+    def graded(ex, status="passed"):
+        return gradescope.ExerciseResult(ex.id, "graded", [KeyPointResult(kp.id, status, "") for kp in ex.key_points])
+
+    only = [ex.id for ex in a]
+    data = gradescope.results_json({ex.id: graded(ex) for ex in a}, [], 0.0, {"only": only})
+    assert data["score"] == data["extra_data"]["max_score"] > 0
+    assert "not met" not in data["output"] and "met" in data["output"], data["output"]
+    assert "B, C" in data["output"] and "outside" in data["output"], data["output"]
+    assert data["extra_data"]["assignment_pass_line"] == {"sets": ["A"], "outside": ["B", "C"], "met": True}
+    failing = {ex.id: graded(ex, "failed" if i < 3 else "passed") for i, ex in enumerate(a)}  # 7 of 10 < 8
+    assert (
+        gradescope.results_json(failing, [], 0.0, {"only": only})["extra_data"]["assignment_pass_line"]["met"] is False
+    )
+    # The whole course, or the recall sheet alone: the course's own line, and no set said to be in it.
+    assert gradescope.results_json({}, [], 0.0, {})["extra_data"]["assignment_pass_line"]["outside"] == []
+    r_only = gradescope.results_json({}, [], 0.0, {"only": ["R"]})
+    assert r_only["output"] == "the pass line's sets (A, B, C) are outside this assignment", r_only["output"]

@@ -3,9 +3,10 @@
 From a graded class (``grader batch`` here or on Ray, ``grader batch --collect`` of a batch
 queue's results, or an nbgrader gradebook) it computes:
 
-* the **pass rate of every key point** across the students (a student who handed in nothing
-  for that exercise counts as not passed; a key point not verifiable on the grading machine is
-  left out, as in a student's own counts) and the most frequent way it failed;
+* the **pass rate of every key point** over the work handed in (a student who handed in nothing
+  for that exercise is counted apart, as not submitted: a rate over everyone ranks who submitted,
+  not what was hard; a key point not verifiable on the grading machine is left out, as in a
+  student's own counts) and the most frequent way it failed;
 * the **most frequent named misconceptions**: a failed key point whose feedback names the
   registered wrong answer the student's output matches (``misconception``, set by the engine:
   "your result is what you get if you ..."), counted per key point;
@@ -36,6 +37,8 @@ from grader.engine.results import STATUS_TEXT
 from grader.i18n import show
 
 MISCONCEPTION_PREFIX = "your result "  # how the engine's named misconceptions begin
+# Left out of a key point's rate: not verifiable here, and not submitted ("missing": counted apart).
+UNCOUNTED = ("not_verifiable", "missing")
 
 
 @dataclass
@@ -222,7 +225,7 @@ def build(
         for kp in ex.key_points:
             got = by_kp.get((ex.id, kp.id), {})
             statuses = [got[s]["status"] if s in got else "missing" for s in students]
-            counted = [s for s in statuses if s != "not_verifiable"]
+            counted = [s for s in statuses if s not in UNCOUNTED]
             passed = sum(s == "passed" for s in counted)
             fails = Counter(STATUS_TEXT.get(s, s) for s in counted if s != "passed")
             kp_rows.append(
@@ -236,7 +239,8 @@ def build(
                     "students": len(counted),
                     "passed": passed,
                     "pass_rate": round(passed / len(counted), 4) if counted else None,
-                    "not_verifiable": len(statuses) - len(counted),
+                    "not_verifiable": statuses.count("not_verifiable"),
+                    "not_submitted": statuses.count("missing"),
                     "most_frequent_failure": (
                         f"{fails.most_common(1)[0][0]} ({fails.most_common(1)[0][1]})" if fails else ""
                     ),
@@ -258,7 +262,12 @@ def build(
             "share_of_failures": round(
                 n
                 / max(
-                    1, sum(1 for r in records if r["exercise"] == e and r["key_point"] == k and r["status"] != "passed")
+                    1,
+                    sum(
+                        1
+                        for r in records
+                        if r["exercise"] == e and r["key_point"] == k and r["status"] not in ("passed", *UNCOUNTED)
+                    ),
                 ),
                 4,
             ),
@@ -379,7 +388,7 @@ def render(report: ClassReport) -> str:
         out.append("<p class='small'>No failed key point matched a registered wrong answer.</p>")
     out.append(
         "<h2>Every key point</h2><table><tr><th>exercise</th><th>key point</th><th>pass rate</th>"
-        "<th>passed</th><th>most frequent failure</th></tr>"
+        "<th>passed (of those submitted)</th><th>not submitted</th><th>most frequent failure</th></tr>"
     )
     for r in report.key_points:
         rate = r["pass_rate"]
@@ -389,7 +398,7 @@ def render(report: ClassReport) -> str:
         out.append(
             f"<tr><td>{r['exercise']}</td><td title='{escape(r['claim'])}'>{escape(r['key_point'])}"
             f"{' (follow-up)' if r['followup'] else ''}</td><td{cls}>{bar}{_rate(rate)}</td>"
-            f"<td class='num'>{r['passed']}/{r['students']}</td>"
+            f"<td class='num'>{r['passed']}/{r['students']}</td><td class='num'>{r['not_submitted']}</td>"
             f"<td>{escape(r['most_frequent_failure'])}</td></tr>"
         )
     out.append("</table>")
@@ -477,6 +486,6 @@ def _hardest_figure(report: ClassReport, n: int = 15):
     )
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel("% of students who passed")
+    ax.set_xlabel("% of the work handed in that passed")
     ax.tick_params(axis="y", labelsize=8)
     return fig

@@ -20,7 +20,9 @@ log (``log=``; ``grader batch`` keeps it beside the CSV) with the fingerprint it
 imports, the checks and the grader code they import, the solution, the library versions). A
 rerun after an interruption reads the log and grades only the jobs that have no line for their
 current fingerprint; results that the machine's load may have decided (timeouts, out of memory,
-a dead process, a grader bug) are graded again, as ``make grade`` does. :class:`Eta` estimates
+a dead process, a grader bug) are graded again, as ``make grade`` does, except a call that ran to
+its limit while the load took nearly nothing from it (a hang: the same code hangs again; kept
+until its code changes or ``fresh``). :class:`Eta` estimates
 the time left from what each exercise has cost so far.
 """
 
@@ -168,8 +170,9 @@ def run_local(todo: list[dict], finished: Callable[[dict], None], *, jobs: int) 
             ready, futures = wait(futures, return_when=FIRST_COMPLETED)
             for f in ready:
                 finished(f.result())
-    except BaseException:  # interrupted: the jobs not started yet are dropped, a rerun resumes
+    except BaseException:  # interrupted: the jobs in flight and not started are dropped, a rerun resumes
         pool.shutdown(wait=False, cancel_futures=True)
+        runner.stop_running()
         raise
     pool.shutdown()
 

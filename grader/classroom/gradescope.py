@@ -403,6 +403,20 @@ def results_json(results: dict[str, ExerciseResult], notes: list[Note], elapsed:
         "tags": ["submission"],
         "visibility": "visible",
     }
+    inside, outside, met = assignment_pass_line(summary, config.get("only"))
+    if outside:  # the course's pass line spans sets this assignment does not hold: never "not met" for them
+        data["output"] = (
+            _(
+                "pass line over set(s) {inside} of this assignment: {met}; set(s) {outside} are outside this "
+                "assignment and not counted here",
+                inside=", ".join(inside),
+                met=terminal.met(met),
+                outside=", ".join(outside),
+            )
+            if inside
+            else _("the pass line's sets ({outside}) are outside this assignment", outside=", ".join(outside))
+        )
+    data["extra_data"]["assignment_pass_line"] = {"sets": inside, "outside": outside, "met": met}
     data["tests"].insert(0, files_test)
     data["tests"].insert(1, similarity_test(results))
     data["visibility"] = visibility
@@ -416,6 +430,16 @@ def results_json(results: dict[str, ExerciseResult], notes: list[Note], elapsed:
         "isolation_expected": sandbox.isolation_level(),
     }
     return data
+
+
+def assignment_pass_line(summary: levels.Summary, only: list[str] | None) -> tuple[list[str], list[str], bool | None]:
+    """The pass line over the sets an assignment holds whole (``only``: its exercises; None: all):
+    those sets, the pass line's other sets, and whether it is met over the first (None: none held)."""
+    ids = {ex.id for ex in catalog.available()} if only is None else set(only)
+    sets = levels.by_set()
+    inside = [s for s in summary.pass_line_sets if all(ex.id in ids for ex in sets[s])]
+    outside = [s for s in summary.pass_line_sets if s not in inside]
+    return inside, outside, all(summary.pass_line_sets[s] for s in inside) if inside else None
 
 
 def similarity_test(results: dict[str, ExerciseResult]) -> dict:

@@ -189,6 +189,7 @@ class Summary:
     criteria: list[Criterion] = field(default_factory=list)  # every criterion of every level, with its source
     code_level: str = ""  # the level counted from the code alone (the classroom's counting)
     code_pass_line: bool = False  # the pass line counted from the code exercises
+    pass_line_sets: dict[str, bool] = field(default_factory=dict)  # A, B, C -> its part of the code's pass line
 
     @property
     def next_level_needs(self) -> list[str]:
@@ -350,7 +351,8 @@ def _summarize_code(outcomes: Outcomes) -> Summary:
 
     read = r_total > 0 and r_passed >= need["R"]
     c_half = all(t > 0 and p >= needed("C", t) for p, t in c_points.values())
-    pass_line = a_passed >= need["A"] and b_passed >= need["B"] and c_half
+    pass_line_sets = {"A": a_passed >= need["A"], "B": b_passed >= need["B"], "C": c_half}
+    pass_line = all(pass_line_sets.values())
     p_mastered = all(question_passed(catalog.BY_ID[p], outcomes) for p in MASTERED_P)
     mastered = read and pass_line and p_mastered
     c_full = all(t > 0 and p == t for p, t in c_all.values())
@@ -392,4 +394,17 @@ def _summarize_code(outcomes: Outcomes) -> Summary:
         if not question_passed(catalog.BY_ID["P5"], outcomes):
             needs.append(Message.of(MUST_PASS, id="P5"))
         needs += [Message.of(MUST_PASS, id=ex.id) for ex in sets_of["X"] if not question_passed(ex, outcomes)]
-    return Summary(level, pass_line, r_passed, r_total, a_passed, b_passed, c_points, c_all, sets, need, needs)
+    return Summary(
+        level,
+        pass_line,
+        r_passed,
+        r_total,
+        a_passed,
+        b_passed,
+        c_points,
+        c_all,
+        sets,
+        need,
+        needs,
+        pass_line_sets=pass_line_sets,
+    )

@@ -16,17 +16,19 @@ An exercise's fingerprint hashes everything that can change its verdict, and not
 So an edit of a truth module re-grades exactly the exercises whose checks import it; an edit
 of the reports or the CLI re-grades nothing.
 
-The cache is one JSON file per target folder under ``.grader-cache/``: the latest result of
-each exercise with the fingerprint it was graded under, rewritten after every exercise, so an
-interrupted run keeps what finished. Results that may depend on the machine's load (timeouts,
-out-of-memory, grader bugs) are recorded, as the latest result, but never reused instead of
-grading again, except a key point "not verifiable" for want of a capability (a GPU-only key point
-on a machine without CUDA): the machine's capabilities are part of every fingerprint, so such a
-result stands until they change. A key point not verifiable because of the load is graded again
-alone, the rest of the exercise reused (:func:`regrade_only`). A result graded behind another wall
-than the one this run applies (its learners measured another isolation level) is graded again.
-Each entry carries an HMAC under a key only the grader's user can read (``.grader-cache/.key``,
-mode 0600): an entry that fails it is graded again, never trusted.
+The cache is one JSON file per target folder under ``.grader-cache/``: the latest result of each
+exercise with the fingerprint it was graded under, rewritten after every exercise, so an interrupted
+run keeps what finished. Results that may depend on the machine's load (timeouts, out-of-memory,
+grader bugs) are recorded, as the latest result, but never reused instead of grading again, except a
+call that ran to its limit while the load took nearly nothing from its learner (a hang:
+``LearnerTimeout.load_free``, the time its threads waited for a CPU; the same code times out again,
+so it stands until the code changes or ``--fresh``) and a key point "not verifiable" for want of a
+capability (a GPU-only key point on a machine without CUDA): the machine's capabilities are part of
+every fingerprint, so such a result stands until they change. A key point not verifiable because of
+the load is graded again alone, the rest of the exercise reused (:func:`regrade_only`). A result
+graded behind another wall than the one this run applies (its learners measured another isolation
+level) is graded again. Each entry carries an HMAC under a key only the grader's user can read
+(``.grader-cache/.key``, mode 0600): an entry that fails it is graded again, never trusted.
 """
 
 from __future__ import annotations
@@ -59,6 +61,12 @@ MACHINERY = ("grader/engine/runner.py", "grader/engine/plugin.py", "grader/isola
 SHARED = ("grader/inside", "grader/drivers", "grader/given")
 LIBRARIES = ("torch", "numpy", "transformers", "peft", "trl", "hypothesis", "pytest", "safetensors")
 _UNSTABLE = {"timeout", "oom", "check_error", "crashed"}
+
+
+def _unstable(k: KeyPointResult) -> bool:
+    """A key point the machine's load may have decided: not a timeout whose learner the load
+    left alone (its call ran to the catalog's limit: the same code times out again)."""
+    return k.status in _UNSTABLE and not (k.status == "timeout" and k.load_free)
 
 
 def has_cuda() -> bool:
@@ -273,7 +281,7 @@ def for_want_of_capability(ex: Exercise, kp: KeyPointResult) -> bool:
 def reusable(result: ExerciseResult, ex: Exercise | None = None) -> bool:
     """A result that stands for its fingerprint: not one the machine's load may have decided.
     With ``ex``, a key point not verifiable for want of a capability stands too."""
-    if result.status != "graded" or any(k.status in _UNSTABLE for k in result.key_points):
+    if result.status != "graded" or any(_unstable(k) for k in result.key_points):
         return False
     return not any(
         k.status == "not_verifiable" and not (ex and for_want_of_capability(ex, k)) for k in result.key_points
@@ -284,7 +292,7 @@ def regrade_only(result: ExerciseResult, ex: Exercise) -> list[str] | None:
     """The key points to grade again in a result recorded for the current fingerprint: none
     when it stands, only those "not verifiable" because of the load when the rest stands, and
     None when the whole exercise must be graded again (a timeout, a crash: the run itself)."""
-    if result.status != "graded" or any(k.status in _UNSTABLE for k in result.key_points):
+    if result.status != "graded" or any(_unstable(k) for k in result.key_points):
         return None
     return [
         k.key_point for k in result.key_points if k.status == "not_verifiable" and not for_want_of_capability(ex, k)

@@ -242,6 +242,8 @@ def _classify(excinfo) -> dict:
         }
     if isinstance(exc, LearnerError):
         out = {"status": exc.status, "message": exc.args[0]}  # the message as raised (an i18n.Text)
+        if getattr(exc, "load_free", False):  # a timeout the load did not decide: a verdict (engine.cache)
+            out["load_free"] = True
         if exc.traceback:
             out["traceback"] = exc.traceback
     elif isinstance(exc, KeyPointFailure):

@@ -58,6 +58,7 @@ class KeyPointResult:
     figures: list = field(default_factory=list)  # charts a check attached (plugin.figure)
     lesson: str = ""  # what the course says, added for display by grader.engine.attempts (never cached)
     isolation: str = ""  # the weakest sandbox its learner processes measured (grader.isolation.sandbox.LEVELS)
+    load_free: bool = False  # a timeout the machine's load did not decide (LearnerTimeout.load_free): kept
 
     @property
     def passed(self) -> bool:

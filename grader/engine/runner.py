@@ -269,6 +269,8 @@ def grade_exercise(
         log = Path(tmp) / "pytest.log"
         proc = _fork_server().Process(target=_check_process, args=(args, tmp, threads, str(log)), daemon=False)
         proc.start()
+        with _RUNNING_LOCK:
+            _RUNNING.add(proc)
         status, note = "graded", ""
         try:
             proc.join(ex.timeout_s)
@@ -278,6 +280,9 @@ def grade_exercise(
         except BaseException:  # interrupted (Ctrl-C, a notebook cell timeout): leave nothing running
             _kill_group(proc)
             raise
+        finally:
+            with _RUNNING_LOCK:
+                _RUNNING.discard(proc)
         returncode = proc.exitcode
         sweep_check(proc.pid)  # whatever the learners left behind, even if their check died
         output = files.read_tail(log, LOG_TAIL)
@@ -388,6 +393,8 @@ def _well_typed(key: str, value) -> bool:
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if key == "figures":
         return isinstance(value, list)
+    if key == "load_free":
+        return isinstance(value, bool)
     if key in SAID and i18n.is_data(value):  # a message of the catalog (grader.i18n.Message.data)
         return _well_typed_message(value)
     if key in ("expected", "got"):
@@ -464,6 +471,24 @@ def _cap_address_space() -> None:
     cap = CHECK_ADDRESS_SPACE if hard == resource.RLIM_INFINITY else min(CHECK_ADDRESS_SPACE, hard)
     if soft == resource.RLIM_INFINITY or soft > cap:
         resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
+# The check processes in flight, for stop_running: a Ctrl-C reaches the main thread only, while
+# the pool's threads wait on their check processes (each in a session of its own).
+_RUNNING: set = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def stop_running() -> None:
+    """Kill every check process in flight (and its learners): the threads waiting on them return
+    at once, so an interrupted pool exits now, not when its slowest job would have ended."""
+    with _RUNNING_LOCK:
+        running = list(_RUNNING)
+    for proc in running:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, ValueError):  # gone, or not started
+            pass
 
 
 def _kill_group(proc) -> None:

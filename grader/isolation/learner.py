@@ -88,6 +88,21 @@ class LearnerRaised(LearnerError):
 
 class LearnerTimeout(LearnerError):
     status = "timeout"
+    # Set by the call that timed out: the longest any thread of the learner's process waited for a
+    # CPU during the call (None: not measured), and the call's limit.
+    waited_s: float | None = None
+    limit_s: float = 0.0
+
+    @property
+    def load_free(self) -> bool:
+        """The call reached its limit while the machine's load took (nearly) nothing from it: a
+        rerun of the same code times out again, so the timeout is a verdict, not the load's."""
+        return self.waited_s is not None and self.waited_s <= LOAD_FREE_SHARE * self.limit_s
+
+
+# A timed-out call whose threads waited for a CPU at most this share of its limit was not slowed
+# by the load: even given that time back it would still have run past (nearly) all of its limit.
+LOAD_FREE_SHARE = 0.05
 
 
 class LearnerOutOfMemory(LearnerError):
@@ -679,6 +694,7 @@ class Learner:
             raise self._start_failed or self._dead
         self.last_call = {"request": request, "seconds": None}
         started = time.monotonic()
+        waited: dict[int, float] = {}
         try:
             if self._proc is None:
                 try:
@@ -686,6 +702,7 @@ class Learner:
                 except LearnerError as exc:
                     self._start_failed = exc
                     raise
+            waited = procfs.run_delays(self._proc.pid)  # from here: the call's own wait, not the start's
             if time.monotonic() - self._memory_checked >= MEMORY_POLL_S:  # between calls too
                 self._check_memory(what)
             frame = codec.dumps(request)  # what the call is, for note_answer: the nonce aside
@@ -695,6 +712,10 @@ class Learner:
             answer = self._receive(timeout_s or self.call_timeout_s, what)
             hits = self._report(nonce, _("answering {what}", what=what))
         except LearnerError as exc:
+            if isinstance(exc, LearnerTimeout) and exc.waited_s is None and self._proc is not None:
+                now = procfs.run_delays(self._proc.pid)
+                exc.limit_s = timeout_s or self.call_timeout_s
+                exc.waited_s = max((d - waited.get(t, 0.0) for t, d in now.items()), default=None)
             if isinstance(
                 exc,
                 (

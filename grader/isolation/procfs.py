@@ -153,6 +153,23 @@ def held_by_files(pids) -> int:
     return sum(seen.values())
 
 
+def run_delays(pid: int | str) -> dict[int, float]:
+    """``{thread id: seconds}`` each live thread of a process has waited on a run queue, runnable
+    but not running (``schedstat``'s second field): the time the machine's load took from it.
+    Empty where the kernel has no schedstat."""
+    out: dict[int, float] = {}
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tasks:
+        try:
+            out[int(tid)] = int(_read(pid, f"task/{tid}/schedstat").split()[1]) / 1e9
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
+
+
 def pids() -> list[int]:
     return [int(e.name) for e in os.scandir("/proc") if e.name.isdigit()]
 
