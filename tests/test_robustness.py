@@ -185,4 +185,6 @@ def test_memory_is_polled_while_the_learner_answers_fast(tmp_path, case):
     path.write_text(answer)
     res = runner.grade_exercise(ex, path, key_points=key_points)
     statuses = {k.status for k in res.key_points}
-    assert "oom" in statuses and "passed" not in statuses, [(k.status, k.message) for k in res.key_points]
+    # memfd_create is refused where the seccomp filter is loaded (issue 27 M2): the answer does not import
+    held = {"oom", "import_error"} if case == "memfd" else {"oom"}
+    assert statuses & held and "passed" not in statuses, [(k.status, k.message) for k in res.key_points]
