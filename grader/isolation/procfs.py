@@ -153,16 +153,20 @@ def held_by_files(pids) -> int:
     return sum(seen.values())
 
 
+def _tasks(pid: int | str) -> list[str]:
+    """The thread ids of a live process (none once it is gone)."""
+    try:
+        return os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+
+
 def run_delays(pid: int | str) -> dict[int, float]:
     """``{thread id: seconds}`` each live thread of a process has waited on a run queue, runnable
     but not running (``schedstat``'s second field): the time the machine's load took from it.
     Empty where the kernel has no schedstat."""
     out: dict[int, float] = {}
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for tid in tasks:
+    for tid in _tasks(pid):
         try:
             out[int(tid)] = int(_read(pid, f"task/{tid}/schedstat").split()[1]) / 1e9
         except (OSError, IndexError, ValueError):
@@ -180,11 +184,7 @@ def children_cpu(pid: int | str) -> dict[int, float]:
     stime (10 ms ticks). Sampled while a call runs, it says whether several children ran at once
     (X1: a pool's workers); a child that exits between two reads is left out."""
     out: dict[int, float] = {}
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for tid in tasks:
+    for tid in _tasks(pid):
         try:
             kids = _read(pid, f"task/{tid}/children").split()
         except OSError:
