@@ -204,6 +204,7 @@ def klass(tmp_path_factory):
             c_release,
             C1__written="70B x 16 bytes = 1120 GB: full fine-tuning needs 14 "
             "GPUs of 80 GB; LoRA keeps the base in bf16 ...",
+            C2__written="clip before the step, after backward ...",  # nobody grades it: "to grade"
         ),
     )
     k.submit("bo", "set_C", c_release)
@@ -225,7 +226,7 @@ def klass(tmp_path_factory):
 
     with Gradebook(f"sqlite:///{k.course / 'gradebook.db'}") as gb:  # ada's written C1, graded by hand
         grade = gb.find_grade("C1__written", "set_C", "set_C", "ada")
-        grade.manual_score = 4
+        grade.manual_score, grade.needs_manual_grade = 4, False  # as formgrader saves a grade
         gb.db.commit()
 
     k.nbgrader("generate_feedback", "generate_feedback", "set_A")
@@ -287,6 +288,7 @@ def test_grades_of_the_class(klass):
     assert g["set_A", "ian"]["score"] == "" and g["set_A", "ian"]["key_points"] == ""
     assert g["set_B", "ada"]["status"] == "not submitted"
     assert g["set_C", "ada"]["key_points"] == "0.0" and g["set_C", "ada"]["written"] == "4.0"
+    assert g["set_C", "ada"]["written_to_grade"] == "1"  # her C2, which nobody graded: not a graded 0
     assert g["set_C", "bo"]["written"] == "0.0" and g["set_C", "bo"]["written_to_grade"] == "0"  # no response
 
 
@@ -372,6 +374,7 @@ def test_missing_work_and_mastery(klass):
     assert rows["ada"]["R"] == "not submitted" and rows["ada"]["level"] == "none"
     assert rows["ada"]["next_level_needs"].startswith("R: 0/12")
     assert rows["ada"]["written_C1"] == "4/7" and rows["bo"]["written_C1"] == "no response"
+    assert rows["ada"]["written_C2"] == "to grade"  # nbgrader's score is 0.0 for it: never "0/N"
     assert rows["ada"]["C1"] == "0/5" and rows["ada"]["C"] == "0/7"  # written points never count
     detail = {r["student"]: r for r in json.loads((klass.course / "mastery.json").read_text())}
     assert detail["gus"]["status"]["A"] == {"state": "not submitted", "note": "found set_A (1).ipynb"}
