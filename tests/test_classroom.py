@@ -656,3 +656,44 @@ def test_a_verdict_speaks_the_current_language(speak):
     assert state == "failed" and text.startswith("A5 · no_such_key_point：未批改（")
     speak("en")
     assert notebooks.verdict(ex, result, "no_such_key_point")[1].startswith("A5 · no_such_key_point: not graded (")
+
+
+def test_a_pasted_copy_or_a_broken_notebook_never_stops_the_class(tmp_path):
+    """Real nbgrader, nothing run (every answer cell as released): a second copy of an answer cell
+    (Jupyter's Copy + Paste keeps its grade_id), a test cell of an id the notebook lacks and one
+    with none become plain cells under a note to the student, the first copy graded (nbgrader's
+    own DeduplicateIds keeps the last, then fails: KeyError 'grade_id'); a notebook that is not
+    JSON is 'not graded (autograde failed)' and the class's autograde still exits 0."""
+    import copy
+
+    k = Class(tmp_path)
+    k.grader("build", "classroom", "build", str(k.course), "--only", "A2", "--lang", "en", cwd=k.project)
+    k.nbgrader("generate_assignment", "generate_assignment", "set_A")
+    release, source = k.notebook("release", "set_A"), k.notebook("source", "set_A")
+    pasted = nbformat.from_dict(release)
+    at = pasted.cells.index(cell(pasted, "A2__answer"))
+    second = copy.deepcopy(pasted.cells[at])
+    second.id, second.source = "pasted", cell(source, "A2__answer").source + "\nANSWERED_BY = 'dup'\n"
+    pasted.cells.insert(at + 1, second)
+    for n, gid in enumerate(("A2__made_up", None)):
+        extra = copy.deepcopy(cell(pasted, "A2__slice_shape"))
+        extra.id, extra.metadata.nbgrader["grade_id"] = f"extra{n}", gid
+        if gid is None:
+            del extra.metadata.nbgrader["grade_id"]
+        pasted.cells.append(extra)
+    k.submit("dup", "set_A", pasted)
+    k.submit("bad", "set_A")
+    (k.course / "submitted" / "bad" / "set_A" / "set_A.ipynb").write_text('{"cells": [')  # a cut-short upload
+    k.submit("zed", "set_A", release)
+    k.nbgrader("autograde", "autograde", "set_A")  # exits 0: asserted by run()
+    log = k.logs["autograde"]
+    assert "dup set_A: cell A2__answer is a second copy: kept as a plain cell" in log
+    assert "dup set_A: nothing graded now; left as released (not run): A2" in log  # the first copy
+    assert "zed set_A: nothing graded now" in log and "KeyError" not in log
+    graded = k.notebook("autograded", "set_A", "dup")
+    notes = [c.source for c in graded.cells if c.cell_type == "markdown" and c.source.startswith("**Not graded")]
+    assert len(notes) == 3 and "second copy of `A2__answer`" in notes[0] and "`A2__made_up`" in notes[1]
+    k.nbgrader("export", "export")
+    g = grades(k)
+    assert g["set_A", "bad"]["status"] == "not graded (autograde failed, see its log)"
+    assert g["set_A", "dup"]["status"] == "graded" and g["set_A", "zed"]["status"] == "graded"

@@ -79,6 +79,37 @@ def require_manifest(course: str | Path) -> None:
         raise SystemExit(2) from None
 
 
+# How nbgrader ends a run in which some notebooks failed (each already logged, left out, the others
+# graded); its other NbGraderExceptions (the gradebook unreadable, a schema too old) stop the class.
+PER_NOTEBOOK_FAILURES = "errors on the above failures."
+
+
+def keep_going(converter) -> None:
+    """One notebook nbgrader fails on must not fail the class: nbgrader grades the others and then
+    exits 1, which stops a scripted pipeline. The failed ones are ``not graded (autograde failed,
+    see its log)`` in grades.csv and mastery.csv (:func:`grader.classroom.roster.status`) and are
+    tried again at the next autograde; the run itself exits 0."""
+    from nbgrader.converters.base import NbGraderException
+
+    convert = converter.convert_notebooks
+    if getattr(convert, "keeps_going", False):
+        return
+
+    def convert_notebooks(self) -> None:
+        try:
+            convert(self)
+        except NbGraderException as exc:
+            if not str(exc).endswith(PER_NOTEBOOK_FAILURES):
+                raise
+            self.log.warning(
+                "the notebooks above that failed are 'not graded (autograde failed)' in grades.csv; "
+                "the rest of the class is graded"
+            )
+
+    convert_notebooks.keeps_going = True
+    converter.convert_notebooks = convert_notebooks
+
+
 def course_root(configurable) -> Path:
     root = configurable.config.get("CourseDirectory", {}).get("root")
     return Path(root or os.getcwd()).resolve()
