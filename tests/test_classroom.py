@@ -204,6 +204,7 @@ def klass(tmp_path_factory):
             c_release,
             C1__written="70B x 16 bytes = 1120 GB: full fine-tuning needs 14 "
             "GPUs of 80 GB; LoRA keeps the base in bf16 ...",
+            C2__written="clip before the step, after backward ...",  # nobody grades it: "to grade"
         ),
     )
     k.submit("bo", "set_C", c_release)
@@ -225,7 +226,7 @@ def klass(tmp_path_factory):
 
     with Gradebook(f"sqlite:///{k.course / 'gradebook.db'}") as gb:  # ada's written C1, graded by hand
         grade = gb.find_grade("C1__written", "set_C", "set_C", "ada")
-        grade.manual_score = 4
+        grade.manual_score, grade.needs_manual_grade = 4, False  # as formgrader saves a grade
         gb.db.commit()
 
     k.nbgrader("generate_feedback", "generate_feedback", "set_A")
@@ -287,6 +288,7 @@ def test_grades_of_the_class(klass):
     assert g["set_A", "ian"]["score"] == "" and g["set_A", "ian"]["key_points"] == ""
     assert g["set_B", "ada"]["status"] == "not submitted"
     assert g["set_C", "ada"]["key_points"] == "0.0" and g["set_C", "ada"]["written"] == "4.0"
+    assert g["set_C", "ada"]["written_to_grade"] == "1"  # her C2, which nobody graded: not a graded 0
     assert g["set_C", "bo"]["written"] == "0.0" and g["set_C", "bo"]["written_to_grade"] == "0"  # no response
 
 
@@ -372,6 +374,7 @@ def test_missing_work_and_mastery(klass):
     assert rows["ada"]["R"] == "not submitted" and rows["ada"]["level"] == "none"
     assert rows["ada"]["next_level_needs"].startswith("R: 0/12")
     assert rows["ada"]["written_C1"] == "4/7" and rows["bo"]["written_C1"] == "no response"
+    assert rows["ada"]["written_C2"] == "to grade"  # nbgrader's score is 0.0 for it: never "0/N"
     assert rows["ada"]["C1"] == "0/5" and rows["ada"]["C"] == "0/7"  # written points never count
     detail = {r["student"]: r for r in json.loads((klass.course / "mastery.json").read_text())}
     assert detail["gus"]["status"]["A"] == {"state": "not submitted", "note": "found set_A (1).ipynb"}
@@ -545,8 +548,9 @@ def test_check_notebook_takes_what_would_trip_nbgrader(tmp_path):
     from grader.classroom import pipeline, roster
 
     a, b = classroom.notebook("A", [catalog.get("A3")]), classroom.notebook("B", [catalog.get("B1")])
-    (tmp_path / "release" / "set_A").mkdir(parents=True)
-    nbformat.write(a, tmp_path / "release" / "set_A" / "set_A.ipynb")
+    for kept in ("source", "release"):  # a course has both; the source names the cells it knows
+        (tmp_path / kept / "set_A").mkdir(parents=True)
+        nbformat.write(a, tmp_path / kept / "set_A" / "set_A.ipynb")
     submitted = roster.submitted_notebook(tmp_path, "set_A", "ian")
     submitted.parent.mkdir(parents=True)
     nbformat.write(b, submitted)
@@ -653,3 +657,44 @@ def test_a_verdict_speaks_the_current_language(speak):
     assert state == "failed" and text.startswith("A5 · no_such_key_point：未批改（")
     speak("en")
     assert notebooks.verdict(ex, result, "no_such_key_point")[1].startswith("A5 · no_such_key_point: not graded (")
+
+
+def test_a_pasted_copy_or_a_broken_notebook_never_stops_the_class(tmp_path):
+    """Real nbgrader, nothing run (every answer cell as released): a second copy of an answer cell
+    (Jupyter's Copy + Paste keeps its grade_id), a test cell of an id the notebook lacks and one
+    with none become plain cells under a note to the student, the first copy graded (nbgrader's
+    own DeduplicateIds keeps the last, then fails: KeyError 'grade_id'); a notebook that is not
+    JSON is 'not graded (autograde failed)' and the class's autograde still exits 0."""
+    import copy
+
+    k = Class(tmp_path)
+    k.grader("build", "classroom", "build", str(k.course), "--only", "A2", "--lang", "en", cwd=k.project)
+    k.nbgrader("generate_assignment", "generate_assignment", "set_A")
+    release, source = k.notebook("release", "set_A"), k.notebook("source", "set_A")
+    pasted = nbformat.from_dict(release)
+    at = pasted.cells.index(cell(pasted, "A2__answer"))
+    second = copy.deepcopy(pasted.cells[at])
+    second.id, second.source = "pasted", cell(source, "A2__answer").source + "\nANSWERED_BY = 'dup'\n"
+    pasted.cells.insert(at + 1, second)
+    for n, gid in enumerate(("A2__made_up", None)):
+        extra = copy.deepcopy(cell(pasted, "A2__slice_shape"))
+        extra.id, extra.metadata.nbgrader["grade_id"] = f"extra{n}", gid
+        if gid is None:
+            del extra.metadata.nbgrader["grade_id"]
+        pasted.cells.append(extra)
+    k.submit("dup", "set_A", pasted)
+    k.submit("bad", "set_A")
+    (k.course / "submitted" / "bad" / "set_A" / "set_A.ipynb").write_text('{"cells": [')  # a cut-short upload
+    k.submit("zed", "set_A", release)
+    k.nbgrader("autograde", "autograde", "set_A")  # exits 0: asserted by run()
+    log = k.logs["autograde"]
+    assert "dup set_A: cell A2__answer is a second copy: kept as a plain cell" in log
+    assert "dup set_A: nothing graded now; left as released (not run): A2" in log  # the first copy
+    assert "zed set_A: nothing graded now" in log and "KeyError" not in log
+    graded = k.notebook("autograded", "set_A", "dup")
+    notes = [c.source for c in graded.cells if c.cell_type == "markdown" and c.source.startswith("**Not graded")]
+    assert len(notes) == 3 and "second copy of `A2__answer`" in notes[0] and "`A2__made_up`" in notes[1]
+    k.nbgrader("export", "export")
+    g = grades(k)
+    assert g["set_A", "bad"]["status"] == "not graded (autograde failed, see its log)"
+    assert g["set_A", "dup"]["status"] == "graded" and g["set_A", "zed"]["status"] == "graded"

@@ -358,3 +358,43 @@ def test_flaky_check_measurement_is_a_check_error_not_the_learners():
     finally:
         learner_module.forget_answers()
     assert out["status"] == "failed" and "deterministic" in out["message"] and "busy()" in out["message"]
+
+
+def _hypothesis_notes() -> str:
+    """What Hypothesis itself writes under a failure it found (the real library's words)."""
+    from hypothesis import given, settings, strategies as st
+
+    @settings(database=None, derandomize=True)
+    @given(n=st.integers())
+    def test_drawn(n):
+        assert n < 5
+
+    try:
+        test_drawn()
+    except AssertionError as exc:
+        return "\n".join(getattr(exc, "__notes__", []))
+    raise AssertionError("Hypothesis found no failure")
+
+
+def test_hypothesis_own_words_never_reach_the_learner():
+    """'Failing test case: test_x(...)' (Hypothesis 6.1xx; 'Falsifying example' before it) can ride
+    on any recorded text: the feedback of every mode (terminal.feedback) keeps what else it says."""
+    from grader.engine.results import KeyPointResult
+    from grader.reports import terminal
+
+    notes = _hypothesis_notes()
+    assert "Failing test case: test_drawn(" in notes or "Falsifying example: test_drawn(" in notes
+    old = notes.replace("Failing test case", "Falsifying example") + "\nYou can reproduce this example by ..."
+    ex = catalog.get("A3")
+    kp = KeyPointResult(
+        "matches_numpy",
+        "check_error",
+        "ValueError: shapes differ\n" + notes,
+        got="(2, 3)\n" + old,
+        traceback="Traceback (most recent call last):\n  line 3\n" + notes,
+    )
+    text = terminal.feedback(ex, kp, reveal_expected=False)
+    for said in ("Failing test case", "Falsifying example", "test_drawn", "n=", "You can reproduce"):
+        assert said not in text, text
+    assert "ValueError: shapes differ" in text and "(2, 3)" in text and "line 3" in text
+    assert misconceptions.without_hypothesis("plain words\n)") == "plain words\n)"  # only Hypothesis's lines go

@@ -8,8 +8,10 @@ ln V (the course: 5.07 against ln 128 = 4.85 counts as "about ln V"; PyTorch's d
 init lands ~0.2 above, He/kaiming init ~1 above, std 1 several nats above). No learner code runs
 while the loss is computed, so it cannot be forged.
 
-The contract's paths: is_suspicious on losses within ln V +- 0.5 (False), 1.5+ above (True) and
-1.5+ below (False: only "far above" is flagged); expected_first_loss at rel 1e-6 (float32 is
+The contract's paths: is_suspicious on losses within ln V +- 0.5 (False), more than 1.5 above
+(True: the course's "5.07 ≈ ln 128 = 4.85" is fine, "ln 151936 ≈ 11.9；15.0 明显偏高" is clearly
+too high; it states no boundary between, so exactly +1.5 is not asked) and more than 1.5 below
+(False: only "far above" is flagged); expected_first_loss at rel 1e-6 (float32 is
 right); init_output_layer's dtype (float32), shape and the first loss it gives.
 """
 

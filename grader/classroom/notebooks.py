@@ -472,6 +472,8 @@ try:
     c.CourseDirectory.notebook_id = "set_?"
     if sys.argv[1:2] == ["autograde"]:  # before anything is graded: the grader's files are those sealed at build
         pipeline.require_manifest(c.CourseDirectory.root)
+        # a notebook nbgrader fails on is "not graded (autograde failed)"; the class's run still exits 0
+        pipeline.keep_going(Autograde)
 
     # generate_assignment: a release answer cell is the stub (its own `raise NotImplementedError("A3: ...")`).
     c.GenerateAssignment.preprocessors = pipeline.replace(GenerateAssignment, ClearSolutions, [pipeline.ReleaseStubs])

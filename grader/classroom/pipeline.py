@@ -39,6 +39,7 @@ from traitlets import Integer, List
 from grader.classroom import manifest, notebooks, roster
 from grader.course import catalog
 from grader.engine import attempts
+from grader.i18n import N_, _
 
 
 def replace(converter, old, new: list) -> list:
@@ -76,6 +77,37 @@ def require_manifest(course: str | Path) -> None:
     except manifest.Mismatch as exc:
         print(f"[grader] autograde stopped: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+
+
+# How nbgrader ends a run in which some notebooks failed (each already logged, left out, the others
+# graded); its other NbGraderExceptions (the gradebook unreadable, a schema too old) stop the class.
+PER_NOTEBOOK_FAILURES = "errors on the above failures."
+
+
+def keep_going(converter) -> None:
+    """One notebook nbgrader fails on must not fail the class: nbgrader grades the others and then
+    exits 1, which stops a scripted pipeline. The failed ones are ``not graded (autograde failed,
+    see its log)`` in grades.csv and mastery.csv (:func:`grader.classroom.roster.status`) and are
+    tried again at the next autograde; the run itself exits 0."""
+    from nbgrader.converters.base import NbGraderException
+
+    convert = converter.convert_notebooks
+    if getattr(convert, "keeps_going", False):
+        return
+
+    def convert_notebooks(self) -> None:
+        try:
+            convert(self)
+        except NbGraderException as exc:
+            if not str(exc).endswith(PER_NOTEBOOK_FAILURES):
+                raise
+            self.log.warning(
+                "the notebooks above that failed are 'not graded (autograde failed)' in grades.csv; "
+                "the rest of the class is graded"
+            )
+
+    convert_notebooks.keeps_going = True
+    converter.convert_notebooks = convert_notebooks
 
 
 def course_root(configurable) -> Path:
@@ -148,6 +180,7 @@ class CheckNotebook(NbGraderPreprocessor):
                         assignment,
                     )
                     del cell.metadata["nbgrader"]
+            nb.cells = self._ignore_copies(nb.cells, course, info)
             return nb, resources
         what = (" and ".join(f"set_{s}'s" for s in sorted(found)) + " notebook") if found else "a notebook of no set"
         roster.record_wrong_notebook(course, assignment, student, what)
@@ -176,6 +209,42 @@ class CheckNotebook(NbGraderPreprocessor):
             ),
         )
         return stand_in, resources
+
+    def _ignore_copies(self, cells: list, course: Path, info: dict) -> list:
+        """A second copy of a cell (Jupyter's Copy + Paste keeps its grade_id) or a cell the source
+        notebook does not have becomes a plain cell under a note that says so: the first copy of
+        each id is the one graded. nbgrader keeps the last copy instead and then fails on the
+        cleared one (``KeyError: 'grade_id'`` in OverwriteCells), leaving the student ungraded."""
+        source = course / "source" / info["assignment"] / f"{info['notebook']}.ipynb"
+        known = {_meta(c).get("grade_id") for c in nbformat.read(source, as_version=4).cells} - {None}
+        seen, out = set(), []
+        for cell in cells:
+            if "nbgrader" in cell.metadata:
+                gid = _meta(cell).get("grade_id") or "?"  # nbgrader's KeyError: a cell with none
+                note = COPY_NOTE if gid in seen else None if gid in known else UNKNOWN_NOTE
+                seen.add(gid)
+                if note is not None:
+                    self.log.warning(
+                        "%s %s: cell %s %s: kept as a plain cell, not graded (the student is told)",
+                        info["student"],
+                        info["assignment"],
+                        gid,
+                        "is a second copy" if note is COPY_NOTE else "is not in the source notebook",
+                    )
+                    del cell.metadata["nbgrader"]
+                    out.append(nbformat.v4.new_markdown_cell(_(note).format(grade_id=gid)))
+            out.append(cell)
+        return out
+
+
+COPY_NOTE = N_(
+    "**Not graded: the cell below is a second copy of `{grade_id}`** (copied and pasted?). The first "
+    "copy, above, is the one graded; this one is ignored. Keep one copy of each cell."
+)
+UNKNOWN_NOTE = N_(
+    "**Not graded: the cell below (`{grade_id}`) is not one of this notebook's cells.** It is ignored; "
+    "only the notebook's own cells are graded."
+)
 
 
 class GradeAnswerCells(NbGraderPreprocessor):
@@ -435,10 +504,9 @@ def export_row(course: Path, gradebook, assignment, student: str) -> dict:
         for grade in nb.grades:
             if grade.name.endswith("__written"):
                 written_max += grade.max_score
-                if grade.score is None:
-                    to_grade += 1
-                else:
-                    written += grade.score
+                state = roster.written_state(grade)
+                to_grade += state == "to grade"
+                written += grade.score if state == "graded" else 0.0
             else:
                 key_max += grade.max_score
                 key_points += grade.score or 0

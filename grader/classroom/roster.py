@@ -151,6 +151,16 @@ def _c_at_half(summary: levels.Summary) -> tuple[int, int]:
     return ok, len(summary.c_points)
 
 
+def written_state(grade) -> str:
+    """A written answer's grade: ``graded`` (by hand), ``to grade`` or ``no response``. From the
+    gradebook's own needs-manual-grade state: nbgrader's ``score`` is 0.0, not None, for an answer
+    nobody graded yet, so a score alone would show it as a graded zero."""
+    if grade.manual_score is not None:
+        return "graded"
+    # autograde clears the flag only for an answer left as released (auto_score 0)
+    return "to grade" if grade.needs_manual_grade else "no response"
+
+
 def student_outcomes(course: Path, gradebook, student: str, assignments: set[str]):
     """(key-point outcomes by exercise, written answers, each set's (state, note)) of one student:
     the gradebook's grades of the sets graded, a not-verifiable key point as None (left out of the
@@ -179,13 +189,8 @@ def student_outcomes(course: Path, gradebook, student: str, assignments: set[str
                 if ex_id not in catalog.BY_ID:
                     continue
                 if kp_id == "written":
-                    written[ex_id] = (
-                        "no response"
-                        if grade.manual_score is None and grade.auto_score == 0
-                        else "to grade"
-                        if grade.score is None
-                        else f"{grade.score:g}/{grade.max_score:g}"
-                    )
+                    state = written_state(grade)
+                    written[ex_id] = f"{grade.score:g}/{grade.max_score:g}" if state == "graded" else state
                     continue
                 kp = next(
                     (k for k in recorded.get(ex_id, ExerciseResult(ex_id, "")).key_points if k.key_point == kp_id), None

@@ -601,6 +601,26 @@ def _short_text(text: str, limit: int = 80) -> str:
     return text[: limit - 20] + f"… ({len(text)} chars)"
 
 
+_HYPOTHESIS_CALL = re.compile(r"^\s*(Falsifying (explicit )?example|Failing test case|Trying example): \S*\($")
+
+
+def without_hypothesis(text: str) -> str:
+    """``text`` less Hypothesis's own lines ("Failing test case: test_x(" and its arguments up to
+    the closing parenthesis, its reproduction advice), whatever else it says kept: the last net
+    under every text a learner reads (:func:`hypothesis_free` makes a failing input of them)."""
+    if not text or not any(_HYPOTHESIS_HEAD.match(ln) for ln in text.splitlines()):
+        return text or ""
+    out, in_call = [], False
+    for line in text.splitlines():
+        if in_call:
+            in_call = not re.match(r"^\),?\s*$", line)
+        elif _HYPOTHESIS_CALL.match(line):
+            in_call = True
+        elif not (_HYPOTHESIS_HEAD.match(line) and not re.match(r"^\s*\),?\s*$", line)):
+            out.append(line)
+    return "\n".join(out).strip("\n")
+
+
 def hypothesis_free(text: str) -> str:
     """A check's notes without Hypothesis's own wording (its test's name, its reproduction advice)
     and without the fixtures: only the drawn arguments reach a learner, each short, as

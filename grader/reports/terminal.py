@@ -39,6 +39,14 @@ def met(ok: bool) -> str:
     return _("met") if ok else _("not met")
 
 
+def said(text) -> str:
+    """A recorded text as a learner reads it: in their language, without Hypothesis's own wording
+    ("Failing test case: test_x(...)", reproduction advice), which can ride on any exception."""
+    from grader.engine.misconceptions import without_hypothesis
+
+    return without_hypothesis(show(text))
+
+
 def feedback(
     ex: catalog.Exercise,
     kp: KeyPointResult,
@@ -57,15 +65,15 @@ def feedback(
     ``whole_exercise``: statuses about the answer as a whole, shown without a drawn input."""
     lines = [status_line(kp)]
     if reveal_expected and kp.expected is not None:
-        lines.append(tag(N_("expected:")) + show(kp.expected))
+        lines.append(tag(N_("expected:")) + said(kp.expected))
     if kp.got is not None:
-        lines.append(tag(N_("got:")) + show(kp.got))
+        lines.append(tag(N_("got:")) + said(kp.got))
     if reveal_expected and kp.hint:
-        lines.append(tag(N_("hint:")) + show(kp.hint))
+        lines.append(tag(N_("hint:")) + said(kp.hint))
     if kp.example and kp.status not in whole_exercise:
-        lines.append(show(kp.example).strip())
+        lines.append(said(kp.example).strip())
     if kp.traceback:
-        lines.append(kp.traceback.rstrip())
+        lines.append(said(kp.traceback).rstrip())
     try:
         point = ex.key_point(kp.key_point)
         lines.append(tag(N_("checks:")) + (label(point) if label else _(point.claim)))
@@ -121,7 +129,7 @@ def graded_now(res: ExerciseResult) -> bool:
 
 def status_line(kp) -> str:
     """A key point's status and what came with it, punctuated in the reader's language."""
-    message = show(kp.message)
+    message = said(kp.message)
     return (
         _("{status}: {message}", status=status_text(kp.status), message=message) if message else status_text(kp.status)
     )
