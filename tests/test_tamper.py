@@ -1122,6 +1122,32 @@ def test_the_learner_cannot_make_namespaces_mounts_or_trace(tmp_path, start):
     }, seen
 
 
+@pytest.mark.skipif(not sandbox.syscall_filter_available(), reason="needs libseccomp")
+def test_a_grader_not_root_loads_the_same_syscall_filter(tmp_path):
+    """A learner started by a grader that is not root (``make grade`` as oneself) gets the seccomp
+    filter too: memfd_create and fallocate(KEEP_SIZE) hold memory or disk past the caps whoever
+    grades (issue 27 M2, D1). The sandbox's own preexec, in a forked child, as the unprivileged path."""
+    box = sandbox.Sandbox(1 << 30)
+    box.privileged, box.uid = False, os.geteuid()
+    box.params()
+    held = os.open(tmp_path / "f", os.O_RDWR | os.O_CREAT)
+    pid = os.fork()
+    if pid == 0:  # the child: exit code 0 only when both calls are refused as the filter refuses them
+        try:
+            box.preexec()
+            import ctypes
+            import errno
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            memfd = libc.memfd_create(b"held", 0) < 0 and ctypes.get_errno() == errno.ENOSYS
+            keep = libc.fallocate(held, 1, 0, 1 << 20) != 0 and ctypes.get_errno() == errno.EOPNOTSUPP
+            os._exit(0 if memfd and keep else 1 + memfd + 2 * keep)
+        except BaseException:
+            os._exit(9)
+    os.close(held)
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+
+
 ONE_PROCESS_PROBE = """
     import ctypes, json, os, subprocess, threading
     def probe():

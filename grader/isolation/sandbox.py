@@ -412,7 +412,9 @@ class Sandbox:
             "box": str(self.box or ""),
             "view": self.view(),
             "blocklist": [str(p) for p in self._blocklist_hidden()] if self.privileged else [],
-            "syscall_filter": self.privileged and syscall_filter_available(),
+            # also not as root: no new privileges is set first, and memfd_create and fallocate(KEEP_SIZE)
+            # hold memory or disk past the caps whoever grades (issue 27 M2, D1)
+            "syscall_filter": syscall_filter_available(),
             "one_process_filter": (one_process_filter() or b"").hex() if self.one_process else "",
             "require_wall": self.require_wall,
             "report_fd": report_fd,  # where the child writes the level it got (the zygote's child: its own number)
@@ -466,7 +468,7 @@ class Sandbox:
                 landlock.enforce(rules)
             except OSError:
                 level = USER_ONLY if self.privileged else RLIMITS
-        if self.privileged and params.get("syscall_filter"):
+        if params.get("syscall_filter"):
             lib, ctx = _syscall_filter()  # built before the fork: loading it takes no lock
             if lib.seccomp_load(ctx) != 0:
                 os._exit(71)  # never run the learner with less isolation than was promised
