@@ -54,7 +54,7 @@ def _stub_text(ex: catalog.Exercise, folder: Path | None = None) -> str:
 def _found(item: str, text: str) -> bool:
     """Case-insensitive; an item starting or ending with a letter or digit matches there as a whole word
     (the catalog's own matcher, which the feedback's withholding uses too)."""
-    return catalog._item_pattern(item).search(text) is not None
+    return catalog.item_pattern(item).search(text) is not None
 
 
 def _banned(ex: catalog.Exercise) -> list[str]:

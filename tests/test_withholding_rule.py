@@ -107,3 +107,29 @@ def test_a_number_is_withheld_by_its_value_not_its_digits():
     mark = attempts.withheld_mark()
     assert out.message == f"a 1,310,720 b {mark} c 1-{mark} d 131,0720", out.message
     assert out.got == f"[{mark}, 100]", out.got
+
+
+def test_a_withheld_word_another_contract_names_stays_readable_there():
+    """Red team (an ML learner): C4's oom_attribution withheld "activations", and P3's hint, whose
+    contract returns an "activations" key, read "the gradients and the [withheld] are not all live
+    at once". In C4's own texts the word stays hidden."""
+    c4 = ExerciseResult(
+        "C4",
+        "graded",
+        [
+            KeyPointResult("oom_attribution", "failed", "attribute_oom(...)", expected="activations", got="x"),
+            KeyPointResult("remedy_per_block", "failed", "the activations block", expected="y", got="z"),
+        ],
+    )
+    p3 = ExerciseResult(
+        "P3", "graded", [KeyPointResult("peak_block", "failed", "peak", hint="the activations are freed")]
+    )
+    out = attempts.gate({"C4": c4, "P3": p3}, None)
+    mark = attempts.withheld_mark()
+    assert out["P3"].key_points[0].hint == "the activations are freed"
+    assert mark in out["C4"].key_points[1].message
+    secret = ExerciseResult(
+        "C4", "graded", [KeyPointResult("oom_attribution", "failed", "m", expected="not_a_word_of_any_stub", got="x")]
+    )
+    p3 = ExerciseResult("P3", "graded", [KeyPointResult("peak_block", "failed", "it is not_a_word_of_any_stub")])
+    assert mark in attempts.gate({"C4": secret, "P3": p3}, None)["P3"].key_points[0].message

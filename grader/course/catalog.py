@@ -140,7 +140,7 @@ class Exercise:
         """The items of ``forbidden`` that ``text`` states (case-insensitive; an item starting or
         ending with a letter or digit matches there as a whole word)."""
         flat = " ".join((text or "").split())
-        return [item for item in self.forbidden if _item_pattern(item).search(flat)]
+        return [item for item in self.forbidden if item_pattern(item).search(flat)]
 
     def key_point(self, kp_id: str) -> KeyPoint:
         for kp in self.key_points:
@@ -150,7 +150,7 @@ class Exercise:
 
 
 @functools.cache
-def _item_pattern(item: str) -> re.Pattern:
+def item_pattern(item: str) -> re.Pattern:
     pattern = re.escape(" ".join(item.split()))
     if item[:1].isalnum():
         pattern = r"(?<![0-9A-Za-z_])" + pattern
@@ -2177,7 +2177,7 @@ def states_withheld(ex: Exercise, *texts: str | None) -> list[str]:
     items = ex.gives_away(text)
     if ex.id != "R":
         flat = " ".join(text.split())
-        items += [item for item in BY_ID["R"].forbidden if _item_pattern(item).search(flat)]
+        items += [item for item in BY_ID["R"].forbidden if item_pattern(item).search(flat)]
     return items
 
 

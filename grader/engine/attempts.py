@@ -27,6 +27,7 @@ target (the folder graded) and exercise, in a JSON file beside the results cache
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -36,6 +37,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from grader.course import catalog
+from grader.course.catalog import item_pattern
 from grader.engine.results import ExerciseResult, KeyPointResult
 from grader.i18n import _, show
 from grader.isolation import files
@@ -185,7 +187,7 @@ def gate(
     One withholding rule per report: a value withheld from one key point is withheld wherever
     another key point of the same report would print it (its message, got, hint or input)."""
     out = {}
-    withheld: set[str] = set()
+    withheld: dict[str, set[str]] = {}  # a withheld value -> the exercises that withhold it
     for ex_id, res in results.items():
         try:
             ex = catalog.get(ex_id)
@@ -197,18 +199,38 @@ def gate(
             for kp in res.key_points
         ]
         kps = _one_reveal_at_a_time(ex, res.key_points, kps)
-        withheld |= {
-            show(kp.expected).strip()
-            for kp, s in zip(res.key_points, kps, strict=True)
-            if kp.expected is not None and s.expected is None and _telling(show(kp.expected).strip())
-        }
+        for kp, s in zip(res.key_points, kps, strict=True):
+            if kp.expected is not None and s.expected is None and _telling(value := show(kp.expected).strip()):
+                withheld.setdefault(value, set()).add(ex_id)
         out[ex_id] = replace(res, key_points=kps)
     if withheld:
         out = {
-            ex_id: replace(res, key_points=[_redacted(kp, withheld) for kp in res.key_points])
+            ex_id: replace(
+                res,
+                key_points=[
+                    _redacted(kp, {v for v, owners in withheld.items() if _secret_in(ex_id, v, owners)})
+                    for kp in res.key_points
+                ],
+            )
             for ex_id, res in out.items()
         }
     return out
+
+
+def _secret_in(ex_id: str, value: str, owners: set[str]) -> bool:
+    """Whether ``value``, withheld by ``owners``, is hidden from ``ex_id``'s texts: always in its own
+    exercise; in another, unless it is a word every learner reads in the stubs' contracts (C4's
+    withheld "activations" is a key P3's contract names: its hint stays readable)."""
+    return ex_id in owners or _NUMBER.fullmatch(value) is not None or not item_pattern(value).search(_contracts())
+
+
+@functools.cache
+def _contracts() -> str:
+    """Every stub's contract as the grader ships it (the stubs catalog, both languages): not the
+    learner's copy of the stubs, which is theirs to edit."""
+    from grader.course import stub_docs
+
+    return " ".join(" ".join(f"{m.id} {m.string}".split()) for m in stub_docs.read_catalog() if m.id)
 
 
 def _one_reveal_at_a_time(
