@@ -623,7 +623,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _wall_policy(args)
     i18n.use(i18n.detect(getattr(args, "lang", None)))  # also the check processes' and notebooks' language
-    console = Console()
+    console = report.new_console()
     commands = {
         "grade": _cmd_grade,
         "list": _cmd_list,

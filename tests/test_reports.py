@@ -144,3 +144,15 @@ def test_parts_chart_legend_inside_the_figure(monkeypatch):
     for legend in legends:
         box = legend.get_window_extent()
         assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1 and fig.bbox.y0 <= box.y0 and box.y1 <= fig.bbox.y1
+
+
+def test_a_report_written_to_a_file_keeps_its_tables_whole(monkeypatch, tmp_path):
+    """An ML learner's `make grade > file`: rich took 80 columns and cut the "graded" cell ("now, 15.0"
+    without its "s", no right border) of the B, C, P and X tables. A file gets FILE_WIDTH columns; a
+    COLUMNS the user set wins."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    with (tmp_path / "report.txt").open("w") as f:
+        console = report.new_console(file=f)
+        assert not console.is_terminal and console.width == report.FILE_WIDTH
+        monkeypatch.setenv("COLUMNS", "100")
+        assert report.new_console(file=f).width == 100

@@ -1591,7 +1591,10 @@ CATALOG: tuple[Exercise, ...] = (
         ),
         kp(
             "parallel_tokenizing",
-            N_("where the tokenizing's CPU time is spent, read from /proc"),
+            N_(
+                "where the tokenizing's CPU time is spent and how its peak memory grows with the file, "
+                "both read from /proc"
+            ),
             p7("C", 7),
             (
                 L_GIL_RULE,

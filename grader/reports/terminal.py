@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Collection
 from pathlib import Path
 
@@ -221,10 +222,24 @@ def mastery_lines(summary: Summary, markup: bool = False) -> list[str]:
     return lines
 
 
+# Where output is not a terminal (a file, a pipe, CI's log) rich would assume 80 columns and cut the
+# tables' last cells ("now, 15.0" without its "s"); a terminal keeps its own width.
+FILE_WIDTH = 160
+
+
+def new_console(**kwargs) -> Console:
+    """The console every report prints to: its terminal's width, or :data:`FILE_WIDTH` when it is no
+    terminal (a COLUMNS the user set still wins)."""
+    console = Console(**kwargs)
+    if not console.is_terminal and "COLUMNS" not in os.environ and "width" not in kwargs:
+        console = Console(width=FILE_WIDTH, **kwargs)
+    return console
+
+
 def print_report(
     results: dict[str, ExerciseResult], summary: Summary, console: Console | None = None, target: str = ""
 ) -> None:
-    console = console or Console()
+    console = console or new_console()
     for set_id in catalog.SETS:
         exs = [ex for ex in catalog.CATALOG if ex.set == set_id and ex.id in results]
         if not exs:
