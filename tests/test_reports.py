@@ -195,3 +195,18 @@ def test_a_grade_with_only_reports_the_others_failures_apart():
         assert "not graded now (outside --only): A2;" in text and "A3 chosen now (--only)" in text
     for text in shown(None):
         assert f"A2 · {a2.key_points[0].id}" in text and "--only" not in text
+
+
+def test_grade_only_hands_its_choice_to_the_reports(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cache, "CACHE_DIR", tmp_path / "cache")
+    results = sample_results()
+    a2 = catalog.get("A2")
+    results["A2"] = ExerciseResult("A2", "graded", [KeyPointResult(a2.key_points[0].id, "failed", "m")], cached=True)
+    monkeypatch.setattr(cli.runner, "grade", lambda *a, **k: results)
+    monkeypatch.setenv("COLUMNS", "400")
+    (tmp_path / "answers").mkdir()
+    html = tmp_path / "r.html"
+    argv = ["grade", "--target", str(tmp_path / "answers"), "--only", "a3", "--no-quiz", "--lang", "en"]
+    assert cli.main([*argv, "--json", str(tmp_path / "r.json"), "--html", str(html)]) == 0
+    for text in (" ".join(capsys.readouterr().out.split()), html.read_text()):
+        assert "(outside --only): A2;" in text and "A3 chosen now" in text and f"A2 · {a2.key_points[0].id}" not in text
