@@ -112,8 +112,8 @@ def classify_step(summary: dict) -> str:
     """从 profiler 汇总看，这一步的时间去哪了。
 
     参数：
-        summary: ``{"wall_ms": float, "ops": [op rows]}``：被 profile 的训练步的墙钟时间，以及
-            profiler 为它们给出的 op 记录行（ms）。
+        summary: 一个 dict：``"wall_ms"``（float），被 profile 的训练步的墙钟时间；``"ops"``，
+            profiler 为它们给出的 op 记录行组成的 list（ms）。
 
     返回：
         三个标签之一：
@@ -129,8 +129,8 @@ def classify_step(summary: dict) -> str:
     Where the step's time went, from a profiler summary.
 
     Args:
-        summary: ``{"wall_ms": float, "ops": [op rows]}``: the wall-clock time of the profiled
-            training steps and the profiler's op rows for them (ms).
+        summary: a dict: ``"wall_ms"`` (float), the wall-clock time of the profiled training
+            steps, and ``"ops"``, a list of the profiler's op rows for them (ms).
 
     Returns:
         One of three labels:

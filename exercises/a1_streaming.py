@@ -97,16 +97,16 @@ def dedupe(records: Iterable[dict]) -> Iterator[dict]:
 
 
 def count_stats(records: Iterable[dict]) -> dict:
-    """消费 ``records``；返回 ``{"records": how many, "chars": total characters of their
-    texts}``（int）：记录条数，以及它们 text 的字符总数。
+    """消费 ``records``；返回由两个 int 组成的 dict：``"records"``，记录条数；``"chars"``，它们 text
+    的字符总数。
 
     出处：第一篇 · 结论（流水线）。
 
     English
     -------
 
-    Consume ``records``; return ``{"records": how many, "chars": total characters of their
-    texts}`` (ints).
+    Consume ``records``; return a dict of two ints: ``"records"``, how many records there are,
+    and ``"chars"``, the total characters of their texts.
 
     Source: 第一篇 · 结论 / part 1, conclusion (the pipeline).
     """
@@ -117,9 +117,8 @@ def pipeline(path: str, min_chars: int) -> dict:
     """对 ``path`` 处的文件做 read -> keep_long -> dedupe -> count，一遍完成。
 
     返回：
-        int 组成的 dict：``{"read": records read, "kept": records that passed keep_long,
-        "unique": records that passed dedupe, "chars": total characters of the unique texts}``：
-        读到的记录数、通过 keep_long 的记录数、通过 dedupe 的记录数、去重后 text 的字符总数。
+        int 组成的 dict：``"read"``，读到的记录数；``"kept"``，通过 keep_long 的记录数；
+        ``"unique"``，通过 dedupe 的记录数；``"chars"``，去重后 text 的字符总数。
 
     测的是：计数，以及你的进程的峰值常驻内存和峰值地址空间（从进程外读 /proc），在一个小文件和一个
     含同样不同 text 的大文件上；然后在一个地址空间上限（RLIMIT_AS，在导入你的模块之前设好）下再跑一次，
@@ -133,8 +132,9 @@ def pipeline(path: str, min_chars: int) -> dict:
     read -> keep_long -> dedupe -> count over the file at ``path``, in one pass.
 
     Returns:
-        A dict of ints: ``{"read": records read, "kept": records that passed keep_long,
-        "unique": records that passed dedupe, "chars": total characters of the unique texts}``.
+        A dict of ints: ``"read"``, the records read; ``"kept"``, the records that passed
+        keep_long; ``"unique"``, the records that passed dedupe; ``"chars"``, the total
+        characters of the unique texts.
 
     Measured: the counts, and the peak resident memory and peak address space of your process,
     read from /proc outside it, on a small and a large file with the same distinct texts; then

@@ -101,7 +101,7 @@ def state_breakdown(n_frozen: int, n_trainable: int) -> dict[str, int]:
         n_trainable: 可训练的参数量（全量微调为全部参数；LoRA 下是 adapter）。
 
     返回：
-        一个 dict ``{part name: bytes}``（普通的 int）：训练状态对每个可训练参数保存的每样东西一项，
+        一个 dict，从每部分的名字映射到它的字节数（普通的 int）：训练状态对每个可训练参数保存的每样东西一项，
         外加一项给冻结的参数，名字里带 ``"frozen"``（或 ``"冻结"``）。名字按意思匹配，用课程的
         说法，中文或英文，或常见的同义词；各值之和等于 :func:`lora_bytes`（``n_frozen == 0`` 时
         也等于 :func:`full_finetune_bytes`）。
@@ -121,9 +121,9 @@ def state_breakdown(n_frozen: int, n_trainable: int) -> dict[str, int]:
             LoRA).
 
     Returns:
-        A dict ``{part name: bytes}`` (plain ints): one entry for each thing the training state
-        keeps per trainable parameter, and one entry, named with the word ``"frozen"`` (or
-        ``"冻结"``), for the frozen parameters. Names are matched by meaning, in the course's
+        A dict from each part's name to its bytes (plain ints): one entry for each thing the
+        training state keeps per trainable parameter, and one entry, named with the word
+        ``"frozen"`` (or ``"冻结"``), for the frozen parameters. Names are matched by meaning, in the course's
         words, Chinese or English, or a common synonym; the values add up to :func:`lora_bytes`
         (and, with ``n_frozen == 0``, to :func:`full_finetune_bytes`).
 

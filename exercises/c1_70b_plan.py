@@ -43,8 +43,8 @@ def bytes_per_trainable_param() -> dict[str, int]:
     """一个可训练参数在训练状态里花费的字节数，逐部分列出。
 
     返回：
-        一个 dict ``{part name: bytes per parameter}``（int），每部分一项；名字用课程的说法，中文
-        或英文，或常见的同义词，按意思匹配。
+        一个 dict，从每部分的名字映射到它每个参数的字节数（int），每部分一项；名字用课程的说法，
+        中文或英文，或常见的同义词，按意思匹配。
 
     测的是：与一个小模型在一次优化器 step 之后的真实张量的字节数相比。
     出处：第四篇 · 必记。
@@ -55,8 +55,8 @@ def bytes_per_trainable_param() -> dict[str, int]:
     The bytes one trainable parameter costs in the training state, part by part.
 
     Returns:
-        A dict ``{part name: bytes per parameter}`` (ints), one entry per part; names in the
-        course's words, Chinese or English, or a common synonym, matched by meaning.
+        A dict from each part's name to its bytes per parameter (ints), one entry per part;
+        names in the course's words, Chinese or English, or a common synonym, matched by meaning.
 
     Measured: against the bytes of real tensors of a small model after one optimizer step.
     Source: 第四篇 · 必记 / part 4, must-remember.

@@ -76,9 +76,8 @@ def roofline(flops: float, nbytes: float, peak_flops: float, bandwidth: float) -
     """roofline 对一个做 ``flops`` 次 FLOP、搬运 ``nbytes`` 字节的步的结论。
 
     返回：
-        ``{"intensity": FLOP per byte, "time_s": the least time the step can take, in seconds,
-        "bound": "memory" or "compute", the ceiling that binds}``：intensity 是每字节的 FLOP，
-        time_s 是这一步最少要花的时间（秒），bound 是起约束作用的那个上限。
+        一个 dict：``"intensity"``，以 FLOP per byte 计；``"time_s"``，这一步最少要花的时间（秒）；
+        ``"bound"``，``"memory"`` 或 ``"compute"``，起约束作用的那个上限。
 
     出处：第六篇 · 必记；第六篇 · 结论。
 
@@ -88,8 +87,8 @@ def roofline(flops: float, nbytes: float, peak_flops: float, bandwidth: float) -
     The roofline's verdict on a step that does ``flops`` FLOPs and moves ``nbytes`` bytes.
 
     Returns:
-        ``{"intensity": FLOP per byte, "time_s": the least time the step can take, in seconds,
-        "bound": "memory" or "compute", the ceiling that binds}``.
+        A dict: ``"intensity"``, in FLOP per byte; ``"time_s"``, the least time the step can
+        take, in seconds; ``"bound"``, ``"memory"`` or ``"compute"``, the ceiling that binds.
 
     Source: 第六篇 · 必记 / part 6, must-remember; 第六篇 · 结论 / part 6, conclusion.
     """

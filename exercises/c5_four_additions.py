@@ -98,9 +98,8 @@ def train_step_accumulated(model, optimizer, scheduler, micro_batches: list, amp
 
     每个 micro-batch 运行一次模型；做出课程的循环在整个 batch 上会做的那一步（其他一切同 ``train_step``），
     恰好调用一次 ``optimizer.step()``。
-    返回 ``{"loss": the full batch's mean loss (float), "grad_norm": the total norm of the
-    full batch's gradient before anything changed it (float)}``：loss 是整个 batch 的平均 loss，
-    grad_norm 是整个 batch 的梯度在被任何东西改动之前的总范数。
+    返回一个 dict：``"loss"``，整个 batch 的平均 loss（float）；``"grad_norm"``，整个 batch 的梯度
+    在被任何东西改动之前的总范数（float）。
 
     出处：第三篇 · 结论（Autograd）；第七篇 · C. 面试题（追问方向）（第 5 题）。
 
@@ -115,8 +114,8 @@ def train_step_accumulated(model, optimizer, scheduler, micro_batches: list, amp
 
     Run the model once per micro-batch; make the step that the course's loop would make on the
     full batch (everything else as in ``train_step``), with exactly one ``optimizer.step()``.
-    Returns ``{"loss": the full batch's mean loss (float), "grad_norm": the total norm of the
-    full batch's gradient before anything changed it (float)}``.
+    Returns a dict: ``"loss"``, the full batch's mean loss (float), and ``"grad_norm"``, the
+    total norm of the full batch's gradient before anything changed it (float).
 
     Source: 第三篇 · 结论 (Autograd) / part 3, conclusion; 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q5.
     """

@@ -98,8 +98,7 @@ def process_file(path: str, min_chars: int, n_workers: int) -> dict:
     约为较小文件 4x 的文件上，你的进程的峰值常驻内存最多可以比在较小文件上的峰值多出较大文件在磁盘上
     多出字节数的 0.5 倍（在评分器的文件上约 13 MB）。
 
-    返回 ``{"documents": number of unique texts kept, "tokens": total tokens}``（int）：保留的
-    unique text 个数，以及 token 总数。
+    返回由 int 组成的 dict：``"documents"``，保留的 unique text 个数；``"tokens"``，token 总数。
     出处：第一篇 · 必记；第七篇 · C. 面试题（第 7 题）。
 
     English
@@ -113,7 +112,8 @@ def process_file(path: str, min_chars: int, n_workers: int) -> dict:
     its peak on the smaller file by at most 0.5 times the larger file's extra bytes on disk (about
     13 MB on the grader's files).
 
-    Returns ``{"documents": number of unique texts kept, "tokens": total tokens}`` (ints).
+    Returns a dict of ints: ``"documents"``, the number of unique texts kept, and ``"tokens"``,
+    the total tokens.
     Source: 第一篇 · 必记 / part 1, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q7.
     """
     raise NotImplementedError("C7: process_file")

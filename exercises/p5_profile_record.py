@@ -52,9 +52,9 @@ def summarize_profile(rows: list, k: int = 5) -> dict:
         k: 返回多少个 top op。
 
     返回：
-        ``{"top_ops": [k names], "backward_forward_ratio": float}``：在 op 自身花时间最多的
-        ``aten::`` 行的名字，从大到小（相同时按名字）；以及 ``"backward"`` 行的总时间除以
-        ``"forward"`` 行的总时间。
+        一个 dict：``"top_ops"``，在 op 自身花时间最多的 ``k`` 个 ``aten::`` 行的名字组成的 list，
+        从大到小（相同时按名字）；``"backward_forward_ratio"``（float），``"backward"`` 行的总时间
+        除以 ``"forward"`` 行的总时间。
 
     出处：第六篇 · 必记；第六篇 · 结论。
 
@@ -73,9 +73,10 @@ def summarize_profile(rows: list, k: int = 5) -> dict:
         k: how many top ops to return.
 
     Returns:
-        ``{"top_ops": [k names], "backward_forward_ratio": float}``: the names of the ``aten::``
-        rows that took the most time in the op itself, largest first (ties by name); and the
-        total time of the ``"backward"`` row divided by that of the ``"forward"`` row.
+        A dict: ``"top_ops"``, a list of the ``k`` names of the ``aten::`` rows that took the
+        most time in the op itself, largest first (ties by name); and
+        ``"backward_forward_ratio"`` (float), the total time of the ``"backward"`` row divided
+        by that of the ``"forward"`` row.
 
     Source: 第六篇 · 必记 / part 6, must-remember; 第六篇 · 结论 / part 6, conclusion.
     """
@@ -126,9 +127,9 @@ def make_run_record(run: dict) -> dict:
         课程的记录的每一项一个条目，键为简短的名字（用课程的说法，中文或英文，或常见的同义词，按意思
         匹配），没有别的条目。它所含的任何值的约定（种类比一条记录需要的多）：从 ``run`` 取来的值按原样
         记录；描述一个文件或文件夹的值描述它现在的样子：git 仓库用 git 对它的 ``HEAD`` 报告的完整 sha，
-        文件内容用其字节的 SHA-256 十六进制摘要，大小以字节计（int）；软件用已安装的 distribution 的
-        dict ``{distribution name: version string}``，其中包括 ``"torch"``；时间是 ISO 8601 字符串；
-        机器用它的主机名。
+        文件内容用其字节的 SHA-256 十六进制摘要，大小以字节计（int）；软件用一个 dict，从每个已安装的
+        distribution 的名字映射到其版本字符串，其中包括 ``"torch"``；时间是 ISO 8601 字符串；机器用它的
+        主机名。
 
     出处：第六篇 · 必记；总纲 · 七、实验工具。
 
@@ -152,8 +153,8 @@ def make_run_record(run: dict) -> dict:
         values it holds (more kinds than a record needs): a value taken from ``run`` is recorded as given; what
         describes a file or a folder describes it as it is now: a git repository by the full sha git reports
         for its ``HEAD``, a file's content by the SHA-256 hex digest of its bytes, a size in bytes
-        (int); software by a dict ``{distribution name: version string}`` of the installed
-        distributions, ``"torch"`` among them; a time is an ISO 8601 string; a machine by its host
+        (int); software by a dict from each installed distribution's name to its version
+        string, ``"torch"`` among them; a time is an ISO 8601 string; a machine by its host
         name.
 
     Source: 第六篇 · 必记 / part 6, must-remember; 总纲 · 七、实验工具 / L1 overview, §七.

@@ -50,10 +50,10 @@ def bytes_per_param_parts() -> dict[str, int]:
     """在 bf16 混合精度加 AdamW 的训练中，一个可训练参数逐部分花费多少字节？
 
     返回：
-        一个 dict ``{name of a part of the training state: bytes per parameter}``（训练状态的某个
-        部分的名字：每参数字节数），每部分一项，值为 int。每部分用课程的说法命名，中文或英文，或常见的
-        同义词（评分器按意思匹配名字）。激活不在这笔账里。"bf16 mixed precision"（bf16 混合精度）可以按
-        课程使用这个词的任一种读法理解（第三篇对机制的读法，第四篇对显存的算法）：两者都接受。
+        一个 dict，从训练状态每个部分的名字映射到它每个参数的字节数，每部分一项，值为 int。每部分用
+        课程的说法命名，中文或英文，或常见的同义词（评分器按意思匹配名字）。激活不在这笔账里。
+        "bf16 mixed precision"（bf16 混合精度）可以按课程使用这个词的任一种读法理解（第三篇对机制的
+        读法，第四篇对显存的算法）：两者都接受。
 
     测的是：每部分的字节数与 torch 为它保存的张量的元素大小相比，以及它们的和。
 
@@ -66,8 +66,8 @@ def bytes_per_param_parts() -> dict[str, int]:
     and AdamW, part by part?
 
     Returns:
-        A dict ``{name of a part of the training state: bytes per parameter}``, one entry per
-        part, values ints. Name each part in the course's words, Chinese or English, or a
+        A dict from the name of each part of the training state to its bytes per parameter,
+        one entry per part, values ints. Name each part in the course's words, Chinese or English, or a
         common synonym (the grader matches names by meaning). Activations are not part of this
         account. "bf16 mixed precision" may be read either way the course uses the words (part 3's
         reading of the mechanism, part 4's account of the memory): both are accepted.

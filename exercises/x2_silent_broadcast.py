@@ -43,8 +43,7 @@ def naive_mse(pred: torch.Tensor, target: torch.Tensor) -> tuple[float, tuple[in
         pred, target: float 张量，例如形状为 ``(N,)`` 的预测和形状为 ``(N, 1)`` 的目标。
 
     返回：
-        ``(its value as a Python float, the shape of the elementwise difference it averages, as
-        a tuple of ints)``：它的值（Python float），以及它求平均的逐元素差的形状（int 组成的 tuple）。
+        一个二元组：它的值（Python float），以及它求平均的逐元素差的形状（int 组成的 tuple）。
 
     出处：第二篇 · 必记；第七篇 · 四、常见误区。
 
@@ -59,8 +58,8 @@ def naive_mse(pred: torch.Tensor, target: torch.Tensor) -> tuple[float, tuple[in
             ``(N, 1)``.
 
     Returns:
-        ``(its value as a Python float, the shape of the elementwise difference it averages, as
-        a tuple of ints)``.
+        A pair: its value as a Python float, and the shape of the elementwise difference it
+        averages, as a tuple of ints.
 
     Source: 第二篇 · 必记 / part 2, must-remember; 第七篇 · 四、常见误区 / part 7, §四.
     """

@@ -43,10 +43,8 @@ def autocast_experiment(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tenso
         targets: int64 [B]，[0, d_out) 内的类别下标。
 
     返回：
-        ``{"weight_after": the layer's weight after the forward, as stored in the module
-        (detached), "logits": the linear output as it came out (detached), "loss": the loss as
-        it came out (detached)}``：weight_after 是 forward 之后该层存储在模块里的权重，logits 是
-        linear 原样输出的结果，loss 是原样得到的 loss（都 detach）；不要转换任何 dtype。
+        一个 dict：``"weight_after"``，forward 之后该层存储在模块里的权重（detach）；``"logits"``，
+        linear 原样输出的结果（detach）；``"loss"``，原样得到的 loss（detach）。不要转换任何 dtype。
 
     出处：第四篇 · 结论；第三篇 · 必记。
 
@@ -62,9 +60,9 @@ def autocast_experiment(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tenso
         targets: int64 [B], class indices in [0, d_out).
 
     Returns:
-        ``{"weight_after": the layer's weight after the forward, as stored in the module
-        (detached), "logits": the linear output as it came out (detached), "loss": the loss as
-        it came out (detached)}``; do not convert any dtype.
+        A dict: ``"weight_after"``, the layer's weight after the forward, as stored in the
+        module (detached); ``"logits"``, the linear output as it came out (detached);
+        ``"loss"``, the loss as it came out (detached). Do not convert any dtype.
 
     Source: 第四篇 · 结论 / part 4, conclusion; 第三篇 · 必记 / part 3, must-remember.
     """

@@ -91,9 +91,9 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
         from grader.isolation import files
         from grader.reports import html as html_report
 
-        files.replace_file(args.html, html_report.render(results, summary, str(args.target)).encode())
+        files.replace_file(args.html, html_report.render(results, summary, str(args.target), only=only).encode())
         written.append(args.html)
-    report.print_report(results, summary, console, target=str(args.target))
+    report.print_report(results, summary, console, target=str(args.target), only=only)
     if written:
         wrote = _("wrote {files}", files=", ".join(written))
         _say(console, wrote, "dim")

@@ -156,3 +156,69 @@ def test_a_report_written_to_a_file_keeps_its_tables_whole(monkeypatch, tmp_path
         assert not console.is_terminal and console.width == report.FILE_WIDTH
         monkeypatch.setenv("COLUMNS", "100")
         assert report.new_console(file=f).width == 100
+
+
+def test_no_course_to_reread_where_the_course_is_not_the_problem():
+    """A syntax error, a dead process, a file refused: the feedback names what was checked but points
+    to no course section and quotes no lesson, in every report (terminal, HTML, Gradescope, the
+    classroom's cells); a wrong answer still does."""
+    from grader.classroom import notebooks
+
+    a3, a5 = catalog.get("A3"), catalog.get("A5")
+    results = {ex.id: ExerciseResult(ex.id, "not_available") for ex in catalog.CATALOG}
+    results["A5"] = ExerciseResult(
+        "A5", "graded", [KeyPointResult(kp.id, "import_error", "SyntaxError: line 3") for kp in a5.key_points]
+    )
+    kps = [
+        KeyPointResult(a3.key_points[i].id, s, "m", lesson="x") for i, s in enumerate(["crashed", "failed", "refused"])
+    ]
+    results["A3"] = ExerciseResult("A3", "graded", kps)
+    summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
+    console = Console(record=True, width=300)
+    report.print_report(results, summary, console)
+    text = console.export_text()
+    assert text.count("re-read:") == 1 and a3.key_points[1].reread_text() in text
+    assert a5.key_points[0].reread_text() not in text and text.count("course:") == 1
+    page = html_report.render(results, summary)
+    assert page.count("re-read:") == 1 and a5.key_points[0].reread_text() not in page
+    outputs = {t["name"]: t["output"] for t in report.gradescope_json(results, summary, 1.0, gated=True)["tests"]}
+    for k in kps:
+        for shown in (outputs[f"A3 · {k.key_point}"], notebooks.class_feedback(a3, k)):
+            assert ("re-read:" in shown) == (k.status == "failed") and "checks:" in shown, (k.status, shown)
+
+
+def test_a_grade_with_only_reports_the_others_failures_apart():
+    """`make grade ONLY=A3`: the failures listed are the chosen exercises'; an exercise outside
+    --only that failed in an earlier run is named apart, as an earlier result, and the level box
+    says it counts every exercise's latest result. Without --only nothing is set apart."""
+    results = sample_results()
+    a2 = catalog.get("A2")
+    results["A2"] = ExerciseResult("A2", "graded", [KeyPointResult(a2.key_points[0].id, "failed", "m")], cached=True)
+    summary = levels.summarize({k: r.outcome() for k, r in results.items() if r.available})
+    assert report.outside(results, ["A3"]) == ["A2"] and report.outside(results, None) == []
+
+    def shown(only):
+        console = Console(record=True, width=400)
+        report.print_report(results, summary, console, only=only)
+        return " ".join(console.export_text().split()), html_report.render(results, summary, only=only)
+
+    for text in shown(["A3"]):
+        assert f"A2 · {a2.key_points[0].id}" not in text and "A3 · different_lengths" in text
+        assert "not graded now (outside --only): A2;" in text and "A3 chosen now (--only)" in text
+    for text in shown(None):
+        assert f"A2 · {a2.key_points[0].id}" in text and "--only" not in text
+
+
+def test_grade_only_hands_its_choice_to_the_reports(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cache, "CACHE_DIR", tmp_path / "cache")
+    results = sample_results()
+    a2 = catalog.get("A2")
+    results["A2"] = ExerciseResult("A2", "graded", [KeyPointResult(a2.key_points[0].id, "failed", "m")], cached=True)
+    monkeypatch.setattr(cli.runner, "grade", lambda *a, **k: results)
+    monkeypatch.setenv("COLUMNS", "400")
+    (tmp_path / "answers").mkdir()
+    html = tmp_path / "r.html"
+    argv = ["grade", "--target", str(tmp_path / "answers"), "--only", "a3", "--no-quiz", "--lang", "en"]
+    assert cli.main([*argv, "--json", str(tmp_path / "r.json"), "--html", str(html)]) == 0
+    for text in (" ".join(capsys.readouterr().out.split()), html.read_text()):
+        assert "(outside --only): A2;" in text and "A3 chosen now" in text and f"A2 · {a2.key_points[0].id}" not in text

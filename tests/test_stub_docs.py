@@ -5,6 +5,9 @@ catalog made wrong on purpose."""
 
 from __future__ import annotations
 
+import keyword
+import re
+
 import pytest
 
 from grader.course import stub_docs
@@ -65,3 +68,43 @@ def test_update_catalog_keeps_translations_and_drops_what_is_gone(tmp_path):
     stub_docs.update_catalog(["kept", "new"], po)
     assert stub_docs.table(po) == {"kept": "保留"}
     assert {m.id for m in stub_docs.read_catalog(po) if m.id} == {"kept", "new"}
+
+
+# Issue 24: a ``literal`` is code, the same in both halves (tests/test_stubs_ask.py), so English prose
+# inside one stays English in the Chinese half. Prose: two or more words in a row, separated by
+# spaces only, outside the literal's own strings; Python's keywords and any punctuation break a run,
+# so ``[busy(n) for n in tasks]`` and ``(batch, heads, T, d)`` are code.
+_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\\s]|\\.)*'")
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_']*|\S")
+_LITERAL = re.compile(r"``(.+?)``", re.S)
+
+
+def prose_in_code(literal: str) -> list[str]:
+    runs, run = [], []
+    for token in [*_TOKEN.findall(_STRING.sub(" ; ", literal)), ";"]:
+        if re.fullmatch(r"[A-Za-z][A-Za-z']*", token) and not keyword.iskeyword(token):
+            run.append(token)
+            continue
+        if len(run) >= 2:
+            runs.append(" ".join(run))
+        run = []
+    return runs
+
+
+def test_the_prose_detector_tells_prose_from_code():
+    assert prose_in_code('{"records": how many, "chars": total characters}') == ["how many", "total characters"]
+    assert prose_in_code("{part name: bytes}") == ["part name"]
+    for code in ("(batch, heads, T, d)", "[busy(n) for n in tasks]", '"What is the capital of Peru?"', "mean ± k × s"):
+        assert prose_in_code(code) == [], code
+    assert prose_in_code('torch.autocast("cpu", dtype=torch.bfloat16)') == []
+
+
+@pytest.mark.parametrize("stub", STUBS, ids=[p.stem for p in STUBS])
+def test_no_literal_of_the_chinese_half_holds_english_prose(stub):
+    found = [
+        (doc.start, lit)
+        for doc in stub_docs.docstrings(stub.read_text(encoding="utf-8"))
+        for lit in _LITERAL.findall(stub_docs.split(doc.text)[0])
+        if prose_in_code(lit)
+    ]
+    assert not found, f"{stub.name}: prose inside ``...`` (quote only code; say the rest in words): {found}"

@@ -15,6 +15,7 @@ import hashlib
 import io
 import json
 import warnings
+from collections.abc import Collection
 from html import escape
 from pathlib import Path
 
@@ -29,9 +30,12 @@ from grader.reports.terminal import (
     NEAR_COPIES,
     _exercise_line,
     all_passed,
+    covers,
+    earlier_failures,
     feedback,
     met,
     near_copy_line,
+    outside,
     pass_line_rule,
     quiz_scores,
     sandbox_line,
@@ -228,7 +232,10 @@ def _draw(spec: dict) -> str:
     return _svg(fig)
 
 
-def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "") -> str:
+def render(
+    results: dict[str, ExerciseResult], summary: Summary, target: str = "", only: Collection[str] | None = None
+) -> str:
+    """The report page; ``only``: the exercises ``--only`` chose (see :func:`terminal.print_report`)."""
     # Every message is looked up outside the f-strings: Babel (Python 3.11) extracts no call inside one.
     title = escape(_("Grade report"))
     closed = _(", closed book") if summary.quiz else ""
@@ -254,6 +261,8 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
     if summary.next_level_needs:
         needs = _("For the next level: {needs}", needs="; ".join(summary.next_level_needs_text()))
         out.append(f"<p>{escape(needs)}</p>")
+    if only:
+        out.append(f"<p class='covers'>{escape(covers(only))}</p>")
     if summary.criteria:
         head = "".join(f"<th>{escape(_(h))}</th>" for h in CRITERIA_COLUMNS)
         every = escape(_("Every criterion of every level, and where it comes from"))
@@ -281,10 +290,11 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
                 f"<td class='{cls}'>{escape(text)}</td><td>{when(res)}</td></tr>"
             )
         out.append("</table>")
+    apart = set(outside(results, only))
     failed = [
         (ex, k)
         for ex in catalog.CATALOG
-        for k in (results[ex.id].key_points if ex.id in results else [])
+        for k in (results[ex.id].key_points if ex.id in results and ex.id not in apart else [])
         if not k.passed and k.status != "not_verifiable"
     ]
     if failed:
@@ -294,6 +304,8 @@ def render(results: dict[str, ExerciseResult], summary: Summary, target: str = "
                 f"<div class='kp'><b>{ex.id} · {escape(k.key_point)}</b>"  # the feedback's first line is its status
                 f"<pre>{escape(feedback(ex, k))}</pre></div>"
             )
+    if earlier_failures(results, only):
+        out.append(f"<p class='earlier'>{escape(earlier_failures(results, only))}</p>")
     copies = [near_copy_line(results[ex.id]) for ex in catalog.CATALOG if ex.id in results and results[ex.id].near_copy]
     if copies:
         out.append(f"<p>{escape(_(NEAR_COPIES))}</p><ul>" + "".join(f"<li>{escape(c)}</li>" for c in copies) + "</ul>")

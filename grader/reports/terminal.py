@@ -27,6 +27,9 @@ _UNGRADED = {"not_available", "not_graded"}  # no key point results to show
 WHOLE_EXERCISE = frozenset(
     {"not_implemented", "import_error", "missing", "crashed", "timeout", "oom", "refused", "identical"}
 )
+# Of those, the ones the course cannot help with (a syntax error, a dead process, a file not taken):
+# their feedback points to no course section to re-read, and quotes no lesson.
+NOT_THE_COURSE = frozenset({"import_error", "missing", "crashed", "refused"})
 
 
 def tag(text: str) -> str:
@@ -78,12 +81,17 @@ def feedback(
     try:
         point = ex.key_point(kp.key_point)
         lines.append(tag(N_("checks:")) + (label(point) if label else _(point.claim)))
-        lines.append(tag(N_("re-read:")) + point.reread_text())
-        if kp.lesson:  # the reveal rule blanks a lesson whole, never in part: the catalog's, translated
+        lines += reread(point, kp.status)
+        if kp.lesson and kp.status not in NOT_THE_COURSE:  # the reveal rule blanks a lesson whole: the catalog's
             lines.append(tag(N_("course:")) + plain(point.lesson_text()))
     except KeyError:
         pass
     return "\n".join(lines)
+
+
+def reread(point: catalog.KeyPoint, status: str) -> list[str]:
+    """The "re-read:" line of a failure with ``status``; none where the course is not the problem."""
+    return [] if status in NOT_THE_COURSE else [tag(N_("re-read:")) + point.reread_text()]
 
 
 def _failing(res: ExerciseResult) -> set[str]:
@@ -133,6 +141,33 @@ def status_line(kp) -> str:
     message = said(kp.message)
     return (
         _("{status}: {message}", status=status_text(kp.status), message=message) if message else status_text(kp.status)
+    )
+
+
+def outside(results: dict[str, ExerciseResult], only: Collection[str] | None) -> list[str]:
+    """The exercises ``grader grade --only`` did not choose that still fail, from earlier runs: the
+    report lists only the chosen ones' failures and names these apart."""
+    return [i for i, r in results.items() if only and i not in only and r.status not in _UNGRADED and _failing(r)]
+
+
+def covers(only: Collection[str] | None) -> str:
+    """What the level box counts when ``--only`` chose some exercises (every exercise's latest result)."""
+    if not only:
+        return ""
+    return _(
+        "Counted over every exercise's latest result: {ids} chosen now (--only), the others as earlier runs left them",
+        ids=", ".join(only),
+    )
+
+
+def earlier_failures(results: dict[str, ExerciseResult], only: Collection[str] | None) -> str:
+    ids = outside(results, only)
+    if not ids:
+        return ""
+    return _(
+        "Still failing in earlier runs, not graded now (outside --only): {ids}; a grade without --only lists "
+        "what to fix there",
+        ids=", ".join(ids),
     )
 
 
@@ -189,8 +224,9 @@ def quiz_scores(summary: Summary) -> str:
     return _("{counts}  ({who})", counts=counts, who=who)
 
 
-def mastery_lines(summary: Summary, markup: bool = False) -> list[str]:
-    """The Mastery box's lines, plain text, or rich markup (the level bold, the pass line coloured)."""
+def mastery_lines(summary: Summary, markup: bool = False, only: Collection[str] | None = None) -> list[str]:
+    """The Mastery box's lines, plain text, or rich markup (the level bold, the pass line coloured);
+    ``only``: the exercises this run chose (the box says what it counts)."""
     esc = escape if markup else str
     level, passed = esc(level_text(summary.level)), esc(met(summary.pass_line))
     if markup:
@@ -219,6 +255,8 @@ def mastery_lines(summary: Summary, markup: bool = False) -> list[str]:
         ]
     if summary.next_level_needs:
         lines.append(esc(_("For the next level: {needs}", needs="; ".join(summary.next_level_needs_text()))))
+    if only:
+        lines.append(esc(covers(only)))
     return lines
 
 
@@ -237,8 +275,13 @@ def new_console(**kwargs) -> Console:
 
 
 def print_report(
-    results: dict[str, ExerciseResult], summary: Summary, console: Console | None = None, target: str = ""
+    results: dict[str, ExerciseResult],
+    summary: Summary,
+    console: Console | None = None,
+    target: str = "",
+    only: Collection[str] | None = None,
 ) -> None:
+    """``only``: the exercises ``--only`` chose; the others' failures, from earlier runs, are named apart."""
     console = console or new_console()
     for set_id in catalog.SETS:
         exs = [ex for ex in catalog.CATALOG if ex.set == set_id and ex.id in results]
@@ -262,23 +305,25 @@ def print_report(
             )
         console.print(table)
 
-    failures = []
+    failures, apart = [], set(outside(results, only))
     for ex in catalog.CATALOG:
         res = results.get(ex.id)
-        if res is None or res.status in _UNGRADED:
+        if res is None or res.status in _UNGRADED or ex.id in apart:
             continue
         bad = [k for k in res.key_points if not k.passed and k.status != "not_verifiable"]
         if not bad:
             continue
-        reread = escape(tag(N_("re-read:")) + ex.key_points[0].reread_text())
         if len({k.status for k in bad}) == 1 and bad[0].status in WHOLE_EXERCISE and len(bad) == len(res.key_points):
-            failures.append(f"[bold]{escape(ex.id)}[/] {escape(status_line(bad[0]))}\n  {reread}")
+            lines = [status_line(bad[0]), *reread(ex.key_points[0], bad[0].status)]
+            failures.append(f"[bold]{escape(ex.id)}[/] " + escape("\n  ".join(lines)))
             continue
         for k in bad:
             body = escape(feedback(ex, k)).replace("\n", "\n  ")  # learner-derived text: never markup
             failures.append(f"[bold]{escape(ex.id)} · {escape(str(k.key_point))}[/] {body}")
     if failures:
         console.print(Panel("\n\n".join(failures), title=escape(_("What to fix and re-read")), title_align="left"))
+    if earlier_failures(results, only):
+        console.print(f"[yellow]{escape(earlier_failures(results, only))}[/]")
     copies = [near_copy_line(r) for r in results.values() if r.near_copy]
     if copies:
         console.print(f"[yellow]{escape(_(NEAR_COPIES))}[/]\n  " + "\n  ".join(map(escape, copies)))
@@ -295,7 +340,9 @@ def print_report(
     if sandbox_line(results):
         console.print(f"[dim]{escape(sandbox_line(results))}[/]")
     title = _("Mastery — {target}", target=target) if target else _("Mastery")
-    console.print(Panel("\n".join(mastery_lines(summary, markup=True)), title=escape(title), title_align="left"))
+    console.print(
+        Panel("\n".join(mastery_lines(summary, markup=True, only=only)), title=escape(title), title_align="left")
+    )
 
 
 # Said to the learner, who may well have written it alone: a short answer to a tightly asked question
