@@ -275,3 +275,27 @@ def test_a_chinese_wrong_answer_shows_the_working_where_an_english_one_does(st):
         sess.run([bank.get("C4")], True)
         lines[lang] = out.getvalue().count(mark)
     assert lines["zh"] == lines["en"] >= 1, lines
+
+
+def _answer(qid, pid, seed=1):
+    v = bank.get(qid).variant(seed)
+    (p,) = [p for p in v.parts() if p.id == pid]
+    return v.answer(p)
+
+
+def test_a_choice_typed_by_a_text_with_spaces_is_read_whole():
+    """The course's own answer "几十 MB" is A1's option, not the words 几十 and MB; the record's items
+    typed as the course lists them are the options; a part that names none is refused by itself, whole."""
+    generator = _answer("A1", "generator")
+    assert generator.parse("几十 MB") == "independent" == generator.parse("tens of MB")
+    with pytest.raises(Invalid) as refused:
+        generator.parse("几十 GB")
+    assert "'几十 GB'" in refused.value.zh
+    record = _answer("R.run_record_items", "items")
+    seven = {"run id", "commit", "config", "data version", "seed", "environment", "metrics"}
+    assert record.parse("run id、commit、配置、数据版本、随机种子、环境、指标") == seven
+    assert record.parse("run id commit 配置文件 数据版本 seed 环境 指标") == seven
+    for typed, blamed in [("run id、commit、随便写写", "随便写写"), ("run id commit 瞎写", "run id commit 瞎写")]:
+        with pytest.raises(Invalid) as refused:
+            record.parse(typed)
+        assert f"'{blamed}'" in refused.value.zh, refused.value.zh
