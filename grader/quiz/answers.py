@@ -103,6 +103,7 @@ FORMS = {  # what a number's answer looks like, per dimension (the answer hint)
     "nats": Msg(N_("a loss in nats, e.g. 6.2")),
     "number": Msg(N_("a number, e.g. 42")),
 }
+POINTS = Msg(N_("percentage points, e.g. ±2.7 or 2.7 (= 2.7%)"))
 
 
 class Answer:
@@ -142,6 +143,9 @@ class Number(Answer):
     also: tuple[str, ...] = ()
     sig: int = 3
     signed: bool = False  # a negative value can be right (else it is refused as impossible)
+    # a spread of a percentage (a ci95 half-width): a bare number is percentage points, as the course
+    # writes it ("±5.8", "±10.9"), not a fraction (0-1)
+    points: bool = False
     kind = "number"
 
     @property
@@ -155,7 +159,7 @@ class Number(Answer):
     def _default(self) -> units.Unit:
         """A bare number's unit: the question's (bytes, time), but the full count for counts and a
         fraction (0-1) for fractions: a percentage needs its % sign."""
-        if self.dim in ("count", "fraction"):
+        if self.dim in ("count", "fraction") and not self.points:
             return units.PLAIN[self.dim]
         return self.u
 
@@ -164,7 +168,8 @@ class Number(Answer):
         bare = ""
         if self.dim in ("bytes", "time") and self.unit:
             bare = say(lang, N_("; a bare number is read as {unit}"), unit=self.unit)
-        return say(lang, N_("{form}{bare}; tolerance {tol}"), form=FORMS[self.dim], bare=bare, tol=tol)
+        form = POINTS if self.points else FORMS[self.dim]
+        return say(lang, N_("{form}{bare}; tolerance {tol}"), form=form, bare=bare, tol=tol)
 
     def parse(self, text: str) -> Quantity:
         q = units.parse(text, self.dim, self._default())

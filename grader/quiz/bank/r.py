@@ -381,7 +381,7 @@ QUESTIONS = [
                 "half_width",
                 "Half-width?",
                 "半宽？",
-                Number("fraction", "%", Tolerance(abs=0.002)),
+                Number("fraction", "%", Tolerance(abs=0.002)),  # the accuracy is stated as a fraction (0.63)
                 lambda p: T.ci95_half_width(p["p"], p["n"]),
                 how=lambda p, t: (
                     f"1.96 x sqrt({p['p']} x {1 - p['p']:.2f} / {p['n']})",
