@@ -299,3 +299,25 @@ def test_a_choice_typed_by_a_text_with_spaces_is_read_whole():
         with pytest.raises(Invalid) as refused:
             record.parse(typed)
         assert f"'{blamed}'" in refused.value.zh, refused.value.zh
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_practice_says_nothing_is_saved_or_scheduled(st, lang):
+    """--seed keeps nothing: no "saved, resumes here" at a stop, no next review after an answer, an
+    interview or the sitting, no mastery counted from the empty practice record (issue 24)."""
+    out = io.StringIO()
+    learner = Learner()
+    sess = session.Session(
+        st, "ada", lang, seed=3, io=session.IO(Console(file=out, width=300), learner, echo=True), rounds=1
+    )
+    learner.sess = sess
+    sess.run([bank.get("R.ridge_point"), bank.get("C5")], True)
+    stopped = session.Session(
+        st, "ada", lang, seed=3, io=session.IO(Console(file=out, width=300), lambda _p: "q", echo=True)
+    )
+    stopped.run([bank.get("R.ci95")], True)
+    text = out.getvalue()
+    assert ("本次：作答" if lang == "zh" else "This session:") in text  # the sitting ran to its summary
+    for claim in ("保存", "下次复习", "下次从这里继续", "已掌握", "saved", "resumes here", "next review", "Mastered"):
+        assert claim not in text, (claim, text)
+    assert ("已停止" if lang == "zh" else "Stopped") in text
