@@ -321,3 +321,36 @@ def test_practice_says_nothing_is_saved_or_scheduled(st, lang):
     for claim in ("保存", "下次复习", "下次从这里继续", "已掌握", "saved", "resumes here", "next review", "Mastered"):
         assert claim not in text, (claim, text)
     assert ("已停止" if lang == "zh" else "Stopped") in text
+
+
+def test_a_resumed_question_restates_the_part_it_reads_on(st):
+    """C6 stopped after its ci95 part resumes at "它分辨得出 …" (it: that eval): the part before it is
+    said again first, and the parts keep their numbers among all of them ([3/n], not [1/n-2])."""
+    from tests.test_quiz_store import run
+
+    parts = bank.get("C6").variant(1).parts()
+    assert [p.id for p in parts[:3]] == ["bands", "ci", "tell"]
+    run(st, ["right", "right", "quit"], ["C6"], lang="zh")
+    text = run(st, ["quit"], ["C6"], lang="zh")
+    n = len(parts)
+    assert f"面试：共 {n} 个小问题，这次回答其中 {n - 2} 个。" in text
+    before, asked = text.split(f"[3/{n}] ")
+    assert "在它之前的第 2 小问：" in before and "ci95 半宽？" in before.split("在它之前的第 2 小问：")[1]
+    assert asked.startswith("它分辨得出")
+
+
+def test_an_exact_answer_is_asked_in_a_sentence():
+    """No "容差 须精确" (tolerance: exact): a number asked exactly says so in its own words."""
+    exact = 0
+    for q in bank.questions():
+        v = q.variant(1)
+        for part in v.parts():
+            answer = v.answer(part)
+            if not isinstance(answer, Number):
+                continue
+            zh, en = answer.hint("zh"), answer.hint("en")
+            assert "容差 须" not in zh and "tolerance exact" not in en, (q.id, part.id, zh)
+            if answer.tol.exact:
+                exact += 1
+                assert zh.endswith("须答精确值") and "容差" not in zh, (q.id, part.id, zh)
+    assert exact

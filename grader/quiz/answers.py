@@ -54,13 +54,15 @@ class Tolerance:
             return abs(want) * min(1 - self.low, self.high - 1)
         return max(self.rel * abs(want) if self.rel is not None else 0.0, self.abs or 0.0)
 
+    @property
+    def exact(self) -> bool:
+        return self.low is None and not self.abs and self.rel is None
+
     def describe(self, lang: str, u: units.Unit) -> str:
         """The tolerance :meth:`ok` applies, as the learner reads it (both bounds when both are set;
         for a percentage, points apart from a relative tolerance)."""
         if self.low is not None:
             return say(lang, N_("{low:g}x-{high:g}x of the measured value"), low=self.low, high=self.high)
-        if not self.abs and self.rel is None:
-            return say(lang, N_("exact"))
         pct = u.dim == "fraction" and u.symbol == "%"
         relative = None
         if self.rel is not None:
@@ -164,12 +166,13 @@ class Number(Answer):
         return self.u
 
     def hint(self, lang: str) -> str:
-        tol = self.tol.describe(lang, self.u)
         bare = ""
         if self.dim in ("bytes", "time") and self.unit:
             bare = say(lang, N_("; a bare number is read as {unit}"), unit=self.unit)
         form = POINTS if self.points else FORMS[self.dim]
-        return say(lang, N_("{form}{bare}; tolerance {tol}"), form=form, bare=bare, tol=tol)
+        if self.tol.exact:  # no tolerance to state: "tolerance exact" is no sentence
+            return say(lang, N_("{form}{bare}; the exact value"), form=form, bare=bare)
+        return say(lang, N_("{form}{bare}; tolerance {tol}"), form=form, bare=bare, tol=self.tol.describe(lang, self.u))
 
     def parse(self, text: str) -> Quantity:
         q = units.parse(text, self.dim, self._default())

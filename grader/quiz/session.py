@@ -272,15 +272,30 @@ class Session:
         io.out(plain(variant.text(self.lang)))
         if self.lang == "en":
             io.out(f"原文：{plain(variant.text('zh'))}", "dim")
+        all_parts = variant.parts()
+        ids = [p.id for p in all_parts]
         if q.interview:
             io.out(
-                self.t(N_("An interview: {n} short questions in turn."), n=len(parts)),
+                self.t(N_("An interview: {n} short questions in turn."), n=len(parts))
+                if len(parts) == len(all_parts)
+                else self.t(
+                    N_("An interview: {left} of its {n} short questions to answer now."), left=len(parts), n=len(ids)
+                ),
                 "dim",
             )
-        all_parts = variant.parts()
+        first = ids.index(parts[0].id) if parts else 0
+        if first:  # resumed (or only what is due): the setting a later part reads on ("它", "And how many …")
+            io.out(
+                self.t(
+                    N_("Before it, question {k}: {prompt}"),
+                    k=first,
+                    prompt=plain(variant.prompt(all_parts[first - 1], self.lang)),
+                ),
+                "dim",
+            )
         results: dict[str, bool] = {}
-        for j, part in enumerate(parts, 1):
-            res = self.ask_part(q, variant, part, attempt, len(all_parts), future, (j, len(parts)))
+        for part in parts:  # numbered among all its parts: a resumed question goes on at [3/9]
+            res = self.ask_part(q, variant, part, attempt, len(all_parts), future, (ids.index(part.id) + 1, len(ids)))
             if res == "quit":
                 self.store.set_stop(self.learner, q.id, self.now())
                 stopped = (
