@@ -63,6 +63,8 @@ class Tolerance:
         for a percentage, points apart from a relative tolerance)."""
         if self.low is not None:
             return say(lang, N_("{low:g}x-{high:g}x of the measured value"), low=self.low, high=self.high)
+        if self.exact:
+            return say(lang, N_("exact"))
         pct = u.dim == "fraction" and u.symbol == "%"
         relative = None
         if self.rel is not None:
