@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 
 from grader.checks.support.checking import KeyPointFailure
-from grader.checks.truth.meaning import OTHER_RUN_FACTS, RECORD_ITEMS, STATE_PARTS, by_meaning, record_item, state_part
+from grader.checks.truth.meaning import (
+    OTHER_RUN_FACTS,
+    RECORD_ITEMS,
+    RECORD_VOCABULARY,
+    STATE_PARTS,
+    STATE_VOCABULARY,
+    by_meaning,
+    record_item,
+    state_part,
+)
 from grader.course import catalog
 from grader.course.catalog import ROOT
 from grader.quiz import course_text
@@ -166,3 +175,39 @@ def test_the_checks_that_match_names_by_meaning_are_found():
 def test_a_stub_that_asks_names_says_which_vocabulary(ex):
     text = " ".join((ROOT / "exercises" / f"{ex.module}.py").read_text(encoding="utf-8").split())
     assert VOCABULARY_SENTENCE in text, f"{ex.module}: say which names the check takes ({VOCABULARY_SENTENCE!r})"
+
+
+def _quiz_options(qid: str, part: str, seed: int = 1):
+    from grader.quiz import bank
+
+    v = bank.get(qid).variant(seed)
+    (p,) = [p for p in v.parts() if p.id == part]
+    return v.answer(p)
+
+
+@pytest.mark.parametrize(
+    "qid,part,vocabulary,matcher",
+    [
+        ("R.run_record_items", "items", RECORD_VOCABULARY, record_item),
+        ("R.bytes_per_param", "pieces", {k: v for k, v in STATE_VOCABULARY.items() if k in STATE_PARTS}, state_part),
+    ],
+)
+def test_the_quiz_and_the_checks_take_the_same_names(qid, part, vocabulary, matcher):
+    """One vocabulary (issue 24): every name the checks take for an item (代码版本, 随机种子, 运行编号,
+    数据哈希, 软件版本, "m") is that item's option in the quiz, and every option's own text is a name
+    the checks take for it."""
+    answer = _quiz_options(qid, part)
+    meant = [o for o in answer.options if o.means]
+    assert meant
+    for o in meant:
+        assert {matcher(o.en), matcher(o.zh)} == {o.key.replace(" ", "_")}, o
+    for item, phrases in vocabulary.items():
+        (o,) = [o for o in meant if o.key.replace(" ", "_") == item]
+        for phrase in (*phrases, *{"run_id": ["运行编号"], "data_version": ["数据哈希"]}.get(item, [])):
+            if set(phrase) <= set("abcdefghij"[: len(answer.options)]):
+                continue  # "cfg" is the letters c f g: a letter answer wins
+            assert answer.parse(phrase) == frozenset({o.key}), (item, phrase)
+
+
+def test_metrics_in_common_chinese():
+    assert record_item("度量") == "metrics" == record_item("度量指标")

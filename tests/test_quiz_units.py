@@ -368,3 +368,25 @@ def test_the_right_value_is_shown_at_the_precision_that_decides():
     shown = n.show(11.855, "en")
     assert shown.startswith("11.86") or shown.startswith("11.85"), shown  # not "11.9": 11.87 would look right
     assert n.assess(n.parse(shown.split(" (")[0]), 11.855)
+
+
+def test_a_spread_of_a_percentage_is_read_as_the_course_writes_it():
+    """The course writes a ci95 half-width in points ("±5.8", "±10.9"): where the question states its
+    accuracy in %, ±2.7 and 2.7 are 2.7 points; where it states it as a fraction (0.63), 0.027 is
+    the fraction, as it was."""
+    from grader.quiz import bank
+
+    seen = set()
+    for q in bank.questions():
+        v = q.variant(3)
+        for part in v.parts():
+            answer, zh = v.answer(part), v.prompt(part, "zh")
+            if not (isinstance(answer, Number) and answer.dim == "fraction" and "半宽" in zh):
+                continue
+            t = float(v.truth(part))
+            stated_in_percent = "%" in (v.text("zh") + zh).split("半宽")[0].replace("95%", "")
+            seen.add(stated_in_percent)
+            typed = [f"±{t * 100:.2f}", f"{t * 100:.2f}"] if stated_in_percent else [f"{t:.4f}"]
+            for text in typed + [f"{t * 100:.2f}%"]:
+                assert answer.assess(answer.parse(text), t), (q.id, part.id, text)
+    assert seen == {True, False}

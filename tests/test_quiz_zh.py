@@ -275,3 +275,82 @@ def test_a_chinese_wrong_answer_shows_the_working_where_an_english_one_does(st):
         sess.run([bank.get("C4")], True)
         lines[lang] = out.getvalue().count(mark)
     assert lines["zh"] == lines["en"] >= 1, lines
+
+
+def _answer(qid, pid, seed=1):
+    v = bank.get(qid).variant(seed)
+    (p,) = [p for p in v.parts() if p.id == pid]
+    return v.answer(p)
+
+
+def test_a_choice_typed_by_a_text_with_spaces_is_read_whole():
+    """The course's own answer "几十 MB" is A1's option, not the words 几十 and MB; the record's items
+    typed as the course lists them are the options; a part that names none is refused by itself, whole."""
+    generator = _answer("A1", "generator")
+    assert generator.parse("几十 MB") == "independent" == generator.parse("tens of MB")
+    with pytest.raises(Invalid) as refused:
+        generator.parse("几十 GB")
+    assert "'几十 GB'" in refused.value.zh
+    record = _answer("R.run_record_items", "items")
+    seven = {"run id", "commit", "config", "data version", "seed", "environment", "metrics"}
+    assert record.parse("run id、commit、配置、数据版本、随机种子、环境、指标") == seven
+    assert record.parse("run id commit 配置文件 数据版本 seed 环境 指标") == seven
+    for typed, blamed in [("run id、commit、随便写写", "随便写写"), ("run id commit 瞎写", "run id commit 瞎写")]:
+        with pytest.raises(Invalid) as refused:
+            record.parse(typed)
+        assert f"'{blamed}'" in refused.value.zh, refused.value.zh
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_practice_says_nothing_is_saved_or_scheduled(st, lang):
+    """--seed keeps nothing: no "saved, resumes here" at a stop, no next review after an answer, an
+    interview or the sitting, no mastery counted from the empty practice record (issue 24)."""
+    out = io.StringIO()
+    learner = Learner()
+    sess = session.Session(
+        st, "ada", lang, seed=3, io=session.IO(Console(file=out, width=300), learner, echo=True), rounds=1
+    )
+    learner.sess = sess
+    sess.run([bank.get("R.ridge_point"), bank.get("C5")], True)
+    stopped = session.Session(
+        st, "ada", lang, seed=3, io=session.IO(Console(file=out, width=300), lambda _p: "q", echo=True)
+    )
+    stopped.run([bank.get("R.ci95")], True)
+    text = out.getvalue()
+    assert ("本次：作答" if lang == "zh" else "This session:") in text  # the sitting ran to its summary
+    for claim in ("保存", "下次复习", "下次从这里继续", "已掌握", "saved", "resumes here", "next review", "Mastered"):
+        assert claim not in text, (claim, text)
+    assert ("已停止" if lang == "zh" else "Stopped") in text
+
+
+def test_a_resumed_question_restates_the_part_it_reads_on(st):
+    """C6 stopped after its ci95 part resumes at "它分辨得出 …" (it: that eval): the part before it is
+    said again first, and the parts keep their numbers among all of them ([3/n], not [1/n-2])."""
+    from tests.test_quiz_store import run
+
+    parts = bank.get("C6").variant(1).parts()
+    assert [p.id for p in parts[:3]] == ["bands", "ci", "tell"]
+    run(st, ["right", "right", "quit"], ["C6"], lang="zh")
+    text = run(st, ["quit"], ["C6"], lang="zh")
+    n = len(parts)
+    assert f"面试：共 {n} 个小问题，这次回答其中 {n - 2} 个。" in text
+    before, asked = text.split(f"[3/{n}] ")
+    assert "在它之前的第 2 小问：" in before and "ci95 半宽？" in before.split("在它之前的第 2 小问：")[1]
+    assert asked.startswith("它分辨得出")
+
+
+def test_an_exact_answer_is_asked_in_a_sentence():
+    """No "容差 须精确" (tolerance: exact): a number asked exactly says so in its own words."""
+    exact = 0
+    for q in bank.questions():
+        v = q.variant(1)
+        for part in v.parts():
+            answer = v.answer(part)
+            if not isinstance(answer, Number):
+                continue
+            zh, en = answer.hint("zh"), answer.hint("en")
+            assert "容差 须" not in zh and "tolerance exact" not in en, (q.id, part.id, zh)
+            if answer.tol.exact:
+                exact += 1
+                assert zh.endswith("须答精确值") and "容差" not in zh, (q.id, part.id, zh)
+    assert exact

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,12 +54,16 @@ class Tolerance:
             return abs(want) * min(1 - self.low, self.high - 1)
         return max(self.rel * abs(want) if self.rel is not None else 0.0, self.abs or 0.0)
 
+    @property
+    def exact(self) -> bool:
+        return self.low is None and not self.abs and self.rel is None
+
     def describe(self, lang: str, u: units.Unit) -> str:
         """The tolerance :meth:`ok` applies, as the learner reads it (both bounds when both are set;
         for a percentage, points apart from a relative tolerance)."""
         if self.low is not None:
             return say(lang, N_("{low:g}x-{high:g}x of the measured value"), low=self.low, high=self.high)
-        if not self.abs and self.rel is None:
+        if self.exact:
             return say(lang, N_("exact"))
         pct = u.dim == "fraction" and u.symbol == "%"
         relative = None
@@ -102,6 +107,7 @@ FORMS = {  # what a number's answer looks like, per dimension (the answer hint)
     "nats": Msg(N_("a loss in nats, e.g. 6.2")),
     "number": Msg(N_("a number, e.g. 42")),
 }
+POINTS = Msg(N_("percentage points, e.g. ±2.7 or 2.7 (= 2.7%)"))
 
 
 class Answer:
@@ -141,6 +147,9 @@ class Number(Answer):
     also: tuple[str, ...] = ()
     sig: int = 3
     signed: bool = False  # a negative value can be right (else it is refused as impossible)
+    # a spread of a percentage (a ci95 half-width): a bare number is percentage points, as the course
+    # writes it ("±5.8", "±10.9"), not a fraction (0-1)
+    points: bool = False
     kind = "number"
 
     @property
@@ -154,16 +163,18 @@ class Number(Answer):
     def _default(self) -> units.Unit:
         """A bare number's unit: the question's (bytes, time), but the full count for counts and a
         fraction (0-1) for fractions: a percentage needs its % sign."""
-        if self.dim in ("count", "fraction"):
+        if self.dim in ("count", "fraction") and not self.points:
             return units.PLAIN[self.dim]
         return self.u
 
     def hint(self, lang: str) -> str:
-        tol = self.tol.describe(lang, self.u)
         bare = ""
         if self.dim in ("bytes", "time") and self.unit:
             bare = say(lang, N_("; a bare number is read as {unit}"), unit=self.unit)
-        return say(lang, N_("{form}{bare}; tolerance {tol}"), form=FORMS[self.dim], bare=bare, tol=tol)
+        form = POINTS if self.points else FORMS[self.dim]
+        if self.tol.exact:  # no tolerance to state: "tolerance exact" is no sentence
+            return say(lang, N_("{form}{bare}; the exact value"), form=form, bare=bare)
+        return say(lang, N_("{form}{bare}; tolerance {tol}"), form=form, bare=bare, tol=self.tol.describe(lang, self.u))
 
     def parse(self, text: str) -> Quantity:
         q = units.parse(text, self.dim, self._default())
@@ -371,9 +382,15 @@ class YesNo(Answer):
 # ------------------------------------------------------------------ choices
 @dataclass(frozen=True)
 class Option:
+    """``also``: other names the course gives it ("几十 MB" for "does not depend on the file size");
+    ``means``: for an item named by meaning (a run record's item, a part of the training state), the
+    checks' own matcher (name -> key), so that the quiz and the grader accept the same names."""
+
     key: str
     en: str
     zh: str
+    also: tuple[str, ...] = ()
+    means: Callable[[str], str | None] | None = field(default=None, compare=False, repr=False)
 
     def text(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
@@ -382,30 +399,30 @@ class Option:
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
-def _letters(text: str, n: int) -> list[str]:
-    raw = re.sub(r"[\s,;、，/()\[\]>.-]+", " ", units.normalize(text)).strip()  # as typed, for the message
+def _not_an_option(typed: str, n: int) -> Invalid:
+    return Invalid(
+        N_("{typed!r} is not one of the letters a-{last} nor an option's name."), typed=typed, last=LETTERS[n - 1]
+    )
+
+
+def _letters(text: str, n: int) -> list[str] | None:
+    """The letters (or 1-based numbers) typed; None when the text is not made of letters, as a name
+    ("几十 MB", "run id") is not; an out-of-range letter is refused by itself ('e' of a-d)."""
+    raw = re.sub(r"[\s,;、，/()\[\]>.-]+", " ", units.normalize(text)).strip()
     if not raw:
         return []
     t = raw.lower()
-    tokens = (
-        list(zip(t.split(), raw.split(), strict=True))
-        if " " in t
-        else [(c, c) for c in t]
-        if all(c in LETTERS for c in t)
-        else [(t, raw)]
-    )
+    tokens = t.split() if " " in t else list(t) if all(c in LETTERS[:n] for c in t) else [t]
+    if not all(len(tok) == 1 and tok.isalpha() or tok.isdigit() and n < 10 for tok in tokens):
+        return None
     out = []
-    for tok, typed in tokens:
-        if len(tok) == 1 and tok in LETTERS[:n]:
+    for tok in tokens:
+        if tok in LETTERS[:n]:
             out.append(tok)
-        elif tok.isdigit() and 1 <= int(tok) <= n and n < 10:
+        elif tok.isdigit() and 1 <= int(tok) <= n:
             out.append(LETTERS[int(tok) - 1])
         else:
-            raise Invalid(
-                N_("{typed!r} is not one of the letters a-{last} nor an option's name."),
-                typed=typed,
-                last=LETTERS[n - 1],
-            )
+            raise _not_an_option(tok, n)
     return out
 
 
@@ -414,9 +431,13 @@ def _fold(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip(" .。")
 
 
+def _key(text: str) -> str:
+    return _fold(text).replace(" ", "")  # "几十MB" is "几十 MB"
+
+
 def _names(o: Option) -> set[str]:
     out = {_fold(o.key)}
-    for name in (o.en, o.zh):
+    for name in (o.en, o.zh, *o.also):
         out.add(_fold(name))
         out.add(_fold(re.split(r"\s*[(（:：]", name)[0]))
     out.discard("")
@@ -444,35 +465,47 @@ class Choice(Answer):
     def by_name(self, text: str) -> Option | None:
         """An option typed by its name (``FSDP``, ``logx``), in either language: the whole name, its
         key, or the name before its explanation (``memory bandwidth`` for "memory bandwidth (memory-bound)")."""
-        t = _fold(text)
+        t = _key(text)
         if len(t) < 2:
             return None
-        hits = [o for o in self.options if t in _names(o)]
+        hits = [o for o in self.options if t in {_key(n) for n in _names(o)}]
         return hits[0] if len(hits) == 1 else None
 
     def by_words(self, text: str) -> Option | None:
         """An option typed by the start of its name or by words of it (``只存每层的输入``, ``GPU 空转``,
-        ``use_deterministic_algorithms``, ``文件 hash``): the one option whose name holds every word."""
+        ``use_deterministic_algorithms``, ``文件 hash``): the one option whose name holds every word;
+        an option named by meaning, by its matcher (``随机种子``, ``代码版本``)."""
         words = [w.replace("的", "") for w in re.split(r"[\s,;、，/()（）:：]+", _fold(text)) if w]
-        if not words or sum(map(len, words)) < 2 or any(len(w) < 2 and w.isascii() for w in words):
-            return None
+        few = not words or sum(map(len, words)) < 2 or any(len(w) < 2 and w.isascii() for w in words)
         hits = [
             o
             for o in self.options  # 的 aside: the course's 只存每层输入 is the option's 只存每层的输入
-            if any(all(w in name.replace("的", "") for w in words) for name in _names(o))
+            if (
+                self._meant(text, o)  # its matcher's words, "m" and "v" too
+                if o.means
+                else not few and any(all(w in n.replace("的", "") for w in words) for n in _names(o))
+            )
         ]
         return hits[0] if len(hits) == 1 else None
+
+    def _meant(self, text: str, o: Option) -> bool:
+        """``o`` by its matcher, unless a word of the text is another option's name: "run id commit"
+        is two items, not the run id."""
+        return o.means(text) == o.key and all(self.by_name(w) in (None, o) for w in text.split())
+
+    def option(self, text: str) -> Option | None:
+        """The option a name means: its whole name first, then its words."""
+        return self.by_name(text) or self.by_words(text)
 
     def parse(self, text: str) -> str:
         named = self.by_name(text)
         if named is not None:
             return named.key
-        try:
-            got = _letters(text, len(self.options))
-        except Invalid:
+        got = _letters(text, len(self.options))
+        if got is None:
             named = self.by_words(text)
             if named is None:
-                raise
+                raise _not_an_option(units.normalize(text).strip(), len(self.options))
             return named.key
         if len(got) != 1:
             raise Invalid(N_("Type one letter."))
@@ -508,12 +541,17 @@ class MultiSelect(Choice):
         return say(lang, N_("every letter that applies, e.g. a c d"))
 
     def parse(self, text: str) -> frozenset:
+        n = len(self.options)
         try:
-            got = _letters(text, len(self.options))
-        except Invalid:
-            keys = self.by_names(text)
-            if keys is None:
-                raise
+            got = _letters(text, n)
+            refused = None
+        except Invalid as e:
+            got, refused = None, e
+        if got is None:
+            try:
+                keys = self.by_names(text)
+            except Invalid:
+                raise refused or sys.exc_info()[1] from None
             got = [LETTERS[[o.key for o in self.options].index(k)] for k in keys]
         if not got:
             raise Invalid(N_("Type at least one letter."))
@@ -521,10 +559,22 @@ class MultiSelect(Choice):
             raise Invalid(N_("Each letter once, please."))
         return frozenset(self.options[LETTERS.index(c)].key for c in got)
 
-    def by_names(self, text: str) -> list[str] | None:
+    def _split(self, part: str) -> list[Option] | None:
+        """A part of several names with only spaces between ("run id commit seed"): the longest run of
+        words that is an option's whole name, left to right; None unless that reads two or more."""
+        words, i, out = part.split(), 0, []
+        while i < len(words):
+            j = next((j for j in range(len(words), i, -1) if self.by_name(" ".join(words[i:j]))), None)
+            if j is None:
+                return None
+            out.append(self.by_name(" ".join(words[i:j])))
+            i = j
+        return out if len(out) > 1 else None
+
+    def by_names(self, text: str) -> list[str]:
         """Options typed by their names, as the course lists them ("run id · commit · 配置文件 · …"):
-        separated by · , 、 ; 和 以及 or spaces (a name with a space, ``run id``, is read whole); None unless
-        every piece names one option."""
+        separated by · , 、 ; 和 以及 or spaces (a name with a space, ``run id``, is read whole). A part
+        that names no option is refused by itself, whole."""
         split = re.split(r"(\s*(?:[·•,;、，；/]|和|以及)\s*)", units.normalize(text))
         chunks, seps = split[0::2], split[1::2] + [""]
         parts, i = [], 0
@@ -535,22 +585,15 @@ class MultiSelect(Choice):
             )
             parts.append(_joined(chunks, seps, i, j))
             i = j
-        pieces = []
-        for part in parts:
-            if self.by_name(part) or self.by_words(part):  # one option, named whole or by its words
-                pieces.append(part)
-                continue
-            words, i = part.split(), 0  # the longest run of words that names an option, left to right
-            while i < len(words):
-                j = next((j for j in range(len(words), i, -1) if self.by_name(" ".join(words[i:j])) is not None), i + 1)
-                pieces.append(" ".join(words[i:j]))
-                i = j
         keys = []
-        for piece in pieces:
-            o = self.by_name(piece) or self.by_words(piece)
-            if o is None:
-                return None
-            keys.append(o.key)
+        for part in (p.strip() for p in parts):
+            if not part:
+                continue
+            named = self.by_name(part)
+            options = [named] if named else self._split(part) or [self.by_words(part)]
+            if None in options:
+                raise _not_an_option(part, len(self.options))
+            keys += [o.key for o in options]
         return keys
 
     def assess(self, value: frozenset, truth) -> bool:
@@ -575,6 +618,8 @@ class Ordering(Choice):
 
     def parse(self, text: str) -> tuple:
         got = _letters(text, len(self.options))
+        if got is None:
+            raise _not_an_option(units.normalize(text).strip(), len(self.options))
         if sorted(got) != list(LETTERS[: len(self.options)]):
             raise Invalid(N_("Give every letter a-{last} exactly once, in order."), last=LETTERS[len(self.options) - 1])
         return tuple(self.options[LETTERS.index(c)].key for c in got)

@@ -254,12 +254,16 @@ class Session:
         io.out()
         io.out(
             f"── {q.set} {position[0]}/{position[1]} · {q.id} · {self.t(q.title)} · "
-            + self.t(
-                N_("variant {variant}, mastered in {set}: {mastered}/{total}"),
-                variant=attempt + 1,
-                set=q.set,
-                mastered=n_mastered,
-                total=len(in_set),
+            + (
+                self.t(N_("variant {variant} (practice)"), variant=attempt + 1)
+                if self.practice  # nothing of practice is mastered, nor counted
+                else self.t(
+                    N_("variant {variant}, mastered in {set}: {mastered}/{total}"),
+                    variant=attempt + 1,
+                    set=q.set,
+                    mastered=n_mastered,
+                    total=len(in_set),
+                )
             )
             + (self.t(N_(" · streak {streak}"), streak=state.streak) if state.streak else "")
             + " ──",
@@ -268,21 +272,38 @@ class Session:
         io.out(plain(variant.text(self.lang)))
         if self.lang == "en":
             io.out(f"原文：{plain(variant.text('zh'))}", "dim")
+        all_parts = variant.parts()
+        ids = [p.id for p in all_parts]
         if q.interview:
             io.out(
-                self.t(N_("An interview: {n} short questions in turn."), n=len(parts)),
+                self.t(N_("An interview: {n} short questions in turn."), n=len(parts))
+                if len(parts) == len(all_parts)
+                else self.t(
+                    N_("An interview: {left} of its {n} short questions to answer now."), left=len(parts), n=len(ids)
+                ),
                 "dim",
             )
-        all_parts = variant.parts()
+        first = ids.index(parts[0].id) if parts else 0
+        if first:  # resumed (or only what is due): the setting a later part reads on ("它", "And how many …")
+            io.out(
+                self.t(
+                    N_("Before it, question {k}: {prompt}"),
+                    k=first,
+                    prompt=plain(variant.prompt(all_parts[first - 1], self.lang)),
+                ),
+                "dim",
+            )
         results: dict[str, bool] = {}
-        for j, part in enumerate(parts, 1):
-            res = self.ask_part(q, variant, part, attempt, len(all_parts), future, (j, len(parts)))
+        for part in parts:  # numbered among all its parts: a resumed question goes on at [3/9]
+            res = self.ask_part(q, variant, part, attempt, len(all_parts), future, (ids.index(part.id) + 1, len(ids)))
             if res == "quit":
                 self.store.set_stop(self.learner, q.id, self.now())
-                io.out(
-                    self.t(N_("Stopped. Your answers so far are saved; the next run resumes here.")),
-                    "yellow",
+                stopped = (
+                    N_("Stopped. Practice answers are not kept: the same --seed starts again from the beginning.")
+                    if self.practice
+                    else N_("Stopped. Your answers so far are saved; the next run resumes here.")
                 )
+                io.out(self.t(stopped), "yellow")
                 return "quit"
             if res in ("right", "wrong"):
                 results[part.id] = res == "right"
@@ -404,7 +425,9 @@ class Session:
                 ok = all(r.correct for r in qstore.attempts(rows)[attempt].values())
                 verdict = self.t(N_("Right")) if ok else self.t(N_("Not right"))
                 msg = (
-                    self.t(N_("{verdict} — mastered (recalled after days)."), verdict=verdict)
+                    self.t(N_("{verdict} (practice: nothing recorded, no review scheduled)."), verdict=verdict)
+                    if self.practice
+                    else self.t(N_("{verdict} — mastered (recalled after days)."), verdict=verdict)
                     if state.mastered
                     else self.t(
                         N_("{verdict} — next review {when}, with a new variant."),
@@ -444,6 +467,8 @@ class Session:
         if q.good:
             io.out("  " + plain(q.good[0]))
             self.rendering(q.good[1], "  ")
+        if self.practice:  # its answers count toward no key point
+            return
         p, t = sum(state.points.get(f"{q.id}.p{k}", False) for k in range(1, len(q.points) + 1)), len(q.points)
         io.out(
             self.t(
@@ -477,8 +502,10 @@ class Session:
             ),
             "bold",
         )
-        io.out(closed_book_line(prog, self.lang))
-        dues = sorted((s.due, s.id) for s in prog.questions.values() if s.due is not None)
+        # practice keeps nothing: no mastery to count, no review to schedule
+        dues = [] if self.practice else sorted((s.due, s.id) for s in prog.questions.values() if s.due is not None)
+        if not self.practice:
+            io.out(closed_book_line(prog, self.lang))
         if dues:
             due_now = [qid for d, qid in dues if d <= now]
             later = [(d, qid) for d, qid in dues if d > now]

@@ -685,6 +685,22 @@ def record_item(name: str) -> str | None:
     return None if item is None else item.replace("_", " ")
 
 
+def state_part(name: str) -> str | None:
+    """Which part of a trainable parameter's training state a name means ("fp32 主权重"), by the
+    matcher of the checks that take these parts (grader/checks/truth/meaning.py)."""
+    from grader.checks.truth.meaning import state_part as _state_part
+
+    return _state_part(name, frozen=False)
+
+
+def phrases(item: str) -> tuple[str, ...]:
+    """The checks' phrases for a run record's item or a part of the training state ("随机种子"),
+    each of which names it whole (grader/checks/truth/meaning.py)."""
+    from grader.checks.truth.meaning import RECORD_VOCABULARY, STATE_VOCABULARY
+
+    return {**RECORD_VOCABULARY, **STATE_VOCABULARY}[item.replace(" ", "_")]
+
+
 def record_items() -> tuple[str, ...]:
     from grader.checks.truth.experiments import RECORD_ITEMS
 

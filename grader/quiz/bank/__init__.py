@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.i18n import _
-from grader.quiz.answers import Answer, Choice, MultiSelect, Option
+from grader.quiz.answers import Answer, Choice, MultiSelect, Number, Option, Tolerance
 
 PART_NAMES = {  # the six parts of the series, as the quiz's choices name them
     1: ("part 1: Python", "第一篇：Python 使用层"),
@@ -34,6 +34,8 @@ PART_NAMES = {  # the six parts of the series, as the quiz's choices name them
     6: ("part 6: GPU intuition and experiment management", "第六篇：GPU 直觉与实验管理"),
 }
 PART_OPTIONS = [Option(str(n), en, zh) for n, (en, zh) in PART_NAMES.items()]
+# a ci95 half-width of an accuracy, in the course's percentage points ("±5.8"), within 0.2 of them
+CI95_HALF_WIDTH = Number("fraction", "%", Tolerance(abs=0.002), points=True)
 
 
 _SIDE_TRIES = 64  # a question with one variant (a fixed fact) keeps it on both sides

@@ -41,6 +41,7 @@ GENERATOR_OPTIONS = [
         "independent",
         "it does not depend on the file size: one record plus the hash set for dedupe",
         "与文件大小无关：一条记录加去重的哈希集合",
+        also=("tens of MB", "几十 MB"),  # the course's answer: "…只有一条记录加去重的哈希集合，几十 MB"
     ),
     Option("same", "about the file size", "约等于文件大小"),
     Option("list", "about as much as the list", "和读成 list 差不多"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from grader.i18n import N_
 from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import EXACT, Choice, Command, MultiSelect, Number, Option, Tolerance, YesNo
-from grader.quiz.bank import Part, Question
+from grader.quiz.bank import CI95_HALF_WIDTH, Part, Question
 from grader.quiz.bank.fmt import activations_how, g, gb
 
 GB = 1e9
@@ -198,7 +198,7 @@ B2 = Question(
             "ci",
             "The eval has {n} questions at an accuracy of about {acc_pct}: the ci95 half-width?",
             "评测 {n} 道题、准确率约 {acc_pct}：ci95 半宽是多少？",
-            Number("fraction", "%", Tolerance(abs=0.002)),
+            CI95_HALF_WIDTH,
             lambda p: T.ci95_half_width(p["acc"], p["n"]),
             how=lambda p, t: (
                 f"1.96 x sqrt({g(p['acc'])} x {g(1 - p['acc'])} / {p['n']})",

@@ -13,7 +13,7 @@ import math
 from grader.i18n import N_
 from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import EXACT, Choice, MultiSelect, Number, Option, Ordering, Tolerance, YesNo
-from grader.quiz.bank import Part, Question
+from grader.quiz.bank import CI95_HALF_WIDTH, Part, Question
 from grader.quiz.bank.b import BLOCK_TEXT, block_options, remedy_options
 from grader.quiz.bank.fmt import g
 from grader.quiz.bank.r import RECORD_DISTRACTORS, RECORD_OPTIONS, STATE_DISTRACTORS, STATE_OPTIONS
@@ -1236,7 +1236,7 @@ C6 = Question(
             "ci",
             "An eval of {n} questions at {p_pct}: the ci95 half-width?",
             "{n} 道题的评测、准确率 {p_pct}：ci95 半宽？",
-            Number("fraction", "%", Tolerance(abs=0.002)),
+            CI95_HALF_WIDTH,
             lambda p: T.ci95_half_width(p["p"], p["n"]),
             point=2,
             how=lambda p, t: (

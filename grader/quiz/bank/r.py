@@ -12,11 +12,24 @@ from grader.quiz.bank import PART_OPTIONS, Part, Question
 from grader.quiz.bank.fmt import g, mr
 
 STATE_OPTIONS = [
-    Option("weights", "bf16 weights", "bf16 权重"),
-    Option("grads", "bf16 gradients", "bf16 梯度"),
-    Option("master", "fp32 master weights", "fp32 主权重"),
-    Option("adam_m", "AdamW's first moment m (fp32)", "AdamW 一阶矩 m（fp32）"),
-    Option("adam_v", "AdamW's second moment v (fp32)", "AdamW 二阶矩 v（fp32）"),
+    # named by meaning as the checks name them: one vocabulary (grader/checks/truth/meaning.py)
+    Option("weights", "bf16 weights", "bf16 权重", also=T.phrases("weights"), means=T.state_part),
+    Option("grads", "bf16 gradients", "bf16 梯度", also=T.phrases("grads"), means=T.state_part),
+    Option("master", "fp32 master weights", "fp32 主权重", also=T.phrases("master"), means=T.state_part),
+    Option(
+        "adam_m",
+        "AdamW's first moment m (fp32)",
+        "AdamW 一阶矩 m（fp32）",
+        also=T.phrases("adam_m"),
+        means=T.state_part,
+    ),
+    Option(
+        "adam_v",
+        "AdamW's second moment v (fp32)",
+        "AdamW 二阶矩 v（fp32）",
+        also=T.phrases("adam_v"),
+        means=T.state_part,
+    ),
 ]
 STATE_DISTRACTORS = [
     Option("activations", "the activations of the batch", "这个 batch 的激活"),
@@ -117,13 +130,19 @@ TOPICS_ZH = {  # grader/given/recall_topics.py's topics, in Chinese
 }
 
 RECORD_OPTIONS = [
-    Option("run id", "run id", "run id"),
-    Option("commit", "git commit", "commit"),
-    Option("config", "config file", "配置文件"),
-    Option("data version", "data version", "数据版本"),
-    Option("seed", "seed", "seed"),
-    Option("environment", "environment (pip freeze)", "环境（pip freeze）"),
-    Option("metrics", "metrics", "指标"),
+    Option("run id", "run id", "run id", also=T.phrases("run id"), means=T.record_item),
+    Option("commit", "git commit", "commit", also=T.phrases("commit"), means=T.record_item),
+    Option("config", "config file", "配置文件", also=T.phrases("config"), means=T.record_item),
+    Option("data version", "data version", "数据版本", also=T.phrases("data version"), means=T.record_item),
+    Option("seed", "seed", "seed", also=T.phrases("seed"), means=T.record_item),
+    Option(
+        "environment",
+        "environment (pip freeze)",
+        "环境（pip freeze）",
+        also=T.phrases("environment"),
+        means=T.record_item,
+    ),
+    Option("metrics", "metrics", "指标", also=T.phrases("metrics"), means=T.record_item),
 ]
 RECORD_DISTRACTORS = [
     Option("author", "the author's name", "作者姓名"),
@@ -362,7 +381,7 @@ QUESTIONS = [
                 "half_width",
                 "Half-width?",
                 "半宽？",
-                Number("fraction", "%", Tolerance(abs=0.002)),
+                Number("fraction", "%", Tolerance(abs=0.002)),  # the accuracy is stated as a fraction (0.63)
                 lambda p: T.ci95_half_width(p["p"], p["n"]),
                 how=lambda p, t: (
                     f"1.96 x sqrt({p['p']} x {1 - p['p']:.2f} / {p['n']})",
