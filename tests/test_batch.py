@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.classroom import batch
+from grader.classroom import batch, raypool
 from grader.course import catalog
 from grader.course.catalog import ROOT
 from tests.conftest import own_answer
@@ -169,8 +169,7 @@ def ray_head(tmp_path):
     temp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))  # short: Ray's socket paths must fit
     env = {
         **os.environ,
-        "RAY_AUTH_MODE": "disabled",
-        "RAY_USAGE_STATS_ENABLED": "0",
+        **raypool.LOCAL_HEAD_ENV,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
     cmd = [

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -147,3 +148,19 @@ def test_the_security_doc_lists_exactly_what_the_sandbox_gives():
     assert doc["Fresh"] - {"/proc", "/dev", "/proc/self/fd"} == set(sandbox.DEVICES) | devices
     tmpfs = {path: options.split(",")[0] for kind, options, path in view if kind == "tmpfs"}
     assert tmpfs["/tmp"] == f"size={sandbox.TMP_SIZE}" and tmpfs["/dev/shm"] == f"size={sandbox.SHM_SIZE}"
+
+
+def test_the_bench_starts_ray_as_the_tests_do(monkeypatch):
+    """The Ray row's head is started with the tests' settings (token auth off on loopback): without
+    RAY_AUTH_MODE=disabled a recent Ray's local head refuses the driver and the row is missing."""
+    import types
+
+    from grader.classroom import raypool
+
+    seen = {}
+    fake = types.SimpleNamespace(init=lambda **kw: seen.update({k: os.environ.get(k) for k in raypool.LOCAL_HEAD_ENV}))
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    for k in raypool.LOCAL_HEAD_ENV:
+        monkeypatch.delenv(k, raising=False)
+    bench().start_local_ray()
+    assert seen == raypool.LOCAL_HEAD_ENV
