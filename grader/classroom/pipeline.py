@@ -291,13 +291,14 @@ class GradeAnswerCells(NbGraderPreprocessor):
         results = grade_answers(course, assignment, student, answers, ex_ids, jobs=self.jobs, log=self.log)
         tries = attempts.Attempts(roster.answers_folder(course, assignment, student))
         tries.record(results)  # distinct wrong answers per key point, as make grade counts them
+        shown = attempts.gate(results, tries)  # make grade's withholding rule, over the whole notebook
         for cell in nb.cells:
             if not _is_test_cell(cell):
                 continue
             ex_id, _, kp_id = _meta(cell).get("grade_id", "").partition("__")
             if ex_id not in results:
                 continue  # not a key point of ours: RequireGradeOutputs makes it an error
-            state, text = notebooks.verdict(catalog.get(ex_id), results[ex_id], kp_id, tries.count(ex_id, kp_id))
+            state, text = notebooks.verdict(catalog.get(ex_id), shown[ex_id], kp_id)
             cell.outputs = [
                 nbformat.v4.new_output("stream", name="stdout" if state == "passed" else "stderr", text=text + "\n")
             ]
