@@ -293,16 +293,66 @@ def build(
 
 
 # ---------------------------------------------------------------- files
+# The columns of each CSV, in the order written: the writers take them from here (a row with another
+# key is refused by csv.DictWriter), and docs/classroom.md lists them from here (csv_columns).
+KEYPOINT_FIELDS = [
+    "exercise",
+    "set",
+    "part",
+    "key_point",
+    "followup",
+    "claim",
+    "students",
+    "passed",
+    "pass_rate",
+    "not_verifiable",
+    "not_submitted",
+    "most_frequent_failure",
+]
 MISCONCEPTION_FIELDS = ["exercise", "key_point", "misconception", "students", "share_of_failures"]
+LEVEL_FIELDS = ["level", "students"]
+PART_FIELDS = ["part", "title", "key_points_passed", "key_points_counted", "pass_rate"]
 
 
-def _csv(rows: list[dict], path: Path, fields: list[str] | None = None) -> None:
+REPORT_CSVS = {
+    "keypoints.csv": KEYPOINT_FIELDS,
+    "misconceptions.csv": MISCONCEPTION_FIELDS,
+    "levels.csv": LEVEL_FIELDS,
+    "parts.csv": PART_FIELDS,
+    "copies.csv": COPIES_FIELDS,
+}
+
+
+def csv_columns() -> dict[str, list[str]]:
+    """Every CSV the classroom and the class grading write -> its columns, as written."""
+    from grader.classroom import batch, pipeline, roster
+
+    return {
+        "grades.csv (nbgrader export)": list(pipeline.EXPORT_COLUMNS),
+        "mastery.csv (grader classroom mastery)": roster.mastery_columns(),
+        "levels.csv (grader batch --out)": batch.level_columns(),
+        **{f"class-report/{name}": list(fields) for name, fields in REPORT_CSVS.items()},
+    }
+
+
+COLUMNS_BEGIN, COLUMNS_END = "<!-- csv columns: analytics.columns_doc() -->", "<!-- end csv columns -->"
+
+
+def columns_doc() -> str:
+    """docs/classroom.md's list of every CSV column (tests/test_docs.py keeps the page equal to it)."""
+    lines = [COLUMNS_BEGIN, "", "| file | columns |", "|---|---|"]
+    lines += [
+        f"| `{f.split(' ')[0]}`{f[len(f.split(' ')[0]) :]} | {', '.join(f'`{c}`' for c in cols)} |"
+        for f, cols in csv_columns().items()
+    ]
+    return "\n".join([*lines, "", COLUMNS_END])
+
+
+def _csv(rows: list[dict], path: Path, fields: list[str]) -> None:
     buf = io.StringIO(newline="")
-    fields = fields or (list(rows[0]) if rows else [])
-    if fields:
-        w = csv.DictWriter(buf, fieldnames=fields)
-        w.writeheader()
-        w.writerows(rows)
+    w = csv.DictWriter(buf, fieldnames=fields)
+    w.writeheader()
+    w.writerows(rows)
     path.write_text(buf.getvalue(), encoding="utf-8")
 
 
@@ -310,11 +360,14 @@ def write(report: ClassReport, out_dir: str | Path) -> Path:
     """The CSVs and the HTML page in ``out_dir``; returns the page's path."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    _csv(report.key_points, out / "keypoints.csv")
-    _csv(report.misconceptions, out / "misconceptions.csv", MISCONCEPTION_FIELDS)
-    _csv(report.levels, out / "levels.csv")
-    _csv(report.parts, out / "parts.csv")
-    _csv(report.copies, out / "copies.csv", COPIES_FIELDS)
+    for name, rows in (
+        ("keypoints.csv", report.key_points),
+        ("misconceptions.csv", report.misconceptions),
+        ("levels.csv", report.levels),
+        ("parts.csv", report.parts),
+        ("copies.csv", report.copies),
+    ):
+        _csv(rows, out / name, REPORT_CSVS[name])
     (out / "class.json").write_text(
         json.dumps(
             {

@@ -74,6 +74,11 @@ def run_job(job: dict) -> dict:
     return {"submission": str(folder), "student": folder.name, "exercise": ex.id, "result": res.to_dict()}
 
 
+def level_columns() -> list[str]:
+    """The columns of ``grader batch``'s levels.csv (one row per student: :func:`summarize_class`)."""
+    return ["student", *levels.summarize({}).row()]
+
+
 def summarize_class(job_results: list[dict]) -> list[dict]:
     """One row per student: level, pass line, set scores (the same rules as ``make grade``)."""
     by_student: dict[str, dict[str, ExerciseResult]] = {}
