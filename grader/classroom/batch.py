@@ -80,7 +80,7 @@ def run_job(job: dict) -> dict:
             refused = [n for n in said if n.kind == "refused"]
             if refused and not (copy / f"{ex.module}.py").exists():  # a link, a FIFO, too large: never "missing"
                 return _job_result(folder, ex, runner.uniform_result(ex, "refused", _said(refused[0])))
-            res = _grade_module(ex, copy, hidden=[folder.parent])  # classmates' folders
+            res = _named_as_submitted(_grade_module(ex, copy, hidden=[folder.parent]), copy, folder)  # classmates'
             for note in said:
                 res.note = _("{note}; {more}", note=res.note, more=note.message) if res.note else _said(note)
     return _job_result(folder, ex, res)
@@ -88,6 +88,21 @@ def run_job(job: dict) -> dict:
 
 def _job_result(folder: Path, ex: catalog.Exercise, res: ExerciseResult) -> dict:
     return {"submission": str(folder), "student": folder.name, "exercise": ex.id, "result": res.to_dict()}
+
+
+def _named_as_submitted(res: ExerciseResult, copy: Path, folder: Path) -> ExerciseResult:
+    """The result with the copy's temporary path said as the submission's (a traceback names the
+    file): the same verdict whichever copy, process or node graded it."""
+    import dataclasses
+
+    def said(text):
+        return text.replace(str(copy), str(folder)) if isinstance(text, str) and str(copy) in text else text
+
+    kps = [
+        dataclasses.replace(k, **{f: said(getattr(k, f)) for f in ("message", "traceback", "example")})
+        for k in res.key_points
+    ]
+    return dataclasses.replace(res, key_points=kps, note=said(res.note))
 
 
 def _grade_module(ex: catalog.Exercise, folder: Path, hidden: list[Path]) -> ExerciseResult:
