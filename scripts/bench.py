@@ -269,6 +269,21 @@ def set_scores(class_rows, exs) -> str:
     return ", ".join(f"{s} " + "/".join(str(r.get(s)) for r in class_rows) for s in sets) + " per student"
 
 
+def start_local_ray() -> None:
+    """A local Ray head of 2 CPUs, started as tests/test_batch.py starts its own (no token on loopback)."""
+    import ray
+
+    from grader.classroom import raypool
+
+    os.environ.update(raypool.LOCAL_HEAD_ENV)  # the head ray.init starts reads them from here
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {k: v for k, v in os.environ.items() if k in raypool.PASSED_ON}},
+    )
+
+
 def timed(fn):
     start = time.perf_counter()
     out = fn()
@@ -459,16 +474,7 @@ def main() -> int:
         import ray
 
         try:
-            ray.init(
-                num_cpus=2,
-                include_dashboard=False,
-                log_to_driver=False,
-                runtime_env={
-                    "env_vars": {
-                        k: v for k, v in os.environ.items() if k in ("PYTHONPATH", "TOOLBOX_GRADER_MODEL_CACHE")
-                    }
-                },
-            )
+            start_local_ray()
         except Exception as exc:  # noqa: BLE001 - a head that cannot start (a loaded machine) costs its rows only
             ray.shutdown()  # whatever of the head did start
             print(f"local Ray head did not start: {str(exc).splitlines()[0]}", flush=True)

@@ -116,12 +116,18 @@ def test_run_record_items_first_miss_names_no_item():
     assert "data version" in revealed, revealed
 
 
+def _in_class(ex: catalog.Exercise, kp: KeyPointResult) -> str:
+    """The test cell's feedback, after the classroom's gate (nothing counted: every fact withheld)."""
+    (shown,) = attempts.gate({ex.id: ExerciseResult(ex.id, "graded", [kp])}, None)[ex.id].key_points
+    return class_feedback(ex, shown)
+
+
 def test_classroom_feedback_keeps_a9_bytes_and_a10_ratio_out():
     """The issue: classroom feedback printed A9's KV-cache bytes and A10's ratio."""
-    a9 = class_feedback(catalog.get("A9"), _graded("A9", "forgets_k_and_v", "fits_decision"))
+    a9 = _in_class(catalog.get("A9"), _graded("A9", "forgets_k_and_v", "fits_decision"))
     kv = 128 * 4096 * 131_072  # the course's 128 requests x 4K on Llama-3-8B, bf16
     assert f"{kv:,}" not in a9 and "68.7" not in a9 and "KV cache" not in a9.split("checks:")[0], a9
-    a10 = class_feedback(catalog.get("A10"), _graded("A10", "percent", "idle_fraction"))
+    a10 = _in_class(catalog.get("A10"), _graded("A10", "percent", "idle_fraction"))
     assert "0.7" not in a10.replace("70.0", "") and "1 - device" not in a10, a10
 
 
@@ -134,7 +140,7 @@ def test_first_miss_names_no_rule_in_its_hint_or_mistake():
     kp = _graded(ex_id, mutant, key_point)
     assert kp.misconception and any(r in kp.hint for r in rule), kp  # the raw result has them
     first = attempts.shown(ex, kp, count=1)
-    text = feedback(ex, first) + class_feedback(ex, kp, count=1)
+    text = feedback(ex, first) + class_feedback(ex, first)
     assert not first.misconception and not any(r in text for r in rule), text
     revealed = feedback(ex, attempts.shown(ex, kp, count=attempts.REVEAL_AFTER))
     assert any(r in revealed for r in rule), revealed

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.classroom import batch
+from grader import i18n
+from grader.classroom import batch, raypool
 from grader.course import catalog
 from grader.course.catalog import ROOT
 from tests.conftest import own_answer
@@ -169,8 +170,7 @@ def ray_head(tmp_path):
     temp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))  # short: Ray's socket paths must fit
     env = {
         **os.environ,
-        "RAY_AUTH_MODE": "disabled",
-        "RAY_USAGE_STATS_ENABLED": "0",
+        **raypool.LOCAL_HEAD_ENV,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
     cmd = [
@@ -370,3 +370,61 @@ def test_a_timeout_the_load_decided_is_not_a_verdict(tmp_path):
     assert not cache.reusable(res)
     kp.load_free = True
     assert cache.reusable(res)
+
+
+def _twice_answered(folder: Path) -> Path:
+    """A student who answered A3 twice: the right answer in a notebook's first A3 cell, a wrong one in
+    a second cell (Copy + Paste, then edited), and set_A.ipynb only (no module file)."""
+    import nbformat
+
+    from grader.classroom import notebooks
+
+    mark = notebooks.ANSWER_MARK.format(id="A3")
+    right = (ROOT / "solutions" / "a3_broadcast.py").read_text() + "\nANSWERED_BY = 'twice'\n"
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(f"{mark}\n{right}"),
+        nbformat.v4.new_code_cell(f"{mark}\ndef broadcast_shape(a, b):\n    return 'second'\n"),
+    ]
+    folder.mkdir(parents=True)
+    (folder / "set_A.ipynb").write_text(nbformat.writes(nb))
+    return folder
+
+
+SECOND_CELL = "ignored a second A3 answer cell in set_A.ipynb: the first one, in set_A.ipynb, is graded"
+
+
+def test_a_duplicated_answer_in_grader_batch_grades_the_first_and_says_so(tmp_path):
+    """Issue 28: the same first-wins rule and note as Gradescope's gather() (one function for both)."""
+    from grader.engine.results import ExerciseResult
+
+    _twice_answered(tmp_path / "class" / "ann")
+    (job,) = batch.grade_class_jobs(tmp_path / "class", jobs=1, only=["A3"], log=tmp_path / "log.jsonl")
+    res = ExerciseResult.from_dict(job["result"])
+    assert all(kp.passed for kp in res.key_points), res
+    assert SECOND_CELL in i18n.show(res.note, "en"), res.note
+    again = batch.grade_class_jobs(tmp_path / "class", jobs=1, only=["A3"], log=tmp_path / "log.jsonl")
+    assert again == [job]  # the same copy's fingerprint: resumed from the log, not graded again
+
+
+def test_a_duplicated_answer_in_grader_job_grades_the_first_and_says_so(tmp_path, capsys):
+    from grader import cli
+    from grader.engine.results import ExerciseResult
+
+    folder = _twice_answered(tmp_path / "class" / "ann")
+    job_file = tmp_path / "0.json"
+    job_file.write_text(json.dumps({"submission": str(folder), "exercise": "A3"}))
+    assert cli.main(["job", str(job_file)]) == 0
+    res = ExerciseResult.from_dict(json.loads(capsys.readouterr().out)["result"])
+    assert all(kp.passed for kp in res.key_points) and SECOND_CELL in i18n.show(res.note, "en"), res
+
+
+def test_a_job_s_verdict_names_the_submission_not_its_copy(tmp_path):
+    """run_job grades a temporary copy (gather()): a traceback says the student's folder, so two
+    runs (here, on Ray, on another node) give the same verdict (the Ray test compares them)."""
+    make_class(tmp_path / "class")
+    job = {"submission": str(tmp_path / "class" / "carol"), "exercise": "A3"}
+    first, second = batch.run_job(job), batch.run_job(job)
+    assert verdicts([first]) == verdicts([second])
+    said = " ".join(str(kp.get("traceback") or "") for kp in first["result"]["key_points"])
+    assert str(tmp_path / "class" / "carol") in said and "submission-" not in said, said

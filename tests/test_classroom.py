@@ -569,6 +569,35 @@ def test_check_notebook_takes_what_would_trip_nbgrader(tmp_path):
     assert pipeline.sets_of(out) == {"A"} and len(out.cells) == len(mixed.cells)
 
 
+def test_check_notebook_tells_the_student_in_the_builds_language(tmp_path, speak):
+    """The notes CheckNotebook puts in the student's notebook (the wrong notebook, a pasted copy of a
+    cell) speak the language the course was built in (nbgrader_config.py's i18n.use), as every verdict does."""
+    from traitlets.config import Config
+
+    from grader import classroom
+    from grader.classroom import pipeline
+
+    a, b = classroom.notebook("A", [catalog.get("A3")]), classroom.notebook("B", [catalog.get("B1")])
+    for kept in ("source", "release"):
+        (tmp_path / kept / "set_A").mkdir(parents=True)
+        nbformat.write(a, tmp_path / kept / "set_A" / "set_A.ipynb")
+    step = pipeline.CheckNotebook(config=Config({"CourseDirectory": {"root": str(tmp_path)}}))
+    resources = {"nbgrader": {"assignment": "set_A", "student": "ian", "notebook": "set_A"}}
+    pasted = nbformat.from_dict(a)
+    answer = next(c for c in pasted.cells if pipeline._meta(c).get("grade_id") == "A3__answer")
+    pasted.cells.append(nbformat.from_dict(answer))
+    for lang, wrong, copy in (
+        ("zh", "未批改：这不是 set_A 的 notebook", "第二份"),
+        ("en", "**Not graded: this is not set_A's notebook.**", "second copy of `A3__answer`"),
+    ):
+        speak(lang)
+        out, _ = step.preprocess(nbformat.from_dict(b), resources)
+        assert wrong in out.cells[0].source and "set_B" in out.cells[0].source, out.cells[0].source
+        out, _ = step.preprocess(nbformat.from_dict(pasted), resources)
+        notes = [c.source for c in out.cells if c.cell_type == "markdown" and "A3__answer" in c.source]
+        assert len(notes) == 1 and copy in notes[0], notes
+
+
 def test_validate_waits_per_set_from_the_catalog():
     from grader.classroom import notebooks, pipeline
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -147,3 +148,40 @@ def test_the_security_doc_lists_exactly_what_the_sandbox_gives():
     assert doc["Fresh"] - {"/proc", "/dev", "/proc/self/fd"} == set(sandbox.DEVICES) | devices
     tmpfs = {path: options.split(",")[0] for kind, options, path in view if kind == "tmpfs"}
     assert tmpfs["/tmp"] == f"size={sandbox.TMP_SIZE}" and tmpfs["/dev/shm"] == f"size={sandbox.SHM_SIZE}"
+
+
+def test_the_bench_starts_ray_as_the_tests_do(monkeypatch):
+    """The Ray row's head is started with the tests' settings (token auth off on loopback): without
+    RAY_AUTH_MODE=disabled a recent Ray's local head refuses the driver and the row is missing."""
+    import types
+
+    from grader.classroom import raypool
+
+    seen = {}
+    fake = types.SimpleNamespace(init=lambda **kw: seen.update({k: os.environ.get(k) for k in raypool.LOCAL_HEAD_ENV}))
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    for k in raypool.LOCAL_HEAD_ENV:
+        monkeypatch.delenv(k, raising=False)
+    bench().start_local_ray()
+    assert seen == raypool.LOCAL_HEAD_ENV
+
+
+def test_the_classroom_page_names_every_csv_column_the_code_writes(tmp_path):
+    """docs/classroom.md's column list is analytics.columns_doc(), and those columns are the ones
+    written: the class report's CSVs and grader batch's levels.csv, from a made-up class."""
+    import csv
+
+    from grader.classroom import analytics, batch
+    from tests.test_analytics import class_results
+
+    page = (DOCS / "classroom.md").read_text()
+    assert analytics.columns_doc() in page, "paste analytics.columns_doc() into docs/classroom.md"
+    columns = analytics.csv_columns()
+    jobs = class_results()
+    analytics.write(analytics.from_jobs(jobs, "class/"), tmp_path)
+    for name in analytics.REPORT_CSVS:
+        with (tmp_path / name).open(encoding="utf-8") as f:
+            assert next(csv.reader(f)) == columns[f"class-report/{name}"], name
+    batch.write_csv(batch.summarize_class(jobs), tmp_path / "levels.csv")
+    with (tmp_path / "levels.csv").open() as f:
+        assert next(csv.reader(f)) == columns["levels.csv (grader batch --out)"]

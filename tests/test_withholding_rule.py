@@ -133,3 +133,86 @@ def test_a_withheld_word_another_contract_names_stays_readable_there():
     )
     p3 = ExerciseResult("P3", "graded", [KeyPointResult("peak_block", "failed", "it is not_a_word_of_any_stub")])
     assert mark in attempts.gate({"C4": secret, "P3": p3}, None)["P3"].key_points[0].message
+
+
+def _a9_and_a2() -> dict[str, ExerciseResult]:
+    """A first failure of A9 and A2 whose texts would give away what the gate withholds: A9's recall
+    value (131072 bytes a token) in its neighbour's message, A9's and A2's course lines (the KV-cache
+    shape, "bf16: 2")."""
+    return {
+        "A9": ExerciseResult(
+            "A9",
+            "graded",
+            [
+                KeyPointResult("matches_dynamic_cache", "failed", "bytes", expected="4096", got="2048"),
+                KeyPointResult("llama3_8b_per_token", "failed", "bytes per token", expected="131072", got="1"),
+                KeyPointResult(
+                    "fits_decision",
+                    "failed",
+                    "fits_on_gpu(gpu_bytes=131,072, weight_bytes=5)",
+                    expected="True",
+                    got="False",
+                ),
+            ],
+        ),
+        "A2": ExerciseResult(
+            "A2",
+            "graded",
+            [KeyPointResult(p.id, "failed", "nbytes", expected="8", got="4") for p in catalog.get("A2").key_points],
+        ),
+    }
+
+
+def _leaks(texts: list[str]) -> list[str]:
+    said = re.compile(r"131[,_]?072|n_kv_heads|bf16: 2")
+    return [t for t in texts if said.search(t)]
+
+
+def test_the_classroom_test_cells_follow_the_reports_gate(tmp_path, monkeypatch):
+    """Red team (issue 28): the classroom's feedback printed what make grade's report withholds (A9's
+    bytes a token in a neighbour's failing input). Autograde's test cells go through attempts.gate."""
+    import nbformat
+    from traitlets.config import Config
+
+    from grader.classroom import pipeline
+    from grader.engine import cache
+
+    monkeypatch.setattr(cache, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setattr(pipeline.manifest, "verify", lambda course: None)
+    monkeypatch.setattr(pipeline, "grade_answers", lambda *a, **kw: _a9_and_a2())
+    cells = []
+    for ex_id, res in _a9_and_a2().items():
+        cells.append(
+            nbformat.v4.new_code_cell("x", metadata={"nbgrader": {"grade_id": f"{ex_id}__answer", "solution": True}})
+        )
+        cells += [
+            nbformat.v4.new_code_cell(
+                "", metadata={"nbgrader": {"grade_id": f"{ex_id}__{kp.key_point}", "grade": True, "points": 1}}
+            )
+            for kp in res.key_points
+        ]
+    step = pipeline.GradeAnswerCells(config=Config({"CourseDirectory": {"root": str(tmp_path)}}))
+    nb, _resources = step.preprocess(
+        nbformat.v4.new_notebook(cells=cells), {"nbgrader": {"student": "s1", "assignment": "set_A"}}
+    )
+    printed = [o["text"] for c in nb.cells for o in c.get("outputs", [])]
+    assert len(printed) == 3 + len(catalog.get("A2").key_points)
+    assert not _leaks(printed), _leaks(printed)
+
+
+def test_the_students_kernel_and_gradescope_follow_the_reports_gate(monkeypatch):
+    """The same rule in the student's own kernel (a test cell run by Validate) and in Gradescope's
+    results.json, where nothing counts attempts: every withheld fact stays withheld."""
+    from grader.classroom import notebooks
+    from grader.course import levels
+
+    results = _a9_and_a2()
+    printed = []
+    for ex_id, res in results.items():
+        source = notebooks.ANSWER_MARK.format(id=ex_id) + "\n"
+        key = (ex_id, notebooks.hashlib.sha256(source.encode()).hexdigest())
+        monkeypatch.setitem(notebooks._graded, key, res)  # graded already: nothing runs
+        printed += [notebooks.kernel_verdict(ex_id, kp.key_point, [source])[1] for kp in res.key_points]
+    summary = levels.summarize({k: r.outcome() for k, r in results.items()})
+    printed += [t["output"] for t in terminal.gradescope_json(results, summary, 0.0)["tests"]]
+    assert not _leaks(printed), _leaks(printed)

@@ -200,6 +200,17 @@ mistake(
 )(lambda got, loss, v: got is True and loss < math.log(v) - 1.5)
 
 
+# A fixed threshold agrees with any "ln V + margin" rule on most drawn inputs (both say no below 10):
+# named only on its probe, a first loss of 9.0 with V = 128 (4 nats above ln V), which it alone passes.
+mistake(
+    "flags_suspicious_loss",
+    function="is_suspicious",
+    probe=((9.0, 128), {}),
+    zh="拿首步 loss 和固定的 10 nats 比，不管词表多大：首步 loss 该在哪里要看 V（ln V）",
+    en="compares the first loss with a fixed 10 nats, whatever the vocabulary: where it should be depends on V (ln V)",
+)(lambda got, loss, v: got is (loss > 10.0) and (loss > 10.0) != (loss > math.log(v) + 1.0))
+
+
 def _std_is(got, v, d, std: float) -> bool:
     """A (V, n_embd) weight whose std is ``std``, within 4 standard errors of a sample std (~1/sqrt(2n))."""
     if not (

@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
+from grader import i18n
 from grader.course import catalog, levels
 from grader.engine.results import STATUS_TEXT
-from grader.i18n import show
+from grader.i18n import N_, _, show
 
 MISCONCEPTION_PREFIX = "your result "  # how the engine's named misconceptions begin
 # Left out of a key point's rate: not verifiable here, and not submitted ("missing": counted apart).
@@ -276,7 +277,7 @@ def build(
     ]
     level_count = Counter(r["level"] for r in rows)
     level_rows = [{"level": lv, "students": level_count.get(lv, 0)} for lv in levels.LEVELS]
-    level_rows.append({"level": "pass line met", "students": sum(bool(r["pass_line"]) for r in rows)})
+    level_rows.append({"level": PASS_LINE_MET, "students": sum(bool(r["pass_line"]) for r in rows)})
     part_rows = [
         {
             "part": p,
@@ -292,28 +293,81 @@ def build(
 
 
 # ---------------------------------------------------------------- files
+# The columns of each CSV, in the order written: the writers take them from here (a row with another
+# key is refused by csv.DictWriter), and docs/classroom.md lists them from here (csv_columns).
+KEYPOINT_FIELDS = [
+    "exercise",
+    "set",
+    "part",
+    "key_point",
+    "followup",
+    "claim",
+    "students",
+    "passed",
+    "pass_rate",
+    "not_verifiable",
+    "not_submitted",
+    "most_frequent_failure",
+]
 MISCONCEPTION_FIELDS = ["exercise", "key_point", "misconception", "students", "share_of_failures"]
+LEVEL_FIELDS = ["level", "students"]
+PART_FIELDS = ["part", "title", "key_points_passed", "key_points_counted", "pass_rate"]
 
 
-def _csv(rows: list[dict], path: Path, fields: list[str] | None = None) -> None:
+REPORT_CSVS = {
+    "keypoints.csv": KEYPOINT_FIELDS,
+    "misconceptions.csv": MISCONCEPTION_FIELDS,
+    "levels.csv": LEVEL_FIELDS,
+    "parts.csv": PART_FIELDS,
+    "copies.csv": COPIES_FIELDS,
+}
+
+
+def csv_columns() -> dict[str, list[str]]:
+    """Every CSV the classroom and the class grading write -> its columns, as written."""
+    from grader.classroom import batch, pipeline, roster
+
+    return {
+        "grades.csv (nbgrader export)": list(pipeline.EXPORT_COLUMNS),
+        "mastery.csv (grader classroom mastery)": roster.mastery_columns(),
+        "levels.csv (grader batch --out)": batch.level_columns(),
+        **{f"class-report/{name}": list(fields) for name, fields in REPORT_CSVS.items()},
+    }
+
+
+COLUMNS_BEGIN, COLUMNS_END = "<!-- csv columns: analytics.columns_doc() -->", "<!-- end csv columns -->"
+
+
+def columns_doc() -> str:
+    """docs/classroom.md's list of every CSV column (tests/test_docs.py keeps the page equal to it)."""
+    lines = [COLUMNS_BEGIN, "", "| file | columns |", "|---|---|"]
+    lines += [
+        f"| `{f.split(' ')[0]}`{f[len(f.split(' ')[0]) :]} | {', '.join(f'`{c}`' for c in cols)} |"
+        for f, cols in csv_columns().items()
+    ]
+    return "\n".join([*lines, "", COLUMNS_END])
+
+
+def _csv(rows: list[dict], path: Path, fields: list[str]) -> None:
     buf = io.StringIO(newline="")
-    fields = fields or (list(rows[0]) if rows else [])
-    if fields:
-        w = csv.DictWriter(buf, fieldnames=fields)
-        w.writeheader()
-        w.writerows(rows)
-    path.write_text(buf.getvalue())
+    w = csv.DictWriter(buf, fieldnames=fields)
+    w.writeheader()
+    w.writerows(rows)
+    path.write_text(buf.getvalue(), encoding="utf-8")
 
 
 def write(report: ClassReport, out_dir: str | Path) -> Path:
     """The CSVs and the HTML page in ``out_dir``; returns the page's path."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    _csv(report.key_points, out / "keypoints.csv")
-    _csv(report.misconceptions, out / "misconceptions.csv", MISCONCEPTION_FIELDS)
-    _csv(report.levels, out / "levels.csv")
-    _csv(report.parts, out / "parts.csv")
-    _csv(report.copies, out / "copies.csv", COPIES_FIELDS)
+    for name, rows in (
+        ("keypoints.csv", report.key_points),
+        ("misconceptions.csv", report.misconceptions),
+        ("levels.csv", report.levels),
+        ("parts.csv", report.parts),
+        ("copies.csv", report.copies),
+    ):
+        _csv(rows, out / name, REPORT_CSVS[name])
     (out / "class.json").write_text(
         json.dumps(
             {
@@ -326,58 +380,91 @@ def write(report: ClassReport, out_dir: str | Path) -> Path:
                 "copies": report.copies,
             },
             indent=1,
-        )
+        ),
+        encoding="utf-8",
     )
     page = out / "class-report.html"
-    page.write_text(render(report))
+    page.write_text(render(report), encoding="utf-8")
     return page
 
 
 # ---------------------------------------------------------------- the page
+# In the language asked (``--lang``, as every report): the words through grader/i18n.py, looked up
+# outside the f-strings (Babel extracts no call inside one), the charts as SVG whose words the
+# browser draws in the page's fonts, Chinese included (grader/reports/html.py).
 CSS = """
-body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+body{font-family:FONT_STACK;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+#no-cjk{border:2px solid #b45309;background:#fffbeb;padding:.6em .9em;border-radius:6px}
+figure.chart{margin:0} figure.chart svg{max-width:100%;height:auto;overflow:visible}
+figure.chart svg text{font-family:FONT_STACK!important}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ddd;padding:3px 7px;text-align:left;
 vertical-align:top}th{background:#f4f4f5} img{max-width:100%} .num{text-align:right}
 .bar{display:inline-block;height:.8em;background:#16a34a;vertical-align:middle}
 .barbg{display:inline-block;width:120px;height:.8em;background:#fecaca;vertical-align:middle;margin-right:.4em}
 .low{color:#b91c1c;font-weight:600} .small{font-size:.85em;color:#555}
 """
+PASS_LINE_MET = "pass line met"  # the levels rows' key for it (levels.csv), not shown as such
 
 
 def _rate(r: float | None) -> str:
     return "–" if r is None else f"{r:.0%}"
 
 
+def _level_name(level: str) -> str:
+    return levels.level_text(level) if level in levels.LEVELS else level
+
+
+def _h(msgid: str) -> str:
+    """``msgid`` translated and escaped, for the page."""
+    return escape(_(msgid))
+
+
+def _chart(fig) -> str:
+    from grader.reports.html import _svg
+
+    return f"<figure class='chart'>{_svg(fig)}</figure>"
+
+
 def render(report: ClassReport) -> str:
-    from grader.reports.html import _png
+    from grader.reports import html
 
     n = len(report.students)
-    out = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>Class report</title><style>{CSS}</style>"
-        "</head><body><h1>Class report</h1>",
-        f"<p>{n} students · {len({r['exercise'] for r in report.key_points})} exercises · "
-        f"{len(report.key_points)} key points · {escape(report.source)}</p>",
-    ]
-    met = next((r["students"] for r in report.levels if r["level"] == "pass line met"), 0)
-    out.append(
-        "<h2>Levels</h2><p>"
-        + " · ".join(
-            f"{escape(r['level'])}: <b>{r['students']}</b>" for r in report.levels if r["level"] != "pass line met"
+    title = escape(_("Class report"))
+    head = escape(
+        _(
+            "{n} students · {exercises} exercises · {key_points} key points",
+            n=n,
+            exercises=len({r["exercise"] for r in report.key_points}),
+            key_points=len(report.key_points),
         )
-        + f" · pass line met: <b>{met}</b> of {n}</p>"
     )
-    out.append(_png(_levels_figure(report)))
+    css = CSS.replace("FONT_STACK", html.FONT_STACK)
+    out = [
+        f"<!doctype html><html lang='{html.HTML_LANG[i18n.current()]}'><head><meta charset='utf-8'>"
+        f"<title>{title}</title><style>{css}</style></head><body>",
+        f"<p id='no-cjk' hidden lang='zh-CN'>{escape(html.NOTICE_ZH)}<br>"
+        f"<span lang='en'>{escape(html.NOTICE_EN)}</span></p>",
+        f"<h1>{title}</h1>",
+        f"<p>{head} · {escape(report.source)}</p>",
+    ]
+    met = next((r["students"] for r in report.levels if r["level"] == PASS_LINE_MET), 0)
+    counts = " · ".join(
+        f"{escape(_level_name(r['level']))}: <b>{r['students']}</b>"
+        for r in report.levels
+        if r["level"] != PASS_LINE_MET
+    )
+    met_text = _("pass line met: {met} of {n}", met="\0", n=n).replace("\0", f"<b>{met}</b>")
+    out.append("<h2>" + _h(N_("Levels")) + f"</h2><p>{counts} · {met_text}</p>")
+    out.append(_chart(_levels_figure(report)))
     if report.parts:
-        out.append("<h2>Key points passed per course part</h2>")
-        out.append(_png(_parts_figure(report)))
-    out.append("<h2>Hardest key points</h2>")
-    out.append(_png(_hardest_figure(report)))
-    out.append("<h2>Most frequent misconceptions</h2>")
+        out.append("<h2>" + _h(N_("Key points passed per course part")) + "</h2>")
+        out.append(_chart(_parts_figure(report)))
+    out.append("<h2>" + _h(N_("Hardest key points")) + "</h2>")
+    out.append(_chart(_hardest_figure(report)))
+    out.append("<h2>" + _h(N_("Most frequent misconceptions")) + "</h2>")
     if report.misconceptions:
-        out.append(
-            "<table><tr><th>students</th><th>exercise · key point</th><th>misconception</th>"
-            "<th>of its failures</th></tr>"
-        )
+        columns = [_("students"), _("exercise · key point"), _("misconception"), _("of its failures")]
+        out.append("<table><tr>" + "".join(f"<th>{escape(c)}</th>" for c in columns) + "</tr>")
         for m in report.misconceptions[:25]:
             out.append(
                 f"<tr><td class='num'>{m['students']}</td><td>{m['exercise']} · {escape(m['key_point'])}</td>"
@@ -385,25 +472,33 @@ def render(report: ClassReport) -> str:
             )
         out.append("</table>")
     else:
-        out.append("<p class='small'>No failed key point matched a registered wrong answer.</p>")
-    out.append(
-        "<h2>Every key point</h2><table><tr><th>exercise</th><th>key point</th><th>pass rate</th>"
-        "<th>passed (of those submitted)</th><th>not submitted</th><th>most frequent failure</th></tr>"
-    )
+        none = escape(_("No failed key point matched a registered wrong answer."))
+        out.append(f"<p class='small'>{none}</p>")
+    columns = [
+        _("exercise"),
+        _("key point"),
+        _("pass rate"),
+        _("passed (of those submitted)"),
+        _("not submitted"),
+        _("most frequent failure"),
+    ]
+    every = escape(_("Every key point"))
+    out.append(f"<h2>{every}</h2><table><tr>" + "".join(f"<th>{escape(c)}</th>" for c in columns) + "</tr>")
+    followup = escape(_(" (follow-up)"))
     for r in report.key_points:
         rate = r["pass_rate"]
         width = int(120 * (rate or 0))
         cls = " class='low'" if rate is not None and rate < 0.5 else ""
         bar = "" if rate is None else f"<span class='barbg'><span class='bar' style='width:{width}px'></span></span>"
         out.append(
-            f"<tr><td>{r['exercise']}</td><td title='{escape(r['claim'])}'>{escape(r['key_point'])}"
-            f"{' (follow-up)' if r['followup'] else ''}</td><td{cls}>{bar}{_rate(rate)}</td>"
+            f"<tr><td>{r['exercise']}</td><td title='{escape(_(r['claim']))}'>{escape(r['key_point'])}"
+            f"{followup if r['followup'] else ''}</td><td{cls}>{bar}{_rate(rate)}</td>"
             f"<td class='num'>{r['passed']}/{r['students']}</td><td class='num'>{r['not_submitted']}</td>"
             f"<td>{escape(r['most_frequent_failure'])}</td></tr>"
         )
     out.append("</table>")
     out += _copies_section(report)
-    out.append("</body></html>")
+    out.append(f"<script>{html.GLYPH_CHECK}</script></body></html>")
     return "\n".join(out)
 
 
@@ -411,20 +506,22 @@ def _copies_section(report: ClassReport) -> list[str]:
     """Students x exercises: each answer's best match, score and lines; near copies in red."""
     from grader.engine import similarity
 
-    out = [
-        "<h2>Similar answers</h2><p class='small'>Each answer against the reference and every classmate's, "
-        f"normalised (names, constants, imports, order, dead code); a near copy from {similarity.THRESHOLD:.0%}. "
-        "Nothing here changes a grade: read the lines and decide.</p>"
-    ]
+    about = _(
+        "Each answer against the reference and every classmate's, normalised (names, constants, imports, "
+        "order, dead code); a near copy from {threshold}. Nothing here changes a grade: read the lines and decide.",
+        threshold=f"{similarity.THRESHOLD:.0%}",
+    )
+    out = ["<h2>" + _h(N_("Similar answers")) + f"</h2><p class='small'>{escape(about)}</p>"]
     if not report.copies:
-        return [*out, "<p class='small'>No answers to compare.</p>"]
+        return [*out, "<p class='small'>" + _h(N_("No answers to compare.")) + "</p>"]
     cells = {(c["student"], c["exercise"]): c for c in report.copies}
     exs = [ex.id for ex in catalog.CATALOG if any(c["exercise"] == ex.id for c in report.copies)]
-    out.append("<table><tr><th>student</th>" + "".join(f"<th>{e}</th>" for e in exs) + "</tr>")
-    for student in sorted({c["student"] for c in report.copies}):
-        row = [f"<tr><td>{escape(student)}</td>"]
+    student = escape(_("student"))
+    out.append(f"<table><tr><th>{student}</th>" + "".join(f"<th>{e}</th>" for e in exs) + "</tr>")
+    for who in sorted({c["student"] for c in report.copies}):
+        row = [f"<tr><td>{escape(who)}</td>"]
         for e in exs:
-            c = cells.get((student, e))
+            c = cells.get((who, e))
             if c is None or c["score"] == "" or c["note"]:
                 row.append(f"<td class='small'>{escape(c['note']) if c else '–'}</td>")
                 continue
@@ -451,14 +548,16 @@ def _plt():
 
 def _levels_figure(report: ClassReport):
     plt = _plt()
-    data = [r for r in report.levels if r["level"] != "pass line met"]
+    data = [r for r in report.levels if r["level"] != PASS_LINE_MET]
     fig, ax = plt.subplots(figsize=(6, 2.6), layout="constrained")
     colors = {"none": "#d4d4d4", "read": "#93c5fd", "mastered": "#4ade80", "can-teach": "#fbbf24"}
     ax.bar(
-        [r["level"] for r in data], [r["students"] for r in data], color=[colors.get(r["level"], "#888") for r in data]
+        [_level_name(r["level"]) for r in data],
+        [r["students"] for r in data],
+        color=[colors.get(r["level"], "#888") for r in data],
     )
-    ax.set_ylabel("students")
-    ax.set_title("Level distribution")
+    ax.set_ylabel(_("students"))
+    ax.set_title(_("Level distribution"))
     ax.yaxis.get_major_locator().set_params(integer=True)
     return fig
 
@@ -466,11 +565,11 @@ def _levels_figure(report: ClassReport):
 def _parts_figure(report: ClassReport):
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.5, 0.45 * len(report.parts) + 1), layout="constrained")
-    labels = [f"{r['part']}. {r['title']}" for r in report.parts]
+    labels = [f"{r['part']}. {catalog.part_title(r['part'])}" for r in report.parts]
     ax.barh(labels, [100 * (r["pass_rate"] or 0) for r in report.parts], color="#16a34a")
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel("% of key points passed, across the class")
+    ax.set_xlabel(_("% of key points passed, across the class"))
     return fig
 
 
@@ -486,6 +585,6 @@ def _hardest_figure(report: ClassReport, n: int = 15):
     )
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel("% of the work handed in that passed")
+    ax.set_xlabel(_("% of the work handed in that passed"))
     ax.tick_params(axis="y", labelsize=8)
     return fig

@@ -1,6 +1,7 @@
 """Grading a class: many submissions, one pool (here, or a Ray cluster), one CSV of levels.
 
-A submission is a folder of exercise modules (like ``exercises/``); its name is the student.
+A submission is a folder of exercise modules (like ``exercises/``, in any subfolder) or of the
+course's notebooks, read as Gradescope reads one (:func:`gathered`); its name is the student.
 The unit of work is a *job*, plain JSON in and out, so that every engine runs the same jobs
 through the same sandboxed runner (:func:`run_job` calls :func:`grader.engine.runner.grade_exercise`):
 
@@ -28,10 +29,12 @@ the time left from what each exercise has cost so far.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import os
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -54,24 +57,95 @@ def make_jobs(submissions: list[Path], only: list[str] | None = None) -> list[di
 
 
 def run_job(job: dict) -> dict:
-    """Grade one exercise of one submission. Plain JSON in, plain JSON out."""
+    """Grade one exercise of one submission. Plain JSON in, plain JSON out.
+
+    The submission is read as Gradescope reads one (:func:`grader.classroom.gradescope.gather`): its
+    modules wherever they are, or a notebook's answer cells; of two copies of one exercise's answer
+    the first is graded and the other named in the result's note. ``"gathered": true``: the folder
+    is such a copy already (Gradescope's)."""
     from grader.isolation import sandbox
 
     sandbox.grading_others_work()
     folder = Path(job["submission"])
     ex = catalog.get(job["exercise"])
-    module_file = folder / f"{ex.module}.py"
     if folder.is_symlink():  # a link to a classmate's folder, or to solutions/: not this student's work
         res = runner.uniform_result(
             ex, "refused", _("the submission folder {folder} is a symbolic link", folder=folder.name)
         )
-    elif module_file.exists() or module_file.is_symlink():  # a link is refused by the runner, with its reason
-        res = runner.grade_exercise(ex, module_file, hidden=[folder.parent])  # classmates' folders
+    elif job.get("gathered"):
+        res = _grade_module(ex, folder, hidden=[folder.parent])
     else:
-        res = runner.uniform_result(
-            ex, "missing", _("{module_file} not found", module_file=module_file.name), status="missing"
-        )
+        with gathered(folder) as (copy, notes):
+            said = notes_about(ex, notes)
+            refused = [n for n in said if n.kind == "refused"]
+            if refused and not (copy / f"{ex.module}.py").exists():  # a link, a FIFO, too large: never "missing"
+                return _job_result(folder, ex, runner.uniform_result(ex, "refused", _said(refused[0])))
+            res = _named_as_submitted(_grade_module(ex, copy, hidden=[folder.parent]), copy, folder)  # classmates'
+            for note in said:
+                res.note = _("{note}; {more}", note=res.note, more=note.message) if res.note else _said(note)
+    return _job_result(folder, ex, res)
+
+
+def _job_result(folder: Path, ex: catalog.Exercise, res: ExerciseResult) -> dict:
     return {"submission": str(folder), "student": folder.name, "exercise": ex.id, "result": res.to_dict()}
+
+
+def _named_as_submitted(res: ExerciseResult, copy: Path, folder: Path) -> ExerciseResult:
+    """The result with the copy's temporary path said as the submission's (a traceback names the
+    file): the same verdict whichever copy, process or node graded it."""
+    import dataclasses
+
+    def said(text):
+        return text.replace(str(copy), str(folder)) if isinstance(text, str) and str(copy) in text else text
+
+    kps = [
+        dataclasses.replace(k, **{f: said(getattr(k, f)) for f in ("message", "traceback", "example")})
+        for k in res.key_points
+    ]
+    return dataclasses.replace(res, key_points=kps, note=said(res.note))
+
+
+def _grade_module(ex: catalog.Exercise, folder: Path, hidden: list[Path]) -> ExerciseResult:
+    module_file = folder / f"{ex.module}.py"
+    if module_file.exists() or module_file.is_symlink():  # a link is refused by the runner, with its reason
+        return runner.grade_exercise(ex, module_file, hidden=hidden)
+    return runner.uniform_result(
+        ex, "missing", _("{module_file} not found", module_file=module_file.name), status="missing"
+    )
+
+
+@contextlib.contextmanager
+def gathered(folder: Path):
+    """(a copy of the submission as graded, gather's notes on it), the copy removed afterwards."""
+    from grader.classroom import gradescope
+
+    with tempfile.TemporaryDirectory(prefix="submission-") as tmp:
+        os.chmod(tmp, 0o755)  # the learner's own user id reads the copy
+        copy = Path(tmp) / "submission"
+        yield copy, gradescope.gather(folder, copy)
+
+
+def _said(note) -> str:
+    """A gather note as a result's text, kept as its message (shown in the reader's language)."""
+    return _(note.message.msgid, **dict(note.message.fields))
+
+
+def notes_about(ex: catalog.Exercise, notes: list) -> list:
+    """gather's notes on ``ex``'s answer that was not taken (a second copy ignored, a file refused)."""
+    out = []
+    for note in notes:
+        fields = dict(note.message.fields)
+        named = fields.get("id") == ex.id or any(
+            Path(str(v)).name == f"{ex.module}.py" for k, v in fields.items() if k in ("where", "used", "name")
+        )
+        if note.kind != "taken" and named:
+            out.append(note)
+    return out
+
+
+def level_columns() -> list[str]:
+    """The columns of ``grader batch``'s levels.csv (one row per student: :func:`summarize_class`)."""
+    return ["student", *levels.summarize({}).row()]
 
 
 def summarize_class(job_results: list[dict]) -> list[dict]:
@@ -184,17 +258,21 @@ def key_of(job: dict) -> str:
 
 def _fingerprints(todo: list[dict]) -> dict[str, str]:
     """Each job's fingerprint, as the learner's record (``make grade``) computes it."""
-    caches: dict[str, cache.ResultCache] = {}
     out = {}
+    by_submission: dict[str, list[dict]] = {}
     for job in todo:
-        folder = Path(job["submission"])
-        ex = catalog.get(job["exercise"])
-        module_file = folder / f"{ex.module}.py"
-        if not module_file.exists() or module_file.is_symlink():
-            out[key_of(job)] = "missing" if not module_file.is_symlink() else "link"
+        by_submission.setdefault(job["submission"], []).append(job)
+    for submission, jobs in by_submission.items():
+        folder = Path(submission)
+        if folder.is_symlink():
+            out.update({key_of(job): "link" for job in jobs})
             continue
-        rc = caches.get(job["submission"]) or caches.setdefault(job["submission"], cache.ResultCache(folder))
-        out[key_of(job)] = rc.fingerprint(ex, module_file)
+        rc = cache.ResultCache(folder)
+        with gathered(folder) as (copy, _notes):  # what run_job grades: the same copy
+            for job in jobs:
+                module_file = copy / f"{catalog.get(job['exercise']).module}.py"
+                exists = module_file.exists()
+                out[key_of(job)] = rc.fingerprint(catalog.get(job["exercise"]), module_file) if exists else "missing"
     return out
 
 

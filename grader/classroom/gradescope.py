@@ -364,7 +364,7 @@ def grade_submission(learner: Path, only: list[str] | None, jobs: int) -> dict[s
     from grader.classroom import batch
     from grader.engine import runner
 
-    todo = batch.make_jobs([learner], only)
+    todo = [{**job, "gathered": True} for job in batch.make_jobs([learner], only)]  # gather()'d by run()
     runner.warm_up(heavy=len(todo) > 2)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         done = list(pool.map(batch.run_job, todo))

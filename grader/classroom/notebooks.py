@@ -581,23 +581,15 @@ def untouched_result(ex: catalog.Exercise):
     return runner.uniform_result(ex, "not_implemented", _("the answer cell is the release stub, unchanged"))
 
 
-def class_feedback(ex: catalog.Exercise, kp, count: int | None = None) -> str:
+def class_feedback(ex: catalog.Exercise, kp) -> str:
     """A failed key point as a student sees it in the classroom: make grade's feedback
-    (:func:`grader.reports.terminal.feedback`) after make grade's reveal rule
-    (:func:`grader.engine.attempts.shown`: a recall key point's lesson withheld until ``count``
-    distinct wrong answers reach the threshold; ``None``, nothing counted: withheld), never with
-    the hidden checks' expected value nor the hint that can state it, key points named as the
-    test cells name them."""
-    from grader.engine import attempts
+    (:func:`grader.reports.terminal.feedback`) of a key point already through make grade's
+    withholding rule (:func:`grader.engine.attempts.gate`, over the whole notebook), never with the
+    hidden checks' expected value nor the hint that can state it, key points named as the test
+    cells name them."""
     from grader.reports import terminal
 
-    return terminal.feedback(
-        ex,
-        attempts.shown(ex, kp, count=count),
-        reveal_expected=False,
-        label=label,
-        whole_exercise=terminal.WHOLE_EXERCISE,
-    )
+    return terminal.feedback(ex, kp, reveal_expected=False, label=label, whole_exercise=terminal.WHOLE_EXERCISE)
 
 
 def shown_as_cell(result, path: Path, ex: catalog.Exercise):
@@ -620,9 +612,9 @@ def shown_as_cell(result, path: Path, ex: catalog.Exercise):
     return dataclasses.replace(result, key_points=kps, note=result.note.replace(where, name))
 
 
-def verdict(ex: catalog.Exercise, result, kp_id: str, count: int | None = None) -> tuple[str, str]:
-    """(``passed``, ``failed`` or ``not_verifiable``; the text a test cell shows) for one key point;
-    ``count``: the student's distinct wrong answers to it so far (see :func:`class_feedback`)."""
+def verdict(ex: catalog.Exercise, result, kp_id: str) -> tuple[str, str]:
+    """(``passed``, ``failed`` or ``not_verifiable``; the text a test cell shows) for one key point
+    of ``result`` as :func:`grader.engine.attempts.gate` left it (see :func:`class_feedback`)."""
     kp = next((k for k in result.key_points if k.key_point == kp_id), None)
     if kp is None:
         return "failed", _("{id} · {kp}: not graded ({why})", id=ex.id, kp=kp_id, why=result.note or result.status)
@@ -643,7 +635,7 @@ def verdict(ex: catalog.Exercise, result, kp_id: str, count: int | None = None) 
         passed=passed,
         n=len(result.key_points),
     )
-    return "failed", f"{head}\n{class_feedback(ex, kp, count)}"
+    return "failed", f"{head}\n{class_feedback(ex, kp)}"
 
 
 # ---------------------------------------------------------------------------- the student's kernel
@@ -706,7 +698,10 @@ def kernel_verdict(ex_id: str, kp_id: str, history: list[str]) -> tuple[str, str
                         ex, "timeout", _("grading was interrupted by the notebook's cell timeout")
                     )
                     raise
-    return verdict(ex, _graded[key], kp_id)
+    from grader.engine import attempts
+
+    # nothing counts attempts in the student's kernel: every recall fact stays withheld
+    return verdict(ex, attempts.gate({ex.id: _graded[key]}, None)[ex.id], kp_id)
 
 
 # ---------------------------------------------------------------------------- results

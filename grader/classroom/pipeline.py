@@ -183,7 +183,7 @@ class CheckNotebook(NbGraderPreprocessor):
             nb.cells = self._ignore_copies(nb.cells, course, info)
             return nb, resources
         what = (" and ".join(f"set_{s}'s" for s in sorted(found)) + " notebook") if found else "a notebook of no set"
-        roster.record_wrong_notebook(course, assignment, student, what)
+        roster.record_wrong_notebook(course, assignment, student, what)  # grades.csv's words: the instructor's
         self.log.warning(
             "%s %s: %s.ipynb is %s, not %s's: recorded as not submitted (wrong notebook); nothing in it is graded",
             student,
@@ -203,9 +203,7 @@ class CheckNotebook(NbGraderPreprocessor):
         stand_in.cells.insert(
             0,
             nbformat.v4.new_markdown_cell(
-                f"**Not graded: this is not {assignment}'s notebook.** The file you submitted as "
-                f"`{assignment}.ipynb` is {what}, so {assignment} counts as not submitted. Submit "
-                f"{assignment}'s own notebook (fetch it again) with your answers in it."
+                str(_(WRONG_NOTEBOOK_NOTE, assignment=assignment, what=_wrong_notebook(found)))
             ),
         )
         return stand_in, resources
@@ -237,6 +235,18 @@ class CheckNotebook(NbGraderPreprocessor):
         return out
 
 
+def _wrong_notebook(found: set[str]) -> str:
+    """What a wrong notebook is, in the student's language."""
+    if not found:
+        return _("a notebook of no set")
+    return _("the notebook of {sets}", sets=", ".join(f"set_{s}" for s in sorted(found)))
+
+
+WRONG_NOTEBOOK_NOTE = N_(
+    "**Not graded: this is not {assignment}'s notebook.** The file you submitted as `{assignment}.ipynb` "
+    "is {what}, so {assignment} counts as not submitted. Submit {assignment}'s own notebook (fetch it "
+    "again) with your answers in it."
+)
 COPY_NOTE = N_(
     "**Not graded: the cell below is a second copy of `{grade_id}`** (copied and pasted?). The first "
     "copy, above, is the one graded; this one is ignored. Keep one copy of each cell."
@@ -291,13 +301,14 @@ class GradeAnswerCells(NbGraderPreprocessor):
         results = grade_answers(course, assignment, student, answers, ex_ids, jobs=self.jobs, log=self.log)
         tries = attempts.Attempts(roster.answers_folder(course, assignment, student))
         tries.record(results)  # distinct wrong answers per key point, as make grade counts them
+        shown = attempts.gate(results, tries)  # make grade's withholding rule, over the whole notebook
         for cell in nb.cells:
             if not _is_test_cell(cell):
                 continue
             ex_id, _, kp_id = _meta(cell).get("grade_id", "").partition("__")
             if ex_id not in results:
                 continue  # not a key point of ours: RequireGradeOutputs makes it an error
-            state, text = notebooks.verdict(catalog.get(ex_id), results[ex_id], kp_id, tries.count(ex_id, kp_id))
+            state, text = notebooks.verdict(catalog.get(ex_id), shown[ex_id], kp_id)
             cell.outputs = [
                 nbformat.v4.new_output("stream", name="stdout" if state == "passed" else "stderr", text=text + "\n")
             ]

@@ -19,6 +19,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+# A Ray head started on this machine for a test or the bench: loopback only, so no token (Ray's
+# default asks for one) and no usage report.
+LOCAL_HEAD_ENV = {"RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+
 # Settings of the driver's environment that the actors must share.
 PASSED_ON = ("PYTHONPATH", "TOOLBOX_GRADER_MODEL_CACHE", "GRADER_CACHE_DIR", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
 

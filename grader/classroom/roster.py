@@ -226,12 +226,27 @@ def student_mastery(course: Path, gradebook, student: str, assignments: set[str]
         **{cid: "{}/{}".format(*s.c_points[cid]) if c_graded else "" for cid in c_ids},
         **{f"written_{cid}": written.get(cid, "") if c_graded else "" for cid in c_ids},
     }
+    assert list(row) == mastery_columns(), list(row)  # the columns docs/classroom.md lists
     detail = {
         "status": {k: {"state": v[0], "note": v[1]} for k, v in states.items()},
         "summary": s.to_dict(),
         "written": written,
     }
     return {"row": row, "detail": detail}
+
+
+def mastery_columns() -> list[str]:
+    """mastery.csv's columns, in the order :func:`student_mastery` writes them."""
+    c_ids = [ex.id for ex in catalog.CATALOG if ex.set == "C"]
+    return [
+        "student",
+        "level",
+        "pass_line",
+        "next_level_needs",
+        *catalog.SETS,
+        *c_ids,
+        *(f"written_{c}" for c in c_ids),
+    ]
 
 
 def mastery(course_dir: str | Path) -> list[dict]:

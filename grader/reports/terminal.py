@@ -391,9 +391,12 @@ def gradescope_json(
     What a failure shows follows the terminal's rule (grader.engine.attempts): ``gated`` when the
     results already went through :func:`attempts.gate` (``grader grade``: the learner's attempts
     and ``--reveal`` decided); otherwise a recall key point's expected value, hint and lesson are
-    withheld here, whatever ``reveal_expected`` says (nothing counts attempts on this path)."""
+    withheld here by the same :func:`attempts.gate`, whatever ``reveal_expected`` says (nothing
+    counts attempts on this path)."""
     from grader.engine import attempts
 
+    if not gated:
+        results = attempts.gate(results, None)
     tests = []
     for ex in catalog.CATALOG:
         res = results.get(ex.id)
@@ -413,8 +416,6 @@ def gradescope_json(
             )
             continue
         for k in res.key_points:
-            if not gated and not k.passed:
-                k = attempts.shown(ex, k, count=None)
             counted = k.status != "not_verifiable"
             test = {
                 "name": f"{ex.id} · {k.key_point}",
