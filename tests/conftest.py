@@ -300,32 +300,14 @@ def pytest_collection_modifyitems(config, items):
     items[:] = keep
 
 
-def module_setup(item) -> str | None:
-    """The test module whose own module-scoped fixture this test uses (test_classroom's course
-    build, test_gradescope's image, test_batch's class), None when it uses none."""
-    for defs in getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {}).values():
-        for d in defs:
-            if d.scope == "module" and d.baseid and d.baseid.endswith(".py"):
-                return d.baseid
-    return None
-
-
 def heavy_first(items) -> list:
-    """The tests that share a module's setup first, each module's together (the full course build
-    is ~156 s: started last, on one worker, the other idles beside it, and worksteal hands out the
-    queue's tail, never its head, so a module there is never split and built twice); then the
-    harness's gradings, the heaviest exercises first (by their time limit: every xdist worker must
-    collect the same order, so nothing measured on this machine decides it): a worker that finishes
-    its light tests steals short gradings, not a P4 training run at the end."""
-    groups: dict[str | None, list] = {}
-    for item in items:
-        groups.setdefault(module_setup(item), []).append(item)
-    rest = groups.pop(None, [])
-    shared = [item for group in groups.values() for item in group]
+    """The harness's gradings first, the heaviest exercises first (by their time limit: every xdist
+    worker must collect the same order, so nothing measured on this machine decides it): a worker
+    that finishes its light tests steals short gradings, not a P4 training run at the end."""
     order = sorted(
-        (i for i, item in enumerate(rest) if harness_file(item)), key=lambda i: -harness_file(rest[i])[0].timeout_s
+        (i for i, item in enumerate(items) if harness_file(item)), key=lambda i: -harness_file(items[i])[0].timeout_s
     )
-    return shared + [rest[i] for i in order] + [item for item in rest if not harness_file(item)]
+    return [items[i] for i in order] + [item for item in items if not harness_file(item)]
 
 
 def pytest_configure(config):

@@ -46,28 +46,6 @@ def test_the_plan_grades_each_file_once_heaviest_first():
     assert [(e.id, p) for e, p in todo] == [("P4", heavy), ("A3", light)]
 
 
-def _uses(module: str | None, scope: str = "module", param=None):
-    """A collected test that uses a fixture of ``scope`` defined in ``module`` (a test file, or a conftest's folder)."""
-    item = _item(param)
-    defs = {} if module is None else {"setup": [SimpleNamespace(scope=scope, baseid=module)]}
-    item._fixtureinfo = SimpleNamespace(name2fixturedefs=defs)
-    return item
-
-
-def test_the_tests_sharing_a_module_setup_start_first_together():
-    """The full course build (~156 s) ran last on one worker while the other idled (issue 30): the
-    tests of a module-scoped fixture come first, each module's together, then the heaviest gradings."""
-    a3, p4 = catalog.get("A3"), catalog.get("P4")
-    light, heavy = _uses(None, param=a3), _uses(None, param=p4)
-    light.callspec.params = {"solution_of": a3}
-    heavy.callspec.params = {"solution_of": p4}
-    plain, session = _uses(None), _uses("tests", scope="session")
-    course = [_uses("tests/test_classroom.py") for _ in range(2)]
-    image = _uses("tests/test_gradescope.py")
-    items = [plain, light, course[0], session, image, heavy, course[1]]
-    assert conftest.heavy_first(items) == [*course, image, heavy, light, plain, session]
-
-
 def test_only_a_process_that_runs_tests_starts_a_zygote():
     """pytest-xdist's controller runs no test: its heavy zygote was CPU the two workers lacked at the start."""
 
