@@ -315,7 +315,14 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "quiet: needs the machine to itself (make test runs these last, alone)")
     for ex_id in catalog.BY_ID:
         config.addinivalue_line("markers", f"{ex_id}: a test bound to exercise {ex_id}")
-    runner.warm_up(heavy=True)  # hundreds of check processes: preload torch & co. once
+    if grades_here(config):
+        runner.warm_up(heavy=True)  # hundreds of check processes: preload torch & co. once
+
+
+def grades_here(config) -> bool:
+    """Whether this process runs tests: not pytest-xdist's controller, whose zygote (~4.5 s of CPU
+    importing torch & co., measured) would serve no learner while the workers start theirs."""
+    return bool(xdist_worker(config)) or not getattr(config.option, "numprocesses", None)
 
 
 # Measures over many tests, which xdist runs in different processes: each test records its outcome

@@ -46,6 +46,18 @@ def test_the_plan_grades_each_file_once_heaviest_first():
     assert [(e.id, p) for e, p in todo] == [("P4", heavy), ("A3", light)]
 
 
+def test_only_a_process_that_runs_tests_starts_a_zygote():
+    """pytest-xdist's controller runs no test: its heavy zygote was CPU the two workers lacked at the start."""
+
+    def config(workers=None, **workerinput):
+        option = SimpleNamespace() if workers is None else SimpleNamespace(numprocesses=workers)
+        return SimpleNamespace(option=option, **({"workerinput": workerinput} if workerinput else {}))
+
+    assert not conftest.grades_here(config(2))  # make test's controller
+    assert conftest.grades_here(config(2, workerid="gw0"))
+    assert conftest.grades_here(config(0)) and conftest.grades_here(config())  # -n 0, -p no:xdist
+
+
 def test_a_mutant_fingerprint_covers_what_it_imports_by_package():
     """C5's clips_scaled_gradients is P2's mutant of the same name, imported through
     ``solutions.mutants.p2_training_loop``: an edit there must grade it again, though the
