@@ -147,3 +147,16 @@ def test_a_closed_store_no_longer_serves_the_truth_cache(tmp_path):
         assert calls == [1]
     finally:
         truth.set_cache(None, None)
+
+
+def test_a_course_answer_waits_for_the_question_it_answers(st):  # noqa: F811
+    """An ML learner: after R.einsum_qk the course's answer read 'PV is "bts,bsd->btd"', and the very
+    next question, R.einsum_pv, asked exactly that. It is shown once R.einsum_pv is answered; a sitting
+    stopped before then never shows it, not even among the wrong answers."""
+    qk, pv = bank.get("R.einsum_qk"), bank.get("R.einsum_pv")
+    text = _sitting(st, ["wrong", "right"], [qk, pv])
+    before_pv = text.split("· R.einsum_pv ·")[0]
+    assert "bts,bsd->btd" not in before_pv and "R.einsum_pv" in before_pv, before_pv
+    assert "bts,bsd->btd" in text.split("· R.einsum_pv ·")[1]
+    stopped = _sitting(st, ["wrong", "quit"], [qk, pv])
+    assert "bts,bsd->btd" not in stopped, stopped

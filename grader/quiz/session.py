@@ -8,6 +8,7 @@ Ctrl-C) stops; what was answered is kept, and the next run resumes with the same
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -16,6 +17,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from rich.console import Console
 from rich.text import Text
 
+from grader.course import catalog
 from grader.course.tex import plain
 from grader.i18n import N_
 from grader.quiz import bank as qbank, progress as qprogress, store as qstore, truth as qtruth
@@ -113,6 +115,8 @@ class Session:
         self.slips = 0
         self.wrong: list[tuple] = []  # (question, prompt, typed, right value shown) of this sitting
         self.asked: list[str] = []
+        self.ahead: list[qbank.Question] = []  # the questions still to ask in this round
+        self.deferred: dict[str, set[str]] = {}  # a course answer held back -> what it waits for
         self.current: tuple | None = None
         qtruth.set_cache(store.cache_get, store.cache_put)
 
@@ -190,6 +194,7 @@ class Session:
                     "bold",
                 )
             for i, q in enumerate(todo, 1):
+                self.ahead = todo[i:]
                 if self.ask(q, (i, len(todo))) == "quit":
                     self.summary(questions)
                     return False
@@ -436,10 +441,35 @@ class Session:
                     )
                 )
                 io.out(f"{q.id}: {msg}", "green" if ok else "red")
-            io.out(self.t(N_("The course's answer (答案):")), "bold")
-            io.out("  " + plain(q.answer_zh))
-            self.rendering(q.answer_en, "  ")
+            self.course_answer(q)
         io.out(self.t(N_("Re-read: {where}"), where=q.reread[1] if lang == "zh" else q.reread[0]), "cyan")
+        self._release_deferred(q)
+
+    def course_answer(self, q) -> None:
+        """The course's 答案 after a question, unless it states the answer of a question still ahead
+        in this round (R.einsum_qk's states einsum_pv's subscripts): then it waits for that one."""
+        waits = {r.id for r in self.ahead if r.id != q.id and gives_away(q) & gives_away(r)}
+        if waits:
+            self.deferred[q.id] = waits
+            self.io.out(
+                self.t(
+                    N_("The course's answer also answers {ids}, still to come: it is shown after them."),
+                    ids=self.t(N_(", ")).join(sorted(waits)),
+                ),
+                "dim",
+            )
+            return
+        self.io.out(self.t(N_("The course's answer (答案):")), "bold")
+        self.io.out("  " + plain(q.answer_zh))
+        self.rendering(q.answer_en, "  ")
+
+    def _release_deferred(self, answered) -> None:
+        for qid, waits in list(self.deferred.items()):
+            waits.discard(answered.id)
+            if not waits:
+                del self.deferred[qid]
+                self.io.out(self.t(N_("The course's answer to {id}, held back until now:"), id=qid), "bold")
+                self.course_answer(qbank.get(qid))
 
     def rendering(self, en: str, indent: str) -> None:
         """The English rendering of the course's words, under the Chinese original: in English only."""
@@ -533,7 +563,7 @@ class Session:
                     "   " + self.t(N_("you typed {typed!r}; this variant's value: {value}"), typed=typed, value=shown),
                     "red",
                 )
-                if qid in seen or q.interview:
+                if qid in seen or q.interview or qid in self.deferred:  # still waits for a question ahead
                     continue
                 seen.add(qid)
                 io.out("   " + self.t(N_("The course's answer (答案): {answer}"), answer=plain(q.answer_zh)))
@@ -548,6 +578,16 @@ class Session:
 
 
 DAY = qstore.DAY
+
+
+def gives_away(q: qbank.Question) -> frozenset[str]:
+    """The facts (the catalog's ``forbidden`` items) that a question's course answer states."""
+    return _facts(f"{q.answer_en} {q.answer_zh}")
+
+
+@functools.cache
+def _facts(text: str) -> frozenset[str]:
+    return frozenset(item for ex in catalog.CATALOG for item in ex.gives_away(text))
 
 
 def when(t: float | None, now: float, lang: str) -> str:
@@ -567,7 +607,10 @@ def closed_book_line(prog: qprogress.QuizProgress, lang: str) -> str:
     c = " ".join(f"{k} {p}/{t}" for k, (p, t) in prog.c_points.items())
     return say(
         lang,
-        N_("Mastered in the quiz: R {r} · A {a} · B {b} · C key points: {c}"),
+        N_(
+            "Mastered in the quiz (recalled right at a review days after the last): "
+            "R {r} · A {a} · B {b} · C key points: {c}"
+        ),
         r="{}/{}".format(*prog.r),
         a="{}/{}".format(*prog.a),
         b="{}/{}".format(*prog.b),

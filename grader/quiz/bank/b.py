@@ -364,7 +364,7 @@ B4 = Question(
     "B",
     N_("The decode floor after merge_and_unload"),
     "{model_zh} merge_and_unload 后部署在 {gpu_zh} 上，batch 1 decode 每 token 的下限约多少？合并前后这个数字变不变？",
-    "{model_en}, after merge_and_unload, is deployed on {gpu_en}: about what is the floor per token of batch-1 decode? "
+    "After merge_and_unload, {model_en} is deployed on {gpu_en}: about what is the floor per token of batch-1 decode? "
     "Does that number change between before and after the merge?",
     lambda rng: {"model": rng.choice(sorted(B4_MODELS)), "gpu": rng.choice(sorted(B4_GPUS))},
     [
