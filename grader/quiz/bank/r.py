@@ -11,25 +11,19 @@ from grader.quiz.answers import EXACT, Choice, Einsum, MultiSelect, Number, Opti
 from grader.quiz.bank import PART_OPTIONS, Part, Question
 from grader.quiz.bank.fmt import g, mr
 
+
+def _named(key: str, en: str, zh: str, means) -> Option:
+    """An option named by meaning as the checks name it: their phrases for ``key`` (one vocabulary,
+    grader/checks/truth/meaning.py)."""
+    return Option(key, en, zh, also=T.phrases(key), means=means)
+
+
 STATE_OPTIONS = [
-    # named by meaning as the checks name them: one vocabulary (grader/checks/truth/meaning.py)
-    Option("weights", "bf16 weights", "bf16 权重", also=T.phrases("weights"), means=T.state_part),
-    Option("grads", "bf16 gradients", "bf16 梯度", also=T.phrases("grads"), means=T.state_part),
-    Option("master", "fp32 master weights", "fp32 主权重", also=T.phrases("master"), means=T.state_part),
-    Option(
-        "adam_m",
-        "AdamW's first moment m (fp32)",
-        "AdamW 一阶矩 m（fp32）",
-        also=T.phrases("adam_m"),
-        means=T.state_part,
-    ),
-    Option(
-        "adam_v",
-        "AdamW's second moment v (fp32)",
-        "AdamW 二阶矩 v（fp32）",
-        also=T.phrases("adam_v"),
-        means=T.state_part,
-    ),
+    _named("weights", "bf16 weights", "bf16 权重", T.state_part),
+    _named("grads", "bf16 gradients", "bf16 梯度", T.state_part),
+    _named("master", "fp32 master weights", "fp32 主权重", T.state_part),
+    _named("adam_m", "AdamW's first moment m (fp32)", "AdamW 一阶矩 m（fp32）", T.state_part),
+    _named("adam_v", "AdamW's second moment v (fp32)", "AdamW 二阶矩 v（fp32）", T.state_part),
 ]
 STATE_DISTRACTORS = [
     Option("activations", "the activations of the batch", "这个 batch 的激活"),
@@ -130,19 +124,13 @@ TOPICS_ZH = {  # grader/given/recall_topics.py's topics, in Chinese
 }
 
 RECORD_OPTIONS = [
-    Option("run id", "run id", "run id", also=T.phrases("run id"), means=T.record_item),
-    Option("commit", "git commit", "commit", also=T.phrases("commit"), means=T.record_item),
-    Option("config", "config file", "配置文件", also=T.phrases("config"), means=T.record_item),
-    Option("data version", "data version", "数据版本", also=T.phrases("data version"), means=T.record_item),
-    Option("seed", "seed", "seed", also=T.phrases("seed"), means=T.record_item),
-    Option(
-        "environment",
-        "environment (pip freeze)",
-        "环境（pip freeze）",
-        also=T.phrases("environment"),
-        means=T.record_item,
-    ),
-    Option("metrics", "metrics", "指标", also=T.phrases("metrics"), means=T.record_item),
+    _named("run id", "run id", "run id", T.record_item),
+    _named("commit", "git commit", "commit", T.record_item),
+    _named("config", "config file", "配置文件", T.record_item),
+    _named("data version", "data version", "数据版本", T.record_item),
+    _named("seed", "seed", "seed", T.record_item),
+    _named("environment", "environment (pip freeze)", "环境（pip freeze）", T.record_item),
+    _named("metrics", "metrics", "指标", T.record_item),
 ]
 RECORD_DISTRACTORS = [
     Option("author", "the author's name", "作者姓名"),
