@@ -204,24 +204,13 @@ def gate(
                 withheld.setdefault(value, set()).add(ex_id)
         out[ex_id] = replace(res, key_points=kps)
     if withheld:
-        out = {
-            ex_id: replace(
-                res,
-                key_points=[
-                    _redacted(kp, {v for v, owners in withheld.items() if _secret_in(ex_id, v, owners)})
-                    for kp in res.key_points
-                ],
-            )
-            for ex_id, res in out.items()
-        }
+        # a word every learner reads in the stubs' contracts is hidden only in the exercise that withholds
+        # it (C4's withheld "activations" is a key P3's contract names: P3's hint stays readable)
+        public = {v for v in withheld if not _NUMBER.fullmatch(v) and item_pattern(v).search(_contracts())}
+        for ex_id, res in out.items():
+            hidden = {v for v, owners in withheld.items() if ex_id in owners or v not in public}
+            out[ex_id] = replace(res, key_points=[_redacted(kp, hidden) for kp in res.key_points])
     return out
-
-
-def _secret_in(ex_id: str, value: str, owners: set[str]) -> bool:
-    """Whether ``value``, withheld by ``owners``, is hidden from ``ex_id``'s texts: always in its own
-    exercise; in another, unless it is a word every learner reads in the stubs' contracts (C4's
-    withheld "activations" is a key P3's contract names: its hint stays readable)."""
-    return ex_id in owners or _NUMBER.fullmatch(value) is not None or not item_pattern(value).search(_contracts())
 
 
 @functools.cache
