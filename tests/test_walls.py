@@ -27,11 +27,39 @@ pytestmark = pytest.mark.skipif(
 )
 
 # Without a mount namespace the learner reaches Python through the host's permissions only: where
-# a folder on the way is closed (Python under /root), every grade is refused up front (runner).
+# a folder on the way is closed (Python under /root, 0700), every grade is refused up front (runner).
+# The test opens that folder to others (0711) in a mount namespace of its own, so the container it
+# simulates is one where Python is reachable, and the host's /root is never changed.
+CLOSED = sandbox.interpreter_out_of_reach()
+UNSHARE = shutil.which("unshare")
 REACHABLE_PYTHON = pytest.mark.skipif(
-    sandbox.interpreter_out_of_reach() is not None,
-    reason=f"Python is out of a learner uid's reach here ({sandbox.interpreter_out_of_reach()}): graded nowhere",
+    CLOSED is not None and UNSHARE is None,
+    reason=f"Python is out of a learner uid's reach here ({CLOSED}) and unshare is missing: graded nowhere",
 )
+# $1: the closed folder, $2: an empty folder to keep the original in; then the command.
+OPEN_CLOSED = r"""set -e
+closed=$1 keep=$2; shift 2
+mount --bind "$closed" "$keep"
+mount -t tmpfs -o mode=0711 tmpfs "$closed"
+for entry in "$keep"/* "$keep"/.[!.]*; do
+  [ -e "$entry" ] || continue
+  name="$closed/${entry##*/}"
+  if [ -d "$entry" ]; then mkdir "$name"; else touch "$name"; fi
+  mount --bind "$entry" "$name"
+done
+exec "$@"
+"""
+
+
+def _no_sys_admin(tmp_path, script) -> list[str]:
+    """The command that runs ``script`` as root without CAP_SYS_ADMIN (Docker's default set)."""
+    cmd = [SETPRIV, "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", sys.executable, str(script)]
+    if CLOSED is None:
+        return cmd
+    keep = tmp_path / "closed-folder"
+    keep.mkdir()
+    return [UNSHARE, "--mount", "--propagation", "private", "sh", "-c", OPEN_CLOSED, "sh", CLOSED, str(keep), *cmd]
+
 
 # What the examiner's attempt read: a check, a solution, the engine.
 SECRETS = [
@@ -73,7 +101,7 @@ if __name__ == "__main__":
 def _without_sys_admin(tmp_path, heavy: bool, *items: str, env: dict | None = None) -> dict:
     script = tmp_path / "grade.py"
     script.write_text(GRADE)
-    cmd = [SETPRIV, "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", sys.executable, str(script)]
+    cmd = _no_sys_admin(tmp_path, script)
     run = subprocess.run(
         [*cmd, "heavy" if heavy else "light", *items],
         capture_output=True,
@@ -232,7 +260,7 @@ def _modes(tmp_path, how: str) -> dict:
     script.write_text(MODES)
     work = tmp_path / "work"
     work.mkdir()
-    cmd = [SETPRIV, "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", sys.executable, str(script)]
+    cmd = _no_sys_admin(tmp_path, script)
     run = subprocess.run(
         [*cmd, how, str(attempt), str(work)],
         capture_output=True,
@@ -329,7 +357,7 @@ def test_without_cap_sys_admin_the_work_folder_is_held_to_the_work_tmpfs_size(tm
     )
     script = tmp_path / "one.py"
     script.write_text(ONE_KEY_POINT)
-    cmd = [SETPRIV, "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", sys.executable, str(script)]
+    cmd = _no_sys_admin(tmp_path, script)
     try:
         run = subprocess.run(
             [*cmd, "A3", str(attempt), "matches_numpy"],  # one key point: see the report of issue 27
