@@ -47,6 +47,9 @@ FORBIDDEN = [
     (A3, "a3_numpy_in_subprocess.py", ("matches_numpy",), "another program"),
     (A3, "a3_numpy_in_spawned_pool.py", ("matches_numpy",), "another program"),
     (A3, "a3_numpy_subclass.py", ("matches_numpy",), "numpy.ndarray (a base of _A)"),
+    # issue 27: called once per input, then remembered, so the replay passes (Hypothesis: flaky)
+    (P1, "p1_sdpa_remembered.py", ("float32_matches_sdpa",), "scaled_dot_product_attention"),
+    (P1, "p1_sdpa_remembered_where_mine_overflows.py", ("large_logits",), "scaled_dot_product_attention"),
 ]
 # A forked helper answering for the learner's process: a rule's answer runs in one process, so the
 # kernel refuses the fork (sandbox.one_process_filter) and no key point passes.
