@@ -222,3 +222,14 @@ def test_grade_only_hands_its_choice_to_the_reports(tmp_path, monkeypatch, capsy
     assert cli.main([*argv, "--json", str(tmp_path / "r.json"), "--html", str(html)]) == 0
     for text in (" ".join(capsys.readouterr().out.split()), html.read_text()):
         assert "(outside --only): A2;" in text and "A3 chosen now" in text and f"A2 · {a2.key_points[0].id}" not in text
+
+
+def test_an_exercise_of_which_nothing_was_verified_is_not_shown_passed():
+    """P1 with every key point "not verifiable" read "0/0 passed (5 not verified here)", green: it
+    passed nothing (levels.question_passed counts it so); one verified pass among them is still green."""
+    p1 = catalog.get("P1")
+    none = ExerciseResult("P1", "graded", [KeyPointResult(kp.id, "not_verifiable", "m") for kp in p1.key_points])
+    assert report._exercise_line(none) == ("0/0", "not verifiable here") and not report.all_passed(none)
+    one = dataclasses.replace(none, key_points=[KeyPointResult(p1.key_points[0].id, "passed"), *none.key_points[1:]])
+    assert report._exercise_line(one)[1].startswith("passed (") and report.all_passed(one)
+    assert not levels.question_passed(p1, {"P1": none.outcome()})

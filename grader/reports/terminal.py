@@ -99,8 +99,10 @@ def _failing(res: ExerciseResult) -> set[str]:
 
 
 def all_passed(res: ExerciseResult) -> bool:
-    """Graded, and every key point verified here passed (the report shows it green)."""
-    return res.status not in _UNGRADED and not _failing(res)
+    """Graded, at least one key point verified here, and every one verified passed (green): an
+    exercise of which nothing could be verified here passed nothing (levels.question_passed)."""
+    verified = any(k.status != "not_verifiable" for k in res.key_points)
+    return res.status not in _UNGRADED and verified and not _failing(res)
 
 
 def _exercise_line(res: ExerciseResult) -> tuple[str, str]:
@@ -110,7 +112,9 @@ def _exercise_line(res: ExerciseResult) -> tuple[str, str]:
     passed = sum(k.passed for k in kps)
     statuses = _failing(res)
     unverified = sum(k.status == "not_verifiable" for k in res.key_points)
-    if not statuses:
+    if not kps and unverified:
+        text = status_text("not_verifiable")
+    elif not statuses:
         text = _("passed ({n} not verified here)", n=unverified) if unverified else _("passed")
     elif len(statuses) == 1 and statuses <= WHOLE_EXERCISE:
         text = status_text(statuses.pop())
