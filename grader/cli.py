@@ -61,15 +61,24 @@ def _cmd_grade(args: argparse.Namespace, console: Console) -> int:
                 )
 
         # The learner's record: the report shows every exercise's latest result, whatever was graded now.
-        results = runner.grade(
-            folder,
-            only=only,
-            overrides=overrides,
-            jobs=args.jobs,
-            on_result=advance,
-            incremental=True,
-            fresh=args.fresh,
-        )
+        try:
+            results = runner.grade(
+                folder,
+                only=only,
+                overrides=overrides,
+                jobs=args.jobs,
+                on_result=advance,
+                incremental=True,
+                fresh=args.fresh,
+            )
+        except KeyboardInterrupt:  # Ctrl-C: the exercises graded so far are kept (the cache); no traceback
+            progress.stop()
+            _say(
+                console,
+                _("interrupted; the exercises graded so far are kept: rerun the same command to go on"),
+                "yellow",
+            )
+            return 130
     quiz = None
     if not args.no_quiz:
         from grader.quiz import progress as quiz_progress

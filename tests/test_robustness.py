@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -188,3 +189,69 @@ def test_memory_is_polled_while_the_learner_answers_fast(tmp_path, case):
     # memfd_create is refused where the seccomp filter is loaded (issue 27 M2): the answer does not import
     held = {"oom", "import_error"} if case == "memfd" else {"oom"}
     assert statuses & held and "passed" not in statuses, [(k.status, k.message) for k in res.key_points]
+
+
+def test_ctrl_c_stops_make_grade_at_once_and_keeps_nothing_of_what_it_killed(tmp_path):
+    """A terminal's Ctrl-C (SIGINT to the whole foreground group) in the middle of a grade: the
+    grader says "interrupted", exits 130 with no traceback (neither its own nor its servers'), the
+    check process in flight is killed with its learner, and nothing started by the grade is left."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import uuid
+
+    folder = tmp_path / "exercises"
+    folder.mkdir()
+    (folder / "a3_broadcast.py").write_text((ROOT / "solutions" / "a3_broadcast.py").read_text())
+    (folder / "a1_streaming.py").write_text("import time\n\ndef read_jsonl(path):\n    time.sleep(600)\n")
+    tag = f"interrupt-{uuid.uuid4().hex}"
+    env = {**os.environ, "GRADER_TEST_TAG": tag, "GRADER_LANG": "en"}
+    cmd = [
+        sys.executable,
+        "-m",
+        "grader",
+        "grade",
+        "--target",
+        str(folder),
+        "--only",
+        "A1,A3",
+        "--no-quiz",
+        "--jobs",
+        "2",
+    ]
+    grade = subprocess.Popen(
+        cmd,
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # a group of its own, as a terminal's foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a shell's foreground job
+    )
+    seen = []
+    for line in grade.stdout:  # A3 answers at once; A1 sleeps in its call until its limit
+        seen.append(line)
+        if line.split()[:1] == ["A3"]:
+            break
+    os.killpg(grade.pid, signal.SIGINT)
+    out = "".join(seen) + grade.stdout.read()
+    assert grade.wait(timeout=120) == 130, out
+    assert "interrupted" in out and "Traceback" not in out, out
+
+    def tagged() -> list[str]:
+        left = []
+        for proc in Path("/proc").iterdir():
+            try:
+                if tag.encode() in (proc / "environ").read_bytes():
+                    left.append((proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()[:200])
+            except (OSError, ValueError):
+                pass
+        return left
+
+    deadline = time.monotonic() + 60  # the servers exit when the grader's end of their pipes closes
+    while tagged() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not tagged(), tagged()

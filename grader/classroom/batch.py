@@ -38,7 +38,6 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
 
 from grader.course import catalog, levels
@@ -237,18 +236,7 @@ def grade_class_jobs(
 def run_local(todo: list[dict], finished: Callable[[dict], None], *, jobs: int) -> None:
     """The local pool: ``jobs`` jobs at once, each result handed on as soon as it is known."""
     runner.warm_up(heavy=len(todo) > 2)
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-    try:
-        futures = {pool.submit(run_job, j) for j in todo}
-        while futures:
-            ready, futures = wait(futures, return_when=FIRST_COMPLETED)
-            for f in ready:
-                finished(f.result())
-    except BaseException:  # interrupted: the jobs in flight and not started are dropped, a rerun resumes
-        pool.shutdown(wait=False, cancel_futures=True)
-        runner.stop_running()
-        raise
-    pool.shutdown()
+    runner.in_pool(run_job, todo, finished, jobs=jobs)  # interrupted: a rerun resumes from the log
 
 
 # ---------------------------------------------------------------- results log, resume

@@ -11,6 +11,7 @@ import ast
 import dataclasses
 import json
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import resource
 import signal
@@ -19,7 +20,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
 
 from grader import i18n
@@ -138,12 +139,13 @@ def grade(
             )
         else:
             res = grade_exercise(*item, threads=threads, in_process=in_process, hidden=hidden)
+        if _STOPPING.is_set():  # killed by an interrupt: no verdict of its code, nothing kept
+            return
         if cache is not None:
             cache.put(item[0], fingerprints[item[0].id], res)
         done(res)
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(run, runnable))
+    in_pool(run, runnable, lambda _: None, jobs=jobs)
     return {ex.id: results[ex.id] for ex in catalog.CATALOG if ex.id in results}
 
 
@@ -425,7 +427,17 @@ def warm_up(heavy: bool) -> None:
     check process) and start the zygote the learners' processes fork from (grader/isolation/zygote.py).
     Call it from the main thread: the zygote lives as long as the thread that started it."""
     _PRELOAD[:] = ["grader.engine.preload_heavy" if heavy else "grader.engine.preload_light"]
-    zygote.start("heavy" if heavy else "light")
+    # A terminal's Ctrl-C reaches the whole foreground group: the servers started now ignore it (the
+    # grader stops them), so an interrupt prints no traceback of theirs from the middle of an import.
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        zygote.start("heavy" if heavy else "light")
+        multiprocessing.forkserver.set_forkserver_preload(list(_PRELOAD))
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, before)
 
 
 def _fork_server():
@@ -479,9 +491,32 @@ _RUNNING: set = set()
 _RUNNING_LOCK = threading.Lock()
 
 
+_STOPPING = threading.Event()  # set by stop_running: what a killed check process returns is no verdict
+
+
+def in_pool(work: Callable, todo: Iterable, finished: Callable, *, jobs: int) -> None:
+    """``work(item)`` for each item, ``jobs`` at a time, each result handed to ``finished`` as soon as
+    it is known. Interrupted (Ctrl-C), the jobs in flight are killed and those not started dropped
+    at once, not when the slowest would have ended; the exception goes on to the caller."""
+    _STOPPING.clear()
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
+        futures = {pool.submit(work, item) for item in todo}
+        while futures:
+            ready, futures = wait(futures, return_when=FIRST_COMPLETED)
+            for f in ready:
+                finished(f.result())
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop_running()
+        raise
+    pool.shutdown()
+
+
 def stop_running() -> None:
     """Kill every check process in flight (and its learners): the threads waiting on them return
     at once, so an interrupted pool exits now, not when its slowest job would have ended."""
+    _STOPPING.set()
     with _RUNNING_LOCK:
         running = list(_RUNNING)
     for proc in running:
