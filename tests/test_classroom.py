@@ -727,3 +727,19 @@ def test_a_pasted_copy_or_a_broken_notebook_never_stops_the_class(tmp_path):
     g = grades(k)
     assert g["set_A", "bad"]["status"] == "not graded (autograde failed, see its log)"
     assert g["set_A", "dup"]["status"] == "graded" and g["set_A", "zed"]["status"] == "graded"
+
+
+def test_a_course_built_inside_a_project_stays_out_of_its_git_and_its_lint(tmp_path, speak):
+    """docs/classroom.md builds the course in the project folder: its notebooks, nbgrader_config.py
+    and later the students' work and gradebook were shown by git status and failed make lint."""
+    import subprocess
+
+    from grader import cli
+
+    speak("en")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    assert cli.main(["classroom", "build", str(tmp_path / "course"), "--only", "A5"]) == 0
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert status.returncode == 0 and status.stdout == "", status.stdout

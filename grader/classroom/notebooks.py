@@ -551,6 +551,11 @@ def build_course(course_dir: str | Path, only: list[str] | None = None) -> list[
         NBGRADER_CONFIG.format(root=str(course), timeouts=timeouts, longest=max(timeouts.values()), lang=i18n.current())
     )
     manifest.write(course)
+    # A course holds the students' work and the gradebook: never committed or linted with the
+    # project it may be built inside (docs/classroom.md); delete the file to track the course.
+    ignore = course / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("# written by grader classroom build: the students' work stays out of git\n*\n")
     return names
 
 
