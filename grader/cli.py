@@ -7,7 +7,9 @@ itself could not run (bad target, unknown id), with a message saying why.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -480,7 +482,21 @@ def _lang_asked(argv: list[str] | None) -> str | None:
     return pre.parse_known_args(argv)[0].lang
 
 
+def _terminated(signum, frame):
+    raise KeyboardInterrupt  # kill, a batch queue's cancel: stopped as Ctrl-C is, check processes with it
+
+
 def main(argv: list[str] | None = None) -> int:
+    if threading.current_thread() is not threading.main_thread():
+        return _main(argv)
+    before = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        return _main(argv)
+    finally:  # a caller's own handler (pytest's, a notebook's) again
+        signal.signal(signal.SIGTERM, before)
+
+
+def _main(argv: list[str] | None) -> int:
     i18n.use(i18n.detect(_lang_asked(argv)))  # the help pages and the parser's errors speak it too
     _argparse_speaks_ours()
     parser = argparse.ArgumentParser(prog="grader", description=_("Grade The Algorithm Engineer's Toolbox exercises."))

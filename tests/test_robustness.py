@@ -191,10 +191,12 @@ def test_memory_is_polled_while_the_learner_answers_fast(tmp_path, case):
     assert statuses & held and "passed" not in statuses, [(k.status, k.message) for k in res.key_points]
 
 
-def test_ctrl_c_stops_make_grade_at_once_and_keeps_nothing_of_what_it_killed(tmp_path):
-    """A terminal's Ctrl-C (SIGINT to the whole foreground group) in the middle of a grade: the
-    grader says "interrupted", exits 130 with no traceback (neither its own nor its servers'), the
-    check process in flight is killed with its learner, and nothing started by the grade is left."""
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_an_interrupt_stops_make_grade_at_once_and_keeps_nothing_of_what_it_killed(tmp_path, how):
+    """A terminal's Ctrl-C (SIGINT to the whole foreground group), or SIGTERM to the grader alone
+    (kill, a batch queue's cancel), in the middle of a grade: the grader says "interrupted", exits
+    130 with no traceback (neither its own nor its servers'), the check process in flight is killed
+    with its learner, and nothing started by the grade is left."""
     import os
     import signal
     import subprocess
@@ -236,7 +238,10 @@ def test_ctrl_c_stops_make_grade_at_once_and_keeps_nothing_of_what_it_killed(tmp
         seen.append(line)
         if line.split()[:1] == ["A3"]:
             break
-    os.killpg(grade.pid, signal.SIGINT)
+    if how == "ctrl-c":
+        os.killpg(grade.pid, signal.SIGINT)
+    else:
+        grade.terminate()
     out = "".join(seen) + grade.stdout.read()
     assert grade.wait(timeout=120) == 130, out
     assert "interrupted" in out and "Traceback" not in out, out
