@@ -62,12 +62,13 @@ bench: $(STAMP_TEST)
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
 
 # The message catalogs (grader/i18n.py): each domain's ids extracted from its folders (babel.cfg), then
-# merged into grader/locale/zh/LC_MESSAGES/<domain>.po, new ids left empty for a translator to fill and
+# merged into grader/locale/zh/LC_MESSAGES/<domain>.po (locations by file, not line: an edit elsewhere in a file
+# changes no catalog), new ids left empty for a translator to fill and
 # ids gone from the source dropped; tests/test_i18n.py fails until every one is translated.
 messages: $(STAMP)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	for d in $$($(BIN)/python -c 'from grader.i18n import DOMAINS; print(*DOMAINS)'); do \
-	  $(BIN)/pybabel -q extract -F babel.cfg --project toolbox-grader --no-wrap --sort-by-file -o "$$tmp/$$d.pot" \
+	  $(BIN)/pybabel -q extract -F babel.cfg --project toolbox-grader --no-wrap --sort-by-file --add-location=file -o "$$tmp/$$d.pot" \
 	    $$($(BIN)/python -m grader.i18n "$$d") && \
 	  $(BIN)/pybabel -q update -i "$$tmp/$$d.pot" -d grader/locale -D "$$d" -l zh \
 	    --init-missing --no-wrap --no-fuzzy-matching --ignore-obsolete --ignore-pot-creation-date || exit 1; \

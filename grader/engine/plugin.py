@@ -222,11 +222,12 @@ def _classify(excinfo) -> dict:
             }
         if inner and not any(isinstance(e, (LearnerError, KeyPointFailure, AssertionError)) for e in inner):
             # the check's own measurement (a real profile, a timing) varied, not the learner's answer
+            error = f"{type(inner[0]).__name__}: {str(inner[0])[:300]}"
             return {
                 "status": "check_error",
                 "message": _(
                     "the check's own measurement gave different outcomes on one input ({error}): rerun the check",
-                    error=f"{type(inner[0]).__name__}: {str(inner[0])[:300]}",
+                    error=error,
                 ),
             }
         # The verdict varied while every answer of the learner's was the same: what varied is a
