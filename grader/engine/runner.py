@@ -8,6 +8,7 @@ exercise that does not import, raises, hangs or eats memory costs that exercise 
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import json
 import multiprocessing
@@ -273,8 +274,11 @@ def grade_exercise(
         proc.start()
         with _RUNNING_LOCK:
             _RUNNING.add(proc)
+            stopping = _STOPPING.is_set()  # stop_running sets it before it lists what runs
         status, note = "graded", ""
         try:
+            if stopping:  # the interrupt came while it started: stopped like the others
+                _kill_group(proc)
             proc.join(ex.timeout_s)
             if proc.is_alive():
                 _kill_group(proc)
@@ -522,15 +526,18 @@ def stop_running() -> None:
     for proc in running:
         try:
             os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, ValueError):  # gone, or not started
+        except ProcessLookupError:  # not yet the leader of its own session: the process alone
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                proc.kill()
+        except ValueError:  # not started
             pass
 
 
 def _kill_group(proc) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    except ProcessLookupError:  # not yet the leader of its own session: the process alone
+        proc.kill()
     proc.join()
 
 
