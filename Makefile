@@ -33,12 +33,13 @@ grade: $(STAMP)
 # ONLY=A3,P1: the tests bound to these exercises and every test bound to none (the same as
 # pytest -m "A3 or P1 or not exercise"); FRESH=1 ignores the harness's verdicts kept from an
 # earlier run on this clone (.grader-cache/test-harness.json; a fresh clone has none).
-# TEST_JOBS=N: pytest-xdist workers (auto: one per core; 0: none, the harness plans its own batch). The tests marked quiet measure the machine
+# TEST_JOBS=N: pytest-xdist workers (auto: one per core; 0: none, the harness plans its own batch), fed by
+# tests/schedule.py (--dist load): a module with a module-scoped fixture runs whole on one worker. The tests marked quiet measure the machine
 # itself, so they run after the others, alone (pytest exits 5 when a selection has none of them).
 TEST_JOBS ?= auto
 TEST_ARGS = tests -q $(if $(ONLY),--exercise "$(ONLY)",) $(if $(FRESH),--fresh-harness,)
 test: $(STAMP_TEST)
-	$(BIN)/python -m pytest $(TEST_ARGS) -n $(TEST_JOBS) --dist worksteal -m "not quiet" --durations=25
+	$(BIN)/python -m pytest $(TEST_ARGS) -n $(TEST_JOBS) --dist load -m "not quiet" --durations=25
 	$(BIN)/python -m pytest $(TEST_ARGS) -p no:xdist -m quiet || test $$? -eq 5
 
 # The check-validity harness again on other hypothesis draws (GRADER_DRAW_SALT, grader/engine/plugin.py
