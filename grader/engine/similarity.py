@@ -22,7 +22,7 @@ have in common is what any answer has). Two honest answers of a tiny exercise th
 look like copies because they share the signature and the obvious return.
 
 A question can leave so little open that every honest answer normalises to the reference (X2's
-four lines: honest answers scored 92-100%). Where the reference has fewer than :data:`MIN_OPEN`
+four lines: honest answers scored up to 100%). Where the reference has fewer than :data:`MIN_OPEN`
 fingerprints of its own beyond the skeleton (:attr:`Question.tight`), a match must also hold on
 the module **as written** (names, constants and messages kept): a copy, reordered or with a line
 added, is still seen; a renamed copy of four lines cannot be told from an honest answer, and is not
@@ -1085,8 +1085,10 @@ class Prints:
     literal: Fingerprints
 
 
-def prints(source: str | bytes, contract: frozenset[str] = frozenset()) -> Prints:
-    return Prints(fingerprints(source, contract), fingerprints(source, contract, literal=True))
+def prints(source: str | bytes, contract: frozenset[str] = frozenset(), literal: bool = True) -> Prints:
+    """``literal``: False where only the normalised ones are compared (a question that is not tight)."""
+    as_written = fingerprints(source, contract, literal=True) if literal else Fingerprints()
+    return Prints(fingerprints(source, contract), as_written)
 
 
 # ---------------------------------------------------------------- the reference and its skeleton
@@ -1172,11 +1174,11 @@ def question(module: str) -> Question | None:
         mutants = [files.read_regular(p) for p in sorted((ROOT / "solutions" / "mutants" / module).glob("[!_]*.py"))]
         both = []
         for literal in (False, True):
-            prints = fingerprints(source, contract, literal)
-            common = prints.hashes if mutants else frozenset()
+            fp = fingerprints(source, contract, literal)
+            common = fp.hashes if mutants else frozenset()
             for mutant in mutants:
-                common &= _as_graded(mutant, reference, prints, contract, literal)
-            both += [prints, common]
+                common &= _as_graded(mutant, reference, fp, contract, literal)
+            both += [fp, common]
         return Question(contract, *both)
     except (OSError, SyntaxError, ValueError, RecursionError):
         return None
@@ -1188,7 +1190,7 @@ def against_reference(module: str, source: str | bytes) -> Match | None:
     if q is None:
         return None
     try:
-        mine = prints(source, q.contract)
+        mine = prints(source, q.contract, q.tight)
     except TooLarge as exc:
         return Match("reference", 0.0, note=str(exc))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -1210,13 +1212,13 @@ def class_matches(module: str, answers: dict[str, str | bytes], given: str | byt
     stub = None
     if given is not None:
         try:
-            stub = prints(given, q.contract)
+            stub = prints(given, q.contract, q.tight)
         except (SyntaxError, ValueError, RecursionError):
             pass
     theirs, best = {}, {}
     for student, source in answers.items():
         try:
-            theirs[student] = prints(source, q.contract)
+            theirs[student] = prints(source, q.contract, q.tight)
         except TooLarge as exc:
             best[student] = Match("", 0.0, note=str(exc))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
