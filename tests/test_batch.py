@@ -395,7 +395,7 @@ SECOND_CELL = "ignored a second A3 answer cell in set_A.ipynb: the first one, in
 
 
 def test_a_duplicated_answer_in_grader_batch_grades_the_first_and_says_so(tmp_path):
-    """Issue 28: the same first-wins rule and note as Gradescope's gather() (one function for both)."""
+    """Issue 28: the same first-wins rule and note as Gradescope's (submission.gather: one function for both)."""
     from grader.engine.results import ExerciseResult
 
     _twice_answered(tmp_path / "class" / "ann")
@@ -405,6 +405,20 @@ def test_a_duplicated_answer_in_grader_batch_grades_the_first_and_says_so(tmp_pa
     assert SECOND_CELL in i18n.show(res.note, "en"), res.note
     again = batch.grade_class_jobs(tmp_path / "class", jobs=1, only=["A3"], log=tmp_path / "log.jsonl")
     assert again == [job]  # the same copy's fingerprint: resumed from the log, not graded again
+
+
+def test_batch_reads_a_submission_without_gradescope_s_module(tmp_path):
+    """gather() is its own module (grader.classroom.submission), not Gradescope's: batch and job
+    read a submission through it without loading the Gradescope autograder."""
+    _twice_answered(tmp_path / "ann")
+    code = (
+        "import sys; from pathlib import Path; from grader.classroom import batch\n"
+        f"with batch.gathered(Path({str(tmp_path / 'ann')!r})) as (copy, notes):\n"
+        "    assert (copy / 'a3_broadcast.py').is_file() and notes\n"
+        "print('grader.classroom.gradescope' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "False", out
 
 
 def test_a_duplicated_answer_in_grader_job_grades_the_first_and_says_so(tmp_path, capsys):

@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.classroom import gradescope, notebooks
+from grader.classroom import gradescope, notebooks, submission
 from grader.course import catalog, levels
 from grader.course.catalog import ROOT
 
@@ -312,7 +312,7 @@ def test_the_files_test_and_the_instructors_texts_speak_the_zips_language(tmp_pa
     (sub / "a3_broadcast.py").write_text(own("def broadcast_shape(a, b):\n    return a\n", "carol"))
     (sub / "set_A.ipynb").write_text(nbformat.writes(notebooks.notebook("A", [A3])))
     (sub / "a2_nbytes_index.py").symlink_to(ROOT / "solutions" / "a2_nbytes_index.py")
-    notes = gradescope.gather(sub, tmp_path / "learner")
+    notes = submission.gather(sub, tmp_path / "learner")
     assert sorted(n.kind for n in notes) == ["ignored", "refused", "taken"]
     missing = batch.run_job({"submission": str(tmp_path / "learner"), "exercise": "A8"})["result"]
     results = {"A8": gradescope.ExerciseResult.from_dict(missing)}
@@ -385,7 +385,7 @@ def test_an_answer_cell_outside_the_assignment_or_twice_is_not_taken(tmp_path):
     sub = tmp_path / "sub"
     sub.mkdir()
     (sub / "set_A.ipynb").write_text(nbformat.writes(nb))
-    notes = gradescope.gather(sub, tmp_path / "learner", only=["A3"])
+    notes = submission.gather(sub, tmp_path / "learner", only=["A3"])
     assert sorted(p.name for p in (tmp_path / "learner").iterdir()) == ["a3_broadcast.py"]
     assert "'first'" in (tmp_path / "learner" / "a3_broadcast.py").read_text()
     said = [n.text("en") for n in notes]

@@ -7,6 +7,7 @@ module (score 1.0): each test fails without its normalisation step."""
 
 from __future__ import annotations
 
+import ast
 import textwrap
 
 import pytest
@@ -323,6 +324,152 @@ def test_too_little_code_is_nobodys_copy():
     stub = (ROOT / "exercises" / f"{A3.module}.py").read_text()
     assert score(A3, stub) == 0.0
     assert score(A3, "def broadcast_shape(a, b):\n    return tuple(a)\n") == 0.0
+
+
+# Issue 28: honest short answers to tightly asked questions (X2's four lines scored 92% against
+# the reference), written from the stubs' contracts alone; the first X2 answer normalises to the
+# reference exactly (1.0 before the literal check).
+HONEST_TIGHT = {
+    "X2": [
+        """
+        import torch
+        from torch.nn.functional import mse_loss
+
+        def naive_mse(pred, target):
+            err = pred - target
+            return float((err ** 2).mean()), tuple(err.shape)
+
+        def safe_mse(pred, target):
+            if pred.shape != target.shape:
+                raise ValueError("pred and target shapes differ")
+            return mse_loss(pred, target)
+        """,
+        """
+        import torch
+
+        def naive_mse(pred, target):
+            diff = pred - target
+            return float(diff.pow(2).mean()), tuple(diff.shape)
+
+        def safe_mse(pred, target):
+            if pred.shape != target.shape:
+                raise ValueError(f"{pred.shape} vs {target.shape}")
+            return torch.mean((pred - target) ** 2)
+        """,
+        """
+        import torch
+
+        def naive_mse(pred, target):
+            d = pred - target
+            return ((d * d).mean().item(), tuple(d.shape))
+
+        def safe_mse(pred, target):
+            if pred.shape != target.shape:
+                raise ValueError("shapes differ")
+            return ((pred - target) ** 2).mean()
+        """,
+    ],
+    "X4": [
+        """
+        def decode_floor_ms(n_params, bytes_per_param, peak_flops, bandwidth):
+            seconds = n_params * bytes_per_param / bandwidth
+            return 1000 * seconds
+
+        def decode_step_ms(n_params, bytes_per_param, batch, peak_flops, bandwidth):
+            compute = 2 * n_params * batch / peak_flops
+            memory = n_params * bytes_per_param / bandwidth
+            return 1000 * max(compute, memory)
+        """,
+        """
+        def decode_floor_ms(n_params, bytes_per_param, peak_flops, bandwidth):
+            total_bytes = n_params * bytes_per_param
+            return total_bytes / bandwidth * 1000.0
+
+        def decode_step_ms(n_params, bytes_per_param, batch, peak_flops, bandwidth):
+            t_compute = 2.0 * n_params * batch / peak_flops
+            t_memory = n_params * bytes_per_param / bandwidth
+            return max(t_compute, t_memory) * 1000.0
+        """,
+    ],
+    "B5": [
+        """
+        import torch
+
+        def ddp_per_gpu_bytes(replica_state_bytes, activation_bytes, n_gpus):
+            total = replica_state_bytes + activation_bytes
+            return total
+
+        def effective_batch(per_gpu_batch, n_gpus, accumulation_steps):
+            return n_gpus * per_gpu_batch * accumulation_steps
+
+        def allreduce_grads(rank_grads):
+            grads = list(rank_grads)
+            return sum(grads) / len(grads)
+
+        def launch_command(n_gpus, script):
+            return "torchrun --nproc_per_node " + str(n_gpus) + " " + script
+        """,
+        """
+        import torch
+
+        def ddp_per_gpu_bytes(replica_state_bytes, activation_bytes, n_gpus):
+            return activation_bytes + replica_state_bytes
+
+        def effective_batch(per_gpu_batch, n_gpus, accumulation_steps):
+            per_step = per_gpu_batch * n_gpus
+            return per_step * accumulation_steps
+
+        def allreduce_grads(rank_grads):
+            return torch.mean(torch.stack([g for g in rank_grads]), dim=0)
+
+        def launch_command(n_gpus, script):
+            return f"torchrun --standalone --nproc_per_node={n_gpus} {script}"
+        """,
+    ],
+}
+HONEST_TIGHT = {k: [textwrap.dedent(s) for s in v] for k, v in HONEST_TIGHT.items()}
+
+
+def test_a_tight_question_is_one_whose_reference_has_little_of_its_own():
+    tight = {ex.id for ex in catalog.available() if sim.question(ex.module).tight}
+    assert set(HONEST_TIGHT) <= tight and "A3" not in tight and "C2" not in tight, tight
+    q = sim.question(catalog.get("X2").module)
+    assert len(q.reference.hashes - q.skeleton) < sim.MIN_OPEN
+
+
+@pytest.mark.parametrize("exercise_id", HONEST_TIGHT)
+def test_honest_short_answers_to_a_tight_question_are_no_near_copies(exercise_id):
+    """Against the reference and against each other (the classroom's comparison)."""
+    module = catalog.get(exercise_id).module
+    answers = {str(i): s for i, s in enumerate(HONEST_TIGHT[exercise_id])}
+    alone = {i: sim.against_reference(module, s) for i, s in answers.items()}
+    assert not any(sim.near_copy(m) for m in alone.values()), alone
+    best = sim.class_matches(module, answers, given=(ROOT / "exercises" / f"{module}.py").read_text())
+    assert not any(sim.near_copy(m) for m in best.values()), best
+
+
+@pytest.mark.parametrize("exercise_id", HONEST_TIGHT)
+def test_a_copy_as_written_of_a_tight_answer_is_a_near_copy(exercise_id):
+    """The reference with its definitions reversed and a line added, and a classmate's answer
+    with a line added: still near copies, and the classmate named."""
+    ex = catalog.get(exercise_id)
+    tree = ast.parse(reference(ex))
+    tree.body.reverse()
+    reordered = ast.unparse(tree) + "\nprint('mine')\n"
+    assert sim.near_copy(sim.against_reference(ex.module, reordered))
+    honest = HONEST_TIGHT[exercise_id][0]
+    best = sim.class_matches(ex.module, {"honest": honest, "copier": honest + "\nprint('mine')\n"})
+    assert best["copier"].against == "honest" and sim.near_copy(best["copier"]), best
+
+
+def test_a_renamed_copy_of_a_tight_answer_is_not_told_from_an_honest_one():
+    """The limit, said in docs/security.md: normalised, a renamed X2 copy is the reference (1.0),
+    as the first honest answer is; as written it is not, so it is not flagged."""
+    ex = catalog.get("X2")
+    renamed = reference(ex).replace("diff", "err").replace("shape mismatch", "bad shapes")
+    q = sim.question(ex.module)
+    assert sim.compare(sim.fingerprints(renamed, q.contract), q.reference, "reference", q.skeleton).score == 1.0
+    assert not sim.near_copy(sim.against_reference(ex.module, renamed))
 
 
 def test_the_skeleton_is_weighed_down():

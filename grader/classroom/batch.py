@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from grader.classroom.submission import gather
 from grader.course import catalog, levels
 from grader.engine import cache, runner
 from grader.engine.results import ExerciseResult
@@ -58,7 +59,7 @@ def make_jobs(submissions: list[Path], only: list[str] | None = None) -> list[di
 def run_job(job: dict) -> dict:
     """Grade one exercise of one submission. Plain JSON in, plain JSON out.
 
-    The submission is read as Gradescope reads one (:func:`grader.classroom.gradescope.gather`): its
+    The submission is read as Gradescope reads one (:func:`grader.classroom.submission.gather`): its
     modules wherever they are, or a notebook's answer cells; of two copies of one exercise's answer
     the first is graded and the other named in the result's note. ``"gathered": true``: the folder
     is such a copy already (Gradescope's)."""
@@ -116,12 +117,10 @@ def _grade_module(ex: catalog.Exercise, folder: Path, hidden: list[Path]) -> Exe
 @contextlib.contextmanager
 def gathered(folder: Path):
     """(a copy of the submission as graded, gather's notes on it), the copy removed afterwards."""
-    from grader.classroom import gradescope
-
     with tempfile.TemporaryDirectory(prefix="submission-") as tmp:
         os.chmod(tmp, 0o755)  # the learner's own user id reads the copy
         copy = Path(tmp) / "submission"
-        yield copy, gradescope.gather(folder, copy)
+        yield copy, gather(folder, copy)
 
 
 def _said(note) -> str:

@@ -24,7 +24,9 @@ the course's notebooks, those that start with ``# <ID> answer``) into a learner 
 own, grades it with :func:`grader.classroom.batch.run_job` (the same sandboxed runner as
 ``make grade`` and ``grader batch``) and writes results.json: one test per key point with its
 visibility, a first test listing what was taken from the submission, level and pass line in
-``extra_data``. A link, a file that is not regular or larger than 4 MiB is refused and named;
+``extra_data``. What is taken, refused (a link, a file that is not regular or larger than 4 MiB)
+or ignored is :func:`grader.classroom.submission.gather`'s, as ``grader batch`` and ``grader job``
+read a submission;
 the hidden checks' expected values are left out of the feedback, as in the classroom.
 
 ``GRADER_AUTOGRADER_ROOT`` moves ``/autograder`` elsewhere (the tests simulate one); the
@@ -43,21 +45,21 @@ import sys
 import time
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 from grader import i18n
+from grader.classroom import submission
+from grader.classroom.submission import Note
 from grader.course import catalog, levels
 from grader.course.catalog import ROOT
 from grader.engine.results import ExerciseResult
-from grader.i18n import N_, _
+from grader.i18n import _
 from grader.isolation import files
 
 ROOT_ENV = "GRADER_AUTOGRADER_ROOT"
 CONFIG = "grader-gradescope.json"
 VISIBILITY = ("visible", "after_due_date", "after_published", "hidden")  # Gradescope's options
 SHIPPED = ("grader", "exercises", "solutions", "pyproject.toml", "README.md")
-FILE_CAP = 4 << 20  # bytes of one submitted file read
 GIB_PER_JOB = 4  # memory one exercise may need at once (P4: learner ~2 GB + its check process)
 
 
@@ -173,156 +175,6 @@ def prepare() -> Path:
     from grader.engine import model_cache
 
     return model_cache.ensure_cache()
-
-
-# ---------------------------------------------------------------- one submission
-def read_regular(path: Path, cap: int = FILE_CAP) -> bytes:
-    """A submitted file's bytes: a regular file, not a link, at most ``cap`` bytes (refused
-    otherwise, by :func:`grader.isolation.files.read_regular`, as the runner reads learner files)."""
-    return files.read_regular(path, cap)
-
-
-@dataclass(frozen=True)
-class Note:
-    """What :func:`gather` did with one file of the submission: ``kind`` ("taken", "refused",
-    "ignored") for the code to read, :attr:`message` to say it in the reader's language."""
-
-    kind: str
-    message: i18n.Message
-
-    def text(self, lang: str | None = None) -> str:
-        return self.message.text(lang)
-
-    def data(self) -> dict:
-        return {"kind": self.kind, **self.message.data(), "text": self.text()}
-
-
-def _note(kind: str, msgid: str, **fields: object) -> Note:
-    return Note(kind, i18n.Message.of(msgid, **fields))
-
-
-def _refusal(path: Path, where: str, exc: OSError) -> Note:
-    """Why a submitted file was not read, said without the container's paths."""
-    if not isinstance(exc, files.Refused):
-        return _note("refused", N_("refused {where}: not readable ({error})"), where=where, error=type(exc).__name__)
-    try:
-        st = path.lstat()
-    except OSError:
-        st = None
-    if st is not None and stat.S_ISREG(st.st_mode) and st.st_size > FILE_CAP:
-        return _note("refused", N_("refused {where}: larger than {mib} MiB"), where=where, mib=FILE_CAP >> 20)
-    if st is not None and stat.S_ISLNK(st.st_mode):
-        return _note("refused", N_("refused {where}: a symbolic link"), where=where)
-    return _note("refused", N_("refused {where}: not a regular file"), where=where)
-
-
-def gather(submission: Path, dest: Path, only: list[str] | None = None) -> list[Note]:
-    """Copy the submission's modules into ``dest`` (created here); returns notes on what was
-    taken, refused or ignored. ``.py`` files win over a notebook's answer cells. An answer cell of
-    an exercise this assignment does not grade (``only``) is ignored, never a module the graded
-    answers could import; of two answer cells of one exercise the first is used, the other named
-    (issue 27 G1)."""
-    from grader.classroom.notebooks import ANSWER_MARK
-
-    dest.mkdir(parents=True, mode=0o755)
-    os.chmod(dest, 0o755)
-    modules = {ex.module: ex for ex in catalog.CATALOG}
-    found: dict[str, tuple[int, str, bytes]] = {}  # module file name -> (depth, where, source)
-    notebooks: list[tuple[str, bytes]] = []
-    notes: list[Note] = []
-    for folder, dirs, names in os.walk(submission, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
-        rel = Path(folder).relative_to(submission)
-        for name in sorted(names):
-            where = (rel / name).as_posix()
-            if not name.endswith((".py", ".ipynb")) or name.startswith("."):
-                continue
-            path = Path(folder) / name
-            if path.is_symlink():
-                notes.append(_note("refused", N_("refused {where}: a symbolic link"), where=where))
-                continue
-            try:
-                data = read_regular(path)
-            except OSError as exc:
-                notes.append(_refusal(path, where, exc))
-                continue
-            if name.endswith(".ipynb"):
-                notebooks.append((where, data))
-            elif not name[:-3].isidentifier():
-                notes.append(_note("ignored", N_("ignored {where}: not a module name"), where=where))
-            elif name in found and found[name][0] <= len(rel.parts):
-                notes.append(_note("ignored", N_("ignored {where}: {used} is used"), where=where, used=found[name][1]))
-            else:
-                if name in found:
-                    notes.append(
-                        _note("ignored", N_("ignored {where}: {used} is used"), where=found[name][1], used=where)
-                    )
-                found[name] = (len(rel.parts), where, data)
-    for where, data in notebooks:
-        try:
-            import nbformat
-
-            nb = nbformat.reads(data.decode(), as_version=4)
-        except Exception as exc:  # noqa: BLE001 - a broken notebook is the student's, reported
-            notes.append(
-                _note(
-                    "refused",
-                    N_("refused {where}: not a readable notebook ({error})"),
-                    where=where,
-                    error=type(exc).__name__,
-                )
-            )
-            continue
-        for cell in nb.cells:
-            if cell.get("cell_type") != "code":
-                continue
-            src = cell.get("source", "")
-            first = src.lstrip().split("\n", 1)[0].rstrip()  # the mark's line: alone, or with words after it
-            for ex in modules.values():
-                if first == ANSWER_MARK.format(id=ex.id) or first.startswith(ANSWER_MARK.format(id=ex.id) + " "):
-                    name = f"{ex.module}.py"
-                    if only is not None and ex.id not in only:
-                        notes.append(
-                            _note(
-                                "ignored",
-                                N_("ignored the {id} answer cell of {where}: {id} is not graded in this assignment"),
-                                id=ex.id,
-                                where=where,
-                            )
-                        )
-                    elif name in found and found[name][1].endswith(".ipynb"):
-                        notes.append(
-                            _note(
-                                "ignored",
-                                N_("ignored a second {id} answer cell in {where}: the first one, in {used}, is graded"),
-                                id=ex.id,
-                                where=where,
-                                used=found[name][1],
-                            )
-                        )
-                    elif name in found:
-                        notes.append(
-                            _note(
-                                "ignored",
-                                N_("ignored the {id} answer cell of {where}: {used} is used"),
-                                id=ex.id,
-                                where=where,
-                                used=found[name][1],
-                            )
-                        )
-                    else:
-                        found[name] = (0, where, src.encode())
-    for name, (_rank, where, data) in sorted(found.items()):
-        target = dest / name
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        ex = modules.get(name[:-3])
-        if ex and (only is None or ex.id in only):
-            notes.append(_note("taken", N_("{id}: {name} from {where}"), id=ex.id, name=name, where=where))
-        else:
-            notes.append(_note("taken", N_("helper module: {name} from {where}"), name=name, where=where))
-    return notes
 
 
 def available_cpus() -> int:
@@ -477,7 +329,7 @@ def run(root: Path | None = None) -> int:
         config = json.loads((ROOT / CONFIG).read_text()) if (ROOT / CONFIG).exists() else {}
         i18n.use(config.get("lang") or i18n.current())  # the language the zip was built in
         learner = _fresh_learner_folder(root)
-        notes = gather(root / "submission", learner, config.get("only"))
+        notes = submission.gather(root / "submission", learner, config.get("only"))
         jobs = parallel_jobs()
         print(f"grading {learner} with {jobs} job(s) at once", flush=True)
         results = grade_submission(learner, config.get("only"), jobs)

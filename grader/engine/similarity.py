@@ -21,6 +21,13 @@ the stub the learner starts from, and those the reference shares with every one 
 have in common is what any answer has). Two honest answers of a tiny exercise then do not
 look like copies because they share the signature and the obvious return.
 
+A question can leave so little open that every honest answer normalises to the reference (X2's
+four lines: honest answers scored up to 100%). Where the reference has fewer than :data:`MIN_OPEN`
+fingerprints of its own beyond the skeleton (:attr:`Question.tight`), a match must also hold on
+the module **as written** (names, constants and messages kept): a copy, reordered or with a line
+added, is still seen; a renamed copy of four lines cannot be told from an honest answer, and is not
+flagged.
+
 :func:`compare` gives a :class:`Match`: a score in [0, 1] (the weighted share of the smaller
 module's fingerprints found in the other) and the lines of each side that match. A score of
 :data:`THRESHOLD` or more is a *near copy*. Courses decide what follows: self-study reports it
@@ -42,6 +49,9 @@ K = 12  # tokens per k-gram: about one statement
 WINDOW = 4  # winnowing window: a match of K + WINDOW - 1 = 15 tokens or more is always seen
 SKELETON_WEIGHT = 0.1  # what one fingerprint of the question's skeleton weighs, against 1
 MIN_OWN = 6  # fewer fingerprints beyond the skeleton than this: too little code to call a copy
+# A reference with fewer of its own fingerprints beyond the skeleton than this answers a question
+# that leaves too little open: every honest answer normalises alike (X2's four lines scored 92%).
+MIN_OPEN = 20
 THRESHOLD = 0.6  # a near copy from this score on (tests/test_similarity.py measures both sides of it)
 # The learner's file is read in the grader's own process: bounded work whatever it holds. The
 # largest reference answer has under 700 syntax nodes; a run of simple statements longer than
@@ -880,12 +890,17 @@ def _is_call(node, name: str, args: int) -> bool:
     )
 
 
-def _tokens(source: str | bytes, contract: frozenset[str]) -> list[tuple[str, int]]:
-    """The normalised module as (token, source line) pairs."""
+def _parse(source: str | bytes) -> ast.Module:
     module = ast.parse(source)
     size = sum(1 for _ in ast.walk(module))
     if size > MAX_NODES:
         raise TooLarge(f"not compared: {size} syntax nodes, more than the {MAX_NODES} compared")
+    return module
+
+
+def _tokens(source: str | bytes, contract: frozenset[str]) -> list[tuple[str, int]]:
+    """The normalised module as (token, source line) pairs."""
+    module = _parse(source)
     aliases = _imports(module)
     module = _Normaliser(order=False).visit(_Syntax().visit(module))
     _Values().module(module)
@@ -982,10 +997,54 @@ def _hash(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
-def fingerprints(source: str | bytes, contract: frozenset[str] = frozenset()) -> Fingerprints:
+def _literal_tokens(source: str | bytes) -> list[tuple[str, int]]:
+    """The module as written, as (token, source line) pairs: names, constants and messages kept;
+    one spelling per operation (:class:`_Syntax`), independent statements and definitions in one
+    order, what never runs or does nothing (:func:`_live`), imports and annotations left out."""
+    out: list[tuple[str, int]] = []
+
+    def emit(node: ast.AST, line: int) -> None:
+        line = getattr(node, "lineno", line)
+        if isinstance(node, (ast.expr_context, ast.Import, ast.ImportFrom)):
+            return
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.append((f"def {node.name}", line))
+            for child in [*node.decorator_list, node.args, *node.body]:  # the return annotation left out
+                emit(child, line)
+            return
+        if isinstance(node, ast.JoinedStr):
+            token = ast.unparse(node)
+        elif isinstance(node, ast.arg):
+            out.append((f"arg {node.arg}", line))
+            return
+        elif isinstance(node, ast.Name):
+            token = node.id
+        elif isinstance(node, ast.Attribute):
+            token = f".{node.attr}"
+        elif isinstance(node, ast.Constant):
+            token = repr(node.value)
+        elif isinstance(node, ast.keyword):
+            token = f"kw {node.arg}"
+        elif isinstance(node, ast.ClassDef):
+            token = f"class {node.name}"
+        else:
+            token = type(node).__name__
+        out.append((token, line))
+        for child in ast.iter_child_nodes(node):
+            emit(child, line)
+
+    module = _Normaliser(order=True).visit(_Normaliser(order=False).visit(_Syntax().visit(_parse(source))))
+    defs = [s for s in module.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    for stmt in [*(s for s in module.body if s not in defs), *sorted(defs, key=lambda d: d.name)]:
+        emit(stmt, stmt.lineno)
+    return out
+
+
+def fingerprints(source: str | bytes, contract: frozenset[str] = frozenset(), literal: bool = False) -> Fingerprints:
     """The winnowed fingerprints of a module (SyntaxError and ValueError as :func:`ast.parse` raises them).
-    ``contract``: the names the exercise asks for (kept as they are; every answer has them)."""
-    toks = _tokens(source, contract)
+    ``contract``: the names the exercise asks for (kept as they are; every answer has them).
+    ``literal``: of the module as written (:func:`_literal_tokens`), not normalised."""
+    toks = _literal_tokens(source) if literal else _tokens(source, contract)
     grams = [
         (_hash("\n".join(t for t, _ in toks[i : i + K])), frozenset(n for _, n in toks[i : i + K]))
         for i in range(max(0, len(toks) - K + 1))
@@ -1018,12 +1077,49 @@ def compare(mine: Fingerprints, theirs: Fingerprints, against: str, skeleton: fr
     )
 
 
+@dataclass(frozen=True)
+class Prints:
+    """An answer's fingerprints both ways: normalised, and as written (``literal``)."""
+
+    normalised: Fingerprints
+    literal: Fingerprints
+
+
+def prints(source: str | bytes, contract: frozenset[str] = frozenset(), literal: bool = True) -> Prints:
+    """``literal``: False where only the normalised ones are compared (a question that is not tight)."""
+    as_written = fingerprints(source, contract, literal=True) if literal else Fingerprints()
+    return Prints(fingerprints(source, contract), as_written)
+
+
 # ---------------------------------------------------------------- the reference and its skeleton
 @dataclass(frozen=True)
 class Question:
     contract: frozenset[str]
     reference: Fingerprints
     skeleton: frozenset[int]
+    literal: Fingerprints = field(default_factory=Fingerprints)  # the reference as written
+    literal_skeleton: frozenset[int] = frozenset()
+
+    @property
+    def answer(self) -> Prints:
+        return Prints(self.reference, self.literal)
+
+    @property
+    def tight(self) -> bool:
+        """Whether the question leaves too little open (under :data:`MIN_OPEN` of the reference's
+        fingerprints beyond the skeleton) for a normalised match to tell a copy from an answer."""
+        return bool(self.reference.lines) and len(self.reference.hashes - self.skeleton) < MIN_OPEN
+
+    def judge(self, mine: Prints, theirs: Prints, against: str, extra: Prints | None = None) -> Match:
+        """:func:`compare` of two answers; ``extra``: more skeleton (the stub the class started
+        from). On a :attr:`tight` question a match must hold as written too (the lower score): a
+        renamed copy of four lines is then not told from an honest answer, a copy as written is."""
+        skeleton = self.skeleton | (extra.normalised.hashes if extra else frozenset())
+        normal = compare(mine.normalised, theirs.normalised, against, skeleton)
+        if not self.tight:
+            return normal
+        skeleton = self.literal_skeleton | (extra.literal.hashes if extra else frozenset())
+        return min(normal, compare(mine.literal, theirs.literal, against, skeleton), key=lambda m: m.score)
 
 
 def _bound_at_top(module: ast.Module) -> set[str]:
@@ -1047,11 +1143,13 @@ def _public_defs(module: ast.Module) -> frozenset[str]:
     )
 
 
-def _as_graded(mutant: bytes, reference: ast.Module, prints: Fingerprints, contract: frozenset[str]) -> frozenset[int]:
+def _as_graded(
+    mutant: bytes, reference: ast.Module, prints: Fingerprints, contract: frozenset[str], literal: bool = False
+) -> frozenset[int]:
     """A mutant's fingerprints as the module it stands for: most mutants replace a function or two
     and take the rest of the reference by ``from solutions.<module> import *``."""
     tree = ast.parse(mutant)
-    own = fingerprints(mutant, contract).hashes
+    own = fingerprints(mutant, contract, literal).hashes
     if not any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in tree.body):
         return own
     redefined = _bound_at_top(tree)
@@ -1073,12 +1171,15 @@ def question(module: str) -> Question | None:
         source = files.read_regular(ROOT / "solutions" / f"{module}.py")
         reference = ast.parse(source)
         contract = _public_defs(reference)
-        prints = fingerprints(source, contract)
-        mutants = sorted((ROOT / "solutions" / "mutants" / module).glob("[!_]*.py"))
-        common = prints.hashes if mutants else frozenset()
-        for path in mutants:
-            common &= _as_graded(files.read_regular(path), reference, prints, contract)
-        return Question(contract, prints, common)
+        mutants = [files.read_regular(p) for p in sorted((ROOT / "solutions" / "mutants" / module).glob("[!_]*.py"))]
+        both = []
+        for literal in (False, True):
+            fp = fingerprints(source, contract, literal)
+            common = fp.hashes if mutants else frozenset()
+            for mutant in mutants:
+                common &= _as_graded(mutant, reference, fp, contract, literal)
+            both += [fp, common]
+        return Question(contract, *both)
     except (OSError, SyntaxError, ValueError, RecursionError):
         return None
 
@@ -1089,12 +1190,12 @@ def against_reference(module: str, source: str | bytes) -> Match | None:
     if q is None:
         return None
     try:
-        mine = fingerprints(source, q.contract)
+        mine = prints(source, q.contract, q.tight)
     except TooLarge as exc:
         return Match("reference", 0.0, note=str(exc))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    return compare(mine, q.reference, "reference", q.skeleton)
+    return q.judge(mine, q.answer, "reference")
 
 
 def near_copy(match: Match | None) -> bool:
@@ -1108,23 +1209,23 @@ def class_matches(module: str, answers: dict[str, str | bytes], given: str | byt
     self-study it is the learner's answer, so :func:`question` never reads it). A student whose
     answer does not parse is left out."""
     q = question(module) or Question(frozenset(), Fingerprints(), frozenset())
-    skeleton = q.skeleton
+    stub = None
     if given is not None:
         try:
-            skeleton |= fingerprints(given, q.contract).hashes
+            stub = prints(given, q.contract, q.tight)
         except (SyntaxError, ValueError, RecursionError):
             pass
-    prints, best = {}, {}
+    theirs, best = {}, {}
     for student, source in answers.items():
         try:
-            prints[student] = fingerprints(source, q.contract)
+            theirs[student] = prints(source, q.contract, q.tight)
         except TooLarge as exc:
             best[student] = Match("", 0.0, note=str(exc))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
-    for student, mine in prints.items():
-        candidates = [compare(mine, q.reference, "reference", skeleton)] if q.reference.lines else []
-        candidates += [compare(mine, prints[o], o, skeleton) for o in sorted(prints) if o != student]
+    for student, mine in theirs.items():
+        candidates = [q.judge(mine, q.answer, "reference", stub)] if q.reference.lines else []
+        candidates += [q.judge(mine, theirs[o], o, stub) for o in sorted(theirs) if o != student]
         best[student] = max(candidates, key=lambda m: m.score, default=Match("", 0.0))
     return best
 
