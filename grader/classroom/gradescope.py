@@ -44,7 +44,6 @@ import subprocess
 import sys
 import time
 import zipfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from grader import i18n
@@ -218,8 +217,8 @@ def grade_submission(learner: Path, only: list[str] | None, jobs: int) -> dict[s
 
     todo = [{**job, "gathered": True} for job in batch.make_jobs([learner], only)]  # gather()'d by run()
     runner.warm_up(heavy=len(todo) > 2)
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        done = list(pool.map(batch.run_job, todo))
+    done = []
+    runner.in_pool(batch.run_job, todo, done.append, jobs=jobs)
     results = {r["exercise"]: ExerciseResult.from_dict(r["result"]) for r in done}
     for ex in catalog.CATALOG:
         if (only is None or ex.id in only) and not ex.available:
