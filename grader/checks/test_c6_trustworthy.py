@@ -210,7 +210,7 @@ def test_seeded_reruns(learner, later_and_elsewhere, seed, delta):
     zero = as_number(learner.seeded_experiment(0), "seeded_experiment(0)")
     if zero != as_number(learner.seeded_experiment(0), "seeded_experiment(0) again"):
         fail(
-            "seeded_experiment(0) twice",
+            _("{call} twice", call="seeded_experiment(0)"),
             zero,
             _("another number"),
             hint=_("0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as no seed"),

@@ -182,7 +182,11 @@ def _epochs(r, seed: int, n: int) -> list:
     size = len(NoisyDataset())
     what = _("the batches of make_loader(dataset, {seed}, {BATCH}) over {n} epochs", seed=seed, BATCH=BATCH, n=n)
     if type(epochs) is not list or len(epochs) != n:
-        fail(what, f"{n} epochs", type(epochs).__name__ if type(epochs) is not list else f"{len(epochs)} epochs")
+        fail(
+            what,
+            _("{n} epochs", n=n),
+            type(epochs).__name__ if type(epochs) is not list else _("{n} epochs", n=len(epochs)),
+        )
     for e, epoch in enumerate(epochs):
         ok = type(epoch) is list and all(
             type(b) is dict
@@ -269,7 +273,7 @@ def test_seed_reproducible(learner, seeds):
         fail(
             _("metric of two runs with seed {a}, 1.1 s apart", a=a),
             _("identical"),
-            f"{first['metric']!r} vs {again['metric']!r}",
+            _("{first} vs {again}", first=repr(first["metric"]), again=repr(again["metric"])),
             _(
                 "give the DataLoader a torch.Generator seeded with the seed "
                 "(generator=): it decides the order and every worker's base seed, from "
@@ -282,8 +286,8 @@ def test_seed_reproducible(learner, seeds):
     if zero["metric"] != zero_again["metric"]:
         fail(
             _("metric of two runs with seed 0, 1.1 s apart"),
-            "identical",
-            f"{zero['metric']!r} vs {zero_again['metric']!r}",
+            _("identical"),
+            _("{first} vs {again}", first=repr(zero["metric"]), again=repr(zero_again["metric"])),
             _("0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as 'no seed'"),
         )
     for s_, r in ((b, other), (0, zero)):

@@ -277,7 +277,10 @@ def grade_exercise(
             proc.join(ex.timeout_s)
             if proc.is_alive():
                 _kill_group(proc)
-                status, note = "timeout", f"grading {ex.id} timed out after {ex.timeout_s:g} s"
+                status, note = (
+                    "timeout",
+                    _("grading {id} timed out after {timeout_s:g} s", id=ex.id, timeout_s=ex.timeout_s),
+                )
         except BaseException:  # interrupted (Ctrl-C, a notebook cell timeout): leave nothing running
             _kill_group(proc)
             raise
@@ -504,6 +507,6 @@ def _kill_group(proc) -> None:
     proc.join()
 
 
-def _no_result_reason(returncode: int | None, output: bytes | None) -> str:
+def _no_result_reason(returncode: int | None, output: bytes | None) -> i18n.Text:
     tail = (output or b"").decode(errors="replace").strip().splitlines()[-8:]
-    return f"the check did not run (exit code {returncode}): " + " | ".join(tail)
+    return _("the check did not run (exit code {code}): {tail}", code=returncode, tail=" | ".join(tail))
