@@ -2,12 +2,12 @@
 reports), tests/test_i18n_course.py (the course's catalog) and tests/test_stub_docs.py (the
 stubs' code literals).
 
-A sentence is three or more plain words in a row (letters only, any case: identifiers, paths,
-numbers and a.b or x=y code are not words), separated by spaces and a comma, semicolon or colon;
-quoted code ('x', "x", `x`), a call's arguments and a tuple, the course's own quotes (「...」),
-:data:`NAMES` and the caller's ``foreign`` texts are taken out first. An apostrophe inside a
-word ("the model's") opens no quote. Inside a code literal two words in a row are already prose
-(:func:`prose_in_code`)."""
+A sentence is three or more plain words in a row (letters only, in lower case, Capitalised or
+all caps: CamelCase identifiers, paths, numbers and a.b or x=y code are not words), separated by
+spaces and a comma, semicolon or colon; quoted code ('x', "x", `x`), a call's arguments and a
+tuple, the course's own quotes (「...」), :data:`NAMES` and the caller's ``foreign`` texts are
+taken out first. An apostrophe inside a word ("the model's") opens no quote. Inside a code
+literal two words in a row are already prose (:func:`prose_in_code`)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ import re
 QUOTED = re.compile(r"`[^`\n]*`|(?<![A-Za-z])'[^'\n]*'(?![A-Za-z])|\"[^\"\n]*\"|「[^」\n]*」")
 # Words the learner meets in English whatever the language: an error message's own text.
 NAMES = ("CUDA out of memory",)
-WORD = r"[A-Za-z]+(?:'[A-Za-z]+)?"  # the model's, don't
+# lower case, Capitalised or ALL CAPS (the model's, don't); CamelCase is an identifier (SyntaxError)
+WORD = r"(?:[A-Z]?[a-z]+|[A-Z]+)(?:'[a-z]+)?"
 SENTENCE = re.compile(rf"(?<![\w./-]){WORD}(?:[,;:]?[ \t]+{WORD}){{2,}}(?![\w/-])")
 
 
@@ -47,7 +48,7 @@ def prose_in_code(literal: str) -> list[str]:
     """Runs of >= 2 English words in a code literal, outside its strings."""
     runs, run = [], []
     for token in [*_TOKEN.findall(_STRING.sub(" ; ", literal)), ";"]:
-        if re.fullmatch(rf"{WORD}[A-Za-z']*", token) and not keyword.iskeyword(token):
+        if re.fullmatch(r"[A-Za-z][A-Za-z']*", token) and not keyword.iskeyword(token):
             run.append(token)
             continue
         if len(run) >= 2:

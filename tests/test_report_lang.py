@@ -46,6 +46,7 @@ def test_the_detector_finds_sentences_and_skips_code_names_and_numbers():
     assert english_sentences("GPU and CPU 都是") == ["GPU and CPU"]
     assert english_sentences("报告：the model's weights, don't move 了") == ["the model's weights, don't move"]
     assert english_sentences("x=1 runs anyway here") == ["runs anyway here"]
+    assert english_sentences("SyntaxError: invalid syntax") == []  # an identifier and two words
 
 
 def _rendered(quiz: bool) -> tuple[dict, str, str, str]:
