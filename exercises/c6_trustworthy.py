@@ -139,9 +139,9 @@ def run_record(run: dict) -> dict:
         一个 dict，那条记录的每一项一个条目，键为简短的名字（用课程的说法，中文或英文，或常见的同义词，
         按意思匹配），没有别的条目。它所含的任何值的约定（种类比一条记录需要的多）：从 ``run`` 取来的
         值按原样记录；描述一个文件或文件夹的值描述它现在的样子：git 仓库用 git 对它的 ``HEAD`` 报告的
-        完整 sha，文件内容用其字节的 SHA-256 十六进制摘要，大小以字节计（int）；软件用一个从每个名字
-        映射到其版本字符串的 dict，其中包括 ``"python": platform.python_version()`` 和
-        ``"torch": torch.__version__``；时间是 ISO 8601 字符串；机器用它的主机名。
+        完整 sha，文件内容用其字节的 SHA-256 十六进制摘要，大小以字节计（int）；软件用一个 dict，从每个
+        已安装的 distribution 的名字映射到其版本字符串，其中包括 ``"torch"``；时间是 ISO 8601 字符串；
+        机器用它的主机名。
 
     出处：第六篇 · 必记；第七篇 · C. 面试题（第 6 题）。
 
@@ -165,9 +165,9 @@ def run_record(run: dict) -> dict:
         values it holds (more kinds than a record needs): a value taken from ``run`` is recorded as given; what
         describes a file or a folder describes it as it is now: a git repository by the full sha git reports
         for its ``HEAD``, a file's content by the SHA-256 hex digest of its bytes, a size in bytes
-        (int); software by a dict from each name to its version string that includes
-        ``"python": platform.python_version()`` and ``"torch": torch.__version__``; a time is an
-        ISO 8601 string; a machine by its host name.
+        (int); software by a dict from each installed distribution's name to its version
+        string, ``"torch"`` among them; a time is an ISO 8601 string; a machine by its host
+        name.
 
     Source: 第六篇 · 必记 / part 6, must-remember; 第七篇 · C. 面试题 / part 7, §五.C q6.
     """

@@ -5,6 +5,7 @@ import math
 import platform
 import statistics
 import subprocess
+from importlib import metadata
 
 import torch
 
@@ -48,6 +49,12 @@ def _commit(repo_dir):
     return out.stdout.strip()
 
 
+def _environment():
+    env = {d.metadata["Name"]: d.version for d in metadata.distributions() if d.metadata["Name"]}
+    env["python"] = platform.python_version()
+    return env
+
+
 def run_record(run):
     with open(run["data_path"], "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
@@ -57,7 +64,7 @@ def run_record(run):
         "config": dict(run["config"]),
         "data_version": digest,
         "seed": run["seed"],
-        "environment": {"python": platform.python_version(), "torch": torch.__version__},
+        "environment": _environment(),
         "metrics": dict(run["metrics"]),
     }
 

@@ -4,6 +4,7 @@ from an nbgrader gradebook; the CSVs and the HTML page (no grading here: results
 from __future__ import annotations
 
 import csv
+import json
 import shutil
 import subprocess
 
@@ -243,6 +244,15 @@ def test_the_class_report_speaks_the_language_asked(tmp_path, speak):
     zh = analytics.render(report)
     assert "<html lang='zh-CN'>" in zh and "班级报告" in zh and "Class report" not in zh
     assert "Most frequent misconceptions" not in zh and "Every key point" not in zh and "<img" not in zh
+    # the most frequent failure's status too, in the language the page or CSV is written in, not the build's
+    assert "答案错误（2）" in zh and "wrong answer" not in zh
+    analytics.write(report, tmp_path / "zh")
+    with (tmp_path / "zh" / "keypoints.csv").open(encoding="utf-8") as f:
+        assert next(csv.DictReader(f))["most_frequent_failure"] == "答案错误（2）"
+    assert (
+        json.loads((tmp_path / "zh" / "class.json").read_text())["key_points"][0]["most_frequent_failure"]
+        == "答案错误（2）"
+    )
     speak("en")
     en = analytics.render(report)
-    assert "Class report" in en and "班级报告" not in en
+    assert "Class report" in en and "班级报告" not in en and "wrong answer (2)" in en

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from grader import cli, i18n
-from tests.test_report_lang import english_sentences
+from tests.english import english_sentences
 
 COMMANDS = [[], ["grade"], ["list"], ["classroom"], ["batch"], ["job"], ["gradescope"], ["quiz"]]
 

@@ -4,6 +4,7 @@ Each guard is also run on a catalog or a source made wrong on purpose, to show i
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from pathlib import Path
@@ -272,3 +273,85 @@ def test_every_message_is_given_the_fields_it_shows(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text('_("{what} must be an int", what=1)\n_("{what} of {n}", what=1)\n_("{a}", a=1, b=2)\n')
     assert unfilled(bad) == ["bad.py:2: ['n', 'what'] vs ['what']", "bad.py:3: ['a'] vs ['a', 'b']"]
+
+
+# What a check or the engine says (checking.py's fail, expect_equal: the what, expected, got, hint and
+# example; a result's message and note) is a catalog message or code, never English built in place: an
+# f-string or a literal with words ("{n} epochs", "identical") stays English under --lang zh, and a
+# message joined to text with + ("..." + HINT) is stored as the text of the language it was built in.
+_SAYS = {
+    "fail": (0, 1, 2, 3, 4),
+    "expect_equal": (2, 3, 4),
+    "KeyPointFailure": (0, 1, 2, 3, 4),
+    "KeyPointResult": (2, 3, 4, 5, 6),
+    "ExerciseResult": (4,),
+}
+_SAID_KEYWORDS = {"what", "hint", "example", "message", "note"}
+# Code and units are not words: calls, dotted names, key=value, a/b, quoted or bracketed code.
+_CODE = re.compile(r"\w+(?:\.\w+)+|\w+ ?= ?\S*|\w+/\w+|'[^']*'|\"[^\"]*\"|`[^`]*`|\[[^\]]*\]|\w+\([^()]*\)")
+_UNITS_AND_NAMES = {"ms", "us", "GB", "MB", "KB", "GiB", "MiB", "KiB", "TB", "FLOP", "torchrun"}
+_TYPES = {"int", "float", "str", "bool", "dict", "list", "tuple", "torch", "None"}
+
+
+def _literal_words(node) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    elif isinstance(node, ast.JoinedStr):
+        text = " {} ".join(v.value for v in node.values if isinstance(v, ast.Constant))
+    else:
+        return []
+    for _round in range(3):  # calls inside calls
+        text = _CODE.sub(" ", text)
+    return [w for w in re.findall(r"(?<![\w.])[A-Za-z]{2,}(?![\w(])", text) if w not in _UNITS_AND_NAMES | _TYPES]
+
+
+def _joined(node) -> bool:
+    """Text joined with +: a literal, an f-string or a catalog message as one side of it."""
+    return any(
+        isinstance(n, ast.BinOp)
+        and isinstance(n.op, ast.Add)
+        and any(
+            isinstance(side, ast.JoinedStr)
+            or isinstance(side, ast.Constant)
+            and isinstance(side.value, str)
+            or isinstance(side, ast.Call)
+            and getattr(side.func, "id", None) == "_"
+            for side in (n.left, n.right)
+        )
+        for n in _outside_messages(node)
+    )
+
+
+def _outside_messages(node):
+    """``node`` and what it holds, a catalog message's fields aside (code: f"{atol:g}" + ...)."""
+    yield node
+    if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_"):
+        for child in ast.iter_child_nodes(node):
+            yield from _outside_messages(child)
+
+
+def english_said_in_place(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        name = getattr(node, "func", None) and getattr(node.func, "id", getattr(node.func, "attr", None))
+        if not isinstance(node, ast.Call) or name not in _SAYS:
+            continue
+        said = [a for i, a in enumerate(node.args) if i in _SAYS[name]]
+        said += [k.value for k in node.keywords if k.arg in _SAID_KEYWORDS]
+        for arg in said:
+            if _literal_words(arg) or _joined(arg):
+                found.append(f"{path.name}:{arg.lineno}")
+    return found
+
+
+def test_no_check_says_english_outside_the_catalog(tmp_path):
+    found = [hit for path in sorted((ROOT / "grader").rglob("*.py")) for hit in english_said_in_place(path)]
+    assert not found, f"say it through the catalog, _('{{n}} epochs', n=n), not in an f-string or with +: {found}"
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        'fail(what, f"{n} epochs", got)\nfail(what, "identical", got)\nfail(what, x, y, _("see ") + HINT)\n'
+        'fail(f"{fn}(x)", "list[str]", f"{got:.3f} ms", "hashlib.sha256(open(path, \'rb\').read())")\n'
+        'expect_equal(got, "fits", _("{n} epochs", n=n))\n'
+        'ExerciseResult(ex, "not_available", note="not available yet")\n'
+    )
+    assert english_said_in_place(bad) == ["bad.py:1", "bad.py:2", "bad.py:3", "bad.py:6"]

@@ -220,6 +220,38 @@ def test_choice_multiselect_ordering(perm):
         o.parse("a b c")
 
 
+def test_a_word_spelled_with_option_letters_is_the_word():
+    """A run of option letters that is a word the question asks for is that word, not the letters:
+    "cfg" (a config's name, matched by meaning) among seven items a-g, "cafe", "bad", "deed"; a run
+    that is no such word, or only part of one ("ad" in "gradient"), stays letters; an ordering asks
+    for letters only."""
+    from grader.quiz.bank.r import RECORD_OPTIONS
+
+    items = MultiSelect(RECORD_OPTIONS)
+    assert items.parse("cfg") == {"config"} == items.parse("CFG") and Choice(RECORD_OPTIONS).parse("cfg") == "config"
+    assert items.parse("c f g") == {"config", "environment", "metrics"} and items.parse("cfg, seed") == {
+        "config",
+        "seed",
+    }
+    words = [
+        Option("cafe", "cafe", "咖啡馆"),
+        Option("bad", "a bad batch", "坏批次"),
+        Option("deed", "deed", "契约"),
+        Option("grad", "gradient", "梯度"),
+        Option("e", "e", "e"),
+    ]
+    for answer in (MultiSelect(words), Choice(words)):
+        for word in ("cafe", "bad", "deed"):
+            got = answer.parse(word)
+            assert got == ({word} if isinstance(answer, MultiSelect) else word), (word, got)
+    assert MultiSelect(words).parse("ad") == {"cafe", "grad"} and MultiSelect(words).parse("abc") == {
+        "cafe",
+        "bad",
+        "deed",
+    }
+    assert Ordering(words).parse("bacde") == ("bad", "cafe", "deed", "grad", "e")
+
+
 @given(st.lists(st.integers(0, 5000), min_size=0, max_size=5))
 def test_shapes(shape):
     s = Shape()

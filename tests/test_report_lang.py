@@ -22,19 +22,8 @@ from grader import i18n
 from grader.course import catalog, levels
 from grader.course.catalog import ROOT
 from grader.reports import html as html_report, terminal as report
+from tests.english import english_sentences
 from tests.test_reports import sample_results
-
-QUOTED = re.compile(r"`[^`\n]*`|'[^'\n]*'|\"[^\"\n]*\"|「[^」\n]*」")
-# Three or more plain words in a row (letters only: identifiers, paths and numbers are not words).
-SENTENCE = re.compile(r"(?<![\w./\\-])[A-Za-z][a-z]*(?:[,;:]?[ \t]+[A-Za-z][a-z]*){2,}(?![\w/\\-])")
-
-
-def english_sentences(text: str, foreign: set[str] = frozenset()) -> list[str]:
-    """Runs of >= 3 English words in ``text``, outside quoted code and the ``foreign`` texts."""
-    for piece in sorted(foreign, key=len, reverse=True):
-        if piece:
-            text = text.replace(piece, " ")
-    return SENTENCE.findall(QUOTED.sub(" ", text))
 
 
 def not_ours(results) -> set[str]:
@@ -53,6 +42,11 @@ def test_the_detector_finds_sentences_and_skips_code_names_and_numbers():
     clean = "用 `grader grade --reveal` 与 broadcast_shape((2,), (2, 2))；/tmp/a/b c d；A ≥ 8、R 0/12；'not my words'"
     assert english_sentences(clean) == []
     assert english_sentences("A3 Broadcast the shapes 尚未实现", {"Broadcast the shapes"}) == []
+    # the strictest of the three detectors it replaced: all-caps words, commas, an apostrophe is no quote
+    assert english_sentences("GPU and CPU 都是") == ["GPU and CPU"]
+    assert english_sentences("报告：the model's weights, don't move 了") == ["the model's weights, don't move"]
+    assert english_sentences("x=1 runs anyway here") == ["runs anyway here"]
+    assert english_sentences("SyntaxError: invalid syntax") == []  # an identifier and two words
 
 
 def _rendered(quiz: bool) -> tuple[dict, str, str, str]:

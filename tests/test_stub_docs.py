@@ -5,12 +5,12 @@ catalog made wrong on purpose."""
 
 from __future__ import annotations
 
-import keyword
 import re
 
 import pytest
 
 from grader.course import stub_docs
+from tests.english import prose_in_code
 
 STUBS = stub_docs.stub_files()
 
@@ -71,24 +71,8 @@ def test_update_catalog_keeps_translations_and_drops_what_is_gone(tmp_path):
 
 
 # Issue 24: a ``literal`` is code, the same in both halves (tests/test_stubs_ask.py), so English prose
-# inside one stays English in the Chinese half. Prose: two or more words in a row, separated by
-# spaces only, outside the literal's own strings; Python's keywords and any punctuation break a run,
-# so ``[busy(n) for n in tasks]`` and ``(batch, heads, T, d)`` are code.
-_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\\s]|\\.)*'")
-_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_']*|\S")
+# inside one stays English in the Chinese half (tests/english.py's prose_in_code).
 _LITERAL = re.compile(r"``(.+?)``", re.S)
-
-
-def prose_in_code(literal: str) -> list[str]:
-    runs, run = [], []
-    for token in [*_TOKEN.findall(_STRING.sub(" ; ", literal)), ";"]:
-        if re.fullmatch(r"[A-Za-z][A-Za-z']*", token) and not keyword.iskeyword(token):
-            run.append(token)
-            continue
-        if len(run) >= 2:
-            runs.append(" ".join(run))
-        run = []
-    return runs
 
 
 def test_the_prose_detector_tells_prose_from_code():

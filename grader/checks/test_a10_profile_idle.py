@@ -88,15 +88,16 @@ def test_classifies_real_profiles(learner, batch, seq, seed):
             kind,
             what,
             hint=_(
-                "here the device idled {idle:.0%} of the wall time and GEMM + attention took {share:.0%} of its time; ",
+                "here the device idled {idle:.0%} of the wall time and GEMM + attention took {share:.0%} of its "
+                "time; {why}",
                 idle=idle,
                 share=share,
-            )
-            + {
-                "input-bound": _("the data loader slept: device time << wall time, whatever the GEMM share"),
-                "compute-bound": _("device busy and GEMM + attention dominate: a healthy step"),
-                "overhead-bound": _("device busy but mostly copy_ / contiguous: shape conversions"),
-            }[kind],
+                why={
+                    "input-bound": _("the data loader slept: device time << wall time, whatever the GEMM share"),
+                    "compute-bound": _("device busy and GEMM + attention dominate: a healthy step"),
+                    "overhead-bound": _("device busy but mostly copy_ / contiguous: shape conversions"),
+                }[kind],
+            ),
         )
 
 

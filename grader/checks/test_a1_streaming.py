@@ -228,7 +228,7 @@ def test_runs_under_rlimit(learner, outside_processes, shared_tmp_path, seed):
     except (LearnerOutOfMemory, LearnerImportError, LearnerCrashed) as exc:
         fail(
             what,
-            "counts",
+            _("the counts"),
             str(exc),
             _("a streaming pipeline needs a few MB whatever the file size; something holds the file"),
         )

@@ -71,7 +71,7 @@ def test_lora_bytes(learner, n_base, n_trainable):
                 "lora_bytes(3 * 10**9, 3 * 10**7): the course's 3B model with 1% "
                 "adapters, and whether it fits a 24 GB card"
             ),
-            "about 6.5e9 bytes",
+            _("about 6.5e9 bytes"),
             got3b,
             _("6 GB frozen + 0.48 GB adapters ~ 6.5 GB: it fits a 24 GB card"),
         )

@@ -72,7 +72,7 @@ def test_change_with_r(learner, config, r, k, target_modules):
             fail(_("{what1} must be a positive count", what1=what1), "> 0", base)
         if scaled != factor * base:
             fail(
-                f"{what2} against {what1}",
+                _("{what2} against {what1}", what2=what2, what1=what1),
                 factor * base,
                 scaled,
                 hint=_("part 7 §五.A q8: r 16 -> 32 doubles 8.80M to 17.6M; the frozen base adds nothing"),

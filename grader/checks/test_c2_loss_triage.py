@@ -180,7 +180,7 @@ def test_missing_line(learner, seed, order, two):
                 two2=repr(two[1]),
                 trace=trace,
             ),
-            f"{two[0]!r} or {two[1]!r}",
+            _("{left} or {right}", left=repr(two[0]), right=repr(two[1])),
             repr(got),
             hint=_("each missing line leaves its own sign in the trace, whatever else is missing too"),
         )

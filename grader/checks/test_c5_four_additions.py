@@ -88,7 +88,7 @@ def test_accumulated_step(learner, run, k, micro):
             hint=_("step once after all k backward passes"),
         )
     if out["forwards"] != k:
-        fail("model(x) calls", k, out["forwards"], hint=_("one forward per micro-batch"))
+        fail(_("{call} calls", call="model(x)"), k, out["forwards"], hint=_("one forward per micro-batch"))
     model = follow_up_model(seed % 10_000, HEAD_SCALE)
     ref = loop.reference_step(model, (torch.cat([b[0] for b in batches]), torch.cat([b[1] for b in batches])))
     reported = out["out"]["grad_norm"] if type(out["out"]) is dict else None

@@ -1,8 +1,9 @@
 """C6 — trustworthy conclusions. Ground truth: numpy's mean / sample std of drawn seed values, the
 ci95 half-width with the exact normal quantile (grader.checks.truth.experiments), a pandas inner merge of
-drawn eval tables, hashlib's SHA-256 of a data file the check writes, this interpreter's
-versions, and repeated calls of the learner's seeded experiment (part 2, statistics; part 6,
-experiment management; part 7 §五.C question 6).
+drawn eval tables, hashlib's SHA-256 of a data file the check writes, the installed
+distributions' versions (truth/experiments.check_environment, as P5), and repeated calls of the
+learner's seeded experiment (part 2, statistics; part 6, experiment management; part 7 §五.C
+question 6).
 
 The contract's paths (issue 17), and where each is exercised:
 - seeded_reruns: the same seed twice in one process with another seed between; seed 0
@@ -20,12 +21,10 @@ The contract's paths (issue 17), and where each is exercised:
 
 import hashlib
 import json
-import platform
 import time
 
 import pandas as pd
 import pytest
-import torch
 from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
@@ -35,6 +34,7 @@ from grader.checks.truth.experiments import (
     SPREADS,
     bands_overlap,
     bands_touching,
+    check_environment,
     ci95_half_width,
     close,
     course_seed_example,
@@ -137,15 +137,15 @@ def _record(learner, shared_tmp_path, content: str, seed: int):
         },
         seed,
     )
-    rec, _found = by_meaning(learner.run_record(run), record_item, SEVEN_ITEMS, "run_record(run)")
-    return rec, run, head, path
+    rec, names = by_meaning(learner.run_record(run), record_item, SEVEN_ITEMS, "run_record(run)")
+    return rec, run, head, path, names
 
 
 @given(st.integers(0, 10**6), st.text(min_size=1, max_size=200))
 @settings(max_examples=10)
 def test_run_record(learner, shared_tmp_path, seed, text):
     content = json.dumps({"text": text}) + "\n"
-    rec, run, head, path = _record(learner, shared_tmp_path, content, seed)
+    rec, run, head, path, names = _record(learner, shared_tmp_path, content, seed)
     expect_equal(
         (rec["run_id"], rec["config"], rec["seed"], rec["metrics"]),
         (run["id"], run["config"], run["seed"], run["metrics"]),
@@ -170,10 +170,7 @@ def test_run_record(learner, shared_tmp_path, seed, text):
             rec["data_version"],
             hint=_("the SHA-256 of the file's bytes: a path names a file whose content can change under the same name"),
         )
-    env = rec["environment"]
-    want_env = {"python": platform.python_version(), "torch": torch.__version__}
-    if type(env) is not dict or any(env.get(k) != v for k, v in want_env.items()):
-        fail(_("run_record()['environment'] must name this interpreter's versions"), want_env, env)
+    check_environment(rec["environment"], names["environment"])
 
 
 @pytest.fixture
@@ -213,7 +210,7 @@ def test_seeded_reruns(learner, later_and_elsewhere, seed, delta):
     zero = as_number(learner.seeded_experiment(0), "seeded_experiment(0)")
     if zero != as_number(learner.seeded_experiment(0), "seeded_experiment(0) again"):
         fail(
-            "seeded_experiment(0) twice",
+            _("{call} twice", call="seeded_experiment(0)"),
             zero,
             _("another number"),
             hint=_("0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as no seed"),
@@ -246,7 +243,7 @@ def test_seeded_reruns(learner, later_and_elsewhere, seed, delta):
 @given(st.text(min_size=1, max_size=200), st.text(min_size=1, max_size=5))
 def test_changed_data(learner, shared_tmp_path, text, extra):
     content = json.dumps({"text": text}) + "\n"
-    rec, _found, _lines, path = _record(learner, shared_tmp_path, content, 0)
+    rec, _found, _lines, path, _names = _record(learner, shared_tmp_path, content, 0)
     expect_equal(
         rec["data_version"],
         hashlib.sha256(path.read_bytes()).hexdigest(),

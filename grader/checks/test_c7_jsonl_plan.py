@@ -155,7 +155,7 @@ def test_exact_dedupe(learner, shared_tmp_path, seed, n, min_chars):
                 n=n,
                 min_chars=min_chars,
             ),
-            f"{len(want)} texts",
+            _("{n} texts", n=len(want)),
             _("{n} texts (or other texts / order)", n=got["n"]),
             hint=_(
                 "clean first (whitespace runs -> one space), then drop exact repeats; a case change is another text"

@@ -69,8 +69,12 @@ def _fail_non_finite(learner, got, q, k, v, what):
             _("{what} contains NaN/inf", what=what),
             _("finite values"),
             counts,
-            hint=_("NaN/inf in {_bad_rows} although no logit exceeds {top:.3g}: ", _bad_rows=_bad_rows(got), top=top)
-            + MASK_NAN_HINT,
+            hint=_(
+                "NaN/inf in {_bad_rows} although no logit exceeds {top:.3g}: {why}",
+                _bad_rows=_bad_rows(got),
+                top=top,
+                why=MASK_NAN_HINT,
+            ),
         )
     before = learner.last_call
     c = math.sqrt(1.0 / top)
@@ -89,7 +93,7 @@ def _fail_non_finite(learner, got, q, k, v, what):
                 sum=int((~torch.isfinite(small)).sum()),
                 numel=small.numel(),
             ),
-            hint=_("NaN/inf in {_bad_rows} at small logits: ", _bad_rows=_bad_rows(small)) + MASK_NAN_HINT,
+            hint=_("NaN/inf in {_bad_rows} at small logits: {why}", _bad_rows=_bad_rows(small), why=MASK_NAN_HINT),
         )
     blame(learner, before)  # the failing input is the large one
     fail(

@@ -280,7 +280,7 @@ def test_cuda_peak(learner, dims):
     if not _within(got, measured):
         fail(
             _("peak bytes for {_describe} vs torch.cuda.max_memory_allocated()", _describe=_describe(config, B, T)),
-            f"{measured:,} (within 30%)",
+            _("{measured:,} (within 30%)", measured=measured),
             f"{got:,.0f} ({got / measured:.2f}x)",
             _("part 4, must-remember: estimate before the run, max_memory_allocated() after; within 30% is a match"),
         )
@@ -347,10 +347,9 @@ def test_course_llama3_8b(learner, config, r):
                     _(
                         "full = 16 B x params; LoRA = 2 B x params + 16 B x LoRA params (r x (in "
                         "+ out) on all seven linears); QLoRA = 4.5 bits x params + 16 B x LoRA "
-                        "params; GB = 1e9 bytes ("
-                    )
-                    + P4_16
-                    + ")",
+                        "params; GB = 1e9 bytes ({source})",
+                        source=P4_16,
+                    ),
                 )
         if fixed:
             for key, course in fixed.items():
@@ -358,7 +357,7 @@ def test_course_llama3_8b(learner, config, r):
                 if abs(got[key] - course) > tol:
                     fail(
                         _("{what}[{key}] for Llama-3-8B", what=what, key=repr(key)),
-                        f"~{course} GB (part 4)",
+                        _("~{course} GB (part 4)", course=course),
                         f"{got[key]:.2f} GB",
                         P4_16,
                     )

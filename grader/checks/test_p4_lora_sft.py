@@ -335,7 +335,7 @@ def _learner_training_batches(learner, cache, tokenizer) -> list[dict]:
         fail(_("the batches of your data path in training"), _("(B, T) torch.long tensors"), out["error"])
     batches = out.get("batches") if type(out) is dict else None
     if type(batches) is not list or len(batches) != len(order):
-        fail(_("the training batches of your data path"), f"{len(order)} batches", type(batches).__name__)
+        fail(_("the training batches of your data path"), _("{n} batches", n=len(order)), type(batches).__name__)
     longest = max(len(truth.reference_example(tokenizer, q, a, eos)["input_ids"]) for q, a in sft.TRAIN_PAIRS)
     for step, (batch, idx) in enumerate(zip(batches, order, strict=True)):
         problem = _batch_problem(batch)

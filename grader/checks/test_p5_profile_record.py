@@ -9,7 +9,8 @@ file;
 the learner's ``make_run_record`` gets the run's facts among others a record leaves out
 (``meaning.run_facts``); its record must hold that commit (``git rev-parse HEAD`` here), the
 file's sha256 (hashlib here), the run id, config, seed and metrics given, a pip-freeze-like
-environment with the real torch version, and nothing else; the JSON it saved must equal it
+environment with the real torch version (truth/experiments.check_environment, as C6), and nothing
+else; the JSON it saved must equal it
 (read back by the driver: the file lives in the learner's sandbox, out of this process's reach,
 so that one comparison is only as good as the learner's process reports; the items are not).
 seed_reproducible: the driver (grader/drivers/p5_profile_record.py) reads the batches of the
@@ -40,7 +41,7 @@ from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_number, fail
-from grader.checks.truth.experiments import git_repo
+from grader.checks.truth.experiments import check_environment, git_repo
 from grader.checks.truth.meaning import by_meaning, record_item, run_facts
 from grader.drivers.p5_profile_record import NoisyDataset, final_loss
 from grader.i18n import _
@@ -162,23 +163,9 @@ def test_run_record(learner, shared_tmp_path, seed, data, config):
                 _("run record item {names}", names=repr(names[key])),
                 value,
                 rec[key],
-                hints[key] + " (" + P6_RECORD + ")",
+                _("{hint} ({source})", hint=hints[key], source=P6_RECORD),
             )
-    env = rec["environment"]
-    if not isinstance(env, dict) or len(env) < 5 or not all(isinstance(v, str) for v in env.values()):
-        fail(
-            _("run record item {environment}", environment=repr(names["environment"])),
-            _("a pip-freeze-like dict {package: version} of the installed packages"),
-            env if not isinstance(env, dict) else _("{n} entries", n=len(env)),
-            P6_RECORD,
-        )
-    if env.get("torch") != torch.__version__:
-        fail(
-            f"{names['environment']}['torch']",
-            torch.__version__,
-            env.get("torch"),
-            _("the version of the torch that runs"),
-        )
+    check_environment(rec["environment"], names["environment"])
     if out["saved"] != out["record"]:
         fail(
             _("the JSON saved at {path}", path=out["path"]),
@@ -195,7 +182,11 @@ def _epochs(r, seed: int, n: int) -> list:
     size = len(NoisyDataset())
     what = _("the batches of make_loader(dataset, {seed}, {BATCH}) over {n} epochs", seed=seed, BATCH=BATCH, n=n)
     if type(epochs) is not list or len(epochs) != n:
-        fail(what, f"{n} epochs", type(epochs).__name__ if type(epochs) is not list else f"{len(epochs)} epochs")
+        fail(
+            what,
+            _("{n} epochs", n=n),
+            type(epochs).__name__ if type(epochs) is not list else _("{n} epochs", n=len(epochs)),
+        )
     for e, epoch in enumerate(epochs):
         ok = type(epoch) is list and all(
             type(b) is dict
@@ -282,7 +273,7 @@ def test_seed_reproducible(learner, seeds):
         fail(
             _("metric of two runs with seed {a}, 1.1 s apart", a=a),
             _("identical"),
-            f"{first['metric']!r} vs {again['metric']!r}",
+            _("{first} vs {again}", first=repr(first["metric"]), again=repr(again["metric"])),
             _(
                 "give the DataLoader a torch.Generator seeded with the seed "
                 "(generator=): it decides the order and every worker's base seed, from "
@@ -295,8 +286,8 @@ def test_seed_reproducible(learner, seeds):
     if zero["metric"] != zero_again["metric"]:
         fail(
             _("metric of two runs with seed 0, 1.1 s apart"),
-            "identical",
-            f"{zero['metric']!r} vs {zero_again['metric']!r}",
+            _("identical"),
+            _("{first} vs {again}", first=repr(zero["metric"]), again=repr(zero_again["metric"])),
             _("0 is a seed like any other: `seed or time.time()` and `if not seed:` treat it as 'no seed'"),
         )
     for s_, r in ((b, other), (0, zero)):

@@ -138,7 +138,7 @@ def test_bytes_per_param(learner):
             _("parts of the training state are missing"),
             sorted(expected),
             sorted(got),
-            f"missing: {missing}; 16 bytes = 2 + 2 + 4 + 4 + 4",
+            _("missing: {missing}; 16 bytes = 2 + 2 + 4 + 4 + 4", missing=missing),
         )
     total = sum(sizes.values())
     if total != sum(expected.values()):  # the course's number, as a second check
@@ -154,7 +154,12 @@ def test_ridge_point(learner, peak, bw):
         got, what = _number(learner, "ridge_point", p, b)
         expected = p / b  # FLOP/s over bytes/s = FLOP per byte
         if not _rel_close(got, expected, 1e-6):
-            fail(what + " in FLOP/byte", expected, got, _("ridge = peak FLOP/s / bandwidth bytes/s (H100 ~295)"))
+            fail(
+                _("{what} in FLOP/byte", what=what),
+                expected,
+                got,
+                _("ridge = peak FLOP/s / bandwidth bytes/s (H100 ~295)"),
+            )
     got, what = _number(learner, "ridge_point", 989e12, 3.35e12)
     if not 290 <= got <= 300:
         fail(what, "~295 FLOP/byte", got)
@@ -168,14 +173,14 @@ def test_decode_floor(learner, n, bpp, bw, ridge):
         expected = args[0] * args[1] / args[3] * 1e3  # every weight read once per token, in ms
         if not _rel_close(got, expected, 1e-6):
             fail(
-                what + " in ms",
+                _("{what} in ms", what=what),
                 expected,
                 got,
                 _("decode at batch 1 is memory-bound: weight bytes / bandwidth, in milliseconds"),
             )
     got, what = _number(learner, "decode_floor_ms", 8.03e9, 2, 989e12, 3.35e12)
     if not 4.7 <= got <= 4.9:
-        fail(what + ": Llama-3-8B bf16 on an H100", "~4.8 ms", got)
+        fail(_("{what}: Llama-3-8B bf16 on an H100", what=what), "~4.8 ms", got)
 
 
 # ---------------------------------------------------------------- KV cache
@@ -234,7 +239,7 @@ def test_kv_cache_per_token(learner, cfg):
         expected = _cache_bytes_per_token(c["n_layers"], c["n_heads"], c["n_kv_heads"], c["head_dim"], c["dtype"])
         if got != expected:
             fail(
-                what + " (bytes)",
+                _("{what} (bytes)", what=what),
                 expected,
                 got,
                 _("2 (K and V) x layers x n_kv_heads (not n_heads: GQA) x head_dim x bytes"),
@@ -258,7 +263,7 @@ def test_first_step_loss(learner, V):
         targets = torch.arange(4) % v
         expected = F.cross_entropy(torch.zeros(4, v, dtype=torch.float64), targets).item()
         if not _rel_close(got, expected, 1e-6):  # a float32 cross-entropy of zero logits is right too
-            fail(what + " in nats", expected, got, _("the loss of a uniform prediction over V classes"))
+            fail(_("{what} in nats", what=what), expected, got, _("the loss of a uniform prediction over V classes"))
 
 
 def test_ignore_index(learner):
@@ -357,7 +362,7 @@ def _expect_einsum(learner, which, dims, seed):
                         shape2=y.shape,
                         rule=rule,
                     ),
-                    f"shape {expected.shape}",
+                    _("shape {shape}", shape=tuple(expected.shape)),
                     _shape_and_values(got, expected),
                     hint,
                 )

@@ -196,11 +196,11 @@ def test_loss_curve(learner, run, figure, drawn):
         learner.loss_fell(curve),
         fell,
         f"loss_fell({[round(x, 3) for x in curve]})",
-        hint="this curve "
-        + (
-            _("clearly fell: its end is far below its start")
+        hint=_(
+            "this curve {verdict}",
+            verdict=_("clearly fell: its end is far below its start")
             if fell
-            else _("did not fall: it stays around its first loss, whatever its last step")
+            else _("did not fall: it stays around its first loss, whatever its last step"),
         ),
     )
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from grader import i18n
 from grader.course import catalog, levels
-from grader.engine.results import STATUS_TEXT
+from grader.engine.results import status_text
 from grader.i18n import N_, _, show
 
 MISCONCEPTION_PREFIX = "your result "  # how the engine's named misconceptions begin
@@ -228,7 +228,7 @@ def build(
             statuses = [got[s]["status"] if s in got else "missing" for s in students]
             counted = [s for s in statuses if s not in UNCOUNTED]
             passed = sum(s == "passed" for s in counted)
-            fails = Counter(STATUS_TEXT.get(s, s) for s in counted if s != "passed")
+            fails = Counter(s for s in counted if s != "passed")
             kp_rows.append(
                 {
                     "exercise": ex.id,
@@ -242,9 +242,7 @@ def build(
                     "pass_rate": round(passed / len(counted), 4) if counted else None,
                     "not_verifiable": statuses.count("not_verifiable"),
                     "not_submitted": statuses.count("missing"),
-                    "most_frequent_failure": (
-                        f"{fails.most_common(1)[0][0]} ({fails.most_common(1)[0][1]})" if fails else ""
-                    ),
+                    "most_frequent_failure": _failure(*fails.most_common(1)[0]) if fails else "",
                 }
             )
             parts[ex.part][0] += passed
@@ -290,6 +288,11 @@ def build(
         if b
     ]
     return ClassReport(students, kp_rows, mis_rows, level_rows, part_rows, source, rows)
+
+
+def _failure(status: str, students: int) -> i18n.Text:
+    """A status and how many had it, said again in the language of the page or CSV that shows it."""
+    return _("{status} ({students})", status=status_text(status), students=students)
 
 
 # ---------------------------------------------------------------- files
@@ -348,11 +351,16 @@ def columns_doc() -> str:
     return "\n".join([*lines, "", COLUMNS_END])
 
 
+def _shown(row: dict) -> dict:
+    """A row with its catalog's texts in the language written now (the report may be built in another)."""
+    return {k: show(v) if isinstance(v, i18n.Text) else v for k, v in row.items()}
+
+
 def _csv(rows: list[dict], path: Path, fields: list[str]) -> None:
     buf = io.StringIO(newline="")
     w = csv.DictWriter(buf, fieldnames=fields)
     w.writeheader()
-    w.writerows(rows)
+    w.writerows(map(_shown, rows))
     path.write_text(buf.getvalue(), encoding="utf-8")
 
 
@@ -373,7 +381,7 @@ def write(report: ClassReport, out_dir: str | Path) -> Path:
             {
                 "source": report.source,
                 "students": report.students,
-                "key_points": report.key_points,
+                "key_points": [_shown(r) for r in report.key_points],
                 "misconceptions": report.misconceptions,
                 "levels": report.levels,
                 "parts": report.parts,
@@ -494,7 +502,7 @@ def render(report: ClassReport) -> str:
             f"<tr><td>{r['exercise']}</td><td title='{escape(_(r['claim']))}'>{escape(r['key_point'])}"
             f"{followup if r['followup'] else ''}</td><td{cls}>{bar}{_rate(rate)}</td>"
             f"<td class='num'>{r['passed']}/{r['students']}</td><td class='num'>{r['not_submitted']}</td>"
-            f"<td>{escape(r['most_frequent_failure'])}</td></tr>"
+            f"<td>{escape(show(r['most_frequent_failure']))}</td></tr>"
         )
     out.append("</table>")
     out += _copies_section(report)

@@ -51,7 +51,7 @@ from grader.classroom import submission
 from grader.classroom.submission import Note
 from grader.course import catalog, levels
 from grader.course.catalog import ROOT
-from grader.engine.results import ExerciseResult
+from grader.engine.results import ExerciseResult, status_text
 from grader.i18n import _
 from grader.isolation import files
 
@@ -222,7 +222,7 @@ def grade_submission(learner: Path, only: list[str] | None, jobs: int) -> dict[s
     results = {r["exercise"]: ExerciseResult.from_dict(r["result"]) for r in done}
     for ex in catalog.CATALOG:
         if (only is None or ex.id in only) and not ex.available:
-            results[ex.id] = ExerciseResult(ex.id, "not_available", note="not available yet")
+            results[ex.id] = ExerciseResult(ex.id, "not_available", note=status_text("not_available"))
     return {ex.id: results[ex.id] for ex in catalog.CATALOG if ex.id in results}
 
 

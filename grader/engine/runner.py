@@ -13,6 +13,7 @@ import dataclasses
 import json
 import multiprocessing
 import multiprocessing.forkserver
+import multiprocessing.util
 import os
 import resource
 import signal
@@ -282,7 +283,10 @@ def grade_exercise(
             proc.join(ex.timeout_s)
             if proc.is_alive():
                 _kill_group(proc)
-                status, note = "timeout", f"grading {ex.id} timed out after {ex.timeout_s:g} s"
+                status, note = (
+                    "timeout",
+                    _("grading {id} timed out after {timeout_s:g} s", id=ex.id, timeout_s=ex.timeout_s),
+                )
         except BaseException:  # interrupted (Ctrl-C, a notebook cell timeout): leave nothing running
             _kill_group(proc)
             raise
@@ -468,6 +472,10 @@ def _check_process(pytest_args: list[str], cwd: str, threads: int, log_path: str
     code = pytest.main(pytest_args)
     sys.stdout.flush()
     sys.stderr.flush()
+    # os._exit skips atexit, where multiprocessing unlinks what it made here: a fork-server child's
+    # locks (a tqdm bar's, as transformers builds the model cache) are named semaphores of the
+    # grader's resource tracker, reported leaked when `grader grade` exits unless released now.
+    multiprocessing.util._run_finalizers(0)
     os._exit(int(code))
 
 
@@ -541,6 +549,6 @@ def _kill_group(proc) -> None:
     proc.join()
 
 
-def _no_result_reason(returncode: int | None, output: bytes | None) -> str:
+def _no_result_reason(returncode: int | None, output: bytes | None) -> i18n.Text:
     tail = (output or b"").decode(errors="replace").strip().splitlines()[-8:]
-    return f"the check did not run (exit code {returncode}): " + " | ".join(tail)
+    return _("the check did not run (exit code {code}): {tail}", code=returncode, tail=" | ".join(tail))

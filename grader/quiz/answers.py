@@ -405,14 +405,16 @@ def _not_an_option(typed: str, n: int) -> Invalid:
     )
 
 
-def _letters(text: str, n: int) -> list[str] | None:
+def _letters(text: str, n: int, is_word: Callable[[str], bool] = lambda _t: False) -> list[str] | None:
     """The letters (or 1-based numbers) typed; None when the text is not made of letters, as a name
-    ("几十 MB", "run id") is not; an out-of-range letter is refused by itself ('e' of a-d)."""
+    ("几十 MB", "run id") is not, nor a run of option letters that ``is_word`` says is a word the
+    question asks for ("cfg" for the config, "cafe"); an out-of-range letter is refused by itself ('e' of a-d)."""
     raw = re.sub(r"[\s,;、，/()\[\]>.-]+", " ", units.normalize(text)).strip()
     if not raw:
         return []
     t = raw.lower()
-    tokens = t.split() if " " in t else list(t) if all(c in LETTERS[:n] for c in t) else [t]
+    glued = " " not in t and all(c in LETTERS[:n] for c in t) and not (len(t) > 1 and is_word(raw))
+    tokens = t.split() if " " in t else list(t) if glued else [t]
     if not all(len(tok) == 1 and tok.isalpha() or tok.isdigit() and n < 10 for tok in tokens):
         return None
     out = []
@@ -497,11 +499,22 @@ class Choice(Answer):
         """The option a name means: its whole name first, then its words."""
         return self.by_name(text) or self.by_words(text)
 
+    def asks_for(self, word: str) -> bool:
+        """Whether ``word`` is a word this question asks for: an option's name, a whole word of one,
+        or what an option named by meaning means ("cfg": the config). Not a part of a word: "ad"
+        stays the letters a and d beside "gradient"."""
+        w = _fold(word)
+        return (
+            self.by_name(word) is not None
+            or any(o.means is not None and self._meant(word, o) for o in self.options)
+            or any(w in re.split(r"[^\w]+", n) for o in self.options for n in _names(o))
+        )
+
     def parse(self, text: str) -> str:
         named = self.by_name(text)
         if named is not None:
             return named.key
-        got = _letters(text, len(self.options))
+        got = _letters(text, len(self.options), self.asks_for)
         if got is None:
             named = self.by_words(text)
             if named is None:
@@ -543,7 +556,7 @@ class MultiSelect(Choice):
     def parse(self, text: str) -> frozenset:
         n = len(self.options)
         try:
-            got = _letters(text, n)
+            got = _letters(text, n, self.asks_for)
             refused = None
         except Invalid as e:
             got, refused = None, e

@@ -9,10 +9,18 @@ import statistics
 
 import numpy as np
 
+from grader.checks.support.checking import fail
+from grader.i18n import _
+
 Z95 = statistics.NormalDist().inv_cdf(0.975)  # 1.95996...
 SEVEN_ITEMS = ("run_id", "commit", "config", "data_version", "seed", "environment", "metrics")
 RECORD_ITEMS = tuple(item.replace("_", " ") for item in SEVEN_ITEMS)  # as shown: "run id", "commit", ...
 SETTINGS_ITEMS = ("commit", "config", "data_version", "seed", "environment")  # what must match to compare
+# The record's environment, in the course's words: 「配置用 dataclass + asdict 存进 run 目录，pip freeze 锁环境」
+# (part 7 §五.C q6's answer; part 1's pip freeze kept in the run folder): what pip freeze lists, each
+# installed distribution's name -> its version. Any environment that runs torch lists more than this;
+# the interpreter's and torch's versions alone name two, not the installed packages.
+MIN_DISTRIBUTIONS = 5
 
 
 def mean_std(values, ddof: int = 1) -> tuple[float, float]:
@@ -73,7 +81,7 @@ def git_repo(parent, text: str) -> tuple[str, str]:
         f.write(text)
     git("add", "train.py")
     git("-c", "user.name=grader", "-c", "user.email=g@x", "commit", "-q", "-m", "run")
-    for root, _, files in os.walk(repo):
+    for root, _dirs, files in os.walk(repo):
         for p in [root, *(os.path.join(root, f) for f in files)]:
             os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
     return repo, git("rev-parse", "HEAD")
@@ -102,3 +110,25 @@ def seed_verdict(a, b, n) -> str | None:
 def close(got: float, want: float) -> bool:
     """1.96 for the exact quantile is fine (relative 1e-3)."""
     return abs(got - want) <= 1e-3 * abs(want) + 1e-12
+
+
+def check_environment(env, named: str) -> None:
+    """A run record's environment (P5, C6): a pip-freeze-like dict of the installed distributions,
+    each name -> its version string (MIN_DISTRIBUTIONS or more), the torch that runs among them at
+    its version. ``named``: the record's key as the learner named it."""
+    import torch
+
+    source = _("part 7 §五.C q6's answer: 「pip freeze 锁环境」, the environment is what pip freeze lists")
+    if (
+        type(env) is not dict
+        or len(env) < MIN_DISTRIBUTIONS
+        or not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
+    ):
+        fail(
+            _("run record item {environment}", environment=repr(named)),
+            _("a pip-freeze-like dict {package: version} of the installed packages"),
+            _("{n} entries", n=len(env)) if type(env) is dict and len(env) < MIN_DISTRIBUTIONS else env,
+            source,
+        )
+    if env.get("torch") != torch.__version__:
+        fail(f"{named}['torch']", torch.__version__, env.get("torch"), _("the version of the torch that runs"))

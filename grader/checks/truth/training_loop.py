@@ -246,13 +246,15 @@ def expect_autocast(learner, seed: int, data_seed: int) -> None:
     got = returned_loss(rec, what)
     if not math.isclose(got, amp.loss, rel_tol=0, abs_tol=1e-5):
         fail(
-            f"{what}: loss",
+            _("{what}: loss", what=what),
             _(
                 "{loss:.6f} (the same forward under autocast(bf16), computed here; fp32 gives {loss2:.6f})",
                 loss=amp.loss,
                 loss2=fp32.loss,
             ),
-            f"{got:.6f}" + (" (the fp32 loss)" if math.isclose(got, fp32.loss, rel_tol=0, abs_tol=1e-6) else ""),
+            _("{loss:.6f} (the fp32 loss)", loss=got)
+            if math.isclose(got, fp32.loss, rel_tol=0, abs_tol=1e-6)
+            else f"{got:.6f}",
             hint,
         )
     if not move.norm() > 0:
@@ -309,7 +311,7 @@ def expect_float_logits_ignore_index(learner, seed: int, data_seed: int) -> None
                     expected=expected,
                     seed=seed,
                 ),
-                f"{got:.6f}" + (_(" (the same loss of an fp32 forward)") if fp32 else ""),
+                _("{loss:.6f} (the same loss of an fp32 forward)", loss=got) if fp32 else f"{got:.6f}",
                 _("run the forward under autocast when amp_dtype is given (see amp_step)")
                 if fp32
                 else _(
@@ -566,16 +568,18 @@ def _expect_own_gradients_on(learner, seed, data_seed, amp_dtype, n):
                 for name, p in model.named_parameters()
             )
         if held is None or not held.norm() > 0 or rel(held, -move) > 1e-3:
+            counts = _(
+                "{grads_held_after} of {n_params} hold a tensor ({grads_nonzero_after} of them non-zero)",
+                grads_held_after=rec["grads_held_after"],
+                n_params=out["n_params"],
+                grads_nonzero_after=rec["grads_nonzero_after"],
+            )
             fail(
                 what,
                 _("None for every parameter, or exactly the gradient this step applied"),
-                _(
-                    "{grads_held_after} of {n_params} hold a tensor ({grads_nonzero_after} of them non-zero)",
-                    grads_held_after=rec["grads_held_after"],
-                    n_params=out["n_params"],
-                    grads_nonzero_after=rec["grads_nonzero_after"],
-                )
-                + ("" if held is None or not held.norm() > 0 else _(", not this step's gradient")),
+                counts
+                if held is None or not held.norm() > 0
+                else _("{counts}, not this step's gradient", counts=counts),
                 _(
                     "zero_grad(set_to_none=True) after the step (or before the next "
                     "backward) frees the gradients; set_to_none=False leaves tensors of "
