@@ -222,6 +222,53 @@ def test_the_reference_plus_one_line_is_a_near_copy(ex):
     assert m.lines and m.their_lines  # the matching lines are reported
 
 
+def _run_from_string(text: str, how: str) -> str:
+    """The reference run from a string built of constants, as a cheater's attempts did (issue 27)."""
+    import base64
+    import codecs
+    import zlib
+
+    packed = base64.b85encode(zlib.compress(text.encode())).decode()
+    return {
+        "exec": f"exec({text!r})\n",
+        "exec compile": f"exec(compile({text!r}, 'mine', 'exec'))\n",
+        "a name bound to it": f"SOURCE = {text!r}\nexec(SOURCE)\n",
+        "zlib + b85": f"import base64, zlib\nexec(zlib.decompress(base64.b85decode({packed!r})).decode())\n",
+        "aliased, in pieces": (
+            f"import base64 as b, zlib as z\nA = {packed[:40]!r}\nB = A + {packed[40:]!r}\n"
+            "exec(z.decompress(b.b85decode(B)))\n"
+        ),
+        "rot13 reversed": (
+            f"import codecs\nexec(codecs.decode({codecs.encode(text, 'rot13')[::-1]!r}[::-1], 'rot13'))\n"
+        ),
+    }[how]
+
+
+RUN_FROM_STRING = ["exec", "exec compile", "a name bound to it", "zlib + b85", "aliased, in pieces", "rot13 reversed"]
+
+
+@pytest.mark.parametrize("how", RUN_FROM_STRING)
+@pytest.mark.parametrize("exercise_id", ["A3", "P1", "C7"])
+def test_the_reference_run_from_a_string_is_the_reference(exercise_id, how):
+    """Such a copy has no syntax tree of its own: it scored 0.0 before what it runs was folded in."""
+    ex = catalog.get(exercise_id)
+    source = _run_from_string(reference(ex), how)
+    assert sim.near_copy(sim.against_reference(ex.module, source)), how
+    matches = sim.class_matches(ex.module, {"ada": reference(ex) + "\nMINE = 1\n", "bob": source})
+    assert sim.near_copy(matches.get("bob") or matches.get("ada")), matches
+
+
+def test_code_run_from_a_string_that_is_not_constant_is_left_as_written():
+    built = "import sys\nexec(sys.argv[1])\ndef broadcast_shape(a, b):\n    return a\n"
+    assert sim.unfolded(built) == built
+    bomb = (
+        "import zlib\nexec(zlib.decompress("
+        + repr(__import__("zlib").compress(b"#" * (sim.MAX_UNFOLDED + 10)))
+        + "))\n"
+    )
+    assert sim.unfolded(bomb) == bomb  # a string that would grow past MAX_UNFOLDED stays a string
+
+
 def test_a_copy_of_a_classmate_is_found_and_named():
     honest = {f"s{i}": src for i, src in enumerate(HONEST_A3)}
     copied = HONEST_A3[1].replace("shape_a", "first").replace("shape_b", "second") + "\nNOTE = print('mine')\n"

@@ -1085,8 +1085,173 @@ class Prints:
     literal: Fingerprints
 
 
+# ---------------------------------------------------------------- code run from a constant string
+# exec of the reference's text, or of zlib.decompress(b85decode(b"...")), has no syntax tree of its
+# own to compare (a cheater's attempt scored 0%): what such a call runs is folded back in where it
+# is built from constants by these pure decoders alone (anything else is left as written).
+_DECODERS = {
+    "base64": {"b64decode", "b85decode", "a85decode", "b32decode", "b16decode", "urlsafe_b64decode", "decodebytes"},
+    "binascii": {"unhexlify", "a2b_base64", "a2b_hex"},
+    "codecs": {"decode", "encode"},
+    "zlib": {"decompress"},
+    "bz2": {"decompress"},
+    "lzma": {"decompress"},
+    "gzip": {"decompress"},
+}
+_RUNS = {"exec", "eval", "compile"}
+MAX_UNFOLDED = 1 << 20  # bytes a folded string may grow to (a decompression bomb stays a string)
+
+
+class _Unknown(Exception):
+    pass
+
+
+class _Folder:
+    """Evaluates an expression made of constants, names bound once at the top to such expressions,
+    ``+``, ``[::-1]``, ``.decode()``/``.encode()``, ``bytes.fromhex`` and :data:`_DECODERS`."""
+
+    def __init__(self, module: ast.Module):
+        self.imports = _imports(module)
+        self.top = {}
+        for node in module.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                name = node.targets[0].id
+                self.top[name] = None if name in self.top else node.value  # bound twice: not a constant
+
+    def value(self, node: ast.expr, depth: int = 0):
+        if depth > 50:
+            raise _Unknown
+        if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes):
+            return node.value
+        if isinstance(node, ast.Name) and self.top.get(node.id) is not None:
+            return self.value(self.top[node.id], depth + 1)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return self._small(self.value(node.left, depth + 1) + self.value(node.right, depth + 1))
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            sl = node.slice
+            if sl.lower is None and sl.upper is None and isinstance(sl.step, ast.UnaryOp):
+                if ast.literal_eval(sl.step) == -1:
+                    return self.value(node.value, depth + 1)[::-1]
+        if isinstance(node, ast.Call) and not node.keywords and isinstance(node.func, ast.Attribute):
+            return self._call(node, depth)
+        raise _Unknown
+
+    def _call(self, node: ast.Call, depth: int):
+        func, attr = node.func, node.func.attr
+        args = [self.value(a, depth + 1) if not _is_small_literal(a) else ast.literal_eval(a) for a in node.args]
+        if isinstance(func.value, ast.Name):
+            module = self.imports.get(func.value.id, "")
+            if attr in _DECODERS.get(module, ()):
+                import importlib
+
+                return self._small(_bounded(getattr(importlib.import_module(module), attr), args))
+            if attr == "fromhex" and func.value.id == "bytes":
+                return bytes.fromhex(*args)
+        if attr in ("decode", "encode") and all(isinstance(a, str) for a in args):
+            return self._small(getattr(self.value(func.value, depth + 1), attr)(*args))
+        raise _Unknown
+
+    @staticmethod
+    def _small(value):
+        if len(value) > MAX_UNFOLDED:
+            raise _Unknown
+        return value
+
+
+def _is_small_literal(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, int | str) and not isinstance(node.value, bool)
+
+
+def _bounded(fn, args):
+    """A decoder's result, never more than :data:`MAX_UNFOLDED` bytes made (zlib, bz2, lzma)."""
+    import bz2
+    import lzma
+    import zlib
+
+    if fn in (zlib.decompress, bz2.decompress, lzma.decompress) and len(args) == 1:
+        maker = {
+            zlib.decompress: zlib.decompressobj,
+            bz2.decompress: bz2.BZ2Decompressor,
+            lzma.decompress: lzma.LZMADecompressor,
+        }
+        out = maker[fn]().decompress(args[0], MAX_UNFOLDED + 1)
+        if len(out) > MAX_UNFOLDED:
+            raise _Unknown
+        return out
+    try:
+        return fn(*args)
+    except Exception as exc:  # not what a decoder accepts: left as written
+        raise _Unknown from exc
+
+
+def _run_source(call: ast.expr, folder: _Folder) -> str | None:
+    """The text an ``exec(...)``/``exec(compile(...))`` call runs, where constants alone build it."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in _RUNS and call.args):
+        return None
+    first = call.args[0]
+    inner = _run_source(first, folder) if isinstance(first, ast.Call) else None
+    if inner is not None:
+        return inner
+    try:
+        text = folder.value(first)
+    except (_Unknown, ValueError, TypeError, RecursionError, MemoryError):
+        return None
+    if isinstance(text, bytes):
+        try:
+            text = text.decode()
+        except UnicodeDecodeError:
+            return None
+    return text
+
+
+class _Unfold(ast.NodeTransformer):
+    def __init__(self, folder: _Folder, depth: int):
+        self.folder, self.depth, self.changed = folder, depth, False
+
+    def visit_Expr(self, node: ast.Expr):
+        text = _run_source(node.value, self.folder)
+        if text is None:
+            return node
+        try:
+            body = ast.parse(text).body
+        except (SyntaxError, ValueError, RecursionError):
+            return node
+        self.changed = True
+        return _unfolded_body(ast.Module(body=body, type_ignores=[]), self.depth + 1) or [ast.Pass()]
+
+
+def _unfolded_body(module: ast.Module, depth: int = 0) -> list[ast.stmt] | None:
+    if depth > 3:
+        return module.body
+    unfold = _Unfold(_Folder(module), depth)
+    module = unfold.visit(module)
+    return module.body if unfold.changed or depth else None
+
+
+def unfolded(source: str | bytes) -> str | bytes:
+    """``source`` with each statement that runs code built from constants (exec of a string, of a
+    decoded or decompressed one) replaced by that code; unchanged where there is none."""
+    if isinstance(source, bytes) and b"exec" not in source and b"eval" not in source and b"compile" not in source:
+        return source
+    if isinstance(source, str) and not any(w in source for w in _RUNS):
+        return source
+    try:
+        tree = ast.parse(source)
+        if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
+            return source
+        body = _unfolded_body(tree)
+        if body is None:
+            return source
+        text = ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[])))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return source
+    return text.encode() if isinstance(source, bytes) else text
+
+
 def prints(source: str | bytes, contract: frozenset[str] = frozenset(), literal: bool = True) -> Prints:
-    """``literal``: False where only the normalised ones are compared (a question that is not tight)."""
+    """``literal``: False where only the normalised ones are compared (a question that is not tight).
+    Code run from a constant string is compared as the code it runs (:func:`unfolded`)."""
+    source = unfolded(source)
     as_written = fingerprints(source, contract, literal=True) if literal else Fingerprints()
     return Prints(fingerprints(source, contract), as_written)
 
