@@ -245,8 +245,9 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
     pass_line = escape(_("pass line"))
     for row in rows:
         sets = "  ".join(f"{s} {row[s] if '/' in row[s] else '-'}" for s in catalog.SETS)
+        met = escape(report.met(row["pass_line"]))
         console.print(
-            f"{escape(str(row['student'])):<16} {escape(_(row['level'])):<10} {pass_line} {row['pass_line']:<8} {sets}",
+            f"{escape(str(row['student'])):<16} {escape(_(row['level'])):<10} {pass_line} {met:<8} {sets}",
             highlight=False,
         )
     legend = _(

@@ -256,3 +256,54 @@ def test_the_class_report_speaks_the_language_asked(tmp_path, speak):
     speak("en")
     en = analytics.render(report)
     assert "Class report" in en and "班级报告" not in en and "wrong answer (2)" in en
+
+
+def test_an_answer_left_as_released_is_not_implemented_in_the_gradebooks_report_too(tmp_path, monkeypatch, speak):
+    """nbgrader scores an untouched answer cell 0, as a wrong one; autograde recorded it as the release
+    stub ("not implemented"): the class report says so, as `grader batch` does, in the page's language."""
+    from grader.classroom import roster
+    from grader.engine.results import ExerciseResult, KeyPointResult
+    from grader.i18n import lookup, show
+
+    outcomes = {s: ({"A3": {k: False for k in KPS}}, {}) for s in ("alice", "bob")}
+    monkeypatch.setattr(notebooks, "gradebook_outcomes", lambda course: outcomes)
+    for s in ("alice", "bob"):
+        kps = [KeyPointResult(k, "not_implemented", "the answer cell is the release stub") for k in KPS]
+        roster.save_results(tmp_path, "set_A", s, {"A3": ExerciseResult("A3", "not_implemented", kps)})
+    report = analytics.from_gradebook(tmp_path)
+    assert {show(r["most_frequent_failure"], "en") for r in report.key_points} == {"not implemented yet (2)"}
+    speak("zh")
+    page = analytics.render(report)
+    assert "not implemented yet" not in page and lookup("not implemented yet", "zh") in page
+
+
+def test_the_pass_line_column_has_one_vocabulary(speak):
+    """levels.csv (grader batch) and mastery.csv write `met` / `not met`; the class report counts it
+    from those words, and the terminal says them in the language asked."""
+    from grader.course import levels
+    from grader.i18n import lookup
+    from grader.reports import terminal
+
+    assert levels.summarize({}).row()["pass_line"] == "not met"
+    rows = [
+        {"student": "a", "level": "none", "pass_line": "met"},
+        {"student": "b", "level": "none", "pass_line": "not met"},
+    ]
+    report = analytics.build([], rows, graded=set())
+    assert {r["level"]: r["students"] for r in report.levels}["pass line met"] == 1
+    speak("zh")
+    assert terminal.met("not met") == lookup("not met", "zh") != "not met"
+    assert terminal.met(True) == lookup("met", "zh")
+
+
+def test_next_level_needs_name_only_the_sets_in_the_gradebook():
+    """A class given set A only: mastery.csv's next_level_needs says R is not assigned, never
+    "R: 0/12 recall items, need 10" beside an R column that says "not assigned"."""
+    from grader.classroom import roster
+    from grader.course import levels
+
+    states = {s: ("not assigned", "") for s in catalog.SETS} | {"A": ("graded", "")}
+    needs = [str(m) for m in roster.assigned_needs(levels.summarize({}), states)]
+    assert needs == ["set(s) R: not assigned (no such assignment in the gradebook)"], needs
+    states["R"] = ("graded", "")
+    assert [str(m) for m in roster.assigned_needs(levels.summarize({}), states)] == ["R: 0/12 recall items, need 10"]

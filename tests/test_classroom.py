@@ -405,6 +405,7 @@ def test_feedback_and_rubrics(klass):
     assert "Rubric for C1" not in page
     page = (klass.course / "feedback" / "bo" / "set_A" / "set_A.html").read_text()
     assert "re-read:" in page and "expected:" not in page and "hint:" not in page
+    assert "Grade cell:" not in page and "Key point:" in page  # our template, not nbgrader's
     assert "not recognized" not in klass.logs["generate_feedback"] + klass.logs["generate_feedback C"]
 
 
@@ -743,3 +744,61 @@ def test_a_course_built_inside_a_project_stays_out_of_its_git_and_its_lint(tmp_p
         ["git", "status", "--porcelain", "--untracked-files=all"], cwd=tmp_path, capture_output=True, text=True
     )
     assert status.returncode == 0 and status.stdout == "", status.stdout
+
+
+def feedback_page(lang: str) -> str:
+    """A feedback page as generate_feedback renders it with the course's config (its template dirs
+    and our words step; nbgrader's own bootstrap path), for a notebook of a test cell, an answer and a
+    written answer with a comment."""
+    import nbgrader
+    from nbconvert.exporters import HTMLExporter
+    from traitlets.config import Config
+
+    from grader import i18n
+    from grader.classroom import pipeline
+
+    i18n.use(lang)
+    meta = {"grade": True, "solution": False, "grade_id": "A3__matches_numpy", "points": 1, "score": 1.0}
+    written = {"grade": True, "solution": True, "grade_id": "C1__written", "points": 7, "score": 4.0, "comment": "ok"}
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("pass", metadata={"nbgrader": meta}),
+        nbformat.v4.new_code_cell("# A3 answer", metadata={"nbgrader": {"solution": True, "grade_id": "A3__answer"}}),
+        nbformat.v4.new_markdown_cell("...", metadata={"nbgrader": written}),
+    ]
+    c = Config()
+    c.HTMLExporter.template_name = "feedback"  # as nbgrader's GenerateFeedback and formgrader's API ask
+    c.HTMLExporter.extra_template_basedirs = pipeline.feedback_template_dirs()
+    css = Path(nbgrader.__file__).parent / "server_extensions/formgrader/static/node_modules/bootstrap/dist/css"
+    c.HTMLExporter.extra_template_paths = [str(css)]
+    exporter = HTMLExporter(config=c)
+    exporter.register_preprocessor(pipeline.FeedbackWords(config=c), enabled=True)
+    resources = {"nbgrader": {"notebook": "set_A", "score": 5.0, "max_score": 8.0, "late_penalty": 0}}
+    try:
+        return exporter.from_notebook_node(nb, resources=resources)[0]
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_feedback_page_speaks_the_courses_language(lang):
+    """nbgrader's feedback template wrote "Grade cell:", "Score: 1.0 / 1.0", "(Top)" to a zh student
+    32 times a notebook; ours takes its words from the catalog, nbgrader's layout kept."""
+    from grader.i18n import lookup
+
+    page = feedback_page(lang)
+    for english in ("Grade cell", "Test cell", "Student's answer", "(Top)"):
+        assert english not in page
+    assert "A3__matches_numpy" in page and "panel-heading" in page and "bootstrap" in page.lower()
+    score = lookup("Score: {score} / {max}", lang).format(score=1.0, max=1.0)
+    assert score in page and lookup("Comments", lang) in page
+    if lang == "zh":
+        assert "Score:" not in page and '<html lang="zh-CN">' in page
+
+
+def test_the_course_config_finds_formgraders_own_templates():
+    """The template dirs the course sets for every HTMLExporter keep formgrader's "formgrade" template."""
+    from grader.classroom import pipeline
+
+    assert any((Path(d) / "formgrade").is_dir() for d in pipeline.feedback_template_dirs())
+    assert (Path(pipeline.feedback_template_dirs()[0]) / "feedback" / "index.html.j2").is_file()

@@ -418,4 +418,19 @@ def test_an_assignment_of_one_set_reports_the_pass_line_over_that_set_only(monke
     # The whole course, or the recall sheet alone: the course's own line, and no set said to be in it.
     assert gradescope.results_json({}, [], 0.0, {})["extra_data"]["assignment_pass_line"]["outside"] == []
     r_only = gradescope.results_json({}, [], 0.0, {"only": ["R"]})
-    assert r_only["output"] == "the pass line's sets (A, B, C) are outside this assignment", r_only["output"]
+    assert r_only["output"] == "set(s) A, B, C of the pass line are outside this assignment", r_only["output"]
+
+
+def test_an_assignment_of_part_of_a_set_says_how_much_of_it_is_in(monkeypatch, speak):
+    """`--only A2,A3,A5,A9`: set A is partly in (4 of its 10 questions), not "outside"; B and C are."""
+    only = ["A2", "A3", "A5", "A9"]
+    speak("en")
+    data = gradescope.results_json({}, [], 0.0, {"only": only})
+    assert data["output"] == (
+        "set A: 4 of its 10 questions are in this assignment, not counted (the pass line counts the whole set); "
+        "set(s) B, C of the pass line are outside this assignment"
+    ), data["output"]
+    assert data["extra_data"]["assignment_pass_line"]["partial"] == {"A": [4, 10]}
+    speak("zh")
+    zh = gradescope.results_json({}, [], 0.0, {"only": only})["output"]
+    assert "4" in zh and "10" in zh and "B, C" in zh and "A, B, C" not in zh and "set" not in zh, zh

@@ -52,6 +52,7 @@ class ClassReport:
     source: str = ""
     rows: list[dict] = field(default_factory=list)  # per-student level rows (levels.csv of grader batch)
     copies: list[dict] = field(default_factory=list)  # (student, exercise) -> best match (copies.csv)
+    # (exercise, key point) -> its most frequent failing status and count: the page says it in its language
 
 
 def misconception_of(kp: dict) -> str:
@@ -82,6 +83,8 @@ def records_from_jobs(job_results: list[dict]) -> list[dict]:
     return out
 
 
+NOT_COMPARED = N_("does not parse: not compared")
+REFERENCE = N_("reference")  # copies.csv's best_match for the reference answer (a classmate's name otherwise)
 COPIES_FIELDS = ["student", "exercise", "best_match", "score", "near_copy", "lines", "their_lines", "note"]
 
 
@@ -104,7 +107,7 @@ def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
             m = best.get(student)
             row = {"student": student, "exercise": ex.id}
             if m is None:
-                out.append({**row, **dict.fromkeys(COPIES_FIELDS[2:], ""), "note": "does not parse: not compared"})
+                out.append({**row, **dict.fromkeys(COPIES_FIELDS[2:], ""), "note": NOT_COMPARED})
                 continue
             d = m.to_dict()
             out.append(
@@ -151,26 +154,28 @@ def from_jobs(job_results: list[dict], source: str = "") -> ClassReport:
 
 
 def from_gradebook(course_dir: str | Path) -> ClassReport:
-    """The same analytics from an nbgrader course: scores from the gradebook, misconceptions from
-    the results GradeAnswerCells recorded beside it."""
+    """The same analytics from an nbgrader course: scores from the gradebook; how each key point
+    failed (an answer left as released: not implemented, as ``grader batch`` says) and the named
+    misconceptions from the results GradeAnswerCells recorded beside it."""
     from grader.classroom import notebooks
 
     course = Path(course_dir).resolve()
     per_student = notebooks.gradebook_outcomes(course)
-    named = _misconceptions_recorded(course)
+    recorded = _recorded(course)
     records, rows = [], []
     graded: set[str] = set()
     for student, (outcomes, _written) in sorted(per_student.items()):
         for ex_id, kps in outcomes.items():
             graded.add(ex_id)
             for kp_id, ok in kps.items():
+                kp = recorded.get((student, ex_id, kp_id))
                 records.append(
                     {
                         "student": student,
                         "exercise": ex_id,
                         "key_point": kp_id,
-                        "status": "passed" if ok else "not_verifiable" if ok is None else "failed",
-                        "misconception": "" if ok else named.get((student, ex_id, kp_id), ""),
+                        "status": "passed" if ok else "not_verifiable" if ok is None else _failed_as(kp),
+                        "misconception": "" if ok or kp is None else _named(kp),
                     }
                 )
         rows.append({"student": student, **levels.summarize(outcomes).row()})
@@ -191,21 +196,29 @@ def _gradebook_answers(course: Path) -> dict[str, dict[str, Path]]:
     return out
 
 
-def _misconceptions_recorded(course: Path) -> dict[tuple[str, str, str], str]:
-    """The named misconception of each failed key point, from the results autograde recorded
-    (``.grader/results/<set>/<student>.json``): the students' verdicts leave it out, since a
-    named mistake can state the expected value."""
+def _recorded(course: Path) -> dict[tuple[str, str, str], object]:
+    """(student, exercise, key point) -> the key point's result autograde recorded
+    (``.grader/results/<set>/<student>.json``): how it failed (an answer cell left as released is
+    "not implemented", as ``grader batch`` says) and its named misconception, which the students'
+    verdicts leave out, since a named mistake can state the expected value."""
     from grader.classroom import roster
 
     out = {}
     for path in sorted((course / roster.PRIVATE / "results").glob("*/*.json")):
         for ex_id, res in roster.load_results(course, path.parent.name, path.stem).items():
             for kp in res.key_points:
-                if kp.status != "passed" and (
-                    named := misconception_of({"misconception": kp.misconception, "hint": kp.hint})
-                ):
-                    out[(path.stem, ex_id, kp.key_point)] = named
+                out[(path.stem, ex_id, kp.key_point)] = kp
     return out
+
+
+def _failed_as(kp) -> str:
+    """The status of a key point the gradebook scores as failed: the recorded one, unless that
+    says otherwise than the gradebook (a grader scored it by hand)."""
+    return kp.status if kp is not None and kp.status not in ("passed", "not_verifiable") else "failed"
+
+
+def _named(kp) -> str:
+    return misconception_of({"misconception": kp.misconception, "hint": kp.hint}) if kp.status != "passed" else ""
 
 
 def build(
@@ -275,7 +288,9 @@ def build(
     ]
     level_count = Counter(r["level"] for r in rows)
     level_rows = [{"level": lv, "students": level_count.get(lv, 0)} for lv in levels.LEVELS]
-    level_rows.append({"level": PASS_LINE_MET, "students": sum(bool(r["pass_line"]) for r in rows)})
+    level_rows.append(
+        {"level": PASS_LINE_MET, "students": sum(r["pass_line"] == levels.PASS_LINE_VALUES[True] for r in rows)}
+    )
     part_rows = [
         {
             "part": p,
@@ -531,7 +546,7 @@ def _copies_section(report: ClassReport) -> list[str]:
         for e in exs:
             c = cells.get((who, e))
             if c is None or c["score"] == "" or c["note"]:
-                row.append(f"<td class='small'>{escape(c['note']) if c else '–'}</td>")
+                row.append(f"<td class='small'>{escape(_(c['note'])) if c else '–'}</td>")
                 continue
             cls = " class='low'" if c["near_copy"] else ""
             lines = (
@@ -539,7 +554,8 @@ def _copies_section(report: ClassReport) -> list[str]:
                 if c["lines"]
                 else ""
             )
-            row.append(f"<td{cls}>{escape(c['best_match'])} {c['score']:.0%}{lines}</td>")
+            match = _(REFERENCE) if c["best_match"] == REFERENCE else c["best_match"]
+            row.append(f"<td{cls}>{escape(match)} {c['score']:.0%}{lines}</td>")
         out.append("".join(row) + "</tr>")
     out.append("</table>")
     return out

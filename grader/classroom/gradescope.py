@@ -256,18 +256,14 @@ def results_json(results: dict[str, ExerciseResult], notes: list[Note], elapsed:
     }
     inside, outside, met = assignment_pass_line(summary, config.get("only"))
     if outside:  # the course's pass line spans sets this assignment does not hold: never "not met" for them
-        data["output"] = (
-            _(
-                "pass line over set(s) {inside} of this assignment: {met}; set(s) {outside} are outside this "
-                "assignment and not counted here",
-                inside=", ".join(inside),
-                met=terminal.met(met),
-                outside=", ".join(outside),
-            )
-            if inside
-            else _("the pass line's sets ({outside}) are outside this assignment", outside=", ".join(outside))
-        )
-    data["extra_data"]["assignment_pass_line"] = {"sets": inside, "outside": outside, "met": met}
+        data["output"] = pass_line_outside(inside, outside, met, config.get("only"))
+    held = held_of(outside, config.get("only"))
+    data["extra_data"]["assignment_pass_line"] = {
+        "sets": inside,
+        "outside": outside,
+        "met": met,
+        **({"partial": {s: list(n) for s, n in held.items()}} if held else {}),
+    }
     data["tests"].insert(0, files_test)
     data["tests"].insert(1, similarity_test(results))
     data["visibility"] = visibility
@@ -291,6 +287,40 @@ def assignment_pass_line(summary: levels.Summary, only: list[str] | None) -> tup
     inside = [s for s in summary.pass_line_sets if all(ex.id in ids for ex in sets[s])]
     outside = [s for s in summary.pass_line_sets if s not in inside]
     return inside, outside, all(summary.pass_line_sets[s] for s in inside) if inside else None
+
+
+def held_of(outside: list[str], only: list[str] | None) -> dict[str, tuple[int, int]]:
+    """The pass line's sets this assignment holds part of: set -> (its questions here, the set's)."""
+    sets = levels.by_set()
+    held = {s: sum(ex.id in (only or ()) for ex in sets[s]) for s in outside}
+    return {s: (n, len(sets[s])) for s, n in held.items() if n}
+
+
+def pass_line_outside(inside: list[str], outside: list[str], met: bool | None, only: list[str] | None) -> str:
+    """What a student reads of a pass line whose sets the assignment does not all hold whole:
+    over which sets it is met, which are only partly here (and how much), which are not here."""
+    from grader.reports import terminal
+
+    held = held_of(outside, only)
+    absent = [s for s in outside if s not in held]
+    said = (
+        [_("pass line over set(s) {inside} of this assignment: {met}", inside=", ".join(inside), met=terminal.met(met))]
+        if inside
+        else []
+    )
+    said += [
+        _(
+            "set {set}: {n} of its {total} questions are in this assignment, not counted (the pass line "
+            "counts the whole set)",
+            set=s,
+            n=n,
+            total=total,
+        )
+        for s, (n, total) in held.items()
+    ]
+    if absent:
+        said.append(_("set(s) {outside} of the pass line are outside this assignment", outside=", ".join(absent)))
+    return _("; ").join(said)
 
 
 def similarity_test(results: dict[str, ExerciseResult]) -> dict:

@@ -491,10 +491,13 @@ try:
     c.Autograde.create_student = True
     c.GradeAnswerCells.jobs = 0                 # exercises graded at once; 0: one per CPU
 
-    # generate_feedback: the verdicts, not the rubrics.
+    # generate_feedback: the verdicts, not the rubrics, on a page whose words are the course's language's
+    # (our template "feedback", found before nbgrader's; formgrader's own templates stay nbgrader's).
     c.GenerateFeedback.preprocessors = [
-        GetGrades, pipeline.FeedbackClearHiddenTests, pipeline.HideRubrics, CSSHTMLHeaderPreprocessor
+        GetGrades, pipeline.FeedbackClearHiddenTests, pipeline.HideRubrics, pipeline.FeedbackWords,
+        CSSHTMLHeaderPreprocessor,
     ]
+    c.HTMLExporter.extra_template_basedirs = pipeline.feedback_template_dirs()
 
     # export: grades.csv also lists who did not submit, and keeps written points apart from key points.
     c.ExportApp.plugin_class = pipeline.ExportGrades

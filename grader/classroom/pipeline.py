@@ -439,6 +439,44 @@ class HideRubrics(NbGraderPreprocessor):
         return nb, resources
 
 
+# nbgrader's feedback template says "Grade cell:", "Score: 1.0 / 1.0", "(Top)" in English whatever the
+# course's language: ours (nbconvert/feedback/index.html.j2, nbgrader's layout) takes its words from here.
+FEEDBACK_WORDS = {
+    "score": N_("Score: {score} / {max}"),
+    "check": N_("Key point:"),
+    "answer": N_("Your answer"),
+    "written": N_("Written answer"),
+    "task": N_("Your task"),
+    "comment": N_("Comments"),
+    "top": N_("(top)"),
+    "late": N_("Late submission penalty: -{penalty}"),
+}
+FEEDBACK_TEMPLATES = Path(__file__).parent / "nbconvert"  # its template "feedback", in place of nbgrader's
+
+
+def feedback_template_dirs() -> list[str]:
+    """``HTMLExporter.extra_template_basedirs`` for the course: ours first, so that "feedback" (the name
+    nbgrader's generate_feedback and formgrader's feedback button ask for) is our template; then
+    nbgrader's own, where formgrader finds its "formgrade" template."""
+    from nbgrader.server_extensions.formgrader import handlers
+
+    return [str(FEEDBACK_TEMPLATES), handlers.template_path]
+
+
+class FeedbackWords(NbGraderPreprocessor):
+    """generate_feedback: the feedback template's words (:data:`FEEDBACK_WORDS`) in the course's
+    language, as ``resources["words"]``."""
+
+    display_data_priority = _display_data_priority()
+
+    def preprocess(self, nb, resources):
+        from grader import i18n
+        from grader.reports.html import HTML_LANG
+
+        resources["words"] = {"lang": HTML_LANG[i18n.current()], **{k: str(_(v)) for k, v in FEEDBACK_WORDS.items()}}
+        return nb, resources
+
+
 # ---------------------------------------------------------------------------- export
 EXPORT_COLUMNS = [
     "assignment",

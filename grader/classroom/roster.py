@@ -22,6 +22,7 @@ from pathlib import Path
 
 from grader.course import catalog, levels
 from grader.engine.results import ExerciseResult
+from grader.i18n import N_, Message
 
 PRIVATE = ".grader"  # in the course folder: the manifest, each student's answers and results
 
@@ -206,6 +207,7 @@ def student_mastery(course: Path, gradebook, student: str, assignments: set[str]
     """One student's row: sets, level, pass line, what the next level needs, written answers."""
     outcomes, written, states = student_outcomes(course, gradebook, student, assignments)
     s = levels.summarize(outcomes)
+    needs = assigned_needs(s, states)
     sets = {}
     for set_id in catalog.SETS:
         state, note = states[set_id]
@@ -220,8 +222,8 @@ def student_mastery(course: Path, gradebook, student: str, assignments: set[str]
     row = {
         "student": student,
         "level": s.level,
-        "pass_line": "met" if s.pass_line else "not met",
-        "next_level_needs": "; ".join(s.next_level_needs) if s.level != "can-teach" else "",
+        "pass_line": levels.PASS_LINE_VALUES[s.pass_line],
+        "next_level_needs": "; ".join(map(str, needs)),
         **sets,
         **{cid: "{}/{}".format(*s.c_points[cid]) if c_graded else "" for cid in c_ids},
         **{f"written_{cid}": written.get(cid, "") if c_graded else "" for cid in c_ids},
@@ -229,10 +231,24 @@ def student_mastery(course: Path, gradebook, student: str, assignments: set[str]
     assert list(row) == mastery_columns(), list(row)  # the columns docs/classroom.md lists
     detail = {
         "status": {k: {"state": v[0], "note": v[1]} for k, v in states.items()},
-        "summary": s.to_dict(),
+        "summary": {**s.to_dict(), "next_level_needs": [str(m) for m in needs]},
         "written": written,
     }
     return {"row": row, "detail": detail}
+
+
+OUTSIDE_NEEDS = N_("set(s) {sets}: not assigned (no such assignment in the gradebook)")
+
+
+def assigned_needs(summary: levels.Summary, states: dict[str, tuple[str, str]]) -> list[Message]:
+    """What the next level needs, of the sets in the gradebook only; the sets it needs beyond them
+    are named as such (no "R: 0/12" for a class never given set R)."""
+    assigned = [s for s in catalog.SETS if states[s][0] != "not assigned"]
+    needs = [m for m in summary.next_level_messages if levels.need_set(m) in assigned]
+    beyond = {levels.need_set(m) for m in summary.next_level_messages} - set(assigned)
+    if beyond:
+        needs.append(Message.of(OUTSIDE_NEEDS, sets=", ".join(s for s in catalog.SETS if s in beyond)))
+    return needs
 
 
 def mastery_columns() -> list[str]:

@@ -65,6 +65,13 @@ C_SHARE = Fraction(1, 2)  # of each C question's key points: 「一半以上」,
 R_ITEMS, R_SHARE = 12, Fraction(8, 10)
 MASTERED_P = ("P1", "P2", "P3", "P4")
 MUST_PASS = N_("{id} must pass")
+# pass_line's values in every class CSV (levels.csv of grader batch, mastery.csv): one vocabulary, said
+# in the reader's language where a person reads it (the terminal, the pages)
+PASS_LINE_VALUES = {True: N_("met"), False: N_("not met")}
+RECALL_NEEDS = (
+    N_("R: {got}/{total} recall items, need {need}"),
+    N_("R: {got}/{total} items mastered in the quiz, need {need}"),
+)
 
 
 def level_text(level: str) -> str:
@@ -98,6 +105,16 @@ def needed(set_id: str, total: int) -> int:
         closed(set_id, total, "the total given to needed()")
         return PASS_LINE[set_id]
     return math.ceil((C_SHARE if set_id == "C" else R_SHARE) * total)
+
+
+def need_set(need: Message) -> str:
+    """The set a next-level need (one of :attr:`Summary.next_level_messages`) is about."""
+    fields = dict(need.fields)
+    if isinstance(fields.get("need"), Message):  # "[quiz] ...": the need it wraps
+        return need_set(fields["need"])
+    if need.msgid in RECALL_NEEDS:
+        return "R"
+    return str(fields["set"]) if "set" in fields else catalog.get(str(fields["id"])).set
 
 
 def by_set() -> dict[str, list[catalog.Exercise]]:
@@ -204,7 +221,7 @@ class Summary:
         """The columns of a class CSV (``grader batch``, ``grader classroom mastery``)."""
         return {
             "level": self.level,
-            "pass_line": self.pass_line,
+            "pass_line": PASS_LINE_VALUES[self.pass_line],
             "R": f"{self.r_passed}/{self.r_total}",
             "A": self.a_passed,
             "B": self.b_passed,
@@ -254,7 +271,7 @@ def with_quiz(code: Summary, outcomes: Outcomes, quiz: QuizCounts) -> Summary:
     add(
         "read",
         "quiz",
-        N_("R: {got}/{total} items mastered in the quiz, need {need}"),
+        RECALL_NEEDS[1],
         quiz.r[1] > 0 and quiz.r[0] >= need_r,
         got=quiz.r[0],
         total=quiz.r[1],
@@ -362,9 +379,7 @@ def _summarize_code(outcomes: Outcomes) -> Summary:
     level = "can-teach" if can_teach else "mastered" if mastered else "read" if read else "none"
     needs: list[Message] = []
     if not read:
-        needs.append(
-            Message.of(N_("R: {got}/{total} recall items, need {need}"), got=r_passed, total=r_total, need=need["R"])
-        )
+        needs.append(Message.of(RECALL_NEEDS[0], got=r_passed, total=r_total, need=need["R"]))
     elif not mastered:
         for s in ("A", "B"):
             if sets[s][0] < need[s]:

@@ -14,7 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from grader.course import catalog
-from grader.course.levels import C_SHARE, Summary, level_text
+from grader.course.levels import C_SHARE, PASS_LINE_VALUES, Summary, level_text
 from grader.course.tex import plain
 from grader.engine.results import ExerciseResult, KeyPointResult, status_text
 from grader.i18n import N_, _, show
@@ -39,8 +39,9 @@ def tag(text: str) -> str:
     return text + " " * max(1, 10 - cell_len(text))
 
 
-def met(ok: bool) -> str:
-    return _("met") if ok else _("not met")
+def met(ok: bool | str) -> str:
+    """The pass line's value (True / False, or a class CSV's "met" / "not met") in the current language."""
+    return _(ok if isinstance(ok, str) else PASS_LINE_VALUES[bool(ok)])
 
 
 def said(text) -> str:
