@@ -649,3 +649,40 @@ def test_make_grade_reports_a_copy_split_into_helper_modules(tmp_path):
         (tmp_path / name).write_text(text)
     res = runner.grade(tmp_path, only=["A3"])["A3"]
     assert res.near_copy and res.similarity["against"] == "reference", res.similarity
+
+
+# An instructor's class (issue 28): alice wrote A9 herself; dave renamed the reference's variables.
+ALICE_A9 = """
+def kv_cache_bytes(config, batch_size, seq_len, bytes_per_element):
+    hd = config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]
+    return 2 * config["num_hidden_layers"] * config["num_key_value_heads"] * hd \
+* batch_size * seq_len * bytes_per_element
+
+
+def fits_on_gpu(config, n_requests, context_len, gpu_bytes, weight_bytes, bytes_per_element=2):
+    return weight_bytes + kv_cache_bytes(config, n_requests, context_len, bytes_per_element) <= gpu_bytes
+"""
+DAVE_A9 = """
+def hdim(cfg):
+    return cfg.get("head_dim") or cfg["hidden_size"] // cfg["num_attention_heads"]
+
+
+def kv_cache_bytes(cfg, bs, sl, bpe):
+    tok = 2 * cfg["num_hidden_layers"] * cfg["num_key_value_heads"] * hdim(cfg)
+    return tok * bs * sl * bpe
+
+
+def fits_on_gpu(cfg, nreq, ctx, gpu, wts, bpe=2):
+    return wts + kv_cache_bytes(cfg, nreq, ctx, bpe) <= gpu
+"""
+
+
+def test_an_honest_answer_is_no_copy_of_a_classmate_who_copied_the_reference():
+    """What two classmates share with the reference is the reference's row, not theirs: alice scored
+    0.75 against dave (a near copy) and 0.5 against the reference itself."""
+    a9 = catalog.get("A9").module
+    best = sim.class_matches(a9, {"alice": ALICE_A9, "dave": DAVE_A9})
+    assert not sim.near_copy(best["alice"]) and not sim.near_copy(best["dave"]), best
+    assert best["alice"].score <= sim.against_reference(a9, ALICE_A9).score + 0.1, best
+    pasted = sim.class_matches(a9, {"alice": ALICE_A9, "carol": ALICE_A9 + "\nMINE = 1\n"})
+    assert sim.near_copy(pasted["carol"]) and pasted["carol"].against == "alice", pasted  # a classmate's own code

@@ -1275,15 +1275,23 @@ class Question:
         fingerprints beyond the skeleton) for a normalised match to tell a copy from an answer."""
         return bool(self.reference.lines) and len(self.reference.hashes - self.skeleton) < MIN_OPEN
 
-    def judge(self, mine: Prints, theirs: Prints, against: str, extra: Prints | None = None) -> Match:
+    def judge(
+        self, mine: Prints, theirs: Prints, against: str, extra: Prints | None = None, classmate: bool = False
+    ) -> Match:
         """:func:`compare` of two answers; ``extra``: more skeleton (the stub the class started
         from). On a :attr:`tight` question a match must hold as written too (the lower score): a
-        renamed copy of four lines is then not told from an honest answer, a copy as written is."""
+        renamed copy of four lines is then not told from an honest answer, a copy as written is.
+        Between ``classmate``s what both share with the reference is skeleton too (the reference's
+        row says it): an honest answer scored 0.75 against a classmate who had copied the reference,
+        0.5 against the reference itself. On a tight question only as written: normalised, an honest
+        answer is nearly all the reference's, and a copy of it would go unseen."""
         skeleton = self.skeleton | (extra.normalised.hashes if extra else frozenset())
+        skeleton |= self.reference.hashes if classmate and not self.tight else frozenset()
         normal = compare(mine.normalised, theirs.normalised, against, skeleton)
         if not self.tight:
             return normal
         skeleton = self.literal_skeleton | (extra.literal.hashes if extra else frozenset())
+        skeleton |= self.literal.hashes if classmate else frozenset()
         return min(normal, compare(mine.literal, theirs.literal, against, skeleton), key=lambda m: m.score)
 
 
@@ -1390,7 +1398,7 @@ def class_matches(module: str, answers: dict[str, str | bytes], given: str | byt
             continue
     for student, mine in theirs.items():
         candidates = [q.judge(mine, q.answer, "reference", stub)] if q.reference.lines else []
-        candidates += [q.judge(mine, theirs[o], o, stub) for o in sorted(theirs) if o != student]
+        candidates += [q.judge(mine, theirs[o], o, stub, classmate=True) for o in sorted(theirs) if o != student]
         best[student] = max(candidates, key=lambda m: m.score, default=Match("", 0.0))
     return best
 
