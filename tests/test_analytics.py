@@ -175,6 +175,27 @@ def test_copies_from_jobs_name_the_best_match_and_lines(tmp_path):
     assert {r["student"] for r in rows if r["near_copy"] == "True"} == {"alice", "bob", "carol"}
 
 
+def test_copies_from_jobs_read_notebook_submissions_as_they_were_graded(tmp_path):
+    """A class of notebooks (Gradescope uploads, nbgrader's submitted/ folders): the answers are the
+    answer cells gather() takes; copies.csv had only its header while the same answers as .py were found."""
+    import nbformat
+
+    from grader.classroom.notebooks import ANSWER_MARK
+    from tests.test_similarity import HONEST_A3
+
+    sources = {"alice": HONEST_A3[1], "bob": HONEST_A3[1] + "\nprint('bob')\n", "dave": HONEST_A3[0]}
+    jobs = []
+    for student, source in sources.items():
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell(ANSWER_MARK.format(id="A3") + "\n" + source)]
+        (tmp_path / student).mkdir()
+        nbformat.write(nb, tmp_path / student / "set_A.ipynb")
+        jobs.append({**job(student, ["passed"] * len(KPS)), "submission": str(tmp_path / student)})
+    got = {c["student"]: c for c in analytics.from_jobs(jobs, "class/").copies}
+    assert got["bob"]["best_match"] == "alice" and got["bob"]["near_copy"], got
+    assert not got["dave"]["near_copy"], got
+
+
 def test_copies_from_a_gradebook_read_the_answer_cells_autograde_wrote(tmp_path, monkeypatch):
     from grader.classroom import roster
     from tests.test_similarity import RENAMED_A3

@@ -143,14 +143,30 @@ def from_jobs(job_results: list[dict], source: str = "") -> ClassReport:
     from grader.classroom.batch import summarize_class
 
     rows = summarize_class(job_results)
-    paths: dict[str, dict[str, Path]] = {}
+    report = build(records_from_jobs(job_results), rows, source=source, graded={r["exercise"] for r in job_results})
+    report.copies = copies(_submitted_answers(job_results))
+    return report
+
+
+def _submitted_answers(job_results: list[dict]) -> dict[str, dict[str, bytes]]:
+    """Each submission's answers as they were graded: gather()'d, a notebook's answer cells too
+    (read as modules beside it, a class of notebooks had no copies compared at all)."""
+    from grader.classroom.batch import gathered
+
+    by_submission: dict[str, list[dict]] = {}
     for r in job_results:
         if r["result"].get("status") != "missing":
-            module = catalog.get(r["exercise"]).module
-            paths.setdefault(r["exercise"], {})[r["student"]] = Path(r["submission"]) / f"{module}.py"
-    report = build(records_from_jobs(job_results), rows, source=source, graded={r["exercise"] for r in job_results})
-    report.copies = copies(_read_answers(paths))
-    return report
+            by_submission.setdefault(r["submission"], []).append(r)
+    out: dict[str, dict[str, bytes]] = {}
+    for submission, jobs in sorted(by_submission.items()):
+        try:
+            with gathered(Path(submission)) as (copy, _notes):
+                paths = {r["exercise"]: {r["student"]: copy / f"{catalog.get(r['exercise']).module}.py"} for r in jobs}
+                for ex_id, by_student in _read_answers(paths).items():
+                    out.setdefault(ex_id, {}).update(by_student)
+        except OSError:  # gone since it was graded: nothing to compare
+            continue
+    return out
 
 
 def from_gradebook(course_dir: str | Path) -> ClassReport:
