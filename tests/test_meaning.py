@@ -91,6 +91,30 @@ def test_state_parts_in_both_languages(name, part):
     assert state_part(name) == part
 
 
+@pytest.mark.parametrize(
+    "name,part",
+    [
+        ("冻结的 bf16 权重", "frozen_weights"),
+        ("frozen bf16 weights", "frozen_weights"),
+        ("基座的 bf16 参数", "frozen_weights"),
+        ("master bf16 weights", "master"),
+        ("可训练参数的主权重", "master"),
+        ("trainable base weights", "weights"),
+        ("可训练的 bf16 权重", "weights"),
+    ],
+)
+def test_a_qualifier_word_decides_whatever_words_a_name_shares(name, part):
+    # "冻结的 bf16 权重" shares "bf16 权重" with the trainable weights: 冻结 decides (a Chinese learner's A6)
+    assert state_part(name) == part
+
+
+def test_a_state_breakdown_with_a_frozen_key_beside_the_weights_is_accepted():
+    got = {"bf16 权重": 2, "冻结的 bf16 权重": 1, "bf16 梯度": 2, "fp32 主权重": 4, "一阶矩": 4, "二阶矩": 4}
+    parts = ("weights", "grads", "master", "adam_m", "adam_v", "frozen_weights")
+    values, names = by_meaning(got, state_part, parts, "state_breakdown(1, 1)")
+    assert names["frozen_weights"] == "冻结的 bf16 权重" and values["weights"] == 2
+
+
 def test_a_trainable_parameters_base_weights_are_its_weights():
     assert state_part("冻结基座", frozen=False) == state_part("base weights", frozen=False) == "weights"
 

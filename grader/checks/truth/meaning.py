@@ -244,6 +244,15 @@ RECORD_VOCABULARY: dict[str, tuple[str, ...]] = {
         "成绩",
     ),
 }
+# Qualifier words decide among the weight-like parts whatever other words a name shares with
+# another part: "冻结的 bf16 权重" and "frozen bf16 weights" are the frozen base, "master bf16
+# weights" the master copy, "trainable base weights" a trainable parameter's weights.
+WEIGHT_LIKE = frozenset({FROZEN, "master", "weights"})
+QUALIFIERS: dict[str, tuple[str, ...]] = {
+    "master": ("master", "主权重", "主副本", "主参数"),
+    "weights": ("trainable", "可训练"),
+    FROZEN: ("frozen", "base", "冻结", "基座"),
+}
 # Words that only hint at an item: a hash or a version of what? ("config hash" is the config).
 WEAK = frozenset({"hash", "sha", "revision", "versions", "version", "first", "second"})
 
@@ -280,14 +289,22 @@ def _patterns(vocabulary: tuple) -> tuple:
     return tuple(out)
 
 
-def _best(name: str, vocabulary: dict) -> str | None:
-    """The item whose phrase in ``name`` is the most specific (None: no phrase of any item)."""
+def _best(name: str, vocabulary: dict, qualifiers: dict | None = None, among: frozenset = frozenset()) -> str | None:
+    """The item whose phrase in ``name`` is the most specific (None: no phrase of any item); when
+    that item is one of ``among`` and ``name`` holds a word of ``qualifiers``, the qualified item
+    (the first in the table's order: a trainable parameter's master copy is its master copy)."""
     text = words(name)
     best = None
     for pattern, item, weight, order in _patterns(tuple(vocabulary.items())):
         if pattern.search(text) and (best is None or (weight, -order) > best[0]):
             best = ((weight, -order), item)
-    return None if best is None else best[1]
+    if best is None:
+        return None
+    if best[1] in among:
+        for pattern, item, _weight, _order in _patterns(tuple((qualifiers or {}).items())):
+            if pattern.search(text):
+                return item
+    return best[1]
 
 
 def run_facts(known: dict, seed: int) -> dict:
@@ -308,7 +325,7 @@ def run_facts(known: dict, seed: int) -> dict:
 def state_part(name: str, *, frozen: bool = True) -> str | None:
     """Which part of the training state a name means (None: not recognised).
     ``frozen=False``: only the parts of a trainable parameter ("base weights" are its weights)."""
-    part = _best(name, STATE_VOCABULARY)
+    part = _best(name, STATE_VOCABULARY, QUALIFIERS, WEIGHT_LIKE)
     return "weights" if part == FROZEN and not frozen else part
 
 
