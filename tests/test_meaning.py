@@ -19,6 +19,7 @@ from grader.checks.truth.meaning import (
     STATE_PARTS,
     STATE_VOCABULARY,
     by_meaning,
+    in_their_names,
     record_item,
     state_part,
 )
@@ -113,6 +114,27 @@ def test_a_state_breakdown_with_a_frozen_key_beside_the_weights_is_accepted():
     parts = ("weights", "grads", "master", "adam_m", "adam_v", "frozen_weights")
     values, names = by_meaning(got, state_part, parts, "state_breakdown(1, 1)")
     assert names["frozen_weights"] == "冻结的 bf16 权重" and values["weights"] == 2
+
+
+@pytest.mark.parametrize(
+    "got",
+    [
+        {"bf16 权重": 2, "bf16 的权重": 2},  # two keys for one part
+        {"bf16 权重": 2, "激活": 1},  # a key for no part
+        {"bf16 权重": 2},  # parts missing
+    ],
+)
+def test_a_naming_failure_shows_no_expected_list_of_the_graders_keys(got):
+    # the expected list was the grader's English keys and the recalled breakdown, at the first failure
+    with pytest.raises(KeyPointFailure) as raised:
+        by_meaning(got, state_part, STATE_PARTS, "parts")
+    assert raised.value.expected is None
+    assert not any(key in str(raised.value) for key in ("adam_m", "adam_v", "master", "grads"))
+
+
+def test_a_value_failure_shows_the_learners_own_names():
+    names = {"weights": "bf16 权重", "master": "fp32 主权重"}
+    assert in_their_names({"weights": 2, "master": 4}, names) == {"bf16 权重": 2, "fp32 主权重": 4}
 
 
 def test_a_trainable_parameters_base_weights_are_its_weights():

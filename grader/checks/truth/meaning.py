@@ -12,8 +12,8 @@ lines back from the course); the course's 哈希 is its hash (grader/course/same
 name holds phrases of two items the most specific one wins ("first moment of the gradient" is a
 moment, "config hash" the config): the longest phrase, a
 weak word ("hash", "version") counting half, then the order of the table. A failure says how
-many items are missing or which key is not understood; which items were expected is the
-``expected`` value, withheld for recall key points (grader/engine/attempts.py).
+many items are missing or which key is not understood, never which items were expected (that is
+the fact recalled; the reveal of grader/engine/attempts.py shows the course's line to re-read).
 """
 
 from __future__ import annotations
@@ -338,7 +338,8 @@ def by_meaning(got, matcher: Callable[[str], str | None], wanted: tuple[str, ...
     """``got``'s values keyed by the grader's names, and the learner's key for each of them.
 
     Fails when ``got`` is not a dict, when a key means none of ``wanted``, when two keys mean the
-    same item, or when items are missing (the list of items is only ever the expected value)."""
+    same item, or when items are missing. Such a failure shows no expected value: the list of items
+    is the fact recalled (part 4's breakdown, part 6's record), and the grader's keys are English."""
     if type(got) is not dict:
         fail(_("{what} must be a dict {{name: value}}", what=what), _("a dict"), type(got).__name__)
     values: dict = {}
@@ -349,7 +350,7 @@ def by_meaning(got, matcher: Callable[[str], str | None], wanted: tuple[str, ...
         if item not in wanted:
             fail(
                 _("{what}: the key {name} does not name one of the items asked for", what=what, name=repr(name)),
-                sorted(wanted),
+                None,
                 sorted(got),
             )
         if item in values:
@@ -360,11 +361,17 @@ def by_meaning(got, matcher: Callable[[str], str | None], wanted: tuple[str, ...
                     names=repr(names[item]),
                     name=repr(name),
                 ),
-                sorted(wanted),
+                None,
                 sorted(got),
             )
         values[item], names[item] = value, name
     missing = [item for item in wanted if item not in values]
     if missing:
-        fail(_("{what}: some items are missing", what=what), sorted(wanted), sorted(got))
+        fail(_("{what}: some items are missing", what=what), None, sorted(got))
     return values, names
+
+
+def in_their_names(values: dict, names: dict) -> dict:
+    """``values`` (keyed by the grader's names) keyed by the learner's own names for them: what a
+    failure shows is in the learner's words, never the grader's internal keys."""
+    return {names[item]: value for item, value in values.items()}
