@@ -6,7 +6,7 @@ from __future__ import annotations
 from grader.i18n import N_
 from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import EXACT, Choice, Command, MultiSelect, Number, Option, Tolerance, YesNo
-from grader.quiz.bank import CI95_HALF_WIDTH, Part, Question
+from grader.quiz.bank import CI95_HALF_WIDTH, Part, Question, named
 from grader.quiz.bank.fmt import activations_how, g, gb
 
 GB = 1e9
@@ -36,7 +36,7 @@ REMEDY_TEXT = {
 
 
 def block_options():
-    return Choice([Option(k, *BLOCK_TEXT[k]) for k in T.blocks()])
+    return Choice([named(k, *BLOCK_TEXT[k]) for k in T.blocks()])
 
 
 def remedy_options(keys):
@@ -191,7 +191,7 @@ B2 = Question(
             "The config is the same, the colleague says. Which other items of the two runs' records must "
             "match before comparing?",
             "同事说配置一样。比较之前，两次的记录里还有哪些项必须一致？",
-            MultiSelect([Option(k, *v) for k, v in RECORD_KEYS.items() if k != "config"]),
+            MultiSelect([named(k, *v) for k, v in RECORD_KEYS.items() if k != "config"]),
             lambda p: frozenset(T.settings_items()) - {"config"},
         ),
         Part(
