@@ -354,3 +354,22 @@ def test_an_exact_answer_is_asked_in_a_sentence():
                 exact += 1
                 assert zh.endswith("须答精确值") and "容差" not in zh, (q.id, part.id, zh)
     assert exact
+
+
+@pytest.mark.parametrize(
+    "term", ["梯度检查点", "激活检查点", "激活重计算", "重计算", "gradient checkpointing", "activation checkpointing"]
+)
+def test_activation_checkpointing_by_its_standard_terms(term):
+    # B1 [3/5] refused the standard Chinese term 梯度检查点 (a Chinese learner's quiz)
+    fixes = _answer("B1", "fixes")
+    assert fixes.parse(term) == frozenset({"gradient_checkpointing"})
+
+
+def test_b2s_record_items_by_their_chinese_names():
+    # 「代码版本、数据版本、环境、随机种子」 was refused: '代码版本' is not one of the letters
+    assert _answer("B2", "records").parse("代码版本、数据版本、环境、随机种子") == {
+        "commit",
+        "data_version",
+        "environment",
+        "seed",
+    }

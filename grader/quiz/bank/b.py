@@ -34,13 +34,28 @@ REMEDY_TEXT = {
     "no_grad": ("run it under torch.no_grad()", "放进 torch.no_grad()"),
 }
 
+# The standard terms a remedy goes by, besides its option's text (a Chinese learner types 梯度检查点)
+REMEDY_ALSO = {
+    "gradient_checkpointing": (
+        "gradient checkpointing",
+        "activation checkpointing",
+        "checkpointing",
+        "activation recomputation",
+        "recomputation",
+        "梯度检查点",
+        "激活检查点",
+        "激活重计算",
+        "重计算",
+    ),
+}
+
 
 def block_options():
     return Choice([named(k, *BLOCK_TEXT[k]) for k in T.blocks()])
 
 
 def remedy_options(keys):
-    return MultiSelect([Option(k, *REMEDY_TEXT[k]) for k in keys])
+    return MultiSelect([Option(k, *REMEDY_TEXT[k], also=REMEDY_ALSO.get(k, ())) for k in keys])
 
 
 def llama_lora_state(r: int = 16) -> float:
