@@ -113,8 +113,7 @@ def missing_line(trace: dict) -> str:
 def grad_norm_healthy(grad_norms: list[float]) -> bool:
     """追问：这条梯度范数曲线（每步一个值）看起来健康吗？一个普通的 bool。
 
-    评分器只问明显健康或明显不健康的曲线：课程的脚本记录的那类曲线，以及改了一个值的这类曲线：第一步之后
-    的某个值被设为曲线最大值的 6 倍或更多，或者任意一个值被设为不是有限数的值。
+    评分器只问明显健康或明显不健康的曲线。
 
     出处：第七篇 · C. 面试题（追问方向）（第 2 题）。
 
@@ -123,10 +122,7 @@ def grad_norm_healthy(grad_norms: list[float]) -> bool:
 
     Follow-up: does this gradient-norm curve (one value per step) look healthy? A plain bool.
 
-    The grader asks only curves that are clearly healthy or clearly not: curves of the kind the
-    course's script logs, and such curves with one value changed: a value after the first step
-    set to 6 or more times the curve's largest value, or any value set to one that is not a
-    finite number.
+    The grader asks only curves that are clearly healthy or clearly not.
 
     Source: 第七篇 · C. 面试题 (追问方向) / part 7, §五.C q2, follow-up directions.
     """

@@ -354,3 +354,56 @@ def test_an_exact_answer_is_asked_in_a_sentence():
                 exact += 1
                 assert zh.endswith("须答精确值") and "容差" not in zh, (q.id, part.id, zh)
     assert exact
+
+
+@pytest.mark.parametrize(
+    "term", ["梯度检查点", "激活检查点", "激活重计算", "重计算", "gradient checkpointing", "activation checkpointing"]
+)
+def test_activation_checkpointing_by_its_standard_terms(term):
+    # B1 [3/5] refused the standard Chinese term 梯度检查点 (a Chinese learner's quiz)
+    fixes = _answer("B1", "fixes")
+    assert fixes.parse(term) == frozenset({"gradient_checkpointing"})
+
+
+def test_b2s_record_items_by_their_chinese_names():
+    # 「代码版本、数据版本、环境、随机种子」 was refused: '代码版本' is not one of the letters
+    assert _answer("B2", "records").parse("代码版本、数据版本、环境、随机种子") == {
+        "commit",
+        "data_version",
+        "environment",
+        "seed",
+    }
+
+
+_FULL_WIDTH = "（）「」『』，。；：？！、"
+_STRAY_SPACE = re.compile(rf"[{_FULL_WIDTH}] +[\u4e00-\u9fff{_FULL_WIDTH}]|[\u4e00-\u9fff] +[{_FULL_WIDTH}]")
+
+
+def test_no_question_puts_a_space_beside_full_width_punctuation():
+    # B4 said 「部署在 A100（显存带宽 2.039 TB/s） 上」: a field ending in ） before the template's space
+    for q in bank.questions():
+        for seed in range(6):
+            v = q.variant(seed)
+            for text in (v.text("zh"), *(v.prompt(p, "zh") for p in v.parts())):
+                assert not _STRAY_SPACE.search(text), (q.id, seed, text)
+
+
+@pytest.mark.parametrize(
+    "question,yes,no",
+    [("合并前后这个下限变不变？", "变", "不变"), ("能不能装下？", "能", "不能"), ("有没有差别？", "有", "没有")],
+)
+def test_an_a_not_a_question_says_which_way_y_points(question, yes, no):
+    # 「变不变？」 with y / n（是 / 否）: is y 变 or 不变?
+    hint = YesNo().echoing(question).hint("zh")
+    assert f"y = {yes}" in hint and f"n = {no}" in hint, hint
+    assert YesNo().echoing("健康吗？").hint("zh") == say("zh", "y or n")
+
+
+def test_b2_says_how_many_seeds_each_number_is():
+    # 「旧配置各 seed：73.3；新配置：74.0」 said "each seed" of one number per configuration
+    for seed in range(8):
+        v = bank.get("B2").variant(seed)
+        (part,) = [p for p in v.parts() if p.id == "verdict"]
+        k = len(v.params["a"])
+        text = v.prompt(part, "zh")
+        assert "各 seed" not in text and (("只跑了 1 个 seed" in text) if k == 1 else (f"{k} 个 seed" in text)), text

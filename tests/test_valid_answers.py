@@ -26,6 +26,8 @@ CASES = [
     (catalog.get("A2"), "a2_arithmetic_in_a_thread.py", ("nbytes_matches_meta_tensor", "half_precision_nbytes")),
     # a flag strictly past +1.5 nats: a loss exactly there is not "clearly too high" (issue 28)
     (catalog.get("A5"), "a5_flags_past_one_and_a_half_nats.py", ("flags_suspicious_loss",)),
+    # keys in Chinese, 「冻结的 bf16 权重」 beside 「bf16 权重」: a qualifier word decides
+    (catalog.get("A6"), "a6_chinese_keys.py", ("matches_real_tensors",)),
 ]
 
 

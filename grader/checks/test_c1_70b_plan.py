@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
 from grader.checks.support.strategies import llama_configs
-from grader.checks.truth.meaning import by_meaning, state_part
+from grader.checks.truth.meaning import by_meaning, in_their_names, state_part
 from grader.checks.truth.training_state import real_state
 from grader.given.tiny_models import build_llama
 from grader.i18n import _
@@ -48,8 +48,8 @@ def test_bytes_per_param_parts(learner, config, seed):
                     names=repr(names[k]),
                     n=n,
                 ),
-                {p: real["parts"][p] // n for p in PARTS},
-                got,
+                in_their_names({p: real["parts"][p] // n for p in PARTS}, names),
+                in_their_names(got, names),
                 hint=_("bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16"),
             )
 

@@ -1345,6 +1345,11 @@ CATALOG: tuple[Exercise, ...] = (
             "leak",
             "0.3",
             "~2.0",
+            # grad_norm_healthy's rule (a late spike far above the rest, a NaN) is what the follow-up asks
+            "6 or more times",
+            "6 倍",
+            "not a finite number",
+            "不是有限数",
         ),
     ),
     _ex(

@@ -346,6 +346,10 @@ class YesNo(Answer):
         return YesNo(sentences[-1] if sentences else "")
 
     def hint(self, lang: str) -> str:
+        a_not_a = _A_NOT_A.search(self.echo) if lang == "zh" else None
+        if a_not_a:  # 变不变？ is no yes-or-no question: say which way y points (y = 变, n = 不变)
+            yes = a_not_a.group(1)
+            return say(lang, N_("y ({yes}) or n ({no})"), yes=yes, no=a_not_a.group(0)[len(yes) :])
         return say(lang, N_("y or n"))
 
     def _echo(self, t: str) -> bool | None:

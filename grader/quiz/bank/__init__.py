@@ -25,6 +25,26 @@ from typing import Any
 from grader.i18n import _
 from grader.quiz.answers import Answer, Choice, MultiSelect, Number, Option, Tolerance
 
+
+def named(key: str, en: str, zh: str) -> Option:
+    """An option that is a run record's item or a part of the training state (``key`` as the checks
+    name it, "data_version" or "data version"), named by meaning as the checks name it: every phrase
+    of the shared vocabulary (grader/checks/truth/meaning.py) is its name, 随机种子 and 代码版本 too.
+    Any other key: a plain option (a list of options drawn from keys may hold both)."""
+    from grader.quiz import truth as T
+
+    item = key.replace(" ", "_")
+    if item not in T.TRAINABLE_PARTS and item.replace("_", " ") not in T.record_items():
+        return Option(key, en, zh)
+    matcher = T.state_part if item in T.TRAINABLE_PARTS else T.record_item
+
+    def means(text: str) -> str | None:
+        got = matcher(text)
+        return key if got is not None and got.replace(" ", "_") == item else got
+
+    return Option(key, en, zh, also=T.phrases(key), means=means)
+
+
 PART_NAMES = {  # the six parts of the series, as the quiz's choices name them
     1: ("part 1: Python", "第一篇：Python 使用层"),
     2: ("part 2: NumPy / Pandas / Matplotlib", "第二篇：科学计算栈"),

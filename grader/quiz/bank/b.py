@@ -6,7 +6,7 @@ from __future__ import annotations
 from grader.i18n import N_
 from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import EXACT, Choice, Command, MultiSelect, Number, Option, Tolerance, YesNo
-from grader.quiz.bank import CI95_HALF_WIDTH, Part, Question
+from grader.quiz.bank import CI95_HALF_WIDTH, Part, Question, named
 from grader.quiz.bank.fmt import activations_how, g, gb
 
 GB = 1e9
@@ -34,13 +34,28 @@ REMEDY_TEXT = {
     "no_grad": ("run it under torch.no_grad()", "放进 torch.no_grad()"),
 }
 
+# The standard terms a remedy goes by, besides its option's text (a Chinese learner types 梯度检查点)
+REMEDY_ALSO = {
+    "gradient_checkpointing": (
+        "gradient checkpointing",
+        "activation checkpointing",
+        "checkpointing",
+        "activation recomputation",
+        "recomputation",
+        "梯度检查点",
+        "激活检查点",
+        "激活重计算",
+        "重计算",
+    ),
+}
+
 
 def block_options():
-    return Choice([Option(k, *BLOCK_TEXT[k]) for k in T.blocks()])
+    return Choice([named(k, *BLOCK_TEXT[k]) for k in T.blocks()])
 
 
 def remedy_options(keys):
-    return MultiSelect([Option(k, *REMEDY_TEXT[k]) for k in keys])
+    return MultiSelect([Option(k, *REMEDY_TEXT[k], also=REMEDY_ALSO.get(k, ())) for k in keys])
 
 
 def llama_lora_state(r: int = 16) -> float:
@@ -191,7 +206,7 @@ B2 = Question(
             "The config is the same, the colleague says. Which other items of the two runs' records must "
             "match before comparing?",
             "同事说配置一样。比较之前，两次的记录里还有哪些项必须一致？",
-            MultiSelect([Option(k, *v) for k, v in RECORD_KEYS.items() if k != "config"]),
+            MultiSelect([named(k, *v) for k, v in RECORD_KEYS.items() if k != "config"]),
             lambda p: frozenset(T.settings_items()) - {"config"},
         ),
         Part(
@@ -215,9 +230,10 @@ B2 = Question(
         # the bands' width is B2's convention (the check's BANDS): part 2's example reads as apart under it
         Part(
             "verdict",
-            "Seeds of the old configuration: {a_text}; of the new one: {b_text} (accuracy in %, {n} "
+            "{seeds_en}: old configuration {a_text}; new configuration {b_text} (accuracy in %, {n} "
             "questions; a configuration's band: its mean ± one standard error). The verdict?",
-            "旧配置各 seed：{a_text}；新配置：{b_text}（准确率 %，{n} 道题；每个配置的带：均值 ± 1 个标准误）。结论？",
+            "{seeds_zh}：旧配置 {a_text}；新配置 {b_text}"
+            "（准确率 %，{n} 道题；每个配置的带：均值 ± 1 个标准误）。结论？",
             Choice(VERDICTS),
             lambda p: T.verdict(p["a"], p["b"], p["n"]),
             how=lambda p, t: (
@@ -243,6 +259,11 @@ B2 = Question(
         "acc_pct": f"{p['acc'] * 100:.0f}%",
         "a_text": _pct(p["a"]),
         "b_text": _pct(p["b"]),
+        # one number a configuration is one seed's run, not a mean: say how many seeds each number is
+        "seeds_en": "One seed per configuration"
+        if len(p["a"]) == 1
+        else f"{len(p['a'])} seeds per configuration, one number each",
+        "seeds_zh": "每个配置只跑了 1 个 seed" if len(p["a"]) == 1 else f"每个配置 {len(p['a'])} 个 seed 各自的结果",
     },
     draws_on=(6, 2),
 )
@@ -363,7 +384,7 @@ B4 = Question(
     "B4",
     "B",
     N_("The decode floor after merge_and_unload"),
-    "{model_zh} merge_and_unload 后部署在 {gpu_zh} 上，batch 1 decode 每 token 的下限约多少？合并前后这个数字变不变？",
+    "{model_zh} merge_and_unload 后部署在 {gpu_zh}上，batch 1 decode 每 token 的下限约多少？合并前后这个数字变不变？",
     "After merge_and_unload, {model_en} is deployed on {gpu_en}: about what is the floor per token of batch-1 decode? "
     "Does that number change between before and after the merge?",
     lambda rng: {"model": rng.choice(sorted(B4_MODELS)), "gpu": rng.choice(sorted(B4_GPUS))},
@@ -413,7 +434,8 @@ B4 = Question(
     view=lambda p: {
         "model_zh": B4_MODELS[p["model"]],
         "model_en": B4_MODELS_EN[p["model"]],
-        "gpu_zh": p["gpu"] if p["gpu"] == "H100" else f"{p['gpu']}（显存带宽 {B4_GPUS[p['gpu']]} TB/s）",
+        # "H100 上" but "A100（…）上": no space after a full-width parenthesis
+        "gpu_zh": f"{p['gpu']} " if p["gpu"] == "H100" else f"{p['gpu']}（显存带宽 {B4_GPUS[p['gpu']]} TB/s）",
         "gpu_en": "an H100" if p["gpu"] == "H100" else f"an {p['gpu']} ({B4_GPUS[p['gpu']]} TB/s)",
     },
     draws_on=(5, 4, 6),

@@ -13,7 +13,7 @@ import math
 from grader.i18n import N_
 from grader.quiz import course_text as C, truth as T
 from grader.quiz.answers import EXACT, Choice, MultiSelect, Number, Option, Ordering, Tolerance, YesNo
-from grader.quiz.bank import CI95_HALF_WIDTH, Part, Question
+from grader.quiz.bank import CI95_HALF_WIDTH, Part, Question, named
 from grader.quiz.bank.b import BLOCK_TEXT, block_options, remedy_options
 from grader.quiz.bank.fmt import g
 from grader.quiz.bank.r import RECORD_DISTRACTORS, RECORD_OPTIONS, STATE_DISTRACTORS, STATE_OPTIONS
@@ -99,8 +99,8 @@ def _c1_qlora(p):
 
 OUTSIDE_OPTIONS = [
     Option("activations", "the activations", "激活"),
-    Option("grads", "the gradients", "梯度"),
-    Option("master", "the fp32 master weights", "fp32 主权重"),
+    named("grads", "the gradients", "梯度"),
+    named("master", "the fp32 master weights", "fp32 主权重"),
     Option("adam", "AdamW's moments", "AdamW 的两个矩"),
 ]
 FACTOR_OPTIONS = [
@@ -735,7 +735,7 @@ EVENT_TEXT = {
     ),
 }
 FOUR_BLOCKS = [
-    Option("weights", "weights", "权重"),
+    named("weights", "weights", "权重"),
     Option("grads_and_state", "gradients and optimizer state", "梯度与优化器状态"),
     Option("activations", "activations", "激活"),
     Option("kv_cache", "KV cache", "KV cache"),
@@ -747,7 +747,7 @@ FRAG = [
     Option("fragmentation", "fragmentation", "碎片"),
     Option("leak", "a leak in your code", "代码里有泄漏"),
     Option("kv", "the KV cache", "KV cache"),
-    Option("weights", "the weights", "权重"),
+    named("weights", "the weights", "权重"),
 ]
 AFTER = [
     Option("max_alloc", "torch.cuda.max_memory_allocated()", "torch.cuda.max_memory_allocated()"),
@@ -1372,7 +1372,7 @@ NO_LEN = [
     Option("dict", "it is a dict of columns", "它是按列的 dict"),
 ]
 RECORD_WITH = [
-    Option("data_version", "the data version (a hash of the input)", "数据版本（输入的 hash）"),
+    named("data_version", "the data version (a hash of the input)", "数据版本（输入的 hash）"),
     Option("host", "the machine's name", "机器名"),
     Option("cores", "the number of cores", "核数"),
     Option("nothing", "nothing else", "不用别的"),

@@ -8,22 +8,15 @@ from grader.given import recall_topics as topic
 from grader.i18n import N_
 from grader.quiz import course_text, truth as T
 from grader.quiz.answers import EXACT, Choice, Einsum, MultiSelect, Number, Option, Tolerance
-from grader.quiz.bank import PART_OPTIONS, Part, Question
+from grader.quiz.bank import PART_OPTIONS, Part, Question, named
 from grader.quiz.bank.fmt import g, mr
 
-
-def _named(key: str, en: str, zh: str, means) -> Option:
-    """An option named by meaning as the checks name it: their phrases for ``key`` (one vocabulary,
-    grader/checks/truth/meaning.py)."""
-    return Option(key, en, zh, also=T.phrases(key), means=means)
-
-
 STATE_OPTIONS = [
-    _named("weights", "bf16 weights", "bf16 权重", T.state_part),
-    _named("grads", "bf16 gradients", "bf16 梯度", T.state_part),
-    _named("master", "fp32 master weights", "fp32 主权重", T.state_part),
-    _named("adam_m", "AdamW's first moment m (fp32)", "AdamW 一阶矩 m（fp32）", T.state_part),
-    _named("adam_v", "AdamW's second moment v (fp32)", "AdamW 二阶矩 v（fp32）", T.state_part),
+    named("weights", "bf16 weights", "bf16 权重"),
+    named("grads", "bf16 gradients", "bf16 梯度"),
+    named("master", "fp32 master weights", "fp32 主权重"),
+    named("adam_m", "AdamW's first moment m (fp32)", "AdamW 一阶矩 m（fp32）"),
+    named("adam_v", "AdamW's second moment v (fp32)", "AdamW 二阶矩 v（fp32）"),
 ]
 STATE_DISTRACTORS = [
     Option("activations", "the activations of the batch", "这个 batch 的激活"),
@@ -124,13 +117,13 @@ TOPICS_ZH = {  # grader/given/recall_topics.py's topics, in Chinese
 }
 
 RECORD_OPTIONS = [
-    _named("run id", "run id", "run id", T.record_item),
-    _named("commit", "git commit", "commit", T.record_item),
-    _named("config", "config file", "配置文件", T.record_item),
-    _named("data version", "data version", "数据版本", T.record_item),
-    _named("seed", "seed", "seed", T.record_item),
-    _named("environment", "environment (pip freeze)", "环境（pip freeze）", T.record_item),
-    _named("metrics", "metrics", "指标", T.record_item),
+    named("run id", "run id", "run id"),
+    named("commit", "git commit", "commit"),
+    named("config", "config file", "配置文件"),
+    named("data version", "data version", "数据版本"),
+    named("seed", "seed", "seed"),
+    named("environment", "environment (pip freeze)", "环境（pip freeze）"),
+    named("metrics", "metrics", "指标"),
 ]
 RECORD_DISTRACTORS = [
     Option("author", "the author's name", "作者姓名"),
