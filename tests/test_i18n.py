@@ -182,6 +182,18 @@ def test_no_message_is_marked_inside_an_fstring(tmp_path):
     assert marked_inside_fstrings(bad) == ["bad.py:1"]
 
 
+def test_extraction_skips_nothing(capsys, tmp_path):
+    """`make messages` prints no warning: Babel warns (on stderr only) of every f-string among a _()
+    call's arguments, and five such false alarms hid the real one, an f-string as the message itself."""
+    files = sorted({p for domain in i18n.DOMAINS for p in i18n.domain_files(domain)})
+    extracted(files)
+    assert "warning" not in capsys.readouterr().err.lower(), "format the value before the _() call"
+    bad = tmp_path / "bad.py"
+    bad.write_text('x = _("{n} files", n=f"{count:,}")\n')
+    extracted([bad])
+    assert "Skipping f-string" in capsys.readouterr().err
+
+
 def _one_translation_each(catalogs: dict[str, Catalog]) -> list[str]:
     said: dict[str, dict[str, str]] = {}
     for domain, cat in catalogs.items():

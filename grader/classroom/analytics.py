@@ -545,10 +545,11 @@ def _copies_section(report: ClassReport) -> list[str]:
     """Students x exercises: each answer's best match, score and lines; near copies in red."""
     from grader.engine import similarity
 
+    threshold = f"{similarity.THRESHOLD:.0%}"  # formatted apart: pybabel skips a call holding an f-string
     about = _(
         "Each answer against the reference and every classmate's, normalised (names, constants, imports, "
         "order, dead code); a near copy from {threshold}. Nothing here changes a grade: read the lines and decide.",
-        threshold=f"{similarity.THRESHOLD:.0%}",
+        threshold=threshold,
     )
     out = ["<h2>" + _h(N_("Similar answers")) + f"</h2><p class='small'>{escape(about)}</p>"]
     if not report.copies:

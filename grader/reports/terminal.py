@@ -362,18 +362,19 @@ def near_copy_line(res: ExerciseResult, instructor: bool = False) -> str:
     """One near copy as a line: the score and the learner's matching lines; for an instructor, the
     reference's lines too."""
     m = res.similarity
+    score = f"{m['score']:.0%}"  # formatted apart: pybabel skips a call holding an f-string
     if not instructor:
         return _(
             "{id}: {score} like the reference answer (your lines {lines})",
             id=res.exercise,
-            score=f"{m['score']:.0%}",
+            score=score,
             lines=m.get("lines", ""),
         )
     module = catalog.get(res.exercise).module
     return _(
         "{id}: {score} like the reference answer: your lines {lines}, solutions/{module}.py lines {their_lines}",
         id=res.exercise,
-        score=f"{m['score']:.0%}",
+        score=score,
         lines=m.get("lines", ""),
         module=module,
         their_lines=m.get("their_lines", ""),

@@ -123,9 +123,10 @@ def expect_close(got, expected, what: str, *, atol: float, rtol: float = 0.0, hi
     bound = atol + rtol * expected.abs()
     if not bool((err <= bound).all()):
         worst = float((err - bound).max() + bound.flatten()[torch.argmax((err - bound).flatten())])
+        allowed = f"{atol:g}" + (f" + {rtol:g}*|ref|" if rtol else "")  # apart: pybabel skips f-strings in _()
         fail(
             _("{what} differs from the reference", what=what),
-            _("max abs error <= {bound}", bound=f"{atol:g}" + (f" + {rtol:g}*|ref|" if rtol else "")),
+            _("max abs error <= {bound}", bound=allowed),
             _("max abs error {worst:.3g}", worst=worst),
             hint,
         )
