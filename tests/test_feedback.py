@@ -332,6 +332,13 @@ def test_describe_is_short():
     assert len(text) < 200 and "tensor(2, 3, 64, 64) float32" in text and "(len=500)" in text, text
 
 
+def test_a_shown_input_is_python_the_learner_can_call_with():
+    """A failing input is shown as the call got it: an index's slices too (A2's "(:, -1:)" was no Python)."""
+    index = (slice(None), slice(-1, None), slice(None, None, 3), slice(2, 100), None, -1)
+    text = misconceptions.describe(index)
+    assert eval(text, {"slice": slice}) == index, text  # noqa: S307 - our own text
+
+
 def test_flaky_check_measurement_is_a_check_error_not_the_learners():
     """Hypothesis calls a key point flaky when one input gave two outcomes. When the first outcome
     was the check's own error (a real profile that did not show its setup under load), the learner

@@ -73,10 +73,10 @@ def describe(value: Any, depth: int = 0, first: tuple[str, ...] = ()) -> str:
         return repr(value) if len(value) <= 80 else repr(value[:60]) + f"… (len={len(value)})"
     if isinstance(value, bytes):
         return f"<bytes len={len(value)}>"
-    if isinstance(value, slice):
-        return f"{'' if value.start is None else value.start}:{'' if value.stop is None else value.stop}" + (
-            "" if value.step is None else f":{value.step}"
-        )
+    if isinstance(value, slice):  # as the call got it: "(:, -1:)" outside brackets is no Python
+        if value.step is not None:
+            return f"slice({value.start!r}, {value.stop!r}, {value.step!r})"
+        return f"slice({value.stop!r})" if value.start is None else f"slice({value.start!r}, {value.stop!r})"
     if isinstance(value, dict):
         items = list(value.items())
         decide = [(k, v) for k, v in items if k in first] + [(k, v) for k, v in items if k not in first and v is None]
