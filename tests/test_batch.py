@@ -143,6 +143,20 @@ def test_eta_costs_each_exercise_by_what_it_took():
     assert eta.text().startswith("eta 0m0")
 
 
+def test_eta_of_a_resumed_run_counts_neither_the_warm_up_nor_unknown_costs():
+    """Resumed: 2 P4 jobs left, each known from the log to take 30 s; the pool warms up for 12 s,
+    then a 1 s A3 job finishes: about 60 s are left, not (busy 1 s / elapsed 13 s) parallelism's 13 minutes."""
+    now = [0.0]
+    pending = [{"submission": f"/c/s{i}", "exercise": "P4"} for i in range(2)] + [
+        {"submission": "/c/s0", "exercise": "A3"}
+    ]
+    earlier = [{"submission": "/c/s9", "exercise": "P4", "result": {"duration_s": 30.0}}]
+    eta = batch.Eta(pending, already=1, clock=lambda: now[0], earlier=earlier)
+    now[0] = 13.0
+    eta.finished({"submission": "/c/s0", "exercise": "A3", "result": {"duration_s": 1.0}})
+    assert eta.seconds_left() == pytest.approx(2 * 30.0)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -434,3 +434,26 @@ def test_an_assignment_of_part_of_a_set_says_how_much_of_it_is_in(monkeypatch, s
     speak("zh")
     zh = gradescope.results_json({}, [], 0.0, {"only": only})["output"]
     assert "4" in zh and "10" in zh and "B, C" in zh and "A, B, C" not in zh and "set" not in zh, zh
+
+
+def test_a_traceback_names_the_file_as_submitted_not_the_graders_copy(tmp_path):
+    """A notebook upload's traceback named /tmp/.../learners/submission/a3_broadcast.py, a file the
+    student never uploaded: each gathered module is said as submitted (a .py by its path, an answer
+    cell as nbgrader's feedback says it)."""
+    from grader.engine.results import ExerciseResult, KeyPointResult
+
+    sub, copy = tmp_path / "upload", tmp_path / "learners" / "submission"
+    (sub / "work").mkdir(parents=True)
+    nb = notebooks.notebook("A", [A3])
+    nbformat.write(nb, sub / "work" / "set_A.ipynb")
+    (sub / "a2_nbytes_index.py").write_text("def nbytes(shape, dtype):\n    return 0\n")
+    notes = submission.gather(sub, copy)
+
+    def raised_in(module: str) -> ExerciseResult:
+        tb = f'File "{copy / module}", line 3, in f\n    1 / 0'
+        return ExerciseResult("X", "graded", [KeyPointResult("k", "error", f"raised in {copy / module}", traceback=tb)])
+
+    cell = submission.as_submitted(raised_in("a3_broadcast.py"), copy, notes).key_points[0]
+    assert str(copy) not in cell.traceback + cell.message and "A3 answer cell in work/set_A.ipynb" in cell.traceback
+    module = submission.as_submitted(raised_in("a2_nbytes_index.py"), copy, notes).key_points[0]
+    assert str(copy) not in module.traceback and 'File "a2_nbytes_index.py"' in module.traceback

@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from grader.classroom.submission import gather
+from grader.classroom.submission import as_submitted, gather
 from grader.course import catalog, levels
 from grader.engine import cache, runner
 from grader.engine.results import ExerciseResult
@@ -80,7 +80,8 @@ def run_job(job: dict) -> dict:
             refused = [n for n in said if n.kind == "refused"]
             if refused and not (copy / f"{ex.module}.py").exists():  # a link, a FIFO, too large: never "missing"
                 return _job_result(folder, ex, runner.uniform_result(ex, "refused", _said(refused[0])))
-            res = _named_as_submitted(_grade_module(ex, copy, hidden=[folder.parent]), copy, folder)  # classmates'
+            graded = as_submitted(_grade_module(ex, copy, hidden=[folder.parent]), copy, notes)
+            res = _named_as_submitted(graded, copy, folder)  # hidden: classmates'
             for note in said:
                 res.note = _("{note}; {more}", note=res.note, more=note.message) if res.note else _said(note)
     return _job_result(folder, ex, res)
@@ -208,7 +209,7 @@ def grade_class_jobs(
     fingerprints = _fingerprints(todo)
     done: dict[str, dict] = {} if fresh else _reusable(read_log(log) if log else [], fingerprints)
     pending = [j for j in todo if key_of(j) not in done]
-    eta = Eta(pending, already=len(todo) - len(pending))
+    eta = Eta(pending, already=len(todo) - len(pending), earlier=done.values())
     writer = ResultsLog(log) if log else None
     lock = threading.Lock()
 
@@ -335,23 +336,30 @@ class Eta:
     count-based ETA is far off. Each pending job is costed at the mean time its exercise has
     taken so far in this run, or, before one has finished, at its catalog time limit scaled by
     how much of their limits the finished jobs used; the time left is that cost over the
-    parallelism observed (job-seconds finished per wall second).
+    parallelism observed (job-seconds finished per wall second since the first job started: the
+    pool's warm-up before it is no job's). A resumed run costs its exercises by the results it reuses
+    (``earlier``) too: a first short job after the warm-up read as parallelism 0.08, "eta 54m46s" for 2 minutes.
     """
 
-    def __init__(self, pending: Iterable[dict], already: int = 0, clock=time.monotonic):
+    def __init__(self, pending: Iterable[dict], already: int = 0, clock=time.monotonic, earlier: Iterable[dict] = ()):
         self._clock = clock
         self._start = clock()
+        self._first_start: float | None = None
         self._pending: dict[str, str] = {key_of(j): j["exercise"] for j in pending}
         self.total = len(self._pending) + already
         self.done = already
         self.reused = already
         self._spent: dict[str, list[float]] = {}
+        for result in earlier:
+            self._spent.setdefault(result["exercise"], []).append(_seconds(result))
         self._busy = 0.0  # job-seconds finished in this run
 
     def finished(self, result: dict) -> None:
         self._pending.pop(key_of(result), None)
         self.done += 1
-        seconds = float(result.get("result", {}).get("duration_s") or 0.0)
+        seconds = _seconds(result)
+        if self._first_start is None:
+            self._first_start = max(self._start, self._clock() - seconds)
         self._spent.setdefault(result["exercise"], []).append(seconds)
         self._busy += seconds
 
@@ -367,7 +375,7 @@ class Eta:
         """None until a job of this run has finished (nothing to go by yet)."""
         if not self._pending:
             return 0.0
-        elapsed = self._clock() - self._start
+        elapsed = self._clock() - (self._first_start if self._first_start is not None else self._start)
         if self._busy <= 0 or elapsed <= 0:
             return None
         parallelism = self._busy / elapsed
@@ -380,6 +388,10 @@ class Eta:
         m, s = divmod(int(round(left)), 60)
         h, m = divmod(m, 60)
         return f"eta {h}h{m:02d}m" if h else f"eta {m}m{s:02d}s"
+
+
+def _seconds(result: dict) -> float:
+    return float(result.get("result", {}).get("duration_s") or 0.0)
 
 
 # ---------------------------------------------------------------- outputs

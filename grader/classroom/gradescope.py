@@ -361,7 +361,10 @@ def run(root: Path | None = None) -> int:
         notes = submission.gather(root / "submission", learner, config.get("only"))
         jobs = parallel_jobs()
         print(f"grading {learner} with {jobs} job(s) at once", flush=True)
-        results = grade_submission(learner, config.get("only"), jobs)
+        results = {
+            ex_id: submission.as_submitted(res, learner, notes)
+            for ex_id, res in grade_submission(learner, config.get("only"), jobs).items()
+        }
         data = results_json(results, notes, time.monotonic() - start, config)
         code = 0
     except Exception as exc:  # noqa: BLE001 - Gradescope must get a results.json saying so

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from grader import i18n
 from grader.course import catalog
-from grader.i18n import N_
+from grader.i18n import N_, _
 from grader.isolation import files
 
 FILE_CAP = 4 << 20  # bytes of one submitted file read
@@ -42,6 +42,36 @@ class Note:
 
 def _note(kind: str, msgid: str, **fields: object) -> Note:
     return Note(kind, i18n.Message.of(msgid, **fields))
+
+
+def as_submitted(result, copy: Path, notes: list[Note]):
+    """``result`` with each gathered module's path in ``copy`` said as the student knows it: the file
+    as submitted (its path in the submission) or a notebook's answer cell, as nbgrader's feedback says
+    it; a traceback named the grader's temporary folder, a file the student never uploaded."""
+    import dataclasses
+
+    said = {}
+    for note in notes:
+        fields = dict(note.message.fields)
+        if note.kind != "taken" or "name" not in fields:
+            continue
+        where, ex_id = str(fields["where"]), fields.get("id")
+        cell = ex_id and where.endswith(".ipynb")
+        said[str(copy / str(fields["name"]))] = (
+            _("{id} answer cell in {where}", id=ex_id, where=where) if cell else where
+        )
+
+    def say(text):
+        for path, shown in said.items():
+            if isinstance(text, str) and path in text:
+                text = text.replace(path, shown)
+        return text
+
+    kps = [
+        dataclasses.replace(k, **{f: say(getattr(k, f)) for f in ("message", "traceback", "example")})
+        for k in result.key_points
+    ]
+    return dataclasses.replace(result, key_points=kps, note=say(result.note))
 
 
 def _refusal(path: Path, where: str, exc: OSError) -> Note:
