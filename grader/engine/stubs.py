@@ -117,10 +117,48 @@ def untouched(ex: catalog.Exercise, module_file: Path) -> bool:
 
 
 def untouched_result(ex: catalog.Exercise) -> ExerciseResult:
-    """Every key point "not implemented", said as :data:`UNTOUCHED`: nothing ran."""
+    """Every key point "not implemented", said as :data:`UNTOUCHED`: nothing ran. A key point only a
+    GPU verifies is "not verifiable" on a machine without CUDA, whatever the answer: as its check
+    says it there (grader.engine.plugin.needs_cuda), left out of the counts as before."""
+    from grader.engine.cache import has_cuda
+
+    gpu_only = {} if has_cuda() else cuda_only(ex)
     return ExerciseResult(
-        ex.id, "graded", [KeyPointResult(kp.id, "not_implemented", _(UNTOUCHED)) for kp in ex.key_points]
+        ex.id,
+        "graded",
+        [
+            KeyPointResult(kp.id, "not_verifiable", gpu_only[kp.id])
+            if kp.id in gpu_only
+            else KeyPointResult(kp.id, "not_implemented", _(UNTOUCHED))
+            for kp in ex.key_points
+        ],
     )
+
+
+def cuda_only(ex: catalog.Exercise) -> dict:
+    """Key point -> what its check says without CUDA, for each ``@needs_cuda(...)`` test of
+    ``ex``'s check file (read, not run: its reason a string, or the plugin's own)."""
+    try:
+        tree = ast.parse(ex.check_file.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    out = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.FunctionDef) and node.name.startswith("test_")):
+            continue
+        for dec in node.decorator_list:
+            func = dec.func if isinstance(dec, ast.Call) else dec
+            if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) != "needs_cuda":
+                continue
+            reason = dec.args[0] if isinstance(dec, ast.Call) and dec.args else None
+            if isinstance(reason, ast.Call) and reason.args:  # _("...")
+                reason = reason.args[0]
+            text = reason.value if isinstance(reason, ast.Constant) and isinstance(reason.value, str) else None
+            out[node.name.removeprefix("test_")] = _(text) if text else _(NEEDS_CUDA)
+    return out
+
+
+NEEDS_CUDA = N_("needs a CUDA GPU: not verifiable on this machine")  # grader.engine.plugin.needs_cuda's own
 
 
 def write_released(path: Path | None = None) -> bool:
