@@ -3,7 +3,8 @@
 A submission is a folder of exercise modules (like ``exercises/``, in any subfolder) or of the
 course's notebooks, read as Gradescope reads one (:func:`gathered`); its name is the student.
 The unit of work is a *job*, plain JSON in and out, so that every engine runs the same jobs
-through the same sandboxed runner (:func:`run_job` calls :func:`grader.engine.runner.grade_exercise`):
+through the same sandboxed runner (:func:`run_job` calls :func:`grader.engine.runner.grade_exercise`;
+an untouched stub, :func:`grader.engine.stubs.untouched`, is answered without running, as ``make grade`` does):
 
     job    = {"submission": "/path/to/alice", "exercise": "A3"}
     result = {"submission": ..., "student": "alice", "exercise": "A3", "result": {...}}
