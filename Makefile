@@ -78,7 +78,8 @@ messages: $(STAMP)
 
 # The stubs' contracts in Chinese and English (grader/course/stub_docs.py): each English paragraph of
 # exercises/*.py's docstrings an entry of grader/locale/zh/LC_MESSAGES/stubs.po (new ones empty, for a
-# translator), then every docstring's Chinese half written from it. tests/test_stub_docs.py fails until both hold.
+# translator), then every docstring's Chinese half written from it, and each stub's syntax tree recorded
+# (grader/course/released_stubs.py: an untouched stub is not run). tests/test_stub_docs.py fails until both hold.
 stubs: $(STAMP)
 	@$(BIN)/python -m grader.course.stub_docs
 

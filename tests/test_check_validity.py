@@ -16,6 +16,7 @@ import pytest
 
 from grader.course import catalog
 from grader.course.catalog import ROOT
+from grader.engine import stubs
 from tests.conftest import MUTANT_KILLED, all_mutants, all_variants, killed_by as _killed_by, mutants_of
 
 AVAILABLE = catalog.available()
@@ -39,6 +40,9 @@ def test_stub_passes_no_key_point(graded, stub_of):
     passed = [k.key_point for k in res.key_points if k.passed]
     assert not passed, f"{stub_of.id} stub passes {passed}"
     assert {k.status for k in res.key_points} <= {"not_implemented", "not_verifiable"}, _explain(res)
+    # what every mode answers for the untouched stub without running it (grader.engine.stubs) is this verdict
+    certain = stubs.untouched_result(stub_of)
+    assert [(k.key_point, k.status) for k in res.key_points] == [(k.key_point, k.status) for k in certain.key_points]
 
 
 @pytest.mark.parametrize("mutant", all_mutants(), ids=[f"{ex.id}-{p.stem}" for ex, p in all_mutants()])

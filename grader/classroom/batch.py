@@ -3,7 +3,8 @@
 A submission is a folder of exercise modules (like ``exercises/``, in any subfolder) or of the
 course's notebooks, read as Gradescope reads one (:func:`gathered`); its name is the student.
 The unit of work is a *job*, plain JSON in and out, so that every engine runs the same jobs
-through the same sandboxed runner (:func:`run_job` calls :func:`grader.engine.runner.grade_exercise`):
+through the same sandboxed runner (:func:`run_job` calls :func:`grader.engine.runner.grade_exercise`;
+an untouched stub, :func:`grader.engine.stubs.untouched`, is answered without running, as ``make grade`` does):
 
     job    = {"submission": "/path/to/alice", "exercise": "A3"}
     result = {"submission": ..., "student": "alice", "exercise": "A3", "result": {...}}
@@ -42,7 +43,7 @@ from pathlib import Path
 
 from grader.classroom.submission import as_submitted, gather
 from grader.course import catalog, levels
-from grader.engine import cache, runner
+from grader.engine import cache, runner, stubs
 from grader.engine.results import ExerciseResult
 from grader.i18n import _
 from grader.isolation import files
@@ -108,6 +109,8 @@ def _named_as_submitted(res: ExerciseResult, copy: Path, folder: Path) -> Exerci
 
 def _grade_module(ex: catalog.Exercise, folder: Path, hidden: list[Path]) -> ExerciseResult:
     module_file = folder / f"{ex.module}.py"
+    if stubs.untouched(ex, module_file):  # the stub as released: not run, as make grade says
+        return stubs.untouched_result(ex)
     if module_file.exists() or module_file.is_symlink():  # a link is refused by the runner, with its reason
         return runner.grade_exercise(ex, module_file, hidden=hidden)
     return runner.uniform_result(
@@ -235,8 +238,39 @@ def grade_class_jobs(
 
 def run_local(todo: list[dict], finished: Callable[[dict], None], *, jobs: int) -> None:
     """The local pool: ``jobs`` jobs at once, each result handed on as soon as it is known."""
-    runner.warm_up(heavy=len(todo) > 2)
+    warm_up(todo)
     runner.in_pool(run_job, todo, finished, jobs=jobs)  # interrupted: a rerun resumes from the log
+
+
+def to_run(todo: list[dict]) -> list[dict]:
+    """The jobs that will run a check: not an untouched stub (:func:`run_job` answers those at once),
+    each submission gathered once."""
+    out = []
+    by_submission: dict[str, list[dict]] = {}
+    for job in todo:
+        by_submission.setdefault(job["submission"], []).append(job)
+    for submission, jobs in by_submission.items():
+        folder = Path(submission)
+        if folder.is_symlink():
+            continue  # refused, not run
+        with contextlib.ExitStack() as stack:
+            if all(job.get("gathered") for job in jobs):
+                copy = folder
+            else:
+                copy = stack.enter_context(gathered(folder))[0]
+            for job in jobs:
+                ex = catalog.get(job["exercise"])
+                if not stubs.untouched(ex, copy / f"{ex.module}.py"):
+                    out.append(job)
+    return out
+
+
+def warm_up(todo: list[dict]) -> None:
+    """The fork server and zygote for the jobs that will run a check (torch & co. preloaded for
+    more than 2), none where every job is an untouched stub."""
+    running = to_run(todo)
+    if running:
+        runner.warm_up(heavy=len(running) > 2)
 
 
 # ---------------------------------------------------------------- results log, resume

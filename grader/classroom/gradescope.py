@@ -216,7 +216,7 @@ def grade_submission(learner: Path, only: list[str] | None, jobs: int) -> dict[s
     from grader.engine import runner
 
     todo = [{**job, "gathered": True} for job in batch.make_jobs([learner], only)]  # gather()'d by run()
-    runner.warm_up(heavy=len(todo) > 2)
+    batch.warm_up(todo)  # none for a submission of untouched stubs: nothing runs
     done = []
     runner.in_pool(batch.run_job, todo, done.append, jobs=jobs)
     results = {r["exercise"]: ExerciseResult.from_dict(r["result"]) for r in done}

@@ -564,29 +564,18 @@ def build_course(course_dir: str | Path, only: list[str] | None = None) -> list[
 
 # ---------------------------------------------------------------------------- verdicts
 def is_release_stub(source: str, ex: catalog.Exercise) -> bool:
-    """The answer cell is the stub as released (comments and layout aside: the same syntax tree as
-    ``exercises/<module>.py`` without its docstring): every function raises NotImplementedError, so
-    it is "not implemented" without being run. Needs only the stub, not the solution."""
-    stub = _without_docstrings(ast.parse((ROOT / "exercises" / f"{ex.module}.py").read_text()))
-    try:
-        return ast.dump(_without_docstrings(ast.parse(source))) == ast.dump(stub)
-    except (SyntaxError, ValueError):
-        return False
+    """The answer cell is the stub as released (comments, layout and docstrings aside: a cell
+    released in one language counts): "not implemented" without being run, as in every mode
+    (:mod:`grader.engine.stubs`)."""
+    from grader.engine import stubs
 
-
-def _without_docstrings(tree: ast.Module) -> ast.Module:
-    """The module and its functions without docstrings: a cell released in one language is the stub,
-    whose docstrings carry both."""
-    for node in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef)))]:
-        if _docstring_node(node.body):
-            node.body = node.body[1:] or [ast.Pass()]
-    return tree
+    return stubs.is_release_stub(source, ex)
 
 
 def untouched_result(ex: catalog.Exercise):
-    from grader.engine import runner
+    from grader.engine import stubs
 
-    return runner.uniform_result(ex, "not_implemented", _("the answer cell is the release stub, unchanged"))
+    return stubs.untouched_result(ex)
 
 
 def class_feedback(ex: catalog.Exercise, kp) -> str:

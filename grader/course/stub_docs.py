@@ -9,9 +9,10 @@ is the course's own text in both halves; a translation that repeats the paragrap
 English rendering of the course's question, translated back) is written once.
 
 ``make stubs`` (``python -m grader.course.stub_docs``) adds the new English paragraphs to the
-catalog (empty, for the translator), drops those gone from the stubs, and rewrites the Chinese
-halves; tests/test_stub_docs.py fails when a stub differs from what it writes or an entry lacks
-its translation.
+catalog (empty, for the translator), drops those gone from the stubs, rewrites the Chinese
+halves and records each stub's syntax tree (grader/course/released_stubs.py, how
+grader.engine.stubs tells an untouched stub); tests/test_stub_docs.py fails when a stub differs
+from what it writes or an entry lacks its translation.
 """
 
 from __future__ import annotations
@@ -212,6 +213,10 @@ def main(argv: list[str]) -> int:
             print(f"wrote {path.relative_to(ROOT)}")
     if lacking:
         print(f"{len(lacking)} paragraph(s) without a translation in {catalog_path().relative_to(ROOT)}")
+    from grader.engine import stubs  # each stub's tree as released: an untouched stub is not run
+
+    if stubs.write_released():
+        print("wrote grader/course/released_stubs.py")
     return 0
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from grader import i18n
 from grader.course import catalog
 from grader.course.catalog import ROOT, Exercise
-from grader.engine import similarity
+from grader.engine import similarity, stubs
 from grader.engine.cache import ResultCache, regrade_only
 from grader.engine.results import SAID, STATUS_TEXT, ExerciseResult, KeyPointResult, key_point_from
 from grader.i18n import _
@@ -67,7 +67,9 @@ def grade(
     imports, check and the grader modules it imports, solution, library versions) has not
     changed is not graded again unless ``fresh``; and the answer covers the whole catalog, an
     exercise outside ``only`` showing its latest result for its current fingerprint, or
-    "not_graded". Results not graded in this run have ``cached`` set. ``on_result`` hears of
+    "not_graded". Results not graded in this run have ``cached`` set. An untouched stub
+    (:func:`grader.engine.stubs.untouched`) is not run: its result is certain (every key point
+    "not implemented"), recorded as a graded one. ``on_result`` hears of
     the exercises in ``only`` alone. ``in_process=True`` is the benchmark's baseline: no
     isolation, never used to grade anyone. ``hidden``: folders the learners' processes must not
     see beside the usual ones (the classroom hides the course folder: classmates' submissions).
@@ -112,12 +114,19 @@ def grade(
                 )
             )
         elif cache is None:
-            runnable.append((ex, module_file))
+            if stubs.untouched(ex, module_file):  # certain without running: every function raises
+                done(stubs.untouched_result(ex))
+            else:
+                runnable.append((ex, module_file))
         else:
             fingerprints[ex.id] = cache.fingerprint(ex, module_file)
             hit = cache.get(ex, fingerprints[ex.id])
             again = None if hit is None or fresh else regrade_only(hit, ex)
-            if ex.id in wanted and (again is None or again):
+            if ex.id in wanted and (again is None or again) and stubs.untouched(ex, module_file):
+                res = stubs.untouched_result(ex)  # recorded like a graded result: shown "earlier" next time
+                cache.put(ex, fingerprints[ex.id], res)
+                done(res)
+            elif ex.id in wanted and (again is None or again):
                 runnable.append((ex, module_file))
                 if again:  # only the key points the load left unverified; the rest stands
                     partial[ex.id] = (hit, again)
