@@ -1819,6 +1819,41 @@ class _Inliner:
         return out
 
 
+def _contract_from_siblings(
+    path: Path, tree: ast.Module, helpers: dict[str, ast.FunctionDef], contract: frozenset[str]
+) -> bool:
+    """A contract function the module takes from a sibling (``from m import f``, ``f = m.f``, ``f =
+    importlib.import_module("m" + "").f``) is compared as if written here: its definition is put
+    in ``tree`` under the contract's name (a re-export of a copy scored 0%). Whether any was."""
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+    folder, aliases, taken = _Folder(tree), _imports(tree), False
+    for node in list(tree.body):
+        found: dict[str, ast.FunctionDef] = {}
+        if isinstance(node, ast.ImportFrom):
+            found = {a.asname or a.name: helpers.get(a.asname or a.name) for a in node.names}
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+                found = {node.targets[0].id: helpers.get(f"{value.value.id}.{value.attr}")}
+            elif isinstance(value, ast.Attribute) and isinstance(value.value, ast.Call) and value.value.args:
+                if _dotted(value.value.func, aliases) in _IMPORTERS:
+                    try:
+                        name = folder.value(value.value.args[0])
+                    except (_Unknown, ValueError, TypeError, RecursionError, MemoryError):
+                        name = None
+                    if isinstance(name, str):
+                        fn = _sibling_defs(path, name, 0).get(value.attr)
+                        found = {node.targets[0].id: fn}
+        for name, fn in found.items():
+            if name in contract and name not in defined and fn is not None:
+                fn = copy.deepcopy(fn)
+                fn.name = name
+                tree.body.append(fn)
+                defined.add(name)
+                taken = True
+    return taken
+
+
 def with_helpers(module_file: Path, module: str) -> bytes:
     """The answer as compared: its own source, or, where it calls helper functions of its own or
     of the sibling modules it imports, with each call inlined (``ast.unparse``: line numbers are
@@ -1829,13 +1864,15 @@ def with_helpers(module_file: Path, module: str) -> bytes:
         tree = ast.parse(source)
         if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
             return source
-        inliner = _Inliner(_helper_defs(module_file, tree), q.contract if q else frozenset())
-        if not inliner.helpers:
+        helpers = _helper_defs(module_file, tree)
+        taken = _contract_from_siblings(module_file, tree, helpers, q.contract if q else frozenset())
+        inliner = _Inliner(helpers, q.contract if q else frozenset())
+        if not inliner.helpers and not taken:
             return source
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and (q is None or node.name in q.contract):
                 node.body = inliner.body(node.body)
-        if not inliner.rounds:
+        if not inliner.rounds and not taken:
             return source
         tree.body = [n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n.name in inliner.helpers)]
         return ast.unparse(ast.fix_missing_locations(tree)).encode()
