@@ -764,6 +764,8 @@ def test_code_built_from_constants_the_comparison_folds_is_not_opaque():
     assert sim.opaque("import sys\nexec(sys.argv[1])\n") == ((2, "exec"),)
     assert sim.opaque("import importlib\nm = importlib.import_module('numpy')\n") == ()
     assert sim.opaque("f = getattr(__builtins__, 'ex' + 'ec')\n")  # a builder reached by a built name
+    assert sim.opaque("f = __import__('marshal').loads(b'...')\n") == ((1, "marshal.loads"),)
+    assert sim.opaque("PARTS = ['serialization', 'pickle']\n") == ()  # a module's name is an honest string
 
 
 def test_no_honest_answer_is_opaque():

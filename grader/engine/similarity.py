@@ -33,7 +33,13 @@ module's fingerprints found in the other) and the lines of each side that match.
 :data:`THRESHOLD` or more is a *near copy*. Courses decide what follows: self-study reports it
 beside the verdict and keeps the credit (docs/security.md), the classroom and ``grader batch``
 report every answer's best match among the reference and the classmates to the instructor
-(:func:`class_matches`).
+(:func:`class_matches`); between classmates the text as written is compared too
+(:func:`raw_fingerprints`: identical files are copies whatever their code).
+
+What the comparison cannot read, it says: an answer that builds the code it runs from data (exec of
+a value :func:`unfolded` does not fold, a marshal or pickle blob, an import by a built name, ...) is
+:func:`opaque`, reported beside its score with the lines; its data that is code (docstring, comment
+lines, strings, a marshalled code object) is compared too.
 """
 
 from __future__ import annotations
@@ -1285,6 +1291,7 @@ _BUILDER_NAMES = {
     "exec", "execfile", "__import__", "import_module", "marshal", "pickle", "FunctionType", "CodeType",
     "__code__", "__builtins__", "builtins", "runpy", "importlib",
 }  # fmt: skip
+_MODULE_NAMES = {"marshal", "pickle", "builtins", "runpy", "importlib"}
 _NAMESPACES = {"builtins", "__builtins__", "globals", "vars", "sys.modules", "locals"}
 
 
@@ -1294,7 +1301,10 @@ def _dotted(node: ast.expr, aliases: dict[str, str]) -> str:
     if isinstance(node, ast.Attribute):
         return f"{_dotted(node.value, aliases)}.{node.attr}"
     if isinstance(node, ast.Call):
-        return _dotted(node.func, aliases)  # globals()[...]: "globals"
+        name = _dotted(node.func, aliases)  # globals()[...]: "globals"
+        if name in _IMPORTERS and node.args and isinstance(node.args[0], ast.Constant):
+            return str(node.args[0].value)  # __import__("marshal").loads: "marshal.loads"
+        return name
     if isinstance(node, ast.Subscript):
         return _dotted(node.value, aliases)  # sys.modules["builtins"]: "sys.modules"
     return "?"
@@ -1321,9 +1331,9 @@ def _code_builder(node: ast.AST, aliases: dict[str, str], folder: _Folder) -> st
         key = node.slice
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value not in _BUILDER_NAMES):
             return f"{_dotted(node.value, aliases)}[...]"
-    if isinstance(node, (ast.Constant, ast.BinOp)) and not (
-        isinstance(node, ast.Constant) and not isinstance(node.value, str)
-    ):
+    if isinstance(node, ast.Constant) and node.value in _BUILDER_NAMES - _MODULE_NAMES:
+        return repr(node.value)  # getattr(x, "exec"): a module's name alone is an honest string too
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         try:
             text = folder.value(node)
         except (_Unknown, ValueError, TypeError, RecursionError, MemoryError):
