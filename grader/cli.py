@@ -268,6 +268,17 @@ def _say_copies(class_report, console: Console) -> None:
             _("{n} answer(s) are near copies of the reference or of a classmate's: see copies.csv", n=near),
             "yellow",
         )
+    opaque = sum(bool(c.get("opaque")) for c in class_report.copies)
+    if opaque:
+        _say(
+            console,
+            _(
+                "{n} answer(s) build the code they run from data, which the comparison cannot read: "
+                "see copies.csv's opaque column",
+                n=opaque,
+            ),
+            "yellow",
+        )
 
 
 def _grade_with_progress(

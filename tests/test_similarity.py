@@ -686,3 +686,136 @@ def test_an_honest_answer_is_no_copy_of_a_classmate_who_copied_the_reference():
     assert best["alice"].score <= sim.against_reference(a9, ALICE_A9).score + 0.1, best
     pasted = sim.class_matches(a9, {"alice": ALICE_A9, "carol": ALICE_A9 + "\nMINE = 1\n"})
     assert sim.near_copy(pasted["carol"]) and pasted["carol"].against == "alice", pasted  # a classmate's own code
+
+
+# ---------------------------------------------------------------- code built from data (issue 27/28)
+def _built_from_data(ex, how: str, text: str | None = None) -> str:
+    """The reference (or ``text``) run as code built at run time from data, as an attacker's copies
+    did (each scored 0% with full credit); "pickle" is one of the same class found here."""
+    import marshal
+    import pickle
+
+    text = reference(ex) if text is None else text
+    func = sorted(sim.question(ex.module).contract)[0]
+    code = next(c for c in compile(text, "mine", "exec").co_consts if getattr(c, "co_name", "") == func)
+
+    class Runs:
+        def __reduce__(self):
+            return (exec, (text,))
+
+    return {
+        "marshal": (
+            f"import marshal\nimport types\n\n"
+            f"{func} = types.FunctionType(marshal.loads({marshal.dumps(code)!r}), globals())\n"
+        ),
+        "docstring": f"{text!r}\nexec(__doc__)\n",
+        "comment lines": "".join(f"#|{line}\n" for line in text.splitlines())
+        + 'exec("".join(line[2:] for line in open(__file__) if line.startswith("#|")))\n',
+        "built import": f'import importlib\n\n{func} = importlib.import_module("hlp" + "_impl").{func}\n',
+        "pickle": f"import pickle\n\npickle.loads({pickle.dumps(Runs())!r})\n",
+    }[how]
+
+
+BUILT_FROM_DATA = ["marshal", "docstring", "comment lines", "built import", "pickle"]
+
+
+def _answer_folder(tmp_path, ex, how: str):
+    (tmp_path / f"{ex.module}.py").write_text(_built_from_data(ex, how))
+    if how == "built import":
+        (tmp_path / "hlp_impl.py").write_text(reference(ex))
+    return tmp_path / f"{ex.module}.py"
+
+
+@pytest.mark.parametrize("how", BUILT_FROM_DATA)
+def test_code_built_from_data_is_opaque_and_what_it_runs_is_compared(how, tmp_path):
+    """Each is reported opaque at its lines, and where the data is in the file (its docstring,
+    comment lines, a pickle's text, a marshalled code object), or a sibling module it imports by
+    a built name, compared as what it runs: a near copy."""
+    answer = _answer_folder(tmp_path, A3, how)
+    m = sim.against_reference(A3.module, sim.with_helpers(answer, A3.module), written=answer.read_bytes())
+    assert m.opaque and "opaque" in m.to_dict(), m
+    assert sim.near_copy(m), m
+    if how != "built import":  # the file alone: no sibling to read
+        assert sim.near_copy(sim.against_reference(A3.module, answer.read_text()))
+
+
+@pytest.mark.parametrize("how", ["docstring", "comment lines", "pickle"])
+@pytest.mark.parametrize("exercise_id", ["P1", "C7"])
+def test_other_exercises_built_from_data_are_opaque_near_copies(exercise_id, how):
+    ex = catalog.get(exercise_id)
+    m = sim.against_reference(ex.module, _built_from_data(ex, how))
+    assert m.opaque and sim.near_copy(m), m
+
+
+@pytest.mark.parametrize("how", ["marshal", "docstring"])
+def test_classmates_with_identical_files_are_copies_of_each_other(how):
+    """Byte-identical files whose code is data (here an honest answer's, so not the reference's)
+    were no copies of each other: the raw text (constants, docstrings, comments) is compared too."""
+    mine = _built_from_data(A3, how, HONEST_A3[0])
+    best = sim.class_matches(A3.module, {"ann": mine, "ben": mine, "cat": HONEST_A3[1]})
+    assert best["ann"].against == "ben" and sim.near_copy(best["ann"]) and best["ann"].opaque, best
+    assert best["ben"].against == "ann" and sim.near_copy(best["ben"]), best
+    assert not sim.near_copy(best["cat"]) and not best["cat"].opaque, best
+
+
+def test_code_built_from_constants_the_comparison_folds_is_not_opaque():
+    for how in RUN_FROM_STRING:
+        assert not sim.opaque(_run_from_string(reference(A3), how)), how
+    assert sim.opaque("import sys\nexec(sys.argv[1])\n") == ((2, "exec"),)
+    assert sim.opaque("import importlib\nm = importlib.import_module('numpy')\n") == ()
+    assert sim.opaque("f = getattr(__builtins__, 'ex' + 'ec')\n")  # a builder reached by a built name
+    assert sim.opaque("f = __import__('marshal').loads(b'...')\n") == ((1, "marshal.loads"),)
+    assert sim.opaque("PARTS = ['serialization', 'pickle']\n") == ()  # a module's name is an honest string
+
+
+def test_no_honest_answer_is_opaque():
+    """The references, valid variants, stubs, valid answers and honest answers build no code from data."""
+    files = [
+        *(ROOT / "solutions").glob("*.py"),
+        *VARIANTS_DIR.glob("*/*.py"),
+        *(ROOT / "exercises").glob("*.py"),
+        *(ROOT / "tests" / "valid_answers").glob("*.py"),
+    ]
+    assert len(files) > 50
+    assert not [(p.name, sim.opaque(p.read_bytes())) for p in files if sim.opaque(p.read_bytes())]
+    assert not [s for s in HONEST_A3 if sim.opaque(s)]
+
+
+@pytest.mark.parametrize("how", BUILT_FROM_DATA)
+def test_make_grade_reports_code_built_from_data(how, tmp_path):
+    """Full credit, as before, but never a silent 0%: the report and Gradescope's hidden similarity
+    test say which lines build the code that runs, in the learner's language."""
+    from rich.console import Console
+
+    from grader.classroom import gradescope
+    from grader.course import levels
+    from grader.engine import runner
+    from grader.reports import html as html_report, terminal
+
+    _answer_folder(tmp_path, A3, how)
+    results = runner.grade(tmp_path, only=["A3"])
+    res = results["A3"]
+    assert res.opaque and res.near_copy, res.similarity
+    summary = levels.summarize({k: r.outcome() for k, r in results.items()})
+    console = Console(record=True, width=200)
+    terminal.print_report(results, summary, console)
+    line = terminal.opaque_line(res)
+    text = console.export_text()
+    assert "Code built at run time from data" in text and line in text
+    assert line in html_report.render(results, summary)
+    hidden = [t for t in gradescope.results_json(results, [], 1.0, {})["tests"] if t["tags"] == ["similarity"]]
+    assert line in hidden[0]["output"], hidden
+
+
+def test_batch_copies_say_which_answers_are_opaque():
+    """copies.csv: an opaque column and note for each; an honest answer has neither."""
+    from grader.classroom import analytics
+
+    answers = {f"s_{how}": _built_from_data(A3, how).encode() for how in BUILT_FROM_DATA if how != "built import"}
+    answers["honest"] = HONEST_A3[2].encode()
+    rows = {r["student"]: r for r in analytics.copies({"A3": answers})}
+    for how in BUILT_FROM_DATA:
+        if how != "built import":
+            row = rows[f"s_{how}"]
+            assert row["opaque"] and row["note"] == analytics.OPAQUE_NOTE and row["near_copy"], row
+    assert not rows["honest"]["opaque"] and not rows["honest"]["note"] and not rows["honest"]["near_copy"]

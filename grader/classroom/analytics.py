@@ -85,7 +85,10 @@ def records_from_jobs(job_results: list[dict]) -> list[dict]:
 
 NOT_COMPARED = N_("does not parse: not compared")
 REFERENCE = N_("reference")  # copies.csv's best_match for the reference answer (a classmate's name otherwise)
-COPIES_FIELDS = ["student", "exercise", "best_match", "score", "near_copy", "lines", "their_lines", "note"]
+COPIES_FIELDS = ["student", "exercise", "best_match", "score", "near_copy", "lines", "their_lines", "opaque", "note"]
+# copies.csv's note where an answer builds the code it runs from data (grader.engine.similarity.opaque)
+OPAQUE_CELL = N_("code built from data, not compared: lines {lines}")
+OPAQUE_NOTE = N_("builds the code it runs from data (see opaque): its score cannot say whose that code is")
 
 
 def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
@@ -118,7 +121,8 @@ def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
                     "near_copy": similarity.near_copy(m),
                     "lines": d["lines"],
                     "their_lines": d["their_lines"],
-                    "note": m.note,
+                    "opaque": similarity.opaque_text(m.opaque),
+                    "note": m.note or (OPAQUE_NOTE if m.opaque else ""),
                 }
             )
     return out
@@ -562,7 +566,7 @@ def _copies_section(report: ClassReport) -> list[str]:
         row = [f"<tr><td>{escape(who)}</td>"]
         for e in exs:
             c = cells.get((who, e))
-            if c is None or c["score"] == "" or c["note"]:
+            if c is None or c["score"] == "" or (c["note"] and not c.get("opaque")):
                 row.append(f"<td class='small'>{escape(_(c['note'])) if c else '–'}</td>")
                 continue
             cls = " class='low'" if c["near_copy"] else ""
@@ -571,6 +575,9 @@ def _copies_section(report: ClassReport) -> list[str]:
                 if c["lines"]
                 else ""
             )
+            if c.get("opaque"):  # never a silent 0%: the lines that build the code it runs
+                cls = " class='low'"
+                lines += "<br><span class='small'>" + escape(_(OPAQUE_CELL, lines=c["opaque"])) + "</span>"
             match = _(REFERENCE) if c["best_match"] == REFERENCE else c["best_match"]
             row.append(f"<td{cls}>{escape(match)} {c['score']:.0%}{lines}</td>")
         out.append("".join(row) + "</tr>")

@@ -338,6 +338,9 @@ def similarity_test(results: dict[str, ExerciseResult]) -> dict:
         for r in compared
         if not r.near_copy
     ]
+    hidden = [terminal.opaque_line(r) for r in compared if r.opaque]
+    if hidden:  # never a silent 0%: where the code that runs is built from data, the score cannot see it
+        lines += ["", _(terminal.OPAQUE), *hidden]
     return {
         "name": _("Similarity to the reference answer (near copy from {threshold})", threshold=threshold),
         "score": 0,

@@ -84,6 +84,12 @@ class ExerciseResult:
         return self.similarity.get("score", 0.0) >= similarity.THRESHOLD
 
     @property
+    def opaque(self) -> bool:
+        """Whether the module builds the code it runs from data (grader.engine.similarity.opaque):
+        its score cannot say how much of that code is someone else's."""
+        return bool(self.similarity.get("opaque"))
+
+    @property
     def available(self) -> bool:
         return self.status != "not_available"
 

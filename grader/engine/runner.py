@@ -228,7 +228,13 @@ def grade_exercise(
             )
         # Not exact: graded as it is, with how much of the reference it has (a near copy is
         # reported beside the verdict; what follows is the course's to decide: docs/security.md).
-        match = None if visible else similarity.against_reference(ex.module, similarity.with_helpers(copy, ex.module))
+        match = (
+            None
+            if visible
+            else similarity.against_reference(
+                ex.module, similarity.with_helpers(copy, ex.module), written=copy.read_bytes()
+            )
+        )
         results_file = Path(tmp) / "results.jsonl"
         # Plugins by name only: entry-point plugins (anyio, ...) and the unraisable-exception
         # plugin's closing gc.collect() cost ~0.7 s per exercise with torch loaded.

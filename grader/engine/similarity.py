@@ -33,15 +33,24 @@ module's fingerprints found in the other) and the lines of each side that match.
 :data:`THRESHOLD` or more is a *near copy*. Courses decide what follows: self-study reports it
 beside the verdict and keeps the credit (docs/security.md), the classroom and ``grader batch``
 report every answer's best match among the reference and the classmates to the instructor
-(:func:`class_matches`).
+(:func:`class_matches`); between classmates the text as written is compared too
+(:func:`raw_fingerprints`: identical files are copies whatever their code).
+
+What the comparison cannot read, it says: an answer that builds the code it runs from data (exec of
+a value :func:`unfolded` does not fold, a marshal or pickle blob, an import by a built name, ...) is
+:func:`opaque`, reported beside its score with the lines; its data that is code (docstring, comment
+lines, strings, a marshalled code object) is compared too.
 """
 
 from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import functools
 import hashlib
+import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,6 +94,9 @@ class Match:
     lines: tuple[int, ...] = ()  # the answer's own lines that match
     their_lines: tuple[int, ...] = ()
     note: str = ""  # why it was not compared
+    # Where the answer builds the code it runs from data (:func:`opaque`): the score cannot say
+    # how much of that code is someone else's. Reported beside it, never a silent 0.
+    opaque: tuple[tuple[int, str], ...] = ()
 
     def to_dict(self) -> dict:
         return {
@@ -93,6 +105,7 @@ class Match:
             "lines": spans(self.lines),
             "their_lines": spans(self.their_lines),
             **({"note": self.note} if self.note else {}),
+            **({"opaque": [list(o) for o in self.opaque]} if self.opaque else {}),
         }
 
 
@@ -1044,7 +1057,10 @@ def fingerprints(source: str | bytes, contract: frozenset[str] = frozenset(), li
     """The winnowed fingerprints of a module (SyntaxError and ValueError as :func:`ast.parse` raises them).
     ``contract``: the names the exercise asks for (kept as they are; every answer has them).
     ``literal``: of the module as written (:func:`_literal_tokens`), not normalised."""
-    toks = _literal_tokens(source) if literal else _tokens(source, contract)
+    return _winnow(_literal_tokens(source) if literal else _tokens(source, contract))
+
+
+def _winnow(toks: list[tuple[str, int]]) -> Fingerprints:
     grams = [
         (_hash("\n".join(t for t, _ in toks[i : i + K])), frozenset(n for _, n in toks[i : i + K]))
         for i in range(max(0, len(toks) - K + 1))
@@ -1083,6 +1099,9 @@ class Prints:
 
     normalised: Fingerprints
     literal: Fingerprints
+    raw: Fingerprints = field(default_factory=Fingerprints)  # the text as written (:func:`raw_fingerprints`)
+    opaque: tuple[tuple[int, str], ...] = ()  # where it builds the code it runs (:func:`opaque`)
+    blobs: tuple[tuple[bytes, int], ...] = ()  # an opaque answer's bytes, with their lines
 
 
 # ---------------------------------------------------------------- code run from a constant string
@@ -1248,12 +1267,244 @@ def unfolded(source: str | bytes) -> str | bytes:
     return text.encode() if isinstance(source, bytes) else text
 
 
+# ---------------------------------------------------------------- code the comparison cannot read
+# Issue 27/28: an answer that builds the code it runs at run time from data (a marshal blob made a
+# function, its own docstring or comment lines exec'd, a module imported by a built name) has no
+# syntax tree of what runs: it scored 0% silently. One detector for the class: every call of a
+# code-building or code-loading function (and every reach for one by a built name) that
+# :func:`unfolded` does not fold is reported as *opaque*, beside whatever score the rest gets.
+_BUILDERS = {
+    "exec", "eval", "compile", "execfile", "builtins.exec", "builtins.eval", "builtins.compile",
+    "marshal.loads", "marshal.load", "pickle.loads", "pickle.load", "pickle.Unpickler", "_pickle.loads",
+    "_pickle.load", "dill.loads", "dill.load", "cloudpickle.loads", "cloudpickle.load", "shelve.open",
+    "types.FunctionType", "types.CodeType", "types.LambdaType", "importlib.reload",
+    "importlib.util.spec_from_file_location", "importlib.util.spec_from_loader", "importlib.util.module_from_spec",
+    "importlib.machinery.SourceFileLoader", "importlib.machinery.SourcelessFileLoader", "runpy.run_path",
+    "runpy.run_module", "code.InteractiveInterpreter", "code.InteractiveConsole", "code.interact",
+    "code.compile_command", "codeop.compile_command", "codeop.Compile", "codeop.CommandCompiler",
+    "zipimport.zipimporter", "ctypes.pythonapi", "inspect.getsource",
+}  # fmt: skip
+_IMPORTERS = {"__import__", "builtins.__import__", "importlib.import_module", "importlib.__import__"}
+_CODE_ATTRS = {"__code__", "__globals__", "__builtins__", "co_code", "co_consts", "__import__", "__loader__"}
+# A string naming one of these, however it is built ("ex" + "ec"), reaches for a code builder.
+_BUILDER_NAMES = {
+    "exec", "execfile", "__import__", "import_module", "marshal", "pickle", "FunctionType", "CodeType",
+    "__code__", "__builtins__", "builtins", "runpy", "importlib",
+}  # fmt: skip
+_MODULE_NAMES = {"marshal", "pickle", "builtins", "runpy", "importlib"}
+_NAMESPACES = {"builtins", "__builtins__", "globals", "vars", "sys.modules", "locals"}
+
+
+def _dotted(node: ast.expr, aliases: dict[str, str]) -> str:
+    if isinstance(node, ast.Name):
+        return aliases.get(node.id, node.id)
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value, aliases)}.{node.attr}"
+    if isinstance(node, ast.Call):
+        name = _dotted(node.func, aliases)  # globals()[...]: "globals"
+        if name in _IMPORTERS and node.args and isinstance(node.args[0], ast.Constant):
+            return str(node.args[0].value)  # __import__("marshal").loads: "marshal.loads"
+        return name
+    if isinstance(node, ast.Subscript):
+        return _dotted(node.value, aliases)  # sys.modules["builtins"]: "sys.modules"
+    return "?"
+
+
+def _code_builder(node: ast.AST, aliases: dict[str, str], folder: _Folder) -> str | None:
+    """What ``node`` builds or loads code with, or None."""
+    if isinstance(node, ast.Call):
+        name = _dotted(node.func, aliases)
+        if name in _BUILDERS:
+            return name
+        if name in _IMPORTERS:
+            literal = node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+            return None if literal else name
+        if any(k.arg and k.arg.startswith("co_") for k in node.keywords):  # code.replace(co_code=...)
+            return f"{name}(co_...=)"
+        if name == "getattr" and len(node.args) >= 2 and _dotted(node.args[0], aliases) in _NAMESPACES:
+            return f"getattr({_dotted(node.args[0], aliases)}, ...)"
+    elif isinstance(node, ast.Attribute) and node.attr in _CODE_ATTRS:
+        return node.attr
+    elif isinstance(node, ast.Name) and node.id == "__builtins__":
+        return node.id
+    elif isinstance(node, ast.Subscript) and _dotted(node.value, aliases) in {"sys.modules", "globals", "vars"}:
+        key = node.slice
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value not in _BUILDER_NAMES):
+            return f"{_dotted(node.value, aliases)}[...]"
+    if isinstance(node, ast.Constant) and node.value in _BUILDER_NAMES - _MODULE_NAMES:
+        return repr(node.value)  # getattr(x, "exec"): a module's name alone is an honest string too
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        try:
+            text = folder.value(node)
+        except (_Unknown, ValueError, TypeError, RecursionError, MemoryError):
+            return None
+        if isinstance(text, str) and text in _BUILDER_NAMES:
+            return repr(text)
+    return None
+
+
+def _opaque_calls(module: ast.Module, depth: int = 0) -> list[tuple[int, str]]:
+    folder, aliases = _Folder(module), _imports(module)
+    out: list[tuple[int, str]] = []
+    folded: set[int] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Expr) and depth <= 3 and (text := _run_source(node.value, folder)) is not None:
+            try:
+                inner = ast.parse(text)
+            except (SyntaxError, ValueError, RecursionError):
+                continue
+            folded |= {id(n) for n in ast.walk(node.value)}  # what the comparison reads as the code it runs
+            out += [(node.lineno, what) for _, what in _opaque_calls(inner, depth + 1)]
+    for node in ast.walk(module):
+        if id(node) not in folded and (what := _code_builder(node, aliases, folder)):
+            out.append((getattr(node, "lineno", 1), what))
+    return out
+
+
+def opaque(source: str | bytes) -> tuple[tuple[int, str], ...]:
+    """Where ``source`` builds or loads the code it runs from data (line, what with), in line order:
+    the comparison reads only the code written as code (and what :func:`unfolded` folds)."""
+    try:
+        module = _parse(source)
+        return tuple(sorted(set(_opaque_calls(module))))
+    except (TooLarge, SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+
+
+def opaque_text(found) -> str:
+    """``((3, "exec"), (3, "__doc__"), (7, "marshal.loads"))`` -> ``"3 (exec), 7 (marshal.loads)"``."""
+    by_line: dict[str, list[str]] = {}
+    for where, what in found:
+        by_line.setdefault(str(where), []).append(what)
+    return ", ".join(f"{w} ({', '.join(dict.fromkeys(v))})" for w, v in by_line.items())
+
+
+# What an opaque answer keeps as data may be the code it runs: its docstring or other strings, its
+# comment lines (``#|def ...``), text in a bytes blob (a pickle's), a marshalled code object. Those
+# are compared too, each as a module of its own at the lines it sits on (an honest answer, which
+# is never opaque, is compared as it was).
+MAX_HIDDEN = 64  # parts of an opaque answer tried as code, at most
+_PRINTABLE = re.compile(rb"(?:[\t\n\r\x20-\x7e]|[\xc2-\xf4][\x80-\xbf]{1,3}){40,}")
+_COMMENT = re.compile(r"^[ \t]*#(.*)$")
+
+
+def _hidden_parts(source: str | bytes, module: ast.Module) -> list[tuple[str, list[int]]]:
+    """(text, the file line of each of its lines) of what an opaque module keeps as data."""
+    text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+    parts: list[tuple[str, list[int]]] = []
+    comments = [(n, m.group(1)) for n, line in enumerate(text.splitlines(), 1) if (m := _COMMENT.match(line))]
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for n, body in comments:  # every comment line with the same mark after its #: one part
+        groups.setdefault(body[:1] if body[:1] and not body[:1].isalnum() else "", []).append((n, body))
+    for mark, lines in groups.items():
+        stripped = [body[len(mark) :] if mark.strip() else body for _, body in lines]
+        parts.append((textwrap.dedent("\n".join(stripped)), [n for n, _ in lines]))
+    for node in ast.walk(module):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "\n" in node.value:
+            lines = node.value.split("\n")
+            parts.append(
+                (textwrap.dedent(node.value), [min(node.lineno + i, node.end_lineno) for i in range(len(lines))])
+            )
+        elif isinstance(node, ast.Constant) and isinstance(node.value, bytes):
+            for m in _PRINTABLE.finditer(node.value[:MAX_UNFOLDED]):
+                chunk = m.group().decode("utf-8", "replace")
+                parts.append((chunk, [node.lineno] * (chunk.count("\n") + 1)))
+    return parts[:MAX_HIDDEN]
+
+
+def _as_code(text: str) -> int | None:
+    """Where code that does something (a definition, an assignment, a call) starts in ``text``, if it is code."""
+    for start in range(min(8, len(text))):  # a blob's run may start with an opcode byte or two
+        try:
+            module = _parse(text[start:])
+        except (SyntaxError, ValueError, RecursionError, MemoryError, TooLarge):
+            continue
+        if any(not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant | ast.Name)) for s in module.body):
+            return start
+        return None
+    return None
+
+
+def _moved(fp: Fingerprints, lines: list[int]) -> Fingerprints:
+    return Fingerprints({h: frozenset(lines[min(n, len(lines)) - 1] for n in ns) for h, ns in fp.lines.items()})
+
+
+def _union(a: Fingerprints, b: Fingerprints) -> Fingerprints:
+    out = dict(a.lines)
+    for h, ns in b.lines.items():
+        out[h] = out.get(h, frozenset()) | ns
+    return Fingerprints(out)
+
+
+def _code_bytes(source: str | bytes) -> list[tuple[bytes, int, int]]:
+    """Each function's bytecode in ``source`` compiled here (co_code, first line, last line)."""
+    out = []
+    todo = [compile(source, "<reference>", "exec")]
+    while todo:
+        code = todo.pop()
+        todo += [c for c in code.co_consts if hasattr(c, "co_code")]
+        if code.co_name != "<module>" and len(code.co_code) >= 16:
+            last = max((n for _, _, n in code.co_lines() if n), default=code.co_firstlineno)
+            out.append((code.co_code, code.co_firstlineno, last))
+    return out
+
+
 def prints(source: str | bytes, contract: frozenset[str] = frozenset(), literal: bool = True) -> Prints:
     """``literal``: False where only the normalised ones are compared (a question that is not tight).
-    Code run from a constant string is compared as the code it runs (:func:`unfolded`)."""
-    source = unfolded(source)
-    as_written = fingerprints(source, contract, literal=True) if literal else Fingerprints()
-    return Prints(fingerprints(source, contract), as_written)
+    Code run from a constant string is compared as the code it runs (:func:`unfolded`); an
+    :func:`opaque` answer's data that is code (its docstring, comment lines, strings, text in a
+    blob) is compared too, at the lines it sits on."""
+    found = opaque(source)
+    run = unfolded(source)
+    normal = fingerprints(run, contract)
+    as_written = fingerprints(run, contract, literal=True) if literal else Fingerprints()
+    blobs: list[tuple[bytes, int]] = []
+    if found:
+        module = ast.parse(source)
+        for text, lines in _hidden_parts(source, module):
+            start = _as_code(text)
+            if start is None:
+                continue
+            part, lines = text[start:], lines[text[:start].count("\n") :] or lines[-1:]
+            normal = _union(normal, _moved(fingerprints(part, contract), lines))
+            if literal:
+                as_written = _union(as_written, _moved(fingerprints(part, contract, literal=True), lines))
+        blobs = _blobs(module)
+    return Prints(normal, as_written, raw_fingerprints(source), found, tuple(blobs))
+
+
+def _blobs(module: ast.Module) -> list[tuple[bytes, int]]:
+    """The bytes an opaque module holds (constants, and what its constants fold to), with their lines."""
+    folder, out = _Folder(module), []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Constant) and isinstance(node.value, bytes) and len(node.value) >= 16:
+            out.append((node.value, node.lineno))
+        elif isinstance(node, ast.Call) and node.args and not isinstance(node.args[0], ast.Constant):
+            try:
+                value = folder.value(node.args[0])
+            except (_Unknown, ValueError, TypeError, RecursionError, MemoryError):
+                continue
+            if isinstance(value, bytes):
+                out.append((value, node.lineno))
+    return out[:MAX_HIDDEN]
+
+
+# ---------------------------------------------------------------- the raw text (between classmates)
+RAW_PIECE = 16  # a long word (a blob's run of base64) is compared this many characters at a time
+_WORD = re.compile(r"\w+|[^\w\s]")
+
+
+def raw_fingerprints(source: str | bytes) -> Fingerprints:
+    """The module's text as written, every character of it: code, constants, docstrings, comments
+    (whitespace aside). Two classmates' files alike here are alike whatever the code says (a
+    marshal blob, a docstring exec'd, hold no code to normalise)."""
+    text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+    toks: list[tuple[str, int]] = []
+    for n, line in enumerate(text[: 4 * MAX_UNFOLDED].splitlines(), 1):
+        for m in _WORD.finditer(line):
+            word = m.group()
+            toks += [(word[i : i + RAW_PIECE], n) for i in range(0, len(word), RAW_PIECE)]
+    return _winnow(toks)
 
 
 # ---------------------------------------------------------------- the reference and its skeleton
@@ -1264,6 +1515,7 @@ class Question:
     skeleton: frozenset[int]
     literal: Fingerprints = field(default_factory=Fingerprints)  # the reference as written
     literal_skeleton: frozenset[int] = frozenset()
+    code: tuple[tuple[bytes, int, int], ...] = ()  # the reference's functions compiled (:func:`_code_bytes`)
 
     @property
     def answer(self) -> Prints:
@@ -1288,11 +1540,27 @@ class Question:
         skeleton = self.skeleton | (extra.normalised.hashes if extra else frozenset())
         skeleton |= self.reference.hashes if classmate and not self.tight else frozenset()
         normal = compare(mine.normalised, theirs.normalised, against, skeleton)
-        if not self.tight:
-            return normal
-        skeleton = self.literal_skeleton | (extra.literal.hashes if extra else frozenset())
-        skeleton |= self.literal.hashes if classmate else frozenset()
-        return min(normal, compare(mine.literal, theirs.literal, against, skeleton), key=lambda m: m.score)
+        if self.tight:
+            skeleton = self.literal_skeleton | (extra.literal.hashes if extra else frozenset())
+            skeleton |= self.literal.hashes if classmate else frozenset()
+            normal = min(normal, compare(mine.literal, theirs.literal, against, skeleton), key=lambda m: m.score)
+        if classmate:  # the text as written alike (constants, docstrings, comments): a copy whatever the code says
+            raw = compare(mine.raw, theirs.raw, against, extra.raw.hashes if extra else frozenset())
+            normal = max(normal, raw, key=lambda m: m.score)
+        else:
+            normal = max(normal, self.bytecode(mine), key=lambda m: m.score)
+        return dataclasses.replace(normal, opaque=mine.opaque)
+
+    def bytecode(self, mine: Prints) -> Match:
+        """The share of the reference's compiled functions (by bytecode length) found in the bytes an
+        opaque answer holds (a marshalled code object carries its function's ``co_code`` as it is)."""
+        if not mine.blobs or not self.code:
+            return Match("reference", 0.0)
+        found = [(code, first, last) for code, first, last in self.code if any(code in b for b, _ in mine.blobs)]
+        share = sum(len(c) for c, _, _ in found) / sum(len(c) for c, _, _ in self.code)
+        lines = {n for b, n in mine.blobs if any(c in b for c, _, _ in found)}
+        theirs = {n for _, first, last in found for n in range(first, last + 1)}
+        return Match("reference", share, tuple(sorted(lines)), tuple(sorted(theirs)))
 
 
 def _bound_at_top(module: ast.Module) -> set[str]:
@@ -1352,13 +1620,19 @@ def question(module: str) -> Question | None:
             for mutant in mutants:
                 common &= _as_graded(mutant, reference, fp, contract, literal)
             both += [fp, common]
-        return Question(contract, *both)
+        try:
+            code = tuple(_code_bytes(source))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            code = ()
+        return Question(contract, *both, code=code)
     except (OSError, SyntaxError, ValueError, RecursionError):
         return None
 
 
-def against_reference(module: str, source: str | bytes) -> Match | None:
-    """How much of the reference answer ``source`` has (None: no reference, or not Python)."""
+def against_reference(module: str, source: str | bytes, written: str | bytes | None = None) -> Match | None:
+    """How much of the reference answer ``source`` has (None: no reference, or not Python).
+    ``written``: the learner's file as written, where ``source`` is it with helpers inlined
+    (:func:`with_helpers`): where it is :func:`opaque` is said at the file's own lines."""
     q = question(module)
     if q is None:
         return None
@@ -1368,7 +1642,14 @@ def against_reference(module: str, source: str | bytes) -> Match | None:
         return Match("reference", 0.0, note=str(exc))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    return q.judge(mine, q.answer, "reference")
+    match = q.judge(mine, q.answer, "reference")
+    if written is not None and written != source and (found := opaque(written)):
+        try:  # the file's own comments and strings, which the inlined text no longer holds
+            as_written = q.judge(prints(written, q.contract, q.tight), q.answer, "reference")
+        except (TooLarge, SyntaxError, ValueError, RecursionError, MemoryError):
+            as_written = match
+        match = dataclasses.replace(max(match, as_written, key=lambda m: m.score), opaque=found)
+    return match
 
 
 def near_copy(match: Match | None) -> bool:
@@ -1399,7 +1680,7 @@ def class_matches(module: str, answers: dict[str, str | bytes], given: str | byt
     for student, mine in theirs.items():
         candidates = [q.judge(mine, q.answer, "reference", stub)] if q.reference.lines else []
         candidates += [q.judge(mine, theirs[o], o, stub, classmate=True) for o in sorted(theirs) if o != student]
-        best[student] = max(candidates, key=lambda m: m.score, default=Match("", 0.0))
+        best[student] = max(candidates, key=lambda m: m.score, default=Match("", 0.0, opaque=mine.opaque))
     return best
 
 
@@ -1548,6 +1829,41 @@ class _Inliner:
         return out
 
 
+def _contract_from_siblings(
+    path: Path, tree: ast.Module, helpers: dict[str, ast.FunctionDef], contract: frozenset[str]
+) -> bool:
+    """A contract function the module takes from a sibling (``from m import f``, ``f = m.f``, ``f =
+    importlib.import_module("m" + "").f``) is compared as if written here: its definition is put
+    in ``tree`` under the contract's name (a re-export of a copy scored 0%). Whether any was."""
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+    folder, aliases, taken = _Folder(tree), _imports(tree), False
+    for node in list(tree.body):
+        found: dict[str, ast.FunctionDef] = {}
+        if isinstance(node, ast.ImportFrom):
+            found = {a.asname or a.name: helpers.get(a.asname or a.name) for a in node.names}
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+                found = {node.targets[0].id: helpers.get(f"{value.value.id}.{value.attr}")}
+            elif isinstance(value, ast.Attribute) and isinstance(value.value, ast.Call) and value.value.args:
+                if _dotted(value.value.func, aliases) in _IMPORTERS:
+                    try:
+                        name = folder.value(value.value.args[0])
+                    except (_Unknown, ValueError, TypeError, RecursionError, MemoryError):
+                        name = None
+                    if isinstance(name, str):
+                        fn = _sibling_defs(path, name, 0).get(value.attr)
+                        found = {node.targets[0].id: fn}
+        for name, fn in found.items():
+            if name in contract and name not in defined and fn is not None:
+                fn = copy.deepcopy(fn)
+                fn.name = name
+                tree.body.append(fn)
+                defined.add(name)
+                taken = True
+    return taken
+
+
 def with_helpers(module_file: Path, module: str) -> bytes:
     """The answer as compared: its own source, or, where it calls helper functions of its own or
     of the sibling modules it imports, with each call inlined (``ast.unparse``: line numbers are
@@ -1558,13 +1874,15 @@ def with_helpers(module_file: Path, module: str) -> bytes:
         tree = ast.parse(source)
         if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
             return source
-        inliner = _Inliner(_helper_defs(module_file, tree), q.contract if q else frozenset())
-        if not inliner.helpers:
+        helpers = _helper_defs(module_file, tree)
+        taken = _contract_from_siblings(module_file, tree, helpers, q.contract if q else frozenset())
+        inliner = _Inliner(helpers, q.contract if q else frozenset())
+        if not inliner.helpers and not taken:
             return source
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and (q is None or node.name in q.contract):
                 node.body = inliner.body(node.body)
-        if not inliner.rounds:
+        if not inliner.rounds and not taken:
             return source
         tree.body = [n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n.name in inliner.helpers)]
         return ast.unparse(ast.fix_missing_locations(tree)).encode()

@@ -28,6 +28,7 @@ from grader.isolation import files
 from grader.reports.terminal import (
     COLUMNS,
     NEAR_COPIES,
+    OPAQUE,
     _exercise_line,
     all_passed,
     covers,
@@ -35,6 +36,7 @@ from grader.reports.terminal import (
     feedback,
     met,
     near_copy_line,
+    opaque_line,
     outside,
     pass_line_rule,
     quiz_scores,
@@ -309,6 +311,9 @@ def render(
     copies = [near_copy_line(results[ex.id]) for ex in catalog.CATALOG if ex.id in results and results[ex.id].near_copy]
     if copies:
         out.append(f"<p>{escape(_(NEAR_COPIES))}</p><ul>" + "".join(f"<li>{escape(c)}</li>" for c in copies) + "</ul>")
+    hidden = [opaque_line(results[ex.id]) for ex in catalog.CATALOG if ex.id in results and results[ex.id].opaque]
+    if hidden:
+        out.append(f"<p>{escape(_(OPAQUE))}</p><ul>" + "".join(f"<li>{escape(c)}</li>" for c in hidden) + "</ul>")
     measured = [
         (ex, k) for ex in catalog.CATALOG for k in (results[ex.id].key_points if ex.id in results else []) if k.figures
     ]

@@ -332,6 +332,9 @@ def print_report(
     copies = [near_copy_line(r) for r in results.values() if r.near_copy]
     if copies:
         console.print(f"[yellow]{escape(_(NEAR_COPIES))}[/]\n  " + "\n  ".join(map(escape, copies)))
+    hidden = [opaque_line(r) for r in results.values() if r.opaque]
+    if hidden:
+        console.print(f"[yellow]{escape(_(OPAQUE))}[/]\n  " + "\n  ".join(map(escape, hidden)))
     unverifiable = [
         f"{ex_id} · {k.key_point}" for ex_id, r in results.items() for k in r.key_points if k.status == "not_verifiable"
     ]
@@ -356,6 +359,28 @@ NEAR_COPIES = N_(
     "Close to the reference answer (graded as usual; short answers to a tightly asked question often look "
     "alike, and a class's instructor is shown these scores):"
 )
+
+
+# An answer that builds the code it runs from data (exec of a value, a marshal blob, an import by a
+# built name...): the comparison reads the code written as code, so its score says nothing of that.
+OPAQUE = N_(
+    "Code built at run time from data, which the comparison with the reference cannot read (graded as "
+    "usual; a class's instructor is shown these lines):"
+)
+
+
+def opaque_line(res: ExerciseResult) -> str:
+    """Where one exercise's module builds the code it runs, and the score that says nothing of it."""
+    from grader.engine import similarity
+
+    m = res.similarity
+    score = f"{m.get('score', 0.0):.0%}"  # formatted apart: pybabel skips a call holding an f-string
+    return _(
+        "{id}: lines {lines}; its {score} like the reference answer covers only the code written as code",
+        id=res.exercise,
+        lines=similarity.opaque_text(m.get("opaque", ())),
+        score=score,
+    )
 
 
 def near_copy_line(res: ExerciseResult, instructor: bool = False) -> str:
