@@ -91,7 +91,7 @@ def ridge_point(peak_flops: float, bandwidth_bytes_per_s: float) -> float:
         bandwidth_bytes_per_s: 显存带宽，以 bytes/s 计。
 
     返回：
-        拐点，以 FLOP per byte 计，float。
+        拐点，以 FLOP/字节 计，float。
 
     测的是：在抽取的加速器和课程的卡上。
 

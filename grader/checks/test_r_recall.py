@@ -124,7 +124,9 @@ def test_bytes_per_param(learner):
     if "master" not in covered or "weights" not in covered:
         if len(one_copy) == 1 and set(covered) - one_copy == {"grads", "adam_m", "adam_v"}:
             copy = one_copy.pop()
-            if sizes == grouped({copy: autocast["weights"], **{k: autocast[k] for k in ("grads", "adam_m", "adam_v")}}, seen):
+            if sizes == grouped(
+                {copy: autocast["weights"], **{k: autocast[k] for k in ("grads", "adam_m", "adam_v")}}, seen
+            ):
                 return
     want = grouped(expected, seen)
     for part, size in sizes.items():
@@ -474,7 +476,9 @@ def test_run_record_items(learner):
         name = as_str(name, _("a run-record item"))
         item = record_item(name)
         if item is None:
-            fail(_("{name} is not one of the run record's items", name=repr(name)), course_names(SEVEN_ITEMS), list(got))
+            fail(
+                _("{name} is not one of the run record's items", name=repr(name)), course_names(SEVEN_ITEMS), list(got)
+            )
         if item in seen:
             fail(
                 _("{seen} and {name} are the same item", seen=repr(seen[item]), name=repr(name)),

@@ -381,7 +381,10 @@ def state_part(name: str, *, frozen: bool = True) -> str | None:
     moments ("AdamW 两个矩", "一阶矩与二阶矩", "m and v") is :data:`MOMENTS`, the group of the two.
     ``frozen=False``: only the parts of a trainable parameter ("base weights" are its weights)."""
     pieces = [p for p in _JOINED.split(name.lower()) if p.strip()]
-    if len(pieces) > 1 and {_best(p, STATE_VOCABULARY, QUALIFIERS, WEIGHT_LIKE) for p in pieces} == {"adam_m", "adam_v"}:
+    if len(pieces) > 1 and {_best(p, STATE_VOCABULARY, QUALIFIERS, WEIGHT_LIKE) for p in pieces} == {
+        "adam_m",
+        "adam_v",
+    }:
         return MOMENTS
     part = _best(name, STATE_VOCABULARY, QUALIFIERS, WEIGHT_LIKE)
     return "weights" if part == FROZEN and not frozen else part
