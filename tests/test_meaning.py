@@ -13,12 +13,12 @@ import pytest
 
 from grader.checks.support.checking import KeyPointFailure
 from grader.checks.truth.meaning import (
+    MOMENTS,
     OTHER_RUN_FACTS,
     RECORD_ITEMS,
     RECORD_VOCABULARY,
     STATE_PARTS,
     STATE_VOCABULARY,
-    MOMENTS,
     by_meaning,
     course_names,
     grouped,

@@ -7,9 +7,9 @@ import pytest
 
 from grader.checks import test_r_recall as check
 from grader.checks.support.checking import KeyPointFailure
+from grader.given import recall_topics as topic
 from grader.i18n import current, use
 from grader.isolation.learner import LearnerRaised
-from grader.given import recall_topics as topic
 from tests.course_files import PART_7, course_dir
 
 NUMERALS = "一二三四五六"

@@ -446,7 +446,7 @@ def test_part_topics(learner, order):
             if got is not None:
                 answers.append(as_int(got, f"part_of_topic({spelling!r})"))
                 calls.append(getattr(learner, "last_call", None))
-        bad = [call for got, call in zip(answers, calls) if got not in PARTS_OF[t]]
+        bad = [call for got, call in zip(answers, calls, strict=True) if got not in PARTS_OF[t]]
         if not answers or bad:
             shown = show(either(en=t, zh=topic.TOPICS_ZH[t]))  # the topic in the reader's language
             wrong[shown] = (
