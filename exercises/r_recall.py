@@ -91,7 +91,7 @@ def ridge_point(peak_flops: float, bandwidth_bytes_per_s: float) -> float:
         bandwidth_bytes_per_s: 显存带宽，以 bytes/s 计。
 
     返回：
-        拐点，以 FLOP/字节 计，float。
+        拐点，以每字节的 FLOP 数计，float。
 
     测的是：在抽取的加速器和课程的卡上。
 
@@ -398,7 +398,7 @@ def part_of_topic(topic: str) -> int:
 
     参数：
         topic: ``TOPICS``（本模块）中的一个主题，两种写法之一：它在 ``TOPICS`` 中的英文字符串，或它的
-            中文字符串 ``TOPICS_ZH[那个英文字符串]``，拼写与那里完全一致。
+            中文字符串，即 ``TOPICS_ZH`` 为那个英文字符串给出的值；拼写与那里完全一致。
 
     返回：
         那一篇的编号，1 到 6 的 int。
@@ -415,7 +415,8 @@ def part_of_topic(topic: str) -> int:
 
     Args:
         topic: a topic of ``TOPICS`` (this module), in either spelling: its English string in
-            ``TOPICS`` or its Chinese string ``TOPICS_ZH[that string]``, spelled exactly as there.
+            ``TOPICS``, or its Chinese string, the value ``TOPICS_ZH`` maps that English string to;
+            spelled exactly as there.
 
     Returns:
         The part's number, an int from 1 to 6.
