@@ -51,7 +51,7 @@ def build_labels(input_ids, prompt_lens: list, lengths: list):
 
     返回：
         ``(B, T)`` ``torch.long`` 的 labels，不移位（模型在内部移位）：每个位置要么是 token id
-        （loss 学它），要么是课程的 label ignore index（loss 跳过它）。
+        （loss 学它），要么是课程让 label 不计入 loss 的那个值（loss 跳过它）。
 
     出处：第五篇 · 必记；第七篇 · B. 跨篇综合（第 3 题）。
 

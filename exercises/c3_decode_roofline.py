@@ -38,7 +38,7 @@ Study: 第六篇 · 必记 / part 6, must-remember; 第六篇 · 结论 / part 6
 
 
 def ridge_point(peak_flops: float, bandwidth: float) -> float:
-    """roofline 的拐点（ridge point），以 FLOP per byte 计，由峰值算力（FLOP/s）和显存带宽（bytes/s）得出。
+    """roofline 的拐点（ridge point），以每字节的 FLOP 数计，由峰值算力（FLOP/s）和显存带宽（bytes/s）得出。
 
     出处：第六篇 · 必记。
 
@@ -76,7 +76,7 @@ def roofline(flops: float, nbytes: float, peak_flops: float, bandwidth: float) -
     """roofline 对一个做 ``flops`` 次 FLOP、搬运 ``nbytes`` 字节的步的结论。
 
     返回：
-        一个 dict：``"intensity"``，以 FLOP per byte 计；``"time_s"``，这一步最少要花的时间（秒）；
+        一个 dict：``"intensity"``，以每字节的 FLOP 数计；``"time_s"``，这一步最少要花的时间（秒）；
         ``"bound"``，``"memory"`` 或 ``"compute"``，起约束作用的那个上限。
 
     出处：第六篇 · 必记；第六篇 · 结论。

@@ -125,7 +125,7 @@ def train_step(model, optimizer, scheduler, batch, amp_dtype=None) -> dict:
         model: 这个 GPT（fp32 参数）。
         optimizer, scheduler: 来自 ``configure_optimizer``（或评分器自己的一对）。
         batch: ``(x, y)``，LongTensor ``(B, T)``：输入和目标，已经移位
-            （``y[b, t]`` 是 ``x[b, t]`` 之后的字符）。有些目标可能是课程的 label ignore index：那里
+            （``y[b, t]`` 是 ``x[b, t]`` 之后的字符）。有些目标可能是课程让 label 不计入 loss 的那个值：那里
             没有 loss（就像 SFT 里的 padding 和 prompt token）。
         amp_dtype: ``torch.bfloat16``：以这个 dtype 做混合精度训练，同课程的循环；``None``：普通 fp32。
 

@@ -77,7 +77,7 @@ def encode_example(tokenizer, question: str, answer: str, eos_id: int) -> dict:
         长度相同的 ``{"input_ids": list[int], "labels": list[int]}``。``input_ids`` 是 prompt 的
         token，然后是 response 的 token，然后是 ``eos_id``，其中一段文本的 token 为
         ``tokenizer(text, add_special_tokens=False)["input_ids"]``。``labels`` 在每个位置上是 loss
-        在那里应当看到的东西：token id 本身，或者在该位置不应被学习时，课程的 label ignore index。
+        在那里应当看到的东西：token id 本身，或者在该位置不应被学习时，课程让 label 不计入 loss 的那个值。
         不移位（模型会移位）。
 
     出处：第五篇 · 必记；第三篇 · 必记。

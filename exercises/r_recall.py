@@ -41,9 +41,9 @@ where to re-read; the value itself is shown only after repeated misses (or ``--r
 Study: 第七篇 · 二、逐篇回顾 (each part's 必记) / part 7, §二: every part's must-remember list.
 """
 
-# part_of_topic 会被问到的主题（写法唯一，与评分器共用）
-# The topics part_of_topic is asked about (one spelling, shared with the grader).
-from grader.given.recall_topics import TOPICS  # noqa: F401
+# part_of_topic 会被问到的主题：TOPICS 是英文写法，TOPICS_ZH 是每个主题的中文写法（与评分器共用）
+# The topics part_of_topic is asked about: TOPICS in English, TOPICS_ZH each one's Chinese (shared with the grader).
+from grader.given.recall_topics import TOPICS, TOPICS_ZH  # noqa: F401
 
 
 def bytes_per_param_parts() -> dict[str, int]:
@@ -51,9 +51,10 @@ def bytes_per_param_parts() -> dict[str, int]:
 
     返回：
         一个 dict，从训练状态每个部分的名字映射到它每个参数的字节数，每部分一项，值为 int。每部分用
-        课程的说法命名，中文或英文，或常见的同义词（评分器按意思匹配名字）。激活不在这笔账里。
-        "bf16 mixed precision"（bf16 混合精度）可以按课程使用这个词的任一种读法理解（第三篇对机制的
-        读法，第四篇对显存的算法）：两者都接受。
+        课程的说法命名，中文或英文，或常见的同义词（评分器按意思匹配名字）。课程把两个部分合在一起说的
+        地方（它的“AdamW 两个矩”），一项可以合起来命名这两个部分：它的值就是两者字节数之和。激活不在
+        这笔账里。“bf16 混合精度”可以按课程使用这个词的任一种读法理解（第三篇对机制的读法，第四篇对显存
+        的算法）：两者都接受。
 
     测的是：每部分的字节数与 torch 为它保存的张量的元素大小相比，以及它们的和。
 
@@ -68,9 +69,11 @@ def bytes_per_param_parts() -> dict[str, int]:
     Returns:
         A dict from the name of each part of the training state to its bytes per parameter,
         one entry per part, values ints. Name each part in the course's words, Chinese or English, or a
-        common synonym (the grader matches names by meaning). Activations are not part of this
-        account. "bf16 mixed precision" may be read either way the course uses the words (part 3's
-        reading of the mechanism, part 4's account of the memory): both are accepted.
+        common synonym (the grader matches names by meaning). One entry may name two parts together
+        where the course does (its "AdamW 两个矩"): its value is then the bytes of both. Activations
+        are not part of this account. "bf16 mixed precision" may be read either way the course uses
+        the words (part 3's reading of the mechanism, part 4's account of the memory): both are
+        accepted.
 
     Measured: each part's bytes against the element size of the tensor torch keeps for it, and
     their sum.
@@ -88,7 +91,7 @@ def ridge_point(peak_flops: float, bandwidth_bytes_per_s: float) -> float:
         bandwidth_bytes_per_s: 显存带宽，以 bytes/s 计。
 
     返回：
-        拐点，以 FLOP per byte 计，float。
+        拐点，以每字节的 FLOP 数计，float。
 
     测的是：在抽取的加速器和课程的卡上。
 
@@ -394,12 +397,14 @@ def part_of_topic(topic: str) -> int:
     """系列的哪一篇讲这个主题？
 
     参数：
-        topic: ``TOPICS``（本模块）中的一个字符串，拼写与那里完全一致。
+        topic: ``TOPICS``（本模块）中的一个主题，两种写法之一：它在 ``TOPICS`` 中的英文字符串，或它的
+            中文字符串，即 ``TOPICS_ZH`` 为那个英文字符串给出的值；拼写与那里完全一致。
 
     返回：
         那一篇的编号，1 到 6 的 int。
 
-    测的是：``TOPICS`` 的每一个主题。
+    测的是：``TOPICS`` 的每一个主题，两种写法各问一次。你的函数可以只认其中一种写法：对不认识的写法，
+    它抛出 KeyError 或返回 None。它给出的每个答案都必须是该主题所在的那一篇，而且每个主题至少要有一个答案。
 
     出处：第七篇 · 一、总览：系列回答的问题与主线。
 
@@ -409,12 +414,16 @@ def part_of_topic(topic: str) -> int:
     Which part of the series teaches this topic?
 
     Args:
-        topic: one of the strings in ``TOPICS`` (this module), spelled exactly as there.
+        topic: a topic of ``TOPICS`` (this module), in either spelling: its English string in
+            ``TOPICS``, or its Chinese string, the value ``TOPICS_ZH`` maps that English string to;
+            spelled exactly as there.
 
     Returns:
         The part's number, an int from 1 to 6.
 
-    Measured: every topic of ``TOPICS``.
+    Measured: every topic of ``TOPICS``, asked once in each spelling. Your function may know only
+    one of them: for a spelling it does not know it raises KeyError or returns None. Every answer
+    it gives must be the topic's part, and each topic needs at least one answer.
 
     Source: 第七篇 · 一、总览：系列回答的问题与主线 / part 7, §一, the table of the six parts.
     """

@@ -34,7 +34,7 @@ run one after another, in threads and your other way.
 Study: 第一篇 · 必记 / part 1, must-remember; 第一篇 · 常见误解 / part 1, misconceptions.
 """
 
-from grader.given.cpu_work import busy  # noqa: F401  (the grader calls it too, for the serial run)
+from grader.given.cpu_work import busy  # noqa: F401  评分器也调用它，用于串行那次运行 / the grader calls it too, for the serial run
 
 
 def run_threads(n_workers: int, tasks: list[int]) -> list[int]:

@@ -13,12 +13,15 @@ import pytest
 
 from grader.checks.support.checking import KeyPointFailure
 from grader.checks.truth.meaning import (
+    MOMENTS,
     OTHER_RUN_FACTS,
     RECORD_ITEMS,
     RECORD_VOCABULARY,
     STATE_PARTS,
     STATE_VOCABULARY,
     by_meaning,
+    course_names,
+    grouped,
     in_their_names,
     record_item,
     state_part,
@@ -297,3 +300,54 @@ def test_every_choice_of_a_vocabulary_item_takes_all_its_names(answer, option, p
 def test_choices_of_vocabulary_items_are_found():
     ids = {p.id for p in _named_options()}
     assert any(i.startswith("B2-records-") for i in ids) and any(i.startswith("R.") for i in ids)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "AdamW 两个矩",
+        "两个矩",
+        "Adam moments",
+        "AdamW moments",
+        "m and v",
+        "m/v",
+        "一阶矩和二阶矩",
+        "AdamW 的一阶矩与二阶矩",
+        "exp_avg, exp_avg_sq",
+    ],
+)
+def test_a_name_of_both_moments_is_the_two_of_them(name):
+    # the course's own line (part 4, 必记): "AdamW 两个矩 4 + 4" was refused as no part of the state
+    assert state_part(name, frozen=False) == MOMENTS
+    assert "AdamW 两个矩" in _must_remember(4, "16 字节")
+
+
+@pytest.mark.parametrize(
+    "name,part", [("exp_avg_sq", "adam_v"), ("mean of squared gradients", "adam_v"), ("m", "adam_m")]
+)
+def test_one_moment_stays_one(name, part):
+    assert state_part(name, frozen=False) == part
+
+
+def test_by_meaning_takes_the_two_moments_together():
+    got = {"bf16 权重": 2, "bf16 梯度": 2, "fp32 主权重": 4, "AdamW 两个矩": 8}
+    values, names = by_meaning(got, state_part, STATE_PARTS, "parts")
+    assert values == {"weights": 2, "grads": 2, "master": 4, MOMENTS: 8} and names[MOMENTS] == "AdamW 两个矩"
+    truth = {"weights": 2, "grads": 2, "master": 4, "adam_m": 4, "adam_v": 4}
+    assert grouped(truth, values) == values
+    with pytest.raises(KeyPointFailure):  # a moment named twice, alone and in the pair
+        by_meaning({**got, "二阶矩": 4}, state_part, STATE_PARTS, "parts")
+
+
+def test_an_expected_list_is_in_the_course_words_of_the_readers_language():
+    from grader.i18n import current, use
+
+    before = current()
+    try:
+        use("zh")
+        assert course_names(STATE_PARTS) == ["bf16 权重", "bf16 梯度", "fp32 主权重", "AdamW 一阶矩", "AdamW 二阶矩"]
+        assert course_names(RECORD_ITEMS)[2:4] == ["配置文件", "数据版本"]
+        use("en")
+        assert not set(course_names(STATE_PARTS)) & set(STATE_PARTS)
+    finally:
+        use(before)

@@ -8,6 +8,8 @@ import pytest
 from grader.checks import test_r_recall as check
 from grader.checks.support.checking import KeyPointFailure
 from grader.given import recall_topics as topic
+from grader.i18n import current, use
+from grader.isolation.learner import LearnerRaised
 from tests.course_files import PART_7, course_dir
 
 NUMERALS = "一二三四五六"
@@ -58,6 +60,8 @@ class _Learner:
 
     def part_of_topic(self, t):
         self.last_call = {"request": {"op": "call", "name": "part_of_topic", "args": [t], "kwargs": {}}}
+        if t not in self.answers:  # as the learner's process reports a dict lookup that missed
+            raise LearnerRaised("KeyError", repr(t))
         return self.answers[t]
 
 
@@ -86,3 +90,34 @@ def test_the_quiz_accepts_each_part_the_check_accepts():
         answer, truth = part.answer_for(params, 0), part.truth(params)
         assert {n for n in range(1, 7) if answer.assess(str(n), truth)} == parts, (t, truth)
     assert "或" in answer.show(part.truth({"topic": topic.SFT_LOSS_MASK}), "zh")
+
+
+def test_a_table_keyed_by_the_chinese_spelling_passes():
+    """A learner who reads only Chinese keys the table by TOPICS_ZH (the stub's contract: either spelling)."""
+    check.test_part_topics(learner=_Learner({topic.TOPICS_ZH[t]: part for t, part in check.PART_OF.items()}))
+    both = {**check.PART_OF, **{topic.TOPICS_ZH[t]: part for t, part in check.PART_OF.items()}}
+    check.test_part_topics(learner=_Learner(both))
+
+
+def test_a_wrong_chinese_answer_or_none_fails():
+    wrong = topic.KV_CACHE
+    learner = _Learner({**check.PART_OF, topic.TOPICS_ZH[wrong]: 2})
+    with pytest.raises(KeyPointFailure) as info:
+        check.test_part_topics(learner=learner)
+    assert learner.last_call["request"]["args"] == [topic.TOPICS_ZH[wrong]], learner.last_call
+    assert list(info.value.got) == [wrong]
+    with pytest.raises(KeyPointFailure):
+        check.test_part_topics(learner=_Learner({t: None for t in check.PART_OF}))
+
+
+def test_the_feedback_names_a_topic_in_the_readers_language():
+    wrong = topic.BROADCASTING
+    before = current()
+    use("zh")
+    try:
+        with pytest.raises(KeyPointFailure) as info:
+            check.test_part_topics(learner=_Learner({**check.PART_OF, wrong: 6}))
+    finally:
+        use(before)
+    assert list(info.value.got) == [topic.TOPICS_ZH[wrong]]
+    assert "Python" in info.value.hint and "显存" in info.value.hint, info.value.hint

@@ -92,3 +92,83 @@ def test_no_literal_of_the_chinese_half_holds_english_prose(stub):
         if prose_in_code(lit)
     ]
     assert not found, f"{stub.name}: prose inside ``...`` (quote only code; say the rest in words): {found}"
+
+
+_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
+_NOQA = re.compile(r"#\s*noqa(?::\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)?")
+
+
+def english_only_comments(source: str) -> list[tuple[int, str]]:
+    """The comments of a stub a learner reads in English only: words, no Chinese in the comment nor in
+    the comment line next to it (a bilingual pair: 中文 above, English below); a bare ``# noqa: F401``
+    is code. A comment after code travels into the classroom notebook with its line."""
+    import io
+    import tokenize
+
+    comments = {
+        tok.start[0]: tok.string
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+        if tok.type == tokenize.COMMENT
+    }
+    found = []
+    for line, text in comments.items():
+        words = re.findall(r"[A-Za-z]{2,}", _NOQA.sub(" ", text))
+        paired = any(_CJK_CHAR.search(comments.get(n, "")) for n in (line - 1, line + 1))
+        if words and not _CJK_CHAR.search(text) and not paired:
+            found.append((line, text))
+    return found
+
+
+def test_the_comment_guard_tells_bilingual_from_english_only():
+    assert english_only_comments("import x  # noqa: F401  (the grader calls it too)\n") == [
+        (1, "# noqa: F401  (the grader calls it too)")
+    ]
+    assert english_only_comments("import x  # noqa: F401\n# 中文说明\n# the English\ny = 1  # 评分器 / grader\n") == []
+
+
+@pytest.mark.parametrize("stub", STUBS, ids=[p.stem for p in STUBS])
+def test_every_comment_a_learner_reads_is_bilingual(stub):
+    # x1_gil's "# noqa: F401  (the grader calls it too, for the serial run)" reached the notebook in English
+    found = english_only_comments(stub.read_text(encoding="utf-8"))
+    assert not found, f"{stub.name}: comments in English only (write the Chinese too, or code only): {found}"
+
+
+# Names the Chinese half keeps in English: a library's own name.
+NAMES_KEPT = frozenset({"Hugging Face tokenizer"})
+_ARG = re.compile(r"^\s*[\w*]+(?:,\s*[\w*]+)*:\s*(?:float|int|str|bool)?", re.M)  # "pred, target: float 张量"
+
+
+def english_in_chinese_half(text: str) -> list[str]:
+    """English prose in a docstring's Chinese half outside ``code``: a sentence (tests/english.py), or a
+    quoted English phrase ("bf16 mixed precision") where the Chinese half should quote the Chinese term.
+    A quote holding code or data (an escape, a question mark, a colon, brackets) is code."""
+    from tests.english import english_sentences
+
+    bare = _ARG.sub(" ", re.sub(r"``[^`]*``", " ", text))
+    quoted = [
+        q
+        for q in re.findall(r'"([^"\n]*)"', bare)
+        if re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", q)
+        and not _CJK_CHAR.search(q)
+        and not re.search(r"[\\?:=()\[\]{}_]", q)
+    ]
+    return quoted + english_sentences(bare, NAMES_KEPT)
+
+
+def test_the_chinese_half_guard_catches_a_quoted_english_phrase():
+    # the R stub's Chinese half said: "bf16 mixed precision"（bf16 混合精度）可以按课程使用这个词的任一种读法理解
+    assert english_in_chinese_half('"bf16 mixed precision"（bf16 混合精度）可以按课程使用这个词的任一种读法理解') == [
+        "bf16 mixed precision"
+    ]
+    assert english_in_chinese_half("拐点，以 FLOP per byte 计") == ["FLOP per byte"]
+    assert english_in_chinese_half('“bf16 混合精度”；``"Q: What is it?"``；"Q: What is the capital?\\nA:"') == []
+
+
+@pytest.mark.parametrize("stub", STUBS, ids=[p.stem for p in STUBS])
+def test_the_chinese_half_holds_no_english_prose(stub):
+    found = [
+        (doc.start, hit)
+        for doc in stub_docs.docstrings(stub.read_text(encoding="utf-8"))
+        for hit in english_in_chinese_half(stub_docs.split(doc.text)[0])
+    ]
+    assert not found, f"{stub.name}: English in the Chinese half (quote the Chinese term; code in ``...``): {found}"

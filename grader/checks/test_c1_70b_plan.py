@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_str, expect_equal, fail
 from grader.checks.support.strategies import llama_configs
-from grader.checks.truth.meaning import by_meaning, in_their_names, state_part
+from grader.checks.truth.meaning import by_meaning, grouped, in_their_names, state_part
 from grader.checks.truth.training_state import real_state
 from grader.given.tiny_models import build_llama
 from grader.i18n import _
@@ -36,11 +36,12 @@ def _real(config, r=None, targets=None, seed=0) -> dict:
 @given(llama_configs(max_layers=2), st.integers(0, 3))
 def test_bytes_per_param_parts(learner, config, seed):
     got, names = by_meaning(learner.bytes_per_trainable_param(), state_part, PARTS, "bytes_per_trainable_param()")
-    got = {k: as_int(got[k], f"bytes_per_trainable_param()[{names[k]!r}]") for k in PARTS}
+    got = {k: as_int(v, f"bytes_per_trainable_param()[{names[k]!r}]") for k, v in got.items()}
     real = _real(config, seed=seed)
     n = real["n_trainable"]
-    for k in PARTS:
-        if got[k] * n != real["parts"][k]:
+    truth = grouped({p: real["parts"][p] for p in PARTS}, got)  # "AdamW 两个矩" (part 4): both moments together
+    for k in got:
+        if got[k] * n != truth[k]:
             fail(
                 _(
                     "bytes_per_trainable_param(): the part {names}, against the real tensors "
@@ -48,7 +49,7 @@ def test_bytes_per_param_parts(learner, config, seed):
                     names=repr(names[k]),
                     n=n,
                 ),
-                in_their_names({p: real["parts"][p] // n for p in PARTS}, names),
+                in_their_names({p: b // n for p, b in truth.items()}, names),
                 in_their_names(got, names),
                 hint=_("bf16 weight 2 + bf16 grad 2 + fp32 master 4 + AdamW m 4 + v 4 = 16"),
             )

@@ -34,13 +34,14 @@ from hypothesis import given, settings, strategies as st
 
 from grader.checks.support import strategies
 from grader.checks.support.checking import as_int, as_number, as_str, blame, fail
-from grader.checks.truth.experiments import RECORD_ITEMS, SEVEN_ITEMS, ci95_half_width, close
+from grader.checks.truth.experiments import SEVEN_ITEMS, ci95_half_width, close
 from grader.checks.truth.kv_cache import meta_cache_bytes
-from grader.checks.truth.meaning import record_item, state_part
+from grader.checks.truth.meaning import COURSE_NAMES, course_names, grouped, members, record_item, state_part
 from grader.checks.truth.recall import COURSE_MAP, PART_OF, PARTS_OF, THREAD_SPEEDUP_BAND
 from grader.course.catalog import PART_TITLES
 from grader.given import recall_topics as topic
-from grader.i18n import _
+from grader.i18n import _, either, show
+from grader.isolation.learner import LearnerRaised
 
 # ---------------------------------------------------------------- helpers
 
@@ -90,55 +91,59 @@ def test_bytes_per_param(learner):
     # what the optimizer keeps for every trainable parameter under bf16 mixed precision + AdamW, the
     # course's account (part 4: bf16 weights and grads, fp32 master and moments, 2 + 2 + 4 + 4 + 4)
     expected = {"weights": bf16, "grads": bf16, "master": fp32, "adam_m": fp32, "adam_v": fp32}
-    seen: dict[str, str] = {}
+    shown = course_names(expected)  # the parts in the course's words, the reader's language
+    seen: dict[str, str] = {}  # item (a part, or part 4's "AdamW 两个矩": both moments) -> the learner's name
+    covered: dict[str, str] = {}  # each part -> the item that names it
     for name in got:
         name = as_str(name, _("a part name (dict key)"))
         part = state_part(name, frozen=False)
         if part is None:
             fail(
                 _("part {name} is not one of the training state's parts", name=repr(name)),
-                sorted(expected),
+                shown,
                 name,
                 _(
                     "the parts are the bf16 weights, their bf16 gradients, the fp32 master "
                     "weights and AdamW's two fp32 moments (m, v)"
                 ),
             )
-        if part in seen:
+        twice = [covered[m] for m in members(part) if m in covered]
+        if twice:
             fail(
-                _("parts {seen} and {name} name the same thing", seen=repr(seen[part]), name=repr(name)),
-                sorted(expected),
+                _("parts {seen} and {name} name the same thing", seen=repr(seen[twice[0]]), name=repr(name)),
+                shown,
                 sorted(got),
             )
         seen[part] = name
+        covered.update(dict.fromkeys(members(part), part))
     sizes = {part: as_number(got[name], _("bytes of {name}", name=repr(name))) for part, name in seen.items()}
     # The autocast reading of the same words (X3 teaches it): the parameter stays fp32 and is its
     # own master copy, its gradient is fp32 too; also 16 bytes, in four parts.
     autocast = _autocast_reading()
-    one_copy = set(seen) & {"weights", "master"}
-    if "master" not in seen or "weights" not in seen:
-        if len(one_copy) == 1 and set(seen) - one_copy == {"grads", "adam_m", "adam_v"}:
+    one_copy = set(covered) & {"weights", "master"}
+    if "master" not in covered or "weights" not in covered:
+        if len(one_copy) == 1 and set(covered) - one_copy == {"grads", "adam_m", "adam_v"}:
             copy = one_copy.pop()
-            if {copy: sizes[copy], **{k: sizes[k] for k in ("grads", "adam_m", "adam_v")}} == {
-                copy: autocast["weights"],
-                **{k: autocast[k] for k in ("grads", "adam_m", "adam_v")},
-            }:
+            if sizes == grouped(
+                {copy: autocast["weights"], **{k: autocast[k] for k in ("grads", "adam_m", "adam_v")}}, seen
+            ):
                 return
+    want = grouped(expected, seen)
     for part, size in sizes.items():
-        if size != expected[part]:
+        if size != want[part]:
             fail(
-                _("bytes per parameter of {seen} ({part})", seen=repr(seen[part]), part=part),
-                expected[part],
+                _("bytes per parameter of {seen} ({part})", seen=repr(seen[part]), part=show(COURSE_NAMES[part])),
+                want[part],
                 got[seen[part]],
                 _("bf16 is 2 bytes; the master copy and both AdamW moments are fp32 (4 bytes)"),
             )
-    missing = sorted(set(expected) - set(seen))
+    missing = [part for part in expected if part not in covered]
     if missing:
         fail(
             _("parts of the training state are missing"),
-            sorted(expected),
+            shown,
             sorted(got),
-            _("missing: {missing}; 16 bytes = 2 + 2 + 4 + 4 + 4", missing=missing),
+            _("missing: {missing}; 16 bytes = 2 + 2 + 4 + 4 + 4", missing=", ".join(course_names(missing))),
         )
     total = sum(sizes.values())
     if total != sum(expected.values()):  # the course's number, as a second check
@@ -428,17 +433,34 @@ def test_part_topics(learner, order):
         raise RuntimeError(f"R check: COURSE_MAP and recall_topics.TOPICS differ: {set(PART_OF) ^ set(topic.TOPICS)}")
     wrong, first_wrong_call = {}, None
     for t in order:
-        got = as_int(learner.part_of_topic(t), f"part_of_topic({t!r})")
-        if got not in PARTS_OF[t]:
-            wrong[t] = (got, PART_OF[t] if len(PARTS_OF[t]) == 1 else sorted(PARTS_OF[t]))
-            first_wrong_call = first_wrong_call or getattr(learner, "last_call", None)
+        # each topic asked in both spellings (the stub: its English string and TOPICS_ZH's Chinese); a
+        # spelling the learner's function does not know raises KeyError or returns None
+        answers, calls = [], []
+        for spelling in (t, topic.TOPICS_ZH[t]):
+            try:
+                got = learner.part_of_topic(spelling)
+            except LearnerRaised as exc:
+                if exc.type_name != "KeyError":
+                    raise
+                continue
+            if got is not None:
+                answers.append(as_int(got, f"part_of_topic({spelling!r})"))
+                calls.append(getattr(learner, "last_call", None))
+        bad = [call for got, call in zip(answers, calls, strict=True) if got not in PARTS_OF[t]]
+        if not answers or bad:
+            shown = show(either(en=t, zh=topic.TOPICS_ZH[t]))  # the topic in the reader's language
+            wrong[shown] = (
+                answers[0] if len(set(answers)) == 1 else (answers or None),
+                PART_OF[t] if len(PARTS_OF[t]) == 1 else sorted(PARTS_OF[t]),
+            )
+            first_wrong_call = first_wrong_call or (bad[0] if bad else getattr(learner, "last_call", None))
     if wrong:
         blame(learner, first_wrong_call)
         fail(
             _("{wrong} of {PART_OF} topics are in another part", wrong=len(wrong), PART_OF=len(PART_OF)),
             {t: e for t, (g, e) in wrong.items()},
             {t: g for t, (g, e) in wrong.items()},
-            ", ".join(f"{n} {title}" for n, title in PART_TITLES.items() if n in COURSE_MAP),
+            ", ".join(f"{n} {_(title)}" for n, title in PART_TITLES.items() if n in COURSE_MAP),
         )
 
 
@@ -454,19 +476,21 @@ def test_run_record_items(learner):
         name = as_str(name, _("a run-record item"))
         item = record_item(name)
         if item is None:
-            fail(_("{name} is not one of the run record's items", name=repr(name)), list(RECORD_ITEMS), list(got))
+            fail(
+                _("{name} is not one of the run record's items", name=repr(name)), course_names(SEVEN_ITEMS), list(got)
+            )
         if item in seen:
             fail(
                 _("{seen} and {name} are the same item", seen=repr(seen[item]), name=repr(name)),
-                list(RECORD_ITEMS),
+                course_names(SEVEN_ITEMS),
                 list(got),
             )
         seen[item] = name
-    missing = [i.replace("_", " ") for i in SEVEN_ITEMS if i not in seen]
+    missing = ", ".join(course_names(i for i in SEVEN_ITEMS if i not in seen))
     if missing:
         fail(
             _("the run record lacks some items"),
-            list(RECORD_ITEMS),
+            course_names(SEVEN_ITEMS),
             list(got),
             _("missing: {missing}; seven items, or the result is only 'it seemed so at the time'", missing=missing),
         )

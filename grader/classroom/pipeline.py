@@ -364,12 +364,13 @@ def _summary(results: dict, todo: list[str]) -> str:
     now = [f"{score(i)} ({results[i].duration_s:.1f} s)" for i in todo if not results[i].cached]
     same = [score(i) for i in todo if results[i].cached]
     rest = [i for i in results if i not in todo]
+    # in the course's language (nbgrader_config.py: i18n.use), as the instructor reads the rest of the course
     parts = [
-        f"graded now: {', '.join(now)}" if now else "nothing graded now",
-        f"unchanged since the last autograde: {', '.join(same)}" if same else "",
-        f"left as released (not run): {', '.join(rest)}" if rest else "",
+        _("graded now: {items}", items=", ".join(now)) if now else _("nothing graded now"),
+        _("unchanged since the last autograde: {items}", items=", ".join(same)) if same else "",
+        _("left as released (not run): {items}", items=", ".join(rest)) if rest else "",
     ]
-    return "; ".join(p for p in parts if p)
+    return str(_("; ")).join(p for p in parts if p)
 
 
 class RequireGradeOutputs(NbGraderPreprocessor):

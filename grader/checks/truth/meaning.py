@@ -25,10 +25,14 @@ from collections.abc import Callable
 
 from grader.checks.support.checking import as_str, fail
 from grader.course import same_words
-from grader.i18n import _
+from grader.i18n import _, either, show
 
 STATE_PARTS = ("weights", "grads", "master", "adam_m", "adam_v")  # per trainable parameter
 FROZEN = "frozen_weights"
+# A name the course gives two parts at once: part 4's "AdamW 两个矩 4 + 4" is both moments, m and v.
+# A check that takes parts reads such an entry as its members, its value as theirs together.
+MOMENTS = "adam_moments"
+GROUPS: dict[str, tuple[str, ...]] = {MOMENTS: ("adam_m", "adam_v")}
 RECORD_ITEMS = ("run_id", "commit", "config", "data_version", "seed", "environment", "metrics")
 # What a run also knows when it ends, and a minimal record leaves out (none of them means an item).
 OTHER_RUN_FACTS = ("host", "user", "started_at", "output_dir", "notes")
@@ -69,6 +73,25 @@ STATE_VOCABULARY: dict[str, tuple[str, ...]] = {
         "权重副本",
         "fp32 副本",
         "主参数",
+    ),
+    MOMENTS: (
+        "moments",
+        "two moments",
+        "both moments",
+        "adam moments",
+        "adamw moments",
+        "optimizer moments",
+        "adam state",
+        "adam states",
+        "adamw state",
+        "adamw states",
+        "m and v",
+        "m v",
+        "exp avg and exp avg sq",
+        "两个矩",
+        "两矩",
+        "两个动量",
+        "一二阶矩",
     ),
     "adam_v": (
         "v",
@@ -244,6 +267,33 @@ RECORD_VOCABULARY: dict[str, tuple[str, ...]] = {
         "成绩",
     ),
 }
+# Each part and item in the course's words (part 4's "bf16 权重 / bf16 梯度 / fp32 主权重 / AdamW 的一阶矩与
+# 二阶矩", part 6's "run id · commit · 配置文件 · 数据版本 · seed · 环境 · 指标"): what a revealed expected list
+# shows, in the reader's language, never the grader's keys.
+COURSE_NAMES: dict[str, dict] = {
+    FROZEN: either(en="frozen bf16 weights", zh="冻结的 bf16 权重"),
+    "weights": either(en="bf16 weights", zh="bf16 权重"),
+    "grads": either(en="bf16 gradients", zh="bf16 梯度"),
+    "master": either(en="fp32 master weights", zh="fp32 主权重"),
+    "adam_m": either(en="AdamW first moment", zh="AdamW 一阶矩"),
+    "adam_v": either(en="AdamW second moment", zh="AdamW 二阶矩"),
+    MOMENTS: either(en="AdamW's two moments", zh="AdamW 两个矩"),
+    "run_id": either(en="run id", zh="run id"),
+    "commit": either(en="commit", zh="commit"),
+    "config": either(en="config file", zh="配置文件"),
+    "data_version": either(en="data version", zh="数据版本"),
+    "seed": either(en="seed", zh="seed"),
+    "environment": either(en="environment", zh="环境"),
+    "metrics": either(en="metrics", zh="指标"),
+}
+
+
+def course_names(items) -> list[str]:
+    """``items`` (the grader's keys, "adam_m" or "data version") in the course's words, in the reader's
+    language: the expected list a failure shows."""
+    return [show(COURSE_NAMES[item.replace(" ", "_")]) for item in items]
+
+
 # Qualifier words decide among the weight-like parts whatever other words a name shares with
 # another part: "冻结的 bf16 权重" and "frozen bf16 weights" are the frozen base, "master bf16
 # weights" the master copy, "trainable base weights" a trainable parameter's weights.
@@ -322,11 +372,37 @@ def run_facts(known: dict, seed: int) -> dict:
     return dict(sorted({**known, **other}.items()))
 
 
+# What joins two names in one: "一阶矩和二阶矩", "m and v", "exp_avg / exp_avg_sq".
+_JOINED = re.compile(r"\s*(?:\band\b|&|\+|/|,|、|，|和|与|及)\s*")
+
+
 def state_part(name: str, *, frozen: bool = True) -> str | None:
-    """Which part of the training state a name means (None: not recognised).
+    """Which part of the training state a name means (None: not recognised); a name of both AdamW
+    moments ("AdamW 两个矩", "一阶矩与二阶矩", "m and v") is :data:`MOMENTS`, the group of the two.
     ``frozen=False``: only the parts of a trainable parameter ("base weights" are its weights)."""
+    pieces = [p for p in _JOINED.split(name.lower()) if p.strip()]
+    if len(pieces) > 1 and {_best(p, STATE_VOCABULARY, QUALIFIERS, WEIGHT_LIKE) for p in pieces} == {
+        "adam_m",
+        "adam_v",
+    }:
+        return MOMENTS
     part = _best(name, STATE_VOCABULARY, QUALIFIERS, WEIGHT_LIKE)
     return "weights" if part == FROZEN and not frozen else part
+
+
+def members(item: str) -> tuple[str, ...]:
+    """The parts a matched name stands for: a group's members, any other item itself."""
+    return GROUPS.get(item, (item,))
+
+
+def grouped(parts: dict, like) -> dict:
+    """``parts`` (keyed by single parts) keyed as ``like`` is: a group that ``like`` holds gets its
+    members' values summed (the truth said in the learner's grouping)."""
+    out = dict(parts)
+    for item in like:
+        if item in GROUPS and all(m in out for m in GROUPS[item]):
+            out[item] = sum(out.pop(m) for m in GROUPS[item])
+    return out
 
 
 def record_item(name: str) -> str | None:
@@ -335,7 +411,9 @@ def record_item(name: str) -> str | None:
 
 
 def by_meaning(got, matcher: Callable[[str], str | None], wanted: tuple[str, ...], what: str) -> tuple[dict, dict]:
-    """``got``'s values keyed by the grader's names, and the learner's key for each of them.
+    """``got``'s values keyed by the grader's names, and the learner's key for each of them; a key
+    that names a group of items (part 4's "AdamW 两个矩") is kept as the group (:data:`GROUPS`:
+    compare the truth :func:`grouped` the same way).
 
     Fails when ``got`` is not a dict, when a key means none of ``wanted``, when two keys mean the
     same item, or when items are missing. Such a failure shows no expected value: the list of items
@@ -344,28 +422,31 @@ def by_meaning(got, matcher: Callable[[str], str | None], wanted: tuple[str, ...
         fail(_("{what} must be a dict {{name: value}}", what=what), _("a dict"), type(got).__name__)
     values: dict = {}
     names: dict = {}
+    covered: dict = {}  # each part asked for -> the item (a part, or a group of parts) that names it
     for name, value in got.items():
         name = as_str(name, _("a key of {what}", what=what))
         item = matcher(name)
-        if item not in wanted:
+        if item is None or not set(members(item)) <= set(wanted):
             fail(
                 _("{what}: the key {name} does not name one of the items asked for", what=what, name=repr(name)),
                 None,
                 sorted(got),
             )
-        if item in values:
+        twice = [covered[m] for m in members(item) if m in covered]
+        if twice:
             fail(
                 _(
                     "{what}: the keys {names} and {name} name the same item",
                     what=what,
-                    names=repr(names[item]),
+                    names=repr(names[twice[0]]),
                     name=repr(name),
                 ),
                 None,
                 sorted(got),
             )
         values[item], names[item] = value, name
-    missing = [item for item in wanted if item not in values]
+        covered.update(dict.fromkeys(members(item), item))
+    missing = [item for item in wanted if item not in covered]
     if missing:
         fail(_("{what}: some items are missing", what=what), None, sorted(got))
     return values, names

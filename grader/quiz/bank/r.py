@@ -87,34 +87,7 @@ def _draw_kv(rng):
     }
 
 
-TOPICS_ZH = {  # grader/given/recall_topics.py's topics, in Chinese
-    topic.ACTIVATION_MEMORY: "激活与 gradient checkpointing",
-    topic.BACKWARD_AND_GRAD: "backward() 对 .grad 做了什么",
-    topic.BROADCASTING: "广播规则",
-    topic.CHAT_TEMPLATES: "chat template 与 tokenizer.json",
-    topic.CI95: "准确率的 ci95",
-    topic.CLIPPING_AND_SCHEDULE: "梯度裁剪与学习率调度",
-    topic.DATACLASS_CONFIGS: "用 @dataclass 写配置",
-    topic.DDP_VS_FSDP: "DDP 与 FSDP",
-    topic.DECODE_FLOOR: "decode 每 token 时间的下限",
-    topic.EINSUM_ATTENTION: "用 einsum 写 attention",
-    topic.FIRST_STEP_LOSS: "用第一步 loss 的期望值检查初始化",
-    topic.KV_CACHE: "KV cache 每 token 字节数",
-    topic.LORA_PEFT: "用 peft 做 LoRA",
-    topic.MIXED_PRECISION: "bf16 与 fp16",
-    topic.PANDAS_GROUPBY: "用 groupby 做错误分析",
-    topic.PARAM_BYTES: "训练时每个可训练参数的字节数",
-    topic.PROFILER_TABLE: "读 torch.profiler 表",
-    topic.PROTOCOLS: "__getitem__、__call__ 等双下划线方法",
-    topic.ROOFLINE: "roofline 与 ridge point",
-    topic.RUN_RECORD: "运行记录",
-    topic.SEED_BANDS: "多 seed 均值与阴影带",
-    topic.SFT_LOSS_MASK: "SFT 的 loss mask",
-    topic.SFT_TRAINER: "SFTTrainer 与 compute_loss",
-    topic.STREAMING_JSONL: "流式读一个大 JSONL",
-    topic.THREADS_VS_PROCESSES: "CPU 密集任务：线程与进程",
-    topic.TRAINING_LOOP: "二十行循环",
-}
+TOPICS_ZH = topic.TOPICS_ZH  # grader/given/recall_topics.py's topics, in Chinese
 
 RECORD_OPTIONS = [
     named("run id", "run id", "run id"),
