@@ -136,6 +136,34 @@ def test_without_libseccomp_an_unprivileged_grader_says_its_sockets_are_reachabl
         sandbox.isolation_level.cache_clear()
 
 
+def test_the_fork_server_serves_the_grader_only(tmp_path):
+    """A process of the grader's uid that is not the grader (here a child of this test's process,
+    which holds the server's address and protocol as a learner could) asks multiprocessing's fork
+    server to run ``os.mkdir``: refused; the grader's own request runs."""
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    forkserver.set_forkserver_preload(["grader.engine.preload_light"])
+    forkserver.ensure_running()
+    ctx = multiprocessing.get_context("forkserver")
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the other process
+        try:
+            forkserver._forkserver.ensure_running = lambda: None  # the running server, not one of its own
+            proc = ctx.Process(target=os.mkdir, args=(str(theirs),))
+            proc.start()
+            proc.join(20)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    proc = ctx.Process(target=os.mkdir, args=(str(ours),))
+    proc.start()
+    proc.join(60)
+    assert ours.is_dir()
+    assert not theirs.exists(), "the fork server ran another process's request"
+
+
 # ---------------------------------------------------------------- the attack, replayed
 ATTACK = textwrap.dedent(
     """
