@@ -457,7 +457,9 @@ class Sandbox:
             try:
                 rules = landlock.ruleset(self._landlock_rules(params["view"]))
                 # not root: only the seccomp filter keeps the grader's (same-uid) sockets out of reach
-                level = LANDLOCK if self.privileged else LANDLOCK_ONLY if params.get("syscall_filter") else LANDLOCK_SOCKETS
+                level = (
+                    LANDLOCK if self.privileged else LANDLOCK_ONLY if params.get("syscall_filter") else LANDLOCK_SOCKETS
+                )
             except OSError:
                 level = USER_ONLY if self.privileged else RLIMITS
         if self.privileged:
