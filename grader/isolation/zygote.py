@@ -121,7 +121,8 @@ class Zygote:
         )  # this project's grader, nothing else
         from grader.isolation import sandbox
 
-        floor = ["wall"] if sandbox.wall_required() else []  # never less for the rest of the run
+        self.wall = sandbox.wall_required()
+        floor = ["wall"] if self.wall else []  # never less for the rest of the run: see running()
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "grader.isolation.zygote", self.path, kind, *floor],
             stdin=subprocess.DEVNULL,
@@ -163,9 +164,15 @@ def start(kind: str = "heavy") -> str:
 
 
 def running() -> str | None:
-    """The socket path of this process's zygote, if one runs."""
+    """The socket path of this process's zygote, if one runs and may fork what is asked now: one
+    started where a wall was required forks no process without one (``--allow-unsandboxed`` set
+    since): the learner's process is then started by exec, as without a zygote."""
+    from grader.isolation import sandbox
+
     zygote = _RUNNING.get(os.getpid())
-    return zygote.path if zygote is not None and zygote.alive() else None
+    if zygote is None or not zygote.alive() or (zygote.wall and not sandbox.wall_required()):
+        return None
+    return zygote.path
 
 
 # ---------------------------------------------------------------- the zygote's side
