@@ -8,8 +8,8 @@ Landlock and no seccomp, which rewrote a check. multiprocessing's fork server (P
 authentication) listens the same way and runs whatever is pickled to it. Layers, each tested:
 
 a. the learner's seccomp filter refuses it a unix socket (socketpair stays: multiprocessing.Pipe);
-b. the zygote serves check processes only (SO_PEERCRED) and never forks a child with less than it
-   was started for;
+b. the zygote serves the grader and its check processes only (SO_PEERCRED) and never forks a
+   child with less than it was started for; the fork server serves the grader only;
 c. where (a) cannot hold (no libseccomp) and the grader is not root, the level says so and
    untrusted work is refused.
 
@@ -86,30 +86,43 @@ def test_the_learners_filter_refuses_a_unix_socket_and_keeps_socketpair():
     assert out == {"stream": "refused", "seqpacket": "refused", "dgram": "refused", "socketpair": "x", "pool": [1, 2]}
 
 
-def test_the_zygote_serves_no_process_but_a_check(tmp_path):
-    """This test's process started the zygote: it is its parent, no check process (whose parent is
-    the fork server); its request is refused before anything is forked."""
+def test_the_zygote_serves_no_process_but_the_grader_and_its_checks(tmp_path):
+    """A child of this test's process (the zygote's parent: the grader) is neither the grader nor
+    a check process (whose parent is the fork server): its request is refused before anything is
+    forked; the grader's own is served."""
     z = zygote.Zygote("light")
     try:
-        pipes = [os.pipe() for _ in range(4)]
-        fds = (pipes[0][0], pipes[1][1], pipes[2][1], pipes[3][1])
-        with pytest.raises(OSError):  # closed unanswered: "did not answer", or reset with the request unread
-            zygote.spawn(
-                z.path,
-                module_name="x",
-                module_file=str(tmp_path / "x.py"),
-                cwd=str(tmp_path),
-                env={},
-                sandbox=sandbox.Sandbox(1 << 30).params(),
-                fds=fds,
-            )
-        for a, b in pipes:
-            os.close(a)
-            os.close(b)
+
+        def ask() -> str:
+            pipes = [os.pipe() for _ in range(4)]
+            fds = (pipes[0][0], pipes[1][1], pipes[2][1], pipes[3][1])
+            try:
+                spawned = zygote.spawn(
+                    z.path,
+                    module_name="x",
+                    module_file=str(tmp_path / "x.py"),
+                    cwd=str(tmp_path),
+                    env={},
+                    sandbox=sandbox.Sandbox(1 << 30, require_wall=sandbox.wall_required()).params(),
+                    fds=fds,
+                )
+            except OSError:  # closed unanswered: "did not answer", or reset with the request unread
+                return "refused"
+            finally:
+                for a, b in pipes:
+                    os.close(a)
+                    os.close(b)
+            spawned.wait(60)
+            return "forked"
+
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the other process
+            os._exit(0 if ask() == "refused" else 1)
+        assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0, "the zygote forked for another process"
         assert z.alive()
+        assert ask() == "forked"
     finally:
         z.close()
-    assert not zygote.is_check_process(os.getpid())
 
 
 def test_the_zygote_refuses_a_request_below_what_it_was_started_for():

@@ -21,7 +21,7 @@ dies with the process that started it; its children die with it (PR_SET_PDEATHSI
 Where the grader is not root, the learner's process has the grader's uid and its folder's 0700
 does not keep it out (and Landlock does not govern connect() to a pathname socket): its seccomp
 filter refuses it a unix socket (:data:`grader.isolation.sandbox.DENIED_SYSCALLS`), and the
-zygote serves check processes only (:func:`is_check_process`, from the peer's SO_PEERCRED pid) and
+zygote serves the grader and its check processes only (:func:`is_check_process`, from the peer's SO_PEERCRED pid) and
 never forks a child with less than it was started for (:func:`lowered`): a forged request is
 refused and logged on the grader's stderr (issue 27 Z1).
 """
@@ -240,9 +240,12 @@ def _cmdline(pid: int) -> list[str]:
 
 
 def is_check_process(pid: int) -> bool:
-    """Whether ``pid`` is a check process of the grader that started this zygote: a child of
+    """Whether ``pid`` may ask: the grader that started this zygote (a test, a tool using
+    :class:`grader.isolation.learner.Learner` itself), or a check process of it: a child of
     multiprocessing's fork server (``runner._fork_server``), itself a child of that grader, and no
     descendant of this zygote (a learner's process, or one it started, is one)."""
+    if pid == os.getppid():
+        return True
     ancestors = _ancestors(pid)
     if len(ancestors) < 2 or os.getpid() in ancestors or pid == os.getpid():
         return False
