@@ -25,7 +25,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from grader.inside import VISIBLE, codec, watch as _watch
+from grader.inside import VISIBLE, codec, fdshare, watch as _watch
 
 DRIVER_PREFIX = "grader.drivers."
 SYSCALLS_ENV = "GRADER_SYSCALLS"  # hex of a BPF program the check built (sandbox.one_process_filter)
@@ -160,6 +160,7 @@ def main(argv: list[str]) -> int:
     _watch.boundary(_call)
     nonce = os.environ.pop(_watch.NONCE_ENV, "")
     load_syscall_filter()
+    fdshare.install()  # no unix socket of its own: multiprocessing hands descriptors over by pid
     try:
         with watch.during("import"):
             module = _load(module_name, module_file)

@@ -60,7 +60,7 @@ _CLONE_NEWNS, _CLONE_NEWNET, _CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
 _MS_REMOUNT, _MS_BIND, _MS_MOVE, _MS_REC, _MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
 _MNT_DETACH = 2
-_PR_SET_PDEATHSIG, _PR_SET_NO_NEW_PRIVS = 1, 38
+_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_NO_NEW_PRIVS = 1, 4, 38
 _SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41}.get(platform.machine())
 _UID_BASE = 100000  # learner uids: this + check pid * SLOTS + slot, unique among live checks
 SLOTS = 16  # learner processes one check process may have at once
@@ -104,7 +104,11 @@ DENIED_SYSCALLS = (
     "init_module",
 )
 _CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
-_SCMP_ACT_ALLOW, _SCMP_CMP_MASKED_EQ = 0x7FFF0000, 7
+_SCMP_ACT_ALLOW, _SCMP_CMP_EQ, _SCMP_CMP_MASKED_EQ = 0x7FFF0000, 4, 7
+# A new unix socket (bound or connected by path, or abstract): the grader's own sockets (the zygote's,
+# multiprocessing's fork server) are same-uid where the grader is not root, and Landlock does not govern
+# connect() to a pathname socket (issue 27 Z1). socketpair() stays: multiprocessing.Pipe uses it.
+_AF_UNIX = 1
 _EPERM, _ENOSYS, _EOPNOTSUPP = 1, 38, 95
 # fallocate(FALLOC_FL_KEEP_SIZE) allocates blocks past RLIMIT_FSIZE in one call (the kernel checks the
 # limit on the file's size only): on the host disk (Landlock) one call could fill it before a poll.
@@ -170,6 +174,7 @@ def _syscall_filter():
             # could not count it (issue 27 M2); ENOSYS makes libraries that probe it (asmjit) fall back
             ("memfd_create", _ENOSYS),
             ("fallocate", _EOPNOTSUPP, _ArgCmp(1, _SCMP_CMP_MASKED_EQ, _FALLOC_FL_KEEP_SIZE, _FALLOC_FL_KEEP_SIZE)),
+            ("socket", _EPERM, _ArgCmp(0, _SCMP_CMP_EQ, _AF_UNIX, 0)),
         ]
     )
 
@@ -221,12 +226,15 @@ ALLOWLIST = N_("user+namespaces+allowlist")
 BLOCKLIST = N_("user+namespaces (blocklist: pivot_root refused here)")
 LANDLOCK = N_("user+landlock (allowlist: namespaces refused here)")
 LANDLOCK_ONLY = N_("rlimits+landlock (allowlist: not root)")
+# Not root and no libseccomp: the wall holds for files, but the learner shares the grader's uid and
+# no filter refuses it a unix socket: the zygote's and the fork server's are in its reach (issue 27 Z1).
+LANDLOCK_SOCKETS = N_("rlimits+landlock (the grader's sockets are reachable: no libseccomp)")
 USER_ONLY = N_("user id only (no file-system wall)")
 RLIMITS = N_("rlimits")
 # Hidden in the blocklist view (the allowlist never shows them): the checks, the engine, and the
 # catalogs (checks.po and mutants.po say every hint and known mistake).
 BLOCKLIST_HIDDEN = ("checks", "engine", "locale")
-LEVELS = (ALLOWLIST, BLOCKLIST, LANDLOCK, LANDLOCK_ONLY, USER_ONLY, RLIMITS)
+LEVELS = (ALLOWLIST, BLOCKLIST, LANDLOCK, LANDLOCK_ONLY, LANDLOCK_SOCKETS, USER_ONLY, RLIMITS)
 WALLS = LEVELS[:4]
 EXIT_NO_WALL = 72  # the learner's process exits with it rather than run without the wall required
 ALLOW_UNSANDBOXED = "GRADER_ALLOW_UNSANDBOXED"  # "1": grade without a file-system wall (--allow-unsandboxed)
@@ -261,7 +269,9 @@ def isolation_level() -> str:
     if os.geteuid() == 0 and _can_unshare():
         return ALLOWLIST if _can_pivot() else BLOCKLIST
     if landlock.abi() >= 1:
-        return LANDLOCK if os.geteuid() == 0 else LANDLOCK_ONLY
+        if os.geteuid() == 0:
+            return LANDLOCK
+        return LANDLOCK_ONLY if syscall_filter_available() else LANDLOCK_SOCKETS
     return USER_ONLY if os.geteuid() == 0 else RLIMITS
 
 
@@ -446,7 +456,10 @@ class Sandbox:
         if level is None:  # no namespaces here: the same allowlist through Landlock, built with our rights
             try:
                 rules = landlock.ruleset(self._landlock_rules(params["view"]))
-                level = LANDLOCK if self.privileged else LANDLOCK_ONLY
+                # not root: only the seccomp filter keeps the grader's (same-uid) sockets out of reach
+                level = (
+                    LANDLOCK if self.privileged else LANDLOCK_ONLY if params.get("syscall_filter") else LANDLOCK_SOCKETS
+                )
             except OSError:
                 level = USER_ONLY if self.privileged else RLIMITS
         if self.privileged:
@@ -463,6 +476,8 @@ class Sandbox:
         libc = _libc()
         libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # after setuid, which clears it
+        if self.privileged:  # setuid cleared it too: as after an exec, the learner's processes may take
+            libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)  # each other's descriptors (grader.inside.fdshare)
         if rules is not None:
             try:
                 landlock.enforce(rules)
@@ -700,9 +715,20 @@ def _limit_sysv_shm(cap: int) -> None:
 
 
 def reference_visible(module_file: str | Path) -> bool:
-    """True when what is graded is a solution or a mutant, decided from the path as requested
+    """True when what is graded is a solution, a mutant or a variant, what the harness grades:
+    ``solutions/<module>.py``, ``solutions/mutants/<module>/*.py``, ``solutions/variants/<module>/*.py``
+    for an exercise's module, nothing else under solutions/ (a copy in ``solutions/mine/`` is a
+    learner's file, checked against the reference like any). Decided from the path as requested
     (absolute, links not resolved): a link into solutions/ never makes them visible."""
-    return ROOT / "solutions" in Path(os.path.abspath(module_file)).parents
+    from grader.course import catalog
+
+    path = Path(os.path.abspath(module_file))
+    solutions, modules = ROOT / "solutions", {ex.module for ex in catalog.CATALOG}
+    if path.suffix != ".py":
+        return False
+    if path.parent == solutions:
+        return path.stem in modules
+    return path.parent.parent in (solutions / "mutants", solutions / "variants") and path.parent.name in modules
 
 
 def _mount(libc, kind: str, source: str, path: str) -> None:

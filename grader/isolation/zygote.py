@@ -16,7 +16,14 @@ the learner's process: the zygote writes the child's wait status on it when the 
 kills the child when the check hangs up (a check that timed out and was killed). The zygote
 dies with the process that started it; its children die with it (PR_SET_PDEATHSIG).
 
-    python -m grader.isolation.zygote <socket path> light|heavy
+    python -m grader.isolation.zygote <socket path> light|heavy [wall]
+
+Where the grader is not root, the learner's process has the grader's uid and its folder's 0700
+does not keep it out (and Landlock does not govern connect() to a pathname socket): its seccomp
+filter refuses it a unix socket (:data:`grader.isolation.sandbox.DENIED_SYSCALLS`), and the
+zygote serves the grader and its check processes only (:func:`is_check_process`, from the peer's SO_PEERCRED pid) and
+never forks a child with less than it was started for (:func:`lowered`): a forged request is
+refused and logged on the grader's stderr (issue 27 Z1).
 """
 
 from __future__ import annotations
@@ -26,10 +33,13 @@ import os
 import select
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
 from pathlib import Path
+
+from grader.isolation import procfs
 
 _MAX_REQUEST = 1 << 20
 _FDS = 4  # a learner's pipe ends: requests, answers, reports, output
@@ -109,8 +119,12 @@ class Zygote:
             PYTHONDONTWRITEBYTECODE="1",
             PYTHONPATH=str(Path(__file__).resolve().parents[2]),
         )  # this project's grader, nothing else
+        from grader.isolation import sandbox
+
+        self.wall = sandbox.wall_required()
+        floor = ["wall"] if self.wall else []  # never less for the rest of the run: see running()
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "grader.isolation.zygote", self.path, kind],
+            [sys.executable, "-m", "grader.isolation.zygote", self.path, kind, *floor],
             stdin=subprocess.DEVNULL,
             env=env,
             start_new_session=True,
@@ -150,9 +164,15 @@ def start(kind: str = "heavy") -> str:
 
 
 def running() -> str | None:
-    """The socket path of this process's zygote, if one runs."""
+    """The socket path of this process's zygote, if one runs and may fork what is asked now: one
+    started where a wall was required forks no process without one (``--allow-unsandboxed`` set
+    since): the learner's process is then started by exec, as without a zygote."""
+    from grader.isolation import sandbox
+
     zygote = _RUNNING.get(os.getpid())
-    return zygote.path if zygote is not None and zygote.alive() else None
+    if zygote is None or not zygote.alive() or (zygote.wall and not sandbox.wall_required()):
+        return None
+    return zygote.path
 
 
 # ---------------------------------------------------------------- the zygote's side
@@ -203,7 +223,81 @@ def _child(request: dict, fds: list[int]) -> None:
             os._exit(code if isinstance(code, int) else 70)
 
 
-def serve(path: str, kind: str) -> None:
+def _ancestors(pid: int) -> list[int]:
+    """``pid``'s parent, its parent, ... up to init (empty once ``pid`` is gone)."""
+    found = []
+    while (pid := procfs.parent(pid)) and pid not in found:
+        found.append(pid)
+    return found
+
+
+def _cmdline(pid: int) -> list[str]:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().decode(errors="replace").split("\0")
+    except OSError:
+        return []
+
+
+def is_check_process(pid: int) -> bool:
+    """Whether ``pid`` may ask: the grader that started this zygote (a test, a tool using
+    :class:`grader.isolation.learner.Learner` itself), or a check process of it: a child of
+    multiprocessing's fork server (``runner._fork_server``), itself a child of that grader, and no
+    descendant of this zygote (a learner's process, or one it started, is one)."""
+    if pid == os.getppid():
+        return True
+    ancestors = _ancestors(pid)
+    if len(ancestors) < 2 or os.getpid() in ancestors or pid == os.getpid():
+        return False
+    server, grader = ancestors[:2]
+    return grader == os.getppid() and any("multiprocessing.forkserver" in arg for arg in _cmdline(server))
+
+
+def _peer_pid(conn: socket.socket) -> int:
+    pid, _, _ = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+    return pid
+
+
+def lowered(sandbox: dict, floor: dict) -> str | None:
+    """What in a request's ``sandbox`` is below what this zygote was started for, else None: a
+    check process asks for its learner's sandbox, never for less than these."""
+    for key in ("privileged", "syscall_filter", "require_wall"):
+        if floor[key] and not sandbox.get(key):
+            return key
+    if sandbox.get("privileged") != floor["privileged"]:
+        return "privileged"
+    for entry in sandbox.get("view", ()):
+        kind, source = entry[0], os.path.abspath(entry[1]) if len(entry) > 1 else ""
+        if kind == "dev" and os.path.dirname(source) != "/dev":
+            return f"view {entry}"
+        if kind in ("ro", "dev") and tuple(entry) not in floor["view"]:
+            if any(secret == source or secret.startswith(source.rstrip("/") + "/") for secret in floor["secrets"]):
+                return f"view {entry}"
+    return None
+
+
+def _floor(wall: bool) -> dict:
+    """What every learner's process this zygote forks gets at least."""
+    from grader.engine import cache
+    from grader.isolation import sandbox
+
+    root = sandbox.ROOT
+    return {
+        "privileged": os.geteuid() == 0,
+        "syscall_filter": sandbox.syscall_filter_available(),
+        "require_wall": wall,
+        # entries of a view without a box (the system, the interpreter, the grader's visible packages)
+        "view": {tuple(e) for e in sandbox.Sandbox(1 << 30).view()},
+        "secrets": [str(root / "grader" / "checks"), str(root / "grader" / "engine"), str(cache.CACHE_DIR)],
+    }
+
+
+def _refuse(conn: socket.socket, why: str) -> None:
+    print(f"grader zygote: refused a request ({why})", file=sys.stderr, flush=True)
+    conn.close()
+
+
+def serve(path: str, kind: str, wall: bool = False) -> None:
     import ctypes
 
     ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the grader
@@ -216,6 +310,7 @@ def serve(path: str, kind: str) -> None:
     from grader.isolation import sandbox
 
     sandbox.syscall_filter_available()  # built here, once: each forked child only loads it
+    floor = _floor(wall)
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
@@ -247,7 +342,11 @@ def serve(path: str, kind: str) -> None:
             reap()
         if listener in ready:
             conn, _ = listener.accept()
-            waiting[conn] = None
+            peer = _peer_pid(conn)
+            if is_check_process(peer):
+                waiting[conn] = None
+            else:
+                _refuse(conn, f"pid {peer} is no check process of this grader")
         for conn in [c for c in ready if c in waiting]:
             pid = waiting[conn]
             if pid is not None:  # the check hung up (it was killed): end its learner's process
@@ -267,7 +366,17 @@ def serve(path: str, kind: str) -> None:
                 waiting.pop(conn)
                 conn.close()
                 continue
-            request = json.loads(msg)
+            try:
+                request = json.loads(msg)
+                why = lowered(request["sandbox"], floor)
+            except (ValueError, KeyError, TypeError, IndexError) as exc:
+                why = f"malformed: {exc!r}"
+            if why is not None:
+                for fd in fds:
+                    os.close(fd)
+                waiting.pop(conn)
+                _refuse(conn, f"it asks for less than this zygote was started for: {why}")
+                continue
             sys.stdout.flush()
             sys.stderr.flush()
             pid = os.fork()
@@ -281,4 +390,4 @@ def serve(path: str, kind: str) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1], sys.argv[2])
+    serve(sys.argv[1], sys.argv[2], wall="wall" in sys.argv[3:])
