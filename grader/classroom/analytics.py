@@ -265,7 +265,7 @@ def build(
                     "part": ex.part,
                     "key_point": kp.id,
                     "followup": kp.followup,
-                    "claim": kp.claim,
+                    "claim": _(kp.claim),  # a text: in the language the CSV is written in
                     "students": len(counted),
                     "passed": passed,
                     "pass_rate": round(passed / len(counted), 4) if counted else None,
@@ -310,7 +310,7 @@ def build(
     part_rows = [
         {
             "part": p,
-            "title": catalog.PART_TITLES[p],
+            "title": _(catalog.PART_TITLES[p]),
             "key_points_passed": a,
             "key_points_counted": b,
             "pass_rate": round(a / b, 4) if b else None,
@@ -415,7 +415,7 @@ def write(report: ClassReport, out_dir: str | Path) -> Path:
                 "key_points": [_shown(r) for r in report.key_points],
                 "misconceptions": report.misconceptions,
                 "levels": report.levels,
-                "parts": report.parts,
+                "parts": [_shown(r) for r in report.parts],
                 "copies": report.copies,
             },
             indent=1,
@@ -530,7 +530,7 @@ def render(report: ClassReport) -> str:
         cls = " class='low'" if rate is not None and rate < 0.5 else ""
         bar = "" if rate is None else f"<span class='barbg'><span class='bar' style='width:{width}px'></span></span>"
         out.append(
-            f"<tr><td>{r['exercise']}</td><td title='{escape(_(r['claim']))}'>{escape(r['key_point'])}"
+            f"<tr><td>{r['exercise']}</td><td title='{escape(show(r['claim']))}'>{escape(r['key_point'])}"
             f"{followup if r['followup'] else ''}</td><td{cls}>{bar}{_rate(rate)}</td>"
             f"<td class='num'>{r['passed']}/{r['students']}</td><td class='num'>{r['not_submitted']}</td>"
             f"<td>{escape(show(r['most_frequent_failure']))}</td></tr>"
