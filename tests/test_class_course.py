@@ -57,8 +57,8 @@ def english_words(text: str) -> list[str]:
 def test_the_released_notebook_has_no_english_stub(course):
     release = (course / "release" / "set_C" / "set_C.ipynb").read_text()
     assert not english_words(release)
-    from grader.i18n import lookup
     from grader.classroom import pipeline
+    from grader.i18n import lookup
 
     assert lookup(pipeline.TEXT_STUB, "zh") in release
 
