@@ -324,6 +324,22 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
         job_results = batch.collect_jobs(Path(args.collect), Path(args.job_files) if args.job_files else None, skipped)
         for line in skipped:
             _say(console, _("unreadable job result {line}", line=line), "yellow")
+        missing = batch.missing_jobs(job_results)
+        if missing:  # a partial class is no class report: say who, and how to finish it
+            for student, ex_id in missing:
+                _say(console, _("no result for {student} {id}", student=student, id=ex_id), "red")
+            _say(
+                console,
+                _(
+                    "grader: {n} job(s) of the class have no result in {folder}; nothing written. Grade them "
+                    "(`grader job <its job file> > {folder}/<n>.json`, or pass --job-files with the job files "
+                    "and the missing ones are graded now), then collect again",
+                    n=len(missing),
+                    folder=args.collect,
+                ),
+                "red",
+            )
+            return 1
         source = str(args.collect)
     else:
         folder = Path(args.submissions or "")
@@ -336,7 +352,7 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
 
             jobs_dir = Path(args.write_jobs)
             jobs_dir.mkdir(parents=True, exist_ok=True)
-            todo = batch.make_jobs(batch.submissions_in(folder), only)
+            todo = batch.class_jobs(batch.submissions_in(folder), only)
             for i, job in enumerate(todo):
                 (jobs_dir / f"{i}.json").write_text(json.dumps(job))
             _say(

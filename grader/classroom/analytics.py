@@ -96,14 +96,15 @@ def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
 
     out = []
     for ex in catalog.CATALOG:
-        if not answers.get(ex.id):
+        answered = {s: src for s, src in (answers.get(ex.id) or {}).items() if not _as_released(src, ex)}
+        if not answered:
             continue
         try:
             stub = files.read_regular(catalog.ROOT / "exercises" / f"{ex.module}.py")
         except (OSError, files.Refused):
             stub = None
-        best = similarity.class_matches(ex.module, answers[ex.id], given=stub)
-        for student in sorted(answers[ex.id]):
+        best = similarity.class_matches(ex.module, answered, given=stub)
+        for student in sorted(answered):
             m = best.get(student)
             row = {"student": student, "exercise": ex.id}
             if m is None:
@@ -122,6 +123,17 @@ def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
                 }
             )
     return out
+
+
+def _as_released(source: bytes, ex: catalog.Exercise) -> bool:
+    """An answer that is the stub as released (:func:`grader.classroom.notebooks.is_release_stub`):
+    no one's work, left out of every class-wide comparison (the gradebook's path never had it)."""
+    from grader.classroom import notebooks
+
+    try:
+        return notebooks.is_release_stub(source.decode("utf-8"), ex)
+    except UnicodeDecodeError:
+        return False
 
 
 def _read_answers(paths: dict[str, dict[str, Path]]) -> dict[str, dict[str, bytes]]:
