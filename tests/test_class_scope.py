@@ -133,3 +133,28 @@ def test_mastery_and_analytics_speak_the_courses_language(tmp_path, speak):
     speak("en")
     assert cli.main(["classroom", "mastery", str(tmp_path / "zh")]) == 2  # no gradebook yet: said in Chinese
     assert i18n.current() == "zh"
+
+
+def test_a_hanging_import_is_waited_for_once_per_exercise(tmp_path, monkeypatch):
+    """An A2 whose import hangs took 64 s in autograde and batch, each key point "importing your
+    module timed out (30 s)": the import limit is paid once (the first job of a class also waits for
+    the grader's heavy warm-up, docs/classroom.md); the later key points of the exercise report the
+    same timeout without importing again. Counted by import attempts, not by the clock."""
+    import pytest
+
+    from grader.isolation import learner as learner_module
+
+    module = tmp_path / "a2_nbytes_index.py"
+    module.write_text("import time\ntime.sleep(120)\n")
+    starts = []
+    start = learner_module.Learner._start
+    monkeypatch.setattr(learner_module.Learner, "_start", lambda self: (starts.append(1), start(self))[1])
+    handle = learner_module.Learner("a2_nbytes_index", module, import_timeout_s=1.0, require_wall=False)
+    try:
+        for _kp in range(4):  # one call per key point, each after the key point's reset
+            handle.reset()
+            with pytest.raises(learner_module.LearnerTimeout):
+                handle.nbytes([2, 3], "float32")
+    finally:
+        handle.close()
+    assert len(starts) == 1
