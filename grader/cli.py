@@ -202,6 +202,11 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
     from grader import classroom
     from grader.classroom import manifest
 
+    if args.action in ("analytics", "mastery") and not args.lang:
+        # the course's own language (the one it was built with), not the locale's
+        from grader.classroom import notebooks
+
+        i18n.use(notebooks.course_language(args.course_dir) or i18n.current())
     if args.action == "analytics":
         from grader.classroom import analytics
 
@@ -217,7 +222,7 @@ def _cmd_classroom(args: argparse.Namespace, console: Console) -> int:
         return 0
     if args.action == "build":
         only = args.only.split(",") if args.only else None
-        names = classroom.build_course(args.course_dir, only=only)
+        names = classroom.build_course(args.course_dir, only=only, course_id=args.course_id)
         built = _(
             "built {course}: source notebooks for {names}, nbgrader_config.py and the manifest of the grader's "
             "files ({manifest})",
@@ -330,6 +335,22 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
         job_results = batch.collect_jobs(Path(args.collect), Path(args.job_files) if args.job_files else None, skipped)
         for line in skipped:
             _say(console, _("unreadable job result {line}", line=line), "yellow")
+        missing = batch.missing_jobs(job_results)
+        if missing:  # a partial class is no class report: say who, and how to finish it
+            for student, ex_id in missing:
+                _say(console, _("no result for {student} {id}", student=student, id=ex_id), "red")
+            _say(
+                console,
+                _(
+                    "grader: {n} job(s) of the class have no result in {folder}; nothing written. Grade them "
+                    "(`grader job <its job file> > {folder}/<n>.json`, or pass --job-files with the job files "
+                    "and the missing ones are graded now), then collect again",
+                    n=len(missing),
+                    folder=args.collect,
+                ),
+                "red",
+            )
+            return 1
         source = str(args.collect)
     else:
         folder = Path(args.submissions or "")
@@ -342,7 +363,7 @@ def _cmd_batch(args: argparse.Namespace, console: Console) -> int:
 
             jobs_dir = Path(args.write_jobs)
             jobs_dir.mkdir(parents=True, exist_ok=True)
-            todo = batch.make_jobs(batch.submissions_in(folder), only)
+            todo = batch.class_jobs(batch.submissions_in(folder), only)
             for i, job in enumerate(todo):
                 (jobs_dir / f"{i}.json").write_text(json.dumps(job))
             _say(
@@ -558,7 +579,15 @@ def _main(argv: list[str] | None) -> int:
     cls.add_argument("--only", help=_("comma-separated exercise ids to include (build)"))
     cls.add_argument("--out", help=_("folder of the class analytics (analytics; default COURSE/class-report)"))
     cls.add_argument(
-        "--lang", choices=i18n.LANGS, help=_("the notebooks' and feedback's language (build; default: the locale's)")
+        "--course-id", help=_("nbgrader's course id, for release and collect (build; default: the folder's name)")
+    )
+    cls.add_argument(
+        "--lang",
+        choices=i18n.LANGS,
+        help=_(
+            "the language: of the notebooks and feedback (build; default: the locale's), of mastery's and the "
+            "analytics' reports and CSVs (default: the language the course was built in)"
+        ),
     )
     bat = sub.add_parser("batch", help=_("grade a class: every subfolder of SUBMISSIONS is one student"))
     bat.add_argument("submissions", nargs="?", help=_("folder of submission folders"))

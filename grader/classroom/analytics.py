@@ -99,14 +99,15 @@ def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
 
     out = []
     for ex in catalog.CATALOG:
-        if not answers.get(ex.id):
+        answered = {s: src for s, src in (answers.get(ex.id) or {}).items() if not _as_released(src, ex)}
+        if not answered:
             continue
         try:
             stub = files.read_regular(catalog.ROOT / "exercises" / f"{ex.module}.py")
         except (OSError, files.Refused):
             stub = None
-        best = similarity.class_matches(ex.module, answers[ex.id], given=stub)
-        for student in sorted(answers[ex.id]):
+        best = similarity.class_matches(ex.module, answered, given=stub)
+        for student in sorted(answered):
             m = best.get(student)
             row = {"student": student, "exercise": ex.id}
             if m is None:
@@ -126,6 +127,17 @@ def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
                 }
             )
     return out
+
+
+def _as_released(source: bytes, ex: catalog.Exercise) -> bool:
+    """An answer that is the stub as released (:func:`grader.classroom.notebooks.is_release_stub`):
+    no one's work, left out of every class-wide comparison (the gradebook's path never had it)."""
+    from grader.classroom import notebooks
+
+    try:
+        return notebooks.is_release_stub(source.decode("utf-8"), ex)
+    except UnicodeDecodeError:
+        return False
 
 
 def _read_answers(paths: dict[str, dict[str, Path]]) -> dict[str, dict[str, bytes]]:
@@ -269,7 +281,7 @@ def build(
                     "part": ex.part,
                     "key_point": kp.id,
                     "followup": kp.followup,
-                    "claim": kp.claim,
+                    "claim": _(kp.claim),  # a text: in the language the CSV is written in
                     "students": len(counted),
                     "passed": passed,
                     "pass_rate": round(passed / len(counted), 4) if counted else None,
@@ -314,7 +326,7 @@ def build(
     part_rows = [
         {
             "part": p,
-            "title": catalog.PART_TITLES[p],
+            "title": _(catalog.PART_TITLES[p]),
             "key_points_passed": a,
             "key_points_counted": b,
             "pass_rate": round(a / b, 4) if b else None,
@@ -419,7 +431,7 @@ def write(report: ClassReport, out_dir: str | Path) -> Path:
                 "key_points": [_shown(r) for r in report.key_points],
                 "misconceptions": report.misconceptions,
                 "levels": report.levels,
-                "parts": report.parts,
+                "parts": [_shown(r) for r in report.parts],
                 "copies": report.copies,
             },
             indent=1,
@@ -534,7 +546,7 @@ def render(report: ClassReport) -> str:
         cls = " class='low'" if rate is not None and rate < 0.5 else ""
         bar = "" if rate is None else f"<span class='barbg'><span class='bar' style='width:{width}px'></span></span>"
         out.append(
-            f"<tr><td>{r['exercise']}</td><td title='{escape(_(r['claim']))}'>{escape(r['key_point'])}"
+            f"<tr><td>{r['exercise']}</td><td title='{escape(show(r['claim']))}'>{escape(r['key_point'])}"
             f"{followup if r['followup'] else ''}</td><td{cls}>{bar}{_rate(rate)}</td>"
             f"<td class='num'>{r['passed']}/{r['students']}</td><td class='num'>{r['not_submitted']}</td>"
             f"<td>{escape(show(r['most_frequent_failure']))}</td></tr>"

@@ -57,6 +57,28 @@ def make_jobs(submissions: list[Path], only: list[str] | None = None) -> list[di
     return [{"submission": os.path.abspath(sub), "exercise": ex.id} for ex in exs for sub in submissions]
 
 
+def submitted_exercises(submissions: list[Path]) -> list[str]:
+    """The class's exercises: those some submission holds an answer to (a module, a notebook's
+    answer cell, or a file refused for one), in the catalog's order. A student without one of them
+    is "missing" for it; an exercise nobody submitted is not the class's."""
+    found: set[str] = set()
+    for sub in submissions:
+        if sub.is_symlink():
+            continue
+        try:
+            with gathered(sub) as (copy, notes):
+                found |= {ex.id for ex in catalog.CATALOG if (copy / f"{ex.module}.py").exists()}
+                found |= {ex.id for ex in catalog.CATALOG if notes_about(ex, notes)}
+        except OSError:
+            continue
+    return [ex.id for ex in catalog.CATALOG if ex.id in found]
+
+
+def class_jobs(submissions: list[Path], only: list[str] | None = None) -> list[dict]:
+    """The jobs of a class: ``only``'s exercises, else :func:`submitted_exercises`, for every submission."""
+    return make_jobs(submissions, only or submitted_exercises(submissions) or None)
+
+
 def run_job(job: dict) -> dict:
     """Grade one exercise of one submission. Plain JSON in, plain JSON out.
 
@@ -208,7 +230,7 @@ def grade_class_jobs(
     """Every job's result, in job order: from the log where still valid, the rest graded now
     (locally with ``jobs`` workers, or on Ray when ``use_ray``; ``ray_address`` None starts or
     finds a cluster as ``ray.init()`` does). ``on_job`` hears of each job graded now."""
-    todo = make_jobs(submissions_in(submissions_dir), only)
+    todo = class_jobs(submissions_in(submissions_dir), only)
     fingerprints = _fingerprints(todo)
     done: dict[str, dict] = {} if fresh else _reusable(read_log(log) if log else [], fingerprints)
     pending = [j for j in todo if key_of(j) not in done]
@@ -452,7 +474,10 @@ def collect_jobs(results: Path, jobs: Path | None = None, skipped: list[str] | N
     results = Path(results)
     skipped = [] if skipped is None else skipped
     if results.is_dir():
-        lines = [line for p in sorted(results.glob("*.json")) if (line := _output(p, jobs, skipped)) is not None]
+        outputs = sorted(results.glob("*.json"))
+        if jobs is not None:  # a job with no output at all (never ran, lost): graded again from its file too
+            outputs += [results / j.name for j in sorted(Path(jobs).glob("*.json")) if not (results / j.name).exists()]
+        lines = [line for p in sorted(set(outputs)) if (line := _output(p, jobs, skipped)) is not None]
         lines += [line for p in sorted(results.glob("*.jsonl")) for line in read_log(p)]
     else:
         lines = read_log(results)
@@ -462,7 +487,28 @@ def collect_jobs(results: Path, jobs: Path | None = None, skipped: list[str] | N
     return list(latest.values())
 
 
+def missing_jobs(job_results: list[dict]) -> list[tuple[str, str]]:
+    """(student, exercise) of the class with no result among ``job_results``: the class is every
+    folder beside the submissions graded (where that folder is readable here) and every student
+    with a result, its exercises every exercise with a result."""
+    order = {ex.id: i for i, ex in enumerate(catalog.CATALOG)}
+    exercises = sorted({r["exercise"] for r in job_results}, key=order.__getitem__)
+    students = {r["student"] for r in job_results}
+    for parent in {Path(r["submission"]).parent for r in job_results}:
+        with contextlib.suppress(OSError):
+            if parent.is_dir():
+                students |= {p.name for p in submissions_in(parent)}
+    have = {(r["student"], r["exercise"]) for r in job_results}
+    return [(s, e) for s in sorted(students) for e in exercises if (s, e) not in have]
+
+
 def _output(path: Path, jobs: Path | None, skipped: list[str]) -> dict | None:
+    if not path.exists() and jobs is not None:  # no output: graded again from its job file
+        job = Path(jobs) / path.name
+        line = run_job(json.loads(job.read_text()))
+        files.replace_file(path, json.dumps(line).encode())
+        skipped.append(f"{path} (missing): graded again from {job}")
+        return line
     try:
         line = json.loads(files.read_regular(path, 64 << 20) or b"null")
     except (OSError, ValueError, files.Refused) as exc:

@@ -461,9 +461,14 @@ try:
     from grader.classroom import pipeline
     from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
     from nbgrader.converters import Autograde, GenerateAssignment
-    from nbgrader.preprocessors import ClearSolutions, GetGrades, SaveAutoGrades
+    from nbgrader.preprocessors import ClearSolutions, SaveAutoGrades
 
     c.CourseDirectory.root = {root!r}
+    # nbgrader release_assignment / fetch_assignment / submit / collect: this course's id and an exchange
+    # folder inside the course (nbgrader's default, /usr/local/share/nbgrader/exchange, needs root);
+    # the students' own nbgrader config names the same two (docs/classroom.md, release and collect).
+    c.CourseDirectory.course_id = {course_id!r}
+    c.Exchange.root = {exchange!r}
     # SQLAlchemy's autoflush warnings from nbgrader's gradebook code, three per new submission: noise.
     from sqlalchemy.exc import SAWarning
     warnings.filterwarnings("ignore", message=r"Object of type <\\w+> not in session", category=SAWarning)
@@ -477,6 +482,9 @@ try:
 
     # generate_assignment: a release answer cell is the stub (its own `raise NotImplementedError("A3: ...")`).
     c.GenerateAssignment.preprocessors = pipeline.replace(GenerateAssignment, ClearSolutions, [pipeline.ReleaseStubs])
+    # nbgrader's own words a student reads (a written answer's "YOUR ANSWER HERE", Validate's warnings),
+    # in the course's language
+    pipeline.student_words(c)
 
     # autograde: no Execute. nbgrader's kernel would run the student's notebook as this user, outside
     # the sandbox. GradeAnswerCells grades each answer cell from the notebook file with the sandboxed
@@ -491,10 +499,11 @@ try:
     c.Autograde.create_student = True
     c.GradeAnswerCells.jobs = 0                 # exercises graded at once; 0: one per CPU
 
-    # generate_feedback: the verdicts, not the rubrics, on a page whose words are the course's language's
+    # generate_feedback: the verdicts, not the rubrics, on a page whose words are the course's language's;
+    # a written answer nobody graded yet is "to grade", not a zero (FeedbackGrades, in place of GetGrades)
     # (our template "feedback", found before nbgrader's; formgrader's own templates stay nbgrader's).
     c.GenerateFeedback.preprocessors = [
-        GetGrades, pipeline.FeedbackClearHiddenTests, pipeline.HideRubrics, pipeline.FeedbackWords,
+        pipeline.FeedbackGrades, pipeline.FeedbackClearHiddenTests, pipeline.HideRubrics, pipeline.FeedbackWords,
         CSSHTMLHeaderPreprocessor,
     ]
     c.HTMLExporter.extra_template_basedirs = pipeline.feedback_template_dirs()
@@ -528,9 +537,31 @@ def set_timeouts() -> dict[str, int]:
     return out
 
 
-def build_course(course_dir: str | Path, only: list[str] | None = None) -> list[str]:
+EXCHANGE = "exchange"  # the course's nbgrader exchange folder, inside it
+
+
+def course_id_of(course: Path) -> str:
+    """nbgrader's course id of a course built without ``--course-id``: its folder's name."""
+    return Path(course).resolve().name
+
+
+def course_language(course_dir: str | Path) -> str | None:
+    """The language a course was built in (``grader classroom build --lang``), as its
+    nbgrader_config.py records it; None for a folder that is not such a course."""
+    import re
+
+    try:
+        text = (Path(course_dir) / "nbgrader_config.py").read_text()
+    except OSError:
+        return None
+    found = re.search(r"i18n\.use\('(\w+)'\)", text)
+    return found.group(1) if found and found.group(1) in i18n.LANGS else None
+
+
+def build_course(course_dir: str | Path, only: list[str] | None = None, course_id: str | None = None) -> list[str]:
     """Write nbgrader_config.py, source/set_*/set_*.ipynb and the manifest of the grader's files;
-    returns the assignment names. ``only`` restricts the notebooks to some exercises (tests). The
+    returns the assignment names. ``only`` restricts the notebooks to some exercises (tests);
+    ``course_id`` is nbgrader's course id (default: the folder's name). The
     notebooks speak the current language (:func:`grader.i18n.use`; ``grader classroom build --lang``),
     and so do the course's feedback and rubrics (nbgrader_config.py) and its test cells."""
     from grader.classroom import manifest
@@ -551,7 +582,14 @@ def build_course(course_dir: str | Path, only: list[str] | None = None) -> list[
         names.append(name)
     timeouts = set_timeouts()
     (course / "nbgrader_config.py").write_text(
-        NBGRADER_CONFIG.format(root=str(course), timeouts=timeouts, longest=max(timeouts.values()), lang=i18n.current())
+        NBGRADER_CONFIG.format(
+            root=str(course),
+            course_id=course_id or course_id_of(course),
+            exchange=str(course / EXCHANGE),
+            timeouts=timeouts,
+            longest=max(timeouts.values()),
+            lang=i18n.current(),
+        )
     )
     manifest.write(course)
     # A course holds the students' work and the gradebook: never committed or linted with the

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import nbformat
 from nbgrader.plugins import ExportPlugin
-from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions, NbGraderPreprocessor
+from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions, GetGrades, NbGraderPreprocessor
 from traitlets import Integer, List
 
 from grader.classroom import manifest, notebooks, roster
@@ -440,6 +440,71 @@ class HideRubrics(NbGraderPreprocessor):
         return nb, resources
 
 
+# nbgrader's own words a student reads on a course in any language, set in the course's language by its
+# nbgrader_config.py (:func:`student_words`): the stub of a written answer and of a code cell that is no
+# exercise's as released, and the Validate button's warnings ({num_changed}, {num_failed} kept).
+TEXT_STUB = N_("YOUR ANSWER HERE")
+CODE_STUB = N_("# YOUR CODE HERE")
+VALIDATE_WARNINGS = {
+    "type_changed_warning": N_(
+        "THE TYPES OF {num_changed} CELL(S) HAVE CHANGED! This might mean that even though the tests are "
+        "passing now, they won't pass when your assignment is graded."
+    ),
+    "changed_warning": N_(
+        "THE CONTENTS OF {num_changed} TEST CELL(S) HAVE CHANGED! This might mean that even though the tests "
+        "are passing now, they won't pass when your assignment is graded."
+    ),
+    "failed_warning": N_(
+        "VALIDATION FAILED ON {num_failed} CELL(S)! If you submit your assignment as it is, you WILL NOT "
+        "receive full credit."
+    ),
+}
+# nbgrader's autograde stores this comment under every answer cell left as released (SaveAutoGrades);
+# the feedback page shows it in the course's language (FeedbackGrades).
+NBGRADER_NO_RESPONSE = "No response."
+NO_RESPONSE = N_("No response.")
+
+
+def student_words(c) -> None:
+    """Set nbgrader's student-facing words (:data:`TEXT_STUB`, :data:`CODE_STUB`,
+    :data:`VALIDATE_WARNINGS`) in the current language on the config ``c``."""
+    c.ClearSolutions.text_stub = str(_(TEXT_STUB))
+    c.ClearSolutions.code_stub = {"python": f"{_(CODE_STUB)}\nraise NotImplementedError()"}
+    for name, text in VALIDATE_WARNINGS.items():
+        setattr(c.Validator, name, str(_(text)) + "\n")
+
+
+class FeedbackGrades(GetGrades):
+    """generate_feedback: nbgrader's GetGrades, and what it leaves unsaid or in English.
+
+    * A C written answer nobody graded yet is **to grade**, not a graded zero: nbgrader's score of
+      it is 0.0 (:func:`grader.classroom.roster.written_state`). Its cell gets ``state`` "to grade",
+      and ``resources["nbgrader"]["to_grade"]`` the points such answers leave out of the total.
+    * nbgrader's automatic comment "No response." is said in the course's language.
+    """
+
+    def preprocess(self, nb, resources):
+        resources["nbgrader"]["to_grade"] = 0.0
+        return super().preprocess(nb, resources)
+
+    def _get_comment(self, cell, resources) -> None:
+        super()._get_comment(cell, resources)
+        if cell.metadata.nbgrader.get("comment") == NBGRADER_NO_RESPONSE:
+            cell.metadata.nbgrader["comment"] = str(_(NO_RESPONSE))
+
+    def _get_score(self, cell, resources) -> None:
+        super()._get_score(cell, resources)
+        if not cell.metadata.nbgrader.get("grade_id", "").endswith("__written"):
+            return
+        grade = self.gradebook.find_grade(
+            cell.metadata.nbgrader["grade_id"], self.notebook_id, self.assignment_id, self.student_id
+        )
+        state = roster.written_state(grade)
+        cell.metadata.nbgrader["state"] = state
+        if state == "to grade":
+            resources["nbgrader"]["to_grade"] += grade.max_score or 0.0
+
+
 # nbgrader's feedback template says "Grade cell:", "Score: 1.0 / 1.0", "(Top)" in English whatever the
 # course's language: ours (nbconvert/feedback/index.html.j2, nbgrader's layout) takes its words from here.
 FEEDBACK_WORDS = {
@@ -451,6 +516,10 @@ FEEDBACK_WORDS = {
     "comment": N_("Comments"),
     "top": N_("(top)"),
     "late": N_("Late submission penalty: -{penalty}"),
+    "to_grade": N_("to grade ({max} points)"),
+    "pending": N_(
+        "{points} points of written answers are still to grade: this total leaves them out until they are graded"
+    ),
 }
 FEEDBACK_TEMPLATES = Path(__file__).parent / "nbconvert"  # its template "feedback", in place of nbgrader's
 

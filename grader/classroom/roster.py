@@ -203,8 +203,41 @@ def student_outcomes(course: Path, gradebook, student: str, assignments: set[str
     return outcomes, written, states
 
 
-def student_mastery(course: Path, gradebook, student: str, assignments: set[str]) -> dict:
-    """One student's row: sets, level, pass line, what the next level needs, written answers."""
+NOT_ASSIGNED = "not assigned"  # an exercise or set the gradebook's assignments do not hold
+
+
+def assigned_exercises(gradebook) -> set[str]:
+    """The exercises whose cells the gradebook's assignments hold (a course built with ``--only``
+    holds some of each set's)."""
+    return {
+        cell.name.partition("__")[0]
+        for assignment in gradebook.assignments
+        for nb in assignment.notebooks
+        for cell in nb.grade_cells
+        if cell.name.partition("__")[0] in catalog.BY_ID
+    }
+
+
+def _set_count(set_id: str, s: levels.Summary, outcomes: dict, assigned: set[str] | None) -> tuple[int, int]:
+    """A set column's count over the set's exercises the class was given (``assigned``; None: all)."""
+    exs = [ex for ex in catalog.CATALOG if ex.set == set_id]
+    if assigned is None or all(ex.id in assigned for ex in exs) or set_id == "R":
+        return _c_at_half(s) if set_id == "C" else s.sets[set_id]
+    given = [ex for ex in exs if ex.id in assigned]
+    if set_id == "C":
+        return sum(
+            s.c_points[ex.id][1] > 0 and s.c_points[ex.id][0] >= levels.needed("C", s.c_points[ex.id][1])
+            for ex in given
+        ), len(given)
+    return sum(levels.question_passed(ex, outcomes) for ex in given), len(given)
+
+
+def student_mastery(
+    course: Path, gradebook, student: str, assignments: set[str], assigned: set[str] | None = None
+) -> dict:
+    """One student's row: sets, level, pass line, what the next level needs, written answers.
+    ``assigned``: the exercises in the gradebook (:func:`assigned_exercises`); the others are
+    "not assigned", never failed, and left out of their set's count."""
     outcomes, written, states = student_outcomes(course, gradebook, student, assignments)
     s = levels.summarize(outcomes)
     needs = assigned_needs(s, states)
@@ -213,20 +246,24 @@ def student_mastery(course: Path, gradebook, student: str, assignments: set[str]
         state, note = states[set_id]
         if state != "graded":
             sets[set_id] = shown(state, note if state != "not assigned" else "")
-        elif set_id == "C":
-            sets[set_id] = "{}/{}".format(*_c_at_half(s))
         else:
-            sets[set_id] = "{}/{}".format(*s.sets[set_id])
+            sets[set_id] = "{}/{}".format(*_set_count(set_id, s, outcomes, assigned))
     c_ids = [ex.id for ex in catalog.CATALOG if ex.set == "C"]
     c_graded = states["C"][0] == "graded"
+
+    def c_column(cid: str, value: str) -> str:
+        if assigned is not None and cid not in assigned:
+            return NOT_ASSIGNED
+        return value if c_graded else ""
+
     row = {
         "student": student,
         "level": s.level,
         "pass_line": levels.PASS_LINE_VALUES[s.pass_line],
-        "next_level_needs": "; ".join(map(str, needs)),
+        "next_level_needs": "; ".join(m.text() for m in needs),  # a text: in the language asked
         **sets,
-        **{cid: "{}/{}".format(*s.c_points[cid]) if c_graded else "" for cid in c_ids},
-        **{f"written_{cid}": written.get(cid, "") if c_graded else "" for cid in c_ids},
+        **{cid: c_column(cid, "{}/{}".format(*s.c_points[cid])) for cid in c_ids},
+        **{f"written_{cid}": c_column(cid, written.get(cid, "")) for cid in c_ids},
     }
     assert list(row) == mastery_columns(), list(row)  # the columns docs/classroom.md lists
     detail = {
@@ -286,7 +323,8 @@ def _all(course_dir: str | Path) -> list[dict]:
     course = Path(course_dir).resolve()
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         assignments = {a.name for a in gb.assignments}
-        return [student_mastery(course, gb, student, assignments) for student in students(course, gb)]
+        assigned = assigned_exercises(gb)
+        return [student_mastery(course, gb, student, assignments, assigned) for student in students(course, gb)]
 
 
 def write_mastery(course_dir: str | Path, csv_path: Path, json_path: Path) -> list[dict]:
