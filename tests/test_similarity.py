@@ -362,8 +362,8 @@ def test_false_positive_rate():
     }
     independent = [m for name, m in variants.items() if name not in EDITS_OF_THE_REFERENCE] + honest
     flagged = [m for m in independent if sim.near_copy(m)]
-    assert not flagged, flagged  # measured: 0 of 21 (13 variants, 4 honest answers, 4 class matches); highest 0.4
-    assert len(independent) == 21
+    assert not flagged, flagged  # measured: 0 of 23 (15 variants, 4 honest answers, 4 class matches)
+    assert len(independent) == 23
     assert all(sim.near_copy(variants[name]) for name in EDITS_OF_THE_REFERENCE)
 
 
