@@ -105,6 +105,11 @@ FORMS = [
     ("R.run_record_items", "items", "run id · commit · 配置文件 · 数据版本 · seed · 环境 · 指标"),
     ("R.bytes_per_param", "total", "2 + 2 + 4 + 4 + 4"),
     ("R.bytes_per_param", "pieces", "bf16 权重、bf16 梯度、fp32 主权重、AdamW 一阶矩、AdamW 二阶矩"),
+    # part 4's "AdamW 两个矩 4 + 4": one name of both moments, as the graded R, A6 and C1 read it
+    ("R.bytes_per_param", "pieces", "bf16 权重、bf16 梯度、fp32 主权重、AdamW 两个矩"),
+    ("R.bytes_per_param", "pieces", "bf16 权重、bf16 梯度、fp32 主权重、一阶矩和二阶矩"),
+    ("R.bytes_per_param", "pieces", "bf16 权重、bf16 梯度、fp32 主权重、两个动量"),
+    ("R.bytes_per_param", "pieces", "bf16 weights, bf16 gradients, fp32 master weights, m and v"),
     ("R.kv_cache_per_token", "per_token", "{kb} KB/token"),
     ("R.thread_speedup", "speedup", "1.0×"),
     ("R.part_topics", "part", "{part}"),

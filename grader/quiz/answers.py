@@ -388,13 +388,14 @@ class YesNo(Answer):
 class Option:
     """``also``: other names the course gives it ("几十 MB" for "does not depend on the file size");
     ``means``: for an item named by meaning (a run record's item, a part of the training state), the
-    checks' own matcher (name -> key), so that the quiz and the grader accept the same names."""
+    checks' own matcher (name -> key, or -> the keys of a group it names: "AdamW 两个矩" is both
+    moments), so that the quiz and the grader accept the same names."""
 
     key: str
     en: str
     zh: str
     also: tuple[str, ...] = ()
-    means: Callable[[str], str | None] | None = field(default=None, compare=False, repr=False)
+    means: Callable[[str], str | tuple[str, ...] | None] | None = field(default=None, compare=False, repr=False)
 
     def text(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
@@ -588,6 +589,17 @@ class MultiSelect(Choice):
             i = j
         return out if len(out) > 1 else None
 
+    def _group(self, part: str) -> list[Option] | None:
+        """The options a name of a group means, by the options' own matcher: "AdamW 两个矩", "m and v",
+        "两个动量" are the first and the second moment (the checks read them so); None unless every
+        part of the group is an option here."""
+        for o in self.options:
+            got = o.means(part) if o.means else None
+            if isinstance(got, tuple):
+                keys = [x.key for x in self.options]
+                return [self.options[keys.index(k)] for k in got] if set(got) <= set(keys) else None
+        return None
+
     def by_names(self, text: str) -> list[str]:
         """Options typed by their names, as the course lists them ("run id · commit · 配置文件 · …"):
         separated by · , 、 ; 和 以及 or spaces (a name with a space, ``run id``, is read whole). A part
@@ -607,7 +619,7 @@ class MultiSelect(Choice):
             if not part:
                 continue
             named = self.by_name(part)
-            options = [named] if named else self._split(part) or [self.by_words(part)]
+            options = [named] if named else self._split(part) or self._group(part) or [self.by_words(part)]
             if None in options:
                 raise _not_an_option(part, len(self.options))
             keys += [o.key for o in options]

@@ -693,6 +693,14 @@ def state_part(name: str) -> str | None:
     return _state_part(name, frozen=False)
 
 
+def members(item: str) -> tuple[str, ...]:
+    """The parts a matched name stands for: the two AdamW moments for a name of both ("AdamW 两个矩",
+    "m and v"), any other item itself, by the checks' grouping (grader/checks/truth/meaning.py)."""
+    from grader.checks.truth.meaning import members as _members
+
+    return _members(item)
+
+
 def phrases(item: str) -> tuple[str, ...]:
     """The checks' phrases for a run record's item or a part of the training state ("随机种子"),
     each of which names it whole (grader/checks/truth/meaning.py)."""

@@ -29,7 +29,8 @@ from grader.quiz.answers import Answer, Choice, MultiSelect, Number, Option, Tol
 def named(key: str, en: str, zh: str) -> Option:
     """An option that is a run record's item or a part of the training state (``key`` as the checks
     name it, "data_version" or "data version"), named by meaning as the checks name it: every phrase
-    of the shared vocabulary (grader/checks/truth/meaning.py) is its name, 随机种子 and 代码版本 too.
+    of the shared vocabulary (grader/checks/truth/meaning.py) is its name, 随机种子 and 代码版本 too;
+    a name of a group ("AdamW 两个矩", "m and v") means the group's parts (a tuple of keys).
     Any other key: a plain option (a list of options drawn from keys may hold both)."""
     from grader.quiz import truth as T
 
@@ -38,9 +39,14 @@ def named(key: str, en: str, zh: str) -> Option:
         return Option(key, en, zh)
     matcher = T.state_part if item in T.TRAINABLE_PARTS else T.record_item
 
-    def means(text: str) -> str | None:
+    def means(text: str) -> str | tuple[str, ...] | None:
         got = matcher(text)
-        return key if got is not None and got.replace(" ", "_") == item else got
+        if got is None:
+            return None
+        if got.replace(" ", "_") == item:
+            return key
+        group = T.members(got)  # "AdamW 两个矩": the parts it names, both moments
+        return group if len(group) > 1 else got
 
     return Option(key, en, zh, also=T.phrases(key), means=means)
 
