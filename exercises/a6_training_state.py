@@ -104,7 +104,8 @@ def state_breakdown(n_frozen: int, n_trainable: int) -> dict[str, int]:
         一个 dict，从每部分的名字映射到它的字节数（普通的 int）：训练状态对每个可训练参数保存的每样东西一项，
         外加一项给冻结的参数，名字里带 ``"frozen"``（或 ``"冻结"``）。名字按意思匹配，用课程的
         说法，中文或英文，或常见的同义词；各值之和等于 :func:`lora_bytes`（``n_frozen == 0`` 时
-        也等于 :func:`full_finetune_bytes`）。
+        也等于 :func:`full_finetune_bytes`）。课程把两个部分合在一起说的地方（它的“AdamW 两个矩”），
+        一项可以合起来命名这两个部分：它的值就是两者字节数之和。
 
     测的是：每一部分与存放它的真实张量的字节数相比。
 
@@ -125,7 +126,8 @@ def state_breakdown(n_frozen: int, n_trainable: int) -> dict[str, int]:
         training state keeps per trainable parameter, and one entry, named with the word
         ``"frozen"`` (or ``"冻结"``), for the frozen parameters. Names are matched by meaning, in the course's
         words, Chinese or English, or a common synonym; the values add up to :func:`lora_bytes`
-        (and, with ``n_frozen == 0``, to :func:`full_finetune_bytes`).
+        (and, with ``n_frozen == 0``, to :func:`full_finetune_bytes`). One entry may name two parts
+        together where the course does (its "AdamW 两个矩"): its value is then the bytes of both.
 
     Measured: each part against the bytes of the real tensors that hold it.
 

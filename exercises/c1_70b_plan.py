@@ -44,7 +44,8 @@ def bytes_per_trainable_param() -> dict[str, int]:
 
     返回：
         一个 dict，从每部分的名字映射到它每个参数的字节数（int），每部分一项；名字用课程的说法，
-        中文或英文，或常见的同义词，按意思匹配。
+        中文或英文，或常见的同义词，按意思匹配。课程把两个部分合在一起说的地方（它的“AdamW 两个矩”），
+        一项可以合起来命名这两个部分：它的值就是两者字节数之和。
 
     测的是：与一个小模型在一次优化器 step 之后的真实张量的字节数相比。
     出处：第四篇 · 必记。
@@ -57,6 +58,8 @@ def bytes_per_trainable_param() -> dict[str, int]:
     Returns:
         A dict from each part's name to its bytes per parameter (ints), one entry per part;
         names in the course's words, Chinese or English, or a common synonym, matched by meaning.
+        One entry may name two parts together where the course does (its "AdamW 两个矩"): its
+        value is then the bytes of both.
 
     Measured: against the bytes of real tensors of a small model after one optimizer step.
     Source: 第四篇 · 必记 / part 4, must-remember.
