@@ -42,3 +42,23 @@ def test_the_sft_loop_is_out_of_learner_view():
     SFT run's loop lives with the checks (grader/checks/truth/sft.py), code included."""
     src = (ROOT / "grader" / "given" / "sft.py").read_text()
     assert not [w for w in ("clip_grad_norm_", "zero_grad", ".step()", "def train(") if w in src]
+
+
+def test_what_a_given_module_raises_reads_in_chinese():
+    """Issue 24: the learner's process has no catalog; what a given module raises (grader/given/said.py)
+    is read back through it, so a Chinese learner meets no English sentence of ours."""
+    import torch
+
+    from grader.given import said
+    from grader.given.char_model import GPT, GPTConfig
+    from grader.i18n import show
+    from grader.isolation.learner import GIVEN_SAYS, LearnerRaised
+    from tests.english import english_sentences
+
+    assert set(GIVEN_SAYS) == set(said.TEMPLATES)
+    model = GPT(GPTConfig(block_size=8, n_layer=1, n_head=1, n_embd=8))
+    with pytest.raises(ValueError) as raised:
+        model(torch.zeros((1, 9), dtype=torch.long))
+    error = LearnerRaised("ValueError", str(raised.value))
+    assert "9" in show(error.args[0], "zh") and not english_sentences(show(error.args[0], "zh"))
+    assert show(error.args[0], "en").endswith(str(raised.value))

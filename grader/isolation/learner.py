@@ -77,11 +77,27 @@ class NotImplementedYet(LearnerError):
     status = "not_implemented"
 
 
+# What a given module raises when the learner's code misuses it (grader/given/said.py: the learner's
+# process has no catalog, so it raises the English template filled): read back in the reader's language.
+GIVEN_SAYS = (N_("sequence of {n} tokens is longer than block_size {block_size}"),)
+
+
+def _given_said(message: str):
+    """A given module's message (:data:`GIVEN_SAYS`, filled) as a catalog message; else ``message``."""
+    for template in GIVEN_SAYS:
+        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(template))
+        m = re.fullmatch(pattern, message)
+        if m:
+            return _(template, **m.groupdict())
+    return message
+
+
 class LearnerRaised(LearnerError):
     status = "error"
 
     def __init__(self, type_name: str, message: str, traceback: str = ""):
-        super().__init__(_("your code raised {type}: {message}", type=type_name, message=message), traceback)
+        said = _given_said(message)
+        super().__init__(_("your code raised {type}: {message}", type=type_name, message=said), traceback)
         self.type_name = type_name
         self.raw_message = message
 
