@@ -34,8 +34,18 @@ _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 _BLANK = re.compile(r"\n[ \t]*\n")
 
 
+GIVEN_DIR = ROOT / "grader" / "given"  # the modules a learner imports: their docstrings too (help())
+HAND_WRITTEN = ("recall_topics.py",)  # bilingual in its own layout: each topic's two spellings
+
+
 def stub_files(folder: Path = STUBS_DIR) -> list[Path]:
     return sorted(folder.glob("[a-z]*.py"))
+
+
+def learner_files() -> list[Path]:
+    """Every file whose docstrings a learner reads: the stubs, and the given modules they import."""
+    given = [p for p in sorted(GIVEN_DIR.glob("*.py")) if p.name not in HAND_WRITTEN]
+    return stub_files() + given
 
 
 def split(doc: str) -> tuple[str, str]:
@@ -122,10 +132,10 @@ def docstrings(src: str) -> list[Docstring]:
     return sorted(out, key=lambda d: d.start)
 
 
-def english_ids(folder: Path = STUBS_DIR) -> list[str]:
-    """Every message id of the stubs, in file order, each once."""
+def english_ids(folder: Path | None = None) -> list[str]:
+    """Every message id of the stubs and the given modules (or of ``folder``'s stubs), in file order, each once."""
     seen: dict[str, None] = {}
-    for path in stub_files(folder):
+    for path in stub_files(folder) if folder else learner_files():
         for doc in docstrings(path.read_text(encoding="utf-8")):
             for msgid in message_ids(split(doc.text)[1]):
                 seen.setdefault(msgid)
@@ -186,11 +196,11 @@ def update_catalog(
         write_po(f, new, width=0, omit_header=False, ignore_obsolete=True)
 
 
-def check(folder: Path = STUBS_DIR) -> list[str]:
+def check(folder: Path | None = None) -> list[str]:
     """What is wrong: a stub that differs from what :func:`render` writes, an id without its translation."""
     t = table()
     wrong = []
-    for path in stub_files(folder):
+    for path in stub_files(folder) if folder else learner_files():
         src = path.read_text(encoding="utf-8")
         out, missing = render(src, t)
         wrong += [f"{path.name}: no translation for {m!r} (stubs.po)" for m in missing]
@@ -204,7 +214,7 @@ def main(argv: list[str]) -> int:
     update_catalog(english_ids())
     t = table()
     lacking = set()
-    for path in stub_files():
+    for path in learner_files():
         src = path.read_text(encoding="utf-8")
         out, missing = render(src, t)
         lacking.update(missing)

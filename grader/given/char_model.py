@@ -1,4 +1,29 @@
-"""The course's character-level Transformer and its corpus, given to the learner (P2).
+"""课程的字符级 Transformer 及其语料，给学习者用（P2）。
+
+第三篇用那个二十行的循环训练这个模型：词表 128（ASCII 字节），4 层，``n_embd`` 128，4 个头，
+``block_size`` 128（共 ``N_PARAMS`` 个参数）。命名沿用 nanoGPT（``n_layer``、``n_head``、``n_embd``、
+``block_size``；``wte``、``wpe``、``ln_f``、``lm_head``）。
+
+- 可学习的 token 嵌入和位置嵌入，一个不与嵌入共享、不带 bias 的 LM head；
+- 每个 block：``ln_1`` -> 因果自注意力（``c_attn`` 和 ``c_proj`` 不带 bias）->
+  ``ln_2`` -> MLP（``c_fc`` 宽 4 倍，GELU，``c_proj``，两者都带 bias）；pre-norm 残差；
+- 最后一个 LayerNorm ``ln_f``；权重和 bias 按 PyTorch 自己的模块初始化
+  （``nn.Linear``、``nn.Embedding``、``nn.LayerNorm``：没有自定义初始化）。
+
+语料是生成的，不是下载的：:func:`make_corpus` 写出确定的、像英文的 ASCII 文本（同一个 seed，
+每台机器上都是同样的文本）。这样用::
+
+    from grader.given.char_model import GPT, GPTConfig, make_corpus, encode, get_batch
+    torch.manual_seed(0)
+    model = GPT(GPTConfig())
+    data = encode(make_corpus(200_000, seed=0))        # 字节值组成的 LongTensor，每个 < 128
+    x, y = get_batch(data, 16, 128, torch.Generator().manual_seed(0))   # 各为 (16, 128)
+    logits = model(x)                                   # (16, 128, 128) float32
+
+English
+-------
+
+The course's character-level Transformer and its corpus, given to the learner (P2).
 
 Part 3 trains this model with the twenty-line loop: vocabulary 128 (ASCII bytes), 4 layers,
 ``n_embd`` 128, 4 heads, ``block_size`` 128 (``N_PARAMS`` parameters). Names follow nanoGPT
@@ -33,7 +58,8 @@ import torch.nn.functional as F
 
 from grader.given import said
 
-N_PARAMS = 840_448  # what part 3 reports for GPTConfig(); tests/test_char_model.py counts it
+# 第三篇对 GPTConfig() 报告的参数量 / what part 3 reports for GPTConfig(); tests/test_char_model.py counts it
+N_PARAMS = 840_448
 
 
 @dataclass
@@ -86,7 +112,13 @@ class Block(nn.Module):
 
 
 class GPT(nn.Module):
-    """``model(idx)``: LongTensor (B, T) with T <= block_size -> logits (B, T, vocab_size)."""
+    """``model(idx)``：LongTensor (B, T)，T <= block_size -> logits (B, T, vocab_size)。
+
+    English
+    -------
+
+    ``model(idx)``: LongTensor (B, T) with T <= block_size -> logits (B, T, vocab_size).
+    """
 
     def __init__(self, config: GPTConfig | None = None):
         super().__init__()
@@ -109,12 +141,18 @@ class GPT(nn.Module):
 
 
 def build_model(seed: int, config: GPTConfig | None = None) -> GPT:
-    """``GPT(config)`` after ``torch.manual_seed(seed)``: the same weights on every machine."""
+    """先 ``torch.manual_seed(seed)`` 再 ``GPT(config)``：每台机器上权重都一样。
+
+    English
+    -------
+
+    ``GPT(config)`` after ``torch.manual_seed(seed)``: the same weights on every machine.
+    """
     torch.manual_seed(seed)
     return GPT(config)
 
 
-# ---------------------------------------------------------------- the corpus
+# ---------------------------------------------------------------- 语料 / the corpus
 _SUBJECTS = (
     "the model",
     "a tensor",
@@ -191,7 +229,15 @@ _ENDINGS = (".", ".", ".", "!", "?", ";")
 
 
 def make_corpus(n_chars: int, seed: int = 0) -> str:
-    """Deterministic English-like ASCII text of exactly ``n_chars`` characters.
+    """确定的、像英文的 ASCII 文本，正好 ``n_chars`` 个字符。
+
+    由固定词表拼成的句子，例如 ``"The loss reads 3 small values."``；每行几句。``random.Random(seed)``
+    使它在每台机器上都一样；换一个 seed 就得到同类的新文本（检查在一个你没训练过的 seed 上验证）。
+
+    English
+    -------
+
+    Deterministic English-like ASCII text of exactly ``n_chars`` characters.
 
     Sentences such as ``"The loss reads 3 small values."`` from fixed word lists; lines of a
     few sentences. ``random.Random(seed)`` makes it identical on every machine; another seed
@@ -223,7 +269,13 @@ def make_corpus(n_chars: int, seed: int = 0) -> str:
 
 
 def encode(text: str) -> torch.Tensor:
-    """ASCII text -> LongTensor of byte values (each < 128); raises ValueError otherwise."""
+    """ASCII 文本 -> 字节值组成的 LongTensor（每个 < 128）；否则抛出 ValueError。
+
+    English
+    -------
+
+    ASCII text -> LongTensor of byte values (each < 128); raises ValueError otherwise.
+    """
     data = text.encode("ascii")
     return torch.tensor(list(data), dtype=torch.long)
 
@@ -233,7 +285,13 @@ def decode(ids) -> str:
 
 
 def get_batch(data: torch.Tensor, batch_size: int, block_size: int, generator: torch.Generator):
-    """Random windows of ``data``: inputs ``x`` (B, T) and targets ``y`` = x shifted by one."""
+    """``data`` 的随机窗口：输入 ``x`` (B, T)，目标 ``y`` = x 右移一位。
+
+    English
+    -------
+
+    Random windows of ``data``: inputs ``x`` (B, T) and targets ``y`` = x shifted by one.
+    """
     ix = torch.randint(len(data) - block_size - 1, (batch_size,), generator=generator)
     x = torch.stack([data[i : i + block_size] for i in ix.tolist()])
     y = torch.stack([data[i + 1 : i + 1 + block_size] for i in ix.tolist()])
@@ -244,7 +302,13 @@ def get_batch(data: torch.Tensor, batch_size: int, block_size: int, generator: t
 def evaluate_loss(
     model: nn.Module, data: torch.Tensor, block_size: int = 128, batch_size: int = 32, max_windows: int = 64
 ) -> float:
-    """Mean cross-entropy (nats per character) over consecutive windows of ``data``, fp32."""
+    """``data`` 上连续窗口的平均交叉熵（每字符 nat），fp32。
+
+    English
+    -------
+
+    Mean cross-entropy (nats per character) over consecutive windows of ``data``, fp32.
+    """
     was_training = model.training
     model.eval()
     n = min(max_windows, (len(data) - 1) // block_size)

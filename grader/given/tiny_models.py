@@ -1,4 +1,12 @@
-"""Small Llama-style models built from a config, for checks that need a real model.
+"""由配置搭起来的小型 Llama 式模型，给需要真实模型的检查用。
+
+随机初始化，不下载：用 transformers 自己的 ``LlamaForCausalLM`` 和一个 ``LlamaConfig``。
+配置以普通 dict 传到学习者的进程（``config.to_dict()`` 的子集，见 ``plain_config``）。
+
+English
+-------
+
+Small Llama-style models built from a config, for checks that need a real model.
 
 Random init, no download: transformers' own ``LlamaForCausalLM`` from a ``LlamaConfig``.
 Configs cross to the learner's process as plain dicts (``config.to_dict()`` subsets, see ``plain_config``).
@@ -20,7 +28,13 @@ PLAIN_KEYS = (
 
 
 def plain_config(config) -> dict:
-    """The plain-dict subset of a transformers config that crosses to the learner."""
+    """transformers 配置中传给学习者的那部分，普通 dict。
+
+    English
+    -------
+
+    The plain-dict subset of a transformers config that crosses to the learner.
+    """
     d = config.to_dict() if hasattr(config, "to_dict") else dict(config)
     return {k: d[k] for k in PLAIN_KEYS if k in d}
 
@@ -32,7 +46,13 @@ def llama_config(plain: dict):
 
 
 def build_llama(plain: dict, *, seed: int = 0, device: str = "cpu", dtype=None):
-    """A randomly initialised ``LlamaForCausalLM`` (``device='meta'`` allocates nothing)."""
+    """一个随机初始化的 ``LlamaForCausalLM``（``device='meta'`` 时不分配内存）。
+
+    English
+    -------
+
+    A randomly initialised ``LlamaForCausalLM`` (``device='meta'`` allocates nothing).
+    """
     import torch
     from transformers import LlamaForCausalLM
 
@@ -44,6 +64,7 @@ def build_llama(plain: dict, *, seed: int = 0, device: str = "cpu", dtype=None):
     return model
 
 
+# 课程用到的真实配置（取自它们的 config.json）；用作固定的第二道检查。
 # The real configs the course uses (from their config.json); used as fixed second checks.
 QWEN2_5_0_5B = {
     "vocab_size": 151936,
@@ -70,8 +91,14 @@ LLAMA3_8B = {
 
 
 def state_digest(model) -> str:
-    """SHA-256 of a model's state dict (names, dtypes, shapes, bytes): the same model built in
-    two processes has the same digest."""
+    """模型 state dict 的 SHA-256（名字、dtype、形状、字节）：在两个进程里搭出的同一个模型摘要相同。
+
+    English
+    -------
+
+    SHA-256 of a model's state dict (names, dtypes, shapes, bytes): the same model built in
+    two processes has the same digest.
+    """
     import hashlib
 
     import torch
