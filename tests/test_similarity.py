@@ -819,3 +819,48 @@ def test_batch_copies_say_which_answers_are_opaque():
             row = rows[f"s_{how}"]
             assert row["opaque"] and row["note"] == analytics.OPAQUE_NOTE and row["near_copy"], row
     assert not rows["honest"]["opaque"] and not rows["honest"]["note"] and not rows["honest"]["near_copy"]
+
+
+def _helper_folder(tmp_path, honest: bool):
+    """An answer that imports a helper module of its own; dishonest: the helper builds the code."""
+    import marshal
+
+    text = HONEST_A3[0]
+    if honest:
+        helper = text
+    else:
+        code = next(c for c in compile(text, "h", "exec").co_consts if getattr(c, "co_name", "") == "broadcast_shape")
+        blob = marshal.dumps(code)
+        helper = f"import marshal\nimport types\n\nf = types.FunctionType(marshal.loads({blob!r}), globals())\n"
+    (tmp_path / "_shapes.py").write_text(helper)
+    name = "broadcast_shape" if honest else "f"
+    (tmp_path / "a3_broadcast.py").write_text(
+        f"from _shapes import {name}\n\n\ndef broadcast_shape(a, b):\n    return {name}(a, b)\n"
+        if not honest
+        else "from _shapes import broadcast_shape\n"
+    )
+    return tmp_path / "a3_broadcast.py"
+
+
+@pytest.mark.parametrize("honest", [False, True])
+def test_opaque_code_in_a_helper_module_is_named_there(tmp_path, honest):
+    """Issue 27: a helper module the answer imports is scanned too, the finding named by its file and
+    line, in make grade and in copies.csv; an honest answer with helpers is never opaque."""
+    from grader.classroom import analytics
+    from grader.engine import runner
+
+    answer = _helper_folder(tmp_path, honest)
+    found = sim.helpers_opaque(answer)
+    assert bool(found) is not honest, found
+    if not honest:
+        assert ("_shapes.py:4", "marshal.loads") in found and ("_shapes.py:4", "types.FunctionType") in found
+        assert "_shapes.py:4" in sim.opaque_text(found)
+    res = runner.grade(tmp_path, only=["A3"])["A3"]
+    assert res.opaque is not honest, res.similarity
+    rows = analytics.copies(
+        {"A3": {"ann": answer.read_bytes(), "cat": HONEST_A3[1].encode()}},
+        {"A3": {"ann": found, "cat": ()}},
+    )
+    by = {r["student"]: r for r in rows}
+    assert bool(by["ann"]["opaque"]) is not honest and ("_shapes.py:4" in by["ann"]["opaque"]) is not honest, by
+    assert not by["cat"]["opaque"], by

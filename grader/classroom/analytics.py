@@ -91,7 +91,7 @@ OPAQUE_CELL = N_("code built from data, not compared: lines {lines}")
 OPAQUE_NOTE = N_("builds the code it runs from data (see opaque): its score cannot say whose that code is")
 
 
-def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
+def copies(answers: dict[str, dict[str, bytes]], hidden: dict | None = None) -> list[dict]:
     """One row per student and exercise answered (``answers``: exercise id -> student -> source):
     the best match among the reference and the classmates, with its score and lines."""
     from grader.engine import similarity
@@ -106,7 +106,7 @@ def copies(answers: dict[str, dict[str, bytes]]) -> list[dict]:
             stub = files.read_regular(catalog.ROOT / "exercises" / f"{ex.module}.py")
         except (OSError, files.Refused):
             stub = None
-        best = similarity.class_matches(ex.module, answered, given=stub)
+        best = similarity.class_matches(ex.module, answered, given=stub, helpers=(hidden or {}).get(ex.id))
         for student in sorted(answered):
             m = best.get(student)
             row = {"student": student, "exercise": ex.id}
@@ -140,9 +140,11 @@ def _as_released(source: bytes, ex: catalog.Exercise) -> bool:
         return False
 
 
-def _read_answers(paths: dict[str, dict[str, Path]]) -> dict[str, dict[str, bytes]]:
+def _read_answers(paths: dict[str, dict[str, Path]], hidden: dict | None = None) -> dict[str, dict[str, bytes]]:
     """The answers' sources, read as the runner reads a learner's file (no link, capped); one
-    that cannot be read is left out."""
+    that cannot be read is left out. ``hidden`` (exercise id -> student): filled with
+    :func:`grader.engine.similarity.helpers_opaque` of each, read while the files are there."""
+    from grader.engine import similarity
     from grader.isolation import files
 
     out: dict[str, dict[str, bytes]] = {}
@@ -150,6 +152,8 @@ def _read_answers(paths: dict[str, dict[str, Path]]) -> dict[str, dict[str, byte
         for student, path in by_student.items():
             try:
                 out.setdefault(ex_id, {})[student] = files.read_regular(path)
+                if hidden is not None:
+                    hidden.setdefault(ex_id, {})[student] = similarity.helpers_opaque(path)
             except (OSError, files.Refused):
                 continue
     return out
@@ -160,11 +164,12 @@ def from_jobs(job_results: list[dict], source: str = "") -> ClassReport:
 
     rows = summarize_class(job_results)
     report = build(records_from_jobs(job_results), rows, source=source, graded={r["exercise"] for r in job_results})
-    report.copies = copies(_submitted_answers(job_results))
+    hidden: dict = {}
+    report.copies = copies(_submitted_answers(job_results, hidden), hidden)
     return report
 
 
-def _submitted_answers(job_results: list[dict]) -> dict[str, dict[str, bytes]]:
+def _submitted_answers(job_results: list[dict], hidden: dict | None = None) -> dict[str, dict[str, bytes]]:
     """Each submission's answers as they were graded: gather()'d, a notebook's answer cells too
     (read as modules beside it, a class of notebooks had no copies compared at all)."""
     from grader.classroom.batch import gathered
@@ -178,7 +183,7 @@ def _submitted_answers(job_results: list[dict]) -> dict[str, dict[str, bytes]]:
         try:
             with gathered(Path(submission)) as (copy, _notes):
                 paths = {r["exercise"]: {r["student"]: copy / f"{catalog.get(r['exercise']).module}.py"} for r in jobs}
-                for ex_id, by_student in _read_answers(paths).items():
+                for ex_id, by_student in _read_answers(paths, hidden).items():
                     out.setdefault(ex_id, {}).update(by_student)
         except OSError:  # gone since it was graded: nothing to compare
             continue
@@ -212,7 +217,8 @@ def from_gradebook(course_dir: str | Path) -> ClassReport:
                 )
         rows.append({"student": student, **levels.summarize(outcomes).row()})
     report = build(records, rows, source=str(course), graded=graded, students=sorted(per_student))
-    report.copies = copies(_read_answers(_gradebook_answers(course)))
+    hidden: dict = {}
+    report.copies = copies(_read_answers(_gradebook_answers(course), hidden), hidden)
     return report
 
 

@@ -232,7 +232,10 @@ def grade_exercise(
             None
             if visible
             else similarity.against_reference(
-                ex.module, similarity.with_helpers(copy, ex.module), written=copy.read_bytes()
+                ex.module,
+                similarity.with_helpers(copy, ex.module),
+                written=copy.read_bytes(),
+                helpers=similarity.helpers_opaque(copy),
             )
         )
         results_file = Path(tmp) / "results.jsonl"

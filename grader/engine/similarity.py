@@ -1629,10 +1629,13 @@ def question(module: str) -> Question | None:
         return None
 
 
-def against_reference(module: str, source: str | bytes, written: str | bytes | None = None) -> Match | None:
+def against_reference(
+    module: str, source: str | bytes, written: str | bytes | None = None, helpers: tuple[tuple[str, str], ...] = ()
+) -> Match | None:
     """How much of the reference answer ``source`` has (None: no reference, or not Python).
     ``written``: the learner's file as written, where ``source`` is it with helpers inlined
-    (:func:`with_helpers`): where it is :func:`opaque` is said at the file's own lines."""
+    (:func:`with_helpers`): where it is :func:`opaque` is said at the file's own lines.
+    ``helpers``: :func:`helpers_opaque` of the file, said after them (a helper file's lines)."""
     q = question(module)
     if q is None:
         return None
@@ -1649,6 +1652,10 @@ def against_reference(module: str, source: str | bytes, written: str | bytes | N
         except (TooLarge, SyntaxError, ValueError, RecursionError, MemoryError):
             as_written = match
         match = dataclasses.replace(max(match, as_written, key=lambda m: m.score), opaque=found)
+    elif written is not None and written != source:  # what the inlined text built is a helper's: said there
+        match = dataclasses.replace(match, opaque=())
+    if helpers:
+        match = dataclasses.replace(match, opaque=(*match.opaque, *helpers))
     return match
 
 
@@ -1656,12 +1663,18 @@ def near_copy(match: Match | None) -> bool:
     return match is not None and match.score >= THRESHOLD
 
 
-def class_matches(module: str, answers: dict[str, str | bytes], given: str | bytes | None = None) -> dict[str, Match]:
+def class_matches(
+    module: str,
+    answers: dict[str, str | bytes],
+    given: str | bytes | None = None,
+    helpers: dict[str, tuple[tuple[str, str], ...]] | None = None,
+) -> dict[str, Match]:
     """Each student's best match (score, lines) among the reference and every classmate's answer
     to the same exercise (``answers``: student -> source). ``given``: the stub the class started
     from, part of the skeleton too (on the instructor's machine ``exercises/`` is the stub; in
     self-study it is the learner's answer, so :func:`question` never reads it). A student whose
-    answer does not parse is left out."""
+    answer does not parse is left out. ``helpers``: student -> :func:`helpers_opaque` of their
+    file, added to what is said opaque."""
     q = question(module) or Question(frozenset(), Fingerprints(), frozenset())
     stub = None
     if given is not None:
@@ -1681,6 +1694,9 @@ def class_matches(module: str, answers: dict[str, str | bytes], given: str | byt
         candidates = [q.judge(mine, q.answer, "reference", stub)] if q.reference.lines else []
         candidates += [q.judge(mine, theirs[o], o, stub, classmate=True) for o in sorted(theirs) if o != student]
         best[student] = max(candidates, key=lambda m: m.score, default=Match("", 0.0, opaque=mine.opaque))
+    for student, found in (helpers or {}).items():
+        if found and student in best:
+            best[student] = dataclasses.replace(best[student], opaque=(*best[student].opaque, *found))
     return best
 
 
@@ -1888,3 +1904,57 @@ def with_helpers(module_file: Path, module: str) -> bytes:
         return ast.unparse(ast.fix_missing_locations(tree)).encode()
     except (SyntaxError, ValueError, RecursionError):
         return source
+
+
+# ---------------------------------------------------------------- opaque code in the helpers (issue 27)
+def _imported_siblings(path: Path, tree: ast.Module) -> list[Path]:
+    """The learner's own files beside ``path`` that ``tree`` imports, anywhere in it (``import m``,
+    ``from m import f``, ``from . import m``, ``import_module("m")``): each runs when imported."""
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = [node.module] if node.module else []
+            names += base + [f"{node.module}.{a.name}" if node.module else a.name for a in node.names]
+        elif (
+            isinstance(node, ast.Call)
+            and _dotted(node.func, {}) in _IMPORTERS | {"import_module"}
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            names.append(node.args[0].value)
+    out: list[Path] = []
+    for name in names:
+        parts = [p for p in name.split(".") if p]
+        for i in range(1, len(parts) + 1):  # a.b: a.py, a/__init__.py, a/b.py
+            stem = path.parent.joinpath(*parts[:i])
+            for candidate in (stem.with_suffix(".py"), stem / "__init__.py"):
+                if candidate != path and candidate not in out and candidate.is_file() and not candidate.is_symlink():
+                    out.append(candidate)
+    return out
+
+
+def helpers_opaque(module_file: Path, max_files: int = 64) -> tuple[tuple[str, str], ...]:
+    """:func:`opaque` over the learner's own modules that ``module_file`` imports, and those they
+    import in turn (the files :func:`with_helpers` reads, and any other sibling imported): each
+    finding as ``("helper.py:7", "marshal.loads")``, the file named beside its line. The file
+    itself is not scanned here (its own lines are :func:`opaque`'s)."""
+    root = module_file.parent
+    seen, queue, out = {module_file}, [module_file], []
+    while queue and len(seen) <= max_files:
+        path = queue.pop(0)
+        try:
+            source = path.read_bytes()
+            tree = _parse(source)
+        except (OSError, TooLarge, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if path != module_file:
+            name = path.relative_to(root).as_posix() if root in path.parents else path.name
+            out += [(f"{name}:{line}", what) for line, what in opaque(source)]
+        for sibling in _imported_siblings(path, tree):
+            if sibling not in seen:
+                seen.add(sibling)
+                queue.append(sibling)
+    return tuple(out)
