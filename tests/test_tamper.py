@@ -519,13 +519,24 @@ def _fingerprint() -> str:
     return hashlib.sha256(b"".join(p.read_bytes() for p in TARGETED)).hexdigest()
 
 
-@pytest.fixture
-def learners_left(monkeypatch):
-    """After runner.grade_exercise: the learner processes of its check still alive (with root;
-    without it they share our uid and the check's session is killed whole). Learner uids derive
-    from the check process's pid (sandbox.uid_for), so another grading run at the same time
-    does not count."""
-    checks = []
+def _still_alive(checks: list[int]) -> set[str]:
+    """The learner processes of the check processes ``checks`` still alive (with root; without it
+    they share our uid and the check's session is killed whole)."""
+    if not sandbox.isolation_level().startswith("user+namespaces"):
+        return set()
+    uids = {sandbox.uid_for(pid, slot) for pid in checks for slot in range(sandbox.SLOTS)}
+    for _ in range(50):  # killed processes may take a moment to be reaped
+        rows = subprocess.run(["ps", "-eo", "uid=,stat=,pid="], capture_output=True, text=True).stdout.splitlines()
+        alive = {r.split()[2] for r in rows if int(r.split()[0]) in uids and not r.split()[1].startswith("Z")}
+        if not alive:
+            break
+        time.sleep(0.1)
+    return alive
+
+
+def _watch_sweeps(monkeypatch) -> list[int]:
+    """The pids of the check processes runner.grade_exercise runs from now on (each swept after it)."""
+    checks: list[int] = []
     sweep = runner.sweep_check
 
     def sweep_check(pid):
@@ -533,51 +544,76 @@ def learners_left(monkeypatch):
         sweep(pid)
 
     monkeypatch.setattr(runner, "sweep_check", sweep_check)
+    return checks
 
-    def left() -> set[str]:
-        if not sandbox.isolation_level().startswith("user+namespaces"):
-            return set()
-        uids = {sandbox.uid_for(pid, slot) for pid in checks for slot in range(sandbox.SLOTS)}
-        for _ in range(50):  # killed processes may take a moment to be reaped
-            rows = subprocess.run(["ps", "-eo", "uid=,stat=,pid="], capture_output=True, text=True).stdout.splitlines()
-            alive = {r.split()[2] for r in rows if int(r.split()[0]) in uids and not r.split()[1].startswith("Z")}
-            if not alive:
-                break
-            time.sleep(0.1)
-        return alive
 
-    return left
+@pytest.fixture
+def learners_left(monkeypatch):
+    """After runner.grade_exercise: the learner processes of its check still alive (with root;
+    without it they share our uid and the check's session is killed whole). Learner uids derive
+    from the check process's pid (sandbox.uid_for), so another grading run at the same time
+    does not count."""
+    checks = _watch_sweeps(monkeypatch)
+    return lambda: _still_alive(checks)
+
+
+@dataclasses.dataclass(frozen=True)
+class Attempted:
+    """One grading of an attempt, and what was true right after it."""
+
+    result: object
+    files_changed: bool  # the grader's files (TARGETED) differ from before the grading
+    left: set  # learner processes of its check still alive (_still_alive)
+
+
+@pytest.fixture(scope="module")
+def attempted(tmp_path_factory):
+    """``attempted(attempt, where)``: the attempt graded in full on A3, or as C1's state_bytes, once
+    per module (issue 30: several tests assert on the same grading, and each used to grade it
+    again), with the grader's files and the learners left checked right after that grading.
+    Module-scoped, so tests/schedule.py runs the tests that use it on one worker, together."""
+    done: dict[tuple[str, str], Attempted] = {}
+
+    def grade(attempt: str, where: str) -> Attempted:
+        if (attempt, where) not in done:
+            tmp_path = tmp_path_factory.mktemp(f"{attempt}-{where}")
+            before = _fingerprint()
+            with pytest.MonkeyPatch.context() as mp:
+                checks = _watch_sweeps(mp)
+                if where == "C1":
+                    res = _grade_on_c1(tmp_path, attempt)
+                else:
+                    path = tmp_path / "a3_broadcast.py"
+                    path.write_text(textwrap.dedent(ATTEMPTS[attempt]))
+                    res = runner.grade_exercise(A3, path)
+            done[attempt, where] = Attempted(res, _fingerprint() != before, _still_alive(checks))
+        return done[attempt, where]
+
+    return grade
 
 
 @pytest.mark.parametrize("attempt,where", [(a, "A3") for a in sorted(ATTEMPTS)] + [(a, "C1") for a in PROCESS_ATTEMPTS])
-def test_attempt_does_not_pass(tmp_path, attempt, where, learners_left):
+def test_attempt_does_not_pass(attempt, where, attempted):
     """The verdict and the clean-up; how long it took is make bench's business."""
-    before = _fingerprint()
-    if where == "C1":
-        res = _grade_on_c1(tmp_path, attempt)
-    else:
-        path = tmp_path / "a3_broadcast.py"
-        path.write_text(textwrap.dedent(ATTEMPTS[attempt]))
-        res = runner.grade_exercise(A3, path)
+    out = attempted(attempt, where)
+    res = out.result
     assert not any(k.passed for k in res.key_points), [(k.key_point, k.status, k.message) for k in res.key_points]
-    assert _fingerprint() == before, "the grader's files changed"
-    assert not learners_left(), "learner processes left running"
+    assert not out.files_changed, "the grader's files changed"
+    assert not out.left, "learner processes left running"
 
 
-def test_a_learner_that_closes_its_channel_is_its_own_failure(tmp_path):
+def test_a_learner_that_closes_its_channel_is_its_own_failure(attempted):
     """Never "grader bug": a process that shut its channel and lives on crashed, by its own doing."""
-    path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(ATTEMPTS["close_the_channel_and_live_on"]))
-    res = runner.grade_exercise(A3, path)
+    res = attempted("close_the_channel_and_live_on", "A3").result
     assert {k.status for k in res.key_points} == {"crashed"}, _explain(res)
     assert all("closed its channel" in k.message for k in res.key_points), _explain(res)
 
 
 @pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for user ids")
-def test_nothing_of_the_learner_survives(tmp_path, learners_left):
-    res = _grade_on_c1(tmp_path, "fork_bomb")
-    assert {k.status for k in res.key_points} == {"timeout"}, _explain(res)  # the bomb went off
-    assert not learners_left(), "learner processes left"
+def test_nothing_of_the_learner_survives(attempted):
+    out = attempted("fork_bomb", "C1")
+    assert {k.status for k in out.result.key_points} == {"timeout"}, _explain(out.result)  # the bomb went off
+    assert not out.left, "learner processes left"
 
 
 @pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for namespaces")
@@ -637,28 +673,22 @@ def test_socket_buffers_count_against_the_cap(tmp_path):
 
 
 @pytest.mark.skipif(not sandbox.isolation_level().startswith("user+namespaces"), reason="needs root for namespaces")
-def test_the_git_objects_are_out_of_sight(tmp_path):
+def test_the_git_objects_are_out_of_sight(attempted):
     """Every check and solution is in the project's git objects: the learner sees none."""
     assert list(sandbox._git_dirs()[-1].glob("objects/*/*")), "no loose git objects to hide"
-    path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(ATTEMPTS["read_the_checks_from_git"]))
-    res = runner.grade_exercise(A3, path)
+    res = attempted("read_the_checks_from_git", "A3").result
     said = {k.message.rpartition("RuntimeError: ")[2] for k in res.key_points if "RuntimeError" in k.message}
     assert said == {"read 0 git objects"}, _explain(res)
 
 
-def test_deeply_nested_frame_is_the_learners_fault(tmp_path):
-    path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(ATTEMPTS["deeply_nested_frame"]))
-    res = runner.grade_exercise(A3, path)
+def test_deeply_nested_frame_is_the_learners_fault(attempted):
+    res = attempted("deeply_nested_frame", "A3").result
     assert {k.status for k in res.key_points} == {"bad_output"}
 
 
 @pytest.mark.parametrize("attempt", ["decode_bomb_lists", "decode_bomb_buffer_refs"])
-def test_a_decode_bomb_costs_its_exercise_only(tmp_path, attempt):
-    path = tmp_path / "a3_broadcast.py"
-    path.write_text(textwrap.dedent(ATTEMPTS[attempt]))
-    res = runner.grade_exercise(A3, path)
+def test_a_decode_bomb_costs_its_exercise_only(attempted, attempt):
+    res = attempted(attempt, "A3").result
     assert {k.status for k in res.key_points} == {"bad_output"}, _explain(res)
     assert any("too large" in k.message for k in res.key_points), _explain(res)
 
